@@ -1,0 +1,29 @@
+// Lint setup modelled on the Effect repository's own: typescript-eslint's recommended rules plus
+// @effect/eslint-plugin's dprint formatting rule, so formatting is checked by the same run.
+import effect from "@effect/eslint-plugin"
+import tseslint from "typescript-eslint"
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/build/**", "**/node_modules/**", "**/*.mjs", "**/*.js"] },
+  ...tseslint.configs.recommended,
+  {
+    plugins: { "@effect": effect },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-namespace": "off",
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@effect/dprint": ["error", {
+        config: {
+          indentWidth: 2,
+          lineWidth: 120,
+          semiColons: "asi",
+          quoteStyle: "alwaysDouble",
+          trailingCommas: "never",
+          operatorPosition: "maintain",
+          "arrowFunction.useParentheses": "force"
+        }
+      }]
+    }
+  }
+)

@@ -1,0 +1,39 @@
+/**
+ * Author records. Every field but the id is optional (absent when not asked for) and may be `null`;
+ * unknown fields are kept.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import { authorSummary, field, keys, raw } from "./internal/record.js"
+import { PaperRef } from "./Paper.js"
+
+/**
+ * An author.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { SemanticScholar } from "@s2-effect/core"
+ *
+ * const hIndex = SemanticScholar.pipe(
+ *   Effect.flatMap((s2) => s2.getAuthor("1741101", { fields: ["name", "hIndex"] })),
+ *   Effect.map((author) => author.hIndex)
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export class Author extends Schema.Class<Author>("Author")({
+  authorId: Schema.String,
+  ...authorSummary,
+  papers: field(Schema.Array(PaperRef))
+}) {
+  /** The record as it came over the wire. */
+  get raw(): Readonly<Record<string, unknown>> {
+    return raw(this)
+  }
+  /** The fields that came back. */
+  keys(): ReadonlyArray<string> {
+    return keys(this)
+  }
+}

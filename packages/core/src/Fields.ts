@@ -1,0 +1,219 @@
+/**
+ * Field selection. Every operation takes `fields`: the names the server should return. Known names
+ * (including dotted nested names such as `authors.name`) are typed, so they autocomplete and a typo
+ * is a type error; at run time an unknown name fails with `BadQueryParameters` before any request.
+ * A field the server adds after this release can be asked for with {@link unchecked}.
+ *
+ * Naming fields is faster and lighter: when `fields` is omitted the client asks for every field the
+ * endpoint serves, as the reference client does.
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import { BadQueryParameters } from "./S2Error.js"
+
+/** @since 0.1.0 */
+export const paperSummaryFields = [
+  "paperId",
+  "corpusId",
+  "externalIds",
+  "url",
+  "title",
+  "abstract",
+  "venue",
+  "publicationVenue",
+  "year",
+  "referenceCount",
+  "citationCount",
+  "influentialCitationCount",
+  "isOpenAccess",
+  "openAccessPdf",
+  "fieldsOfStudy",
+  "s2FieldsOfStudy",
+  "publicationTypes",
+  "publicationDate",
+  "journal",
+  "citationStyles",
+  "authors"
+] as const
+
+/** @since 0.1.0 */
+export const paperOnlyFields = ["citations", "references", "embedding", "tldr", "textAvailability"] as const
+
+/** @since 0.1.0 */
+export const authorSummaryFields = [
+  "authorId",
+  "externalIds",
+  "url",
+  "name",
+  "affiliations",
+  "homepage",
+  "paperCount",
+  "citationCount",
+  "hIndex"
+] as const
+
+/** @since 0.1.0 */
+export const citationEdgeFields = ["contexts", "intents", "contextsWithIntent", "isInfluential"] as const
+
+/** @since 0.1.0 */
+export const embeddingModels = ["specter_v1", "specter_v2"] as const
+
+/** A top-level field of a paper that can also be asked for inside lists of papers. @since 0.1.0 */
+export type PaperSummaryField = typeof paperSummaryFields[number]
+/** @since 0.1.0 */
+export type AuthorSummaryField = typeof authorSummaryFields[number]
+/** @since 0.1.0 */
+export type CitationEdgeField = typeof citationEdgeFields[number]
+
+/**
+ * A field of a paper: top-level names and the nested names the API serves.
+ *
+ * @since 0.1.0
+ */
+export type PaperField =
+  | PaperSummaryField
+  | typeof paperOnlyFields[number]
+  | `authors.${AuthorSummaryField}`
+  | `citations.${PaperSummaryField}`
+  | `references.${PaperSummaryField}`
+  | `embedding.${typeof embeddingModels[number]}`
+
+/**
+ * A field of an author, with the nested names of the author's papers.
+ *
+ * @since 0.1.0
+ */
+export type AuthorField = AuthorSummaryField | "papers" | `papers.${PaperSummaryField}`
+
+/**
+ * A field of a citation or reference edge: the edge's own fields, or a field of the paper at the
+ * other end (`title` asks for `citingPaper.title` on the citations endpoint).
+ *
+ * @since 0.1.0
+ */
+export type CitationField = CitationEdgeField | PaperSummaryField | `authors.${AuthorSummaryField}`
+
+/**
+ * A field name the client does not know, passed on unchecked.
+ *
+ * @since 0.1.0
+ */
+export interface Unchecked {
+  readonly _tag: "Unchecked"
+  readonly name: string
+}
+
+/**
+ * The escape hatch for a field the server added after this release: it is sent as written.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Fields, SemanticScholar } from "@s2-effect/core"
+ *
+ * const program = SemanticScholar.pipe(
+ *   Effect.flatMap((s2) => s2.getPaper("CorpusId:1", { fields: ["title", Fields.unchecked("newField")] }))
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export const unchecked = (name: string): Unchecked => ({ _tag: "Unchecked", name })
+
+const nested = (prefix: string, names: ReadonlyArray<string>) => names.map((name) => `${prefix}.${name}`)
+
+/**
+ * The names one kind of endpoint accepts, and what it asks for when `fields` is omitted.
+ *
+ * @since 0.1.0
+ */
+export interface FieldSet {
+  readonly kind: string
+  readonly known: ReadonlySet<string>
+  readonly defaults: ReadonlyArray<string>
+}
+
+const fieldSet = (kind: string, known: ReadonlyArray<string>, defaults: ReadonlyArray<string>): FieldSet => ({
+  kind,
+  known: new Set(known),
+  defaults: [...defaults].sort()
+})
+
+const allPaperFields: ReadonlyArray<string> = [
+  ...paperSummaryFields,
+  ...paperOnlyFields,
+  ...nested("authors", authorSummaryFields),
+  ...nested("citations", paperSummaryFields),
+  ...nested("references", paperSummaryFields),
+  ...nested("embedding", embeddingModels)
+]
+
+/** A single paper: when omitted, every field. @since 0.1.0 */
+export const paper = fieldSet("paper", allPaperFields, [...paperSummaryFields, ...paperOnlyFields])
+/** Lists, searches, batches and recommendations of papers: when omitted, the summary fields. @since 0.1.0 */
+export const papers = fieldSet("paper", allPaperFields, paperSummaryFields)
+
+const allAuthorFields: ReadonlyArray<string> = [
+  ...authorSummaryFields,
+  "papers",
+  ...nested("papers", paperSummaryFields)
+]
+/** A single author or a batch of authors: when omitted, every field including `papers`. @since 0.1.0 */
+export const author = fieldSet("author", allAuthorFields, [...authorSummaryFields, "papers"])
+/** Lists and searches of authors: when omitted, the summary fields. @since 0.1.0 */
+export const authors = fieldSet("author", allAuthorFields, authorSummaryFields)
+
+/** Citation and reference edges: when omitted, the edge fields and the other paper's summary. @since 0.1.0 */
+export const citation = fieldSet(
+  "citation",
+  [...citationEdgeFields, ...paperSummaryFields, ...nested("authors", authorSummaryFields)],
+  [...citationEdgeFields, ...paperSummaryFields]
+)
+
+/**
+ * Checks a selection against the endpoint's names and renders the wire value (comma-joined, in the
+ * caller's order, duplicates dropped). Fails with `BadQueryParameters` naming the unknown field and
+ * what is allowed.
+ *
+ * @since 0.1.0
+ */
+export const render = (
+  set: FieldSet,
+  fields: ReadonlyArray<string | Unchecked> | undefined
+): Effect.Effect<string, BadQueryParameters> => {
+  if (fields === undefined) return Effect.succeed(set.defaults.join(","))
+  if (fields.length === 0) {
+    return Effect.fail(
+      new BadQueryParameters({
+        message: "fields is empty: name at least one field, or omit fields to get every field",
+        parameter: "fields"
+      })
+    )
+  }
+  const names: Array<string> = []
+  for (const field of fields) {
+    const name = typeof field === "string" ? field : field.name
+    if (name.length === 0 || name.includes(",")) {
+      return Effect.fail(
+        new BadQueryParameters({
+          message: `field name ${JSON.stringify(name)} is invalid: give one non-empty name per entry, without commas`,
+          parameter: "fields"
+        })
+      )
+    }
+    if (typeof field === "string" && !set.known.has(name)) {
+      return Effect.fail(
+        new BadQueryParameters({
+          message: `unknown ${set.kind} field ${JSON.stringify(name)}; known fields: ${
+            [...set.known].filter((known) => !known.includes(".")).join(", ")
+          } (and dotted nested names such as authors.name); use Fields.unchecked(${
+            JSON.stringify(name)
+          }) for a field newer than this client`,
+          parameter: "fields"
+        })
+      )
+    }
+    names.push(name)
+  }
+  return Effect.succeed([...new Set(names)].join(","))
+}

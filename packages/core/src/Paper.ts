@@ -1,0 +1,171 @@
+/**
+ * Paper records, as the Graph API serves them. Every field but the id is optional (absent when not
+ * asked for) and may be `null`; unknown fields are kept. Each record exposes `raw` (the wire JSON)
+ * and `keys()` (the fields that came back).
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import { authorSummary, field, keys, raw } from "./internal/record.js"
+
+/** @since 0.1.0 */
+export const PublicationVenue = Schema.Struct({
+  id: field(Schema.String),
+  name: field(Schema.String),
+  type: field(Schema.String),
+  alternate_names: field(Schema.Array(Schema.String)),
+  issn: field(Schema.String),
+  url: field(Schema.String),
+  alternate_urls: field(Schema.Array(Schema.String))
+})
+/** @since 0.1.0 */
+export type PublicationVenue = typeof PublicationVenue.Type
+
+/** @since 0.1.0 */
+export const Journal = Schema.Struct({
+  name: field(Schema.String),
+  volume: field(Schema.String),
+  pages: field(Schema.String)
+})
+/** @since 0.1.0 */
+export type Journal = typeof Journal.Type
+
+/** @since 0.1.0 */
+export const OpenAccessPdf = Schema.Struct({
+  url: field(Schema.String),
+  status: field(Schema.String),
+  license: field(Schema.String),
+  disclaimer: field(Schema.String)
+})
+/** @since 0.1.0 */
+export type OpenAccessPdf = typeof OpenAccessPdf.Type
+
+/** @since 0.1.0 */
+export const Tldr = Schema.Struct({ model: field(Schema.String), text: field(Schema.String) })
+/** @since 0.1.0 */
+export type Tldr = typeof Tldr.Type
+
+/** An embedding; `vector` is an array of numbers on the wire. @since 0.1.0 */
+export const Embedding = Schema.Struct({ model: field(Schema.String), vector: field(Schema.Array(Schema.Number)) })
+/** @since 0.1.0 */
+export type Embedding = typeof Embedding.Type
+
+/** @since 0.1.0 */
+export const S2FieldOfStudy = Schema.Struct({ category: field(Schema.String), source: field(Schema.String) })
+/** @since 0.1.0 */
+export type S2FieldOfStudy = typeof S2FieldOfStudy.Type
+
+/** @since 0.1.0 */
+export const ExternalIds = Schema.Struct({
+  ArXiv: field(Schema.String),
+  MAG: field(Schema.String),
+  ACL: field(Schema.String),
+  PubMed: field(Schema.String),
+  Medline: field(Schema.String),
+  PubMedCentral: field(Schema.String),
+  DBLP: field(Schema.String),
+  DOI: field(Schema.String),
+  CorpusId: field(Schema.Int)
+})
+/** @since 0.1.0 */
+export type ExternalIds = typeof ExternalIds.Type
+
+/**
+ * An author as listed on a paper; `authorId` is `null` for authors the graph could not resolve.
+ *
+ * @since 0.1.0
+ */
+export class PaperAuthor extends Schema.Class<PaperAuthor>("PaperAuthor")({
+  authorId: Schema.NullOr(Schema.String),
+  ...authorSummary
+}) {
+  /** The record as it came over the wire. */
+  get raw(): Readonly<Record<string, unknown>> {
+    return raw(this)
+  }
+  /** The fields that came back. */
+  keys(): ReadonlyArray<string> {
+    return keys(this)
+  }
+}
+
+const summary = {
+  corpusId: field(Schema.Int),
+  externalIds: field(ExternalIds),
+  url: field(Schema.String),
+  title: field(Schema.String),
+  abstract: field(Schema.String),
+  venue: field(Schema.String),
+  publicationVenue: field(PublicationVenue),
+  year: field(Schema.Int),
+  referenceCount: field(Schema.Int),
+  citationCount: field(Schema.Int),
+  influentialCitationCount: field(Schema.Int),
+  isOpenAccess: field(Schema.Boolean),
+  openAccessPdf: field(OpenAccessPdf),
+  fieldsOfStudy: field(Schema.Array(Schema.String)),
+  s2FieldsOfStudy: field(Schema.Array(S2FieldOfStudy)),
+  publicationTypes: field(Schema.Array(Schema.String)),
+  publicationDate: field(Schema.String),
+  journal: field(Journal),
+  citationStyles: field(Schema.Struct({ bibtex: field(Schema.String) })),
+  authors: field(Schema.Array(PaperAuthor))
+}
+
+/**
+ * A paper inside another record: a citing or cited paper, an author's paper, an entry of a paper's
+ * `citations`. `paperId` is `null` for a paper the graph could not resolve (it may still have a
+ * `title`).
+ *
+ * @since 0.1.0
+ */
+export class PaperRef extends Schema.Class<PaperRef>("PaperRef")({
+  paperId: Schema.NullOr(Schema.String),
+  ...summary
+}) {
+  /** The record as it came over the wire. */
+  get raw(): Readonly<Record<string, unknown>> {
+    return raw(this)
+  }
+  /** The fields that came back. */
+  keys(): ReadonlyArray<string> {
+    return keys(this)
+  }
+}
+
+/**
+ * A paper.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { SemanticScholar } from "@s2-effect/core"
+ *
+ * const program = Effect.gen(function*() {
+ *   const s2 = yield* SemanticScholar
+ *   const paper = yield* s2.getPaper("DOI:10.1093/mind/lix.236.433", { fields: ["title", "year"] })
+ *   return `${paper.title} (${paper.year})`
+ * })
+ * ```
+ * @since 0.1.0
+ */
+export class Paper extends Schema.Class<Paper>("Paper")({
+  paperId: Schema.String,
+  ...summary,
+  citations: field(Schema.Array(PaperRef)),
+  references: field(Schema.Array(PaperRef)),
+  embedding: field(Embedding),
+  tldr: field(Tldr),
+  textAvailability: field(Schema.String),
+  /** Present on title-match results: how well the title matched. */
+  matchScore: Schema.optional(Schema.Number)
+}) {
+  /** The record as it came over the wire. */
+  get raw(): Readonly<Record<string, unknown>> {
+    return raw(this)
+  }
+  /** The fields that came back. */
+  keys(): ReadonlyArray<string> {
+    return keys(this)
+  }
+}

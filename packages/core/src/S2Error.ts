@@ -1,0 +1,167 @@
+/**
+ * The typed errors of the client. Every failure of every operation is one of these, in the union
+ * {@link S2Error}; each carries a message that says what went wrong, the HTTP status where there is
+ * one, and the request's method and URL (never the API key).
+ *
+ * @since 0.1.0
+ */
+import { Predicate, Schema } from "effect"
+
+const context = {
+  message: Schema.String,
+  status: Schema.optional(Schema.Number),
+  method: Schema.optional(Schema.String),
+  url: Schema.optional(Schema.String)
+}
+
+/**
+ * The object asked for does not exist (HTTP 404): an unknown paper or author id, or no title match.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { SemanticScholar } from "@s2-effect/core"
+ *
+ * const title = SemanticScholar.pipe(
+ *   Effect.flatMap((s2) => s2.getPaper("CorpusId:1")),
+ *   Effect.map((paper) => paper.title),
+ *   Effect.catchTag("ObjectNotFound", () => Effect.succeed(null))
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("ObjectNotFound", context) {}
+
+/**
+ * The request is wrong: caught by the client before sending (nothing was sent, `status` is absent)
+ * or rejected by the server with HTTP 400. `parameter` names the offending option when known.
+ *
+ * @since 0.1.0
+ */
+export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()("BadQueryParameters", {
+  ...context,
+  parameter: Schema.optional(Schema.String)
+}) {}
+
+/**
+ * No complete response arrived within the time-out of one attempt (retried by the default policy).
+ *
+ * @since 0.1.0
+ */
+export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
+  ...context,
+  timeoutMillis: Schema.Number
+}) {}
+
+/**
+ * HTTP 429 after the retry policy gave up (or with retry off). `retryAfterMillis` is the server's
+ * last `Retry-After`, when it sent one.
+ *
+ * @since 0.1.0
+ */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  ...context,
+  retryAfterMillis: Schema.optional(Schema.Number)
+}) {}
+
+/**
+ * HTTP 401 or 403: a key is missing, wrong, or lacks access to the resource (datasets links, diffs).
+ *
+ * @since 0.1.0
+ */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", context) {}
+
+/**
+ * HTTP 5xx from the API (retried by the default policy before it reaches you).
+ *
+ * @since 0.1.0
+ */
+export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", {
+  ...context,
+  retryAfterMillis: Schema.optional(Schema.Number)
+}) {}
+
+/**
+ * The exchange broke below HTTP: connection refused or reset, DNS failure, a body cut short, or a
+ * status the API never sends.
+ *
+ * @since 0.1.0
+ */
+export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", context) {}
+
+/**
+ * A 2xx body that is JSON but not of the expected shape. `excerpt` holds the start of the offending
+ * value so the mismatch can be seen without a debugger.
+ *
+ * @since 0.1.0
+ */
+export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError", {
+  ...context,
+  excerpt: Schema.String
+}) {}
+
+/**
+ * Every error an operation of the client can fail with.
+ *
+ * @since 0.1.0
+ */
+export type S2Error =
+  | ObjectNotFound
+  | BadQueryParameters
+  | Timeout
+  | RateLimited
+  | Forbidden
+  | ServerError
+  | TransportError
+  | DecodeError
+
+const tags = new Set<string>([
+  "ObjectNotFound",
+  "BadQueryParameters",
+  "Timeout",
+  "RateLimited",
+  "Forbidden",
+  "ServerError",
+  "TransportError",
+  "DecodeError"
+])
+
+/**
+ * Tells an {@link S2Error} from any other value, e.g. in a `catchIf`.
+ *
+ * @example
+ * ```ts
+ * import { isS2Error, Timeout } from "@s2-effect/core"
+ *
+ * isS2Error(new Timeout({ message: "slow", timeoutMillis: 1000 })) // true
+ * ```
+ * @since 0.1.0
+ */
+export const isS2Error = (u: unknown): u is S2Error =>
+  Predicate.hasProperty(u, "_tag") && typeof u._tag === "string" && tags.has(u._tag)
+
+/**
+ * Whether the default retry policy tries again after this error: rate limiting, server errors,
+ * time-outs and transport failures. Every operation of the API is a read, so retrying is safe.
+ *
+ * @since 0.1.0
+ */
+export const isRetryable = (error: S2Error): boolean => {
+  switch (error._tag) {
+    case "RateLimited":
+    case "ServerError":
+    case "Timeout":
+    case "TransportError":
+      return true
+    default:
+      return false
+  }
+}
+
+/**
+ * The wait the server asked for with `Retry-After`, if any.
+ *
+ * @since 0.1.0
+ */
+export const retryAfterMillis = (error: S2Error): number | undefined =>
+  error._tag === "RateLimited" || error._tag === "ServerError" ? error.retryAfterMillis : undefined

@@ -1,0 +1,657 @@
+/**
+ * The Semantic Scholar client as an Effect service. Every operation validates its input (a typed
+ * `BadQueryParameters`, nothing sent), describes the request as a plain value, and hands it to the
+ * one transport, which adds the base URL and key, paces, times out, retries, logs and decodes.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type { Scope } from "effect"
+import { Context, Duration, Effect, Function, Layer, Option, RateLimiter, Redacted, Schema, Stream } from "effect"
+import { Author } from "./Author.js"
+import { Citation, Reference } from "./Citation.js"
+import * as Fields from "./Fields.js"
+import * as Filters from "./Filters.js"
+import * as pagination from "./internal/pagination.js"
+import * as Req from "./internal/request.js"
+import * as Transport from "./internal/transport.js"
+import { OffsetPage, TokenPage } from "./Page.js"
+import { Paper, PaperAuthor } from "./Paper.js"
+import * as PaperId from "./PaperId.js"
+import * as RateLimitModule from "./RateLimit.js"
+import type { RateLimit } from "./RateLimit.js"
+import type { RetryPolicy } from "./RetryPolicy.js"
+import { defaultPolicy } from "./RetryPolicy.js"
+import type { S2Error } from "./S2Error.js"
+import { BadQueryParameters } from "./S2Error.js"
+
+/**
+ * Settings of the client layer.
+ *
+ * @since 0.1.0
+ */
+export interface Options {
+  /** Sent as `x-api-key` to the API root only; never logged. */
+  readonly apiKey?: Redacted.Redacted<string> | undefined
+  /** Replaces the root `https://api.semanticscholar.org`; the API prefixes are added by the client. */
+  readonly apiUrl?: string | undefined
+  /** Per attempt. Default 30 seconds. */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** Default {@link RetryPolicy.defaultPolicy}; `false` makes one attempt. */
+  readonly retry?: RetryPolicy | false | undefined
+  /** Client-side pacing shared by every fiber using the layer. Default: 1/s with a key, off without. */
+  readonly rateLimit?: RateLimit | false | undefined
+}
+
+/** The production root of the three APIs. @since 0.1.0 */
+export const defaultApiUrl = "https://api.semanticscholar.org"
+
+/** `fields` of an operation: known names typed, {@link Fields.unchecked} for newer ones. @since 0.1.0 */
+export interface FieldsOption<F extends string> {
+  readonly fields?: ReadonlyArray<F | Fields.Unchecked> | undefined
+}
+
+/** Options of batch lookups. @since 0.1.0 */
+export interface BatchOptions<F extends string> extends FieldsOption<F> {
+  /** Also return the ids whose position came back `null`. */
+  readonly returnNotFound?: boolean | undefined
+  /** How many batch calls run at once when the ids need several. Default 1. */
+  readonly concurrency?: number | undefined
+}
+
+/** The answer of a batch lookup with `returnNotFound: true`. @since 0.1.0 */
+export interface BatchResult<A> {
+  readonly found: ReadonlyArray<A>
+  /** The ids, as given, whose position came back `null`. */
+  readonly notFound: ReadonlyArray<string>
+}
+
+/** Options of the paginated lists. @since 0.1.0 */
+export interface PageOptions {
+  /** Page size sent to the server (default 100; at most 1000, 100 for relevance search). */
+  readonly limit?: number | undefined
+  /** Start at this offset, e.g. to resume from a checkpoint. Default 0. */
+  readonly offset?: number | undefined
+  /** Pages fetched ahead of the consumer. Default 0: a page is fetched when it is needed. */
+  readonly prefetch?: number | undefined
+}
+
+/** Options of citations and author papers. @since 0.1.0 */
+export interface DatedPageOptions extends PageOptions {
+  readonly publicationDateOrYear?: string | undefined
+}
+
+/** Relevance search: ranked, up to 1,000 results. @since 0.1.0 */
+export interface RelevanceSearchOptions extends Filters.SearchFilters, FieldsOption<Fields.PaperField>, PageOptions {
+  readonly bulk?: false | undefined
+  /** Only bulk search sorts. */
+  readonly sort?: never
+}
+
+/** Bulk search: up to 10,000,000 results, 1,000 a page, token paging; `limit` is ignored. @since 0.1.0 */
+export interface BulkSearchOptions extends Filters.SearchFilters, FieldsOption<Fields.PaperField> {
+  readonly bulk: true
+  readonly sort?: Filters.Sort | undefined
+  /** Continue a search from a page's `token`, e.g. to resume a harvest. */
+  readonly token?: string | undefined
+  readonly prefetch?: number | undefined
+}
+
+/** @since 0.1.0 */
+export type SearchPaperOptions = RelevanceSearchOptions | BulkSearchOptions
+
+/**
+ * The operations of the client. Lookups are Effects; paginated and bulk endpoints are pull-based
+ * Streams of records, with a `…Pages` form that yields the page envelopes.
+ *
+ * @since 0.1.0
+ */
+export interface Service {
+  /** GET `/paper/{id}`; every id form of the API is accepted. */
+  readonly getPaper: (paperId: string, options?: FieldsOption<Fields.PaperField>) => Effect.Effect<Paper, S2Error>
+  /** POST `/paper/batch`, 500 ids a call, results in input order. */
+  readonly getPapers: {
+    (
+      paperIds: ReadonlyArray<string>,
+      options: BatchOptions<Fields.PaperField> & { readonly returnNotFound: true }
+    ): Effect.Effect<BatchResult<Paper>, S2Error>
+    (
+      paperIds: ReadonlyArray<string>,
+      options?: BatchOptions<Fields.PaperField>
+    ): Effect.Effect<ReadonlyArray<Paper>, S2Error>
+  }
+  /** GET `/author/{id}`. */
+  readonly getAuthor: (authorId: string, options?: FieldsOption<Fields.AuthorField>) => Effect.Effect<Author, S2Error>
+  /** POST `/author/batch`, 1000 ids a call, results in input order. */
+  readonly getAuthors: {
+    (
+      authorIds: ReadonlyArray<string>,
+      options: BatchOptions<Fields.AuthorField> & { readonly returnNotFound: true }
+    ): Effect.Effect<BatchResult<Author>, S2Error>
+    (
+      authorIds: ReadonlyArray<string>,
+      options?: BatchOptions<Fields.AuthorField>
+    ): Effect.Effect<ReadonlyArray<Author>, S2Error>
+  }
+  /** GET `/paper/{id}/authors`, page by page. */
+  readonly getPaperAuthors: (
+    paperId: string,
+    options?: FieldsOption<Fields.AuthorField> & PageOptions
+  ) => Stream.Stream<PaperAuthor, S2Error>
+  readonly getPaperAuthorsPages: (
+    paperId: string,
+    options?: FieldsOption<Fields.AuthorField> & PageOptions
+  ) => Stream.Stream<OffsetPage<PaperAuthor>, S2Error>
+  /** GET `/paper/{id}/citations`, page by page. */
+  readonly getPaperCitations: (
+    paperId: string,
+    options?: FieldsOption<Fields.CitationField> & DatedPageOptions
+  ) => Stream.Stream<Citation, S2Error>
+  readonly getPaperCitationsPages: (
+    paperId: string,
+    options?: FieldsOption<Fields.CitationField> & DatedPageOptions
+  ) => Stream.Stream<OffsetPage<Citation>, S2Error>
+  /** GET `/paper/{id}/references`, page by page. */
+  readonly getPaperReferences: (
+    paperId: string,
+    options?: FieldsOption<Fields.CitationField> & PageOptions
+  ) => Stream.Stream<Reference, S2Error>
+  readonly getPaperReferencesPages: (
+    paperId: string,
+    options?: FieldsOption<Fields.CitationField> & PageOptions
+  ) => Stream.Stream<OffsetPage<Reference>, S2Error>
+  /** GET `/author/{id}/papers`, page by page. */
+  readonly getAuthorPapers: (
+    authorId: string,
+    options?: FieldsOption<Fields.PaperField> & DatedPageOptions
+  ) => Stream.Stream<Paper, S2Error>
+  readonly getAuthorPapersPages: (
+    authorId: string,
+    options?: FieldsOption<Fields.PaperField> & DatedPageOptions
+  ) => Stream.Stream<OffsetPage<Paper>, S2Error>
+  /** GET `/author/search`, page by page. */
+  readonly searchAuthor: (
+    query: string,
+    options?: FieldsOption<Fields.AuthorField> & PageOptions
+  ) => Stream.Stream<Author, S2Error>
+  readonly searchAuthorPages: (
+    query: string,
+    options?: FieldsOption<Fields.AuthorField> & PageOptions
+  ) => Stream.Stream<OffsetPage<Author>, S2Error>
+  /** GET `/paper/search` (relevance) or, with `bulk: true`, `/paper/search/bulk`. */
+  readonly searchPaper: (query: string, options?: SearchPaperOptions) => Stream.Stream<Paper, S2Error>
+  readonly searchPaperPages: {
+    (query: string, options: BulkSearchOptions): Stream.Stream<TokenPage<Paper>, S2Error>
+    (query: string, options?: RelevanceSearchOptions): Stream.Stream<OffsetPage<Paper>, S2Error>
+  }
+}
+
+/**
+ * The client service.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { SemanticScholar } from "@s2-effect/core"
+ *
+ * const program = Effect.gen(function*() {
+ *   const s2 = yield* SemanticScholar
+ *   const paper = yield* s2.getPaper("CorpusId:215416146", { fields: ["title", "year"] })
+ *   const citing = yield* s2.getPaperCitations(paper.paperId, { fields: ["title"] }).pipe(
+ *     Stream.take(5),
+ *     Stream.runCollect
+ *   )
+ *   return { paper, citing }
+ * })
+ * ```
+ * @since 0.1.0
+ */
+export class SemanticScholar extends Context.Tag("@s2-effect/core/SemanticScholar")<SemanticScholar, Service>() {
+  /**
+   * The client over whatever `HttpClient` is provided (node and browser packages provide one).
+   * Fails with `BadQueryParameters` when an option is out of range.
+   */
+  static readonly layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQueryParameters, HttpClient.HttpClient> =>
+    Layer.scoped(SemanticScholar, make(options))
+}
+
+const invalidOption = (parameter: string, message: string) =>
+  Effect.fail(new BadQueryParameters({ message, parameter }))
+
+const positiveDuration = (
+  parameter: string,
+  input: Duration.DurationInput
+): Effect.Effect<Duration.Duration, BadQueryParameters> => {
+  const duration = Duration.decodeUnknown(input)
+  return Option.isSome(duration) && Duration.greaterThan(duration.value, Duration.zero)
+    ? Effect.succeed(duration.value)
+    : invalidOption(parameter, `${parameter} ${String(input)} is invalid: give a positive duration such as "30 seconds"`)
+}
+
+const resolveApiUrl = (apiUrl: string): Effect.Effect<string, BadQueryParameters> => {
+  try {
+    const url = new URL(apiUrl)
+    return url.protocol === "http:" || url.protocol === "https:"
+      ? Effect.succeed(apiUrl.replace(/\/+$/, ""))
+      : invalidOption("apiUrl", `apiUrl ${JSON.stringify(apiUrl)} must be an http or https URL`)
+  } catch {
+    return invalidOption("apiUrl", `apiUrl ${JSON.stringify(apiUrl)} is not a URL; give the API root such as ${defaultApiUrl}`)
+  }
+}
+
+const rateLimiter = (
+  rateLimit: RateLimit | false | undefined,
+  apiKey: Redacted.Redacted<string> | undefined
+): Effect.Effect<Option.Option<RateLimiter.RateLimiter>, BadQueryParameters, Scope.Scope> => {
+  const chosen = rateLimit ?? (apiKey === undefined ? false : RateLimitModule.perKey)
+  if (chosen === false) return Effect.succeedNone
+  if (!Number.isSafeInteger(chosen.requests) || chosen.requests < 1) {
+    return invalidOption("rateLimit", `rateLimit.requests ${chosen.requests} is invalid: give a whole number ≥ 1`)
+  }
+  return Effect.flatMap(
+    positiveDuration("rateLimit.per", chosen.per),
+    (per) => Effect.asSome(RateLimiter.make({ limit: chosen.requests, interval: per, algorithm: "fixed-window" }))
+  )
+}
+
+/**
+ * Builds the service from its options and an `HttpClient`. The rate limiter lives in the scope.
+ *
+ * @since 0.1.0
+ */
+export const make = (
+  options: Options = {}
+): Effect.Effect<Service, BadQueryParameters, HttpClient.HttpClient | Scope.Scope> =>
+  Effect.gen(function*() {
+    const config: Transport.TransportConfig = {
+      apiUrl: yield* resolveApiUrl(options.apiUrl ?? defaultApiUrl),
+      apiKey: Option.fromNullable(options.apiKey),
+      timeout: yield* positiveDuration("timeout", options.timeout ?? "30 seconds"),
+      retry: options.retry ?? defaultPolicy,
+      rateLimiter: yield* rateLimiter(options.rateLimit, options.apiKey)
+    }
+    return fromTransport(yield* Transport.fromClient(config))
+  })
+
+const paperBatchSize = 500
+const authorBatchSize = 1000
+const listCeiling = 9999
+const relevanceCeiling = 1000
+
+const chunksOf = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size))
+
+const fromTransport = (transport: Transport.Transport): Service => {
+  const { execute } = transport
+
+  const fieldsParam = (set: Fields.FieldSet, fields: ReadonlyArray<string | Fields.Unchecked> | undefined) =>
+    Effect.map(Fields.render(set, fields), (value): Filters.QueryParam => ["fields", value])
+
+  const batch = <A, I>(kind: {
+    readonly path: string
+    readonly size: number
+    readonly fields: Fields.FieldSet
+    readonly schema: Schema.Schema<A, I>
+    readonly validate: typeof PaperId.validatePaperId
+    readonly noun: string
+  }) =>
+  (
+    ids: ReadonlyArray<string>,
+    options: BatchOptions<string> = {}
+  ): Effect.Effect<ReadonlyArray<A> | BatchResult<A>, S2Error> =>
+    Effect.gen(function*() {
+      yield* PaperId.validateIds(ids, kind.validate, `${kind.noun}Ids`)
+      const concurrency = options.concurrency ?? 1
+      if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+        return yield* invalidOption("concurrency", `concurrency ${concurrency} is invalid: give a whole number ≥ 1`)
+      }
+      const query = [yield* fieldsParam(kind.fields, options.fields)]
+      const answers = yield* Effect.forEach(
+        chunksOf(ids, kind.size),
+        (chunk) =>
+          execute(Req.post("graph", kind.path, query, { ids: chunk }), Schema.Array(Schema.NullOr(kind.schema))).pipe(
+            Effect.filterOrFail(
+              (answer) => answer.length === chunk.length,
+              (answer) =>
+                new BadQueryParameters({
+                  message: `${kind.path} answered ${answer.length} entries for ${chunk.length} ids`
+                })
+            )
+          ),
+        { concurrency }
+      )
+      const found: Array<A> = []
+      const notFound: Array<string> = []
+      answers.flat().forEach((entry, i) => entry === null ? notFound.push(ids[i] ?? "") : found.push(entry))
+      if (found.length === 0) {
+        return yield* invalidOption(
+          `${kind.noun}Ids`,
+          `none of the ${ids.length} ${kind.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`
+        )
+      }
+      return options.returnNotFound === true ? { found, notFound } : found
+    })
+
+  const pageOptions = (options: PageOptions, max: number, ceiling: number) =>
+    Effect.gen(function*() {
+      const limit = yield* Filters.validateLimit(options.limit ?? Math.min(100, max), max)
+      const offset = options.offset ?? 0
+      if (!Number.isSafeInteger(offset) || offset < 0 || offset >= ceiling) {
+        return yield* invalidOption("offset", `offset ${offset} is out of range: give a whole number from 0 to ${ceiling - 1}`)
+      }
+      const prefetch = options.prefetch ?? 0
+      if (!Number.isSafeInteger(prefetch) || prefetch < 0) {
+        return yield* invalidOption("prefetch", `prefetch ${prefetch} is invalid: give a whole number ≥ 0`)
+      }
+      return { limit, offset, prefetch }
+    })
+
+  /** One offset-paginated list: validated once, then one transport call per page. */
+  const offsetList = <A, I>(spec: {
+    readonly label: string
+    readonly path: Effect.Effect<string, BadQueryParameters>
+    readonly query: Effect.Effect<ReadonlyArray<Filters.QueryParam>, BadQueryParameters>
+    readonly options: PageOptions
+    readonly max: number
+    readonly ceiling: number
+    readonly schema: Schema.Schema<A, I>
+  }): Stream.Stream<OffsetPage<A>, S2Error> =>
+    Stream.unwrap(Effect.gen(function*() {
+      const path = yield* spec.path
+      const query = yield* spec.query
+      const paging = yield* pageOptions(spec.options, spec.max, spec.ceiling)
+      const schema = OffsetPage(spec.schema)
+      return pagination.offsetPages(
+        (offset, limit) =>
+          execute(Req.get("graph", path, [...query, ["offset", String(offset)], ["limit", String(limit)]]), schema),
+        { ...paging, ceiling: spec.ceiling, label: spec.label }
+      )
+    }))
+
+  const paperPath = (paperId: string, suffix = "") =>
+    Effect.map(PaperId.validatePaperId(paperId), (id) => `/paper/${PaperId.toPath(id)}${suffix}`)
+  const authorPath = (authorId: string, suffix = "") =>
+    Effect.map(PaperId.validateAuthorId(authorId), (id) => `/author/${id}${suffix}`)
+
+  const dated = (options: DatedPageOptions) =>
+    options.publicationDateOrYear === undefined
+      ? Effect.succeed<ReadonlyArray<Filters.QueryParam>>([])
+      : Effect.map(
+        Filters.validatePublicationDateOrYear(options.publicationDateOrYear),
+        (value): ReadonlyArray<Filters.QueryParam> => [["publicationDateOrYear", value]]
+      )
+
+  const query = (text: string, allowEmpty: boolean) =>
+    !allowEmpty && text.trim().length === 0
+      ? invalidOption("query", "query is empty: give the words to search for")
+      : Effect.succeed<Filters.QueryParam>(["query", text])
+
+  const getPaperAuthorsPages: Service["getPaperAuthorsPages"] = (paperId, options = {}) =>
+    offsetList({
+      label: "paper authors",
+      path: paperPath(paperId, "/authors"),
+      query: Effect.map(fieldsParam(Fields.authors, options.fields), (f) => [f]),
+      options,
+      max: 1000,
+      ceiling: listCeiling,
+      schema: PaperAuthor
+    })
+
+  const getPaperCitationsPages: Service["getPaperCitationsPages"] = (paperId, options = {}) =>
+    offsetList({
+      label: "citations",
+      path: paperPath(paperId, "/citations"),
+      query: Effect.map(
+        Effect.all([fieldsParam(Fields.citation, options.fields), dated(options)]),
+        ([f, d]) => [f, ...d]
+      ),
+      options,
+      max: 1000,
+      ceiling: listCeiling,
+      schema: Citation
+    })
+
+  const getPaperReferencesPages: Service["getPaperReferencesPages"] = (paperId, options = {}) =>
+    offsetList({
+      label: "references",
+      path: paperPath(paperId, "/references"),
+      query: Effect.map(fieldsParam(Fields.citation, options.fields), (f) => [f]),
+      options,
+      max: 1000,
+      ceiling: listCeiling,
+      schema: Reference
+    })
+
+  const getAuthorPapersPages: Service["getAuthorPapersPages"] = (authorId, options = {}) =>
+    offsetList({
+      label: "author papers",
+      path: authorPath(authorId, "/papers"),
+      query: Effect.map(
+        Effect.all([fieldsParam(Fields.papers, options.fields), dated(options)]),
+        ([f, d]) => [f, ...d]
+      ),
+      options,
+      max: 1000,
+      ceiling: listCeiling,
+      schema: Paper
+    })
+
+  const searchAuthorPages: Service["searchAuthorPages"] = (text, options = {}) =>
+    offsetList({
+      label: "author search",
+      path: Effect.succeed("/author/search"),
+      query: Effect.all([query(text, false), fieldsParam(Fields.authors, options.fields)]),
+      options,
+      max: 1000,
+      ceiling: listCeiling,
+      schema: Author
+    })
+
+  const searchQuery = (text: string, options: SearchPaperOptions) =>
+    Effect.gen(function*() {
+      const params: Array<Filters.QueryParam> = [yield* query(text, options.bulk === true)]
+      params.push(...yield* Filters.render(options))
+      if (options.bulk === true) {
+        if (options.sort !== undefined) params.push(["sort", yield* Filters.validateSort(options.sort)])
+      } else if ("sort" in options && options.sort !== undefined) {
+        return yield* invalidOption("sort", "sort is only allowed with bulk: true (relevance search is ranked)")
+      }
+      params.push(yield* fieldsParam(Fields.papers, options.fields))
+      return params
+    })
+
+  const bulkPages = (text: string, options: BulkSearchOptions): Stream.Stream<TokenPage<Paper>, S2Error> =>
+    Stream.unwrap(Effect.gen(function*() {
+      const params = yield* searchQuery(text, options)
+      const prefetch = options.prefetch ?? 0
+      if (!Number.isSafeInteger(prefetch) || prefetch < 0) {
+        return yield* invalidOption("prefetch", `prefetch ${prefetch} is invalid: give a whole number ≥ 0`)
+      }
+      const schema = TokenPage(Paper)
+      return pagination.tokenPages(
+        (token) =>
+          execute(
+            Req.get("graph", "/paper/search/bulk", token === undefined ? params : [...params, ["token", token]]),
+            schema
+          ),
+        options.token,
+        prefetch
+      )
+    }))
+
+  const relevancePages = (text: string, options: RelevanceSearchOptions) =>
+    offsetList({
+      label: "relevance search",
+      path: Effect.succeed("/paper/search"),
+      query: searchQuery(text, options),
+      options,
+      max: 100,
+      ceiling: relevanceCeiling,
+      schema: Paper
+    })
+
+  function searchPaperPages(query: string, options: BulkSearchOptions): Stream.Stream<TokenPage<Paper>, S2Error>
+  function searchPaperPages(query: string, options?: RelevanceSearchOptions): Stream.Stream<OffsetPage<Paper>, S2Error>
+  function searchPaperPages(
+    query: string,
+    options: SearchPaperOptions = {}
+  ): Stream.Stream<TokenPage<Paper> | OffsetPage<Paper>, S2Error> {
+    return options.bulk === true ? bulkPages(query, options) : relevancePages(query, options)
+  }
+
+  const paperBatch = batch({
+    path: "/paper/batch",
+    size: paperBatchSize,
+    fields: Fields.papers,
+    schema: Paper,
+    validate: PaperId.validatePaperId,
+    noun: "paper"
+  })
+  function getPapers(
+    ids: ReadonlyArray<string>,
+    options: BatchOptions<Fields.PaperField> & { readonly returnNotFound: true }
+  ): Effect.Effect<BatchResult<Paper>, S2Error>
+  function getPapers(
+    ids: ReadonlyArray<string>,
+    options?: BatchOptions<Fields.PaperField>
+  ): Effect.Effect<ReadonlyArray<Paper>, S2Error>
+  function getPapers(ids: ReadonlyArray<string>, options?: BatchOptions<Fields.PaperField>) {
+    return paperBatch(ids, options)
+  }
+
+  const authorBatch = batch({
+    path: "/author/batch",
+    size: authorBatchSize,
+    fields: Fields.author,
+    schema: Author,
+    validate: PaperId.validateAuthorId,
+    noun: "author"
+  })
+  function getAuthors(
+    ids: ReadonlyArray<string>,
+    options: BatchOptions<Fields.AuthorField> & { readonly returnNotFound: true }
+  ): Effect.Effect<BatchResult<Author>, S2Error>
+  function getAuthors(
+    ids: ReadonlyArray<string>,
+    options?: BatchOptions<Fields.AuthorField>
+  ): Effect.Effect<ReadonlyArray<Author>, S2Error>
+  function getAuthors(ids: ReadonlyArray<string>, options?: BatchOptions<Fields.AuthorField>) {
+    return authorBatch(ids, options)
+  }
+
+  return {
+    getPaper: (paperId, options = {}) =>
+      Effect.gen(function*() {
+        const path = yield* paperPath(paperId)
+        const fields = yield* fieldsParam(Fields.paper, options.fields)
+        return yield* execute(Req.get("graph", path, [fields]), Paper)
+      }),
+    getPapers,
+    getAuthor: (authorId, options = {}) =>
+      Effect.gen(function*() {
+        const path = yield* authorPath(authorId)
+        const fields = yield* fieldsParam(Fields.author, options.fields)
+        return yield* execute(Req.get("graph", path, [fields]), Author)
+      }),
+    getAuthors,
+    getPaperAuthorsPages,
+    getPaperAuthors: Function.flow(getPaperAuthorsPages, pagination.records),
+    getPaperCitationsPages,
+    getPaperCitations: Function.flow(getPaperCitationsPages, pagination.records),
+    getPaperReferencesPages,
+    getPaperReferences: Function.flow(getPaperReferencesPages, pagination.records),
+    getAuthorPapersPages,
+    getAuthorPapers: Function.flow(getAuthorPapersPages, pagination.records),
+    searchAuthorPages,
+    searchAuthor: Function.flow(searchAuthorPages, pagination.records),
+    searchPaperPages,
+    searchPaper: (query, options = {}) =>
+      pagination.records<Paper, S2Error>(
+        options.bulk === true ? bulkPages(query, options) : relevancePages(query, options)
+      )
+  }
+}
+
+const withOverride = <A, E, R>(
+  self: Effect.Effect<A, E, R>,
+  patch: Effect.Effect<{ readonly timeout?: Duration.Duration; readonly retry?: RetryPolicy | false }, BadQueryParameters>
+): Effect.Effect<A, E | BadQueryParameters, R> =>
+  Effect.flatMap(
+    Effect.all([Transport.Overrides, patch]),
+    ([current, change]) => Effect.provideService(self, Transport.Overrides, { ...current, ...change })
+  )
+
+/**
+ * Overrides the per-attempt time-out for every request made by an effect (or a scope of work).
+ * A non-positive time-out fails with `BadQueryParameters` before any request.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { SemanticScholar, withTimeout } from "@s2-effect/core"
+ *
+ * const quick = SemanticScholar.pipe(
+ *   Effect.flatMap((s2) => s2.getPaper("CorpusId:1")),
+ *   withTimeout("5 seconds")
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export const withTimeout: {
+  (timeout: Duration.DurationInput): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | BadQueryParameters, R>
+  <A, E, R>(self: Effect.Effect<A, E, R>, timeout: Duration.DurationInput): Effect.Effect<A, E | BadQueryParameters, R>
+} = Function.dual(
+  2,
+  <A, E, R>(self: Effect.Effect<A, E, R>, timeout: Duration.DurationInput) =>
+    withOverride(self, Effect.map(positiveDuration("timeout", timeout), (d) => ({ timeout: d })))
+)
+
+/**
+ * Overrides the retry policy for every request made by an effect; `false` makes one attempt each.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { SemanticScholar, withRetry } from "@s2-effect/core"
+ *
+ * const once = SemanticScholar.pipe(
+ *   Effect.flatMap((s2) => s2.getPaper("CorpusId:1")),
+ *   withRetry(false)
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export const withRetry: {
+  (retry: RetryPolicy | false): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  <A, E, R>(self: Effect.Effect<A, E, R>, retry: RetryPolicy | false): Effect.Effect<A, E, R>
+} = Function.dual(
+  2,
+  <A, E, R>(self: Effect.Effect<A, E, R>, retry: RetryPolicy | false) =>
+    Effect.flatMap(Transport.Overrides, (current) => Effect.provideService(self, Transport.Overrides, { ...current, retry }))
+)
+
+/**
+ * The same overrides for a Stream, e.g. a harvest that should fail fast.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { SemanticScholar, withStreamOverrides } from "@s2-effect/core"
+ *
+ * const harvest = Stream.unwrap(Effect.map(SemanticScholar, (s2) => s2.searchPaper("graph", { bulk: true })))
+ * const failFast = withStreamOverrides(harvest, { retry: false, timeout: "10 seconds" })
+ * ```
+ * @since 0.1.0
+ */
+export const withStreamOverrides = <A, E, R>(
+  self: Stream.Stream<A, E, R>,
+  overrides: { readonly timeout?: Duration.DurationInput; readonly retry?: RetryPolicy | false }
+): Stream.Stream<A, E | BadQueryParameters, R> =>
+  Stream.unwrap(
+    Effect.gen(function*() {
+      const current = yield* Transport.Overrides
+      const timeout = overrides.timeout === undefined ? {} : { timeout: yield* positiveDuration("timeout", overrides.timeout) }
+      const retry = overrides.retry === undefined ? {} : { retry: overrides.retry }
+      return Stream.provideService(self, Transport.Overrides, { ...current, ...timeout, ...retry })
+    })
+  )

@@ -1,0 +1,44 @@
+/**
+ * @s2-effect/core — the Effect client for the Semantic Scholar APIs.
+ *
+ * @since 0.1.0
+ */
+export { Author } from "./Author.js"
+export { Citation, Reference } from "./Citation.js"
+export * as Fields from "./Fields.js"
+export * as Filters from "./Filters.js"
+export type { OffsetPage, TokenPage } from "./Page.js"
+export * as Page from "./Page.js"
+export {
+  Embedding,
+  ExternalIds,
+  Journal,
+  OpenAccessPdf,
+  Paper,
+  PaperAuthor,
+  PaperRef,
+  PublicationVenue,
+  S2FieldOfStudy,
+  Tldr
+} from "./Paper.js"
+export * as PaperId from "./PaperId.js"
+export * as RateLimit from "./RateLimit.js"
+export * as RetryPolicy from "./RetryPolicy.js"
+export * from "./S2Error.js"
+export {
+  type BatchOptions,
+  type BatchResult,
+  type BulkSearchOptions,
+  type DatedPageOptions,
+  defaultApiUrl,
+  type FieldsOption,
+  type Options,
+  type PageOptions,
+  type RelevanceSearchOptions,
+  SemanticScholar,
+  type SearchPaperOptions,
+  type Service,
+  withRetry,
+  withStreamOverrides,
+  withTimeout
+} from "./SemanticScholar.js"

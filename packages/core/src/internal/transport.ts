@@ -1,0 +1,244 @@
+/**
+ * The only place that talks HTTP. Every operation hands it a described request and a schema; here
+ * the request gets its base URL and key, is paced, timed out, retried, logged (key redacted),
+ * and its answer is turned into a record or a typed error.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type { RateLimiter } from "effect"
+import { Clock, Context, Duration, Effect, Option, ParseResult, Redacted, Schema } from "effect"
+import type { RetryPolicy } from "../RetryPolicy.js"
+import type { S2Error } from "../S2Error.js"
+import {
+  BadQueryParameters,
+  DecodeError,
+  Forbidden,
+  ObjectNotFound,
+  RateLimited,
+  ServerError,
+  Timeout,
+  TransportError
+} from "../S2Error.js"
+import { type S2Request, prefixes } from "./request.js"
+
+/** What the transport needs to know, resolved once when the layer is built. */
+export interface TransportConfig {
+  readonly apiUrl: string
+  readonly apiKey: Option.Option<Redacted.Redacted<string>>
+  readonly timeout: Duration.Duration
+  readonly retry: RetryPolicy | false
+  readonly rateLimiter: Option.Option<RateLimiter.RateLimiter>
+}
+
+/**
+ * Overrides of time-out and retry for one call or one scope, set with `withTimeout` / `withRetry`.
+ * A context reference rather than layer state, so it can be provided to an Effect or a Stream alike.
+ */
+export class Overrides extends Context.Reference<Overrides>()("@s2-effect/core/Overrides", {
+  defaultValue: (): {
+    readonly timeout?: Duration.Duration
+    readonly retry?: RetryPolicy | false
+  } => ({})
+}) {}
+
+export interface Transport {
+  readonly config: TransportConfig
+  readonly execute: <A, I>(request: S2Request, schema: Schema.Schema<A, I>) => Effect.Effect<A, S2Error>
+}
+
+/** Where a request went, for error messages and logs; never holds the key. */
+interface Target {
+  readonly method: string
+  readonly url: string
+}
+
+const redactedKey = "<redacted>"
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+/** The debug line of a request: method, URL, headers, payload and an equivalent curl command. */
+export const describeForLog = (
+  target: Target,
+  headers: Readonly<Record<string, string>>,
+  body: string | undefined
+): string => {
+  const shown = Object.entries(headers).map(([name, value]) => [name, name === "x-api-key" ? redactedKey : value])
+  const curl = [
+    "curl",
+    "-X",
+    target.method,
+    shellQuote(target.url),
+    ...shown.flatMap(([name, value]) => ["-H", shellQuote(`${name}: ${value}`)]),
+    ...(body === undefined ? [] : ["-d", shellQuote(body)])
+  ].join(" ")
+  return [
+    `S2 request: ${target.method} ${target.url}`,
+    `headers: ${JSON.stringify(Object.fromEntries(shown))}`,
+    `payload: ${body ?? "(none)"}`,
+    `curl: ${curl}`
+  ].join("\n")
+}
+
+const excerpt = (text: string, max = 300) => text.length <= max ? text : `${text.slice(0, max)}…`
+
+/** `Retry-After` is either delay-seconds or an HTTP date. */
+export const parseRetryAfter = (value: string | undefined, nowMillis: number): number | undefined => {
+  if (value === undefined) return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const date = Date.parse(trimmed)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMillis)
+}
+
+/** The server's explanation, from `{"error": …}` or `{"message": …}`, else the start of the body. */
+const serverMessage = (text: string): string => {
+  try {
+    const json: unknown = JSON.parse(text)
+    if (typeof json === "object" && json !== null) {
+      if ("error" in json && typeof json.error === "string") return json.error
+      if ("message" in json && typeof json.message === "string") return json.message
+    }
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return excerpt(text.trim(), 200)
+}
+
+const statusError = (
+  status: number,
+  text: string,
+  target: Target,
+  retryAfter: number | undefined
+): S2Error => {
+  const why = serverMessage(text)
+  const where = `${target.method} ${target.url}`
+  const context = { status, ...target }
+  if (status === 400) return new BadQueryParameters({ message: `${why} (HTTP 400 from ${where})`, ...context })
+  if (status === 401 || status === 403) {
+    return new Forbidden({
+      message: `${why} (HTTP ${status} from ${where}): the API key is missing, wrong, or has no access; set S2_API_KEY`,
+      ...context
+    })
+  }
+  if (status === 404) return new ObjectNotFound({ message: `${why} (HTTP 404 from ${where})`, ...context })
+  if (status === 429) {
+    return new RateLimited({
+      message: `rate limited (HTTP 429 from ${where}): ${why}`,
+      ...context,
+      ...(retryAfter === undefined ? {} : { retryAfterMillis: retryAfter })
+    })
+  }
+  if (status >= 500) {
+    return new ServerError({
+      message: `server error (HTTP ${status} from ${where}): ${why}`,
+      ...context,
+      ...(retryAfter === undefined ? {} : { retryAfterMillis: retryAfter })
+    })
+  }
+  if (status >= 400) return new BadQueryParameters({ message: `${why} (HTTP ${status} from ${where})`, ...context })
+  return new TransportError({ message: `unexpected HTTP ${status} from ${where}: ${why}`, ...context })
+}
+
+const transportError = (error: HttpClientError.HttpClientError, target: Target) =>
+  new TransportError({
+    message: `${target.method} ${target.url} failed: ${error.message}`,
+    ...target
+  })
+
+/** Unknown fields are preserved: the server adds fields over time, and `raw` must show them. */
+const decodeOptions = { onExcessProperty: "preserve" } as const
+
+export const decode = <A, I>(
+  schema: Schema.Schema<A, I>,
+  json: unknown,
+  target: Target
+): Effect.Effect<A, DecodeError> =>
+  // Schema memoises the compiled parser per schema, so this does not rebuild it per page.
+  Schema.decodeUnknownEither(schema, decodeOptions)(json).pipe(
+    Effect.mapError((error) =>
+      new DecodeError({
+        message: `the response of ${target.method} ${target.url} is not of the expected shape: ${
+          ParseResult.TreeFormatter.formatIssueSync(error.issue)
+        }`,
+        excerpt: excerpt(JSON.stringify(error.issue.actual) ?? String(error.issue.actual), 500),
+        ...target
+      })
+    )
+  )
+
+export const make = (client: HttpClient.HttpClient, config: TransportConfig): Transport => {
+  const root = config.apiUrl.replace(/\/+$/, "")
+  const key = Option.map(config.apiKey, Redacted.value)
+
+  const attempt = (request: S2Request, timeout: Duration.Duration) => {
+    const url = `${root}${prefixes[request.api]}${request.path}`
+    const search = new URLSearchParams(request.query.map(([name, value]) => [name, value])).toString()
+    const target: Target = { method: request.method, url: search === "" ? url : `${url}?${search}` }
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body)
+    const headers: Record<string, string> = { accept: "application/json" }
+    if (Option.isSome(key)) headers["x-api-key"] = key.value
+    if (body !== undefined) headers["content-type"] = "application/json"
+    const httpRequest = HttpClientRequest.make(request.method)(target.url).pipe(
+      HttpClientRequest.setHeaders(headers),
+      body === undefined ? (r) => r : HttpClientRequest.bodyText(body, "application/json")
+    )
+    const exchange = client.execute(httpRequest).pipe(
+      Effect.flatMap((response) =>
+        Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
+      ),
+      Effect.mapError((error) => transportError(error, target)),
+      Effect.timeoutFail({
+        duration: timeout,
+        onTimeout: () =>
+          new Timeout({
+            message: `no response from ${target.method} ${target.url} within ${Duration.format(timeout)}`,
+            timeoutMillis: Duration.toMillis(timeout),
+            ...target
+          })
+      }),
+      Effect.flatMap(({ headers: responseHeaders, status, text }) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<unknown, S2Error> => {
+          if (status >= 200 && status < 300) {
+            try {
+              return Effect.succeed(JSON.parse(text))
+            } catch {
+              return Effect.fail(
+                new TransportError({
+                  message: `the body of ${target.method} ${target.url} (HTTP ${status}) is not valid JSON; was it cut short? It starts: ${
+                    excerpt(text, 120)
+                  }`,
+                  status,
+                  ...target
+                })
+              )
+            }
+          }
+          return Effect.fail(statusError(status, text, target, parseRetryAfter(responseHeaders["retry-after"], now)))
+        })
+      )
+    )
+    const paced = Option.match(config.rateLimiter, { onNone: () => exchange, onSome: (limit) => limit(exchange) })
+    return {
+      target,
+      run: Effect.zipRight(Effect.logDebug(describeForLog(target, headers, body)), paced)
+    }
+  }
+
+  const execute = <A, I>(request: S2Request, schema: Schema.Schema<A, I>) =>
+    Effect.gen(function*() {
+      const overrides = yield* Overrides
+      const policy = overrides.retry ?? config.retry
+      const { run, target } = attempt(request, overrides.timeout ?? config.timeout)
+      const json = yield* policy === false ? run : run.pipe(
+        Effect.tapError((error) => Effect.logDebug(`S2 attempt failed (${error._tag}): ${error.message}`)),
+        Effect.retry(policy)
+      )
+      return yield* decode(schema, json, target)
+    })
+
+  return { config, execute }
+}
+
+/** Used by the service layer to build the transport from its dependencies. */
+export const fromClient = (config: TransportConfig) => Effect.map(HttpClient.HttpClient, (client) => make(client, config))

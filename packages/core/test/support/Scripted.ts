@@ -1,0 +1,79 @@
+/**
+ * A tiny scripted HttpClient for unit tests of the transport: each request is recorded and answered
+ * by a handler, in Effect, so `TestClock` controls any waiting the handler does.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import type { Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Ref } from "effect"
+import type { Options } from "../../src/SemanticScholar.js"
+import { SemanticScholar } from "../../src/SemanticScholar.js"
+
+export interface Seen {
+  readonly method: string
+  readonly url: URL
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: unknown
+  readonly at: number
+}
+
+export interface Reply {
+  readonly status: number
+  readonly body?: unknown
+  readonly text?: string
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export type Handler = (request: Seen, index: number) => Effect.Effect<Reply | "reset">
+
+export class Requests extends Context.Tag("test/Requests")<Requests, Ref.Ref<ReadonlyArray<Seen>>>() {}
+
+const decoder = new TextDecoder()
+
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Reply => ({
+  status,
+  body,
+  headers
+})
+
+export const clientLayer = (handler: Handler) =>
+  Layer.effect(
+    HttpClient.HttpClient,
+    Effect.map(Requests, (seen) =>
+      HttpClient.make((request, url) =>
+        Effect.gen(function*() {
+          const body = request.body._tag === "Uint8Array" ? JSON.parse(decoder.decode(request.body.body)) : undefined
+          const entry: Seen = {
+            method: request.method,
+            url,
+            headers: request.headers,
+            body,
+            at: yield* Clock.currentTimeMillis
+          }
+          const index = (yield* Ref.getAndUpdate(seen, (all) => [...all, entry])).length
+          const reply = yield* handler(entry, index)
+          if (reply === "reset") {
+            return yield* Effect.fail(
+              new HttpClientError.RequestError({ request, reason: "Transport", description: "connection reset" })
+            )
+          }
+          const text = reply.text ?? JSON.stringify(reply.body)
+          return HttpClientResponse.fromWeb(
+            request,
+            new Response(text, {
+              status: reply.status,
+              headers: { "content-type": "application/json", ...reply.headers }
+            })
+          )
+        })
+      ))
+  ).pipe(Layer.provideMerge(Layer.effect(Requests, Ref.make<ReadonlyArray<Seen>>([]))))
+
+/** The client over a scripted server, with the recorded requests available as `Requests`. */
+export const testLayer = (handler: Handler, options: Options = {}) =>
+  SemanticScholar.layer({ apiUrl: "https://api.test", ...options }).pipe(Layer.provideMerge(clientLayer(handler)))
+
+export const requests = Effect.flatMap(Requests, Ref.get)
+
+export type Key = Redacted.Redacted<string>
