@@ -111,7 +111,9 @@ export const validateYear = (year: number | string): Effect.Effect<string, BadQu
   return ok ? Effect.succeed(text) : Effect.fail(
     bad(
       "year",
-      `year ${JSON.stringify(text)} is malformed: give a year (2019), a range (2016-2020) with start ≤ end, or an open range (2010- or -2015)`
+      `year ${
+        JSON.stringify(text)
+      } is malformed: give a year (2019), a range (2016-2020) with start ≤ end, or an open range (2010- or -2015)`
     )
   )
 }
@@ -167,11 +169,20 @@ const checkList = <A extends string>(
   values: ReadonlyArray<string>,
   allowed: ReadonlyArray<A>
 ): Effect.Effect<string, BadQueryParameters> => {
-  if (values.length === 0) return Effect.fail(bad(parameter, `${parameter} is empty: omit it, or give at least one value`))
+  if (values.length === 0) {
+    return Effect.fail(bad(parameter, `${parameter} is empty: omit it, or give at least one value`))
+  }
   const unknown = values.filter((value) => !allowed.some((known) => known === value))
   return unknown.length === 0
     ? Effect.succeed(values.join(","))
-    : Effect.fail(bad(parameter, `${parameter} has unknown value(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")}; allowed: ${allowed.join(", ")}`))
+    : Effect.fail(
+      bad(
+        parameter,
+        `${parameter} has unknown value(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")}; allowed: ${
+          allowed.join(", ")
+        }`
+      )
+    )
 }
 
 /**
@@ -194,7 +205,10 @@ export const render = (filters: SearchFilters): Effect.Effect<ReadonlyArray<Quer
     const params: Array<QueryParam> = []
     if (filters.year !== undefined) params.push(["year", yield* validateYear(filters.year)])
     if (filters.publicationTypes !== undefined) {
-      params.push(["publicationTypes", yield* checkList("publicationTypes", filters.publicationTypes, publicationTypes)])
+      params.push([
+        "publicationTypes",
+        yield* checkList("publicationTypes", filters.publicationTypes, publicationTypes)
+      ])
     }
     if (filters.openAccessPdf === true) params.push(["openAccessPdf", ""])
     if (filters.venue !== undefined) {
@@ -246,7 +260,9 @@ export const validateSort = (sort: string): Effect.Effect<Sort, BadQueryParamete
       return Effect.fail(
         bad(
           "sort",
-          `sort ${JSON.stringify(sort)} is invalid: give paperId, publicationDate or citationCount, optionally with :asc or :desc`
+          `sort ${
+            JSON.stringify(sort)
+          } is invalid: give paperId, publicationDate or citationCount, optionally with :asc or :desc`
         )
       )
   }

@@ -15,7 +15,11 @@ const prefixed: ReadonlyArray<readonly [prefix: string, pattern: RegExp, expecte
   ["ACL", /^\S+$/, "an ACL Anthology id, e.g. ACL:W12-3903"],
   ["PMID", /^\d+$/, "a number, e.g. PMID:19872477"],
   ["PMCID", /^(PMC)?\d+$/i, "a PubMed Central id, e.g. PMCID:2323736"],
-  ["URL", /^https?:\/\/(www\.)?(semanticscholar\.org|arxiv\.org|aclweb\.org|aclanthology\.org|dl\.acm\.org|acm\.org|biorxiv\.org)\/\S*$/i, "a URL on semanticscholar.org, arxiv.org, aclweb.org, acm.org or biorxiv.org"]
+  [
+    "URL",
+    /^https?:\/\/(www\.)?(semanticscholar\.org|arxiv\.org|aclweb\.org|aclanthology\.org|dl\.acm\.org|acm\.org|biorxiv\.org)\/\S*$/i,
+    "a URL on semanticscholar.org, arxiv.org, aclweb.org, acm.org or biorxiv.org"
+  ]
 ]
 
 const sha = /^[0-9a-f]{40}$/i

@@ -6,8 +6,8 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type { Scope } from "effect"
-import { Context, Duration, Effect, Function, Layer, Option, RateLimiter, Redacted, Schema, Stream } from "effect"
+import type { Redacted, Scope } from "effect"
+import { Context, Duration, Effect, Function, Layer, Option, RateLimiter, Schema, Stream } from "effect"
 import { Author } from "./Author.js"
 import { Citation, Reference } from "./Citation.js"
 import * as Fields from "./Fields.js"
@@ -211,7 +211,9 @@ export class SemanticScholar extends Context.Tag("@s2-effect/core/SemanticSchola
    * The client over whatever `HttpClient` is provided (node and browser packages provide one).
    * Fails with `BadQueryParameters` when an option is out of range.
    */
-  static readonly layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQueryParameters, HttpClient.HttpClient> =>
+  static readonly layer = (
+    options: Options = {}
+  ): Layer.Layer<SemanticScholar, BadQueryParameters, HttpClient.HttpClient> =>
     Layer.scoped(SemanticScholar, make(options))
 }
 
@@ -225,7 +227,10 @@ const positiveDuration = (
   const duration = Duration.decodeUnknown(input)
   return Option.isSome(duration) && Duration.greaterThan(duration.value, Duration.zero)
     ? Effect.succeed(duration.value)
-    : invalidOption(parameter, `${parameter} ${String(input)} is invalid: give a positive duration such as "30 seconds"`)
+    : invalidOption(
+      parameter,
+      `${parameter} ${String(input)} is invalid: give a positive duration such as "30 seconds"`
+    )
 }
 
 const resolveApiUrl = (apiUrl: string): Effect.Effect<string, BadQueryParameters> => {
@@ -235,7 +240,10 @@ const resolveApiUrl = (apiUrl: string): Effect.Effect<string, BadQueryParameters
       ? Effect.succeed(apiUrl.replace(/\/+$/, ""))
       : invalidOption("apiUrl", `apiUrl ${JSON.stringify(apiUrl)} must be an http or https URL`)
   } catch {
-    return invalidOption("apiUrl", `apiUrl ${JSON.stringify(apiUrl)} is not a URL; give the API root such as ${defaultApiUrl}`)
+    return invalidOption(
+      "apiUrl",
+      `apiUrl ${JSON.stringify(apiUrl)} is not a URL; give the API root such as ${defaultApiUrl}`
+    )
   }
 }
 
@@ -337,7 +345,10 @@ const fromTransport = (transport: Transport.Transport): Service => {
       const limit = yield* Filters.validateLimit(options.limit ?? Math.min(100, max), max)
       const offset = options.offset ?? 0
       if (!Number.isSafeInteger(offset) || offset < 0 || offset >= ceiling) {
-        return yield* invalidOption("offset", `offset ${offset} is out of range: give a whole number from 0 to ${ceiling - 1}`)
+        return yield* invalidOption(
+          "offset",
+          `offset ${offset} is out of range: give a whole number from 0 to ${ceiling - 1}`
+        )
       }
       const prefetch = options.prefetch ?? 0
       if (!Number.isSafeInteger(prefetch) || prefetch < 0) {
@@ -574,7 +585,10 @@ const fromTransport = (transport: Transport.Transport): Service => {
 
 const withOverride = <A, E, R>(
   self: Effect.Effect<A, E, R>,
-  patch: Effect.Effect<{ readonly timeout?: Duration.Duration; readonly retry?: RetryPolicy | false }, BadQueryParameters>
+  patch: Effect.Effect<
+    { readonly timeout?: Duration.Duration; readonly retry?: RetryPolicy | false },
+    BadQueryParameters
+  >
 ): Effect.Effect<A, E | BadQueryParameters, R> =>
   Effect.flatMap(
     Effect.all([Transport.Overrides, patch]),
@@ -598,7 +612,9 @@ const withOverride = <A, E, R>(
  * @since 0.1.0
  */
 export const withTimeout: {
-  (timeout: Duration.DurationInput): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | BadQueryParameters, R>
+  (
+    timeout: Duration.DurationInput
+  ): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | BadQueryParameters, R>
   <A, E, R>(self: Effect.Effect<A, E, R>, timeout: Duration.DurationInput): Effect.Effect<A, E | BadQueryParameters, R>
 } = Function.dual(
   2,
@@ -627,7 +643,10 @@ export const withRetry: {
 } = Function.dual(
   2,
   <A, E, R>(self: Effect.Effect<A, E, R>, retry: RetryPolicy | false) =>
-    Effect.flatMap(Transport.Overrides, (current) => Effect.provideService(self, Transport.Overrides, { ...current, retry }))
+    Effect.flatMap(
+      Transport.Overrides,
+      (current) => Effect.provideService(self, Transport.Overrides, { ...current, retry })
+    )
 )
 
 /**
@@ -650,7 +669,9 @@ export const withStreamOverrides = <A, E, R>(
   Stream.unwrap(
     Effect.gen(function*() {
       const current = yield* Transport.Overrides
-      const timeout = overrides.timeout === undefined ? {} : { timeout: yield* positiveDuration("timeout", overrides.timeout) }
+      const timeout = overrides.timeout === undefined
+        ? {}
+        : { timeout: yield* positiveDuration("timeout", overrides.timeout) }
       const retry = overrides.retry === undefined ? {} : { retry: overrides.retry }
       return Stream.provideService(self, Transport.Overrides, { ...current, ...timeout, ...retry })
     })

@@ -20,7 +20,7 @@ import {
   Timeout,
   TransportError
 } from "../S2Error.js"
-import { type S2Request, prefixes } from "./request.js"
+import { prefixes, type S2Request } from "./request.js"
 
 /** What the transport needs to know, resolved once when the layer is built. */
 export interface TransportConfig {
@@ -205,9 +205,10 @@ export const make = (client: HttpClient.HttpClient, config: TransportConfig): Tr
             } catch {
               return Effect.fail(
                 new TransportError({
-                  message: `the body of ${target.method} ${target.url} (HTTP ${status}) is not valid JSON; was it cut short? It starts: ${
-                    excerpt(text, 120)
-                  }`,
+                  message:
+                    `the body of ${target.method} ${target.url} (HTTP ${status}) is not valid JSON; was it cut short? It starts: ${
+                      excerpt(text, 120)
+                    }`,
                   status,
                   ...target
                 })
@@ -241,4 +242,5 @@ export const make = (client: HttpClient.HttpClient, config: TransportConfig): Tr
 }
 
 /** Used by the service layer to build the transport from its dependencies. */
-export const fromClient = (config: TransportConfig) => Effect.map(HttpClient.HttpClient, (client) => make(client, config))
+export const fromClient = (config: TransportConfig) =>
+  Effect.map(HttpClient.HttpClient, (client) => make(client, config))

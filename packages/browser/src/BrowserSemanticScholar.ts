@@ -1,0 +1,30 @@
+/**
+ * The client in browsers: `@effect/platform-browser`'s HttpClient (XMLHttpRequest, which can abort
+ * a request in flight when its fiber is interrupted).
+ *
+ * @since 0.1.0
+ */
+import * as BrowserHttpClient from "@effect/platform-browser/BrowserHttpClient"
+import type { BadQueryParameters, Options } from "@s2-effect/core"
+import { SemanticScholar } from "@s2-effect/core"
+import { Layer } from "effect"
+
+/**
+ * The client over the browser's HttpClient. A key in a page is visible to its users: prefer a
+ * proxy of your own that adds it, and point `apiUrl` at the proxy.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { SemanticScholar } from "@s2-effect/core"
+ * import { BrowserSemanticScholar } from "@s2-effect/browser"
+ *
+ * Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:215416146")).pipe(
+ *   Effect.provide(BrowserSemanticScholar.layer({ apiUrl: "https://my-proxy.example.org" })),
+ *   Effect.runPromise
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>
+  SemanticScholar.layer(options).pipe(Layer.provide(BrowserHttpClient.layerXMLHttpRequest))

@@ -1,0 +1,288 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Effect, Fiber, Stream, TestClock, TestContext } from "effect"
+import * as fc from "fast-check"
+import { SemanticScholar } from "../src/index.js"
+import type { Handler, Seen } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
+
+const sha = (n: number) => n.toString(16).padStart(40, "0")
+const item = (n: number) => ({ paperId: sha(n), title: `Paper ${n}` })
+
+const int = (request: Seen, name: string, fallback: number) => {
+  const value = request.url.searchParams.get(name)
+  return value === null ? fallback : Number(value)
+}
+
+/** An offset-paginated list of `size` papers, `next` absent at the end, as on the wire. */
+const offsetServer =
+  (size: number, total?: number, wrap: (paper: object) => object = (p) => p): Handler => (request) => {
+    const offset = int(request, "offset", 0)
+    const limit = int(request, "limit", 100)
+    const end = Math.min(size, offset + limit)
+    const data = Array.from({ length: Math.max(0, end - offset) }, (_, i) => wrap(item(offset + i)))
+    return Effect.succeed(json({
+      ...(total === undefined ? {} : { total }),
+      offset,
+      ...(end < size ? { next: end } : {}),
+      data
+    }))
+  }
+
+/** Bulk search over `size` papers, 1000 a page, a fresh token per page, `"token": null` at the end. */
+const bulkServer = (size: number, pageSize = 1000): Handler => (request) => {
+  const token = request.url.searchParams.get("token")
+  const start = token === null ? 0 : Number(token.split("-")[1])
+  const end = Math.min(size, start + pageSize)
+  const data = Array.from({ length: end - start }, (_, i) => item(start + i))
+  return Effect.succeed(json({ total: size, token: end < size ? `t${start}-${end}` : null, data }))
+}
+
+const titles = <E, R>(stream: Stream.Stream<{ readonly title?: string | null | undefined }, E, R>) =>
+  Effect.map(Stream.runCollect(stream), (chunk) => Chunk.toReadonlyArray(chunk).map((p) => p.title))
+
+describe("offset lists", () => {
+  it.effect("pages through citations until next is absent, sending offset and limit", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const citations = yield* Stream.runCollect(s2.getPaperCitations("CorpusId:1", { fields: ["title"], limit: 100 }))
+      expect(citations.length).toBe(250)
+      const seen = yield* requests
+      expect(seen.map((r) => [r.url.pathname, r.url.searchParams.get("offset"), r.url.searchParams.get("limit")]))
+        .toEqual([
+          ["/graph/v1/paper/CorpusId:1/citations", "0", "100"],
+          ["/graph/v1/paper/CorpusId:1/citations", "100", "100"],
+          ["/graph/v1/paper/CorpusId:1/citations", "200", "100"]
+        ])
+    }).pipe(Effect.provide(testLayer(offsetServer(250, undefined, (p) => ({ contexts: [], citingPaper: p }))))))
+
+  it.effect("is pull-based: a page is requested only when the consumer needs it", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const first = yield* titles(s2.getAuthorPapers("1741101", { fields: ["title"], limit: 10 }).pipe(Stream.take(15)))
+      expect(first).toHaveLength(15)
+      expect(yield* requests).toHaveLength(2)
+    }).pipe(Effect.provide(testLayer(offsetServer(1000)))))
+
+  it.effect("prefetch fetches at most that many pages ahead", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      yield* s2.getAuthorPapers("1741101", { limit: 10, prefetch: 1 }).pipe(Stream.take(5), Stream.runDrain)
+      const seen = (yield* requests).length
+      expect(seen).toBeGreaterThanOrEqual(1)
+      expect(seen).toBeLessThanOrEqual(3)
+    }).pipe(Effect.provide(testLayer(offsetServer(1000)))))
+
+  it.effect("stops at the ~10,000 ceiling of list endpoints without sending offset+limit past it", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const all = yield* Stream.runCount(s2.getPaperReferences("CorpusId:1", { limit: 1000 }))
+      expect(all).toBe(9999)
+      const seen = yield* requests
+      for (const r of seen) expect(int(r, "offset", 0) + int(r, "limit", 0)).toBeLessThanOrEqual(9999)
+      expect(seen.at(-1)?.url.searchParams.get("limit")).toBe("999")
+    }).pipe(Effect.provide(testLayer(offsetServer(50_000, undefined, (p) => ({ citedPaper: p }))))))
+
+  it.effect("paper authors decode authors whose id is null", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const authors = yield* Stream.runCollect(s2.getPaperAuthors("CorpusId:1"))
+      expect(Chunk.toReadonlyArray(authors).map((a) => a.authorId)).toEqual(["1", null])
+    }).pipe(Effect.provide(testLayer(() =>
+      Effect.succeed(json({ offset: 0, data: [{ authorId: "1", name: "A" }, { authorId: null, name: "B" }] }))
+    ))))
+
+  it.effect("searchAuthor sends the query and pages", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const pages = yield* Stream.runCollect(s2.searchAuthorPages("turing", { limit: 2 }))
+      expect(Chunk.toReadonlyArray(pages).map((p) => p.data.length)).toEqual([2, 1])
+      const seen = yield* requests
+      expect(seen[0]?.url.pathname).toBe("/graph/v1/author/search")
+      expect(seen[0]?.url.searchParams.get("query")).toBe("turing")
+    }).pipe(Effect.provide(testLayer((request) => {
+      const offset = int(request, "offset", 0)
+      return Effect.succeed(json(
+        offset === 0
+          ? { total: 3, offset: 0, next: 2, data: [{ authorId: "1" }, { authorId: "2" }] }
+          : { total: 3, offset: 2, data: [{ authorId: "3" }] }
+      ))
+    }))))
+})
+
+describe("relevance search", () => {
+  it.effect("stops at 1,000 results", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const count = yield* Stream.runCount(s2.searchPaper("turing"))
+      expect(count).toBe(1000)
+      const seen = yield* requests
+      expect(seen).toHaveLength(10)
+      expect(seen.at(-1)?.url.searchParams.get("offset")).toBe("900")
+    }).pipe(Effect.provide(testLayer(offsetServer(5000, 5000)))))
+
+  it.effect("an empty result {total:0, offset:0} without data is an empty stream", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const pages = yield* Stream.runCollect(s2.searchPaperPages("n0 r3sult"))
+      expect(Chunk.toReadonlyArray(pages)).toEqual([{ total: 0, offset: 0, data: [] }])
+      expect(yield* Stream.runCount(s2.searchPaper("n0 r3sult"))).toBe(0)
+    }).pipe(Effect.provide(testLayer(() => Effect.succeed(json({ total: 0, offset: 0 }))))))
+
+  it.effect("every filter reaches the wire with its wire name", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      yield* Stream.runDrain(s2.searchPaper("turing", {
+        year: "2016-2020",
+        publicationTypes: ["JournalArticle", "Conference"],
+        openAccessPdf: true,
+        venue: ["Nature", "Radiology"],
+        fieldsOfStudy: ["Computer Science", "Mathematics"],
+        publicationDateOrYear: "2016-03-05:2020-06-06",
+        minCitationCount: 10,
+        fields: ["title", "year"],
+        limit: 50
+      }))
+      const [seen] = yield* requests
+      expect(seen?.url.search).toBe(
+        "?query=turing&year=2016-2020&publicationTypes=JournalArticle%2CConference&openAccessPdf=&venue=Nature%2CRadiology" +
+          "&fieldsOfStudy=Computer+Science%2CMathematics&publicationDateOrYear=2016-03-05%3A2020-06-06&minCitationCount=10" +
+          "&fields=title%2Cyear&offset=0&limit=50"
+      )
+    }).pipe(Effect.provide(testLayer(offsetServer(3)))))
+})
+
+describe("bulk search", () => {
+  it.effect("follows the token until it is null, never sending offset or limit", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const all = yield* titles(
+        s2.searchPaper("kubernetes", { bulk: true, sort: "citationCount:desc", fields: ["title"] })
+      )
+      expect(all).toEqual(Array.from({ length: 2500 }, (_, i) => `Paper ${i}`))
+      const seen = yield* requests
+      expect(seen.map((r) => r.url.searchParams.get("token"))).toEqual([null, "t0-1000", "t1000-2000"])
+      for (const r of seen) {
+        expect(r.url.pathname).toBe("/graph/v1/paper/search/bulk")
+        expect(r.url.searchParams.get("sort")).toBe("citationCount:desc")
+        expect(r.url.searchParams.has("offset") || r.url.searchParams.has("limit")).toBe(false)
+      }
+    }).pipe(Effect.provide(testLayer(bulkServer(2500)))))
+
+  it.effect("the page form yields envelopes with total and token, and can start from a token", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const pages = Chunk.toReadonlyArray(
+        yield* Stream.runCollect(s2.searchPaperPages("x", { bulk: true, token: "t0-1000" }))
+      )
+      expect(pages.map((p) => [p.total, p.token, p.data.length])).toEqual([[2500, "t1000-2000", 1000], [
+        2500,
+        null,
+        500
+      ]])
+    }).pipe(Effect.provide(testLayer(bulkServer(2500)))))
+
+  it.effect("interrupting the consumer cancels the request in flight", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const fiber = yield* Effect.fork(Stream.runDrain(s2.searchPaper("x", { bulk: true })))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(fiber)
+      const exit = yield* Fiber.await(fiber)
+      expect(exit._tag).toBe("Failure")
+      expect(yield* requests).toHaveLength(1)
+    }).pipe(Effect.provide(testLayer(() => Effect.never))))
+
+  it.effect("a failed page is retried on its own: the stream resumes from it, not from the start", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const fiber = yield* Effect.fork(titles(s2.searchPaper("x", { bulk: true })))
+      yield* TestClock.adjust("10 minutes")
+      const all = yield* Fiber.join(fiber)
+      expect(all).toHaveLength(3000)
+      expect(new Set(all).size).toBe(3000)
+      expect((yield* requests).map((r) => r.url.searchParams.get("token"))).toEqual([
+        null,
+        "t0-1000",
+        "t0-1000",
+        "t1000-2000"
+      ])
+    }).pipe(
+      Effect.provide(
+        testLayer((request, i) =>
+          i === 1 ? Effect.succeed(json({ message: "Internal" }, 503)) : bulkServer(3000)(request, i)
+        )
+      )
+    ))
+
+  it("under random faults the stream delivers exactly the fault-free sequence (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom("ok", "429", "500", "502", "503", "504", "reset", "cut", "hang"), {
+          minLength: 1,
+          maxLength: 12
+        }),
+        fc.integer({ min: 1, max: 4000 }),
+        async (faults, size) => {
+          const handler: Handler = (request, i) => {
+            const fault = faults[i % faults.length]
+            // Every fourth attempt is clean, so each page gets through within the policy's 10 retries.
+            if (i % 4 === 3 || fault === "ok") return bulkServer(size)(request, i)
+            if (fault === "reset") return Effect.succeed("reset" as const)
+            if (fault === "hang") return Effect.never
+            if (fault === "cut") return Effect.succeed({ status: 200, text: "{\"total\": 5, \"data\": [{\"pa" })
+            return Effect.succeed(json({ message: "fault" }, Number(fault)))
+          }
+          const program = Effect.gen(function*() {
+            const s2 = yield* SemanticScholar
+            const fiber = yield* Effect.fork(titles(s2.searchPaper("x", { bulk: true })))
+            yield* TestClock.adjust("1 day")
+            return yield* Fiber.join(fiber)
+          }).pipe(Effect.provide(testLayer(handler)))
+          const got = await Effect.runPromise(program.pipe(Effect.provide(TestContext.TestContext)))
+          expect(got).toEqual(Array.from({ length: size }, (_, i) => `Paper ${i}`))
+        }
+      ),
+      { numRuns: 40 }
+    )
+  })
+})
+
+describe("filters are validated before the first request", () => {
+  const bad: ReadonlyArray<readonly [string, Record<string, unknown>, string]> = [
+    ["year", { year: "20-19" }, "year \"20-19\" is malformed"],
+    ["year range reversed", { year: "2020-2010" }, "start ≤ end"],
+    ["publicationDateOrYear", { publicationDateOrYear: "2019-13" }, "is not a date"],
+    ["date range reversed", { publicationDateOrYear: "2020:2019" }, "starts after it ends"],
+    ["publicationTypes", { publicationTypes: ["Journal"] }, "unknown value(s) \"Journal\""],
+    ["fieldsOfStudy", { fieldsOfStudy: ["CS"] }, "allowed: Computer Science"],
+    ["minCitationCount", { minCitationCount: -1 }, "minCitationCount -1 is invalid"],
+    ["limit above 100", { limit: 101 }, "limit 101 is out of range: give a whole number from 1 to 100"],
+    ["sort without bulk", { sort: "citationCount" }, "sort is only allowed with bulk: true"],
+    ["sort syntax", { bulk: true, sort: "citations:up" }, "sort \"citations:up\" is invalid"],
+    ["unknown field", { fields: ["titel"] }, "unknown paper field"],
+    ["empty venue", { venue: [] }, "venue must list"]
+  ]
+  for (const [name, options, message] of bad) {
+    it.effect(name, () =>
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        // Plain-JavaScript callers can pass anything; the type system is not the only guard.
+        const error = yield* Effect.flip(Stream.runDrain(s2.searchPaper("x", options as never)))
+        expect(error._tag).toBe("BadQueryParameters")
+        expect(error.message).toContain(message)
+        expect(yield* requests).toHaveLength(0)
+      }).pipe(Effect.provide(testLayer(bulkServer(10)))))
+  }
+
+  it.effect("list limits and offsets", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const tooBig = yield* Effect.flip(Stream.runDrain(s2.getPaperCitations("CorpusId:1", { limit: 1001 })))
+      expect(tooBig.message).toContain("from 1 to 1000")
+      const past = yield* Effect.flip(Stream.runDrain(s2.getPaperCitations("CorpusId:1", { offset: 9999 })))
+      expect(past.message).toContain("offset 9999 is out of range")
+      const emptyQuery = yield* Effect.flip(Stream.runDrain(s2.searchPaper("  ")))
+      expect(emptyQuery.message).toContain("query is empty")
+      expect(yield* requests).toHaveLength(0)
+    }).pipe(Effect.provide(testLayer(bulkServer(10)))))
+})

@@ -1,0 +1,65 @@
+/**
+ * The client on Node: `@effect/platform-node`'s undici HttpClient (one keep-alive connection pool
+ * per layer), and settings from the environment through Effect `Config`.
+ *
+ * @since 0.1.0
+ */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import type { BadQueryParameters, Options } from "@s2-effect/core"
+import { SemanticScholar } from "@s2-effect/core"
+import type { ConfigError } from "effect"
+import { Config, Effect, Layer, Option, Redacted } from "effect"
+
+/**
+ * The client over undici, with the options given.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Redacted } from "effect"
+ * import { SemanticScholar } from "@s2-effect/core"
+ * import { NodeSemanticScholar } from "@s2-effect/node"
+ *
+ * const program = Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:215416146"))
+ * program.pipe(
+ *   Effect.provide(NodeSemanticScholar.layer({ apiKey: Redacted.make("my key"), timeout: "10 seconds" })),
+ *   Effect.runPromise
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>
+  SemanticScholar.layer(options).pipe(Layer.provide(NodeHttpClient.layerUndici))
+
+/**
+ * The client configured from the environment: `S2_API_KEY` (optional, kept `Redacted`) and
+ * `S2_API_URL` (optional), read through Effect `Config` so any `ConfigProvider` works; the other
+ * options are given in code.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { SemanticScholar } from "@s2-effect/core"
+ * import { NodeSemanticScholar } from "@s2-effect/node"
+ *
+ * Effect.flatMap(SemanticScholar, (s2) => s2.getAuthor("1741101")).pipe(
+ *   Effect.provide(NodeSemanticScholar.layerConfig()),
+ *   Effect.runPromise
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export const layerConfig = (
+  options: Omit<Options, "apiKey" | "apiUrl"> = {}
+): Layer.Layer<SemanticScholar, BadQueryParameters | ConfigError.ConfigError> =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const apiKey = yield* Config.option(Config.redacted("S2_API_KEY"))
+      const apiUrl = yield* Config.option(Config.nonEmptyString("S2_API_URL"))
+      return layer({
+        ...options,
+        // An empty S2_API_KEY means "no key", as in a shell where it was exported but left blank.
+        apiKey: Option.getOrUndefined(Option.filter(apiKey, (key) => Redacted.value(key).length > 0)),
+        apiUrl: Option.getOrUndefined(apiUrl)
+      })
+    })
+  )

@@ -1,0 +1,6 @@
+/**
+ * @s2-effect/node — the Semantic Scholar client on Node.
+ *
+ * @since 0.1.0
+ */
+export * as NodeSemanticScholar from "./NodeSemanticScholar.js"

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "@effect/vitest"
+import { SemanticScholar } from "@s2-effect/core"
+import { ConfigProvider, Effect, Layer, Redacted, Stream } from "effect"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import { NodeSemanticScholar } from "../src/index.js"
+
+interface Hit {
+  readonly method: string
+  readonly url: string
+  readonly key: string | undefined
+  readonly port: number
+  readonly body: string
+}
+
+/** A real HTTP server on 127.0.0.1 that answers like the Graph API, closed with the scope. */
+const server = Effect.acquireRelease(
+  Effect.async<{ readonly url: string; readonly hits: Array<Hit>; readonly server: Http.Server }>((resume) => {
+    const hits: Array<Hit> = []
+    const srv = Http.createServer((req, res) => {
+      let body = ""
+      req.on("data", (c) => (body += c))
+      req.on("end", () => {
+        const key = req.headers["x-api-key"]
+        hits.push({
+          method: req.method ?? "",
+          url: req.url ?? "",
+          key: typeof key === "string" ? key : undefined,
+          port: req.socket.remotePort ?? 0,
+          body
+        })
+        const url = new URL(req.url ?? "/", "http://x")
+        const send = (status: number, value: unknown) => {
+          res.writeHead(status, { "content-type": "application/json" })
+          res.end(JSON.stringify(value) + "\n")
+        }
+        if (url.pathname === "/graph/v1/paper/CorpusId:404") return send(404, { error: "Paper with id CorpusId:404 not found" })
+        if (url.pathname.startsWith("/graph/v1/paper/batch")) {
+          const ids: Array<string> = JSON.parse(body).ids
+          return send(200, ids.map((id, i) => ({ paperId: String(i).padStart(40, "0"), title: id })))
+        }
+        if (url.pathname.endsWith("/citations")) {
+          const offset = Number(url.searchParams.get("offset"))
+          return send(200, {
+            offset,
+            ...(offset < 20 ? { next: offset + 10 } : {}),
+            data: Array.from({ length: 10 }, (_, i) => ({ citingPaper: { paperId: null, title: `c${offset + i}` } }))
+          })
+        }
+        return send(200, { paperId: "f".repeat(40), title: `paper at ${url.pathname}` })
+      })
+    })
+    srv.listen(0, "127.0.0.1", () =>
+      resume(Effect.succeed({ url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, hits, server: srv })))
+  }),
+  ({ server }) => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+)
+
+describe("NodeSemanticScholar over a real local HTTP server", () => {
+  it.scopedLive("layerConfig reads S2_API_URL and S2_API_KEY; lookups, batches and streams work end to end", () =>
+    Effect.gen(function*() {
+      const { hits, url } = yield* server
+      const provider = ConfigProvider.fromMap(new Map([["S2_API_URL", url], ["S2_API_KEY", "node-key"]]))
+      const layer = NodeSemanticScholar.layerConfig({ rateLimit: false }).pipe(
+        Layer.provide(Layer.setConfigProvider(provider))
+      )
+      yield* Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const paper = yield* s2.getPaper("10.1093/mind/lix.236.433", { fields: ["title"] })
+        expect(paper.title).toBe("paper at /graph/v1/paper/10.1093/mind/lix.236.433")
+        const papers = yield* s2.getPapers(["CorpusId:1", "CorpusId:2"], { fields: ["title"] })
+        expect(papers.map((p) => p.title)).toEqual(["CorpusId:1", "CorpusId:2"])
+        const citing = yield* Stream.runCollect(s2.getPaperCitations("CorpusId:1", { fields: ["title"], limit: 10 }))
+        expect(citing.length).toBe(30)
+        const missing = yield* Effect.flip(s2.getPaper("CorpusId:404"))
+        expect(missing._tag).toBe("ObjectNotFound")
+        expect(missing.status).toBe(404)
+      }).pipe(Effect.provide(layer))
+      expect(hits.map((h) => h.key)).toEqual(Array(hits.length).fill("node-key"))
+      expect(hits[1]?.body).toBe("{\"ids\":[\"CorpusId:1\",\"CorpusId:2\"]}")
+      // Keep-alive: six sequential requests share the pool's connections (undici opens a second for POST).
+      expect(hits).toHaveLength(6)
+      expect(new Set(hits.map((h) => h.port)).size).toBeLessThanOrEqual(2)
+    }))
+
+  it.scopedLive("layer takes options in code; a refused connection is a TransportError", () =>
+    Effect.gen(function*() {
+      const { server: srv, url } = yield* server
+      yield* Effect.async<void>((resume) => srv.close(() => resume(Effect.void)))
+      const error = yield* Effect.flatMap(SemanticScholar, (s2) => Effect.flip(s2.getPaper("CorpusId:1"))).pipe(
+        Effect.provide(NodeSemanticScholar.layer({ apiUrl: url, apiKey: Redacted.make("k"), retry: false }))
+      )
+      expect(error._tag).toBe("TransportError")
+      expect(error.message).toContain(`GET ${url}/graph/v1/paper/CorpusId:1`)
+      expect(JSON.stringify(error)).not.toContain("\"k\"")
+    }))
+})
