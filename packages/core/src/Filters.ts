@@ -75,16 +75,16 @@ export type FieldOfStudy = typeof fieldsOfStudy[number]
  */
 export interface SearchFilters {
   /** `2019`, `"2016-2020"`, `"2010-"` or `"-2015"`. */
-  readonly year?: number | string
-  readonly publicationTypes?: ReadonlyArray<PublicationType>
+  readonly year?: number | string | undefined
+  readonly publicationTypes?: ReadonlyArray<PublicationType> | undefined
   /** Only papers with a public PDF. */
-  readonly openAccessPdf?: boolean
+  readonly openAccessPdf?: boolean | undefined
   /** Venue names (ISO4 abbreviations work too). */
-  readonly venue?: ReadonlyArray<string>
-  readonly fieldsOfStudy?: ReadonlyArray<FieldOfStudy>
+  readonly venue?: ReadonlyArray<string> | undefined
+  readonly fieldsOfStudy?: ReadonlyArray<FieldOfStudy> | undefined
   /** `<start>:<end>`, each end optional, each `YYYY`, `YYYY-MM` or `YYYY-MM-DD`; or a single date. */
-  readonly publicationDateOrYear?: string
-  readonly minCitationCount?: number
+  readonly publicationDateOrYear?: string | undefined
+  readonly minCitationCount?: number | undefined
 }
 
 /** A query parameter on the wire. @since 0.1.0 */

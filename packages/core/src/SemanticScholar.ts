@@ -12,6 +12,7 @@ import { Author } from "./Author.js"
 import { Citation, Reference } from "./Citation.js"
 import * as Fields from "./Fields.js"
 import * as Filters from "./Filters.js"
+import { AutocompleteAnswer, MatchAnswer, RecommendationAnswer, SnippetAnswer } from "./internal/envelopes.js"
 import * as pagination from "./internal/pagination.js"
 import * as Req from "./internal/request.js"
 import * as Transport from "./internal/transport.js"
@@ -23,7 +24,8 @@ import type { RateLimit } from "./RateLimit.js"
 import type { RetryPolicy } from "./RetryPolicy.js"
 import { defaultPolicy } from "./RetryPolicy.js"
 import type { S2Error } from "./S2Error.js"
-import { BadQueryParameters } from "./S2Error.js"
+import { BadQueryParameters, ObjectNotFound } from "./S2Error.js"
+import type { Autocomplete, Snippet } from "./Snippet.js"
 
 /**
  * Settings of the client layer.
@@ -99,6 +101,45 @@ export interface BulkSearchOptions extends Filters.SearchFilters, FieldsOption<F
 
 /** @since 0.1.0 */
 export type SearchPaperOptions = RelevanceSearchOptions | BulkSearchOptions
+
+/** Title match: the seven search filters and `fields`. @since 0.1.0 */
+export interface MatchTitleOptions extends Filters.SearchFilters, FieldsOption<Fields.PaperField> {}
+
+/** A field of a snippet: any `snippet.*` path. @since 0.1.0 */
+export type SnippetField = `snippet.${string}`
+
+/** Options of snippet search. @since 0.1.0 */
+export interface SnippetSearchOptions {
+  /** Only snippets from these papers (at most 100 ids, any id form). */
+  readonly paperIds?: ReadonlyArray<string> | undefined
+  /** Author names, fuzzy, all must match (at most 10). */
+  readonly authors?: ReadonlyArray<string> | undefined
+  readonly minCitationCount?: number | undefined
+  /** Only snippets inserted before this date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`). */
+  readonly insertedBefore?: string | undefined
+  readonly year?: number | string | undefined
+  readonly venue?: ReadonlyArray<string> | undefined
+  readonly fieldsOfStudy?: ReadonlyArray<Filters.FieldOfStudy> | undefined
+  readonly publicationDateOrYear?: string | undefined
+  /** `snippet.*` paths; `score` and `paper` always come back. */
+  readonly fields?: ReadonlyArray<SnippetField> | undefined
+  /** How many snippets, 1 to 1000. Default 10. */
+  readonly limit?: number | undefined
+}
+
+/** Options of recommendations for one paper. @since 0.1.0 */
+export interface RecommendationOptions extends FieldsOption<Fields.PaperField> {
+  /** How many papers, 1 to 500. Default 100. */
+  readonly limit?: number | undefined
+  /** The pool to recommend from: recent papers (default) or all of computer science. */
+  readonly poolFrom?: "recent" | "all-cs" | undefined
+}
+
+/** Options of recommendations from example lists. @since 0.1.0 */
+export interface ListRecommendationOptions extends FieldsOption<Fields.PaperField> {
+  /** How many papers, 1 to 500. Default 100. */
+  readonly limit?: number | undefined
+}
 
 /**
  * The operations of the client. Lookups are Effects; paginated and bulk endpoints are pull-based
@@ -184,6 +225,32 @@ export interface Service {
     (query: string, options: BulkSearchOptions): Stream.Stream<TokenPage<Paper>, S2Error>
     (query: string, options?: RelevanceSearchOptions): Stream.Stream<OffsetPage<Paper>, S2Error>
   }
+  /**
+   * GET `/paper/search/match`: the one paper whose title best matches, with its `matchScore`
+   * (the reference client's `search_paper(match_title=True)`); no match is `ObjectNotFound`.
+   */
+  readonly matchPaperTitle: (query: string, options?: MatchTitleOptions) => Effect.Effect<Paper, S2Error>
+  /**
+   * GET `/paper/autocomplete`: title completions for a partial query. The server reads only the
+   * first 100 characters, so the client sends no more; an answer without `matches` is empty.
+   */
+  readonly getAutocomplete: (query: string) => Effect.Effect<ReadonlyArray<Autocomplete>, S2Error>
+  /** GET `/snippet/search`: passages of text matching the query. */
+  readonly searchSnippet: (
+    query: string,
+    options?: SnippetSearchOptions
+  ) => Effect.Effect<ReadonlyArray<Snippet>, S2Error>
+  /** GET `/recommendations/v1/papers/forpaper/{id}`: papers like one paper. */
+  readonly getRecommendedPapers: (
+    paperId: string,
+    options?: RecommendationOptions
+  ) => Effect.Effect<ReadonlyArray<Paper>, S2Error>
+  /** POST `/recommendations/v1/papers/`: papers like the positive examples and unlike the negative. */
+  readonly getRecommendedPapersFromLists: (
+    positivePaperIds: ReadonlyArray<string>,
+    negativePaperIds?: ReadonlyArray<string>,
+    options?: ListRecommendationOptions
+  ) => Effect.Effect<ReadonlyArray<Paper>, S2Error>
 }
 
 /**
@@ -280,6 +347,8 @@ export const make = (
     }
     return fromTransport(yield* Transport.fromClient(config))
   })
+
+const autocompleteLength = 100
 
 const paperBatchSize = 500
 const authorBatchSize = 1000
@@ -550,7 +619,127 @@ const fromTransport = (transport: Transport.Transport): Service => {
     return authorBatch(ids, options)
   }
 
+  const matchPaperTitle: Service["matchPaperTitle"] = (text, options = {}) =>
+    Effect.gen(function*() {
+      const params = [yield* query(text, false), ...yield* Filters.render(options)]
+      params.push(yield* fieldsParam(Fields.papers, options.fields))
+      const answer = yield* execute(Req.get("graph", "/paper/search/match", params), MatchAnswer)
+      const [best] = answer.data
+      return best ?? (yield* new ObjectNotFound({ message: `no paper title matches ${JSON.stringify(text)}` }))
+    })
+
+  const getAutocomplete: Service["getAutocomplete"] = (text) =>
+    Effect.gen(function*() {
+      const param = yield* query(text, false)
+      // The server reads the first 100 characters; sending more would only lengthen the URL.
+      const cut: Filters.QueryParam = ["query", Array.from(param[1]).slice(0, autocompleteLength).join("")]
+      const answer = yield* execute(Req.get("graph", "/paper/autocomplete", [cut]), AutocompleteAnswer)
+      return answer.matches
+    })
+
+  const searchSnippet: Service["searchSnippet"] = (text, options = {}) =>
+    Effect.gen(function*() {
+      const params: Array<Filters.QueryParam> = [yield* query(text, false)]
+      params.push(["limit", String(yield* Filters.validateLimit(options.limit ?? 10, 1000))])
+      if (options.fields !== undefined) {
+        const wrong = options.fields.filter((f) => !/^snippet\.[A-Za-z]/.test(f))
+        if (options.fields.length === 0 || wrong.length > 0) {
+          return yield* invalidOption(
+            "fields",
+            `snippet fields must be snippet.* paths such as snippet.text (score and paper always come back); got ${
+              wrong.map((f) => JSON.stringify(f)).join(", ") || "an empty list"
+            }`
+          )
+        }
+        params.push(["fields", options.fields.join(",")])
+      }
+      if (options.paperIds !== undefined) {
+        if (options.paperIds.length > 100) {
+          return yield* invalidOption("paperIds", `paperIds has ${options.paperIds.length} ids: give at most 100`)
+        }
+        const ids = yield* PaperId.validateIds(options.paperIds, PaperId.validatePaperId, "paperIds")
+        params.push(["paperIds", ids.join(",")])
+      }
+      if (options.authors !== undefined) {
+        if (options.authors.length === 0 || options.authors.length > 10) {
+          return yield* invalidOption("authors", `authors has ${options.authors.length} names: give 1 to 10`)
+        }
+        if (options.authors.some((a) => a.trim() === "" || a.includes(","))) {
+          return yield* invalidOption("authors", "authors must be non-empty names without commas")
+        }
+        params.push(["authors", options.authors.join(",")])
+      }
+      if (options.insertedBefore !== undefined) {
+        if (options.insertedBefore.includes(":")) {
+          return yield* invalidOption(
+            "insertedBefore",
+            "insertedBefore is one date (YYYY, YYYY-MM or YYYY-MM-DD), not a range"
+          )
+        }
+        params.push([
+          "insertedBefore",
+          yield* Filters.validatePublicationDateOrYear(options.insertedBefore, "insertedBefore")
+        ])
+      }
+      const { fieldsOfStudy, minCitationCount, publicationDateOrYear, venue, year } = options
+      params.push(...yield* Filters.render({ fieldsOfStudy, minCitationCount, publicationDateOrYear, venue, year }))
+      const answer = yield* execute(Req.get("graph", "/snippet/search", params), SnippetAnswer)
+      return answer.data
+    })
+
+  const recommendationQuery = (options: ListRecommendationOptions) =>
+    Effect.gen(function*() {
+      const fields = yield* fieldsParam(Fields.papers, options.fields)
+      const limit = yield* Filters.validateLimit(options.limit ?? 100, 500)
+      return [fields, ["limit", String(limit)]] satisfies ReadonlyArray<Filters.QueryParam>
+    })
+
+  const getRecommendedPapers: Service["getRecommendedPapers"] = (paperId, options = {}) =>
+    Effect.gen(function*() {
+      const id = yield* PaperId.validatePaperId(paperId)
+      const poolFrom = options.poolFrom ?? "recent"
+      if (poolFrom !== "recent" && poolFrom !== "all-cs") {
+        return yield* invalidOption(
+          "poolFrom",
+          `poolFrom ${JSON.stringify(poolFrom)} is invalid: give "recent" or "all-cs"`
+        )
+      }
+      const params = [...yield* recommendationQuery(options), ["from", poolFrom] as const]
+      const path = `/papers/forpaper/${PaperId.toPath(id)}`
+      const answer = yield* execute(Req.get("recommendations", path, params), RecommendationAnswer)
+      return answer.recommendedPapers
+    })
+
+  const getRecommendedPapersFromLists: Service["getRecommendedPapersFromLists"] = (
+    positivePaperIds,
+    negativePaperIds,
+    options = {}
+  ) =>
+    Effect.gen(function*() {
+      if (positivePaperIds.length === 0) {
+        return yield* invalidOption(
+          "positivePaperIds",
+          "positivePaperIds is empty: give at least one paper to find papers like it (the API needs a positive example)"
+        )
+      }
+      const positive = yield* PaperId.validateIds(positivePaperIds, PaperId.validatePaperId, "positivePaperIds")
+      const negative = negativePaperIds === undefined || negativePaperIds.length === 0
+        ? undefined
+        : yield* PaperId.validateIds(negativePaperIds, PaperId.validatePaperId, "negativePaperIds")
+      const body = negative === undefined
+        ? { positivePaperIds: positive }
+        : { positivePaperIds: positive, negativePaperIds: negative }
+      const params = yield* recommendationQuery(options)
+      const answer = yield* execute(Req.post("recommendations", "/papers/", params, body), RecommendationAnswer)
+      return answer.recommendedPapers
+    })
+
   return {
+    matchPaperTitle,
+    getAutocomplete,
+    searchSnippet,
+    getRecommendedPapers,
+    getRecommendedPapersFromLists,
     getPaper: (paperId, options = {}) =>
       Effect.gen(function*() {
         const path = yield* paperPath(paperId)

@@ -32,13 +32,19 @@ export {
   type DatedPageOptions,
   defaultApiUrl,
   type FieldsOption,
+  type ListRecommendationOptions,
+  type MatchTitleOptions,
   type Options,
   type PageOptions,
+  type RecommendationOptions,
   type RelevanceSearchOptions,
   type SearchPaperOptions,
   SemanticScholar,
   type Service,
+  type SnippetField,
+  type SnippetSearchOptions,
   withRetry,
   withStreamOverrides,
   withTimeout
 } from "./SemanticScholar.js"
+export { Autocomplete, Snippet, SnippetPaper, SnippetText } from "./Snippet.js"

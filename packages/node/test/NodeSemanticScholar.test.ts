@@ -34,7 +34,9 @@ const server = Effect.acquireRelease(
           res.writeHead(status, { "content-type": "application/json" })
           res.end(JSON.stringify(value) + "\n")
         }
-        if (url.pathname === "/graph/v1/paper/CorpusId:404") return send(404, { error: "Paper with id CorpusId:404 not found" })
+        if (url.pathname === "/graph/v1/paper/CorpusId:404") {
+          return send(404, { error: "Paper with id CorpusId:404 not found" })
+        }
         if (url.pathname.startsWith("/graph/v1/paper/batch")) {
           const ids: Array<string> = JSON.parse(body).ids
           return send(200, ids.map((id, i) => ({ paperId: String(i).padStart(40, "0"), title: id })))
@@ -50,10 +52,17 @@ const server = Effect.acquireRelease(
         return send(200, { paperId: "f".repeat(40), title: `paper at ${url.pathname}` })
       })
     })
-    srv.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({ url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, hits, server: srv })))
+    srv.listen(
+      0,
+      "127.0.0.1",
+      () =>
+        resume(Effect.succeed({ url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, hits, server: srv }))
+    )
   }),
-  ({ server }) => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+  ({ server }) =>
+    Effect.async<void>((resume) => {
+      server.close(() => resume(Effect.void))
+    })
 )
 
 describe("NodeSemanticScholar over a real local HTTP server", () => {
@@ -86,7 +95,9 @@ describe("NodeSemanticScholar over a real local HTTP server", () => {
   it.scopedLive("layer takes options in code; a refused connection is a TransportError", () =>
     Effect.gen(function*() {
       const { server: srv, url } = yield* server
-      yield* Effect.async<void>((resume) => srv.close(() => resume(Effect.void)))
+      yield* Effect.async<void>((resume) => {
+        srv.close(() => resume(Effect.void))
+      })
       const error = yield* Effect.flatMap(SemanticScholar, (s2) => Effect.flip(s2.getPaper("CorpusId:1"))).pipe(
         Effect.provide(NodeSemanticScholar.layer({ apiUrl: url, apiKey: Redacted.make("k"), retry: false }))
       )

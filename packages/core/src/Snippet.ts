@@ -1,0 +1,72 @@
+/**
+ * Snippet search results: passages of text from papers that match a query, with where they come
+ * from and how well they match.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import { field, keys, raw } from "./internal/record.js"
+
+const Span = Schema.Struct({ start: Schema.Int, end: Schema.Int })
+
+/** @since 0.1.0 */
+export const SnippetText = Schema.Struct({
+  text: field(Schema.String),
+  /** `title`, `abstract` or `body`. */
+  snippetKind: field(Schema.String),
+  section: field(Schema.String),
+  snippetOffset: field(Span),
+  annotations: field(Schema.Struct({
+    sentences: field(Schema.Array(Span)),
+    refMentions: field(Schema.Array(Schema.Struct({
+      start: Schema.Int,
+      end: Schema.Int,
+      matchedPaperCorpusId: field(Schema.String)
+    })))
+  }))
+})
+
+/** @since 0.1.0 */
+export const SnippetPaper = Schema.Struct({
+  /** A string on this endpoint (an integer elsewhere). */
+  corpusId: field(Schema.String),
+  title: field(Schema.String),
+  authors: field(Schema.Array(Schema.String)),
+  openAccessInfo: field(Schema.Struct({
+    license: field(Schema.String),
+    status: field(Schema.String),
+    disclaimer: field(Schema.String)
+  }))
+})
+
+/**
+ * One snippet: the passage, its score, and the paper it is from (`score` and `paper` always come
+ * back; `fields` selects what of `snippet` does).
+ *
+ * @since 0.1.0
+ */
+export class Snippet extends Schema.Class<Snippet>("Snippet")({
+  snippet: field(SnippetText),
+  score: Schema.Number,
+  paper: SnippetPaper
+}) {
+  /** The record as it came over the wire. */
+  get raw(): Readonly<Record<string, unknown>> {
+    return raw(this)
+  }
+  /** The fields that came back. */
+  keys(): ReadonlyArray<string> {
+    return keys(this)
+  }
+}
+
+/**
+ * A paper suggested by autocomplete: its id, title, and a short "authors, year" line.
+ *
+ * @since 0.1.0
+ */
+export class Autocomplete extends Schema.Class<Autocomplete>("Autocomplete")({
+  id: Schema.String,
+  title: field(Schema.String),
+  authorsYear: field(Schema.String)
+}) {}

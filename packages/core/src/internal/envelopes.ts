@@ -1,0 +1,11 @@
+/** The envelopes of the answers that are not pages. Absent lists decode as empty ones. */
+import { Schema } from "effect"
+import { Paper } from "../Paper.js"
+import { Autocomplete, Snippet } from "../Snippet.js"
+
+const list = <A, I>(item: Schema.Schema<A, I>) => Schema.optionalWith(Schema.Array(item), { default: () => [] })
+
+export const MatchAnswer = Schema.Struct({ data: list(Paper) })
+export const AutocompleteAnswer = Schema.Struct({ matches: list(Autocomplete) })
+export const SnippetAnswer = Schema.Struct({ data: list(Snippet), retrievalVersion: Schema.optional(Schema.String) })
+export const RecommendationAnswer = Schema.Struct({ recommendedPapers: Schema.Array(Paper) })

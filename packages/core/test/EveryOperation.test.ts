@@ -1,0 +1,61 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Redacted, Stream } from "effect"
+import { SemanticScholar } from "../src/index.js"
+import type { Handler } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
+
+const paper = { paperId: "a".repeat(40), title: "t" }
+
+/** Answers every route of the service with a minimal body of the right shape. */
+const anyRoute: Handler = (request) => {
+  const path = request.url.pathname
+  const ids = (request.body as { ids?: Array<string> } | undefined)?.ids
+  if (ids !== undefined) return Effect.succeed(json(ids.map(() => path.includes("author") ? { authorId: "1" } : paper)))
+  if (path.startsWith("/recommendations")) return Effect.succeed(json({ recommendedPapers: [paper] }))
+  if (path.endsWith("/bulk")) return Effect.succeed(json({ total: 1, token: null, data: [paper] }))
+  if (path.endsWith("/match")) return Effect.succeed(json({ data: [{ ...paper, matchScore: 1 }] }))
+  if (path.endsWith("/autocomplete")) return Effect.succeed(json({ matches: [] }))
+  if (path.startsWith("/graph/v1/snippet")) return Effect.succeed(json({ data: [] }))
+  if (path.endsWith("/citations")) return Effect.succeed(json({ offset: 0, data: [{ citingPaper: paper }] }))
+  if (path.endsWith("/references")) return Effect.succeed(json({ offset: 0, data: [{ citedPaper: paper }] }))
+  if (path.endsWith("/authors") || path === "/graph/v1/author/search") {
+    return Effect.succeed(json({ offset: 0, data: [{ authorId: "1" }] }))
+  }
+  if (path.endsWith("/papers") || path === "/graph/v1/paper/search") {
+    return Effect.succeed(json({ offset: 0, data: [paper] }))
+  }
+  if (path.startsWith("/graph/v1/author/")) return Effect.succeed(json({ authorId: "1" }))
+  return Effect.succeed(json(paper))
+}
+
+describe("every operation", () => {
+  it.effect("sends the API key on every call of every API (the reference client forgets it on four)", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const calls: ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown>]> = [
+        ["getPaper", s2.getPaper("CorpusId:1")],
+        ["getPapers", s2.getPapers(["CorpusId:1"])],
+        ["getAuthor", s2.getAuthor("1")],
+        ["getAuthors", s2.getAuthors(["1"])],
+        ["getPaperAuthors", Stream.runDrain(s2.getPaperAuthors("CorpusId:1"))],
+        ["getPaperCitations", Stream.runDrain(s2.getPaperCitations("CorpusId:1"))],
+        ["getPaperReferences", Stream.runDrain(s2.getPaperReferences("CorpusId:1"))],
+        ["getAuthorPapers", Stream.runDrain(s2.getAuthorPapers("1"))],
+        ["searchAuthor", Stream.runDrain(s2.searchAuthor("turing"))],
+        ["searchPaper", Stream.runDrain(s2.searchPaper("turing"))],
+        ["searchPaper bulk", Stream.runDrain(s2.searchPaper("turing", { bulk: true }))],
+        ["matchPaperTitle", s2.matchPaperTitle("turing")],
+        ["getAutocomplete", s2.getAutocomplete("turing")],
+        ["searchSnippet", s2.searchSnippet("turing")],
+        ["getRecommendedPapers", s2.getRecommendedPapers("CorpusId:1")],
+        ["getRecommendedPapersFromLists", s2.getRecommendedPapersFromLists(["CorpusId:1"])]
+      ]
+      for (const [name, call] of calls) {
+        const before = (yield* requests).length
+        yield* call
+        const made = (yield* requests).slice(before)
+        expect(made.length, name).toBeGreaterThan(0)
+        for (const request of made) expect(request.headers["x-api-key"], `${name} ${request.url}`).toBe("every-call")
+      }
+    }).pipe(Effect.provide(testLayer(anyRoute, { apiKey: Redacted.make("every-call"), rateLimit: false }))))
+})
