@@ -10,6 +10,7 @@ import type { Redacted, Scope } from "effect"
 import { Context, Duration, Effect, Function, Layer, Option, RateLimiter, Schema, Stream } from "effect"
 import { Author } from "./Author.js"
 import { Citation, Reference } from "./Citation.js"
+import { Dataset, DatasetDiff, Release } from "./Dataset.js"
 import * as Fields from "./Fields.js"
 import * as Filters from "./Filters.js"
 import { AutocompleteAnswer, MatchAnswer, RecommendationAnswer, SnippetAnswer } from "./internal/envelopes.js"
@@ -24,7 +25,7 @@ import type { RateLimit } from "./RateLimit.js"
 import type { RetryPolicy } from "./RetryPolicy.js"
 import { defaultPolicy } from "./RetryPolicy.js"
 import type { S2Error } from "./S2Error.js"
-import { BadQueryParameters, ObjectNotFound } from "./S2Error.js"
+import { BadQueryParameters, Forbidden, ObjectNotFound } from "./S2Error.js"
 import type { Autocomplete, Snippet } from "./Snippet.js"
 
 /**
@@ -251,6 +252,24 @@ export interface Service {
     negativePaperIds?: ReadonlyArray<string>,
     options?: ListRecommendationOptions
   ) => Effect.Effect<ReadonlyArray<Paper>, S2Error>
+  /** GET `/datasets/v1/release/`: the release ids (dates), oldest first. */
+  readonly getAvailableReleases: () => Effect.Effect<ReadonlyArray<string>, S2Error>
+  /** GET `/datasets/v1/release/{id}`: a release (a `YYYY-MM-DD` date or `latest`) and its datasets. */
+  readonly getRelease: (releaseId: string) => Effect.Effect<Release, S2Error>
+  /**
+   * GET `/datasets/v1/release/{id}/dataset/{name}`: a dataset's download links. Needs an API key:
+   * without one it fails with `Forbidden` before sending.
+   */
+  readonly getDatasetDownloadLinks: (releaseId: string, datasetName: string) => Effect.Effect<Dataset, S2Error>
+  /**
+   * GET `/datasets/v1/diffs/{start}/to/{end}/{name}`: the diffs from one release to a later one
+   * (`latest` allowed as the end). Needs an API key.
+   */
+  readonly getDatasetDiffs: (
+    datasetName: string,
+    startReleaseId: string,
+    endReleaseId: string
+  ) => Effect.Effect<DatasetDiff, S2Error>
 }
 
 /**
@@ -349,6 +368,10 @@ export const make = (
   })
 
 const autocompleteLength = 100
+
+const isReleaseDate = (id: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(id) && !Number.isNaN(Date.parse(`${id}T00:00:00Z`)) &&
+  new Date(`${id}T00:00:00Z`).toISOString().startsWith(id)
 
 const paperBatchSize = 500
 const authorBatchSize = 1000
@@ -734,7 +757,62 @@ const fromTransport = (transport: Transport.Transport): Service => {
       return answer.recommendedPapers
     })
 
+  const releaseId = (id: string, parameter: string) =>
+    id === "latest" || isReleaseDate(id)
+      ? Effect.succeed(id)
+      : invalidOption(
+        parameter,
+        `${parameter} ${JSON.stringify(id)} is invalid: give a release date (YYYY-MM-DD) or "latest"`
+      )
+
+  const datasetName = (name: string) =>
+    /^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name)
+      ? Effect.succeed(name)
+      : invalidOption(
+        "datasetName",
+        `datasetName ${JSON.stringify(name)} is invalid: give a dataset name such as papers, abstracts or s2orc_v2`
+      )
+
+  /** Download links and diffs are only served with a key; say so before sending, not after a 403. */
+  const requireKey = (operation: string) =>
+    Option.isSome(transport.config.apiKey) ? Effect.void : Effect.fail(
+      new Forbidden({
+        message:
+          `${operation} needs an API key: set S2_API_KEY (or pass apiKey to the layer); keys are free at https://www.semanticscholar.org/product/api`
+      })
+    )
+
+  const getDatasetDownloadLinks: Service["getDatasetDownloadLinks"] = (release, name) =>
+    Effect.gen(function*() {
+      const id = yield* releaseId(release, "releaseId")
+      const dataset = yield* datasetName(name)
+      yield* requireKey("getDatasetDownloadLinks")
+      return yield* execute(Req.get("datasets", `/release/${id}/dataset/${dataset}`), Dataset)
+    })
+
+  const getDatasetDiffs: Service["getDatasetDiffs"] = (name, start, end) =>
+    Effect.gen(function*() {
+      const dataset = yield* datasetName(name)
+      const from = isReleaseDate(start)
+        ? start
+        : yield* invalidOption(
+          "startReleaseId",
+          `startReleaseId ${JSON.stringify(start)} is invalid: give a release date (YYYY-MM-DD)`
+        )
+      const to = yield* releaseId(end, "endReleaseId")
+      if (to !== "latest" && to < from) {
+        return yield* invalidOption("endReleaseId", `endReleaseId ${to} is before startReleaseId ${from}`)
+      }
+      yield* requireKey("getDatasetDiffs")
+      return yield* execute(Req.get("datasets", `/diffs/${from}/to/${to}/${dataset}`), DatasetDiff)
+    })
+
   return {
+    getAvailableReleases: () => execute(Req.get("datasets", "/release/"), Schema.Array(Schema.String)),
+    getRelease: (release) =>
+      Effect.flatMap(releaseId(release, "releaseId"), (id) => execute(Req.get("datasets", `/release/${id}`), Release)),
+    getDatasetDownloadLinks,
+    getDatasetDiffs,
     matchPaperTitle,
     getAutocomplete,
     searchSnippet,

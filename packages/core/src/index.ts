@@ -5,6 +5,7 @@
  */
 export { Author } from "./Author.js"
 export { Citation, Reference } from "./Citation.js"
+export { Dataset, DatasetDiff, DatasetSummary, Diff, Release } from "./Dataset.js"
 export * as Fields from "./Fields.js"
 export * as Filters from "./Filters.js"
 export type { OffsetPage, TokenPage } from "./Page.js"

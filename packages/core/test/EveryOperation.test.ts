@@ -11,6 +11,12 @@ const anyRoute: Handler = (request) => {
   const path = request.url.pathname
   const ids = (request.body as { ids?: Array<string> } | undefined)?.ids
   if (ids !== undefined) return Effect.succeed(json(ids.map(() => path.includes("author") ? { authorId: "1" } : paper)))
+  if (path === "/datasets/v1/release/") return Effect.succeed(json(["2025-01-07"]))
+  if (path.includes("/dataset/")) return Effect.succeed(json({ name: "papers", files: [] }))
+  if (path.startsWith("/datasets/v1/diffs")) {
+    return Effect.succeed(json({ dataset: "papers", start_release: "a", end_release: "b", diffs: [] }))
+  }
+  if (path.startsWith("/datasets/v1/release/")) return Effect.succeed(json({ release_id: "2025-01-07", datasets: [] }))
   if (path.startsWith("/recommendations")) return Effect.succeed(json({ recommendedPapers: [paper] }))
   if (path.endsWith("/bulk")) return Effect.succeed(json({ total: 1, token: null, data: [paper] }))
   if (path.endsWith("/match")) return Effect.succeed(json({ data: [{ ...paper, matchScore: 1 }] }))
@@ -48,8 +54,15 @@ describe("every operation", () => {
         ["getAutocomplete", s2.getAutocomplete("turing")],
         ["searchSnippet", s2.searchSnippet("turing")],
         ["getRecommendedPapers", s2.getRecommendedPapers("CorpusId:1")],
-        ["getRecommendedPapersFromLists", s2.getRecommendedPapersFromLists(["CorpusId:1"])]
+        ["getRecommendedPapersFromLists", s2.getRecommendedPapersFromLists(["CorpusId:1"])],
+        ["getAvailableReleases", s2.getAvailableReleases()],
+        ["getRelease", s2.getRelease("latest")],
+        ["getDatasetDownloadLinks", s2.getDatasetDownloadLinks("latest", "papers")],
+        ["getDatasetDiffs", s2.getDatasetDiffs("papers", "2025-01-01", "latest")]
       ]
+      // A new operation fails this line until it is added to the list above.
+      const operations = Object.keys(s2).filter((name) => !name.endsWith("Pages"))
+      expect(new Set(calls.map(([name]) => name.split(" ")[0]))).toEqual(new Set(operations))
       for (const [name, call] of calls) {
         const before = (yield* requests).length
         yield* call

@@ -10,6 +10,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Author } from "../src/Author.js"
 import { Citation, Reference } from "../src/Citation.js"
+import { Dataset, DatasetDiff, Release } from "../src/Dataset.js"
 import { SemanticScholar } from "../src/index.js"
 import { AutocompleteAnswer, MatchAnswer, RecommendationAnswer, SnippetAnswer } from "../src/internal/envelopes.js"
 import { OffsetPage, TokenPage } from "../src/Page.js"
@@ -45,7 +46,11 @@ const routes: ReadonlyArray<readonly [RegExp, Decode]> = [
   [/^\/graph\/v1\/author\/.+\/papers$/, decoder(OffsetPage(Paper))],
   [/^\/graph\/v1\/author\/[^/]+$/, decoder(Author)],
   [/^\/graph\/v1\/paper\/.+$/, decoder(Paper)],
-  [/^\/recommendations\/v1\//, decoder(RecommendationAnswer)]
+  [/^\/recommendations\/v1\//, decoder(RecommendationAnswer)],
+  [/^\/datasets\/v1\/release\/$/, decoder(Schema.Array(Schema.String))],
+  [/^\/datasets\/v1\/release\/[^/]+$/, decoder(Release)],
+  [/^\/datasets\/v1\/release\/[^/]+\/dataset\/[^/]+$/, decoder(Dataset)],
+  [/^\/datasets\/v1\/diffs\//, decoder(DatasetDiff)]
 ]
 const decoderFor = (path: string) => routes.find(([pattern]) => pattern.test(path))?.[1]
 
@@ -77,7 +82,10 @@ describe("real recorded exchanges decode with the client's schemas", () => {
     ["fixture_PaperWithNullValues.json", decoder(Paper)],
     ["fixture_Author.json", decoder(Author)],
     ["fixture_Citation.json", decoder(Citation)],
-    ["fixture_Reference.json", decoder(Reference)]
+    ["fixture_Reference.json", decoder(Reference)],
+    ["fixture_Release.json", decoder(Release)],
+    ["fixture_Dataset.json", decoder(Dataset)],
+    ["fixture_DatasetDiff.json", decoder(DatasetDiff)]
   ]
   for (const [file, decode] of fixtures) {
     it.runIf(present)(`${file} decodes, and raw gives back the wire JSON`, () => {
