@@ -1,0 +1,293 @@
+/**
+ * The emulator's scholarly graph: a deterministic, seeded corpus of papers, authors and citation
+ * edges. `size` papers are materialized (graph, indexes, search); bulk search may range over a
+ * larger virtual universe (`bulkSize`) whose extra papers are generated on demand from the seed.
+ *
+ * @since 0.1.0
+ */
+import MiniSearch from "minisearch"
+import {
+  type AuthorCore,
+  authorCore,
+  indexOfAuthorId,
+  indexOfCorpusId,
+  indexOfPaperIdPrefix,
+  type PaperCore,
+  paperCore
+} from "./corpus/generate.js"
+import { buildGraph, type Graph } from "./corpus/graph.js"
+import { externalKey, isAuthorId, parsePaperRef } from "./internal/ids.js"
+import { hashString } from "./internal/prng.js"
+
+/**
+ * Options for {@link Corpus.make}.
+ *
+ * @since 0.1.0
+ */
+export interface CorpusOptions {
+  /** Same seed, same corpus, byte for byte. */
+  readonly seed: number
+  /** Number of materialized papers (graph, search indexes). */
+  readonly size: number
+  /** Number of papers bulk search pages over when the query is empty (default: `size`). Up to 10M and more. */
+  readonly bulkSize?: number
+  /**
+   * When true, any well-formed paper id (40-hex, CorpusId, DOI, ArXiv, MAG, ACL, PMID, PMCID, URL) and any unknown numeric author id resolves deterministically to some corpus record,
+   * as if the emulator knew every paper in the world (the returned record carries its own ids).
+   * Malformed ids (e.g. `0`) still give 404. Default false: unknown ids give 404 / `null`.
+   */
+  readonly openWorld?: boolean
+}
+
+export type { AuthorCore, PaperCore }
+
+const tokenize = (text: string): Array<string> =>
+  text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0)
+
+const DAY = 86_400_000
+const VIRTUAL_FROM = Date.UTC(1950, 0, 1)
+const VIRTUAL_TO = Date.UTC(2025, 11, 31)
+
+/**
+ * A generated corpus.
+ *
+ * @example
+ * ```ts
+ * import { Corpus } from "@s2-effect/testing"
+ * const corpus = Corpus.make({ seed: 1, size: 1000 })
+ * corpus.paper(0).title
+ * ```
+ * @since 0.1.0
+ */
+export class Corpus {
+  readonly seed: number
+  readonly size: number
+  /** Number of papers addressable by index (materialized plus virtual). */
+  readonly universe: number
+  readonly authorCount: number
+  readonly openWorld: boolean
+  readonly papers: ReadonlyArray<PaperCore>
+  readonly authors: ReadonlyArray<AuthorCore>
+  readonly graph: Graph
+  /** CSR: papers of author j, in paperId order. */
+  readonly authorPaperStart: Int32Array
+  readonly authorPapers: Int32Array
+  readonly authorCitationCount: Float64Array
+  readonly authorHIndex: Int32Array
+  private readonly external = new Map<string, number>()
+
+  private constructor(options: CorpusOptions) {
+    this.seed = options.seed >>> 0
+    this.size = Math.max(1, Math.floor(options.size))
+    this.universe = Math.max(this.size, Math.floor(options.bulkSize ?? this.size))
+    this.openWorld = options.openWorld ?? false
+    this.authorCount = Math.max(20, Math.round(this.size * 0.7))
+    const papers: Array<PaperCore> = new Array(this.size)
+    for (let i = 0; i < this.size; i++) papers[i] = paperCore(this.seed, i, this.universe, this.authorCount)
+    this.papers = papers
+    const authors: Array<AuthorCore> = new Array(this.authorCount)
+    for (let j = 0; j < this.authorCount; j++) authors[j] = authorCore(this.seed, j)
+    this.authors = authors
+
+    for (const p of papers) {
+      for (const [kind, value] of Object.entries(p.externalIds)) {
+        if (kind === "CorpusId" || kind === "DBLP") continue
+        this.external.set(externalKey(kind, String(value)), p.index)
+      }
+    }
+
+    const order = Int32Array.from({ length: this.size }, (_, i) => i)
+      .sort((a, b) => dateKey(papers[a]!) - dateKey(papers[b]!) || a - b)
+    this.graph = buildGraph(this.seed, this.size, order)
+
+    const count = new Int32Array(this.authorCount)
+    for (const p of papers) for (const a of p.authors) count[a]!++
+    this.authorPaperStart = new Int32Array(this.authorCount + 1)
+    for (let j = 0; j < this.authorCount; j++) this.authorPaperStart[j + 1] = this.authorPaperStart[j]! + count[j]!
+    this.authorPapers = new Int32Array(this.authorPaperStart[this.authorCount]!)
+    const fill = this.authorPaperStart.slice(0, this.authorCount)
+    for (const p of papers) for (const a of p.authors) this.authorPapers[fill[a]!++] = p.index
+    this.authorCitationCount = new Float64Array(this.authorCount)
+    this.authorHIndex = new Int32Array(this.authorCount)
+    const counts: Array<number> = []
+    for (let j = 0; j < this.authorCount; j++) {
+      counts.length = 0
+      for (let k = this.authorPaperStart[j]!; k < this.authorPaperStart[j + 1]!; k++) {
+        counts.push(this.graph.citationCount[this.authorPapers[k]!]!)
+      }
+      counts.sort((a, b) => b - a)
+      let h = 0
+      while (h < counts.length && counts[h]! > h) h++
+      this.authorHIndex[j] = h
+      this.authorCitationCount[j] = counts.reduce((a, b) => a + b, 0)
+    }
+  }
+
+  /**
+   * Generates a corpus. 1,000 papers take a few milliseconds; 100,000 a couple of seconds.
+   *
+   * @example
+   * ```ts
+   * const corpus = Corpus.make({ seed: 1, size: 1000, bulkSize: 10_000_000 })
+   * ```
+   * @since 0.1.0
+   */
+  static make(options: CorpusOptions): Corpus {
+    return new Corpus(options)
+  }
+
+  /** Paper `i` of the universe; papers beyond `size` are generated on demand and not stored. */
+  private readonly virtualCache = new Map<number, PaperCore>()
+  paper(i: number): PaperCore {
+    if (i < this.size) return this.papers[i]!
+    const cached = this.virtualCache.get(i)
+    if (cached !== undefined) return cached
+    // A bounded cache: a bulk page touches each virtual paper several times.
+    if (this.virtualCache.size >= 8192) this.virtualCache.clear()
+    const generated = this.generateVirtual(i)
+    this.virtualCache.set(i, generated)
+    return generated
+  }
+
+  private generateVirtual(i: number): PaperCore {
+    const core = paperCore(this.seed, i, this.universe, this.authorCount)
+    // Virtual papers are dated in index order, which keeps date-sorted bulk paging lazy.
+    const t = VIRTUAL_FROM +
+      Math.floor(((i - this.size) / Math.max(1, this.universe - this.size)) * (VIRTUAL_TO - VIRTUAL_FROM) / DAY) * DAY
+    const date = new Date(t).toISOString().slice(0, 10)
+    return { ...core, year: Number(date.slice(0, 4)), publicationDate: date }
+  }
+
+  citationCount(i: number): number {
+    // Virtual papers: decreasing with the index so citation-sorted bulk paging stays lazy.
+    return i < this.size ? this.graph.citationCount[i]! : Math.floor((20 * this.size) / (i + 1))
+  }
+
+  influentialCitationCount(i: number): number {
+    return i < this.size ? this.graph.influentialCount[i]! : Math.floor(this.citationCount(i) / 10)
+  }
+
+  referenceCount(i: number): number {
+    if (i >= this.size) return 0
+    return this.graph.refStart[i + 1]! - this.graph.refStart[i]! + this.graph.unresolvedRefs[i]!
+  }
+
+  author(j: number): AuthorCore {
+    return this.authors[j]!
+  }
+
+  authorPaperCount(j: number): number {
+    return this.authorPaperStart[j + 1]! - this.authorPaperStart[j]!
+  }
+
+  /** Resolves any accepted paper id form to an index of the universe. */
+  resolvePaper(id: string): number | undefined {
+    const ref = parsePaperRef(id)
+    if (ref === undefined) return undefined
+    switch (ref._tag) {
+      case "PaperId": {
+        const guess = indexOfPaperIdPrefix(ref.value, this.universe)
+        for (const i of [guess, guess - 1, guess + 1]) {
+          if (i >= 0 && i < this.universe && this.paper(i).paperId === ref.value) return i
+        }
+        return this.openWorld ? hashString(ref.value) % this.size : undefined
+      }
+      case "CorpusId": {
+        const i = indexOfCorpusId(ref.value)
+        if (i >= 0 && i < this.universe && this.paper(i).corpusId === ref.value) return i
+        return this.openWorld ? hashString(`CorpusId:${ref.value}`) % this.size : undefined
+      }
+      case "External": {
+        const found = this.external.get(externalKey(ref.kind, ref.value))
+        if (found !== undefined) return found
+        return this.openWorld ? hashString(externalKey(ref.kind, ref.value)) % this.size : undefined
+      }
+    }
+  }
+
+  resolveAuthor(id: string): number | undefined {
+    if (!isAuthorId(id)) return undefined
+    const j = indexOfAuthorId(Number(id))
+    if (j >= 0 && j < this.authorCount && this.authors[j]!.authorId === id) return j
+    return this.openWorld ? hashString(id) % this.authorCount : undefined
+  }
+
+  // ---- search indexes, built on first use so that start-up stays fast ----
+
+  private miniSearch: MiniSearch<{ id: number; title: string; abstract: string }> | undefined
+  get search(): MiniSearch<{ id: number; title: string; abstract: string }> {
+    if (this.miniSearch === undefined) {
+      const ms = new MiniSearch<{ id: number; title: string; abstract: string }>({
+        fields: ["title", "abstract"],
+        storeFields: [],
+        searchOptions: { boost: { title: 2 } }
+      })
+      ms.addAll(this.papers.map((p) => ({ id: p.index, title: p.title, abstract: p.abstract ?? "" })))
+      this.miniSearch = ms
+    }
+    return this.miniSearch
+  }
+
+  private inverted: Map<string, Int32Array> | undefined
+  /** token → ascending paper indices, over title and abstract. */
+  get postings(): Map<string, Int32Array> {
+    if (this.inverted === undefined) {
+      const lists = new Map<string, Array<number>>()
+      for (const p of this.papers) {
+        const seen = new Set(tokenize(`${p.title} ${p.abstract ?? ""}`))
+        for (const token of seen) {
+          let list = lists.get(token)
+          if (list === undefined) lists.set(token, list = [])
+          list.push(p.index)
+        }
+      }
+      const out = new Map<string, Int32Array>()
+      for (const [token, list] of lists) out.set(token, Int32Array.from(list))
+      this.inverted = out
+    }
+    return this.inverted
+  }
+
+  private tokensCache: Array<ReadonlyArray<string> | undefined> = []
+  /** Token sequence of a paper's title and abstract (for phrases). */
+  tokens(i: number): ReadonlyArray<string> {
+    let t = this.tokensCache[i]
+    if (t === undefined) {
+      const p = this.paper(i)
+      t = tokenize(`${p.title} ${p.abstract ?? ""}`)
+      if (i < this.size) this.tokensCache[i] = t
+    }
+    return t
+  }
+
+  private authorIndex: Map<string, Array<number>> | undefined
+  /** Author indices whose name contains every token of the query. */
+  searchAuthors(query: string): Array<number> {
+    if (this.authorIndex === undefined) {
+      const index = new Map<string, Array<number>>()
+      for (const a of this.authors) {
+        for (const token of new Set(tokenize(a.name))) {
+          let list = index.get(token)
+          if (list === undefined) index.set(token, list = [])
+          list.push(a.index)
+        }
+      }
+      this.authorIndex = index
+    }
+    const tokens = tokenize(query)
+    if (tokens.length === 0) return []
+    let result: Array<number> | undefined
+    for (const token of tokens) {
+      const list = this.authorIndex.get(token) ?? []
+      result = result === undefined ? list.slice() : result.filter((j) => list.includes(j))
+    }
+    return (result ?? []).sort((a, b) => this.authorCitationCount[b]! - this.authorCitationCount[a]! || a - b)
+  }
+}
+
+const dateKey = (p: PaperCore): number => {
+  if (p.publicationDate === null) return p.year * 10000 + 101
+  return Number(p.publicationDate.replaceAll("-", ""))
+}
+
+export { tokenize }

@@ -1,0 +1,43 @@
+/**
+ * `s2-emulator --port 8787 --size 100000 --seed 1 [--bulk-size 10000000] [--open-world]`:
+ * runs the HTTP emulator until interrupted and prints its URL.
+ */
+import * as Effect from "effect/Effect"
+import { startEmulator } from "./Server.js"
+
+const args = process.argv.slice(2)
+const option = (name: string, fallback: number): number => {
+  const k = args.indexOf(`--${name}`)
+  const raw = k < 0 ? undefined : args[k + 1]
+  const n = raw === undefined ? fallback : Number(raw)
+  if (!Number.isFinite(n)) throw new Error(`--${name} expects a number, got ${raw}`)
+  return n
+}
+
+if (args.includes("--help") || args.includes("-h")) {
+  console.log("usage: s2-emulator [--port 8787] [--size 100000] [--seed 1] [--bulk-size N] [--open-world]")
+  process.exit(0)
+}
+
+const program = Effect.scoped(Effect.gen(function*() {
+  const started = Date.now()
+  const emulator = yield* startEmulator({
+    port: option("port", 8787),
+    seed: option("seed", 1),
+    size: option("size", 100_000),
+    bulkSize: option("bulk-size", option("size", 100_000)),
+    openWorld: args.includes("--open-world")
+  })
+  // Build the relevance index now rather than on the first search.
+  void emulator.corpus.search
+  console.log(
+    `s2-emulator listening on ${emulator.url} (files on ${emulator.fileUrl}); ${emulator.corpus.size} papers, ready in ${
+      Date.now() - started
+    } ms`
+  )
+  return yield* Effect.never
+}))
+
+Effect.runFork(program)
+process.on("SIGINT", () => process.exit(0))
+process.on("SIGTERM", () => process.exit(0))

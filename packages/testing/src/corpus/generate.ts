@@ -1,0 +1,254 @@
+/**
+ * Pure generators: `paperCore(seed, i, universe)` and `authorCore(seed, j)`. Nothing here depends
+ * on any other paper, so any paper of a 10M-paper universe can be produced on its own.
+ */
+import { at, hash, Rng, unit } from "../internal/prng.js"
+import {
+  AFFILIATIONS,
+  FIELDS_OF_STUDY,
+  FIRST_NAMES,
+  LAST_NAMES,
+  PUBLICATION_TYPES,
+  SENTENCE_PATTERNS,
+  TITLE_PATTERNS,
+  type Topic,
+  TOPICS,
+  type Venue
+} from "./vocabulary.js"
+
+const SALT_PAPER = 0x5eed01
+const SALT_AUTHOR = 0x5eed02
+
+export interface PaperCore {
+  readonly index: number
+  readonly paperId: string
+  readonly corpusId: number
+  readonly topic: number
+  readonly title: string
+  readonly abstract: string | null
+  readonly year: number
+  readonly publicationDate: string | null
+  readonly venue: Venue | null
+  readonly externalIds: Readonly<Record<string, string | number>>
+  readonly fieldsOfStudy: ReadonlyArray<string> | null
+  readonly s2FieldsOfStudy: ReadonlyArray<{ readonly category: string; readonly source: string }>
+  readonly publicationTypes: ReadonlyArray<string> | null
+  readonly authors: ReadonlyArray<number>
+  readonly openAccess: { readonly url: string; readonly status: string | null } | null
+  readonly tldr: string | null
+  readonly journal: { readonly name: string; readonly volume?: string; readonly pages?: string } | null
+}
+
+export interface AuthorCore {
+  readonly index: number
+  readonly authorId: string
+  readonly name: string
+  readonly affiliations: ReadonlyArray<string>
+  readonly homepage: string | null
+  readonly externalIds: { readonly DBLP?: ReadonlyArray<string>; readonly ORCID?: string }
+}
+
+const TOTAL_WEIGHT = TOPICS.reduce((n, t) => n + t.weight, 0)
+
+const pickTopic = (rng: Rng): number => {
+  let x = rng.float() * TOTAL_WEIGHT
+  for (let i = 0; i < TOPICS.length; i++) {
+    x -= at(TOPICS, i).weight
+    if (x < 0) return i
+  }
+  return TOPICS.length - 1
+}
+
+const capitalize = (s: string): string => s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1)
+
+const fill = (pattern: string, topic: Topic, rng: Rng): string =>
+  pattern.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const lower = key.toLowerCase()
+    const word = lower.startsWith("noun")
+      ? rng.pick(topic.nouns)
+      : lower === "adj"
+      ? rng.pick(topic.adjectives)
+      : rng.pick(topic.methods)
+    return key[0] === key[0]!.toUpperCase() ? capitalize(word) : word
+  })
+
+/** Corpus ids grow with the index (stride 23) so a corpus id maps back to its index in O(1). */
+export const CORPUS_ID_BASE = 1000
+export const CORPUS_ID_STRIDE = 23
+export const corpusIdOf = (seed: number, i: number): number =>
+  CORPUS_ID_BASE + i * CORPUS_ID_STRIDE + (hash(seed, i, 7) % CORPUS_ID_STRIDE)
+export const indexOfCorpusId = (corpusId: number): number => Math.floor((corpusId - CORPUS_ID_BASE) / CORPUS_ID_STRIDE)
+
+/**
+ * Paper ids look random but increase with the index: the first 8 hex digits spread the universe
+ * evenly over the 32-bit space. That makes `paperId:asc` the index order, which is what lets bulk
+ * search page through a virtual universe of 10M papers without sorting or storing it.
+ */
+export const paperIdOf = (seed: number, i: number, universe: number): string => {
+  const slot = 4294967296 / universe
+  const prefix = Math.floor(i * slot + unit(hash(seed, i, 11)) * Math.max(1, slot - 1))
+  const rng = new Rng(hash(seed, i, 13))
+  return prefix.toString(16).padStart(8, "0") + rng.hex(32)
+}
+export const indexOfPaperIdPrefix = (paperId: string, universe: number): number =>
+  Math.floor(parseInt(paperId.slice(0, 8), 16) / (4294967296 / universe))
+
+const LATEST_YEAR = 2025
+const EARLIEST_YEAR = 1930
+
+const pickYear = (rng: Rng): number => {
+  if (rng.chance(0.06)) return EARLIEST_YEAR + rng.int(LATEST_YEAR - EARLIEST_YEAR + 1)
+  const age = Math.floor(-Math.log(1 - rng.float()) * 11)
+  return Math.max(EARLIEST_YEAR, LATEST_YEAR - age)
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, "0")
+
+export const paperCore = (seed: number, i: number, universe: number, authorCount: number): PaperCore => {
+  const rng = new Rng(hash(seed, i, SALT_PAPER))
+  const topicIndex = pickTopic(rng)
+  const topic = at(TOPICS, topicIndex)
+  const title = capitalize(fill(rng.pick(TITLE_PATTERNS), topic, rng))
+  let abstract: string | null = null
+  if (rng.chance(0.88)) {
+    const n = 3 + rng.int(3)
+    const sentences: Array<string> = []
+    for (let k = 0; k < n; k++) sentences.push(capitalize(fill(rng.pick(SENTENCE_PATTERNS), topic, rng)))
+    abstract = sentences.join(" ")
+  }
+  const year = pickYear(rng)
+  const dateRoll = rng.float()
+  const month = 1 + rng.int(12)
+  const day = 1 + rng.int(28)
+  const publicationDate = dateRoll < 0.12
+    ? null
+    : dateRoll < 0.3
+    ? `${year}-01-01`
+    : `${year}-${pad(month)}-${pad(day)}`
+  const venue = rng.chance(0.85) ? rng.pick(topic.venues) : null
+  const paperId = paperIdOf(seed, i, universe)
+  const corpusId = corpusIdOf(seed, i)
+
+  const externalIds: Record<string, string | number> = {}
+  const yy = pad(year % 100)
+  if (topic.fields.includes("Computer Science") && rng.chance(0.6)) {
+    externalIds.DBLP = `${venue?.type === "conference" ? "conf" : "journals"}/${
+      (venue?.short ?? "corr").toLowerCase().replace(/[^a-z]/g, "")
+    }/${rng.pick(LAST_NAMES)}${yy}-${i}`
+  }
+  if (rng.chance(0.7)) externalIds.MAG = String(1000000000 + i * 97 + rng.int(97))
+  if (topic.arxiv && year >= 1992 && rng.chance(0.4)) externalIds.ArXiv = `${yy}${pad(month)}.${pad(i, 5)}`
+  if (venue?.host === "aclweb.org") externalIds.ACL = `${String.fromCharCode(65 + rng.int(26))}${yy}-${i}`
+  if (rng.chance(0.75)) {
+    externalIds.DOI = `10.${1000 + (hash(topicIndex, venue?.short.length ?? 0) % 9000)}/${
+      (venue?.short ?? "s2").toLowerCase().replace(/[^a-z0-9]/g, "")
+    }.${year}.${i}`
+  }
+  if (topic.pubmed && rng.chance(0.8)) {
+    externalIds.PubMed = String(10000000 + i * 3 + rng.int(3))
+    if (rng.chance(0.5)) externalIds.PubMedCentral = String(1000000 + i)
+  }
+  externalIds.CorpusId = corpusId
+
+  const primary = rng.pick(topic.fields)
+  let fieldsOfStudy: Array<string> | null = null
+  if (rng.chance(0.88)) {
+    fieldsOfStudy = [primary]
+    const second = rng.pick(topic.fields)
+    if (second !== primary && rng.chance(0.5)) fieldsOfStudy.push(second)
+  }
+  const s2FieldsOfStudy: Array<{ category: string; source: string }> = []
+  for (const f of fieldsOfStudy ?? []) s2FieldsOfStudy.push({ category: f, source: "external" })
+  s2FieldsOfStudy.push({ category: primary, source: "s2-fos-model" })
+  if (rng.chance(0.3)) s2FieldsOfStudy.push({ category: rng.pick(FIELDS_OF_STUDY), source: "s2-fos-model" })
+
+  let publicationTypes: Array<string> | null = null
+  if (rng.chance(0.8)) {
+    publicationTypes = [venue?.type === "conference" ? "Conference" : "JournalArticle"]
+    if (rng.chance(0.25)) {
+      const extra = rng.pick(
+        topic.pubmed ? ["Review", "ClinicalTrial", "CaseReport", "MetaAnalysis", "Study"] : PUBLICATION_TYPES
+      )
+      if (!publicationTypes.includes(extra)) publicationTypes.push(extra)
+    }
+  }
+
+  // Heavy-tailed author choice: a few prolific authors, many with one or two papers.
+  const nAuthors = 1 + Math.min(7, Math.floor(-Math.log(1 - rng.float()) * 2))
+  const authors: Array<number> = []
+  for (let k = 0; k < nAuthors; k++) {
+    const a = Math.floor(authorCount * Math.pow(rng.float(), 2.2))
+    if (!authors.includes(a)) authors.push(a)
+  }
+
+  let openAccess: PaperCore["openAccess"] = null
+  if (rng.chance(0.35)) {
+    const status = rng.pick(["GREEN", "GOLD", "HYBRID", "BRONZE", null] as const)
+    openAccess = { url: `https://${venue?.host ?? "arxiv.org"}/pdf/${paperId.slice(0, 12)}.pdf`, status }
+  }
+  const tldr = abstract !== null && rng.chance(0.7)
+    ? `This paper ${rng.pick(["shows", "proposes", "studies", "argues"])} that ${
+      fill("{method} improves {adj} {noun}", topic, rng)
+    }.`
+    : null
+  const journal: PaperCore["journal"] = venue === null
+    ? null
+    : rng.chance(0.5)
+    ? { name: venue.name }
+    : { name: venue.name, volume: String(1 + (year % 60)), pages: `${1 + rng.int(900)}-${901 + rng.int(99)}` }
+
+  return {
+    index: i,
+    paperId,
+    corpusId,
+    topic: topicIndex,
+    title,
+    abstract,
+    year,
+    publicationDate,
+    venue,
+    externalIds,
+    fieldsOfStudy,
+    s2FieldsOfStudy,
+    publicationTypes,
+    authors,
+    openAccess,
+    tldr,
+    journal
+  }
+}
+
+export const authorIdOf = (seed: number, j: number): string => String(1000000 + j * 131 + (hash(seed, j, 17) % 131))
+export const indexOfAuthorId = (authorId: number): number => Math.floor((authorId - 1000000) / 131)
+
+export const authorCore = (seed: number, j: number): AuthorCore => {
+  const rng = new Rng(hash(seed, j, SALT_AUTHOR))
+  const first = rng.pick(FIRST_NAMES)
+  const last = rng.pick(LAST_NAMES)
+  const name = rng.chance(0.5) ? `${first[0]}. ${last}` : `${first} ${last}`
+  const affiliations = rng.chance(0.5) ? [] : [rng.pick(AFFILIATIONS)]
+  const homepage = rng.chance(0.15) ? `https://${last.toLowerCase()}.example.org` : null
+  const externalIds: { DBLP?: ReadonlyArray<string>; ORCID?: string } = {}
+  if (rng.chance(0.6)) externalIds.DBLP = [`${first} ${last}${rng.chance(0.3) ? ` 000${1 + rng.int(4)}` : ""}`]
+  if (rng.chance(0.2)) {
+    externalIds.ORCID = `0000-000${rng.int(3)}-${pad(rng.int(10000), 4)}-${pad(rng.int(10000), 4)}`
+  }
+  return { index: j, authorId: authorIdOf(seed, j), name, affiliations, homepage, externalIds }
+}
+
+/** Deterministic dense vector for the `embedding` field; computed on demand, never stored. */
+export const embeddingOf = (seed: number, i: number, topic: number, model: string): ReadonlyArray<number> => {
+  const rng = new Rng(hash(seed, i, model.length, 19))
+  const topicRng = new Rng(hash(seed, topic, 23))
+  const dims = model === "specter_v2" ? 768 : 768
+  const out: Array<number> = new Array(dims)
+  for (let d = 0; d < dims; d++) out[d] = Math.round(((topicRng.float() - 0.5) * 4 + (rng.float() - 0.5)) * 1e6) / 1e6
+  return out
+}
+
+export const authorsYear = (names: ReadonlyArray<string>, year: number): string => {
+  const first = names[0]
+  if (first === undefined) return String(year)
+  const last = first.split(" ").at(-1) ?? first
+  return `${last}${names.length > 1 ? " et al." : ""}, ${year}`
+}

@@ -1,0 +1,80 @@
+/**
+ * The citation graph of the materialized corpus: papers cite earlier papers, chosen by a copying
+ * model (cite what others cited with probability 0.75) which yields preferential attachment and a
+ * power-law in-degree: a few papers collect thousands of citations, most collect a handful.
+ */
+import { hash, Rng, unit } from "../internal/prng.js"
+
+export interface Graph {
+  /** CSR: references of paper i are refTargets[refStart[i] .. refStart[i+1]). */
+  readonly refStart: Int32Array
+  readonly refTargets: Int32Array
+  /** CSR: citations of paper j (citing papers, newest first). */
+  readonly citeStart: Int32Array
+  readonly citeSources: Int32Array
+  readonly citationCount: Int32Array
+  readonly influentialCount: Int32Array
+  /** References to papers outside the corpus (`paperId: null` on the wire). */
+  readonly unresolvedRefs: Uint8Array
+}
+
+export const isInfluential = (seed: number, citing: number, cited: number): boolean =>
+  unit(hash(seed, citing, cited, 29)) < 0.12
+
+export const buildGraph = (seed: number, size: number, order: Int32Array): Graph => {
+  const rng = new Rng(hash(seed, size, 31))
+  const refStartByOrder: Array<number> = []
+  const targets: Array<number> = []
+  const unresolvedRefs = new Uint8Array(size)
+  const seen = new Set<number>()
+  for (let t = 0; t < size; t++) {
+    refStartByOrder.push(targets.length)
+    const citing = order[t]!
+    unresolvedRefs[citing] = rng.chance(0.3) ? 1 + rng.int(3) : 0
+    if (t === 0) continue
+    const wanted = Math.min(t, 2 + Math.floor(-Math.log(1 - rng.float()) * 12))
+    seen.clear()
+    const edgesSoFar = targets.length
+    for (let k = 0; k < wanted * 3 && seen.size < wanted; k++) {
+      const target = edgesSoFar > 0 && rng.chance(0.75)
+        ? targets[rng.int(edgesSoFar)]!
+        : order[rng.int(t)]!
+      seen.add(target)
+    }
+    for (const target of seen) targets.push(target)
+  }
+  refStartByOrder.push(targets.length)
+
+  // Re-index the CSR by paper index (it was built in time order).
+  const refCount = new Int32Array(size)
+  for (let t = 0; t < size; t++) refCount[order[t]!] = refStartByOrder[t + 1]! - refStartByOrder[t]!
+  const refStart = new Int32Array(size + 1)
+  for (let i = 0; i < size; i++) refStart[i + 1] = refStart[i]! + refCount[i]!
+  const refTargets = new Int32Array(targets.length)
+  const citationCount = new Int32Array(size)
+  const influentialCount = new Int32Array(size)
+  for (let t = 0; t < size; t++) {
+    const citing = order[t]!
+    const from = refStartByOrder[t]!
+    const to = refStartByOrder[t + 1]!
+    const slice = targets.slice(from, to).sort((a, b) => a - b)
+    refTargets.set(slice, refStart[citing]!)
+    for (const cited of slice) {
+      citationCount[cited]!++
+      if (isInfluential(seed, citing, cited)) influentialCount[cited]!++
+    }
+  }
+  const citeStart = new Int32Array(size + 1)
+  for (let j = 0; j < size; j++) citeStart[j + 1] = citeStart[j]! + citationCount[j]!
+  const fill = citeStart.slice(0, size)
+  const citeSources = new Int32Array(targets.length)
+  // Newest citing papers first, as the live API lists them.
+  for (let t = size - 1; t >= 0; t--) {
+    const citing = order[t]!
+    for (let e = refStart[citing]!; e < refStart[citing + 1]!; e++) {
+      const cited = refTargets[e]!
+      citeSources[fill[cited]!++] = citing
+    }
+  }
+  return { refStart, refTargets, citeStart, citeSources, citationCount, influentialCount, unresolvedRefs }
+}

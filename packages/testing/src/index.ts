@@ -1,0 +1,10 @@
+/**
+ * `@s2-effect/testing`: a deterministic emulator of the Semantic Scholar APIs.
+ *
+ * @since 0.1.0
+ */
+export { Corpus, type CorpusOptions } from "./Corpus.js"
+export { Emulator, type EmulatorOptions, type EmulatorService, type RecordedRequest } from "./Emulator.js"
+export * as Faults from "./Faults.js"
+export type { EmulatorRequest, EmulatorResponse } from "./internal/wire.js"
+export { type EmulatorServer, type ServerOptions, startEmulator } from "./Server.js"

@@ -1,0 +1,274 @@
+/**
+ * The transport-independent emulator: request → outcome. Records every request, applies faults
+ * and the key policy, dispatches to the route handlers and adds CORS headers. Time comes in as an
+ * argument so the in-memory layer can use Effect's Clock and the HTTP server the wall clock.
+ */
+import { Corpus, type CorpusOptions } from "../Corpus.js"
+import { bodyFor, type Config, type Fault, FaultState } from "../Faults.js"
+import * as datasets from "../routes/datasets.js"
+import * as graph from "../routes/graph.js"
+import * as recommendations from "../routes/recommendations.js"
+import { makeContext, type RouteContext } from "./context.js"
+import { type EmulatorRequest, type EmulatorResponse, forbidden, json, notFoundRoute, Query } from "./wire.js"
+
+/**
+ * Options shared by {@link Emulator.layer} and {@link startEmulator}.
+ *
+ * @since 0.1.0
+ */
+export interface EmulatorOptions extends Partial<CorpusOptions> {
+  /** Reuse an already generated corpus (its options win over seed/size/bulkSize/openWorld). */
+  readonly corpus?: Corpus
+  readonly faults?: Config
+  /** Dataset releases: weekly from `start` (default "2022-05-10"), `count` of them (default 172). */
+  readonly releases?: { readonly start?: string; readonly count?: number }
+  /** Where dataset file links point (default in memory: "https://files.emulator.test"). */
+  readonly fileBase?: string
+}
+
+/**
+ * A request the emulator saw. The `x-api-key` header value is replaced by `"<redacted>"`;
+ * `keyPresent` says whether one was sent and `keyMatched` whether it was one of the policy's
+ * keys (`undefined` when the policy lists none).
+ *
+ * @since 0.1.0
+ */
+export interface RecordedRequest {
+  readonly seq: number
+  readonly at: number
+  readonly method: string
+  readonly url: string
+  readonly host: string
+  readonly path: string
+  readonly query: ReadonlyArray<readonly [string, string]>
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | undefined
+  readonly keyPresent: boolean
+  readonly keyMatched: boolean | undefined
+  /** Status answered, or what happened instead. */
+  readonly outcome: number | "hang" | "reset"
+}
+
+export type Outcome =
+  | {
+    readonly _tag: "Respond"
+    readonly delayMillis: number
+    readonly response: EmulatorResponse
+    readonly truncate: number | undefined
+  }
+  | { readonly _tag: "Hang"; readonly delayMillis: number }
+  | { readonly _tag: "Reset"; readonly delayMillis: number }
+
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "Retry-After, Content-Range, Content-Length, Accept-Ranges, ETag",
+  "access-control-allow-headers": "x-api-key, content-type, range",
+  "access-control-allow-methods": "GET, POST, HEAD, OPTIONS"
+}
+
+const REDACTED = "<redacted>"
+
+const segmentsOf = (pathname: string): Array<string> => pathname.split("/").slice(1)
+
+const decode = (s: string): string => {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+
+export class EmulatorCore {
+  readonly corpus: Corpus
+  readonly context: RouteContext
+  readonly datasets: datasets.DatasetsConfig
+  private faultState: FaultState
+  private recorded: Array<RecordedRequest> = []
+  private seq = 0
+
+  constructor(options: EmulatorOptions, fileBase: string) {
+    this.corpus = options.corpus ?? Corpus.make({
+      seed: options.seed ?? 1,
+      size: options.size ?? 1000,
+      ...(options.bulkSize !== undefined ? { bulkSize: options.bulkSize } : {}),
+      ...(options.openWorld !== undefined ? { openWorld: options.openWorld } : {})
+    })
+    this.context = makeContext(this.corpus, (options.fileBase ?? fileBase).replace(/\/$/, ""))
+    this.datasets = {
+      releases: datasets.releaseDates(options.releases?.start ?? "2022-05-10", options.releases?.count ?? 172)
+    }
+    this.faultState = new FaultState(options.faults ?? {})
+  }
+
+  get requests(): ReadonlyArray<RecordedRequest> {
+    return this.recorded
+  }
+  clearRequests(): void {
+    this.recorded = []
+  }
+  /** Replaces the fault configuration and resets its counters. */
+  setFaults(config: Config): void {
+    this.faultState = new FaultState(config)
+  }
+
+  handle(request: EmulatorRequest, now: number): Outcome {
+    const key = request.headers["x-api-key"]
+    const keyPresent = key !== undefined && key !== ""
+    const policy = this.faultState.config.keyPolicy
+    const keyMatched = policy?.keys === undefined ? undefined : keyPresent && policy.keys.includes(key)
+    const outcome = this.decide(request, now, keyPresent ? key : undefined, keyMatched)
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(request.headers)) headers[name] = name === "x-api-key" ? REDACTED : value
+    this.recorded.push({
+      seq: ++this.seq,
+      at: now,
+      method: request.method,
+      url: request.url.href,
+      host: request.url.host,
+      path: request.url.pathname,
+      query: [...request.url.searchParams.entries()],
+      headers,
+      body: request.body,
+      keyPresent,
+      keyMatched,
+      outcome: outcome._tag === "Respond" ? outcome.response.status : outcome._tag === "Hang" ? "hang" : "reset"
+    })
+    if (outcome._tag !== "Respond") return outcome
+    return { ...outcome, response: { ...outcome.response, headers: { ...outcome.response.headers, ...CORS_HEADERS } } }
+  }
+
+  private decide(
+    request: EmulatorRequest,
+    now: number,
+    key: string | undefined,
+    keyMatched: boolean | undefined
+  ): Outcome {
+    const respond = (response: EmulatorResponse, delayMillis = 0, truncate?: number): Outcome => ({
+      _tag: "Respond",
+      delayMillis,
+      response,
+      truncate
+    })
+    if (request.method === "OPTIONS") {
+      return respond({ status: 204, headers: { "access-control-max-age": "600" }, body: "" })
+    }
+    const path = request.url.pathname
+    const isFile = path.startsWith("/files/")
+    const decision = this.faultState.decide(request.method, path)
+    const delay = decision.delayMillis
+    const terminal: Fault | undefined = decision.terminal
+    if (terminal !== undefined) {
+      switch (terminal._tag) {
+        case "Status": {
+          const headers: Record<string, string> = terminal.retryAfter === undefined
+            ? {}
+            : { "retry-after": String(terminal.retryAfter) }
+          const response = terminal.body === undefined
+            ? json(terminal.status, bodyFor(terminal.status), headers)
+            : {
+              status: terminal.status,
+              headers: { "content-type": "application/json", ...headers },
+              body: terminal.body
+            }
+          return respond(response, delay)
+        }
+        case "Hang":
+          return { _tag: "Hang", delayMillis: delay }
+        case "Reset":
+          return { _tag: "Reset", delayMillis: delay }
+        default:
+          break
+      }
+    }
+    if (!isFile) {
+      const policy = this.faultState.config.keyPolicy
+      if (keyMatched === false && key !== undefined) return respond(forbidden(), delay)
+      if (policy?.required === true && key === undefined) return respond(forbidden(), delay)
+      if (this.faultState.overRate(key, now)) return respond(json(429, bodyFor(429)), delay)
+    }
+    const response = this.route(request)
+    return respond(response, delay, terminal?._tag === "Truncate" ? terminal.fraction : undefined)
+  }
+
+  route(request: EmulatorRequest): EmulatorResponse {
+    const ctx = this.context
+    const method = request.method
+    const query = new Query(request.url.searchParams)
+    const s = segmentsOf(request.url.pathname)
+    const [root, version, ...rest] = s
+    const get = method === "GET" || method === "HEAD"
+    if (root === "files" && get) {
+      return datasets.serveFile(ctx, this.datasets, request, [version ?? "", ...rest].map(decode).join("/"))
+    }
+    if (version !== "v1") return notFoundRoute()
+    const [head, ...tail] = rest
+    const joined = decode(tail.join("/"))
+    if (root === "graph") {
+      if (head === "paper") {
+        if (method === "POST") return joined === "batch" ? graph.paperBatch(ctx, request, query) : notFoundRoute()
+        if (!get || tail.length === 0 || joined === "") return notFoundRoute()
+        switch (joined) {
+          case "search":
+            return graph.searchPaper(ctx, query)
+          case "search/bulk":
+            return graph.searchPaperBulk(ctx, query)
+          case "search/match":
+            return graph.searchPaperMatch(ctx, query)
+          case "autocomplete":
+            return graph.autocomplete(ctx, query)
+        }
+        const sub = /^(.+)\/(authors|citations|references)$/.exec(joined)
+        if (sub !== null) {
+          const id = sub[1]!
+          switch (sub[2]) {
+            case "authors":
+              return graph.paperAuthors(ctx, query, id)
+            case "citations":
+              return graph.paperCitations(ctx, query, id)
+            default:
+              return graph.paperReferences(ctx, query, id)
+          }
+        }
+        return graph.getPaper(ctx, query, joined)
+      }
+      if (head === "author") {
+        if (method === "POST") return joined === "batch" ? graph.authorBatch(ctx, request, query) : notFoundRoute()
+        if (!get || joined === "") return notFoundRoute()
+        if (joined === "search") return graph.searchAuthor(ctx, query)
+        const sub = /^([^/]+)\/papers$/.exec(joined)
+        if (sub !== null) return graph.authorPapers(ctx, query, sub[1]!)
+        if (joined.includes("/")) return notFoundRoute()
+        return graph.getAuthor(ctx, query, joined)
+      }
+      if (head === "snippet" && joined === "search" && get) return graph.searchSnippet(ctx, query)
+      return notFoundRoute()
+    }
+    if (root === "recommendations" && head === "papers") {
+      if (method === "POST" && joined === "") return recommendations.fromLists(ctx, request, query)
+      const sub = /^forpaper\/(.+)$/.exec(joined)
+      if (get && sub !== null) return recommendations.forPaper(ctx, query, sub[1]!)
+      return notFoundRoute()
+    }
+    if (root === "datasets" && get) {
+      const parts = tail.map(decode).filter((x, k) => x !== "" || k < tail.length - 1)
+      if (head === "release") {
+        if (parts.length === 0) return datasets.listReleases(this.datasets)
+        if (parts.length === 1) return datasets.getRelease(this.datasets, parts[0]!)
+        if (parts.length === 3 && parts[1] === "dataset") {
+          return datasets.getDataset(ctx, this.datasets, request, parts[0]!, parts[2]!)
+        }
+      }
+      if (head === "diffs" && parts.length === 4 && parts[1] === "to") {
+        return datasets.getDiffs(ctx, this.datasets, request, parts[0]!, parts[2]!, parts[3]!)
+      }
+    }
+    return notFoundRoute()
+  }
+}
+
+/** Cuts a body short so that it no longer parses. */
+export const truncateBody = (body: string | Uint8Array, fraction: number): Uint8Array => {
+  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body
+  const cut = Math.max(0, Math.min(bytes.length - 1, Math.floor(bytes.length * fraction)))
+  return bytes.subarray(0, cut)
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "fast-check"
+import { Corpus } from "../src/index.js"
+import { EmulatorCore } from "../src/internal/core.js"
+import { parseFields } from "../src/internal/fields.js"
+import { paperJson } from "../src/internal/serialize.js"
+
+const ALL = parseFields(
+  "paperId,corpusId,externalIds,url,title,abstract,venue,publicationVenue,year,referenceCount,citationCount,influentialCitationCount,isOpenAccess,openAccessPdf,fieldsOfStudy,s2FieldsOfStudy,tldr,publicationTypes,publicationDate,journal,citationStyles,textAvailability,authors",
+  "paper"
+)
+const spec = ALL._tag === "Ok" ? ALL.spec : undefined
+
+const serialize = (c: Corpus) => JSON.stringify(c.papers.map((_, i) => paperJson(c, i, spec!)))
+
+describe("Corpus", () => {
+  it("same seed gives a byte-identical corpus; another seed a different one", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), (seed) => {
+        const a = Corpus.make({ seed, size: 150 })
+        const b = Corpus.make({ seed, size: 150 })
+        expect(serialize(a)).toBe(serialize(b))
+        expect(serialize(Corpus.make({ seed: seed + 1, size: 150 }))).not.toBe(serialize(a))
+      }),
+      { numRuns: 15 }
+    )
+  })
+
+  it("serialized bulk pages are byte-identical across instances", () => {
+    const url = new URL(
+      "https://api.semanticscholar.org/graph/v1/paper/search/bulk?query=learning&fields=title,year,authors"
+    )
+    const body = () =>
+      new EmulatorCore({ seed: 9, size: 2000 }, "https://files.test").route({
+        method: "GET",
+        url,
+        headers: {},
+        body: undefined
+      }).body
+    expect(body()).toEqual(body())
+  })
+
+  it("1,000 papers build well under a second", () => {
+    const t0 = performance.now()
+    Corpus.make({ seed: 3, size: 1000 })
+    expect(performance.now() - t0).toBeLessThan(1000)
+  })
+
+  it("has realistic records and a heavy-tailed citation graph whose counts follow the edges", () => {
+    const c = Corpus.make({ seed: 1, size: 20_000 })
+    const counts = Array.from(c.graph.citationCount).sort((a, b) => b - a)
+    expect(counts[0]!).toBeGreaterThan(1000)
+    expect(counts[Math.floor(counts.length / 2)]!).toBeLessThan(10)
+    for (let i = 0; i < 200; i++) {
+      expect(c.citationCount(i)).toBe(c.graph.citeStart[i + 1]! - c.graph.citeStart[i]!)
+      const p = c.paper(i)
+      expect(p.paperId).toMatch(/^[0-9a-f]{40}$/)
+      expect(c.resolvePaper(p.paperId)).toBe(i)
+      expect(c.resolvePaper(`CorpusId:${p.corpusId}`)).toBe(i)
+      if (typeof p.externalIds.DOI === "string") expect(c.resolvePaper(p.externalIds.DOI)).toBe(i)
+      if (typeof p.externalIds.ArXiv === "string") expect(c.resolvePaper(`ARXIV:${p.externalIds.ArXiv}`)).toBe(i)
+    }
+    // Paper ids increase with the index: paperId order is index order.
+    for (let i = 1; i < 500; i++) expect(c.paper(i).paperId > c.paper(i - 1).paperId).toBe(true)
+    const years = c.papers.map((p) => p.year)
+    expect(Math.min(...years)).toBeLessThan(1950)
+    expect(Math.max(...years)).toBe(2025)
+  })
+
+  it("virtual papers are pure functions of (seed, index)", () => {
+    const a = Corpus.make({ seed: 5, size: 100, bulkSize: 10_000_000 })
+    const b = Corpus.make({ seed: 5, size: 100, bulkSize: 10_000_000 })
+    expect(a.paper(9_999_999)).toEqual(b.paper(9_999_999))
+    expect(a.resolvePaper(a.paper(7_654_321).paperId)).toBe(7_654_321)
+  })
+})

@@ -1,0 +1,161 @@
+import { HttpClient } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Duration, Effect, Either, Exit, Fiber, Option, TestClock } from "effect"
+import * as fc from "fast-check"
+import { FaultState } from "../src/Faults.js"
+import { Emulator, Faults } from "../src/index.js"
+import { call } from "./helpers.js"
+
+const paper = "/graph/v1/paper/CorpusId:1015"
+
+describe("faults", () => {
+  it.effect("scripted: the 3rd request gets 429 with Retry-After; requests 2..4 to bulk get 503", () =>
+    Effect.gen(function*() {
+      const statuses: Array<number> = []
+      for (let k = 0; k < 4; k++) statuses.push((yield* call("GET", paper)).status)
+      expect(statuses).toEqual([200, 200, 429, 200])
+      const emulator = yield* Emulator
+      const limited = (yield* emulator.requests)[2]!
+      expect(limited.outcome).toBe(429)
+      yield* emulator.setFaults({
+        script: [{ route: "/paper/search/bulk", requests: { from: 2, to: 4 }, fault: Faults.status(503) }]
+      })
+      const bulk: Array<number> = []
+      for (let k = 0; k < 5; k++) {
+        bulk.push((yield* call("GET", "/graph/v1/paper/search/bulk?query=x")).status)
+        expect((yield* call("GET", paper)).status).toBe(200)
+      }
+      expect(bulk).toEqual([200, 503, 503, 503, 200])
+    }).pipe(
+      Effect.provide(
+        Emulator.layer({
+          size: 300,
+          faults: { script: [{ requests: 3, fault: Faults.tooManyRequests({ retryAfter: 7 }) }] }
+        })
+      )
+    ))
+
+  it.effect("status bodies: 429 with and without Retry-After, 500/502/503/504", () =>
+    Effect.gen(function*() {
+      const emulator = yield* Emulator
+      for (
+        const [fault, status, retryAfter] of [
+          [Faults.tooManyRequests({ retryAfter: 3 }), 429, "3"],
+          [Faults.tooManyRequests(), 429, undefined],
+          [Faults.status(500), 500, undefined],
+          [Faults.status(502), 502, undefined],
+          [Faults.status(503), 503, undefined],
+          [Faults.status(504), 504, undefined]
+        ] as const
+      ) {
+        yield* emulator.setFaults({ script: [{ fault }] })
+        const r = yield* call("GET", paper)
+        expect(r.status).toBe(status)
+        expect(r.headers["retry-after"]).toBe(retryAfter)
+        expect(r.text.endsWith("\n")).toBe(true)
+        if (status === 504) expect(r.json).toEqual({ message: "Endpoint request timed out" })
+        if (status === 429) expect(r.json).toMatchObject({ code: "429" })
+      }
+    }).pipe(Effect.provide(Emulator.layer({ size: 300 }))))
+
+  it.effect("latency follows the TestClock", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.fork(call("GET", paper))
+      yield* TestClock.adjust(Duration.seconds(4))
+      expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+      yield* TestClock.adjust(Duration.seconds(1))
+      const r = yield* Fiber.join(fiber)
+      expect(r.status).toBe(200)
+    }).pipe(
+      Effect.provide(Emulator.layer({ size: 300, faults: { script: [{ fault: Faults.latency("5 seconds") }] } }))
+    ))
+
+  it.effect("a hang never answers and is interruptible (time-out via TestClock)", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.fork(call("GET", paper).pipe(Effect.timeout("30 seconds"), Effect.either))
+      yield* TestClock.adjust(Duration.hours(1))
+      const result = yield* Fiber.join(fiber)
+      expect(Either.isLeft(result)).toBe(true)
+      const hung = yield* Effect.fork(call("GET", paper))
+      yield* TestClock.adjust(Duration.hours(1))
+      const exit = yield* Fiber.interrupt(hung)
+      expect(Exit.isInterrupted(exit)).toBe(true)
+    }).pipe(Effect.provide(Emulator.layer({ size: 300, faults: { script: [{ fault: Faults.hang }] } }))))
+
+  it.effect("truncated body and connection reset", () =>
+    Effect.gen(function*() {
+      const emulator = yield* Emulator
+      yield* emulator.setFaults({ script: [{ fault: Faults.truncate() }] })
+      const cut = yield* call("GET", "/graph/v1/paper/search?query=learning")
+      expect(cut.status).toBe(200)
+      expect(() => JSON.parse(cut.text)).toThrow()
+      yield* emulator.setFaults({ script: [{ fault: Faults.reset }] })
+      const client = yield* HttpClient.HttpClient
+      const error = yield* client.get(`https://api.semanticscholar.org${paper}`).pipe(Effect.flip)
+      expect(error._tag).toBe("RequestError")
+      expect(error.reason).toBe("Transport")
+    }).pipe(Effect.provide(Emulator.layer({ size: 300 }))))
+
+  it("random faults are deterministic for a seed and respect the rate", () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.double({ min: 0, max: 1, noNaN: true }), (seed, rate) => {
+        const config: Faults.Config = { random: { seed, rate, faults: [Faults.status(500), Faults.reset] } }
+        const run = () => {
+          const state = new FaultState(config)
+          return Array.from({ length: 200 }, () => state.decide("GET", "/graph/v1/paper/x").terminal?._tag ?? "-")
+        }
+        const a = run()
+        expect(run()).toEqual(a)
+        const hits = a.filter((x) => x !== "-").length
+        if (rate === 0) expect(hits).toBe(0)
+        if (rate === 1) expect(hits).toBe(200)
+      }),
+      { numRuns: 50 }
+    )
+  })
+
+  it("scripted selectors match exactly the chosen requests", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 10 }), (from, span) => {
+      const state = new FaultState({
+        script: [{ route: "/paper/search", requests: { from, to: from + span }, fault: Faults.status(503) }]
+      })
+      const hit: Array<number> = []
+      for (let n = 1; n <= 40; n++) {
+        expect(state.decide("GET", "/graph/v1/author/1").terminal).toBeUndefined()
+        if (state.decide("GET", "/graph/v1/paper/search").terminal !== undefined) hit.push(n)
+      }
+      expect(hit).toEqual(Array.from({ length: span + 1 }, (_, k) => from + k))
+    }))
+  })
+})
+
+describe("key policy and request recording", () => {
+  it.effect("requires a key, rejects a wrong one, rate-limits per key per second, records with the key redacted", () =>
+    Effect.gen(function*() {
+      expect((yield* call("GET", paper)).status).toBe(403)
+      expect((yield* call("GET", paper, { headers: { "x-api-key": "wrong" } })).json).toEqual({ message: "Forbidden" })
+      const good = { headers: { "x-api-key": "secret-key" } }
+      expect((yield* call("GET", paper, good)).status).toBe(200)
+      expect((yield* call("GET", paper, good)).status).toBe(200)
+      expect((yield* call("GET", paper, good)).status).toBe(429)
+      yield* TestClock.adjust("1 second")
+      expect((yield* call("GET", paper, good)).status).toBe(200)
+      const requests = yield* (yield* Emulator).requests
+      expect(requests.map((r) => [r.keyPresent, r.keyMatched, r.outcome])).toEqual([
+        [false, false, 403],
+        [true, false, 403],
+        [true, true, 200],
+        [true, true, 200],
+        [true, true, 429],
+        [true, true, 200]
+      ])
+      expect(JSON.stringify(requests)).not.toContain("secret-key")
+      expect(requests[2]!.headers["x-api-key"]).toBe("<redacted>")
+      expect(requests[2]!.host).toBe("api.semanticscholar.org")
+      expect(requests[5]!.at).toBe(1000)
+    }).pipe(
+      Effect.provide(
+        Emulator.layer({ size: 300, faults: { keyPolicy: { required: true, keys: ["secret-key"], ratePerSecond: 2 } } })
+      )
+    ))
+})
