@@ -20,6 +20,7 @@ import {
   Timeout,
   TransportError
 } from "../S2Error.js"
+import { fastDecoder } from "./decode.js"
 import { prefixes, type S2Request } from "./request.js"
 
 /** What the transport needs to know, resolved once when the layer is built. */
@@ -150,6 +151,16 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
 const decodeOptions = { onExcessProperty: "preserve" } as const
 
 export const decode = <A, I>(
+  schema: Schema.Schema<A, I>,
+  json: unknown,
+  target: Target
+): Effect.Effect<A, DecodeError> => {
+  const fast = fastDecoder(schema)?.(json)
+  return fast !== undefined && Option.isSome(fast) ? Effect.succeed(fast.value) : slowDecode(schema, json, target)
+}
+
+/** Schema's own decoder: the reference behaviour, and the source of the error message. */
+const slowDecode = <A, I>(
   schema: Schema.Schema<A, I>,
   json: unknown,
   target: Target

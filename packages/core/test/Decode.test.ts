@@ -1,0 +1,83 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Either, FastCheck as fc, Option, Schema } from "effect"
+import { Author } from "../src/Author.js"
+import { Citation, Reference } from "../src/Citation.js"
+import { DatasetDiff, Release } from "../src/Dataset.js"
+import { fastDecoder } from "../src/internal/decode.js"
+import { OffsetPage, TokenPage } from "../src/Page.js"
+import { Paper, PaperAuthor } from "../src/Paper.js"
+import { Snippet } from "../src/Snippet.js"
+
+const options = { onExcessProperty: "preserve" } as const
+
+/** Both decoders on one input: the same success (as JSON) or both a failure. */
+const agree = <A, I>(schema: Schema.Schema<A, I>, input: unknown) => {
+  const fast = fastDecoder(schema)
+  expect(fast).toBeDefined()
+  const quick = fast!(input)
+  const reference = Schema.decodeUnknownEither(schema, options)(input)
+  expect(Option.isSome(quick)).toBe(Either.isRight(reference))
+  if (Option.isSome(quick) && Either.isRight(reference)) {
+    // Same content; key order may differ (the compiled decoder keeps the wire's order).
+    expect(JSON.parse(JSON.stringify(quick.value))).toEqual(JSON.parse(JSON.stringify(reference.right)))
+    expect(Object.getPrototypeOf(quick.value)).toBe(Object.getPrototypeOf(reference.right))
+  }
+}
+
+/** The two agreement properties for one record schema. */
+const properties = <A, I>(name: string, schema: Schema.Schema<A, I>) => {
+  const encoded = Arbitrary.make(schema).map((value) => Schema.encodeSync(schema)(value))
+
+  it(`${name}: on every valid wire value (property)`, () => {
+    fc.assert(fc.property(encoded, (input) => agree(schema, JSON.parse(JSON.stringify(input)))), { numRuns: 150 })
+  })
+
+  it(`${name}: on arbitrary JSON and on valid values with one field spoiled (property)`, () => {
+    const spoiled = fc.tuple(encoded, fc.string(), fc.jsonValue()).map(([value, key, junk]) => {
+      const copy: Record<string, unknown> = JSON.parse(JSON.stringify(value))
+      const keys = Object.keys(copy)
+      copy[keys.length > 0 ? keys[key.length % keys.length]! : key] = junk
+      return copy
+    })
+    fc.assert(fc.property(fc.oneof(fc.jsonValue(), spoiled), (input) => agree(schema, input)), { numRuns: 300 })
+  })
+}
+
+describe("the compiled decoder agrees with Schema's decoder", () => {
+  properties("Paper", Paper)
+  properties("PaperAuthor", PaperAuthor)
+  properties("Author", Author)
+  properties("Citation", Citation)
+  properties("Reference", Reference)
+  properties("Snippet", Snippet)
+  properties("Release", Release)
+  properties("DatasetDiff", DatasetDiff)
+
+  it("keeps unknown fields and builds class instances down the tree", () => {
+    const input = {
+      total: 1,
+      token: null,
+      data: [{ paperId: "p", title: "t", newField: [1], authors: [{ authorId: null, name: "n", x: 1 }] }]
+    }
+    const page = Option.getOrThrow(fastDecoder(TokenPage(Paper))!(input))
+    const [paper] = page.data
+    expect(paper).toBeInstanceOf(Paper)
+    expect(paper?.authors?.[0]).toBeInstanceOf(PaperAuthor)
+    expect(paper?.raw).toEqual(input.data[0])
+    expect(paper?.keys()).toContain("newField")
+    agree(TokenPage(Paper), input)
+  })
+
+  it("fills the defaults of an empty search page (no data key)", () => {
+    const page = Option.getOrThrow(fastDecoder(OffsetPage(Paper))!({ total: 0, offset: 0 }))
+    expect(page).toEqual({ total: 0, offset: 0, data: [] })
+    agree(OffsetPage(Paper), { total: 0 })
+  })
+
+  it("rejects what Schema rejects: a float where an integer belongs, a string year, a missing id", () => {
+    for (const input of [{ paperId: "p", year: 1.5 }, { paperId: "p", year: "1950" }, { title: "no id" }]) {
+      expect(Option.isNone(fastDecoder(Paper)!(input))).toBe(true)
+      agree(Paper, input)
+    }
+  })
+})
