@@ -4,7 +4,7 @@ import effect from "@effect/eslint-plugin"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/build/**", "**/node_modules/**", "**/*.mjs", "**/*.js"] },
+  { ignores: ["**/dist/**", "**/build/**", "**/node_modules/**", "**/generated/**", "**/*.mjs", "**/*.js"] },
   ...tseslint.configs.recommended,
   {
     plugins: { "@effect": effect },
