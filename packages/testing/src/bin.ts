@@ -1,5 +1,5 @@
 /**
- * `s2-emulator --port 8787 --size 100000 --seed 1 [--bulk-size 10000000] [--open-world]`:
+ * `s2-emulator --port 8787 --size 100000 --seed 1 [--bulk-size 10000000] [--open-world] [--lazy-index]`:
  * runs the HTTP emulator until interrupted and prints its URL.
  */
 import * as Effect from "effect/Effect"
@@ -15,7 +15,9 @@ const option = (name: string, fallback: number): number => {
 }
 
 if (args.includes("--help") || args.includes("-h")) {
-  console.log("usage: s2-emulator [--port 8787] [--size 100000] [--seed 1] [--bulk-size N] [--open-world]")
+  console.log(
+    "usage: s2-emulator [--port 8787] [--size 100000] [--seed 1] [--bulk-size N] [--open-world] [--lazy-index]"
+  )
   process.exit(0)
 }
 
@@ -28,8 +30,9 @@ const program = Effect.scoped(Effect.gen(function*() {
     bulkSize: option("bulk-size", option("size", 100_000)),
     openWorld: args.includes("--open-world")
   })
-  // Build the relevance index now rather than on the first search.
-  void emulator.corpus.search
+  // Build the relevance index now rather than on the first search (unless told not to: benchmarks
+  // of bulk search never use it and should not wait for it).
+  if (!args.includes("--lazy-index")) void emulator.corpus.search
   console.log(
     `s2-emulator listening on ${emulator.url} (files on ${emulator.fileUrl}); ${emulator.corpus.size} papers, ready in ${
       Date.now() - started

@@ -140,11 +140,23 @@ const compileTransformation = (
     case "FinalTransformation": {
       // Class construction: the `to` side is the class declaration, satisfied by construction.
       if (ast.to._tag !== "Declaration") return undefined
+      const construct = (value: unknown) => {
+        const result = transformation.decode(value, parseOptions, ast, value)
+        return Either.isEither(result) && Either.isRight(result) ? result.right : fail
+      }
+      const prototype = classPrototype(construct)
+      if (prototype === undefined) {
+        return (u) => {
+          const value = from(u)
+          return value === fail ? fail : construct(value)
+        }
+      }
+      // The class constructor copies its input and looks for field defaults on every call (a tenth
+      // of a harvest's CPU). Records without defaults are the prototype plus their fields, so build
+      // them directly.
       return (u) => {
         const value = from(u)
-        if (value === fail) return fail
-        const result = transformation.decode(value, parseOptions, ast, u)
-        return Either.isEither(result) && Either.isRight(result) ? result.right : fail
+        return value === fail ? fail : Object.assign(Object.create(prototype), value)
       }
     }
     case "TypeLiteralTransformation": {
@@ -165,6 +177,18 @@ const compileTransformation = (
     default:
       return undefined
   }
+}
+
+/**
+ * The prototype of a class whose constructor adds nothing but the given fields: probed by
+ * constructing an empty instance (validation is off in decoding), which must come out with no own
+ * keys — a class with field defaults would show them and keeps its constructor.
+ */
+const classPrototype = (construct: (value: unknown) => unknown): object | undefined => {
+  const probe = construct({})
+  return typeof probe === "object" && probe !== null && Reflect.ownKeys(probe).length === 0
+    ? Object.getPrototypeOf(probe)
+    : undefined
 }
 
 const compiled = new WeakMap<SchemaAST.AST, Decode | null>()

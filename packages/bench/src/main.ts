@@ -1,0 +1,225 @@
+/**
+ * `pnpm bench`: every case against the emulator's HTTP server (a child process on 127.0.0.1), each
+ * case in a fresh process, the median of 5 runs after a warm-up with min and max, written to
+ * packages/bench/RESULTS.md.
+ */
+import { execFileSync, spawnSync } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { startEmulator } from "./emulator.js"
+
+const runs = Number(process.env.BENCH_RUNS ?? 5)
+const here = import.meta.dirname
+const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-bench-"))
+const harvestFields = "title,year,venue,citationCount,authors"
+
+type Result = Record<string, number>
+
+const runCase = (name: string, args: ReadonlyArray<string>, nodeFlags: ReadonlyArray<string> = []): Result => {
+  const out = execFileSync(process.execPath, [
+    ...nodeFlags,
+    "--import",
+    "tsx",
+    Path.join(here, "cases", `${name}.ts`),
+    ...args
+  ], {
+    encoding: "utf8",
+    maxBuffer: 1 << 24
+  })
+  const last = out.trim().split("\n").at(-1) ?? "{}"
+  return JSON.parse(last)
+}
+
+interface Stat {
+  readonly median: number
+  readonly min: number
+  readonly max: number
+}
+const stat = (xs: ReadonlyArray<number>): Stat => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return { median: sorted[Math.floor(sorted.length / 2)] ?? 0, min: sorted[0] ?? 0, max: sorted.at(-1) ?? 0 }
+}
+const repeat = (f: () => Result, warmup = true): Array<Result> => {
+  if (warmup) f()
+  return Array.from({ length: runs }, f)
+}
+const fmt = (n: number, digits = 1) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+const cell = (s: Stat, digits = 1) => `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`
+
+/** Top self-time frames of a CPU profile written by `node --cpu-prof`. */
+const topFrames = (dir: string, n: number) => {
+  const file = Fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))
+  if (file === undefined) return []
+  const profile: {
+    nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>
+    samples: Array<number>
+    timeDeltas: Array<number>
+  } = JSON.parse(Fs.readFileSync(Path.join(dir, file), "utf8"))
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+  const self = new Map<string, number>()
+  let total = 0
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)?.callFrame
+    const dt = profile.timeDeltas[i] ?? 0
+    total += dt
+    if (frame === undefined) return
+    const where = frame.url === ""
+      ? ""
+      : ` ${
+        frame.url.replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "").replace(
+          /^file:\/\/.*\/packages\//,
+          "packages/"
+        )
+      }:${frame.lineNumber + 1}`
+    const key = `${frame.functionName || "(anonymous)"}${where}`
+    self.set(key, (self.get(key) ?? 0) + dt)
+  })
+  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([frame, us]) => ({
+    frame,
+    share: us / total
+  }))
+}
+
+const main = async () => {
+  const lines: Array<string> = []
+  const log = (s: string) => {
+    console.log(s)
+    lines.push(s)
+  }
+  const started = Date.now()
+  console.log(`runs per case: ${runs} (+1 warm-up); temp files in ${tmp}`)
+
+  const emulator = await startEmulator(["--size", "200000", "--seed", "1"])
+  try {
+    const harvestArgs = (
+      out: string,
+      prefetch = "0"
+    ) => [emulator.url, "200000", Path.join(tmp, out), harvestFields, prefetch]
+    // Interleaved, so a drift of the machine or of the emulator's caches hits all sides alike.
+    const harvest: Array<[Result, Result, Result]> = []
+    runCase("harvestOurs", harvestArgs("warm-ours.jsonl"))
+    runCase("harvestHand", harvestArgs("warm-hand.jsonl"))
+    for (let i = 0; i < runs; i++) {
+      harvest.push([
+        runCase("harvestOurs", harvestArgs("ours.jsonl")),
+        runCase("harvestHand", harvestArgs("hand.jsonl")),
+        runCase("harvestOurs", harvestArgs("ours-prefetch.jsonl", "1"))
+      ])
+    }
+    const read = (f: string) => Fs.readFileSync(Path.join(tmp, f), "utf8")
+    const same = read("ours.jsonl") === read("hand.jsonl") && read("ours-prefetch.jsonl") === read("hand.jsonl")
+    const rate = (r: Result) => (r.records ?? 0) / ((r.ms ?? 1) / 1000)
+    const oursRate = stat(harvest.map(([o]) => rate(o)))
+    const handRate = stat(harvest.map(([, h]) => rate(h)))
+    const prefetchRate = stat(harvest.map(([, , p]) => rate(p)))
+    const ratios = stat(harvest.map(([o, h]) => rate(o) / rate(h)))
+    const prefetchRatios = stat(harvest.map(([, h, p]) => rate(p) / rate(h)))
+
+    const decode = repeat(() => runCase("decode", [emulator.url, "50"]))
+    const lookups = repeat(() => runCase("lookups", [emulator.url, "2000"]))
+    const batch1 = repeat(() => runCase("batches", [emulator.url, "50000", "1"]))
+    const batch4 = repeat(() => runCase("batches", [emulator.url, "50000", "4"]))
+
+    const profileDir = Path.join(tmp, "profile")
+    runCase("harvestOurs", harvestArgs("profiled.jsonl"), ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])
+    const frames = topFrames(profileDir, 5)
+    emulator.stop()
+
+    const memoryEmulator = await startEmulator(["--size", "1000", "--bulk-size", "1000000", "--seed", "2"])
+    const memory = repeat(() => runCase("memory", [memoryEmulator.url, "1000000", "2"]), false)
+    memoryEmulator.stop()
+
+    const cpu = Os.cpus()[0]?.model ?? "unknown"
+    log("# Benchmarks")
+    log("")
+    log(
+      `Machine: ${Os.cpus().length} cores (${cpu}), ${
+        fmt(Os.totalmem() / 2 ** 30, 0)
+      } GiB, Node ${process.version}, ${Os.platform()} ${Os.release()}.`
+    )
+    log(
+      `Run: \`pnpm bench\` on ${
+        new Date().toISOString().slice(0, 10)
+      }; ${runs} runs per case after a warm-up, each in a fresh process; median (min–max).`
+    )
+    log(
+      "The emulator runs as a separate process (`s2-emulator`, 200,000 materialized papers) on 127.0.0.1, so client and server each have a core."
+    )
+    log("")
+    log("| case | s2-effect | baseline | ratio (ours ÷ baseline speed) |")
+    log("|---|---|---|---|")
+    log(
+      `| bulk harvest, 200,000 records to JSON lines (records/s; fields ${harvestFields}) | ${
+        cell(oursRate, 0)
+      } | hand loop: fetch + JSON.parse + write: ${cell(handRate, 0)} | ${cell(ratios, 2)} |`
+    )
+    log(
+      `| same harvest with \`prefetch: 1\` (the next page is fetched while this one is written) | ${
+        cell(prefetchRate, 0)
+      } | same hand loop | ${cell(prefetchRatios, 2)} |`
+    )
+    log(
+      `| decode one page of 1,000 papers, summary fields, ${
+        fmt((decode[0]?.bytes ?? 0) / 1e6, 2)
+      } MB (ms) | client page path: ${cell(stat(decode.map((d) => d.clientMs ?? 0)), 2)}; Schema's general decoder: ${
+        cell(stat(decode.map((d) => d.schemaMs ?? 0)), 2)
+      } | JSON.parse alone: ${cell(stat(decode.map((d) => d.parseMs ?? 0)), 2)} | — |`
+    )
+    log(
+      `| 2,000 sequential getPaper, p50 per call (ms) | ${
+        cell(stat(lookups.map((l) => l.oursP50 ?? 0)), 3)
+      } | raw fetch: ${cell(stat(lookups.map((l) => l.rawP50 ?? 0)), 3)} | — |`
+    )
+    log(
+      `| 2,000 sequential getPaper, p99 per call (ms) | ${
+        cell(stat(lookups.map((l) => l.oursP99 ?? 0)), 3)
+      } | raw fetch: ${cell(stat(lookups.map((l) => l.rawP99 ?? 0)), 3)} | — |`
+    )
+    log(
+      `| getPapers, 50,000 ids (100 calls), concurrency 1 (s) | ${
+        cell(stat(batch1.map((b) => (b.ms ?? 0) / 1000)), 2)
+      } | | |`
+    )
+    log(
+      `| getPapers, 50,000 ids (100 calls), concurrency 4 (s) | ${
+        cell(stat(batch4.map((b) => (b.ms ?? 0) / 1000)), 2)
+      } | | |`
+    )
+    log(
+      `| peak RSS, bulk harvest into a slow consumer, at 100k records (MB) | ${
+        cell(stat(memory.map((m) => m.peakAt100kMB ?? 0)), 0)
+      } | | target: flat, < 150 |`
+    )
+    log(
+      `| peak RSS, same harvest, at 1,000,000 records (MB) | ${
+        cell(stat(memory.map((m) => m.peakMB ?? 0)), 0)
+      } | | target: flat, < 150 |`
+    )
+    log("")
+    log(`Output check: the last harvest files of all three are ${same ? "byte-identical" : "DIFFERENT"}.`)
+    log("")
+    log("## Where the time goes")
+    log("")
+    log("Top 5 frames by self time in a CPU profile of one 200,000-record harvest (`node --cpu-prof`):")
+    log("")
+    log("| share | frame |")
+    log("|---|---|")
+    for (const { frame, share } of frames) log(`| ${fmt(share * 100)}% | \`${frame}\` |`)
+    log("")
+    log(`(Total bench time ${fmt((Date.now() - started) / 1000, 0)} s.)`)
+  } finally {
+    emulator.stop()
+  }
+  const notes = Fs.existsSync(Path.join(here, "../NOTES.md"))
+    ? Fs.readFileSync(Path.join(here, "../NOTES.md"), "utf8")
+    : ""
+  Fs.writeFileSync(Path.join(here, "../RESULTS.md"), lines.join("\n") + "\n" + (notes === "" ? "" : `\n${notes}`))
+  spawnSync("rm", ["-rf", tmp])
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
