@@ -68,7 +68,12 @@ describe("every operation", () => {
         yield* call
         const made = (yield* requests).slice(before)
         expect(made.length, name).toBeGreaterThan(0)
-        for (const request of made) expect(request.headers["x-api-key"], `${name} ${request.url}`).toBe("every-call")
+        for (const request of made) {
+          expect(request.headers["x-api-key"], `${name} ${request.url}`).toBe("every-call")
+          // No trace headers: in a browser they would turn every call into a CORS preflight.
+          expect(request.headers["traceparent"], name).toBeUndefined()
+          expect(request.headers["b3"], name).toBeUndefined()
+        }
       }
     }).pipe(Effect.provide(testLayer(anyRoute, { apiKey: Redacted.make("every-call"), rateLimit: false }))))
 })

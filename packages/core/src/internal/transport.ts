@@ -138,6 +138,13 @@ const statusError = (
     })
   }
   if (status >= 400) return new BadQueryParameters({ message: `${why} (HTTP ${status} from ${where})`, ...context })
+  if (status === 0) {
+    return new TransportError({
+      message:
+        `${where} was blocked or lost before an answer (status 0): in a browser usually CORS or a refused connection; see its console`,
+      ...context
+    })
+  }
   return new TransportError({ message: `unexpected HTTP ${status} from ${where}: ${why}`, ...context })
 }
 
@@ -178,7 +185,10 @@ const slowDecode = <A, I>(
     )
   )
 
-export const make = (client: HttpClient.HttpClient, config: TransportConfig): Transport => {
+export const make = (platformClient: HttpClient.HttpClient, config: TransportConfig): Transport => {
+  // No b3/traceparent headers: they would make every browser call a CORS preflight that the API
+  // (or a proxy) may refuse, and they would hand the caller's trace ids to a third party.
+  const client = HttpClient.withTracerPropagation(platformClient, false)
   const root = config.apiUrl.replace(/\/+$/, "")
   const key = Option.map(config.apiKey, Redacted.value)
 
