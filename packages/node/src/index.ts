@@ -3,4 +3,5 @@
  *
  * @since 0.1.0
  */
+export * as NodeDatasets from "./NodeDatasets.js"
 export * as NodeSemanticScholar from "./NodeSemanticScholar.js"

@@ -1,0 +1,565 @@
+import { FileSystem, Headers, HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import { SemanticScholar } from "@s2-effect/core"
+import type { EmulatorOptions } from "@s2-effect/testing"
+import { Emulator, Faults, startEmulator } from "@s2-effect/testing"
+import { Chunk, Effect, Either, Fiber, Layer, Option, Redacted, Schema, Stream, TestClock } from "effect"
+import * as fc from "fast-check"
+import * as NodePath from "node:path"
+import { gunzipSync, gzipSync } from "node:zlib"
+import { NodeDatasets } from "../src/index.js"
+
+const KEY = "secret-api-key"
+const { DownloadEvent } = NodeDatasets
+
+/** The emulator in memory (its HttpClient answers every host), the client with a key, the disk. */
+const inMemory = (options: EmulatorOptions = {}) => {
+  const emulator = Emulator.layer({ seed: 3, size: 600, releases: { count: 3 }, ...options })
+  const client = SemanticScholar.layer({ apiKey: Redacted.make(KEY), rateLimit: false }).pipe(
+    Layer.provide(emulator),
+    Layer.orDie
+  )
+  return Layer.mergeAll(emulator, client, NodeFileSystem.layer)
+}
+
+/** The bytes the host holds, fetched once without the client under test. */
+const sourceBytes = (url: string) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.get(url)
+    return new Uint8Array(yield* response.arrayBuffer)
+  }).pipe(Effect.orDie)
+
+const linesOf = (bytes: Uint8Array): Array<unknown> =>
+  gunzipSync(bytes).toString("utf8").split("\n").filter((l) => l.length > 0).map((l): unknown => JSON.parse(l))
+
+const nameOf = (url: string) => new URL(url).pathname.split("/").pop() ?? ""
+
+const readBytes = (path: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFile(path)).pipe(
+    // A Buffer on Node: compared as plain bytes.
+    Effect.map((bytes) => new Uint8Array(bytes)),
+    Effect.orDie
+  )
+
+/**
+ * Runs `self` in a fiber and moves the TestClock to each pending wait due within `maxStep`: the
+ * retry policy's waits. Longer sleeps (the idle time-out, set long in these tests) are never
+ * reached by accident while the program waits on real disk I/O.
+ */
+const advancingRetries = <A, E, R>(
+  self: Effect.Effect<A, E, R>,
+  maxStep: number,
+  each: Effect.Effect<void> = Effect.void
+) =>
+  Effect.gen(function*() {
+    const fiber = yield* Effect.fork(self)
+    for (;;) {
+      const exit = yield* Fiber.poll(fiber)
+      if (Option.isSome(exit)) return yield* exit.value
+      yield* each
+      // Lets the disk I/O of the fiber proceed (a turn of the event loop, not a wait for time).
+      yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      const now = yield* TestClock.currentTimeMillis
+      const due = Chunk.toReadonlyArray(yield* TestClock.sleeps()).filter((t) => t - now <= maxStep)
+      if (due.length > 0) yield* TestClock.setTime(Math.min(...due))
+    }
+  })
+
+describe("datasets API against the emulator", () => {
+  it.effect("lists releases, reads a release, gets links and diffs with the key", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const releases = yield* s2.getAvailableReleases()
+      expect(releases).toEqual(["2022-05-10", "2022-05-17", "2022-05-24"])
+      const release = yield* s2.getRelease("latest")
+      expect(release.release_id).toBe("2022-05-24")
+      expect(release.datasets.map((d) => d.name)).toContain("papers")
+      const links = yield* s2.getDatasetDownloadLinks("latest", "papers")
+      expect(links.files.map(nameOf)).toEqual(["part-0.jsonl.gz", "part-1.jsonl.gz", "part-2.jsonl.gz"])
+      const diff = yield* s2.getDatasetDiffs("papers", "2022-05-10", "latest")
+      expect(diff.diffs.map((d) => [d.from_release, d.to_release])).toEqual([
+        ["2022-05-10", "2022-05-17"],
+        ["2022-05-17", "2022-05-24"]
+      ])
+      const requests = yield* (yield* Emulator).requests
+      expect(requests.map((r) => r.keyPresent)).toEqual([true, true, true, true])
+    }).pipe(Effect.provide(inMemory())))
+
+  it.effect("key policy: a wrong key is Forbidden for links and diffs; without a key nothing is sent", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const links = yield* Effect.flip(s2.getDatasetDownloadLinks("latest", "papers"))
+      expect(links._tag).toBe("Forbidden")
+      expect(links.status).toBe(403)
+      const streamed = yield* Effect.flip(
+        Stream.runDrain(NodeDatasets.downloadDataset("latest", "papers", { directory: "/nonexistent/never" }))
+      )
+      expect(streamed._tag).toBe("Forbidden")
+      const keyless = yield* Effect.flip(
+        Effect.flatMap(SemanticScholar, (c) => c.getDatasetDiffs("papers", "2022-05-10", "latest")).pipe(
+          Effect.provide(SemanticScholar.layer({ rateLimit: false }).pipe(Layer.orDie))
+        )
+      )
+      expect(keyless._tag).toBe("Forbidden")
+      const requests = yield* (yield* Emulator).requests
+      expect(requests.map((r) => [r.path, r.outcome])).toEqual([
+        ["/datasets/v1/release/latest/dataset/papers", 403],
+        ["/datasets/v1/release/latest/dataset/papers", 403]
+      ])
+    }).pipe(Effect.provide(inMemory({ faults: { keyPolicy: { keys: ["another-key"] } } }))))
+})
+
+describe("downloadDataset", () => {
+  it.scoped("fetches every file, byte for byte, with progress; the key never reaches the file host", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const events = yield* NodeDatasets.downloadDataset("latest", "papers", { directory, concurrency: 2 }).pipe(
+        Stream.runCollect,
+        Effect.map(Chunk.toReadonlyArray)
+      )
+      const emulator = yield* Emulator
+      const requests = yield* emulator.requests
+      const api = requests.filter((r) => r.path.startsWith("/datasets/"))
+      const files = requests.filter((r) => r.path.startsWith("/files/"))
+      expect(api).toHaveLength(1)
+      expect(api[0]?.keyPresent).toBe(true)
+      expect(files).toHaveLength(3)
+      for (const r of files) {
+        expect(r.host).toBe("files.emulator.test")
+        expect(r.keyPresent).toBe(false)
+        expect(Object.keys(r.headers)).not.toContain("x-api-key")
+        expect(r.headers["range"]).toBeUndefined()
+      }
+      const links = yield* Effect.flatMap(SemanticScholar, (s2) => s2.getDatasetDownloadLinks("latest", "papers"))
+      for (const url of links.files) {
+        const name = nameOf(url)
+        const path = NodePath.join(directory, name)
+        const source = yield* sourceBytes(url)
+        expect(yield* readBytes(path)).toEqual(source)
+        const mine = events.filter((e) => e.file === name)
+        expect(mine.map((e) => e._tag)).toEqual(["Started", ...mine.slice(1, -1).map(() => "Progress"), "Completed"])
+        expect(mine[0]).toEqual(DownloadEvent.Started({ file: name, path, bytesDone: 0, bytesTotal: source.length }))
+        expect(mine.at(-1)).toEqual(
+          DownloadEvent.Completed({ file: name, path, bytesDone: source.length, bytesTotal: source.length })
+        )
+        const done = mine.map((e) => e.bytesDone)
+        expect([...done].sort((a, b) => a - b)).toEqual(done)
+      }
+      expect((yield* fs.readDirectory(directory)).sort()).toEqual(links.files.map(nameOf))
+
+      // A second run skips every complete file without asking the file host.
+      yield* emulator.clearRequests
+      const again = yield* NodeDatasets.downloadDataset("latest", "papers", { directory }).pipe(
+        Stream.runCollect,
+        Effect.map(Chunk.toReadonlyArray)
+      )
+      expect(again.map((e) => e._tag)).toEqual(["Skipped", "Skipped", "Skipped"])
+      expect((yield* emulator.requests).filter((r) => r.path.startsWith("/files/"))).toHaveLength(0)
+    }).pipe(Effect.provide(inMemory())))
+
+  it.scoped("resumes a partial file with a Range request and appends only the rest", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const [url = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) =>
+        s2.getDatasetDownloadLinks("latest", "abstracts")))
+        .files
+      const source = yield* sourceBytes(url)
+      const half = Math.floor(source.length / 2)
+      const path = NodePath.join(directory, nameOf(url))
+      yield* fs.writeFile(`${path}.part`, source.subarray(0, half))
+      const emulator = yield* Emulator
+      yield* emulator.clearRequests
+      const events = yield* Stream.runCollect(NodeDatasets.downloadFile(url, { directory }))
+      expect(Chunk.toReadonlyArray(events)[0]).toEqual(
+        DownloadEvent.Started({ file: nameOf(url), path, bytesDone: half, bytesTotal: source.length })
+      )
+      expect(yield* readBytes(path)).toEqual(source)
+      expect(yield* fs.exists(`${path}.part`)).toBe(false)
+      const requests = yield* emulator.requests
+      expect(requests.map((r) => [r.headers["range"], r.outcome])).toEqual([[`bytes=${half}-`, 206]])
+    }).pipe(Effect.provide(inMemory())))
+
+  it.scoped("a host that ignores Range answers 200: the partial file is rewritten from the start", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const [url = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) => s2.getDatasetDownloadLinks("latest", "tldrs")))
+        .files
+      const source = yield* sourceBytes(url)
+      const path = NodePath.join(directory, nameOf(url))
+      yield* fs.writeFile(`${path}.part`, new Uint8Array(100).fill(7))
+      const ignoringRange = Effect.map(
+        HttpClient.HttpClient,
+        HttpClient.mapRequest((request) =>
+          HttpClientRequest.get(request.url, { headers: Headers.remove(request.headers, "range") })
+        )
+      )
+      const events = yield* NodeDatasets.downloadFile(url, { directory }).pipe(
+        Stream.runCollect,
+        Effect.provideServiceEffect(HttpClient.HttpClient, ignoringRange)
+      )
+      expect(Chunk.toReadonlyArray(events)[0]?.bytesDone).toBe(0)
+      expect(yield* readBytes(path)).toEqual(source)
+    }).pipe(Effect.provide(inMemory())))
+
+  it.scoped("a .part already whole (stopped before the rename) is completed from the 416 without a body", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const [url = "", other = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) =>
+        s2.getDatasetDownloadLinks("latest", "tldrs"))).files
+      const source = yield* sourceBytes(url)
+      const path = NodePath.join(directory, nameOf(url))
+      yield* fs.writeFile(`${path}.part`, source)
+      // And a .part longer than its file: not a prefix of it, so it is fetched again whole.
+      const otherSource = yield* sourceBytes(other)
+      const otherPath = NodePath.join(directory, nameOf(other))
+      yield* fs.writeFile(`${otherPath}.part`, new Uint8Array(otherSource.length + 10))
+      const emulator = yield* Emulator
+      yield* emulator.clearRequests
+      yield* Stream.runDrain(NodeDatasets.downloadFile(url, { directory }))
+      yield* Stream.runDrain(NodeDatasets.downloadFile(other, { directory }))
+      expect(yield* readBytes(path)).toEqual(source)
+      expect(yield* readBytes(otherPath)).toEqual(otherSource)
+      expect((yield* emulator.requests).map((r) => [r.headers["range"], r.outcome])).toEqual([
+        [`bytes=${source.length}-`, 416],
+        [`bytes=${otherSource.length + 10}-`, 416],
+        [undefined, 200]
+      ])
+    }).pipe(Effect.provide(inMemory())))
+
+  it.scoped("retries 503s and a hang on the file host with the policy, on the TestClock", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const links = yield* Effect.flatMap(SemanticScholar, (s2) => s2.getDatasetDownloadLinks("latest", "tldrs"))
+      const emulator = yield* Emulator
+      yield* emulator.setFaults({
+        script: [
+          { route: "/files/*", requests: { from: 1, to: 2 }, fault: Faults.status(503) },
+          { route: "/files/*", requests: 4, fault: Faults.hang }
+        ]
+      })
+      const program = NodeDatasets.downloadDataset("latest", "tldrs", {
+        directory,
+        concurrency: 1,
+        idleTimeout: "30 seconds"
+      }).pipe(Stream.runCollect)
+      // The policy's waits (5 s, 10 s) are advanced to; the 30 s idle time-out only once the hang is seen.
+      let hangs = 0
+      const onHang = Effect.gen(function*() {
+        const seen = (yield* emulator.requests).filter((r) => r.outcome === "hang").length
+        if (seen > hangs) {
+          hangs = seen
+          yield* TestClock.adjust("30 seconds")
+        }
+      })
+      const events = yield* advancingRetries(program, 10_000, onHang)
+      expect(Chunk.toReadonlyArray(events).filter((e) => e._tag === "Completed")).toHaveLength(3)
+      for (const url of links.files) {
+        expect(yield* readBytes(NodePath.join(directory, nameOf(url)))).toEqual(yield* sourceBytes(url))
+      }
+      const files = (yield* emulator.requests).filter((r) => r.path.startsWith("/files/"))
+      expect(files.slice(0, 6).map((r) => r.outcome)).toEqual([503, 503, 200, "hang", 200, 200])
+      // The waits were the policy's: 5 s, then 10 s, then the 30 s idle time-out and 5 s.
+      expect(files.slice(0, 6).map((r) => r.at - files[0]!.at)).toEqual([0, 5_000, 15_000, 15_000, 50_000, 50_000])
+    }).pipe(Effect.provide(inMemory())))
+
+  it.scoped("an expired link (403) fails at once with Forbidden; retry: false makes one attempt", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const [url = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) => s2.getDatasetDownloadLinks("latest", "tldrs")))
+        .files
+      const emulator = yield* Emulator
+      yield* emulator.setFaults({ script: [{ route: "/files/*", fault: Faults.status(403) }] })
+      const forbidden = yield* Effect.flip(Stream.runDrain(NodeDatasets.downloadFile(url, { directory })))
+      expect(forbidden._tag).toBe("Forbidden")
+      expect(forbidden.message).toContain("pre-signed link may have expired")
+      // The signature in the query is a credential: not in the message.
+      expect(forbidden.message).not.toContain("X-Amz-Signature")
+      yield* emulator.setFaults({ script: [{ route: "/files/*", fault: Faults.status(500) }] })
+      const failed = yield* Effect.flip(Stream.runDrain(NodeDatasets.downloadFile(url, { directory, retry: false })))
+      expect(failed._tag).toBe("ServerError")
+      expect((yield* emulator.requests).filter((r) => r.path.startsWith("/files/"))).toHaveLength(2)
+      expect(yield* fs.readDirectory(directory)).toEqual([])
+    }).pipe(Effect.provide(inMemory())))
+
+  it.effect("refuses bad options and links whose names cannot be file names, before any request", () =>
+    Effect.gen(function*() {
+      const concurrency = yield* Effect.flip(
+        Stream.runDrain(NodeDatasets.downloadDataset("latest", "papers", { directory: "x", concurrency: 0 }))
+      )
+      expect(concurrency._tag).toBe("BadQueryParameters")
+      const idle = yield* Effect.flip(
+        Stream.runDrain(NodeDatasets.downloadFile("https://h/a.gz", { directory: "x", idleTimeout: "0 seconds" }))
+      )
+      expect(idle._tag).toBe("BadQueryParameters")
+      expect(yield* (yield* Emulator).requests).toHaveLength(0)
+    }).pipe(Effect.provide(inMemory())))
+
+  it("fileNameOf: the last path segment, decoded, without the query; traversal refused", () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9._-]{1,30}$/).filter((s) => s !== "." && s !== ".."),
+        fc.string(),
+        (name, query) => {
+          const url = `https://bucket.s3.amazonaws.com/a/b/${encodeURIComponent(name)}?${new URLSearchParams({
+            sig: query
+          })}`
+          expect(NodeDatasets.fileNameOf(url)).toEqual(Either.right(name))
+        }
+      )
+    )
+    for (const bad of ["https://h/a/%2E%2E", "https://h/a/b%2Fc", "https://h/", "https://h/a/..%5C..", "not a url"]) {
+      expect(Either.isLeft(NodeDatasets.fileNameOf(bad))).toBe(true)
+    }
+  })
+})
+
+describe("downloadDataset over real HTTP (startEmulator)", () => {
+  it.scopedLive(
+    "interrupted half way, then resumed: identical bytes, no byte fetched twice, no key on the file host",
+    () =>
+      Effect.gen(function*() {
+        const emulator = yield* startEmulator({ seed: 5, size: 6000, releases: { count: 2 } })
+        const fs = yield* FileSystem.FileSystem
+        const directory = yield* fs.makeTempDirectoryScoped()
+        const layer = SemanticScholar.layer({ apiUrl: emulator.url, apiKey: Redacted.make(KEY), rateLimit: false })
+          .pipe(
+            Layer.provide(NodeHttpClient.layerUndici),
+            Layer.orDie,
+            Layer.merge(NodeHttpClient.layerUndici)
+          )
+        const download = NodeDatasets.downloadDataset("latest", "papers", { directory, concurrency: 1 })
+        // First run: stop as soon as the second file is half way.
+        const first = yield* download.pipe(
+          Stream.takeUntil((e) =>
+            e._tag === "Progress" && e.file === "part-1.jsonl.gz" && e.bytesDone * 2 >= (e.bytesTotal ?? 0)
+          ),
+          Stream.runCollect,
+          Effect.map(Chunk.toReadonlyArray),
+          Effect.provide(layer)
+        )
+        const stoppedAt = first.at(-1)?.bytesDone ?? 0
+        const total = first.at(-1)?.bytesTotal ?? 0
+        expect(stoppedAt).toBeGreaterThan(0)
+        expect(stoppedAt).toBeLessThan(total)
+        expect((yield* fs.readDirectory(directory)).sort()).toEqual(["part-0.jsonl.gz", "part-1.jsonl.gz.part"])
+        expect(Number((yield* fs.stat(NodePath.join(directory, "part-1.jsonl.gz.part"))).size)).toBe(stoppedAt)
+
+        const second = yield* download.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray), Effect.provide(layer))
+        expect(second.filter((e) => e._tag !== "Progress").map((e) => [e._tag, e.file, e.bytesDone])).toEqual([
+          ["Skipped", "part-0.jsonl.gz", expect.any(Number)],
+          ["Started", "part-1.jsonl.gz", stoppedAt],
+          ["Completed", "part-1.jsonl.gz", total],
+          ["Started", "part-2.jsonl.gz", 0],
+          ["Completed", "part-2.jsonl.gz", expect.any(Number)]
+        ])
+
+        const requests = yield* emulator.requests
+        const files = requests.filter((r) => r.path.startsWith("/files/"))
+        const api = requests.filter((r) => r.path.startsWith("/datasets/"))
+        expect(api.every((r) => r.keyPresent && r.host === `127.0.0.1:${emulator.port}`)).toBe(true)
+        expect(files.every((r) => !r.keyPresent && r.host === `localhost:${emulator.port}`)).toBe(true)
+        expect(files.map((r) => [r.path.split("/").pop(), r.headers["range"]])).toEqual([
+          ["part-0.jsonl.gz", undefined],
+          ["part-1.jsonl.gz", undefined],
+          ["part-1.jsonl.gz", `bytes=${stoppedAt}-`],
+          ["part-2.jsonl.gz", undefined]
+        ])
+        const links = yield* Effect.flatMap(SemanticScholar, (s2) => s2.getDatasetDownloadLinks("latest", "papers"))
+          .pipe(
+            Effect.provide(layer)
+          )
+        for (const url of links.files) {
+          const source = yield* sourceBytes(url).pipe(Effect.provide(NodeHttpClient.layerUndici))
+          expect(yield* readBytes(NodePath.join(directory, nameOf(url)))).toEqual(source)
+        }
+      }).pipe(Effect.provide(NodeFileSystem.layer)),
+    60_000
+  )
+})
+
+describe("readDatasetFile", () => {
+  const Abstract = Schema.Struct({ corpusid: Schema.Number, abstract: Schema.NullOr(Schema.String) })
+
+  it.scoped("reads a file from its link and from disk: the same records as the source", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const [url = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) =>
+        s2.getDatasetDownloadLinks("latest", "abstracts"))).files
+      const source = yield* sourceBytes(url)
+      const expected = linesOf(source)
+      expect(expected.length).toBeGreaterThan(100)
+      const fromUrl = yield* Stream.runCollect(NodeDatasets.readDatasetFile(url))
+      expect(Chunk.toReadonlyArray(fromUrl)).toEqual(expected)
+      const path = NodePath.join(directory, "abstracts.jsonl.gz")
+      yield* fs.writeFile(path, source)
+      const decoded = yield* Stream.runCollect(NodeDatasets.readDatasetFile(path, Abstract))
+      // The schema keeps only its own fields.
+      expect(Chunk.toReadonlyArray(decoded)).toEqual(expected.map((r) => Schema.decodeUnknownSync(Abstract)(r)))
+      const files = (yield* (yield* Emulator).requests).filter((r) => r.path.startsWith("/files/"))
+      expect(files.every((r) => !r.keyPresent)).toBe(true)
+    }).pipe(Effect.provide(inMemory())))
+
+  const writeGz = (text: string) =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const path = NodePath.join(directory, "f.jsonl.gz")
+      yield* fs.writeFile(path, new Uint8Array(gzipSync(text)))
+      return path
+    })
+
+  it.scoped("a line that is not JSON fails with its line number, after the records before it", () =>
+    Effect.gen(function*() {
+      const path = yield* writeGz("{\"corpusid\":1}\n{\"corpusid\":2}\n{\"corpusid\":3\n{\"corpusid\":4}\n")
+      const seen: Array<unknown> = []
+      const error = yield* NodeDatasets.readDatasetFile(path).pipe(
+        Stream.runForEach((r) => Effect.sync(() => seen.push(r))),
+        Effect.flip
+      )
+      expect(seen).toEqual([{ corpusid: 1 }, { corpusid: 2 }])
+      expect(error).toMatchObject({ _tag: "DatasetFileError", reason: "Json", file: path, line: 3 })
+      expect(error.message).toContain(`${path}, line 3`)
+    }).pipe(Effect.provide(NodeDatasets.layer)))
+
+  it.scoped("a record that does not match the schema fails with its line number", () =>
+    Effect.gen(function*() {
+      const path = yield* writeGz("{\"corpusid\":1,\"abstract\":null}\n\n{\"corpusid\":\"x\",\"abstract\":\"a\"}\n")
+      const error = yield* Effect.flip(Stream.runDrain(NodeDatasets.readDatasetFile(path, Abstract)))
+      expect(error).toMatchObject({ _tag: "DatasetFileError", reason: "Schema", line: 3 })
+      expect(error.message).toContain("corpusid")
+    }).pipe(Effect.provide(NodeDatasets.layer)))
+
+  it.scoped("a corrupt gzip and a truncated file fail with typed errors naming the file", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const text = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ corpusid: i, text: `record ${i}` })).join(
+        "\n"
+      )
+      const gz = new Uint8Array(gzipSync(text))
+      const notGzip = NodePath.join(directory, "plain.jsonl.gz")
+      yield* fs.writeFile(notGzip, new TextEncoder().encode(text))
+      const corrupt = NodePath.join(directory, "corrupt.jsonl.gz")
+      const flipped = gz.slice()
+      for (let i = 100; i < 200; i++) flipped[i] = flipped[i]! ^ 0xff
+      yield* fs.writeFile(corrupt, flipped)
+      const truncated = NodePath.join(directory, "truncated.jsonl.gz")
+      yield* fs.writeFile(truncated, gz.subarray(0, Math.floor(gz.length / 2)))
+
+      for (const path of [notGzip, corrupt]) {
+        const error = yield* Effect.flip(Stream.runDrain(NodeDatasets.readDatasetFile(path)))
+        expect(error).toMatchObject({ _tag: "DatasetFileError", reason: "Corrupt", file: path })
+      }
+      let count = 0
+      const cut = yield* NodeDatasets.readDatasetFile(truncated).pipe(
+        Stream.runForEach(() => Effect.sync(() => count++)),
+        Effect.flip
+      )
+      expect(cut).toMatchObject({ _tag: "DatasetFileError", reason: "Truncated", file: truncated })
+      expect(count).toBeGreaterThan(0)
+      expect(count).toBeLessThan(2000)
+      expect(cut._tag === "DatasetFileError" && cut.line).toBe(count + 1)
+      const missing = yield* Effect.flip(Stream.runDrain(NodeDatasets.readDatasetFile(NodePath.join(directory, "no"))))
+      expect(missing).toMatchObject({ _tag: "DatasetFileError", reason: "Io" })
+    }).pipe(Effect.provide(NodeDatasets.layer)))
+
+  it.effect("a body cut short by the file host is Truncated; a missing file is ObjectNotFound", () =>
+    Effect.gen(function*() {
+      const [url = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) =>
+        s2.getDatasetDownloadLinks("latest", "papers"))).files
+      const emulator = yield* Emulator
+      yield* emulator.setFaults({ script: [{ route: "/files/*", requests: 1, fault: Faults.truncate(0.5) }] })
+      const cut = yield* Effect.flip(Stream.runDrain(NodeDatasets.readDatasetFile(url)))
+      expect(cut).toMatchObject({ _tag: "DatasetFileError", reason: "Truncated", file: url.split("?")[0] })
+      const missing = yield* Effect.flip(Stream.runDrain(NodeDatasets.readDatasetFile(url.replace("part-0", "part-9"))))
+      expect(missing._tag).toBe("ObjectNotFound")
+    }).pipe(Effect.provide(inMemory())))
+
+  it.effect("property: any records (any Unicode), any chunking of the gzip bytes, LF or CRLF, read back in order", () =>
+    Effect.promise(() =>
+      fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.jsonValue({ stringUnit: "binary" }), { maxLength: 40 }),
+          fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 8 }),
+          fc.boolean(),
+          async (values, sizes, crlf) => {
+            const text = values.map((v) => JSON.stringify(v)).join(crlf ? "\r\n" : "\n")
+            const gz = new Uint8Array(gzipSync(text))
+            const chunks: Array<Uint8Array> = []
+            for (let at = 0, k = 0; at < gz.length; k++) {
+              const size = sizes[k % sizes.length]!
+              chunks.push(gz.subarray(at, at + size))
+              at += size
+            }
+            const read = await Effect.runPromise(
+              Stream.runCollect(NodeDatasets.gzipJsonLines(Stream.fromIterable(chunks), "prop"))
+            )
+            // JSON has no -0: it reads back as 0.
+            expect(Chunk.toReadonlyArray(read)).toEqual(values.map((v) => JSON.parse(JSON.stringify(v))))
+          }
+        ),
+        { numRuns: 200 }
+      )
+    ))
+})
+
+describe("diffRecords", () => {
+  it.effect("release 0 plus the diff's updates and deletes, in order, equals the latest release", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const releases = yield* s2.getAvailableReleases()
+      const snapshot = (release: string) =>
+        Effect.gen(function*() {
+          const links = yield* s2.getDatasetDownloadLinks(release, "papers")
+          const table = new Map<number, unknown>()
+          for (const url of links.files) {
+            yield* NodeDatasets.readDatasetFile(url).pipe(
+              Stream.runForEach((record) =>
+                Effect.map(Schema.decodeUnknown(Key)(record), ({ corpusid }) => table.set(corpusid, record))
+              )
+            )
+          }
+          return table
+        })
+      const table = yield* snapshot(releases[0]!)
+      const diff = yield* s2.getDatasetDiffs("papers", releases[0]!, "latest")
+      const ops: Array<"update" | "delete"> = []
+      yield* NodeDatasets.diffRecords(diff).pipe(
+        Stream.runForEach(({ op, record }) =>
+          Effect.gen(function*() {
+            ops.push(op)
+            const { corpusid } = yield* Schema.decodeUnknown(Key)(record)
+            if (op === "update") table.set(corpusid, record)
+            else table.delete(corpusid)
+          })
+        )
+      )
+      expect(ops).toContain("update")
+      expect(ops).toContain("delete")
+      const latest = yield* snapshot(releases.at(-1)!)
+      expect(table.size).toBe(latest.size)
+      expect(table).toEqual(latest)
+      // Order: per step, updates then deletes, over the diff files in the order given.
+      const expected: Array<"update" | "delete"> = []
+      for (const step of diff.diffs) {
+        for (const url of step.update_files) {
+          expected.push(...linesOf(yield* sourceBytes(url)).map(() => "update" as const))
+        }
+        for (const url of step.delete_files) {
+          expected.push(...linesOf(yield* sourceBytes(url)).map(() => "delete" as const))
+        }
+      }
+      expect(ops).toEqual(expected)
+    }).pipe(Effect.provide(inMemory({ releases: { count: 4 } }))))
+})
+
+const Key = Schema.Struct({ corpusid: Schema.Number })
