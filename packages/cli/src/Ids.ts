@@ -1,0 +1,49 @@
+/**
+ * Ids from the command line and from `--ids-file` (one per line; blank lines and `#` comments
+ * skipped; `-` reads standard input).
+ *
+ * @since 0.1.0
+ */
+import { Effect, Option } from "effect"
+import * as fs from "node:fs"
+import type { CliError } from "./ExitCode.js"
+import { badInput, fileError } from "./ExitCode.js"
+
+/**
+ * Parses the text of an ids file.
+ *
+ * @since 0.1.0
+ */
+export const parseIdsFile = (text: string): Array<string> =>
+  text.split(/\r?\n/).map((line) => line.replace(/#.*$/, "").trim()).filter((line) => line.length > 0)
+
+/**
+ * The ids given as arguments followed by those of `--ids-file`; at least one.
+ *
+ * @since 0.1.0
+ */
+export const gather = (
+  args: ReadonlyArray<string>,
+  idsFile: Option.Option<string>
+): Effect.Effect<ReadonlyArray<string>, CliError> =>
+  Effect.gen(function*() {
+    const fromFile = Option.isNone(idsFile) ? [] : yield* Effect.try({
+      try: () => parseIdsFile(fs.readFileSync(idsFile.value === "-" ? 0 : idsFile.value, "utf8")),
+      catch: (cause) => fileError(`cannot read --ids-file ${idsFile.value}`, cause)
+    })
+    const ids = [...args, ...fromFile]
+    return ids.length === 0
+      ? yield* Effect.fail(badInput("no ids given: pass ids as arguments or --ids-file FILE"))
+      : ids
+  })
+
+/**
+ * Splits a list into chunks of at most `size`.
+ *
+ * @since 0.1.0
+ */
+export const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}

@@ -1,0 +1,51 @@
+/**
+ * Where the CLI writes: standard output for records, standard error for messages and progress.
+ * A service so that tests and the demo can capture or redirect it; writes wait for the stream to
+ * drain, so piping millions of records does not buffer them all in memory.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer } from "effect"
+
+/**
+ * The two output streams and what is known about them.
+ *
+ * @since 0.1.0
+ */
+export interface Service {
+  /** Writes to standard output, waiting for the stream to drain when its buffer is full. */
+  readonly out: (text: string) => Effect.Effect<void>
+  /** Writes to standard error. */
+  readonly err: (text: string) => Effect.Effect<void>
+  /** Whether standard output is a terminal (pretty JSON by default) or a pipe/file (JSON lines). */
+  readonly outIsTTY: boolean
+  /** Whether standard error is a terminal (live progress bar) or not (periodic plain lines). */
+  readonly errIsTTY: boolean
+  /** Width of the terminal on standard error (80 when unknown). */
+  readonly columns: number
+  /** The raw error stream, for the progress-bar library. */
+  readonly errStream: NodeJS.WritableStream
+}
+
+const write = (stream: NodeJS.WritableStream, text: string): Effect.Effect<void> =>
+  Effect.async<void>((resume) => {
+    if (stream.write(text)) resume(Effect.void)
+    else stream.once("drain", () => resume(Effect.void))
+  })
+
+/**
+ * The CLI's output streams.
+ *
+ * @since 0.1.0
+ */
+export class Stdio extends Context.Tag("@s2-effect/cli/Stdio")<Stdio, Service>() {
+  /** The process's own standard output and standard error. */
+  static readonly layer: Layer.Layer<Stdio> = Layer.sync(Stdio, () => ({
+    out: (text) => write(process.stdout, text),
+    err: (text) => write(process.stderr, text),
+    outIsTTY: process.stdout.isTTY === true,
+    errIsTTY: process.stderr.isTTY === true,
+    columns: process.stderr.columns ?? 80,
+    errStream: process.stderr
+  }))
+}

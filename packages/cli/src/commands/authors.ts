@@ -1,0 +1,115 @@
+/**
+ * Author commands: `author`, `authors`, `author-papers`, `search-author`.
+ *
+ * @since 0.1.0
+ */
+import { Args, Command } from "@effect/cli"
+import { Fields, SemanticScholar } from "@s2-effect/core"
+import { Effect, Option, Stream } from "effect"
+import * as Common from "../Common.js"
+import * as Ids from "../Ids.js"
+import * as Output from "../render/Output.js"
+import { Stdio } from "../Stdio.js"
+import { authorDefaults, idsFile, listDefaults, publicationDateOrYear } from "./papers.js"
+
+const authorId = Args.text({ name: "author-id" }).pipe(Args.withDescription("An author id (a number)"))
+
+/**
+ * `s2 author <id>`.
+ *
+ * @since 0.1.0
+ */
+export const author = Command.make("author", { ...Common.options, id: authorId }, (o) =>
+  Common.run(
+    o,
+    `author ${o.id}`,
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const fields = yield* Common.fields(o, Fields.author, [...authorDefaults, "externalIds", "homepage", "url"])
+      yield* Output.one(o, yield* s2.getAuthor(o.id, { fields }))
+    })
+  )).pipe(Command.withDescription("Look up one author"))
+
+/**
+ * `s2 authors <id…>`: any number of ids, 1000 per request.
+ *
+ * @since 0.1.0
+ */
+export const authors = Command.make(
+  "authors",
+  { ...Common.options, ids: Args.text({ name: "author-id" }).pipe(Args.repeated), idsFile },
+  (o) =>
+    Common.run(
+      o,
+      "authors batch",
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const stdio = yield* Stdio
+        const ids = yield* Ids.gather(o.ids, o.idsFile)
+        const fields = yield* Common.fields(o, Fields.author, authorDefaults)
+        const missing: Array<string> = []
+        yield* Output.stream(
+          o,
+          Stream.fromIterable(Ids.chunks(ids, 1000)).pipe(
+            Stream.mapEffect((chunk) => s2.getAuthors(chunk, { fields, returnNotFound: true })),
+            Stream.tap((result) => Effect.sync(() => missing.push(...result.notFound))),
+            Stream.flatMap((result) => Stream.fromIterable(result.found))
+          )
+        )
+        if (missing.length > 0) {
+          yield* stdio.err(
+            `s2: ${missing.length} of ${ids.length} ids not found: ${missing.slice(0, 10).join(", ")}${
+              missing.length > 10 ? ", …" : ""
+            }\n`
+          )
+        }
+      })
+    )
+).pipe(Command.withDescription("Look up many authors (ids as arguments and/or --ids-file), 1000 per request"))
+
+/**
+ * `s2 author-papers <id>`.
+ *
+ * @since 0.1.0
+ */
+export const authorPapers = Command.make(
+  "author-papers",
+  { ...Common.options, id: authorId, publicationDateOrYear },
+  (o) =>
+    Common.run(
+      o,
+      `papers of author ${o.id}`,
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const fields = yield* Common.fields(o, Fields.papers, listDefaults)
+        yield* Output.stream(
+          o,
+          s2.getAuthorPapers(o.id, {
+            fields,
+            limit: Output.pageSize(o, 1000),
+            publicationDateOrYear: Option.getOrUndefined(o.publicationDateOrYear)
+          })
+        )
+      })
+    )
+).pipe(Command.withDescription("The papers of an author (streamed)"))
+
+/**
+ * `s2 search-author <query>`.
+ *
+ * @since 0.1.0
+ */
+export const searchAuthor = Command.make(
+  "search-author",
+  { ...Common.options, query: Args.text({ name: "query" }) },
+  (o) =>
+    Common.run(
+      o,
+      `author search ${JSON.stringify(o.query)}`,
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const fields = yield* Common.fields(o, Fields.authors, authorDefaults)
+        yield* Output.stream(o, s2.searchAuthor(o.query, { fields, limit: Output.pageSize(o, 1000) }))
+      })
+    )
+).pipe(Command.withDescription("Search authors by name"))

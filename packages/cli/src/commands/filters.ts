@@ -1,0 +1,116 @@
+/**
+ * The search filters as flags (`--year`, `--publication-types`, `--open-access-pdf`, `--venue`,
+ * `--fields-of-study`, `--publication-date-or-year`, `--min-citation-count`) and `--sort`, shared by
+ * `search`, `match` and `harvest`.
+ *
+ * @since 0.1.0
+ */
+import { Options } from "@effect/cli"
+import { Filters } from "@s2-effect/core"
+import { Effect, Option } from "effect"
+import { splitList } from "../Common.js"
+import type { CliError } from "../ExitCode.js"
+import { badInput } from "../ExitCode.js"
+import { publicationDateOrYear } from "./papers.js"
+
+/**
+ * The filter flags.
+ *
+ * @since 0.1.0
+ */
+export const options = {
+  year: Options.text("year").pipe(
+    Options.withDescription("Year or range: 2019, 2016-2020, 2010-, -2015"),
+    Options.optional
+  ),
+  publicationTypes: Options.text("publication-types").pipe(
+    Options.withDescription(`Comma-separated: ${Filters.publicationTypes.join(", ")}`),
+    Options.optional
+  ),
+  openAccessPdf: Options.boolean("open-access-pdf").pipe(Options.withDescription("Only papers with a public PDF")),
+  venue: Options.text("venue").pipe(Options.withDescription("Comma-separated venue names"), Options.optional),
+  fieldsOfStudy: Options.text("fields-of-study").pipe(
+    Options.withDescription(`Comma-separated: ${Filters.fieldsOfStudy.join(", ")}`),
+    Options.optional
+  ),
+  publicationDateOrYear,
+  minCitationCount: Options.integer("min-citation-count").pipe(
+    Options.withDescription("Only papers cited at least this often"),
+    Options.optional
+  )
+} as const
+
+/**
+ * The parsed filter flags.
+ *
+ * @since 0.1.0
+ */
+export interface FilterFlags {
+  readonly year: Option.Option<string>
+  readonly publicationTypes: Option.Option<string>
+  readonly openAccessPdf: boolean
+  readonly venue: Option.Option<string>
+  readonly fieldsOfStudy: Option.Option<string>
+  readonly publicationDateOrYear: Option.Option<string>
+  readonly minCitationCount: Option.Option<number>
+}
+
+const pick = <A extends string>(
+  flag: string,
+  text: Option.Option<string>,
+  allowed: ReadonlyArray<A>
+): Effect.Effect<ReadonlyArray<A> | undefined, CliError> => {
+  if (Option.isNone(text)) return Effect.succeed(undefined)
+  const chosen: Array<A> = []
+  const unknown: Array<string> = []
+  for (const value of splitList(text.value)) {
+    const known = allowed.find((a) => a.toLowerCase() === value.toLowerCase())
+    if (known === undefined) unknown.push(value)
+    else chosen.push(known)
+  }
+  return unknown.length > 0 || chosen.length === 0
+    ? Effect.fail(
+      badInput(
+        `--${flag} has unknown value(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")}; allowed: ${
+          allowed.join(", ")
+        }`
+      )
+    )
+    : Effect.succeed(chosen)
+}
+
+/**
+ * The filters of the flags, as the client takes them (the client checks the values).
+ *
+ * @since 0.1.0
+ */
+export const toFilters = (flags: FilterFlags): Effect.Effect<Filters.SearchFilters, CliError> =>
+  Effect.gen(function*() {
+    return {
+      year: Option.getOrUndefined(flags.year),
+      publicationTypes: yield* pick("publication-types", flags.publicationTypes, Filters.publicationTypes),
+      openAccessPdf: flags.openAccessPdf ? true : undefined,
+      venue: Option.getOrUndefined(Option.map(flags.venue, splitList)),
+      fieldsOfStudy: yield* pick("fields-of-study", flags.fieldsOfStudy, Filters.fieldsOfStudy),
+      publicationDateOrYear: Option.getOrUndefined(flags.publicationDateOrYear),
+      minCitationCount: Option.getOrUndefined(flags.minCitationCount)
+    }
+  })
+
+const sorts: ReadonlyArray<Filters.Sort> = [
+  "paperId",
+  "publicationDate",
+  "citationCount",
+  "paperId:asc",
+  "paperId:desc",
+  "publicationDate:asc",
+  "publicationDate:desc",
+  "citationCount:asc",
+  "citationCount:desc"
+]
+
+/** `--sort` (bulk only). @since 0.1.0 */
+export const sort = Options.choice("sort", sorts).pipe(
+  Options.withDescription("Bulk order: paperId|publicationDate|citationCount, optionally :asc or :desc"),
+  Options.optional
+)

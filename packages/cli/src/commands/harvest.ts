@@ -1,0 +1,101 @@
+/**
+ * `s2 harvest <query> --out FILE.jsonl`: a bulk search into a JSON-lines file, with a progress bar,
+ * checkpoints after every page, `--resume`, and a summary with a chart of papers per year.
+ *
+ * @since 0.1.0
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { Fields } from "@s2-effect/core"
+import { Effect, Option } from "effect"
+import * as Common from "../Common.js"
+import * as Harvest from "../Harvest.js"
+import { yearChart } from "../render/Chart.js"
+import * as Progress from "../render/Progress.js"
+import { Stdio } from "../Stdio.js"
+import * as FilterFlags from "./filters.js"
+
+/** Fields harvested when `--fields` is omitted. @since 0.1.0 */
+export const harvestDefaults = ["title", "year", "publicationDate", "venue", "citationCount", "authors", "externalIds"]
+
+const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`
+
+/**
+ * The summary printed at the end of a harvest.
+ *
+ * @since 0.1.0
+ */
+export const summary = (out: string, result: Harvest.Result): string => {
+  const { checkpoint: cp } = result
+  const fetched = cp.records - result.startRecords
+  const seconds = result.elapsedMillis / 1000
+  const lines = result.alreadyDone
+    ? [`${out} is complete: ${cp.records.toLocaleString("en-US")} papers in ${cp.pages} pages; nothing to do`]
+    : [
+      `harvested ${cp.records.toLocaleString("en-US")} papers (${cp.pages} pages, ${megabytes(cp.bytes)}) into ${out}`,
+      `${fetched.toLocaleString("en-US")} fetched in ${seconds.toFixed(1)} s (${
+        Math.round(seconds > 0 ? fetched / seconds : 0).toLocaleString("en-US")
+      } papers/s)${result.startRecords > 0 ? `, resumed at ${result.startRecords.toLocaleString("en-US")}` : ""}`
+    ]
+  const chart = yearChart(cp.years)
+  return lines.join("\n") + "\n" + (chart === "" ? "" : `\npapers per year:\n${chart}`)
+}
+
+/**
+ * `s2 harvest`.
+ *
+ * @since 0.1.0
+ */
+export const harvest = Command.make(
+  "harvest",
+  {
+    ...Common.options,
+    ...FilterFlags.options,
+    query: Args.text({ name: "query" }).pipe(
+      Args.withDescription("Bulk query: + and, | or, - not, \"phrase\", word*, ( ), ~N; empty matches everything")
+    ),
+    out: Options.text("out").pipe(Options.withDescription("The JSON-lines output file")),
+    sort: FilterFlags.sort,
+    resume: Options.boolean("resume").pipe(
+      Options.withDescription("Continue the harvest into --out from its checkpoint")
+    ),
+    overwrite: Options.boolean("overwrite").pipe(Options.withDescription("Start again even if --out exists"))
+  },
+  (o) =>
+    Common.run(
+      o,
+      `harvest ${JSON.stringify(o.query)}`,
+      Effect.gen(function*() {
+        const stdio = yield* Stdio
+        const given = Option.getOrUndefined(o.fields)
+        const fields = given?.trim() === "all" ? null : given === undefined ? harvestDefaults : Common.splitList(given)
+        if (fields !== null) yield* Fields.render(Fields.papers, fields)
+        const max = yield* Common.max(o)
+        const spec: Harvest.Spec = {
+          query: o.query,
+          filters: yield* FilterFlags.toFilters(o),
+          sort: Option.getOrNull(o.sort),
+          fields,
+          max: max ?? null
+        }
+        const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite })
+        const progress = stdio.errIsTTY
+          ? Progress.tty(stdio.errStream, () => stdio.columns)
+          : Progress.plain(stdio.err)
+        const result = yield* Harvest.harvest(o.out, start, progress).pipe(
+          Effect.ensuring(progress.stop),
+          Effect.onInterrupt(() =>
+            Effect.flatMap(
+              Harvest.readCheckpoint(o.out).pipe(Effect.orElseSucceed(() => undefined)),
+              (cp) =>
+                stdio.err(
+                  `\ns2: harvest interrupted with ${
+                    (cp?.records ?? 0).toLocaleString("en-US")
+                  } papers saved in ${o.out}; run the same command with --resume to continue\n`
+                )
+            )
+          )
+        )
+        yield* stdio.out(summary(o.out, result))
+      })
+    ).pipe(Effect.provide(Harvest.HarvestFiles.layer))
+).pipe(Command.withDescription("Bulk search into a JSON-lines file, with progress, checkpoints and --resume"))

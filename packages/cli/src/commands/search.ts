@@ -1,0 +1,166 @@
+/**
+ * Search commands: `search` (relevance, or `--bulk`), `match`, `autocomplete`, `snippets`.
+ *
+ * @since 0.1.0
+ */
+import { Args, Command, Options } from "@effect/cli"
+import type { SnippetField } from "@s2-effect/core"
+import { Fields, SemanticScholar } from "@s2-effect/core"
+import { Effect, Option } from "effect"
+import * as Common from "../Common.js"
+import { badInput } from "../ExitCode.js"
+import * as Output from "../render/Output.js"
+import * as FilterFlags from "./filters.js"
+import { listDefaults, publicationDateOrYear } from "./papers.js"
+
+const query = Args.text({ name: "query" })
+
+/**
+ * `s2 search <query>`: relevance search (at most 1,000 results), or with `--bulk` the bulk
+ * endpoint (boolean query syntax, `--sort`, up to 10 million results).
+ *
+ * @since 0.1.0
+ */
+export const search = Command.make(
+  "search",
+  {
+    ...Common.options,
+    ...FilterFlags.options,
+    query,
+    bulk: Options.boolean("bulk").pipe(Options.withDescription("Use bulk search (token paging, --sort)")),
+    sort: FilterFlags.sort
+  },
+  (o) =>
+    Common.run(
+      o,
+      `${o.bulk ? "bulk " : ""}search ${JSON.stringify(o.query)}`,
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const fields = yield* Common.fields(o, Fields.papers, listDefaults)
+        const filters = yield* FilterFlags.toFilters(o)
+        if (!o.bulk && Option.isSome(o.sort)) {
+          return yield* Effect.fail(badInput("--sort needs --bulk: relevance search is ranked"))
+        }
+        yield* Output.stream(
+          o,
+          o.bulk
+            ? s2.searchPaper(o.query, { ...filters, fields, bulk: true, sort: Option.getOrUndefined(o.sort) })
+            : s2.searchPaper(o.query, { ...filters, fields, limit: Output.pageSize(o, 100) })
+        )
+      })
+    )
+).pipe(Command.withDescription("Search papers (relevance; --bulk for the bulk endpoint)"))
+
+/**
+ * `s2 match <title>`: the paper whose title best matches.
+ *
+ * @since 0.1.0
+ */
+export const match = Command.make(
+  "match",
+  { ...Common.options, ...FilterFlags.options, title: Args.text({ name: "title" }) },
+  (o) =>
+    Common.run(
+      o,
+      `title match ${JSON.stringify(o.title)}`,
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const fields = yield* Common.fields(o, Fields.papers, listDefaults)
+        const filters = yield* FilterFlags.toFilters(o)
+        yield* Output.one(o, yield* s2.matchPaperTitle(o.title, { ...filters, fields }))
+      })
+    )
+).pipe(Command.withDescription("The paper whose title best matches"))
+
+/**
+ * `s2 autocomplete <text>`.
+ *
+ * @since 0.1.0
+ */
+export const autocomplete = Command.make(
+  "autocomplete",
+  { ...Common.options, text: Args.text({ name: "text" }) },
+  (o) =>
+    Common.run(
+      o,
+      `autocomplete ${JSON.stringify(o.text)}`,
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        yield* Output.many(o, yield* s2.getAutocomplete(o.text))
+      })
+    )
+).pipe(Command.withDescription("Title completions for a partial query"))
+
+const isSnippetField = (name: string): name is SnippetField => /^snippet\.[A-Za-z]/.test(name)
+
+/**
+ * `s2 snippets <query>`: passages of text matching a query.
+ *
+ * @since 0.1.0
+ */
+export const snippets = Command.make(
+  "snippets",
+  {
+    ...Common.options,
+    query,
+    paperIds: Options.text("paper-ids").pipe(
+      Options.withDescription("Comma-separated paper ids to search in"),
+      Options.optional
+    ),
+    authors: Options.text("authors").pipe(
+      Options.withDescription("Comma-separated author names (all must match)"),
+      Options.optional
+    ),
+    minCitationCount: Options.integer("min-citation-count").pipe(Options.optional),
+    insertedBefore: Options.text("inserted-before").pipe(
+      Options.withDescription("Only snippets inserted before YYYY[-MM[-DD]]"),
+      Options.optional
+    ),
+    year: Options.text("year").pipe(Options.optional),
+    venue: Options.text("venue").pipe(Options.optional),
+    fieldsOfStudy: Options.text("fields-of-study").pipe(Options.optional),
+    publicationDateOrYear
+  },
+  (o) =>
+    Common.run(
+      o,
+      `snippet search ${JSON.stringify(o.query)}`,
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const names = Option.getOrUndefined(
+          Option.map(Option.filter(o.fields, (f) => f.trim() !== "all"), Common.splitList)
+        )
+        const wrong = names?.filter((n) => !isSnippetField(n)) ?? []
+        if (wrong.length > 0) {
+          return yield* Effect.fail(
+            badInput(`--fields of snippets must be snippet.* paths such as snippet.text; got ${wrong.join(", ")}`)
+          )
+        }
+        const filters = yield* FilterFlags.toFilters({
+          year: Option.none(),
+          publicationTypes: Option.none(),
+          openAccessPdf: false,
+          venue: Option.none(),
+          fieldsOfStudy: o.fieldsOfStudy,
+          publicationDateOrYear: Option.none(),
+          minCitationCount: Option.none()
+        })
+        const max = yield* Common.max(o)
+        yield* Output.many(
+          o,
+          yield* s2.searchSnippet(o.query, {
+            fields: names?.filter(isSnippetField),
+            paperIds: Option.getOrUndefined(Option.map(o.paperIds, Common.splitList)),
+            authors: Option.getOrUndefined(Option.map(o.authors, Common.splitList)),
+            minCitationCount: Option.getOrUndefined(o.minCitationCount),
+            insertedBefore: Option.getOrUndefined(o.insertedBefore),
+            year: Option.getOrUndefined(o.year),
+            venue: Option.getOrUndefined(Option.map(o.venue, Common.splitList)),
+            fieldsOfStudy: filters.fieldsOfStudy,
+            publicationDateOrYear: Option.getOrUndefined(o.publicationDateOrYear),
+            limit: max === undefined ? undefined : Math.min(max, 1000)
+          })
+        )
+      })
+    )
+).pipe(Command.withDescription("Passages of text matching a query"))

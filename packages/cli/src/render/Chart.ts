@@ -1,0 +1,57 @@
+/**
+ * A small terminal chart: horizontal bars of counts per year (grouped into ranges when there are
+ * many years), drawn with eighth-block characters.
+ *
+ * @since 0.1.0
+ */
+
+const eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+
+const bar = (value: number, max: number, width: number): string => {
+  if (max <= 0 || value <= 0) return ""
+  const units = Math.max(1, Math.round((value / max) * width * 8))
+  return "█".repeat(Math.floor(units / 8)) + (eighths[units % 8] ?? "")
+}
+
+/**
+ * Groups per-year counts into at most `rows` rows of equal spans (`2000-2004`); counts without a
+ * year (key `unknown`) come last.
+ *
+ * @since 0.1.0
+ */
+export const groupYears = (
+  counts: Readonly<Record<string, number>>,
+  rows = 20
+): Array<readonly [label: string, count: number]> => {
+  const years = Object.keys(counts).filter((k) => /^\d+$/.test(k)).map(Number).sort((a, b) => a - b)
+  const out: Array<readonly [string, number]> = []
+  const first = years[0]
+  const last = years[years.length - 1]
+  if (first !== undefined && last !== undefined) {
+    const span = Math.max(1, Math.ceil((last - first + 1) / rows))
+    const start = span === 1 ? first : first - (first % span)
+    for (let from = start; from <= last; from += span) {
+      const to = from + span - 1
+      let sum = 0
+      for (let y = from; y <= to; y++) sum += counts[String(y)] ?? 0
+      out.push([span === 1 ? String(from) : `${from}-${to}`, sum])
+    }
+  }
+  const unknown = counts["unknown"] ?? 0
+  if (unknown > 0) out.push(["no year", unknown])
+  return out
+}
+
+/**
+ * The chart of papers per year, `width` characters for the longest bar.
+ *
+ * @since 0.1.0
+ */
+export const yearChart = (counts: Readonly<Record<string, number>>, width = 40): string => {
+  const rows = groupYears(counts)
+  if (rows.length === 0) return ""
+  const max = Math.max(...rows.map(([, n]) => n))
+  const labelWidth = Math.max(...rows.map(([label]) => label.length))
+  return rows.map(([label, n]) => `${label.padStart(labelWidth)} │${bar(n, max, width)} ${n.toLocaleString("en-US")}`)
+    .join("\n") + "\n"
+}

@@ -1,0 +1,75 @@
+/**
+ * Printing command results in the chosen format: one record, a list, or a stream cut at `--max`.
+ * Records are printed as they came over the wire (`raw`), unknown fields included.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Predicate, Stream } from "effect"
+import type { Common } from "../Common.js"
+import * as CommonModule from "../Common.js"
+import type { CliError } from "../ExitCode.js"
+import { Stdio } from "../Stdio.js"
+import { makeWriter } from "./Format.js"
+
+/**
+ * The JSON of a record: its wire form when it has one.
+ *
+ * @since 0.1.0
+ */
+export const toJson = (record: unknown): unknown =>
+  Predicate.hasProperty(record, "raw") && Predicate.isRecord(record.raw) ? record.raw : record
+
+/**
+ * Prints one record (an object in JSON, a field/value list in a table).
+ *
+ * @since 0.1.0
+ */
+export const one = (common: Common, record: unknown): Effect.Effect<void, never, Stdio> =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio
+    const writer = makeWriter(yield* CommonModule.format(common), stdio, true)
+    yield* writer.write(toJson(record))
+    yield* writer.end
+  })
+
+/**
+ * Prints a stream of records, stopping after `--max` of them.
+ *
+ * @since 0.1.0
+ */
+export const stream = <E, R>(
+  common: Common,
+  records: Stream.Stream<unknown, E, R>
+): Effect.Effect<number, E | CliError, R | Stdio> =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio
+    const max = yield* CommonModule.max(common)
+    const writer = makeWriter(yield* CommonModule.format(common), stdio)
+    let count = 0
+    yield* (max === undefined ? records : Stream.take(records, max)).pipe(
+      Stream.runForEach((record) => {
+        count++
+        return writer.write(toJson(record))
+      })
+    )
+    yield* writer.end
+    return count
+  })
+
+/**
+ * Prints a list of records, cut at `--max`.
+ *
+ * @since 0.1.0
+ */
+export const many = (
+  common: Common,
+  records: ReadonlyArray<unknown>
+): Effect.Effect<number, CliError, Stdio> => stream(common, Stream.fromIterable(records))
+
+/**
+ * The page size to ask for: no more than `--max` needs, within the endpoint's limit.
+ *
+ * @since 0.1.0
+ */
+export const pageSize = (common: Common, endpointMax: number, fallback = 100): number | undefined =>
+  common.max._tag === "Some" && common.max.value >= 1 ? Math.min(common.max.value, endpointMax) : fallback

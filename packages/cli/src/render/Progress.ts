@@ -1,0 +1,173 @@
+/**
+ * Harvest progress on stderr: a live bar on a terminal (drawn by `cli-progress`, which redraws in
+ * place, throttles, and hides the cursor), periodic plain lines otherwise (logs, CI, pipes). Both
+ * show the same facts, formatted by the pure functions here.
+ *
+ * @since 0.1.0
+ */
+import { SingleBar } from "cli-progress"
+import { Effect } from "effect"
+
+/**
+ * Where a harvest stands.
+ *
+ * @since 0.1.0
+ */
+export interface State {
+  /** Records in the output file, including those of earlier runs (resume). */
+  readonly records: number
+  readonly pages: number
+  /** Records expected in all: the search's `total` (cut at `--max`); 0 when not known yet. */
+  readonly target: number
+  /** Records there were when this run started. */
+  readonly startRecords: number
+  readonly startedAt: number
+  readonly now: number
+}
+
+const number = (n: number) => Math.round(n).toLocaleString("en-US")
+
+/**
+ * Seconds as `42s`, `3m05s`, `1h02m`.
+ *
+ * @since 0.1.0
+ */
+export const duration = (seconds: number): string => {
+  if (!Number.isFinite(seconds) || seconds < 0) return "?"
+  const s = Math.round(seconds)
+  if (s < 60) return `${s}s`
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`
+}
+
+/**
+ * Records per second in this run.
+ *
+ * @since 0.1.0
+ */
+export const rate = (state: State): number => {
+  const seconds = (state.now - state.startedAt) / 1000
+  return seconds > 0 ? (state.records - state.startRecords) / seconds : 0
+}
+
+/**
+ * The facts after the bar: `21,000/50,000 papers · 21 pages · 9,800 papers/s · ETA 3s`.
+ *
+ * @since 0.1.0
+ */
+export const facts = (state: State): string => {
+  const perSecond = rate(state)
+  const remaining = Math.max(0, state.target - state.records)
+  const eta = state.target === 0 ? "?" : remaining === 0 ? "0s" : perSecond > 0 ? duration(remaining / perSecond) : "?"
+  const of = state.target > 0 ? `/${number(state.target)}` : ""
+  return `${number(state.records)}${of} papers · ${number(state.pages)} pages · ${
+    number(perSecond)
+  } papers/s · ETA ${eta}`
+}
+
+/**
+ * Percentage done, 0 to 100 (0 while the total is unknown).
+ *
+ * @since 0.1.0
+ */
+export const percent = (state: State): number =>
+  state.target > 0 ? Math.min(100, Math.floor((100 * state.records) / state.target)) : 0
+
+/**
+ * The terminal line: a bar, the percentage and the facts, in at most `columns` characters.
+ *
+ * @since 0.1.0
+ */
+export const barLine = (state: State, columns: number): string => {
+  const text = ` ${String(percent(state)).padStart(3)}% ${facts(state)}`
+  const width = Math.max(10, Math.min(40, columns - text.length - 3))
+  const filled = state.target > 0 ? Math.min(width, Math.round((width * state.records) / state.target)) : 0
+  return `[${"█".repeat(filled)}${"░".repeat(width - filled)}]${text}`
+}
+
+/**
+ * The plain line printed periodically when stderr is not a terminal.
+ *
+ * @since 0.1.0
+ */
+export const plainLine = (state: State): string =>
+  `harvest: ${state.target > 0 ? `${percent(state)}% ` : ""}${facts(state)}`
+
+/**
+ * Shows progress.
+ *
+ * @since 0.1.0
+ */
+export interface Reporter {
+  readonly update: (state: State) => Effect.Effect<void>
+  /** Draws the final state and releases the terminal. */
+  readonly stop: Effect.Effect<void>
+}
+
+/**
+ * The live bar, on a terminal stream.
+ *
+ * @since 0.1.0
+ */
+export const tty = (stream: NodeJS.WritableStream, columns: () => number): Reporter => {
+  let last: State | undefined
+  const bar = new SingleBar({
+    stream,
+    fps: 10,
+    hideCursor: true,
+    clearOnComplete: false,
+    stopOnComplete: false,
+    linewrap: false,
+    format: (_options, _params, payload: { readonly state?: State }) =>
+      payload.state === undefined ? "" : barLine(payload.state, columns())
+  })
+  let started = false
+  return {
+    update: (state) =>
+      Effect.sync(() => {
+        last = state
+        if (!started) {
+          started = true
+          bar.start(Math.max(state.target, 1), state.records, { state })
+        } else {
+          bar.setTotal(Math.max(state.target, 1))
+          bar.update(state.records, { state })
+        }
+      }),
+    stop: Effect.sync(() => {
+      if (!started) return
+      if (last !== undefined) bar.update(last.records, { state: last })
+      bar.stop()
+      started = false
+    })
+  }
+}
+
+/**
+ * Plain lines, at most one per `intervalMillis`, and the last state on stop.
+ *
+ * @since 0.1.0
+ */
+export const plain = (write: (line: string) => Effect.Effect<void>, intervalMillis = 1000): Reporter => {
+  let printedAt = 0
+  let last: State | undefined
+  let printed: State | undefined
+  return {
+    update: (state) =>
+      Effect.suspend(() => {
+        last = state
+        if (state.now - printedAt < intervalMillis) return Effect.void
+        printedAt = state.now
+        printed = state
+        return write(plainLine(state) + "\n")
+      }),
+    stop: Effect.suspend(() =>
+      last === undefined || last === printed ? Effect.void : Effect.zipRight(
+        Effect.sync(() => {
+          printed = last
+        }),
+        write(plainLine(last) + "\n")
+      )
+    )
+  }
+}

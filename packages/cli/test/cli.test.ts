@@ -1,0 +1,291 @@
+/**
+ * The real `s2` binary as a child process against the emulator's HTTP server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { EmulatorServer } from "@s2-effect/testing"
+import { Faults, startEmulator } from "@s2-effect/testing"
+import { Effect, Exit, Scope } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const bin = fileURLToPath(new URL("../bin/s2.mjs", import.meta.url))
+const key = "sekrit-key-0123456789"
+
+interface Ran {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess => {
+  const base = { ...process.env }
+  delete base["S2_API_KEY"]
+  delete base["S2_API_URL"]
+  return spawn(process.execPath, [bin, ...args], { env: { ...base, ...env }, stdio: ["pipe", "pipe", "pipe"] })
+}
+
+const finish = (child: ChildProcess, input?: string): Promise<Ran> =>
+  new Promise((resolve, reject) => {
+    let stdout = ""
+    let stderr = ""
+    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()))
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()))
+    child.on("error", reject)
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
+    child.stdin?.end(input ?? "")
+  })
+
+const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}, input?: string) =>
+  finish(start(args, env), input)
+
+const lines = (text: string) => text.trimEnd().split("\n").map((line) => JSON.parse(line))
+
+let scope: Scope.CloseableScope
+let server: EmulatorServer
+let faulty: EmulatorServer
+let paperId: string
+let authorId: string
+
+beforeAll(async () => {
+  scope = Effect.runSync(Scope.make())
+  const started = await Effect.runPromise(
+    Effect.all([
+      startEmulator({ seed: 1, size: 3000, bulkSize: 12_000 }),
+      startEmulator({
+        seed: 1,
+        size: 200,
+        faults: {
+          script: [
+            { route: "/graph/v1/author/*", fault: Faults.tooManyRequests() },
+            { route: "/graph/v1/paper/search", fault: Faults.status(503) },
+            { route: "/graph/v1/paper/autocomplete", fault: Faults.hang }
+          ]
+        }
+      })
+    ]).pipe(Scope.extend(scope))
+  )
+  ;[server, faulty] = started
+  const corpus = server.corpus
+  let best = 0
+  for (let i = 1; i < corpus.size; i++) {
+    if ((corpus.graph.citationCount[i] ?? 0) > (corpus.graph.citationCount[best] ?? 0)) best = i
+  }
+  paperId = `CorpusId:${corpus.papers[best]?.corpusId}`
+  authorId = corpus.authors[0]?.authorId ?? "0"
+})
+
+afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+
+const api = () => ["--api-url", server.url]
+const T = 150_000
+
+describe.concurrent("s2 commands against the HTTP emulator (each format once)", () => {
+  it("paper (JSON lines when piped), citations (json), references (csv), paper-authors (table)", async () => {
+    const piped = await s2(["paper", paperId, ...api(), "--fields", "title,year,citationCount"])
+    expect(piped.code).toBe(0)
+    expect(piped.stdout.trimEnd().split("\n")).toHaveLength(1)
+    expect(lines(piped.stdout)[0]).toMatchObject({ title: expect.any(String), year: expect.any(Number) })
+
+    const citations = await s2(["citations", paperId, ...api(), "--max", "7", "--format", "json"])
+    expect(citations.code).toBe(0)
+    expect(citations.stdout).toMatch(/^\[\n  \{\n    "/)
+    const cites = JSON.parse(citations.stdout)
+    expect(cites).toHaveLength(7)
+    const citing = cites[0].citingPaper.paperId as string
+
+    const refs = await s2(["references", citing, ...api(), "--format", "csv", "--fields", "title,year"])
+    expect(refs.code).toBe(0)
+    expect(refs.stdout.split("\r\n")[0]).toBe("citedPaper.paperId,citedPaper.title,citedPaper.year")
+
+    const authors = await s2(["paper-authors", paperId, ...api(), "--format", "table"])
+    expect(authors.code).toBe(0)
+    expect(authors.stdout.split("\n")[0]).toMatch(/^authorId\s+name/)
+  }, T)
+
+  it("papers: ids as arguments and from a file, batched, unknown ids reported", async () => {
+    const corpus = server.corpus
+    const ids = Array.from({ length: 620 }, (_, i) => `CorpusId:${corpus.papers[i]?.corpusId}`)
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-ids-")), "ids.txt")
+    fs.writeFileSync(file, `# ids\n${ids.slice(1).join("\n")}\n\n`)
+    const ran = await s2(["papers", ids[0]!, "CorpusId:1", "--ids-file", file, ...api(), "--fields", "title"])
+    expect(ran.code).toBe(0)
+    const records = lines(ran.stdout)
+    expect(records).toHaveLength(620)
+    expect(records[0].paperId).toBe(corpus.papers[0]?.paperId)
+    expect(ran.stderr).toContain("1 of 621 ids not found: CorpusId:1")
+  }, T)
+
+  it("author (table), authors, author-papers, search-author", async () => {
+    const author = await s2(["author", authorId, ...api(), "--fields", "name,hIndex", "--format", "table"])
+    expect(author.code).toBe(0)
+    expect(author.stdout).toMatch(new RegExp(`^authorId\\s+${authorId}\nname\\s+.+\nhIndex\\s+\\d+\n$`))
+    const name = /name\s+(.+)\n/.exec(author.stdout)?.[1] ?? ""
+    const authors = await s2(["authors", authorId, server.corpus.authors[1]!.authorId, ...api()])
+    expect(lines(authors.stdout)).toHaveLength(2)
+    const papers = await s2(["author-papers", authorId, ...api(), "--max", "2"])
+    expect(papers.code).toBe(0)
+    expect(lines(papers.stdout).length).toBeGreaterThan(0)
+    const found = await s2(["search-author", name, ...api(), "--max", "3"])
+    expect(found.code).toBe(0)
+    expect(lines(found.stdout).length).toBeGreaterThan(0)
+  }, T)
+
+  it("search (relevance with a filter; --bulk with filters and --sort), match", async () => {
+    const relevance = await s2(["search", "graph", ...api(), "--max", "5", "--year", "2000-"])
+    expect(relevance.code).toBe(0)
+    const hits = lines(relevance.stdout)
+    expect(hits.length).toBeGreaterThan(0)
+    for (const hit of hits) expect(hit.year).toBeGreaterThanOrEqual(2000)
+    const bulk = await s2([
+      "search",
+      "",
+      "--bulk",
+      "--sort",
+      "citationCount:desc",
+      "--fields-of-study",
+      "Computer Science",
+      "--max",
+      "20",
+      "--fields",
+      "title,citationCount",
+      ...api()
+    ])
+    expect(bulk.code).toBe(0)
+    const counts = lines(bulk.stdout).map((p) => p.citationCount as number)
+    expect(counts).toHaveLength(20)
+    expect([...counts].sort((a, b) => b - a)).toEqual(counts)
+    const title = hits[0].title as string
+    const match = await s2(["match", title, ...api()])
+    expect(match.code).toBe(0)
+    expect(lines(match.stdout)[0].title).toBe(title)
+  }, T)
+
+  it("autocomplete (csv), snippets, recommend (one paper, lists), datasets releases and release", async () => {
+    const complete = await s2(["autocomplete", "graph", ...api(), "--format", "csv"])
+    expect(complete.code).toBe(0)
+    expect(complete.stdout.split("\r\n")[0]).toBe("id,title,authorsYear")
+    const snippets = await s2(["snippets", "graph", ...api(), "--max", "3"])
+    expect(snippets.code).toBe(0)
+    expect(lines(snippets.stdout).length).toBeLessThanOrEqual(3)
+    const one = await s2(["recommend", paperId, ...api(), "--max", "4"])
+    expect(one.code).toBe(0)
+    expect(lines(one.stdout)).toHaveLength(4)
+    const lists = await s2(["recommend", "--positive", paperId, "--negative", "CorpusId:1015", ...api(), "--max", "3"])
+    expect(lists.code).toBe(0)
+    expect(lines(lists.stdout)).toHaveLength(3)
+    const releases = await s2(["datasets", "releases", ...api()])
+    expect(releases.code).toBe(0)
+    expect(lines(releases.stdout)[0]).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    const release = await s2(["datasets", "release", "latest", ...api()])
+    expect(release.code).toBe(0)
+    expect(lines(release.stdout)[0].datasets.length).toBeGreaterThan(0)
+  }, T)
+})
+
+describe.concurrent("exit codes, error lines, the key", () => {
+  it("bad input is 2, not found is 3 (one line, no stack), forbidden is 4", async () => {
+    const bad = await s2(["paper", paperId, ...api(), "--fields", "nope"])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/^s2: paper .* failed: unknown paper field "nope".*; fix the argument/)
+    const missing = await s2(["paper", "CorpusId:1", ...api()])
+    expect(missing.code).toBe(3)
+    expect(missing.stderr.trimEnd().split("\n")).toHaveLength(1)
+    expect(missing.stderr).not.toContain("    at ")
+    const forbidden = await s2(["datasets", "links", "papers", ...api()])
+    expect(forbidden.code).toBe(4)
+    expect(forbidden.stderr).toContain("set S2_API_KEY")
+  }, T)
+
+  it("rate limited is 5, server error 6, timeout 7, transport 8 (with --no-retry: no waiting)", async () => {
+    const limited = await s2(["author", "1000000", "--api-url", faulty.url, "--no-retry"])
+    expect(limited.code).toBe(5)
+    expect(limited.stderr).toMatch(/rate limited with retries off.*set S2_API_KEY for a higher limit/)
+    const server = await s2(["search", "graph", "--api-url", faulty.url, "--no-retry"])
+    expect(server.code).toBe(6)
+    const slow = await s2(["autocomplete", "gra", "--api-url", faulty.url, "--no-retry", "--timeout", "300ms"])
+    expect(slow.code).toBe(7)
+    expect(slow.stderr).toContain("raise --timeout")
+    const down = await s2(["paper", paperId, "--api-url", "http://127.0.0.1:9", "--no-retry"])
+    expect(down.code).toBe(8)
+    expect(down.stderr).toContain("--api-url")
+  }, T)
+
+  it("the API key is sent but never printed, not even with --verbose", async () => {
+    const keyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-key-")), "key")
+    fs.writeFileSync(keyFile, `${key}\n`)
+    const ok = await s2(["paper", paperId, ...api(), "--verbose"], { S2_API_KEY: key })
+    const failed = await s2(["paper", "CorpusId:1", ...api(), "--verbose", "--api-key-file", keyFile])
+    expect(ok.code).toBe(0)
+    expect(failed.code).toBe(3)
+    expect(failed.stderr).toMatch(/ObjectNotFound/) // the full cause with --verbose
+    for (const ran of [ok, failed]) {
+      expect(ran.stdout + ran.stderr).not.toContain(key)
+      expect(ran.stderr).toContain("x-api-key")
+    }
+    const seen = (await Effect.runPromise(server.requests)).filter((r) => r.keyPresent)
+    expect(seen.length).toBeGreaterThanOrEqual(2)
+  }, T)
+})
+
+describe("harvest", () => {
+  const spec = ["harvest", "", "--fields", "title,year"]
+  const waitFor = async (file: string, pages: number) => {
+    for (let i = 0; i < 400; i++) {
+      try {
+        if (JSON.parse(fs.readFileSync(file, "utf8")).pages >= pages) return
+      } catch {
+        // not written yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    throw new Error(`no checkpoint with ${pages} pages`)
+  }
+
+  it("killed (SIGKILL) or interrupted (SIGINT) mid-way, --resume gives the uninterrupted file", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-harvest-cli-"))
+    const whole = path.join(dir, "whole.jsonl")
+    const full = await s2([...spec, "--out", whole, ...api()])
+    expect(full.code).toBe(0)
+    expect(full.stdout).toMatch(/harvested [\d,]+ papers \(\d+ pages/)
+    expect(full.stdout).toContain("papers per year:")
+    expect(full.stderr).toMatch(/^harvest: \d+% /m) // plain progress lines: stderr is not a terminal
+    const total = JSON.parse(fs.readFileSync(`${whole}.checkpoint.json`, "utf8"))
+    expect(total.pages).toBeGreaterThan(4)
+
+    // Slow pages down so that the kill lands mid-harvest.
+    await Effect.runPromise(
+      server.setFaults({ script: [{ route: "/graph/v1/paper/search/bulk", fault: Faults.latency("150 millis") }] })
+    )
+    try {
+      const killed = path.join(dir, "killed.jsonl")
+      const child = start([...spec, "--out", killed, ...api()])
+      const done = finish(child)
+      await waitFor(`${killed}.checkpoint.json`, 2)
+      child.kill("SIGKILL")
+      expect((await done).signal).toBe("SIGKILL")
+
+      const interrupted = path.join(dir, "interrupted.jsonl")
+      const child2 = start([...spec, "--out", interrupted, ...api()])
+      const done2 = finish(child2)
+      await waitFor(`${interrupted}.checkpoint.json`, 2)
+      child2.kill("SIGINT")
+      const ran2 = await done2
+      expect(ran2.code).toBe(130)
+      expect(ran2.stderr).toContain("--resume")
+
+      await Effect.runPromise(server.setFaults({}))
+      for (const out of [killed, interrupted]) {
+        const resumed = await s2([...spec, "--out", out, "--resume", ...api()])
+        expect(resumed.code).toBe(0)
+        expect(resumed.stdout).toContain("resumed at")
+        expect(fs.readFileSync(out).equals(fs.readFileSync(whole))).toBe(true)
+      }
+    } finally {
+      await Effect.runPromise(server.setFaults({}))
+    }
+  }, 150_000)
+})

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "@effect/vitest"
+import { SemanticScholar } from "@s2-effect/core"
+import { Emulator } from "@s2-effect/testing"
+import { Effect, Exit, Layer } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as Harvest from "../src/Harvest.js"
+import type { Reporter } from "../src/render/Progress.js"
+
+// 2,000 materialized papers, bulk search over 4,500: five pages of 1,000 (the last one short).
+const client = SemanticScholar.layer({ retry: false }).pipe(
+  Layer.provide(Emulator.layer({ seed: 3, size: 2000, bulkSize: 4500 }))
+)
+const quiet: Reporter = { update: () => Effect.void, stop: Effect.void }
+const spec: Harvest.Spec = { query: "", filters: {}, sort: null, fields: ["title", "year"], max: null }
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-harvest-"))
+
+class Crash {
+  readonly _tag = "Crash"
+}
+
+describe("Harvest", () => {
+  it.effect("a crash between a page and its checkpoint, then resume, gives the uninterrupted file", () =>
+    Effect.gen(function*() {
+      const dir = tmp()
+      const whole = path.join(dir, "whole.jsonl")
+      const broken = path.join(dir, "broken.jsonl")
+      const full = yield* Harvest.harvest(
+        whole,
+        yield* Harvest.prepare(whole, spec, { resume: false, overwrite: false }),
+        quiet
+      )
+        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
+      expect(full.checkpoint).toMatchObject({ records: 4500, pages: 5, done: true, token: null })
+
+      // Crash after page 3 is on disk but before its checkpoint: the checkpoint still says 2 pages.
+      const crashed = yield* Harvest.harvest(
+        broken,
+        yield* Harvest.prepare(broken, spec, { resume: false, overwrite: false }),
+        quiet
+      ).pipe(
+        Effect.provideService(Harvest.HarvestFiles, {
+          afterPageWrite: (pages) => (pages === 3 ? Effect.die(new Crash()) : Effect.void)
+        }),
+        Effect.exit
+      )
+      expect(Exit.isFailure(crashed)).toBe(true)
+      const saved = yield* Harvest.readCheckpoint(broken)
+      expect(saved).toMatchObject({ pages: 2, records: 2000, done: false })
+      expect(fs.statSync(broken).size).toBeGreaterThan(saved?.bytes ?? 0)
+
+      // Resuming with other options is refused; with the same, it truncates and continues.
+      const other = yield* Effect.flip(
+        Harvest.prepare(broken, { ...spec, query: "graph" }, { resume: true, overwrite: false })
+      )
+      expect(other.message).toContain("is for another harvest")
+      const resumed = yield* Harvest.harvest(
+        broken,
+        yield* Harvest.prepare(broken, spec, { resume: true, overwrite: false }),
+        quiet
+      )
+        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
+      expect(resumed.startRecords).toBe(2000)
+      expect(resumed.checkpoint.years).toEqual(full.checkpoint.years)
+      expect(fs.readFileSync(broken, "utf8")).toBe(fs.readFileSync(whole, "utf8"))
+
+      // Resuming a finished harvest does nothing; starting over an existing file needs --overwrite.
+      const again = yield* Harvest.harvest(
+        broken,
+        yield* Harvest.prepare(broken, spec, { resume: true, overwrite: false }),
+        quiet
+      )
+        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
+      expect(again.alreadyDone).toBe(true)
+      const exists = yield* Effect.flip(Harvest.prepare(broken, spec, { resume: false, overwrite: false }))
+      expect(exists.message).toContain("--overwrite")
+    }).pipe(Effect.provide(client)))
+
+  it.effect("--max stops mid-page and marks the harvest done", () =>
+    Effect.gen(function*() {
+      const out = path.join(tmp(), "max.jsonl")
+      const capped = { ...spec, max: 1500 }
+      const result = yield* Harvest.harvest(
+        out,
+        yield* Harvest.prepare(out, capped, { resume: false, overwrite: false }),
+        quiet
+      )
+        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
+      expect(result.checkpoint).toMatchObject({ records: 1500, pages: 2, done: true })
+      expect(fs.readFileSync(out, "utf8").trimEnd().split("\n")).toHaveLength(1500)
+    }).pipe(Effect.provide(client)))
+
+  it.effect("resume without a checkpoint, or with a file shorter than its checkpoint, is refused", () =>
+    Effect.gen(function*() {
+      const out = path.join(tmp(), "none.jsonl")
+      const none = yield* Effect.flip(Harvest.prepare(out, spec, { resume: true, overwrite: false }))
+      expect(none.message).toContain("nothing to resume")
+      yield* Harvest.harvest(
+        out,
+        yield* Harvest.prepare(out, { ...spec, max: 10 }, { resume: false, overwrite: false }),
+        quiet
+      )
+        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
+      fs.truncateSync(out, 5)
+      const shorter = yield* Effect.flip(Harvest.prepare(out, { ...spec, max: 10 }, { resume: true, overwrite: false }))
+      expect(shorter.message).toContain("the file was changed")
+    }).pipe(Effect.provide(client)))
+})
