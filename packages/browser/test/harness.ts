@@ -1,0 +1,193 @@
+/// <reference types="node" />
+/**
+ * Node-side helpers of the browser tests: bundle the page with esbuild, serve it from a local
+ * server (another port than the emulator, so every API call is cross-origin), watch connections
+ * through a pass-through proxy, and drive Debian's Chromium with playwright-core.
+ */
+import * as esbuild from "esbuild"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import type { BrowserContext, Page } from "playwright-core"
+import { chromium } from "playwright-core"
+
+/** Debian's `chromium` package; `CHROMIUM_PATH` overrides. Never a downloaded browser. */
+export const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
+
+/** The flags this machine needs (no sandbox as root, no network but loopback). */
+export const chromiumFlags: ReadonlyArray<string> = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic"
+]
+
+/** Bundles a browser entry (TypeScript) to one ES module, as a page would ship it. */
+export const bundle = async (entry: string): Promise<string> => {
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    sourcemap: "inline",
+    logLevel: "silent"
+  })
+  const [file] = result.outputFiles
+  if (file === undefined) throw new Error(`esbuild produced no output for ${entry}`)
+  return file.text
+}
+
+const listen = (server: http.Server): Promise<string> =>
+  new Promise((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      if (address === null || typeof address === "string") reject(new Error("the server has no TCP port"))
+      else resolve(`http://127.0.0.1:${address.port}`)
+    })
+  })
+
+const close = (server: http.Server): Promise<void> =>
+  new Promise((resolve) => {
+    server.closeAllConnections()
+    server.close(() => resolve())
+  })
+
+export interface Served {
+  readonly url: string
+  readonly close: () => Promise<void>
+}
+
+/** Serves fixed files (path → content type and body) on 127.0.0.1; anything else is 404. */
+export const serveFiles = async (
+  files: Readonly<Record<string, { readonly type: string; readonly body: string }>>
+): Promise<Served> => {
+  const server = http.createServer((req, res) => {
+    const file = files[new URL(req.url ?? "/", "http://x").pathname]
+    if (file === undefined) {
+      res.writeHead(404, { "content-type": "text/plain" })
+      res.end("not found")
+      return
+    }
+    res.writeHead(200, { "content-type": file.type, "cache-control": "no-store" })
+    res.end(file.body)
+  })
+  const url = await listen(server)
+  return { url, close: () => close(server) }
+}
+
+export interface Exchange {
+  readonly method: string
+  readonly path: string
+}
+
+export interface WatchingProxy extends Served {
+  /** Requests whose client went away before the answer was complete (an aborted XMLHttpRequest). */
+  readonly aborted: ReadonlyArray<Exchange>
+  /** Resolves at the next such abort, or rejects after `timeoutMillis`. */
+  readonly nextAbort: (timeoutMillis: number) => Promise<Exchange>
+}
+
+/**
+ * A pass-through HTTP proxy in front of `target` (headers, CORS included, go through untouched)
+ * that records which requests the client abandoned: the server-side view of a cancelled request.
+ */
+export const watchingProxy = async (target: string): Promise<WatchingProxy> => {
+  const aborted: Array<Exchange> = []
+  const waiting: Array<(exchange: Exchange) => void> = []
+  const server = http.createServer((req, res) => {
+    const exchange: Exchange = { method: req.method ?? "GET", path: req.url ?? "/" }
+    const upstream = http.request(new URL(exchange.path, target), { method: exchange.method, headers: req.headers })
+    upstream.on("response", (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    upstream.on("error", () => res.destroy())
+    req.pipe(upstream)
+    res.on("close", () => {
+      if (res.writableFinished) return
+      upstream.destroy()
+      aborted.push(exchange)
+      for (const resolve of waiting.splice(0)) resolve(exchange)
+    })
+  })
+  const url = await listen(server)
+  return {
+    url,
+    aborted,
+    close: () => close(server),
+    nextAbort: (timeoutMillis) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no aborted request reached the proxy within ${timeoutMillis} ms`)),
+          timeoutMillis
+        )
+        waiting.push((exchange) => {
+          clearTimeout(timer)
+          resolve(exchange)
+        })
+      })
+  }
+}
+
+export interface Browser {
+  readonly context: BrowserContext
+  readonly page: Page
+  /** Uncaught errors of the page. */
+  readonly pageErrors: ReadonlyArray<string>
+  /** Console messages of the page (type: text), to explain a failure. */
+  readonly console: ReadonlyArray<string>
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Starts Debian's Chromium headless with a fresh profile. Fails (never skips) with the fix when
+ * the binary is missing: CI installs it with apt.
+ */
+export const launchChromium = async (): Promise<Browser> => {
+  if (!fs.existsSync(chromiumPath)) {
+    throw new Error(
+      `Chromium not found at ${chromiumPath}. These tests need a real browser: install Debian's package ` +
+        "(`apt-get update && apt-get install -y chromium`; .ci/run does this when it is missing) or set CHROMIUM_PATH. " +
+        "Never download a browser (no `playwright install`)."
+    )
+  }
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "s2-chromium-"))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: [...chromiumFlags],
+    viewport: { width: 1100, height: 800 }
+  })
+  const pageErrors: Array<string> = []
+  const messages: Array<string> = []
+  const page = context.pages()[0] ?? (await context.newPage())
+  page.on("pageerror", (error) => pageErrors.push(error.message))
+  page.on("console", (message) => messages.push(`${message.type()}: ${message.text()}`))
+  return {
+    context,
+    page,
+    pageErrors,
+    console: messages,
+    close: async () => {
+      await context.close()
+      fs.rmSync(profile, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Waits until `check` holds, polling every 20 ms, failing with `what` after `timeoutMillis`. */
+export const eventually = async (what: string, timeoutMillis: number, check: () => Promise<boolean>) => {
+  const deadline = Date.now() + timeoutMillis
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMillis} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
