@@ -3,6 +3,7 @@
  * case in a fresh process, the median of 5 runs after a warm-up with min and max, written to
  * packages/bench/RESULTS.md.
  */
+import { buildSync } from "esbuild"
 import { execFileSync, spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -16,14 +17,30 @@ const harvestFields = "title,year,venue,citationCount,authors"
 
 type Result = Record<string, number>
 
+/**
+ * Each case is bundled to plain JavaScript first, so that what runs (and what its RSS and profile
+ * show) is the client, not a TypeScript loader.
+ */
+const bundle = (name: string): string => {
+  const out = Path.join(tmp, "cases", `${name}.mjs`)
+  if (!Fs.existsSync(out)) {
+    buildSync({
+      entryPoints: [Path.join(here, "cases", `${name}.ts`)],
+      outfile: out,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      keepNames: true,
+      // CommonJS dependencies bundled into ESM need a require.
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }
+    })
+  }
+  return out
+}
+
 const runCase = (name: string, args: ReadonlyArray<string>, nodeFlags: ReadonlyArray<string> = []): Result => {
-  const out = execFileSync(process.execPath, [
-    ...nodeFlags,
-    "--import",
-    "tsx",
-    Path.join(here, "cases", `${name}.ts`),
-    ...args
-  ], {
+  const out = execFileSync(process.execPath, [...nodeFlags, bundle(name), ...args], {
     encoding: "utf8",
     maxBuffer: 1 << 24
   })

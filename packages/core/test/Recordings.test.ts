@@ -58,61 +58,70 @@ const scenarios = present
   ? Fs.readdirSync(folder).filter((f) => f.startsWith("test_") && f.endsWith(".json")).sort()
   : []
 
-if (!present) console.log(`recordings not found at ${folder}: the recorded-shape checks have nothing to read`)
+if (!present) {
+  console.log(`recordings not found at ${folder}: the recorded-shape checks have nothing to read`)
+  describe("real recorded exchanges", () => {
+    it("are absent beside this checkout, so nothing is compared (see the note above)", () => {
+      expect(Fs.existsSync(folder)).toBe(false)
+    })
+  })
+}
 
-describe("real recorded exchanges decode with the client's schemas", () => {
-  it("finds the recordings folder beside the project (or says it is absent)", () => {
-    expect(present ? scenarios.length : 0).toBe(scenarios.length)
+if (present) {
+  describe("real recorded exchanges decode with the client's schemas", () => {
+    it("are there: one file per scenario", () => {
+      expect(scenarios.length).toBeGreaterThan(40)
+    })
+
+    for (const file of scenarios) {
+      const exchanges: ReadonlyArray<Exchange> = JSON.parse(Fs.readFileSync(Path.join(folder, file), "utf8"))
+      exchanges.forEach((exchange, i) => {
+        const decode = decoderFor(exchange.path)
+        if (exchange.status !== 200 || decode === undefined) return
+        it(`${file}#${i} ${exchange.method} ${exchange.path}`, () => {
+          const result = decode(exchange.response)
+          expect(result._tag, result._tag === "Left" ? String(result.left) : "").toBe("Right")
+        })
+      })
+    }
+
+    const fixtures: ReadonlyArray<readonly [string, Decode]> = [
+      ["fixture_Paper.json", decoder(Paper)],
+      ["fixture_PaperWithNullValues.json", decoder(Paper)],
+      ["fixture_Author.json", decoder(Author)],
+      ["fixture_Citation.json", decoder(Citation)],
+      ["fixture_Reference.json", decoder(Reference)],
+      ["fixture_Release.json", decoder(Release)],
+      ["fixture_Dataset.json", decoder(Dataset)],
+      ["fixture_DatasetDiff.json", decoder(DatasetDiff)]
+    ]
+    for (const [file, decode] of fixtures) {
+      it(`${file} decodes, and raw gives back the wire JSON`, () => {
+        const json: unknown = JSON.parse(Fs.readFileSync(Path.join(folder, file), "utf8"))
+        const decoded = Either.getOrThrow(decode(json))
+        expect(typeof decoded === "object" && decoded !== null && "raw" in decoded && decoded.raw).toEqual(json)
+      })
+    }
   })
 
-  for (const file of scenarios) {
-    const exchanges: ReadonlyArray<Exchange> = JSON.parse(Fs.readFileSync(Path.join(folder, file), "utf8"))
-    exchanges.forEach((exchange, i) => {
-      const decode = decoderFor(exchange.path)
-      if (exchange.status !== 200 || decode === undefined) return
-      it(`${file}#${i} ${exchange.method} ${exchange.path}`, () => {
-        const result = decode(exchange.response)
-        expect(result._tag, result._tag === "Left" ? String(result.left) : "").toBe("Right")
-      })
-    })
-  }
-
-  const fixtures: ReadonlyArray<readonly [string, Decode]> = [
-    ["fixture_Paper.json", decoder(Paper)],
-    ["fixture_PaperWithNullValues.json", decoder(Paper)],
-    ["fixture_Author.json", decoder(Author)],
-    ["fixture_Citation.json", decoder(Citation)],
-    ["fixture_Reference.json", decoder(Reference)],
-    ["fixture_Release.json", decoder(Release)],
-    ["fixture_Dataset.json", decoder(Dataset)],
-    ["fixture_DatasetDiff.json", decoder(DatasetDiff)]
-  ]
-  for (const [file, decode] of fixtures) {
-    it.runIf(present)(`${file} decodes, and raw gives back the wire JSON`, () => {
-      const json: unknown = JSON.parse(Fs.readFileSync(Path.join(folder, file), "utf8"))
-      const decoded = Either.getOrThrow(decode(json))
-      expect(typeof decoded === "object" && decoded !== null && "raw" in decoded && decoded.raw).toEqual(json)
-    })
-  }
-})
-
-describe("real recorded error answers become typed errors", () => {
-  const expected: Record<number, string> = { 400: "BadQueryParameters", 403: "Forbidden", 404: "ObjectNotFound" }
-  for (const file of scenarios) {
-    const exchanges: ReadonlyArray<Exchange> = JSON.parse(Fs.readFileSync(Path.join(folder, file), "utf8"))
-    for (const exchange of exchanges.filter((e) => e.status !== 200)) {
-      it.effect(`${file} HTTP ${exchange.status}`, () =>
-        Effect.gen(function*() {
-          const s2 = yield* SemanticScholar
-          const error = yield* Effect.flip(s2.getPaper("CorpusId:1"))
-          expect(error._tag).toBe(expected[exchange.status])
-          expect(error.status).toBe(exchange.status)
-          const text = exchange.response as { error?: string; message?: string }
-          expect(error.message).toContain(text.error ?? text.message)
-        }).pipe(Effect.provide(testLayer(
-          () => Effect.succeed({ status: exchange.status, text: JSON.stringify(exchange.response) + "\n" }),
-          { retry: false }
-        ))))
+  describe("real recorded error answers become typed errors", () => {
+    const expected: Record<number, string> = { 400: "BadQueryParameters", 403: "Forbidden", 404: "ObjectNotFound" }
+    for (const file of scenarios) {
+      const exchanges: ReadonlyArray<Exchange> = JSON.parse(Fs.readFileSync(Path.join(folder, file), "utf8"))
+      for (const exchange of exchanges.filter((e) => e.status !== 200)) {
+        it.effect(`${file} HTTP ${exchange.status}`, () =>
+          Effect.gen(function*() {
+            const s2 = yield* SemanticScholar
+            const error = yield* Effect.flip(s2.getPaper("CorpusId:1"))
+            expect(error._tag).toBe(expected[exchange.status])
+            expect(error.status).toBe(exchange.status)
+            const text = exchange.response as { error?: string; message?: string }
+            expect(error.message).toContain(text.error ?? text.message)
+          }).pipe(Effect.provide(testLayer(
+            () => Effect.succeed({ status: exchange.status, text: JSON.stringify(exchange.response) + "\n" }),
+            { retry: false }
+          ))))
+      }
     }
-  }
-})
+  })
+}
