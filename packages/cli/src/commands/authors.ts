@@ -5,11 +5,11 @@
  */
 import { Args, Command } from "@effect/cli"
 import { Fields, SemanticScholar } from "@s2-effect/core"
-import { Effect, Option, Stream } from "effect"
+import { Effect, Option } from "effect"
 import * as Common from "../Common.js"
 import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"
-import { Stdio } from "../Stdio.js"
+import { lookUp } from "./batch.js"
 import { authorDefaults, idsFile, listDefaults, publicationDateOrYear } from "./papers.js"
 
 const authorId = Args.text({ name: "author-id" }).pipe(Args.withDescription("An author id (a number)"))
@@ -44,25 +44,9 @@ export const authors = Command.make(
       "authors batch",
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const stdio = yield* Stdio
         const ids = yield* Ids.gather(o.ids, o.idsFile)
         const fields = yield* Common.fields(o, Fields.author, authorDefaults)
-        const missing: Array<string> = []
-        yield* Output.stream(
-          o,
-          Stream.fromIterable(Ids.chunks(ids, 1000)).pipe(
-            Stream.mapEffect((chunk) => s2.getAuthors(chunk, { fields, returnNotFound: true })),
-            Stream.tap((result) => Effect.sync(() => missing.push(...result.notFound))),
-            Stream.flatMap((result) => Stream.fromIterable(result.found))
-          )
-        )
-        if (missing.length > 0) {
-          yield* stdio.err(
-            `s2: ${missing.length} of ${ids.length} ids not found: ${missing.slice(0, 10).join(", ")}${
-              missing.length > 10 ? ", …" : ""
-            }\n`
-          )
-        }
+        yield* lookUp(o, ids, 1000, (chunk) => s2.getAuthors(chunk, { fields, returnNotFound: true }))
       })
     )
 ).pipe(Command.withDescription("Look up many authors (ids as arguments and/or --ids-file), 1000 per request"))

@@ -5,11 +5,11 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Fields, SemanticScholar } from "@s2-effect/core"
-import { Effect, Stream } from "effect"
+import { Effect } from "effect"
 import * as Common from "../Common.js"
 import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"
-import { Stdio } from "../Stdio.js"
+import { lookUp } from "./batch.js"
 
 /** Fields shown for a paper when `--fields` is omitted. @since 0.1.0 */
 export const paperDefaults = [
@@ -78,25 +78,9 @@ export const papers = Command.make(
       "papers batch",
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const stdio = yield* Stdio
         const ids = yield* Ids.gather(o.ids, o.idsFile)
         const fields = yield* Common.fields(o, Fields.papers, listDefaults)
-        const missing: Array<string> = []
-        yield* Output.stream(
-          o,
-          Stream.fromIterable(Ids.chunks(ids, 500)).pipe(
-            Stream.mapEffect((chunk) => s2.getPapers(chunk, { fields, returnNotFound: true })),
-            Stream.tap((result) => Effect.sync(() => missing.push(...result.notFound))),
-            Stream.flatMap((result) => Stream.fromIterable(result.found))
-          )
-        )
-        if (missing.length > 0) {
-          yield* stdio.err(
-            `s2: ${missing.length} of ${ids.length} ids not found: ${missing.slice(0, 10).join(", ")}${
-              missing.length > 10 ? ", …" : ""
-            }\n`
-          )
-        }
+        yield* lookUp(o, ids, 500, (chunk) => s2.getPapers(chunk, { fields, returnNotFound: true }))
       })
     )
 ).pipe(Command.withDescription("Look up many papers (ids as arguments and/or --ids-file), 500 per request"))

@@ -3,7 +3,7 @@ import type { Corpus, PaperCore } from "../Corpus.js"
 import { authorsYear, embeddingOf } from "../corpus/generate.js"
 import { isInfluential } from "../corpus/graph.js"
 import { TOPICS } from "../corpus/vocabulary.js"
-import type { FieldSpec } from "./fields.js"
+import { type FieldSpec, PAPER_FIELDS } from "./fields.js"
 import { at, hash, hashString, Rng } from "./prng.js"
 
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -108,39 +108,10 @@ const paperField = (corpus: Corpus, i: number, p: PaperCore, name: string, spec:
   return undefined
 }
 
-const PAPER_ORDER = [
-  "paperId",
-  "externalIds",
-  "corpusId",
-  "publicationVenue",
-  "url",
-  "title",
-  "abstract",
-  "venue",
-  "year",
-  "referenceCount",
-  "citationCount",
-  "influentialCitationCount",
-  "isOpenAccess",
-  "openAccessPdf",
-  "fieldsOfStudy",
-  "s2FieldsOfStudy",
-  "tldr",
-  "publicationTypes",
-  "publicationDate",
-  "journal",
-  "citationStyles",
-  "embedding",
-  "textAvailability",
-  "authors",
-  "citations",
-  "references"
-] as const
-
 export const paperJson = (corpus: Corpus, i: number, spec: FieldSpec): JsonObject => {
   const p = corpus.paper(i)
   const out: JsonObject = { paperId: p.paperId }
-  for (const name of PAPER_ORDER) {
+  for (const name of PAPER_FIELDS) {
     if (name === "paperId" || !spec.top.has(name)) continue
     const value = paperField(corpus, i, p, name, spec)
     if (value !== undefined) out[name] = value
@@ -164,7 +135,7 @@ export const unresolvedJson = (corpus: Corpus, i: number, u: number, spec: Field
   const rng = new Rng(hash(corpus.seed, i, u, 37))
   const topic = at(TOPICS, corpus.paper(i).topic)
   const out: JsonObject = { paperId: null }
-  for (const name of PAPER_ORDER) {
+  for (const name of PAPER_FIELDS) {
     if (name === "paperId" || !spec.top.has(name)) continue
     out[name] = name === "title" ? `${rng.pick(topic.nouns)} and ${rng.pick(topic.nouns)}: a technical report` : null
   }

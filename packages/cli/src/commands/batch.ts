@@ -1,0 +1,44 @@
+/**
+ * Batch lookups for `s2 papers` and `s2 authors`.
+ *
+ * @since 0.1.0
+ */
+import type { BatchResult } from "@s2-effect/core"
+import { Effect, Stream } from "effect"
+import type { Common } from "../Common.js"
+import * as Ids from "../Ids.js"
+import * as Output from "../render/Output.js"
+import { Stdio } from "../Stdio.js"
+
+/**
+ * Looks ids up one batch call at a time, printing what is found as it comes and listing the ids
+ * not found on stderr. The command chunks rather than handing every id to one client call so that
+ * output streams and memory stays flat for any number of ids.
+ *
+ * @since 0.1.0
+ */
+export const lookUp = <A, E, R>(
+  common: Common,
+  ids: ReadonlyArray<string>,
+  size: number,
+  lookup: (chunk: ReadonlyArray<string>) => Effect.Effect<BatchResult<A>, E, R>
+) =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio
+    const missing: Array<string> = []
+    yield* Output.stream(
+      common,
+      Stream.fromIterable(Ids.chunks(ids, size)).pipe(
+        Stream.mapEffect(lookup),
+        Stream.tap((result) => Effect.sync(() => missing.push(...result.notFound))),
+        Stream.flatMap((result) => Stream.fromIterable(result.found))
+      )
+    )
+    if (missing.length > 0) {
+      yield* stdio.err(
+        `s2: ${missing.length} of ${ids.length} ids not found: ${missing.slice(0, 10).join(", ")}${
+          missing.length > 10 ? ", …" : ""
+        }\n`
+      )
+    }
+  })
