@@ -203,6 +203,23 @@ describe.concurrent("s2 commands against the HTTP emulator (each format once)", 
 })
 
 describe.concurrent("exit codes, error lines, the key", () => {
+  it("datasets download: every file to disk, the key never printed; a second run skips them all", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-cli-download-"))
+    const args = ["datasets", "download", "abstracts", "latest", "--dir", dir, ...api()]
+    const first = await s2(args, { S2_API_KEY: key })
+    expect(first.code, first.stderr).toBe(0)
+    const listed: Array<{ file: string; path: string; bytes: number }> = lines(first.stdout)
+    expect(listed.length).toBeGreaterThan(0)
+    for (const entry of listed) expect(fs.statSync(entry.path).size).toBe(entry.bytes)
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith(".part"))).toEqual([])
+    const again = await s2(args, { S2_API_KEY: key })
+    expect(again.code).toBe(0)
+    expect(again.stderr.match(/already complete/g)).toHaveLength(listed.length)
+    expect(first.stdout + first.stderr + again.stdout + again.stderr).not.toContain(key)
+    const keyless = await s2(args)
+    expect(keyless.code).toBe(4)
+  }, T)
+
   it("bad input is 2, not found is 3 (one line, no stack), forbidden is 4", async () => {
     const bad = await s2(["paper", paperId, ...api(), "--fields", "nope"])
     expect(bad.code).toBe(2)

@@ -1,13 +1,18 @@
 /**
- * `s2 datasets releases|release|links|diffs`: the Datasets API.
+ * `s2 datasets releases|release|links|diffs|download`: the Datasets API, and downloading a dataset.
  *
  * @since 0.1.0
  */
-import { Args, Command } from "@effect/cli"
+import { Args, Command, Options } from "@effect/cli"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { SemanticScholar } from "@s2-effect/core"
-import { Effect } from "effect"
+import { NodeDatasets } from "@s2-effect/node"
+import { Effect, Layer, Stream } from "effect"
 import * as Common from "../Common.js"
+import { fileError } from "../ExitCode.js"
 import * as Output from "../render/Output.js"
+import { Stdio } from "../Stdio.js"
 
 const releaseId = Args.text({ name: "release" }).pipe(
   Args.withDescription("A release id (YYYY-MM-DD) or latest"),
@@ -72,12 +77,81 @@ export const diffs = Command.make(
     )
 ).pipe(Command.withDescription("Diffs of a dataset between two releases (needs S2_API_KEY)"))
 
+const megabytes = (bytes: number | undefined) => bytes === undefined ? "?" : (bytes / 2 ** 20).toFixed(1)
+
+/**
+ * `s2 datasets download <dataset> [release] --dir D --concurrency N`: every file of a dataset to
+ * disk, resuming partial files and skipping finished ones; one line per file event on stderr
+ * (progress at most once a second per file) and the list of files on stdout at the end.
+ *
+ * @since 0.1.0
+ */
+export const download = Command.make(
+  "download",
+  {
+    ...Common.options,
+    dataset: datasetName,
+    release: releaseId,
+    directory: Options.text("dir").pipe(Options.withDescription("Where to put the files"), Options.withDefault(".")),
+    concurrency: Options.integer("concurrency").pipe(
+      Options.withDescription("Files fetched at once"),
+      Options.withDefault(4)
+    )
+  },
+  (o) =>
+    Common.run(
+      o,
+      `download of ${o.dataset} in release ${o.release}`,
+      Effect.gen(function*() {
+        const stdio = yield* Stdio
+        // The file host: with --emulator the in-process emulator serves the files too.
+        const files = o.emulator
+          ? Layer.merge(
+            Layer.effect(HttpClient.HttpClient, Effect.map(Common.inProcessEmulator, (built) => built.client)),
+            NodeFileSystem.layer
+          )
+          : NodeDatasets.layer
+        const done = new Map<string, NodeDatasets.DownloadState>()
+        const shown = new Map<string, number>()
+        yield* NodeDatasets.downloadDataset(o.release, o.dataset, {
+          directory: o.directory,
+          concurrency: o.concurrency
+        })
+          .pipe(
+            Stream.runForEach((event) => {
+              const line = `${event.file}: ${megabytes(event.bytesDone)} of ${megabytes(event.bytesTotal)} MB`
+              switch (event._tag) {
+                case "Progress": {
+                  const now = Date.now()
+                  if (now - (shown.get(event.file) ?? 0) < 1000) return Effect.void
+                  shown.set(event.file, now)
+                  return stdio.err(`  ${line}\n`)
+                }
+                case "Started":
+                  return stdio.err(`${event.bytesDone > 0 ? "resuming" : "fetching"} ${line}\n`)
+                case "Completed":
+                case "Skipped":
+                  done.set(event.file, event)
+                  return stdio.err(`${event._tag === "Skipped" ? "already complete" : "done"} ${line}\n`)
+              }
+            }),
+            Effect.provide(files),
+            Effect.catchTag("DatasetFileError", (error) => Effect.fail(fileError(`${o.dataset}: ${error.file}`, error)))
+          )
+        yield* Output.many(
+          o,
+          [...done.values()].map(({ bytesDone, file, path }) => ({ file, path, bytes: bytesDone }))
+        )
+      })
+    )
+).pipe(Command.withDescription("Download every file of a dataset (needs S2_API_KEY); resumes partial files"))
+
 /**
  * `s2 datasets`.
  *
  * @since 0.1.0
  */
 export const datasets = Command.make("datasets").pipe(
-  Command.withDescription("The Datasets API: releases, a release, download links, diffs"),
-  Command.withSubcommands([releases, release, links, diffs])
+  Command.withDescription("The Datasets API: releases, a release, download links, diffs, downloads"),
+  Command.withSubcommands([releases, release, links, diffs, download])
 )
