@@ -6,8 +6,9 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import type { Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
-import { Chunk, Effect, Layer, Redacted, Stream } from "effect"
-import { Corpus, Emulator, startEmulator } from "../src/index.js"
+import { Chunk, Effect, Fiber, Layer, Redacted, Stream, TestClock, TestContext } from "effect"
+import * as fc from "fast-check"
+import { Corpus, Emulator, Faults, startEmulator } from "../src/index.js"
 
 const corpus = Corpus.make({ seed: 7, size: 3000 })
 const mostCited = Array.from({ length: corpus.size }, (_, i) => i).reduce((best, i) =>
@@ -133,4 +134,65 @@ describe("the core client against the emulator", () => {
       expect(seen.map((r) => r.keyPresent)).toEqual([true, true])
       expect(JSON.stringify(seen)).not.toContain("client-test-key")
     }).pipe(Effect.provide(inMemory)))
+
+  it(
+    "under random seeded faults a bulk harvest and a citation list are exactly the fault-free sequences (property)",
+    async () => {
+      const small = Corpus.make({ seed: 3, size: 600, bulkSize: 3_500 })
+      const cited = Array.from({ length: small.size }, (_, i) => i).reduce((best, i) =>
+        small.citationCount(i) > small.citationCount(best) ? i : best
+      )
+      const harvest = Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const bulk = yield* collect(s2.searchPaper("", { bulk: true, fields: ["title"] }))
+        const citations = yield* collect(
+          s2.getPaperCitations(small.paper(cited).paperId, { fields: ["title"], limit: 10 })
+        )
+        return [...bulk.map((p) => p.paperId), ...citations.map((c) => c.citingPaper.paperId)]
+      })
+      let faulted = 0
+      const run = (faults: Faults.Config) =>
+        Effect.gen(function*() {
+          const fiber = yield* Effect.fork(harvest)
+          // Hangs end at the 30 s time-out and retries wait up to 60 s: a day of TestClock covers them.
+          yield* TestClock.adjust("1 day")
+          const ids = yield* Fiber.join(fiber)
+          const seen = yield* (yield* Emulator).requests
+          faulted += seen.filter((r) => r.outcome !== 200).length
+          return ids
+        }).pipe(
+          Effect.provide(SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ corpus: small, faults })))),
+          Effect.provide(TestContext.TestContext),
+          Effect.runPromise
+        )
+      const clean = await run({})
+      expect(clean.length).toBe(3_500 + small.citationCount(cited))
+      const every = [
+        Faults.tooManyRequests(),
+        Faults.tooManyRequests({ retryAfter: 3 }),
+        Faults.status(500),
+        Faults.status(502),
+        Faults.status(503),
+        Faults.status(504),
+        Faults.reset,
+        Faults.truncate(),
+        Faults.hang
+      ]
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 2 ** 30 }),
+          // At most 30%: a page then fails all eleven attempts with a chance below 2 in a million.
+          fc.double({ min: 0.05, max: 0.3, noNaN: true }),
+          fc.subarray(every, { minLength: 1 }),
+          async (seed, rate, faults) => {
+            expect(await run({ random: { seed, rate, faults } })).toEqual(clean)
+          }
+        ),
+        { numRuns: 20 }
+      )
+      // The runs did meet faults (hangs and resets included), not just clean answers.
+      expect(faulted).toBeGreaterThan(20)
+    },
+    120_000
+  )
 })
