@@ -85,32 +85,8 @@ const compileAst = (ast: SchemaAST.AST, memo: Map<SchemaAST.AST, Decode>): Decod
       }
     }
     case "TypeLiteral": {
-      if (ast.indexSignatures.length > 0) return undefined
-      const properties: Array<readonly [PropertyKey, Decode, boolean]> = []
-      for (const property of ast.propertySignatures) {
-        const decode = compileAst(property.type, memo)
-        if (decode === undefined) return undefined
-        properties.push([property.name, decode, property.isOptional])
-      }
-      return (u) => {
-        if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
-        let out: Record<PropertyKey, unknown> | undefined
-        for (const [name, decode, optional] of properties) {
-          if (!hasOwn.call(u, name)) {
-            if (optional) continue
-            return fail
-          }
-          const input: unknown = Reflect.get(u, name)
-          const value = decode(input)
-          if (value === fail) return fail
-          if (value !== input) {
-            // Unknown keys are kept, as Schema does with `onExcessProperty: "preserve"`.
-            out ??= { ...u }
-            out[name] = value
-          }
-        }
-        return out ?? u
-      }
+      const struct = compileStruct(ast, memo)
+      return struct === undefined ? undefined : (u) => struct(u, undefined)
     }
     case "Suspend": {
       let inner: Decode | undefined
@@ -126,6 +102,53 @@ const compileAst = (ast: SchemaAST.AST, memo: Map<SchemaAST.AST, Decode>): Decod
       return compileTransformation(ast, memo)
     default:
       return undefined
+  }
+}
+
+/**
+ * A struct that keeps unknown keys. The output is a copy of the input only when a property changed
+ * (a nested record built) — or always, into `target()`, when the caller needs a fresh object anyway
+ * (a class instance).
+ */
+const compileStruct = (
+  ast: SchemaAST.TypeLiteral,
+  memo: Map<SchemaAST.AST, Decode>
+): ((u: unknown, target: (() => Record<PropertyKey, unknown>) | undefined) => unknown) | undefined => {
+  if (ast.indexSignatures.length > 0) return undefined
+  const properties: Array<readonly [PropertyKey, Decode, boolean]> = []
+  for (const property of ast.propertySignatures) {
+    const decode = compileAst(property.type, memo)
+    if (decode === undefined) return undefined
+    properties.push([property.name, decode, property.isOptional])
+  }
+  const byName = new Map<string, Decode>()
+  const required: Array<string> = []
+  for (const [name, decode, optional] of properties) {
+    if (typeof name !== "string") return undefined
+    byName.set(name, decode)
+    if (!optional) required.push(name)
+  }
+  // Walk the keys the input has, not the keys the schema knows: a record asked for with a few
+  // fields has a few keys, while its class knows thirty.
+  return (u, target) => {
+    if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
+    for (const name of required) {
+      if (!hasOwn.call(u, name)) return fail
+    }
+    let out: Record<PropertyKey, unknown> | undefined = target === undefined ? undefined : Object.assign(target(), u)
+    for (const name in u) {
+      const decode = byName.get(name)
+      // Unknown keys are kept as they are, as Schema does with `onExcessProperty: "preserve"`.
+      if (decode === undefined || !hasOwn.call(u, name)) continue
+      const input: unknown = Reflect.get(u, name)
+      const value = decode(input)
+      if (value === fail) return fail
+      if (value !== input) {
+        out ??= { ...u }
+        out[name] = value
+      }
+    }
+    return out ?? u
   }
 }
 
@@ -153,7 +176,9 @@ const compileTransformation = (
       }
       // The class constructor copies its input and looks for field defaults on every call (a tenth
       // of a harvest's CPU). Records without defaults are the prototype plus their fields, so build
-      // them directly.
+      // them directly — and from a struct, in one copy rather than two.
+      const fromStruct = ast.from._tag === "TypeLiteral" ? compileStruct(ast.from, memo) : undefined
+      if (fromStruct !== undefined) return (u) => fromStruct(u, () => Object.create(prototype))
       return (u) => {
         const value = from(u)
         return value === fail ? fail : Object.assign(Object.create(prototype), value)

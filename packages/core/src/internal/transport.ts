@@ -7,7 +7,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type { RateLimiter } from "effect"
-import { Clock, Context, Duration, Effect, Option, ParseResult, Redacted, Schema } from "effect"
+import { Clock, Context, Duration, Effect, LogLevel, Option, ParseResult, Redacted, Schema } from "effect"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import {
@@ -243,7 +243,14 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
     const paced = Option.match(config.rateLimiter, { onNone: () => exchange, onSome: (limit) => limit(exchange) })
     return {
       target,
-      run: Effect.zipRight(Effect.logDebug(describeForLog(target, headers, body)), paced)
+      // The debug line (with its curl command) is only built when debug logging is on.
+      run: Effect.zipRight(
+        Effect.whenLogLevel(
+          Effect.suspend(() => Effect.logDebug(describeForLog(target, headers, body))),
+          LogLevel.Debug
+        ),
+        paced
+      )
     }
   }
 
