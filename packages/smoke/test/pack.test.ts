@@ -1,0 +1,33 @@
+/**
+ * The published shape of the packages, checked as part of `pnpm test`: `pnpm build`, then
+ * publint + arethetypeswrong on the packed tarballs (scripts/check-packages.mjs), then the
+ * pack-and-install smoke test (scripts/smoke.mjs: a blank project installs the tarballs and queries
+ * the emulator from an ESM and a CommonJS script). About a minute; `npm install` needs the registry.
+ */
+import { execFile } from "node:child_process"
+import * as path from "node:path"
+import { promisify } from "node:util"
+import { describe, expect, it } from "vitest"
+
+const run = promisify(execFile)
+const here = import.meta.dirname
+const repoRoot = path.resolve(here, "../../..")
+const options = { cwd: repoRoot, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 } as const
+
+describe.sequential("packaging", () => {
+  it("builds every published package", async () => {
+    await run("pnpm", ["build"], options)
+  }, 300_000)
+
+  it("passes publint and arethetypeswrong", async () => {
+    const { stdout } = await run(process.execPath, [path.join(here, "../scripts/check-packages.mjs")], options)
+    expect(stdout).toContain("check:packages: 5 packages pass publint and arethetypeswrong")
+  }, 300_000)
+
+  it("installs from the tarballs and queries the emulator from ESM and CommonJS", async () => {
+    const { stdout } = await run(process.execPath, [path.join(here, "../scripts/smoke.mjs")], options)
+    expect(stdout).toContain("esm.mjs: {\"found\":5")
+    expect(stdout).toContain("cjs.cjs: {\"found\":5")
+    expect(stdout).toContain("smoke test passed")
+  }, 300_000)
+})
