@@ -1,5 +1,6 @@
 /**
- * Writes every ```ts block of the Markdown files in docs/ (and the README) to generated/, one module
+ * Writes every ```ts block of the Markdown files in docs/, the README and the packages' READMEs to
+ * generated/, one module
  * per block, so `tsc` checks that each compiles against the packages as they are, and vitest runs
  * the blocks that are test suites.
  */
@@ -11,9 +12,13 @@ const out = Path.join(import.meta.dirname, "generated")
 Fs.rmSync(out, { recursive: true, force: true })
 Fs.mkdirSync(out, { recursive: true })
 
+const packages = Path.resolve(docs, "../packages")
 const sources = [
   ...Fs.readdirSync(docs).filter((f) => f.endsWith(".md")).map((f) => Path.join(docs, f)),
-  Path.resolve(docs, "../README.md")
+  Path.resolve(docs, "../README.md"),
+  ...Fs.readdirSync(packages)
+    .map((name) => Path.join(packages, name, "README.md"))
+    .filter((file) => Fs.existsSync(file))
 ]
 
 let count = 0
@@ -23,7 +28,8 @@ for (const file of sources) {
   blocks.forEach((match, i) => {
     // A block that is a test suite is also run by vitest, so the page's test is known to pass.
     const suffix = match[1]?.includes("describe(") ? ".test.ts" : ".ts"
-    const name = `${Path.basename(file, ".md")}-${i + 1}${suffix}`
+    const page = Path.relative(Path.resolve(docs, ".."), file).replace(/\.md$/, "").replace(/[/\\]/g, "_")
+    const name = `${page}-${i + 1}${suffix}`
     // `export {}` makes every block a module, so blocks of one page do not clash.
     Fs.writeFileSync(Path.join(out, name), `// from ${Path.relative(docs, file)}\n${match[1]}\nexport {}\n`)
     count++
