@@ -37,7 +37,10 @@ export interface EmulatorService {
   readonly clearRequests: Effect.Effect<void>
   /** Replaces the fault configuration (and resets its counters). */
   readonly setFaults: (config: Config) => Effect.Effect<void>
-  /** The transport-independent core; the in-memory client and the HTTP server both call it. */
+  /**
+   * The transport-independent core; the in-memory client and the HTTP server both call it.
+   * @internal
+   */
   readonly core: EmulatorCore
 }
 

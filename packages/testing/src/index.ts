@@ -3,7 +3,8 @@
  *
  * @since 0.1.0
  */
-export { Corpus, type CorpusOptions } from "./Corpus.js"
+export { type AuthorCore, Corpus, type CorpusOptions, type PaperCore } from "./Corpus.js"
+export type { Graph } from "./corpus/graph.js"
 export { Emulator, type EmulatorOptions, type EmulatorService, type RecordedRequest } from "./Emulator.js"
 export * as Faults from "./Faults.js"
 export type { EmulatorRequest, EmulatorResponse } from "./internal/wire.js"
