@@ -133,6 +133,13 @@ const dateKey = (date: string): string | undefined => {
 }
 
 /**
+ * Whether `date` is a real date written `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (no 30 February).
+ *
+ * @since 0.1.0
+ */
+export const isDate = (date: string): boolean => dateKey(date) !== undefined
+
+/**
  * Checks a `publicationDateOrYear` filter (`2019-03-05`, `2019-03`, `2016-03-05:2020-06-06`,
  * `1981-08-25:`, `:2015-01`, `2015:2020`) and renders it.
  *

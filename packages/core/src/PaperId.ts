@@ -17,7 +17,7 @@ const prefixed: ReadonlyArray<readonly [prefix: string, pattern: RegExp, expecte
   ["PMCID", /^(PMC)?\d+$/i, "a PubMed Central id, e.g. PMCID:2323736"],
   [
     "URL",
-    /^https?:\/\/(www\.)?(semanticscholar\.org|arxiv\.org|aclweb\.org|aclanthology\.org|dl\.acm\.org|acm\.org|biorxiv\.org)\/\S*$/i,
+    /^https?:\/\/([\w-]+\.)*(semanticscholar\.org|arxiv\.org|aclweb\.org|aclanthology\.org|acm\.org|biorxiv\.org)\/\S*$/i,
     "a URL on semanticscholar.org, arxiv.org, aclweb.org, acm.org or biorxiv.org"
   ]
 ]

@@ -32,6 +32,11 @@ export interface RetryOptions {
   readonly jitter?: boolean
   /** Which errors to retry. Default {@link isRetryable}: 429, 5xx, time-outs, transport errors. */
   readonly while?: (error: S2Error) => boolean
+  /**
+   * The longest `Retry-After` worth waiting for. A server asking for more gets its error returned
+   * at once (with `retryAfterMillis`), rather than a client asleep for hours. Default 10 minutes.
+   */
+  readonly maxRetryAfter?: Duration.DurationInput
 }
 
 /**
@@ -49,13 +54,16 @@ export interface RetryOptions {
  */
 export const make = (options: RetryOptions = {}): RetryPolicy => {
   const cap = Duration.decode(options.cap ?? "60 seconds")
+  const maxRetryAfter = Duration.toMillis(options.maxRetryAfter ?? "10 minutes")
+  const retryable = options.while ?? isRetryable
   const waits = Schedule.exponential(options.base ?? "5 seconds", 2).pipe(
-    Schedule.modifyDelay((_, delay) => Duration.min(delay, cap)),
     options.jitter === true ? Schedule.jittered : Function.identity,
+    // Capped after jitter, so no wait exceeds the cap.
+    Schedule.modifyDelay((_, delay) => Duration.min(delay, cap)),
     Schedule.intersect(Schedule.recurs(options.times ?? 10))
   )
   return Schedule.intersect(waits, Schedule.identity<S2Error>()).pipe(
-    Schedule.whileInput(options.while ?? isRetryable),
+    Schedule.whileInput((error: S2Error) => retryable(error) && (retryAfterMillis(error) ?? 0) <= maxRetryAfter),
     Schedule.modifyDelay(([, error], delay) => Duration.max(delay, Duration.millis(retryAfterMillis(error) ?? 0)))
   )
 }

@@ -25,7 +25,7 @@ import type { RateLimit } from "./RateLimit.js"
 import type { RetryPolicy } from "./RetryPolicy.js"
 import { defaultPolicy } from "./RetryPolicy.js"
 import type { S2Error } from "./S2Error.js"
-import { BadQueryParameters, Forbidden, ObjectNotFound } from "./S2Error.js"
+import { BadQueryParameters, DecodeError, Forbidden, ObjectNotFound } from "./S2Error.js"
 import type { Autocomplete, Snippet } from "./Snippet.js"
 
 /**
@@ -369,9 +369,22 @@ export const make = (
 
 const autocompleteLength = 100
 
-const isReleaseDate = (id: string) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(id) && !Number.isNaN(Date.parse(`${id}T00:00:00Z`)) &&
-  new Date(`${id}T00:00:00Z`).toISOString().startsWith(id)
+const isReleaseDate = (id: string) => /^\d{4}-\d{2}-\d{2}$/.test(id) && Filters.isDate(id)
+
+const validatePrefetch = (prefetch = 0) =>
+  Number.isSafeInteger(prefetch) && prefetch >= 0
+    ? Effect.succeed(prefetch)
+    : invalidOption("prefetch", `prefetch ${prefetch} is invalid: give a whole number ≥ 0`)
+
+// Page schemas are built once: the compiled decoder is cached per schema.
+const bulkPage = TokenPage(Paper)
+const pages = {
+  paperAuthors: OffsetPage(PaperAuthor),
+  citations: OffsetPage(Citation),
+  references: OffsetPage(Reference),
+  papers: OffsetPage(Paper),
+  authors: OffsetPage(Author)
+}
 
 const paperBatchSize = 500
 const authorBatchSize = 1000
@@ -394,43 +407,49 @@ const fromTransport = (transport: Transport.Transport): Service => {
     readonly schema: Schema.Schema<A, I>
     readonly validate: typeof PaperId.validatePaperId
     readonly noun: string
-  }) =>
-  (
-    ids: ReadonlyArray<string>,
-    options: BatchOptions<string> = {}
-  ): Effect.Effect<ReadonlyArray<A> | BatchResult<A>, S2Error> =>
-    Effect.gen(function*() {
-      yield* PaperId.validateIds(ids, kind.validate, `${kind.noun}Ids`)
-      const concurrency = options.concurrency ?? 1
-      if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
-        return yield* invalidOption("concurrency", `concurrency ${concurrency} is invalid: give a whole number ≥ 1`)
-      }
-      const query = [yield* fieldsParam(kind.fields, options.fields)]
-      const answers = yield* Effect.forEach(
-        chunksOf(ids, kind.size),
-        (chunk) =>
-          execute(Req.post("graph", kind.path, query, { ids: chunk }), Schema.Array(Schema.NullOr(kind.schema))).pipe(
-            Effect.filterOrFail(
-              (answer) => answer.length === chunk.length,
-              (answer) =>
-                new BadQueryParameters({
-                  message: `${kind.path} answered ${answer.length} entries for ${chunk.length} ids`
-                })
-            )
-          ),
-        { concurrency }
-      )
-      const found: Array<A> = []
-      const notFound: Array<string> = []
-      answers.flat().forEach((entry, i) => entry === null ? notFound.push(ids[i] ?? "") : found.push(entry))
-      if (found.length === 0) {
-        return yield* invalidOption(
-          `${kind.noun}Ids`,
-          `none of the ${ids.length} ${kind.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`
+  }) => {
+    const answer = Schema.Array(Schema.NullOr(kind.schema))
+    return (
+      ids: ReadonlyArray<string>,
+      options: BatchOptions<string> = {}
+    ): Effect.Effect<ReadonlyArray<A> | BatchResult<A>, S2Error> =>
+      Effect.gen(function*() {
+        yield* PaperId.validateIds(ids, kind.validate, `${kind.noun}Ids`)
+        const concurrency = options.concurrency ?? 1
+        if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+          return yield* invalidOption("concurrency", `concurrency ${concurrency} is invalid: give a whole number ≥ 1`)
+        }
+        const query = [yield* fieldsParam(kind.fields, options.fields)]
+        const answers = yield* Effect.forEach(
+          chunksOf(ids, kind.size),
+          (chunk) =>
+            execute(Req.post("graph", kind.path, query, { ids: chunk }), answer).pipe(
+              // Positions are how unknown ids are told apart: an answer of another length is unusable.
+              Effect.filterOrFail(
+                (entries) => entries.length === chunk.length,
+                (entries) =>
+                  new DecodeError({
+                    message: `${kind.path} answered ${entries.length} entries for ${chunk.length} ids`,
+                    excerpt: `${entries.length} entries`,
+                    method: "POST",
+                    url: kind.path
+                  })
+              )
+            ),
+          { concurrency }
         )
-      }
-      return options.returnNotFound === true ? { found, notFound } : found
-    })
+        const found: Array<A> = []
+        const notFound: Array<string> = []
+        answers.flat().forEach((entry, i) => entry === null ? notFound.push(ids[i] ?? "") : found.push(entry))
+        if (found.length === 0) {
+          return yield* invalidOption(
+            `${kind.noun}Ids`,
+            `none of the ${ids.length} ${kind.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`
+          )
+        }
+        return options.returnNotFound === true ? { found, notFound } : found
+      })
+  }
 
   const pageOptions = (options: PageOptions, max: number, ceiling: number) =>
     Effect.gen(function*() {
@@ -442,28 +461,25 @@ const fromTransport = (transport: Transport.Transport): Service => {
           `offset ${offset} is out of range: give a whole number from 0 to ${ceiling - 1}`
         )
       }
-      const prefetch = options.prefetch ?? 0
-      if (!Number.isSafeInteger(prefetch) || prefetch < 0) {
-        return yield* invalidOption("prefetch", `prefetch ${prefetch} is invalid: give a whole number ≥ 0`)
-      }
+      const prefetch = yield* validatePrefetch(options.prefetch)
       return { limit, offset, prefetch }
     })
 
   /** One offset-paginated list: validated once, then one transport call per page. */
-  const offsetList = <A, I>(spec: {
+  const offsetList = <A, P extends OffsetPage<A>, I>(spec: {
     readonly label: string
     readonly path: Effect.Effect<string, BadQueryParameters>
     readonly query: Effect.Effect<ReadonlyArray<Filters.QueryParam>, BadQueryParameters>
     readonly options: PageOptions
     readonly max: number
     readonly ceiling: number
-    readonly schema: Schema.Schema<A, I>
-  }): Stream.Stream<OffsetPage<A>, S2Error> =>
+    readonly page: Schema.Schema<P, I>
+  }): Stream.Stream<P, S2Error> =>
     Stream.unwrap(Effect.gen(function*() {
       const path = yield* spec.path
       const query = yield* spec.query
       const paging = yield* pageOptions(spec.options, spec.max, spec.ceiling)
-      const schema = OffsetPage(spec.schema)
+      const schema = spec.page
       return pagination.offsetPages(
         (offset, limit) =>
           execute(Req.get("graph", path, [...query, ["offset", String(offset)], ["limit", String(limit)]]), schema),
@@ -497,7 +513,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
       options,
       max: 1000,
       ceiling: listCeiling,
-      schema: PaperAuthor
+      page: pages.paperAuthors
     })
 
   const getPaperCitationsPages: Service["getPaperCitationsPages"] = (paperId, options = {}) =>
@@ -511,7 +527,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
       options,
       max: 1000,
       ceiling: listCeiling,
-      schema: Citation
+      page: pages.citations
     })
 
   const getPaperReferencesPages: Service["getPaperReferencesPages"] = (paperId, options = {}) =>
@@ -522,7 +538,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
       options,
       max: 1000,
       ceiling: listCeiling,
-      schema: Reference
+      page: pages.references
     })
 
   const getAuthorPapersPages: Service["getAuthorPapersPages"] = (authorId, options = {}) =>
@@ -536,7 +552,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
       options,
       max: 1000,
       ceiling: listCeiling,
-      schema: Paper
+      page: pages.papers
     })
 
   const searchAuthorPages: Service["searchAuthorPages"] = (text, options = {}) =>
@@ -547,7 +563,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
       options,
       max: 1000,
       ceiling: listCeiling,
-      schema: Author
+      page: pages.authors
     })
 
   const searchQuery = (text: string, options: SearchPaperOptions) =>
@@ -566,11 +582,8 @@ const fromTransport = (transport: Transport.Transport): Service => {
   const bulkPages = (text: string, options: BulkSearchOptions): Stream.Stream<TokenPage<Paper>, S2Error> =>
     Stream.unwrap(Effect.gen(function*() {
       const params = yield* searchQuery(text, options)
-      const prefetch = options.prefetch ?? 0
-      if (!Number.isSafeInteger(prefetch) || prefetch < 0) {
-        return yield* invalidOption("prefetch", `prefetch ${prefetch} is invalid: give a whole number ≥ 0`)
-      }
-      const schema = TokenPage(Paper)
+      const prefetch = yield* validatePrefetch(options.prefetch)
+      const schema = bulkPage
       return pagination.tokenPages(
         (token) =>
           execute(
@@ -590,7 +603,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
       options,
       max: 100,
       ceiling: relevanceCeiling,
-      schema: Paper
+      page: pages.papers
     })
 
   function searchPaperPages(query: string, options: BulkSearchOptions): Stream.Stream<TokenPage<Paper>, S2Error>
@@ -681,6 +694,14 @@ const fromTransport = (transport: Transport.Transport): Service => {
           return yield* invalidOption("paperIds", `paperIds has ${options.paperIds.length} ids: give at most 100`)
         }
         const ids = yield* PaperId.validateIds(options.paperIds, PaperId.validatePaperId, "paperIds")
+        // One comma-joined value on the wire: an id with a comma would be read as two.
+        const split = ids.findIndex((id) => id.includes(","))
+        if (split >= 0) {
+          return yield* invalidOption(
+            "paperIds",
+            `paperIds[${split}] contains a comma, which the API would read as two ids`
+          )
+        }
         params.push(["paperIds", ids.join(",")])
       }
       if (options.authors !== undefined) {
@@ -850,17 +871,17 @@ const fromTransport = (transport: Transport.Transport): Service => {
   }
 }
 
-const withOverride = <A, E, R>(
-  self: Effect.Effect<A, E, R>,
-  patch: Effect.Effect<
-    { readonly timeout?: Duration.Duration; readonly retry?: RetryPolicy | false },
-    BadQueryParameters
-  >
-): Effect.Effect<A, E | BadQueryParameters, R> =>
-  Effect.flatMap(
-    Effect.all([Transport.Overrides, patch]),
-    ([current, change]) => Effect.provideService(self, Transport.Overrides, { ...current, ...change })
-  )
+/** The overrides in force with `change` applied: the one place the three helpers below merge them. */
+const overridden = (change: {
+  readonly timeout?: Duration.DurationInput | undefined
+  readonly retry?: RetryPolicy | false | undefined
+}) =>
+  Effect.gen(function*() {
+    const current = yield* Transport.Overrides
+    const timeout = change.timeout === undefined ? {} : { timeout: yield* positiveDuration("timeout", change.timeout) }
+    const retry = change.retry === undefined ? {} : { retry: change.retry }
+    return { ...current, ...timeout, ...retry }
+  })
 
 /**
  * Overrides the per-attempt time-out for every request made by an effect (or a scope of work).
@@ -886,7 +907,7 @@ export const withTimeout: {
 } = Function.dual(
   2,
   <A, E, R>(self: Effect.Effect<A, E, R>, timeout: Duration.DurationInput) =>
-    withOverride(self, Effect.map(positiveDuration("timeout", timeout), (d) => ({ timeout: d })))
+    Effect.flatMap(overridden({ timeout }), (value) => Effect.provideService(self, Transport.Overrides, value))
 )
 
 /**
@@ -911,8 +932,8 @@ export const withRetry: {
   2,
   <A, E, R>(self: Effect.Effect<A, E, R>, retry: RetryPolicy | false) =>
     Effect.flatMap(
-      Transport.Overrides,
-      (current) => Effect.provideService(self, Transport.Overrides, { ...current, retry })
+      Effect.orDie(overridden({ retry })), // no time-out to check: cannot fail
+      (value) => Effect.provideService(self, Transport.Overrides, value)
     )
 )
 
@@ -933,13 +954,4 @@ export const withStreamOverrides = <A, E, R>(
   self: Stream.Stream<A, E, R>,
   overrides: { readonly timeout?: Duration.DurationInput; readonly retry?: RetryPolicy | false }
 ): Stream.Stream<A, E | BadQueryParameters, R> =>
-  Stream.unwrap(
-    Effect.gen(function*() {
-      const current = yield* Transport.Overrides
-      const timeout = overrides.timeout === undefined
-        ? {}
-        : { timeout: yield* positiveDuration("timeout", overrides.timeout) }
-      const retry = overrides.retry === undefined ? {} : { retry: overrides.retry }
-      return Stream.provideService(self, Transport.Overrides, { ...current, ...timeout, ...retry })
-    })
-  )
+  Stream.unwrap(Effect.map(overridden(overrides), (value) => Stream.provideService(self, Transport.Overrides, value)))

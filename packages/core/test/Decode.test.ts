@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Either, FastCheck as fc, Option, Schema } from "effect"
+import { Arbitrary, Effect, Either, FastCheck as fc, Option, Schema } from "effect"
 import { Author } from "../src/Author.js"
 import { Citation, Reference } from "../src/Citation.js"
 import { DatasetDiff, Release } from "../src/Dataset.js"
 import { fastDecoder } from "../src/internal/decode.js"
+import { decode } from "../src/internal/transport.js"
 import { OffsetPage, TokenPage } from "../src/Page.js"
 import { Paper, PaperAuthor } from "../src/Paper.js"
 import { Snippet } from "../src/Snippet.js"
@@ -72,6 +73,15 @@ describe("the compiled decoder agrees with Schema's decoder", () => {
     const page = Option.getOrThrow(fastDecoder(OffsetPage(Paper))!({ total: 0, offset: 0 }))
     expect(page).toEqual({ total: 0, offset: 0, data: [] })
     agree(OffsetPage(Paper), { total: 0 })
+  })
+
+  it("a \"__proto__\" key from JSON.parse cannot change what a record is", () => {
+    const input = JSON.parse("{\"paperId\":\"p\",\"__proto__\":{\"title\":\"evil\"}}")
+    // The compiled decoder declines; the transport then uses Schema's decoder, which drops the key.
+    expect(Option.isNone(fastDecoder(Paper)!(input))).toBe(true)
+    const paper = Effect.runSync(decode(Paper, input, { method: "GET", url: "https://api.test/x" }))
+    expect(paper).toBeInstanceOf(Paper)
+    expect(paper.title).toBeUndefined()
   })
 
   it("rejects what Schema rejects: a float where an integer belongs, a string year, a missing id", () => {

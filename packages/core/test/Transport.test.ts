@@ -60,6 +60,27 @@ describe("retry policy", () => {
       )
     ))))
 
+  it.effect("a Retry-After longer than maxRetryAfter is returned at once, not slept through", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(getPaper)
+      expect(error._tag === "RateLimited" && error.retryAfterMillis).toBe(86_400_000)
+      expect(yield* requests).toHaveLength(1)
+    }).pipe(
+      Effect.provide(
+        testLayer(failingFirst(9, json({ message: "come back tomorrow" }, 429, { "retry-after": "86400" })))
+      )
+    ))
+
+  it.effect("with jitter no wait exceeds the cap", () =>
+    Effect.gen(function*() {
+      const exit = yield* runWithClock(getPaper, "2 hours")
+      expect(exit._tag).toBe("Success")
+      const waits = gaps((yield* requests).map((r) => r.at))
+      expect(waits).toHaveLength(10)
+      // (The test clock sums fractional jittered waits, hence the rounding allowance.)
+      for (const wait of waits.slice(4)) expect(wait).toBeLessThanOrEqual(60_000 + 1e-6)
+    }).pipe(Effect.provide(testLayer(failingFirst(10, tooMany), { retry: RetryPolicy.make({ jitter: true }) }))))
+
   for (const status of [500, 502, 503, 504]) {
     it.effect(`retries HTTP ${status}`, () =>
       Effect.gen(function*() {

@@ -132,6 +132,9 @@ const compileStruct = (
   // fields has a few keys, while its class knows thirty.
   return (u, target) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
+    // JSON.parse makes "__proto__" an own key, which an assignment would turn into a prototype;
+    // leave such input to Schema's decoder, which drops the key.
+    if (hasOwn.call(u, "__proto__")) return fail
     for (const name of required) {
       if (!hasOwn.call(u, name)) return fail
     }

@@ -23,10 +23,10 @@ export interface OffsetPaging {
 const ahead = <A, E>(stream: Stream.Stream<A, E>, prefetch: number) =>
   prefetch > 0 ? Stream.buffer(stream, { capacity: prefetch }) : stream
 
-export const offsetPages = <A>(
-  fetch: (offset: number, limit: number) => Effect.Effect<OffsetPage<A>, S2Error>,
+export const offsetPages = <P extends Pick<OffsetPage<unknown>, "next">>(
+  fetch: (offset: number, limit: number) => Effect.Effect<P, S2Error>,
   paging: OffsetPaging
-): Stream.Stream<OffsetPage<A>, S2Error> =>
+): Stream.Stream<P, S2Error> =>
   ahead(
     Stream.paginateEffect(paging.offset, (offset) =>
       fetch(offset, Math.min(paging.limit, paging.ceiling - offset)).pipe(

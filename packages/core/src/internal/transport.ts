@@ -25,6 +25,7 @@ import { prefixes, type S2Request } from "./request.js"
 
 /** What the transport needs to know, resolved once when the layer is built. */
 export interface TransportConfig {
+  /** The API root, without a trailing slash. */
   readonly apiUrl: string
   readonly apiKey: Option.Option<Redacted.Redacted<string>>
   readonly timeout: Duration.Duration
@@ -189,7 +190,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
   // No b3/traceparent headers: they would make every browser call a CORS preflight that the API
   // (or a proxy) may refuse, and they would hand the caller's trace ids to a third party.
   const client = HttpClient.withTracerPropagation(platformClient, false)
-  const root = config.apiUrl.replace(/\/+$/, "")
+  const root = config.apiUrl
   const key = Option.map(config.apiKey, Redacted.value)
 
   const attempt = (request: S2Request, timeout: Duration.Duration) => {
