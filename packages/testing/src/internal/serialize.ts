@@ -3,7 +3,7 @@ import type { Corpus, PaperCore } from "../Corpus.js"
 import { authorsYear, embeddingOf } from "../corpus/generate.js"
 import { isInfluential } from "../corpus/graph.js"
 import { TOPICS } from "../corpus/vocabulary.js"
-import { type FieldSpec, PAPER_FIELDS } from "./fields.js"
+import { AUTHOR_FIELDS, type FieldSpec, PAPER_FIELDS } from "./fields.js"
 import { at, hash, hashString, Rng } from "./prng.js"
 
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -142,23 +142,10 @@ export const unresolvedJson = (corpus: Corpus, i: number, u: number, spec: Field
   return out
 }
 
-const AUTHOR_ORDER = [
-  "authorId",
-  "externalIds",
-  "url",
-  "name",
-  "affiliations",
-  "homepage",
-  "paperCount",
-  "citationCount",
-  "hIndex",
-  "papers"
-] as const
-
 export const authorJson = (corpus: Corpus, j: number, spec: FieldSpec): JsonObject => {
   const a = corpus.author(j)
   const out: JsonObject = { authorId: a.authorId }
-  for (const name of AUTHOR_ORDER) {
+  for (const name of AUTHOR_FIELDS) {
     if (name === "authorId" || !spec.top.has(name)) continue
     switch (name) {
       case "externalIds":

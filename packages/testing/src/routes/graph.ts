@@ -72,20 +72,27 @@ const idsOf = (
   return { ok: true, ids }
 }
 
-/** POST /paper/batch */
-export const paperBatch = (ctx: RouteContext, request: EmulatorRequest, query: Query): EmulatorResponse => {
-  const f = fieldsOf(query, "paper")
+/** A batch: one answer per id, in order, `null` where the id is unknown. */
+const batch = (
+  request: EmulatorRequest,
+  query: Query,
+  kind: "paper" | "author",
+  max: number,
+  answer: (id: string, spec: FieldSpec) => Json
+): EmulatorResponse => {
+  const f = fieldsOf(query, kind)
   if (!f.ok) return f.response
-  const ids = idsOf(request.body, 500)
+  const ids = idsOf(request.body, max)
   if (!ids.ok) return ids.response
-  return json(
-    200,
-    ids.ids.map((id) => {
-      const i = ctx.corpus.resolvePaper(id)
-      return i === undefined ? null : paperJson(ctx.corpus, i, f.spec)
-    })
-  )
+  return json(200, ids.ids.map((id) => answer(id, f.spec)))
 }
+
+/** POST /paper/batch */
+export const paperBatch = (ctx: RouteContext, request: EmulatorRequest, query: Query): EmulatorResponse =>
+  batch(request, query, "paper", 500, (id, spec) => {
+    const i = ctx.corpus.resolvePaper(id)
+    return i === undefined ? null : paperJson(ctx.corpus, i, spec)
+  })
 
 const listEnvelope = (offset: number, limit: number, total: number, data: ReadonlyArray<Json>): EmulatorResponse => {
   const next = nextOf(offset, limit, total, LIST_WINDOW, true)
@@ -278,19 +285,11 @@ export const getAuthor = (ctx: RouteContext, query: Query, id: string): Emulator
 }
 
 /** POST /author/batch */
-export const authorBatch = (ctx: RouteContext, request: EmulatorRequest, query: Query): EmulatorResponse => {
-  const f = fieldsOf(query, "author")
-  if (!f.ok) return f.response
-  const ids = idsOf(request.body, 1000)
-  if (!ids.ok) return ids.response
-  return json(
-    200,
-    ids.ids.map((id) => {
-      const j = ctx.corpus.resolveAuthor(id)
-      return j === undefined ? null : authorJson(ctx.corpus, j, f.spec)
-    })
-  )
-}
+export const authorBatch = (ctx: RouteContext, request: EmulatorRequest, query: Query): EmulatorResponse =>
+  batch(request, query, "author", 1000, (id, spec) => {
+    const j = ctx.corpus.resolveAuthor(id)
+    return j === undefined ? null : authorJson(ctx.corpus, j, spec)
+  })
 
 /** GET /author/{id}/papers */
 export const authorPapers = (ctx: RouteContext, query: Query, id: string): EmulatorResponse => {
