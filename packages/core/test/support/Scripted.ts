@@ -5,7 +5,6 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import type { Redacted } from "effect"
 import { Clock, Context, Effect, Layer, Ref } from "effect"
 import type { Options } from "../../src/SemanticScholar.js"
 import { SemanticScholar } from "../../src/SemanticScholar.js"
@@ -76,4 +75,3 @@ export const testLayer = (handler: Handler, options: Options = {}) =>
 
 export const requests = Effect.flatMap(Requests, Ref.get)
 
-export type Key = Redacted.Redacted<string>
