@@ -74,4 +74,3 @@ export const testLayer = (handler: Handler, options: Options = {}) =>
   SemanticScholar.layer({ apiUrl: "https://api.test", ...options }).pipe(Layer.provideMerge(clientLayer(handler)))
 
 export const requests = Effect.flatMap(Requests, Ref.get)
-
