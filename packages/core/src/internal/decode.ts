@@ -138,10 +138,23 @@ const compileStruct = (
     for (const name of required) {
       if (!hasOwn.call(u, name)) return fail
     }
-    let out: Record<PropertyKey, unknown> | undefined = target === undefined ? undefined : Object.assign(target(), u)
+    if (target !== undefined) {
+      // A record: copy and decode in one pass over the input's keys.
+      const out = target()
+      for (const name in u) {
+        if (!hasOwn.call(u, name)) continue
+        const input: unknown = Reflect.get(u, name)
+        const decode = byName.get(name)
+        // Unknown keys are kept as they are, as Schema does with `onExcessProperty: "preserve"`.
+        const value = decode === undefined ? input : decode(input)
+        if (value === fail) return fail
+        out[name] = value
+      }
+      return out
+    }
+    let out: Record<PropertyKey, unknown> | undefined
     for (const name in u) {
       const decode = byName.get(name)
-      // Unknown keys are kept as they are, as Schema does with `onExcessProperty: "preserve"`.
       if (decode === undefined || !hasOwn.call(u, name)) continue
       const input: unknown = Reflect.get(u, name)
       const value = decode(input)
