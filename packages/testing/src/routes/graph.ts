@@ -131,23 +131,40 @@ const dateFilter = (
     : { ok: false, response: error(400, parsed.message) }
 }
 
-/** GET /paper/{id}/citations */
-export const paperCitations = (ctx: RouteContext, query: Query, id: string): EmulatorResponse => {
-  const i = ctx.corpus.resolvePaper(id)
-  if (i === undefined) return paperNotFound(id)
-  const f = fieldsOf(query, "edge")
+/**
+ * A list of papers (by corpus index) filtered by `publicationDateOrYear` and paged: the shape of
+ * the citations and author-papers routes.
+ */
+const datedList = (
+  ctx: RouteContext,
+  query: Query,
+  kind: "edge" | "paper",
+  indexes: () => ReadonlyArray<number>,
+  toJson: (index: number, spec: FieldSpec) => Json
+): EmulatorResponse => {
+  const f = fieldsOf(query, kind)
   if (!f.ok) return f.response
   const paging = parsePaging(query, { maxLimit: 1000, window: LIST_WINDOW, strict: true })
   if (paging._tag === "Bad") return paging.response
   const dates = dateFilter(ctx, query)
   if (!dates.ok) return dates.response
-  let citing = Array.from(citingOf(ctx.corpus, i))
   const filter = dates.filter
-  if (filter !== undefined) citing = citing.filter((c) => filter(c))
-  const data = citing.slice(paging.offset, paging.offset + paging.limit).map((c) =>
-    edgeJson(ctx.corpus, c, i, "citingPaper", f.spec)
+  const all = filter === undefined ? indexes() : indexes().filter((index) => filter(index))
+  const data = all.slice(paging.offset, paging.offset + paging.limit).map((index) => toJson(index, f.spec))
+  return listEnvelope(paging.offset, paging.limit, all.length, data)
+}
+
+/** GET /paper/{id}/citations */
+export const paperCitations = (ctx: RouteContext, query: Query, id: string): EmulatorResponse => {
+  const i = ctx.corpus.resolvePaper(id)
+  if (i === undefined) return paperNotFound(id)
+  return datedList(
+    ctx,
+    query,
+    "edge",
+    () => Array.from(citingOf(ctx.corpus, i)),
+    (c, spec) => edgeJson(ctx.corpus, c, i, "citingPaper", spec)
   )
-  return listEnvelope(paging.offset, paging.limit, citing.length, data)
 }
 
 /** GET /paper/{id}/references */
@@ -295,19 +312,14 @@ export const authorBatch = (ctx: RouteContext, request: EmulatorRequest, query: 
 export const authorPapers = (ctx: RouteContext, query: Query, id: string): EmulatorResponse => {
   const j = ctx.corpus.resolveAuthor(id)
   if (j === undefined) return authorNotFound(id)
-  const f = fieldsOf(query, "paper")
-  if (!f.ok) return f.response
-  const paging = parsePaging(query, { maxLimit: 1000, window: LIST_WINDOW, strict: true })
-  if (paging._tag === "Bad") return paging.response
-  const dates = dateFilter(ctx, query)
-  if (!dates.ok) return dates.response
-  let papers = Array.from(
-    ctx.corpus.authorPapers.subarray(ctx.corpus.authorPaperStart[j]!, ctx.corpus.authorPaperStart[j + 1]!)
+  const { authorPaperStart, authorPapers: papers } = ctx.corpus
+  return datedList(
+    ctx,
+    query,
+    "paper",
+    () => Array.from(papers.subarray(authorPaperStart[j]!, authorPaperStart[j + 1]!)),
+    (p, spec) => paperJson(ctx.corpus, p, spec)
   )
-  const filter = dates.filter
-  if (filter !== undefined) papers = papers.filter((p) => filter(p))
-  const data = papers.slice(paging.offset, paging.offset + paging.limit).map((p) => paperJson(ctx.corpus, p, f.spec))
-  return listEnvelope(paging.offset, paging.limit, papers.length, data)
 }
 
 /** GET /author/search */
