@@ -6,10 +6,10 @@
  * @since 0.1.0
  */
 import { Options } from "@effect/cli"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
 import { Fields, isS2Error, SemanticScholar } from "@s2-effect/core"
+import { NodeSemanticScholar } from "@s2-effect/node"
 import type { Emulator } from "@s2-effect/testing"
 import { Config, Context, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import * as fs from "node:fs"
@@ -186,7 +186,7 @@ export const client = (common: Common): Effect.Effect<Client, CliError> =>
     const apiUrl = Option.getOrUndefined(Option.orElse(common.apiUrl, () => envUrl))
     const http = common.emulator
       ? Layer.effect(HttpClient.HttpClient, Effect.map(inProcessEmulator, (built) => built.client))
-      : NodeHttpClient.layerUndici
+      : NodeSemanticScholar.httpClient
     const layer = SemanticScholar.layer({
       apiKey: Option.getOrUndefined(apiKey),
       apiUrl: common.emulator ? undefined : apiUrl,
