@@ -11,13 +11,20 @@ import { Snippet } from "../src/Snippet.js"
 
 const options = { onExcessProperty: "preserve" } as const
 
-/** Both decoders on one input: the same success (as JSON) or both a failure. */
-const agree = <A, I>(schema: Schema.Schema<A, I>, input: unknown) => {
+/**
+ * Both decoders on one input. The compiled decoder may decline an input that Schema accepts (an own
+ * `__proto__` key, say): the transport then falls back to Schema. It must never accept what Schema
+ * rejects, and when both accept they must give the same record. A `valid` input (encoded from the
+ * schema's own arbitrary, then through JSON) that Schema accepts must be taken by the compiled
+ * decoder itself.
+ */
+const agree = <A, I>(schema: Schema.Schema<A, I>, input: unknown, valid = false) => {
   const fast = fastDecoder(schema)
   expect(fast).toBeDefined()
   const quick = fast!(input)
   const reference = Schema.decodeUnknownEither(schema, options)(input)
-  expect(Option.isSome(quick)).toBe(Either.isRight(reference))
+  if (valid && Either.isRight(reference)) expect(Option.isSome(quick)).toBe(true)
+  if (Either.isLeft(reference)) expect(Option.isNone(quick)).toBe(true)
   if (Option.isSome(quick) && Either.isRight(reference)) {
     // Same content; key order may differ (the compiled decoder keeps the wire's order).
     expect(JSON.parse(JSON.stringify(quick.value))).toEqual(JSON.parse(JSON.stringify(reference.right)))
@@ -30,7 +37,7 @@ const properties = <A, I>(name: string, schema: Schema.Schema<A, I>) => {
   const encoded = Arbitrary.make(schema).map((value) => Schema.encodeSync(schema)(value))
 
   it(`${name}: on every valid wire value (property)`, () => {
-    fc.assert(fc.property(encoded, (input) => agree(schema, JSON.parse(JSON.stringify(input)))), { numRuns: 150 })
+    fc.assert(fc.property(encoded, (input) => agree(schema, JSON.parse(JSON.stringify(input)), true)), { numRuns: 150 })
   })
 
   it(`${name}: on arbitrary JSON and on valid values with one field spoiled (property)`, () => {

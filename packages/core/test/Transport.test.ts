@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { Duration } from "effect"
 import { Effect, Fiber, FiberRef, HashSet, Logger, LogLevel, Redacted, Ref, Stream, TestClock } from "effect"
 import * as fc from "fast-check"
-import { isRetryable, RetryPolicy, SemanticScholar, withRetry, withStreamOverrides, withTimeout } from "../src/index.js"
+import { RetryPolicy, SemanticScholar, withRetry, withStreamOverrides, withTimeout } from "../src/index.js"
 import type { Handler } from "./support/Scripted.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
 
@@ -122,23 +122,6 @@ describe("retry policy", () => {
     }).pipe(Effect.provide(testLayer(failingFirst(9, tooMany), {
       retry: RetryPolicy.make({ times: 3, base: "100 millis", cap: "300 millis" })
     }))))
-
-  it.effect("a body of the wrong shape is not retried by default, but `while` can choose to", () =>
-    Effect.gen(function*() {
-      const wrongShape = json({ paperId: 42, title: "not a paper" })
-      const once = yield* runWithClock(Effect.flip(getPaper)).pipe(
-        Effect.provide(testLayer(failingFirst(1, wrongShape)))
-      )
-      expect(once._tag === "Success" && once.value._tag).toBe("DecodeError")
-      const retried = yield* Effect.gen(function*() {
-        const exit = yield* runWithClock(getPaper)
-        return { exit, seen: yield* requests }
-      }).pipe(Effect.provide(testLayer(failingFirst(1, wrongShape), {
-        retry: RetryPolicy.make({ base: "1 second", while: (e) => isRetryable(e) || e._tag === "DecodeError" })
-      })))
-      expect(retried.exit._tag === "Success" && retried.exit.value.title).toBe("ok")
-      expect(retried.seen).toHaveLength(2)
-    }))
 
   it.effect("jitter keeps every wait within ±20% of the schedule (property)", () =>
     Effect.gen(function*() {

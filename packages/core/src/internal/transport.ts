@@ -6,21 +6,8 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type { RateLimiter } from "effect"
-import {
-  Chunk,
-  Clock,
-  Context,
-  Duration,
-  Effect,
-  LogLevel,
-  Option,
-  ParseResult,
-  Redacted,
-  Schema,
-  Stream
-} from "effect"
+import { Clock, Context, Duration, Effect, LogLevel, Option, ParseResult, Redacted, Schema } from "effect"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import {
@@ -168,29 +155,6 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
     ...target
   })
 
-const utf8 = new TextDecoder()
-
-/**
- * The body's bytes, whole, read through the response's stream. Not `response.text`: the `node:http`
- * client builds that string chunk by chunk and keeps it on the response, and in a long harvest those
- * strings were promoted to V8's old generation — about 30 MB of its peak RSS (packages/bench/NOTES.md).
- */
-const bodyBytes = (
-  response: HttpClientResponse.HttpClientResponse
-): Effect.Effect<Uint8Array, HttpClientError.ResponseError> =>
-  Effect.map(Stream.runCollect(response.stream), (chunks) => {
-    if (Chunk.size(chunks) === 1) return Chunk.unsafeHead(chunks)
-    let size = 0
-    for (const chunk of chunks) size += chunk.byteLength
-    const bytes = new Uint8Array(size)
-    let at = 0
-    for (const chunk of chunks) {
-      bytes.set(chunk, at)
-      at += chunk.byteLength
-    }
-    return bytes
-  })
-
 /** Unknown fields are preserved: the server adds fields over time, and `raw` must show them. */
 const decodeOptions = { onExcessProperty: "preserve" } as const
 
@@ -222,43 +186,6 @@ const slowDecode = <A, I>(
     )
   )
 
-/**
- * From status and body to a record or a typed error, in one synchronous step, so that the body's
- * text and its parsed JSON are never the value of an Effect continuation: in a long harvest such
- * values are often kept reachable until V8 promotes them to the old generation, where they stay until
- * the next full collection (packages/bench/NOTES.md). Bytes that are not UTF-8 become U+FFFD, as
- * with `response.text`.
- */
-const answer = <A, I>(
-  schema: Schema.Schema<A, I>,
-  target: Target,
-  status: number,
-  retryAfter: string | undefined,
-  bytes: Uint8Array,
-  now: number
-): Effect.Effect<A, S2Error> => {
-  const text = utf8.decode(bytes)
-  if (status < 200 || status >= 300) {
-    return Effect.fail(statusError(status, text, target, parseRetryAfter(retryAfter, now)))
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    return Effect.fail(
-      new TransportError({
-        message:
-          `the body of ${target.method} ${target.url} (HTTP ${status}) is not valid JSON; was it cut short? It starts: ${
-            excerpt(text, 120)
-          }`,
-        status,
-        ...target
-      })
-    )
-  }
-  return decode(schema, json, target)
-}
-
 export const make = (platformClient: HttpClient.HttpClient, config: TransportConfig): Transport => {
   // No b3/traceparent headers: they would make every browser call a CORS preflight that the API
   // (or a proxy) may refuse, and they would hand the caller's trace ids to a third party.
@@ -266,7 +193,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
   const root = config.apiUrl
   const key = Option.map(config.apiKey, Redacted.value)
 
-  const attempt = <A, I>(request: S2Request, schema: Schema.Schema<A, I>, timeout: Duration.Duration) => {
+  const attempt = (request: S2Request, timeout: Duration.Duration) => {
     const url = `${root}${prefixes[request.api]}${request.path}`
     const search = new URLSearchParams(request.query.map(([name, value]) => [name, value])).toString()
     const target: Target = { method: request.method, url: search === "" ? url : `${url}?${search}` }
@@ -279,18 +206,10 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
       body === undefined ? (r) => r : HttpClientRequest.bodyText(body, "application/json")
     )
     const exchange = client.execute(httpRequest).pipe(
-      Effect.flatMap((response) => {
-        // Read before the body: once the body's stream ends the platform client aborts the
-        // request, and a browser's XHR then reports status 0.
-        const status = response.status
-        const retryAfter = response.headers["retry-after"]
-        return Effect.flatMap(
-          Clock.currentTimeMillis,
-          (now) =>
-            Effect.flatMap(bodyBytes(response), (bytes) => answer(schema, target, status, retryAfter, bytes, now))
-        )
-      }),
-      Effect.catchTag("RequestError", "ResponseError", (error) => Effect.fail(transportError(error, target))),
+      Effect.flatMap((response) =>
+        Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
+      ),
+      Effect.mapError((error) => transportError(error, target)),
       Effect.timeoutFail({
         duration: timeout,
         onTimeout: () =>
@@ -299,28 +218,53 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
             timeoutMillis: Duration.toMillis(timeout),
             ...target
           })
-      })
+      }),
+      Effect.flatMap(({ headers: responseHeaders, status, text }) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<unknown, S2Error> => {
+          if (status >= 200 && status < 300) {
+            try {
+              return Effect.succeed(JSON.parse(text))
+            } catch {
+              return Effect.fail(
+                new TransportError({
+                  message:
+                    `the body of ${target.method} ${target.url} (HTTP ${status}) is not valid JSON; was it cut short? It starts: ${
+                      excerpt(text, 120)
+                    }`,
+                  status,
+                  ...target
+                })
+              )
+            }
+          }
+          return Effect.fail(statusError(status, text, target, parseRetryAfter(responseHeaders["retry-after"], now)))
+        })
+      )
     )
     const paced = Option.match(config.rateLimiter, { onNone: () => exchange, onSome: (limit) => limit(exchange) })
-    // The debug line (with its curl command) is only built when debug logging is on.
-    return Effect.zipRight(
-      Effect.whenLogLevel(
-        Effect.suspend(() => Effect.logDebug(describeForLog(target, headers, body))),
-        LogLevel.Debug
-      ),
-      paced
-    )
+    return {
+      target,
+      // The debug line (with its curl command) is only built when debug logging is on.
+      run: Effect.zipRight(
+        Effect.whenLogLevel(
+          Effect.suspend(() => Effect.logDebug(describeForLog(target, headers, body))),
+          LogLevel.Debug
+        ),
+        paced
+      )
+    }
   }
 
   const execute = <A, I>(request: S2Request, schema: Schema.Schema<A, I>) =>
     Effect.gen(function*() {
       const overrides = yield* Overrides
       const policy = overrides.retry ?? config.retry
-      const run = attempt(request, schema, overrides.timeout ?? config.timeout)
-      return yield* policy === false ? run : run.pipe(
+      const { run, target } = attempt(request, overrides.timeout ?? config.timeout)
+      const json = yield* policy === false ? run : run.pipe(
         Effect.tapError((error) => Effect.logDebug(`S2 attempt failed (${error._tag}): ${error.message}`)),
         Effect.retry(policy)
       )
+      return yield* decode(schema, json, target)
     })
 
   return { config, execute }
