@@ -160,6 +160,7 @@ const main = async () => {
 
     const memoryEmulator = await startEmulator(["--size", "1000", "--bulk-size", "1000000", "--seed", "2"])
     const memory = repeat(() => runCase("memory", [memoryEmulator.url, "1000000", "2"], ["--expose-gc"]), false)
+    const memoryHand = repeat(() => runCase("memoryHand", [memoryEmulator.url, "1000000", "2"]), false)
     const capped = repeat(
       () => runCase("memory", [memoryEmulator.url, "1000000", "2"], ["--expose-gc", "--max-old-space-size=48"]),
       false
@@ -223,13 +224,22 @@ const main = async () => {
       } | | |`
     )
     const mem = (rows: Array<Result>, key: string) => cell(stat(rows.map((m) => m[key] ?? 0)), 0)
-    log(`| RSS before the harvest: runtime, code, client (MB) | ${mem(memory, "baselineMB")} | | |`)
+    const byHand = "hand loop, no library (`node:http`, `JSON.parse`):"
+    log(
+      `| RSS before the harvest: runtime, code, client (MB) | ${mem(memory, "baselineMB")} | ${byHand} ${
+        mem(memoryHand, "baselineMB")
+      } | |`
+    )
     log(
       `| peak RSS, bulk harvest into a slow consumer, at 100k records (MB) | ${
         mem(memory, "peakAt100kMB")
-      } | | target: flat, < 150 |`
+      } | ${byHand} ${mem(memoryHand, "peakAt100kMB")} | target: flat, < 150 |`
     )
-    log(`| peak RSS, same harvest, at 1,000,000 records (MB) | ${mem(memory, "peakMB")} | | target: flat, < 150 |`)
+    log(
+      `| peak RSS, same harvest, at 1,000,000 records (MB) | ${mem(memory, "peakMB")} | ${byHand} ${
+        mem(memoryHand, "peakMB")
+      } | target: flat, < 150 |`
+    )
     log(
       `| live heap after a full GC, at 100k / at 1,000,000 records (MB) | ${mem(memory, "liveAt100kMB")} / ${
         mem(memory, "liveAtEndMB")
