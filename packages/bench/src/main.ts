@@ -160,10 +160,6 @@ const main = async () => {
 
     const memoryEmulator = await startEmulator(["--size", "1000", "--bulk-size", "1000000", "--seed", "2"])
     const memory = repeat(() => runCase("memory", [memoryEmulator.url, "1000000", "2"], ["--expose-gc"]), false)
-    const memoryNodeHttp = repeat(
-      () => runCase("memory", [memoryEmulator.url, "1000000", "2", "node:http"], ["--expose-gc"]),
-      false
-    )
     const memoryHand = repeat(() => runCase("memoryHand", [memoryEmulator.url, "1000000", "2"]), false)
     const capped = repeat(
       () => runCase("memory", [memoryEmulator.url, "1000000", "2"], ["--expose-gc", "--max-old-space-size=48"]),
@@ -229,32 +225,28 @@ const main = async () => {
     )
     const mem = (rows: Array<Result>, key: string) => cell(stat(rows.map((m) => m[key] ?? 0)), 0)
     const byHand = "hand loop, no library (`node:http`, `JSON.parse`):"
-    const stacks = (key: string) =>
-      `undici (default): ${mem(memory, key)}; \`http: "node:http"\`: ${mem(memoryNodeHttp, key)}`
     log(
-      `| RSS before the harvest: runtime, code, client (MB) | ${stacks("baselineMB")} | ${byHand} ${
+      `| RSS before the harvest: runtime, code, client (MB) | ${mem(memory, "baselineMB")} | ${byHand} ${
         mem(memoryHand, "baselineMB")
       } | |`
     )
     log(
-      `| peak RSS, bulk harvest into a slow consumer, at 100k records (MB) | ${stacks("peakAt100kMB")} | ${byHand} ${
-        mem(memoryHand, "peakAt100kMB")
-      } | target: flat, < 150 |`
+      `| peak RSS, bulk harvest into a slow consumer, at 100k records (MB) | ${
+        mem(memory, "peakAt100kMB")
+      } | ${byHand} ${mem(memoryHand, "peakAt100kMB")} | target: flat, < 150 |`
     )
     log(
-      `| peak RSS, same harvest, at 1,000,000 records (MB) | ${stacks("peakMB")} | ${byHand} ${
+      `| peak RSS, same harvest, at 1,000,000 records (MB) | ${mem(memory, "peakMB")} | ${byHand} ${
         mem(memoryHand, "peakMB")
       } | target: flat, < 150 |`
     )
     log(
-      `| live heap after a full GC, at 100k / at 1,000,000 records (MB) | undici: ${mem(memory, "liveAt100kMB")} / ${
+      `| live heap after a full GC, at 100k / at 1,000,000 records (MB) | ${mem(memory, "liveAt100kMB")} / ${
         mem(memory, "liveAtEndMB")
-      }; node:http: ${mem(memoryNodeHttp, "liveAt100kMB")} / ${
-        mem(memoryNodeHttp, "liveAtEndMB")
       } | | flat: what the stream retains |`
     )
     log(
-      `| peak RSS at 1,000,000 records with \`--max-old-space-size=48\` (MB) | undici: ${
+      `| peak RSS at 1,000,000 records with \`--max-old-space-size=48\` (MB) | ${
         mem(capped, "peakMB")
       } | | the same harvest in a 48 MB heap |`
     )

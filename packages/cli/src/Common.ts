@@ -186,7 +186,7 @@ export const client = (common: Common): Effect.Effect<Client, CliError> =>
     const apiUrl = Option.getOrUndefined(Option.orElse(common.apiUrl, () => envUrl))
     const http = common.emulator
       ? Layer.effect(HttpClient.HttpClient, Effect.map(inProcessEmulator, (built) => built.client))
-      : NodeSemanticScholar.httpClient()
+      : NodeSemanticScholar.httpClient
     const layer = SemanticScholar.layer({
       apiKey: Option.getOrUndefined(apiKey),
       apiUrl: common.emulator ? undefined : apiUrl,

@@ -1,7 +1,6 @@
 /**
- * The client on Node: `@effect/platform-node`'s undici HttpClient (or `node:http`, which uses less
- * memory), one keep-alive connection pool per layer, and settings from the environment through
- * Effect `Config`.
+ * The client on Node: `@effect/platform-node`'s undici HttpClient (one keep-alive connection pool
+ * per layer), and settings from the environment through Effect `Config`.
  *
  * @since 0.1.0
  */
@@ -13,28 +12,13 @@ import type { ConfigError } from "effect"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 
 /**
- * The HTTP stack under the client.
+ * The `HttpClient` under {@link layer}: undici, one keep-alive connection pool per layer. Exported
+ * for code that builds `SemanticScholar.layer` itself, such as the `s2` command.
  *
- * - `"undici"` (the default): the fastest here — a bulk harvest from a local server ran about 6%
- *   faster than over `node:http`.
- * - `"node:http"`: about 17 MB less resident memory (undici's code is not loaded), which lowers the
- *   peak of a long bulk harvest from about 186 MB to about 155 MB (packages/bench/RESULTS.md).
- *   Against the real API, whose latency dwarfs either stack's CPU, choose it when memory counts.
- *
- * Both keep connections alive: one pool per layer, so paging over HTTPS does not redo the TLS
- * handshake per page.
- *
- * @since 0.1.0
- */
-export type HttpStack = "undici" | "node:http"
-
-// `new http.Agent()` does not keep connections alive by default.
-const nodeHttp = NodeHttpClient.layerWithoutAgent.pipe(
-  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: true }))
-)
-
-/**
- * The `HttpClient` under {@link layer}, for code that builds `SemanticScholar.layer` itself.
+ * Why undici and not `node:http`: in `pnpm bench`, bulk harvests over `node:http` ran at 0.73–0.75
+ * of a hand loop's speed against 0.80 over undici; `node:http` saves memory only in a bundle that
+ * leaves undici out, since `@effect/platform-node`'s `NodeHttpClient` module loads undici either
+ * way (packages/bench/NOTES.md).
  *
  * @example
  * ```ts
@@ -42,27 +26,14 @@ const nodeHttp = NodeHttpClient.layerWithoutAgent.pipe(
  * import { SemanticScholar } from "@s2-effect/core"
  * import { NodeSemanticScholar } from "@s2-effect/node"
  *
- * const client = SemanticScholar.layer({ timeout: "5 seconds" }).pipe(
- *   Layer.provide(NodeSemanticScholar.httpClient("node:http"))
- * )
+ * const client = SemanticScholar.layer({ timeout: "5 seconds" }).pipe(Layer.provide(NodeSemanticScholar.httpClient))
  * ```
  * @since 0.1.0
  */
-export const httpClient = (stack: HttpStack = "undici"): Layer.Layer<HttpClient.HttpClient> =>
-  stack === "undici" ? NodeHttpClient.layerUndici : nodeHttp
+export const httpClient: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerUndici
 
 /**
- * The client's options on Node: those of `SemanticScholar.layer`, and the HTTP stack.
- *
- * @since 0.1.0
- */
-export interface NodeOptions extends Options {
-  /** Default `"undici"`; see {@link HttpStack}. */
-  readonly http?: HttpStack | undefined
-}
-
-/**
- * The client with the options given.
+ * The client over undici, with the options given.
  *
  * @example
  * ```ts
@@ -75,16 +46,11 @@ export interface NodeOptions extends Options {
  *   Effect.provide(NodeSemanticScholar.layer({ apiKey: Redacted.make("my key"), timeout: "10 seconds" })),
  *   Effect.runPromise
  * )
- *
- * // A long harvest where memory counts more than the last few percent of CPU:
- * export const harvester = NodeSemanticScholar.layer({ http: "node:http" })
  * ```
  * @since 0.1.0
  */
-export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, BadQueryParameters> => {
-  const { http, ...client } = options
-  return SemanticScholar.layer(client).pipe(Layer.provide(httpClient(http)))
-}
+export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>
+  SemanticScholar.layer(options).pipe(Layer.provide(httpClient))
 
 /**
  * The client configured from the environment: `S2_API_KEY` (optional, kept `Redacted`) and
@@ -105,7 +71,7 @@ export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, B
  * @since 0.1.0
  */
 export const layerConfig = (
-  options: Omit<NodeOptions, "apiKey" | "apiUrl"> = {}
+  options: Omit<Options, "apiKey" | "apiUrl"> = {}
 ): Layer.Layer<SemanticScholar, BadQueryParameters | ConfigError.ConfigError> =>
   Layer.unwrapEffect(
     Effect.gen(function*() {

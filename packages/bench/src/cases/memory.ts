@@ -3,15 +3,14 @@
  * page, whatever the total. Reports the process's RSS before the harvest (runtime, code, client),
  * the peak RSS up to 100k records and up to the end, and the live heap after a full GC at 100k and
  * at the end — which shows what is retained, apart from how lazily V8 returns garbage.
- * argv: apiUrl records delayMsPerPage httpStack   (run with --expose-gc)
+ * argv: apiUrl records delayMsPerPage   (run with --expose-gc)
  */
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeSemanticScholar } from "@s2-effect/node"
 import { Effect, Stream } from "effect"
 import { report } from "./report.js"
 
-const [apiUrl = "", records = "1000000", delay = "5", stack = "undici"] = process.argv.slice(2)
-const http: NodeSemanticScholar.HttpStack = stack === "node:http" ? "node:http" : "undici"
+const [apiUrl = "", records = "1000000", delay = "5"] = process.argv.slice(2)
 
 const mb = (bytes: number) => bytes / 2 ** 20
 const liveHeap = () => {
@@ -57,6 +56,6 @@ Effect.gen(function*() {
     liveAtEndMB: liveHeap()
   }
 }).pipe(
-  Effect.provide(NodeSemanticScholar.layer({ apiUrl, rateLimit: false, http })),
+  Effect.provide(NodeSemanticScholar.layer({ apiUrl, rateLimit: false })),
   Effect.runPromise
 ).then(report)
