@@ -253,51 +253,51 @@ export const harvest = (
       attempt(`cannot open ${out}`, () => fs.openSync(out, "a")),
       (fd) => Effect.sync(() => fs.closeSync(fd))
     )
-    yield* s2.searchPaperPages(spec.query, {
+    const pages = s2.searchPaperPages(spec.query, {
       ...spec.filters,
       bulk: true,
       sort: spec.sort ?? undefined,
       fields: spec.fields === null ? undefined : spec.fields.map(Fields.unchecked),
       token: start.token ?? undefined
-    }).pipe(
-      Stream.runForEachWhile((page) =>
-        Effect.gen(function*() {
-          const room = spec.max === null ? page.data.length : Math.max(0, spec.max - current.records)
-          const records = page.data.slice(0, room)
-          const years: Record<string, number> = { ...current.years }
-          const lines = records.map((record) => {
-            const year = yearOf(record.raw)
-            years[year] = (years[year] ?? 0) + 1
-            return JSON.stringify(record.raw) + "\n"
-          })
-          const buffer = Buffer.from(lines.join(""), "utf8")
-          yield* attempt(`cannot write ${out}`, () => {
-            writeAll(fd, buffer)
-            fs.fsyncSync(fd)
-          })
-          yield* files.afterPageWrite(current.pages + 1)
-          const records_ = current.records + records.length
-          const next: Checkpoint = {
-            ...current,
-            bytes: current.bytes + buffer.length,
-            token: page.token,
-            records: records_,
-            pages: current.pages + 1,
-            total: page.total,
-            years,
-            done: page.token === null || (spec.max !== null && records_ >= spec.max),
-            updatedAt: new Date().toISOString()
-          }
-          yield* attempt(
-            `cannot write the checkpoint ${checkpointPath(out)}`,
-            () => writeAtomically(checkpointPath(out), JSON.stringify(next, null, 2) + "\n")
-          )
-          current = next
-          yield* report()
-          return !next.done
-        })
+    })
+    // One function for every page: an `Effect.gen` built per page would be a new generator function
+    // per page, and V8 keeps each one's page alive until a full collection (docs/streams.md).
+    const store = Effect.fn(function*(page: Stream.Stream.Success<typeof pages>) {
+      const room = spec.max === null ? page.data.length : Math.max(0, spec.max - current.records)
+      const records = page.data.slice(0, room)
+      const years: Record<string, number> = { ...current.years }
+      const lines = records.map((record) => {
+        const year = yearOf(record.raw)
+        years[year] = (years[year] ?? 0) + 1
+        return JSON.stringify(record.raw) + "\n"
+      })
+      const buffer = Buffer.from(lines.join(""), "utf8")
+      yield* attempt(`cannot write ${out}`, () => {
+        writeAll(fd, buffer)
+        fs.fsyncSync(fd)
+      })
+      yield* files.afterPageWrite(current.pages + 1)
+      const records_ = current.records + records.length
+      const next: Checkpoint = {
+        ...current,
+        bytes: current.bytes + buffer.length,
+        token: page.token,
+        records: records_,
+        pages: current.pages + 1,
+        total: page.total,
+        years,
+        done: page.token === null || (spec.max !== null && records_ >= spec.max),
+        updatedAt: new Date().toISOString()
+      }
+      yield* attempt(
+        `cannot write the checkpoint ${checkpointPath(out)}`,
+        () => writeAtomically(checkpointPath(out), JSON.stringify(next, null, 2) + "\n")
       )
-    )
+      current = next
+      yield* report()
+      return !next.done
+    })
+    yield* Stream.runForEachWhile(pages, store)
     if (!current.done) {
       // The stream ended without a last-page marker: the search is exhausted all the same.
       const next: Checkpoint = { ...current, token: null, done: true, updatedAt: new Date().toISOString() }
