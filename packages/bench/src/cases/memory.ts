@@ -3,14 +3,18 @@
  * page, whatever the total. Reports the process's RSS before the harvest (runtime, code, client),
  * the peak RSS up to 100k records and up to the end, and the live heap after a full GC at 100k and
  * at the end — which shows what is retained, apart from how lazily V8 returns garbage.
- * argv: apiUrl records delayMsPerPage   (run with --expose-gc)
+ * argv: apiUrl records delayMsPerPage consumer   (run with --expose-gc)
+ * consumer — "fn": the consumer is one `Effect.fn`, defined once; "genPerPage": the same body as a
+ * new `Effect.gen` built for every page, which costs V8 a new map per page (see NOTES.md).
  */
+import type { Paper } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeSemanticScholar } from "@s2-effect/node"
+import type { Chunk } from "effect"
 import { Effect, Stream } from "effect"
 import { report } from "./report.js"
 
-const [apiUrl = "", records = "1000000", delay = "5"] = process.argv.slice(2)
+const [apiUrl = "", records = "1000000", delay = "5", consumer = "fn"] = process.argv.slice(2)
 
 const mb = (bytes: number) => bytes / 2 ** 20
 const liveHeap = () => {
@@ -23,27 +27,34 @@ const liveHeap = () => {
 let peak = 0
 let peakAt100k = 0
 let liveAt100k = 0
+let seen = 0
 const sample = () => (peak = Math.max(peak, process.memoryUsage().rss))
 const timer = setInterval(sample, 20)
+
+function* store(page: Chunk.Chunk<Paper>) {
+  const before = seen
+  seen += page.length
+  sample()
+  if (seen <= 100_000) peakAt100k = peak
+  if (before < 100_000 && seen >= 100_000) liveAt100k = liveHeap()
+  // The slow consumer: each page takes a while to "store".
+  yield* Effect.sleep(`${Number(delay)} millis`)
+  return page
+}
+const storeFn = Effect.fn(store)
+const slowConsumer = consumer === "genPerPage"
+  ? (page: Chunk.Chunk<Paper>) =>
+    Effect.gen(function*() {
+      return yield* store(page)
+    })
+  : storeFn
 
 Effect.gen(function*() {
   const s2 = yield* SemanticScholar
   const baseline = mb(process.memoryUsage().rss)
-  let seen = 0
   yield* s2.searchPaper("", { bulk: true, fields: ["title", "year", "authors", "citationCount"] }).pipe(
     Stream.take(Number(records)),
-    Stream.mapChunksEffect((page) =>
-      Effect.gen(function*() {
-        const before = seen
-        seen += page.length
-        sample()
-        if (seen <= 100_000) peakAt100k = peak
-        if (before < 100_000 && seen >= 100_000) liveAt100k = liveHeap()
-        // The slow consumer: each page takes a while to "store".
-        yield* Effect.sleep(`${Number(delay)} millis`)
-        return page
-      })
-    ),
+    Stream.mapChunksEffect(slowConsumer),
     Stream.runDrain
   )
   clearInterval(timer)
