@@ -297,7 +297,9 @@ export const harvest = (
       yield* report()
       return !next.done
     })
-    yield* Stream.runForEachWhile(pages, store)
+    // Not `Stream.runForEachWhile`: in effect 3.22 it keeps a continuation, and so every page, until
+    // the stream ends (docs/streams.md).
+    yield* pages.pipe(Stream.mapEffect(store), Stream.takeWhile((more) => more), Stream.runDrain)
     if (!current.done) {
       // The stream ended without a last-page marker: the search is exhausted all the same.
       const next: Checkpoint = { ...current, token: null, done: true, updatedAt: new Date().toISOString() }
