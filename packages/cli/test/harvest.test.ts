@@ -22,7 +22,8 @@ const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-harvest-"))
 v8.setFlagsFromString("--expose-gc")
 const gc: unknown = vm.runInNewContext("gc")
 const liveHeapMB = () => {
-  if (typeof gc === "function") gc()
+  if (typeof gc !== "function") throw new Error("no gc function: the live heap cannot be measured")
+  gc()
   return process.memoryUsage().heapUsed / 2 ** 20
 }
 
@@ -123,6 +124,7 @@ describe("Harvest", () => {
         )
       )
       expect(result.checkpoint).toMatchObject({ records: 60_000, pages: 60, done: true })
+      expect([...heap.keys()]).toEqual([10, 20, 30, 40, 50, 60])
       // Kept pages would add about 0.9 MB each (44 MB from page 10 to 60 when measured); what stays
       // is the emulator's own caches, which rise and fall by a few MB.
       const start = heap.get(10) ?? 0
