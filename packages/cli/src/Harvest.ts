@@ -262,7 +262,8 @@ export const harvest = (
     })
     // One function for every page: an `Effect.gen` built per page would be a new generator function
     // per page, and V8 keeps each one's page alive until a full collection (docs/streams.md).
-    const store = Effect.fn(function*(page: Stream.Stream.Success<typeof pages>) {
+    // Untraced: no span or stack capture per page.
+    const store = Effect.fnUntraced(function*(page: Stream.Stream.Success<typeof pages>) {
       const room = spec.max === null ? page.data.length : Math.max(0, spec.max - current.records)
       const records = page.data.slice(0, room)
       const years: Record<string, number> = { ...current.years }
