@@ -9,7 +9,9 @@
 //   pnpm patch effect@<version> --edit-dir /tmp/effect-edit
 //   node packages/core/patches/allocate-young.mjs /tmp/effect-edit/dist
 //   pnpm patch-commit /tmp/effect-edit --patches-dir packages/core/patches
-// then remove the old patch file; packages/core/test/Retention.test.ts checks the result.
+// then delete the old patch file and its entry under `patchedDependencies` in pnpm-workspace.yaml
+// (an entry that matches no installed version makes `pnpm install` fail);
+// packages/core/test/Retention.test.ts checks the result.
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import ts from "typescript"
