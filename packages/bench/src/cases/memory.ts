@@ -41,13 +41,12 @@ function* store(page: Chunk.Chunk<Paper>) {
   yield* Effect.sleep(`${Number(delay)} millis`)
   return page
 }
-const storeFn = Effect.fn(store)
 const slowConsumer = consumer === "genPerPage"
   ? (page: Chunk.Chunk<Paper>) =>
     Effect.gen(function*() {
       return yield* store(page)
     })
-  : storeFn
+  : Effect.fn(store)
 
 Effect.gen(function*() {
   const s2 = yield* SemanticScholar
