@@ -6,16 +6,22 @@
  * @since 0.1.0
  */
 import MiniSearch from "minisearch"
+import { stemmer } from "stemmer"
 import {
   type AuthorCore,
   authorCore,
+  authorIdOf,
+  corpusIdOf,
   indexOfAuthorId,
   indexOfCorpusId,
   indexOfPaperIdPrefix,
   type PaperCore,
-  paperCore
+  paperCore,
+  paperIdOf,
+  paperIdPrefixOf
 } from "./corpus/generate.js"
 import { buildGraph, type Graph } from "./corpus/graph.js"
+import { landmarkAuthorCore, landmarkAuthors, landmarkCount, landmarkPaperCore } from "./corpus/landmarks.js"
 import { externalKey, isAuthorId, parsePaperRef } from "./internal/ids.js"
 import { hashString } from "./internal/prng.js"
 
@@ -43,6 +49,15 @@ export type { AuthorCore, PaperCore }
 
 const tokenize = (text: string): Array<string> =>
   text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0)
+
+/**
+ * The search term of a lower-case word: its Porter stem, so that singular and plural (and other
+ * inflections) match, as on the live service: `transformer` finds "Transformers".
+ */
+const term = (word: string): string => stemmer(word)
+
+/** The search terms of a text: its words, stemmed. */
+const terms = (text: string): Array<string> => tokenize(text).map(term)
 
 const DAY = 86_400_000
 const VIRTUAL_FROM = Date.UTC(1950, 0, 1)
@@ -74,20 +89,45 @@ export class Corpus {
   readonly authorPapers: Int32Array
   readonly authorCitationCount: Float64Array
   readonly authorHIndex: Int32Array
+  /** Indices of the landmark papers: real papers with their real ids, titles and authors. */
+  readonly landmarks: Int32Array
   private readonly external = new Map<string, number>()
+  // Landmarks keep their real ids, which do not follow the generated id layout.
+  private readonly landmarkPaperIds = new Map<string, number>()
+  private readonly landmarkCorpusIds = new Map<number, number>()
+  private readonly landmarkAuthorIds = new Map<string, number>()
 
   private constructor(options: CorpusOptions) {
     this.seed = options.seed >>> 0
     this.size = Math.max(1, Math.floor(options.size))
     this.universe = Math.max(this.size, Math.floor(options.bulkSize ?? this.size))
     this.openWorld = options.openWorld ?? false
-    this.authorCount = Math.max(20, Math.round(this.size * 0.7))
-    const papers: Array<PaperCore> = new Array(this.size)
-    for (let i = 0; i < this.size; i++) papers[i] = paperCore(this.seed, i, this.universe, this.authorCount)
-    this.papers = papers
+    const generatedAuthors = Math.max(20, Math.round(this.size * 0.7))
+    // Landmarks take the last paper slots and come after the generated authors, so the generated
+    // papers and authors are the same with or without them.
+    const landmarks = landmarkCount(this.size)
+    const landmarkAuthorList = landmarkAuthors(landmarks)
+    this.authorCount = generatedAuthors + landmarkAuthorList.length
     const authors: Array<AuthorCore> = new Array(this.authorCount)
-    for (let j = 0; j < this.authorCount; j++) authors[j] = authorCore(this.seed, j)
+    for (let j = 0; j < generatedAuthors; j++) authors[j] = authorCore(this.seed, j)
+    landmarkAuthorList.forEach((author, k) => {
+      const j = generatedAuthors + k
+      authors[j] = landmarkAuthorCore(author, j, authorIdOf(this.seed, j))
+      this.landmarkAuthorIds.set(authors[j].authorId, j)
+    })
     this.authors = authors
+    const papers: Array<PaperCore> = new Array(this.size)
+    const firstLandmark = this.size - landmarks
+    for (let i = 0; i < firstLandmark; i++) papers[i] = paperCore(this.seed, i, this.universe, generatedAuthors)
+    for (let k = 0; k < landmarks; k++) {
+      const i = firstLandmark + k
+      const slot = { paperId: paperIdOf(this.seed, i, this.universe), corpusId: corpusIdOf(this.seed, i) }
+      papers[i] = landmarkPaperCore(k, i, slot, (author) => generatedAuthors + landmarkAuthorList.indexOf(author))
+      this.landmarkPaperIds.set(papers[i].paperId, i)
+      this.landmarkCorpusIds.set(papers[i].corpusId, i)
+    }
+    this.papers = papers
+    this.landmarks = Int32Array.from({ length: landmarks }, (_, k) => firstLandmark + k)
 
     for (const p of papers) {
       for (const [kind, value] of Object.entries(p.externalIds)) {
@@ -98,7 +138,7 @@ export class Corpus {
 
     const order = Int32Array.from({ length: this.size }, (_, i) => i)
       .sort((a, b) => dateKey(papers[a]!) - dateKey(papers[b]!) || a - b)
-    this.graph = buildGraph(this.seed, this.size, order)
+    this.graph = buildGraph(this.seed, this.size, order, this.landmarks)
 
     const count = new Int32Array(this.authorCount)
     for (const p of papers) for (const a of p.authors) count[a]!++
@@ -163,6 +203,15 @@ export class Corpus {
     return i < this.size ? this.graph.citationCount[i]! : Math.floor((20 * this.size) / (i + 1))
   }
 
+  /**
+   * Paper `i`'s place in `paperId` order: the index order, except for landmarks, whose real ids
+   * fall elsewhere. Ties (a landmark sharing 8 hex digits with a generated id) go by index.
+   */
+  paperIdKey(i: number): number {
+    if (i >= this.size - this.landmarks.length && i < this.size) return parseInt(this.papers[i]!.paperId.slice(0, 8), 16)
+    return paperIdPrefixOf(this.seed, i, this.universe)
+  }
+
   influentialCitationCount(i: number): number {
     return i < this.size ? this.graph.influentialCount[i]! : Math.floor(this.citationCount(i) / 10)
   }
@@ -186,6 +235,8 @@ export class Corpus {
     if (ref === undefined) return undefined
     switch (ref._tag) {
       case "PaperId": {
+        const landmark = this.landmarkPaperIds.get(ref.value)
+        if (landmark !== undefined) return landmark
         const guess = indexOfPaperIdPrefix(ref.value, this.universe)
         for (const i of [guess, guess - 1, guess + 1]) {
           if (i >= 0 && i < this.universe && this.paper(i).paperId === ref.value) return i
@@ -193,6 +244,8 @@ export class Corpus {
         return this.openWorld ? hashString(ref.value) % this.size : undefined
       }
       case "CorpusId": {
+        const landmark = this.landmarkCorpusIds.get(ref.value)
+        if (landmark !== undefined) return landmark
         const i = indexOfCorpusId(ref.value)
         if (i >= 0 && i < this.universe && this.paper(i).corpusId === ref.value) return i
         return this.openWorld ? hashString(`CorpusId:${ref.value}`) % this.size : undefined
@@ -207,6 +260,8 @@ export class Corpus {
 
   resolveAuthor(id: string): number | undefined {
     if (!isAuthorId(id)) return undefined
+    const landmark = this.landmarkAuthorIds.get(id)
+    if (landmark !== undefined) return landmark
     const j = indexOfAuthorId(Number(id))
     if (j >= 0 && j < this.authorCount && this.authors[j]!.authorId === id) return j
     return this.openWorld ? hashString(id) % this.authorCount : undefined
@@ -220,6 +275,7 @@ export class Corpus {
       const ms = new MiniSearch<{ id: number; title: string; abstract: string }>({
         fields: ["title", "abstract"],
         storeFields: [],
+        processTerm: (word) => term(word.toLowerCase()),
         searchOptions: { boost: { title: 2 } }
       })
       ms.addAll(this.papers.map((p) => ({ id: p.index, title: p.title, abstract: p.abstract ?? "" })))
@@ -234,7 +290,7 @@ export class Corpus {
     if (this.inverted === undefined) {
       const lists = new Map<string, Array<number>>()
       for (const p of this.papers) {
-        const seen = new Set(tokenize(`${p.title} ${p.abstract ?? ""}`))
+        const seen = new Set(terms(`${p.title} ${p.abstract ?? ""}`))
         for (const token of seen) {
           let list = lists.get(token)
           if (list === undefined) lists.set(token, list = [])
@@ -249,12 +305,12 @@ export class Corpus {
   }
 
   private tokensCache: Array<ReadonlyArray<string> | undefined> = []
-  /** Token sequence of a paper's title and abstract (for phrases). */
+  /** Term sequence of a paper's title and abstract (for phrases). */
   tokens(i: number): ReadonlyArray<string> {
     let t = this.tokensCache[i]
     if (t === undefined) {
       const p = this.paper(i)
-      t = tokenize(`${p.title} ${p.abstract ?? ""}`)
+      t = terms(`${p.title} ${p.abstract ?? ""}`)
       if (i < this.size) this.tokensCache[i] = t
     }
     return t
@@ -290,4 +346,4 @@ const dateKey = (p: PaperCore): number => {
   return Number(p.publicationDate.replaceAll("-", ""))
 }
 
-export { tokenize }
+export { term, terms, tokenize }

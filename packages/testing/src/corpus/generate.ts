@@ -85,10 +85,13 @@ export const indexOfCorpusId = (corpusId: number): number => Math.floor((corpusI
  * search page through a virtual universe of 10M papers without sorting or storing it.
  */
 export const paperIdOf = (seed: number, i: number, universe: number): string => {
-  const slot = 4294967296 / universe
-  const prefix = Math.floor(i * slot + unit(hash(seed, i, 11)) * Math.max(1, slot - 1))
   const rng = new Rng(hash(seed, i, 13))
-  return prefix.toString(16).padStart(8, "0") + rng.hex(32)
+  return paperIdPrefixOf(seed, i, universe).toString(16).padStart(8, "0") + rng.hex(32)
+}
+/** The first 8 hex digits of paper `i`'s id, as a number: what `paperId` order sorts on. */
+export const paperIdPrefixOf = (seed: number, i: number, universe: number): number => {
+  const slot = 4294967296 / universe
+  return Math.floor(i * slot + unit(hash(seed, i, 11)) * Math.max(1, slot - 1))
 }
 export const indexOfPaperIdPrefix = (paperId: string, universe: number): number =>
   Math.floor(parseInt(paperId.slice(0, 8), 16) / (4294967296 / universe))

@@ -21,8 +21,15 @@ export interface Graph {
 export const isInfluential = (seed: number, citing: number, cited: number): boolean =>
   unit(hash(seed, citing, cited, 29)) < 0.12
 
-export const buildGraph = (seed: number, size: number, order: Int32Array): Graph => {
+/** The share of later papers that cite a landmark paper directly (copying adds more). */
+const LANDMARK_CITE_RATE = 0.04
+
+export const buildGraph = (seed: number, size: number, order: Int32Array, landmarks: Int32Array): Graph => {
   const rng = new Rng(hash(seed, size, 31))
+  // A stream of its own, so that the landmarks' extra citations leave the main draws unchanged.
+  const landmarkRng = new Rng(hash(seed, size, 37))
+  const isLandmark = new Set(landmarks)
+  const landmarksSoFar: Array<number> = []
   const refStartByOrder: Array<number> = []
   const targets: Array<number> = []
   const unresolvedRefs = new Uint8Array(size)
@@ -31,7 +38,10 @@ export const buildGraph = (seed: number, size: number, order: Int32Array): Graph
     refStartByOrder.push(targets.length)
     const citing = order[t]!
     unresolvedRefs[citing] = rng.chance(0.3) ? 1 + rng.int(3) : 0
-    if (t === 0) continue
+    if (t === 0) {
+      if (isLandmark.has(citing)) landmarksSoFar.push(citing)
+      continue
+    }
     const wanted = Math.min(t, 2 + Math.floor(-Math.log(1 - rng.float()) * 12))
     seen.clear()
     const edgesSoFar = targets.length
@@ -41,6 +51,8 @@ export const buildGraph = (seed: number, size: number, order: Int32Array): Graph
         : order[rng.int(t)]!
       seen.add(target)
     }
+    for (const landmark of landmarksSoFar) if (landmarkRng.chance(LANDMARK_CITE_RATE)) seen.add(landmark)
+    if (isLandmark.has(citing)) landmarksSoFar.push(citing)
     for (const target of seen) targets.push(target)
   }
   refStartByOrder.push(targets.length)

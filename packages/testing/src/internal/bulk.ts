@@ -33,7 +33,7 @@ export const dateNumber = (corpus: Corpus, i: number): number => {
 const virtualKey = (corpus: Corpus, field: SortField, i: number): number => {
   switch (field) {
     case "paperId":
-      return i
+      return corpus.paperIdKey(i)
     case "citationCount":
       return corpus.citationCount(i)
     case "publicationDate":
@@ -68,11 +68,9 @@ export const buildResultSet = (
   const members = evaluate(corpus, node)
   const list: Array<number> = []
   for (let i = 0; i < corpus.size; i++) if (members[i] === 1 && (filter === undefined || filter(i))) list.push(i)
-  if (sort.field !== "paperId") {
-    const keys = new Float64Array(corpus.size)
-    for (const i of list) keys[i] = virtualKey(corpus, sort.field, i)
-    list.sort((x, y) => keys[x]! - keys[y]! || x - y)
-  }
+  const keys = new Float64Array(corpus.size)
+  for (const i of list) keys[i] = virtualKey(corpus, sort.field, i)
+  list.sort((x, y) => keys[x]! - keys[y]! || x - y)
   if (sort.desc) list.reverse()
   const total = list.length + (virtual ? corpus.universe - corpus.size : 0)
   return { key, total, sorted: Int32Array.from(list), virtual, sort }

@@ -3,7 +3,7 @@
  * `( )` grouping, `~N` fuzziness on words and slop on phrases. Juxtaposition means AND.
  */
 import type { Corpus } from "../Corpus.js"
-import { tokenize } from "../Corpus.js"
+import { term, terms, tokenize } from "../Corpus.js"
 
 export type QueryNode =
   | { readonly _tag: "All" }
@@ -101,16 +101,17 @@ export const parseBulkQuery = (input: string): QueryNode => {
       }
       return { _tag: "All" }
     }
+    // Words are matched by their stems, as the index holds them; a prefix is matched as typed.
     if (t.t === "phrase") {
-      const words = tokenize(t.v)
+      const words = terms(t.v)
       if (words.length === 0) return { _tag: "All" }
       if (words.length === 1) return { _tag: "Word", word: words[0]!, prefix: false, fuzzy: 0 }
       return { _tag: "Phrase", words, slop: t.tilde ?? 0 }
     }
     const words = tokenize(t.v)
     if (words.length === 0) return { _tag: "All" }
-    if (words.length > 1) return { _tag: "Phrase", words, slop: 0 }
-    return { _tag: "Word", word: words[0]!, prefix: t.prefix, fuzzy: t.tilde ?? 0 }
+    if (words.length > 1) return { _tag: "Phrase", words: words.map(term), slop: 0 }
+    return { _tag: "Word", word: t.prefix ? words[0]! : term(words[0]!), prefix: t.prefix, fuzzy: t.tilde ?? 0 }
   }
   return parseOr()
 }
@@ -168,7 +169,10 @@ export const evaluate = (corpus: Corpus, node: QueryNode): Uint8Array => {
       if (!node.prefix && node.fuzzy === 0) return fromPostings([postings.get(node.word) ?? new Int32Array(0)])
       const lists: Array<Int32Array> = []
       for (const [token, list] of postings) {
-        if (node.prefix ? token.startsWith(node.word) : editDistanceAtMost(token, node.word, node.fuzzy)) {
+        const matches = node.prefix
+          ? token.startsWith(node.word) || token === term(node.word)
+          : editDistanceAtMost(token, node.word, node.fuzzy)
+        if (matches) {
           lists.push(list)
         }
       }
