@@ -1,46 +1,118 @@
 /**
  * `s2-emulator --port 8787 --size 100000 --seed 1 [--bulk-size 10000000] [--open-world] [--lazy-index]`:
- * runs the HTTP emulator until interrupted and prints its URL.
+ * runs the HTTP emulator until interrupted and prints its URL and corpus size once it is ready.
+ * Bad arguments print what is wrong and exit 2; a port that cannot be bound exits 1.
  */
+import { NodeRuntime } from "@effect/platform-node"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import { parseArgs } from "node:util"
+import { editDistanceAtMost } from "./internal/bulkQuery.js"
 import { startEmulator } from "./Server.js"
 
-const args = process.argv.slice(2)
-const option = (name: string, fallback: number): number => {
-  const k = args.indexOf(`--${name}`)
-  const raw = k < 0 ? undefined : args[k + 1]
-  const n = raw === undefined ? fallback : Number(raw)
-  if (!Number.isFinite(n)) throw new Error(`--${name} expects a number, got ${raw}`)
+const USAGE_LINE =
+  "usage: s2-emulator [--port 8787] [--size 100000] [--seed 1] [--bulk-size N] [--open-world] [--lazy-index]"
+const USAGE = `${USAGE_LINE}\n` +
+  "  --port N        TCP port on 127.0.0.1 (0: any free port; default 8787)\n" +
+  "  --size N        papers in the generated corpus (default 100000)\n" +
+  "  --seed N        same seed, same corpus (default 1)\n" +
+  "  --bulk-size N   papers bulk search pages over for an empty query (default: --size)\n" +
+  "  --open-world    resolve any well-formed unknown id to some corpus paper instead of 404\n" +
+  "  --lazy-index    build the relevance-search index on the first search, not at start"
+
+const OPTIONS = {
+  port: { type: "string" },
+  size: { type: "string" },
+  seed: { type: "string" },
+  "bulk-size": { type: "string" },
+  "open-world": { type: "boolean" },
+  "lazy-index": { type: "boolean" },
+  help: { type: "boolean", short: "h" }
+} as const
+
+/** A usage error: printed with the usage line, exit code 2. */
+const usageError = (message: string): never => {
+  process.stderr.write(`s2-emulator: ${message}\n${USAGE_LINE}\n`)
+  process.exit(2)
+}
+
+/** `--size -5` as `--size=-5`, so that a negative number reaches the range check below. */
+const joinNegative = (args: ReadonlyArray<string>): Array<string> =>
+  args.flatMap((arg, k) =>
+    /^-\d/.test(args[k + 1] ?? "") && /^--[\w-]+$/.test(arg)
+      ? [`${arg}=${args[k + 1]}`]
+      : /^-\d/.test(arg) && /^--[\w-]+$/.test(args[k - 1] ?? "")
+      ? []
+      : [arg]
+  )
+
+const parse = () => {
+  try {
+    const args = joinNegative(process.argv.slice(2))
+    return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    // Node's message for an unknown flag ends with advice about `--` that does not apply here.
+    const unknown = /Unknown option '([^']+)'/.exec(message)?.[1]
+    return usageError(unknown === undefined ? message : `unknown option ${unknown}${suggest(unknown)}`)
+  }
+}
+
+const suggest = (flag: string): string => {
+  const name = flag.replace(/^-+/, "")
+  const near = Object.keys(OPTIONS).find((known) => editDistanceAtMost(known, name, 2))
+  return near === undefined ? "" : ` (did you mean --${near}?)`
+}
+
+const integer = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
+  if (raw === undefined) return fallback
+  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    return usageError(`--${name} expects a whole number from ${min} to ${max.toLocaleString("en-US")}, got "${raw}"`)
+  }
   return n
 }
 
-if (args.includes("--help") || args.includes("-h")) {
-  console.log(
-    "usage: s2-emulator [--port 8787] [--size 100000] [--seed 1] [--bulk-size N] [--open-world] [--lazy-index]"
-  )
+const values = parse()
+if (values.help === true) {
+  process.stdout.write(`${USAGE}\n`)
   process.exit(0)
+}
+const port = integer("port", values.port, 8787, 0, 65535)
+const size = integer("size", values.size, 100_000, 1, 100_000_000)
+const seed = integer("seed", values.seed, 1, 0, 4294967295)
+const bulkSize = integer("bulk-size", values["bulk-size"], size, size, Number.MAX_SAFE_INTEGER)
+
+/** The message for a server that could not start, from the defect `startEmulator` dies with. */
+const describeFailure = (cause: Cause.Cause<unknown>): string => {
+  const error = [...Cause.defects(cause), ...Cause.failures(cause)][0]
+  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined
+  if (code === "EADDRINUSE") return `port ${port} on 127.0.0.1 is in use; pick another --port (0: any free port)`
+  if (code === "EACCES") return `no permission to listen on port ${port}; pick a port above 1023 (0: any free port)`
+  return error instanceof Error ? error.message : Cause.pretty(cause)
 }
 
 const program = Effect.scoped(Effect.gen(function*() {
   const started = Date.now()
-  const emulator = yield* startEmulator({
-    port: option("port", 8787),
-    seed: option("seed", 1),
-    size: option("size", 100_000),
-    bulkSize: option("bulk-size", option("size", 100_000)),
-    openWorld: args.includes("--open-world")
-  })
+  const emulator = yield* startEmulator({ port, seed, size, bulkSize, openWorld: values["open-world"] === true })
   // Build the relevance index now rather than on the first search (unless told not to: benchmarks
   // of bulk search never use it and should not wait for it).
-  if (!args.includes("--lazy-index")) void emulator.corpus.search
-  console.log(
-    `s2-emulator listening on ${emulator.url} (files on ${emulator.fileUrl}); ${emulator.corpus.size} papers, ready in ${
-      Date.now() - started
-    } ms`
+  if (values["lazy-index"] !== true) void emulator.corpus.search
+  const papers = emulator.corpus.size.toLocaleString("en-US")
+  const bulk = bulkSize > size ? `, bulk search over ${bulkSize.toLocaleString("en-US")}` : ""
+  process.stdout.write(
+    `s2-emulator listening on ${emulator.url} (files on ${emulator.fileUrl}); ${papers} papers${bulk}, seed ${seed}, ` +
+      `ready in ${Date.now() - started} ms\n`
   )
   return yield* Effect.never
-}))
+})).pipe(
+  Effect.tapErrorCause((cause) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.void
+      : Effect.sync(() => process.stderr.write(`s2-emulator: cannot start: ${describeFailure(cause)}\n`))
+  )
+)
 
-Effect.runFork(program)
-process.on("SIGINT", () => process.exit(0))
-process.on("SIGTERM", () => process.exit(0))
+// runMain interrupts the program on SIGINT/SIGTERM, which closes the server with its scope, and exits
+// 1 when it fails (the message above says why).
+NodeRuntime.runMain(program, { disableErrorReporting: true })

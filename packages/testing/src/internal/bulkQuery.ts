@@ -116,7 +116,7 @@ export const parseBulkQuery = (input: string): QueryNode => {
   return parseOr()
 }
 
-const editDistanceAtMost = (a: string, b: string, max: number): boolean => {
+export const editDistanceAtMost = (a: string, b: string, max: number): boolean => {
   if (Math.abs(a.length - b.length) > max) return false
   let prev = Array.from({ length: b.length + 1 }, (_, k) => k)
   for (let i = 1; i <= a.length; i++) {
