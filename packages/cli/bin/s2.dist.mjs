@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The published `s2` (publishConfig.bin points here): runs the compiled build with plain Node. In
 // the workspace, bin/s2.mjs runs the TypeScript sources through tsx instead.
-import { register } from "node:module"
+import * as Module from "node:module"
 
 // In a clone after `pnpm build`, the other @s2-effect packages still export their TypeScript
 // sources (their package.json points at dist only once published), which plain Node cannot load:
@@ -12,5 +12,6 @@ const hook = `export async function resolve(specifier, context, next) {
     ? { ...resolved, url: resolved.url.slice(0, -"src/index.ts".length) + "dist/esm/index.js", format: "module" }
     : resolved
 }`
-register(`data:text/javascript,${encodeURIComponent(hook)}`)
+// (Module.register is Node 20.6+; older Nodes only run the installed package, which needs no hook.)
+Module.register?.(`data:text/javascript,${encodeURIComponent(hook)}`)
 await import("../dist/esm/main.js")
