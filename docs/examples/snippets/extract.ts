@@ -3,6 +3,13 @@
  * generated/, one module
  * per block, so `tsc` checks that each compiles against the packages as they are, and vitest runs
  * the blocks that are test suites.
+ *
+ * An example that talks to a server is followed in its page by an HTML comment, invisible once
+ * rendered, holding the test that runs it: `<!-- test` on a line, then TypeScript, then `-->`. The
+ * test becomes `<page>-<n>.run.test.ts`, whose body runs inside `example(…)` from harness.ts (an
+ * HTTP emulator as `S2_API_URL`; `output`, `run`, `s2`, `emulator`, `dir`, `settled`, `eventually` in scope);
+ * `await load()` imports the block's module (its top-level declarations are exported). A test after
+ * a ```sh block has the block's command lines in `commands`, to run with `s2(line)`.
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -21,18 +28,67 @@ const sources = [
     .filter((file) => Fs.existsSync(file))
 ]
 
+/** The names a block declares at its top level and does not export itself. */
+const topLevelNames = (code: string): Array<string> =>
+  [...code.matchAll(/^(?:const|let|function\*?|class) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)
+
+const runTest = (from: string, title: string, context: string, body: string): string =>
+  [
+    `// from ${from}: the test written after the example, run against the emulator`,
+    `import { describe, expect, it } from "vitest"`,
+    `import { eventually, example } from "../harness.js"`,
+    ``,
+    `describe(${JSON.stringify(title)}, () => {`,
+    `  it("runs against the emulator and gives the output the page shows", () =>`,
+    `    example(async ({ dir, emulator, output, run, s2, settled }) => {`,
+    `      ${context}`,
+    body.split("\n").map((line) => line === "" ? line : `      ${line}`).join("\n"),
+    `    }), 120_000)`,
+    `})`,
+    ``
+  ].join("\n")
+
 let count = 0
+let runs = 0
 for (const file of sources) {
   const text = Fs.readFileSync(file, "utf8")
-  const blocks = [...text.matchAll(/```ts\n([\s\S]*?)```/g)]
-  blocks.forEach((match, i) => {
+  const from = Path.relative(docs, file)
+  const page = Path.relative(Path.resolve(docs, ".."), file).replace(/\.md$/, "").replace(/[/\\]/g, "_")
+  const blocks = [...text.matchAll(/```(ts|sh)\n([\s\S]*?)```(?:\n+<!-- test\n([\s\S]*?)-->)?/g)]
+  let ts = 0
+  let sh = 0
+  for (const [, lang, code = "", test] of blocks) {
+    if (lang === "sh") {
+      sh++
+      if (test !== undefined) {
+        const name = `${page}-sh-${sh}.run.test.ts`
+        const commands = code.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter((l) => l !== "")
+        const context = `const commands: ReadonlyArray<string> = ${JSON.stringify(commands)}`
+        Fs.writeFileSync(Path.join(out, name), runTest(from, `${from}, shell example ${sh}`, context, test))
+        runs++
+      }
+      continue
+    }
+    ts++
     // A block that is a test suite is also run by vitest, so the page's test is known to pass.
-    const suffix = match[1]?.includes("describe(") ? ".test.ts" : ".ts"
-    const page = Path.relative(Path.resolve(docs, ".."), file).replace(/\.md$/, "").replace(/[/\\]/g, "_")
-    const name = `${page}-${i + 1}${suffix}`
-    // `export {}` makes every block a module, so blocks of one page do not clash.
-    Fs.writeFileSync(Path.join(out, name), `// from ${Path.relative(docs, file)}\n${match[1]}\nexport {}\n`)
+    const suffix = code.includes("describe(") ? ".test.ts" : ".ts"
+    const name = `${page}-${ts}${suffix}`
+    // Exporting its names makes every block a module (blocks of one page do not clash) and lets
+    // the test after it reach them.
+    const names = topLevelNames(code)
+    Fs.writeFileSync(Path.join(out, name), `// from ${from}\n${code}\nexport { ${names.join(", ")} }\n`)
     count++
-  })
+    if (test !== undefined) {
+      // Imported when the test says so: an example that runs on import finds its files and server ready.
+      const context = `const load = () => import(${JSON.stringify(`./${name.replace(/\.ts$/, ".js")}`)})`
+      Fs.writeFileSync(
+        Path.join(out, `${page}-${ts}.run.test.ts`),
+        runTest(from, `${from}, example ${ts}`, context, test)
+      )
+      runs++
+    }
+  }
 }
-console.log(`extracted ${count} TypeScript blocks from ${sources.length} Markdown files`)
+console.log(
+  `extracted ${count} TypeScript blocks from ${sources.length} Markdown files, and ${runs} tests that run examples`
+)

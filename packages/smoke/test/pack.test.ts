@@ -22,7 +22,10 @@ describe.sequential("packaging", () => {
   it("runs the built s2 from the clone (node packages/cli/bin/s2.dist.mjs)", async () => {
     const bin = path.join(repoRoot, "packages/cli/bin/s2.dist.mjs")
     const args = ["paper", "DOI:10.1093/mind/lix.236.433", "--fields", "title,year", "--emulator", "--format", "json"]
-    const { stdout } = await run(process.execPath, [bin, ...args], { ...options, env: { ...process.env, S2_EMULATOR_SIZE: "200" } })
+    const { stdout } = await run(process.execPath, [bin, ...args], {
+      ...options,
+      env: { ...process.env, S2_EMULATOR_SIZE: "200" }
+    })
     expect(JSON.parse(stdout)).toMatchObject({ title: "Computing Machinery and Intelligence", year: 1950 })
   }, 120_000)
 

@@ -208,7 +208,9 @@ export class Corpus {
    * fall elsewhere. Ties (a landmark sharing 8 hex digits with a generated id) go by index.
    */
   paperIdKey(i: number): number {
-    if (i >= this.size - this.landmarks.length && i < this.size) return parseInt(this.papers[i]!.paperId.slice(0, 8), 16)
+    if (i >= this.size - this.landmarks.length && i < this.size) {
+      return parseInt(this.papers[i]!.paperId.slice(0, 8), 16)
+    }
     return paperIdPrefixOf(this.seed, i, this.universe)
   }
 

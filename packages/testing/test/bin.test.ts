@@ -71,21 +71,27 @@ describe("the s2-emulator bin", () => {
       expect(help.stdout).toContain("--bulk-size N")
     }), 60_000)
 
-  it.scoped("prints its URL and corpus size when ready, serves the landmarks, and a second one on its port exits 1", () =>
-    Effect.gen(function*() {
-      const first = yield* start(["--port", "0", "--size", "1000", "--seed", "3", "--lazy-index"])
-      expect(first.line).toMatch(/^s2-emulator listening on http:\/\/127\.0\.0\.1:\d+ .*1,000 papers, seed 3, ready in \d+ ms$/)
-      const res = yield* Effect.promise(() =>
-        fetch(`${first.url}/graph/v1/paper/DOI:10.1093/mind/lix.236.433?fields=title,year`)
-      )
-      expect(yield* Effect.promise(() => res.json())).toMatchObject({
-        title: "Computing Machinery and Intelligence",
-        year: 1950
-      })
-      const port = new URL(first.url).port
-      const second = yield* run(["--port", port, "--size", "100"])
-      expect(second.code).toBe(1)
-      expect(second.stderr).toContain(`s2-emulator: cannot start: port ${port} on 127.0.0.1 is in use`)
-      expect(second.stdout).toBe("")
-    }), 60_000)
+  it.scoped(
+    "prints its URL and corpus size when ready, serves the landmarks, and a second one on its port exits 1",
+    () =>
+      Effect.gen(function*() {
+        const first = yield* start(["--port", "0", "--size", "1000", "--seed", "3", "--lazy-index"])
+        expect(first.line).toMatch(
+          /^s2-emulator listening on http:\/\/127\.0\.0\.1:\d+ .*1,000 papers, seed 3, ready in \d+ ms$/
+        )
+        const res = yield* Effect.promise(() =>
+          fetch(`${first.url}/graph/v1/paper/DOI:10.1093/mind/lix.236.433?fields=title,year`)
+        )
+        expect(yield* Effect.promise(() => res.json())).toMatchObject({
+          title: "Computing Machinery and Intelligence",
+          year: 1950
+        })
+        const port = new URL(first.url).port
+        const second = yield* run(["--port", port, "--size", "100"])
+        expect(second.code).toBe(1)
+        expect(second.stderr).toContain(`s2-emulator: cannot start: port ${port} on 127.0.0.1 is in use`)
+        expect(second.stdout).toBe("")
+      }),
+    60_000
+  )
 })

@@ -10,7 +10,12 @@ describe("landmark papers", () => {
   it.effect("are found by their real ids, with their real titles, authors, years and venues", () =>
     Effect.gen(function*() {
       const fields = "title,year,venue,authors,externalIds,corpusId"
-      const ids = [turing, "CorpusId:14636783", "2d5673caa9e6af3a7b82a43f19ee920992db07ad", "DOI:10.1093/MIND/LIX.236.433"]
+      const ids = [
+        turing,
+        "CorpusId:14636783",
+        "2d5673caa9e6af3a7b82a43f19ee920992db07ad",
+        "DOI:10.1093/MIND/LIX.236.433"
+      ]
       for (const id of ids) {
         const paper = obj((yield* call("GET", `/graph/v1/paper/${id}?fields=${fields}`)).json)
         expect(paper.paperId, id).toBe("2d5673caa9e6af3a7b82a43f19ee920992db07ad")
@@ -33,9 +38,11 @@ describe("landmark papers", () => {
       const etzioni = obj((yield* call("GET", "/graph/v1/author/1741101?fields=name,paperCount,papers.title")).json)
       expect(etzioni.name).toBe("Oren Etzioni")
       expect(etzioni.paperCount).toBe(1)
-      const batch = arr((yield* call("POST", "/graph/v1/paper/batch?fields=title", {
-        body: { ids: ["CorpusId:3142471", "10.2139/ssrn.2250500", "CorpusId:470667"] }
-      })).json).map(obj)
+      const batch = arr(
+        (yield* call("POST", "/graph/v1/paper/batch?fields=title", {
+          body: { ids: ["CorpusId:3142471", "10.2139/ssrn.2250500", "CorpusId:470667"] }
+        })).json
+      ).map(obj)
       expect(batch.map((p) => p.title)).toEqual([
         "The Miracle of Microfinance? Evidence from a Randomized Evaluation",
         "The Miracle of Microfinance? Evidence from a Randomized Evaluation",
@@ -94,14 +101,18 @@ describe("search stems words", () => {
   it.effect("singular finds plural in relevance and bulk search, and phrases match inflected words", () =>
     Effect.gen(function*() {
       const titles = (json: unknown) => arr(obj(json).data).map((p) => String(obj(p).title).toLowerCase())
-      const relevance = titles((yield* call("GET", "/graph/v1/paper/search?query=transformer&fields=title&limit=100")).json)
+      const relevance = titles(
+        (yield* call("GET", "/graph/v1/paper/search?query=transformer&fields=title&limit=100")).json
+      )
       expect(relevance.length).toBeGreaterThan(0)
       expect(relevance.some((t) => t.includes("transformers"))).toBe(true)
       const bulk = titles((yield* call("GET", "/graph/v1/paper/search/bulk?query=transformer&fields=title")).json)
       expect(bulk.length).toBeGreaterThan(0)
       const plural = titles((yield* call("GET", "/graph/v1/paper/search/bulk?query=transformers&fields=title")).json)
       expect(plural).toEqual(bulk)
-      const phrase = titles((yield* call("GET", "/graph/v1/paper/search/bulk?query=%22graph%20neural%20network%22&fields=title")).json)
+      const phrase = titles(
+        (yield* call("GET", "/graph/v1/paper/search/bulk?query=%22graph%20neural%20network%22&fields=title")).json
+      )
       expect(phrase.some((t) => t.includes("graph neural networks"))).toBe(true)
       const prefix = titles((yield* call("GET", "/graph/v1/paper/search/bulk?query=transformer*&fields=title")).json)
       expect(prefix.length).toBe(bulk.length)

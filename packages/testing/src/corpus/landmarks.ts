@@ -49,8 +49,9 @@ export const LANDMARKS: ReadonlyArray<LandmarkPaper> = [
     corpusId: 14636783,
     externalIds: { DOI: "10.1093/mind/lix.236.433", MAG: "2145482038", DBLP: "journals/x/Turing50" },
     title: "Computing Machinery and Intelligence",
-    abstract: "Asks whether machines can think, and replaces the question with an imitation game " +
-      "in which an interrogator tries to tell a machine from a person by their written answers.",
+    abstract: "Asks whether machines can think, and replaces the question with an imitation game, " +
+      "since known as the Turing test, in which an interrogator tries to tell a machine from a person " +
+      "by their written answers.",
     year: 1950,
     publicationDate: "1950-10-01",
     venue: venue("Mind", "Mind", "journal", "0026-4423", "academic.oup.com"),

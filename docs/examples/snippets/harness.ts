@@ -1,0 +1,92 @@
+/**
+ * What a docs example runs in when `pnpm test` runs it (see extract.ts): an HTTP emulator whose URL
+ * is `S2_API_URL`, so `NodeSemanticScholar.layerConfig()` and the `s2` command reach it unchanged; a
+ * key in `S2_API_KEY` (the datasets examples need one; the emulator accepts any); a scratch working
+ * directory for files the example writes; and every line the example logs, for its assertions.
+ */
+import { NodeDatasets, NodeSemanticScholar } from "@s2-effect/node"
+import { type EmulatorServer, startEmulator } from "@s2-effect/testing"
+import { Effect, Exit, Layer, Scope } from "effect"
+import { execFile } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { promisify } from "node:util"
+import { vi } from "vitest"
+
+// Built when an example runs, so it reads the S2_API_URL and S2_API_KEY set below.
+const layer = Layer.merge(NodeSemanticScholar.layerConfig(), NodeDatasets.layer)
+
+export interface ExampleContext {
+  readonly emulator: EmulatorServer
+  /** Every line written with console.log or an Effect logger so far. */
+  readonly output: Array<string>
+  /** Runs an effect of the example with the client (and datasets layer) the example itself would use. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => Promise<A>
+  /** Runs an `s2 …` command line as shown in the docs (with or without `pnpm`), in the scratch directory. */
+  readonly s2: (line: string) => Promise<{ readonly stdout: string; readonly stderr: string }>
+  /** The scratch working directory. */
+  readonly dir: string
+  /** Resolves once the server has had no new request for a second: the example has finished talking. */
+  readonly settled: () => Promise<void>
+}
+
+const cliBin = Path.resolve(import.meta.dirname, "../../../packages/cli/bin/s2.mjs")
+
+/** Splits a shell command line on spaces, keeping quoted words whole (enough for the docs' lines). */
+const words = (line: string): Array<string> =>
+  [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
+
+const settle = async (emulator: EmulatorServer): Promise<void> => {
+  const count = () => Effect.runSync(emulator.requests).length
+  for (let k = 0, last = -1; k < 120; k++) {
+    const now = count()
+    if (now === last) return
+    last = now
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+}
+
+export const example = async (
+  body: (context: ExampleContext) => Promise<void>,
+  options: { readonly size?: number } = {}
+): Promise<void> => {
+  const scope = Effect.runSync(Scope.make())
+  const emulator = await Effect.runPromise(
+    Scope.extend(startEmulator({ port: 0, seed: 1, size: options.size ?? 2000 }), scope)
+  )
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-docs-"))
+  const cwd = process.cwd()
+  const output: Array<string> = []
+  const log = vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => {
+    output.push(args.map((a) => typeof a === "string" ? a : JSON.stringify(a)).join(" "))
+  })
+  process.env.S2_API_URL = emulator.url
+  process.env.S2_API_KEY = "docs-example-key"
+  process.chdir(dir)
+  try {
+    await body({
+      emulator,
+      output,
+      dir,
+      run: (effect) => Effect.runPromise(Effect.provide(effect, layer)),
+      settled: () => settle(emulator),
+      s2: async (line) => {
+        const args = words(line.replace(/^\$\s*/, "")).filter((w, k) => !(k === 0 && w === "pnpm"))
+        if (args[0] !== "s2") throw new Error(`not an s2 command line: ${line}`)
+        const env = { ...process.env, S2_EMULATOR_SIZE: String(options.size ?? 2000) }
+        return promisify(execFile)(process.execPath, [cliBin, ...args.slice(1)], { cwd: dir, env })
+      }
+    })
+    // An example that runs on import (`Effect.runPromise(…)` at the top level) may still be working.
+    await settle(emulator)
+  } finally {
+    log.mockRestore()
+    process.chdir(cwd)
+    Fs.rmSync(dir, { recursive: true, force: true })
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
+
+/** Waits until the example's fire-and-forget `Effect.runPromise(…)` has logged what `check` expects. */
+export const eventually = (check: () => void): Promise<void> => vi.waitFor(check, { timeout: 30_000, interval: 50 })
