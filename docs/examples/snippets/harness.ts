@@ -47,13 +47,13 @@ const settle = async (emulator: EmulatorServer): Promise<void> => {
   }
 }
 
-export const example = async (
-  body: (context: ExampleContext) => Promise<void>,
-  options: { readonly size?: number } = {}
-): Promise<void> => {
+/** Papers in the emulator's corpus: enough for every example, quick to build. */
+const SIZE = 2000
+
+export const example = async (body: (context: ExampleContext) => Promise<void>): Promise<void> => {
   const scope = Effect.runSync(Scope.make())
   const emulator = await Effect.runPromise(
-    Scope.extend(startEmulator({ port: 0, seed: 1, size: options.size ?? 2000 }), scope)
+    Scope.extend(startEmulator({ port: 0, seed: 1, size: SIZE }), scope)
   )
   const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-docs-"))
   const cwd = process.cwd()
@@ -61,6 +61,8 @@ export const example = async (
   const log = vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => {
     output.push(args.map((a) => typeof a === "string" ? a : JSON.stringify(a)).join(" "))
   })
+  // Progress an example draws with process.stdout.write (datasets) stays out of the test report.
+  const write = vi.spyOn(process.stdout, "write").mockImplementation(() => true)
   process.env.S2_API_URL = emulator.url
   process.env.S2_API_KEY = "docs-example-key"
   process.chdir(dir)
@@ -74,7 +76,7 @@ export const example = async (
       s2: async (line) => {
         const args = words(line.replace(/^\$\s*/, "")).filter((w, k) => !(k === 0 && w === "pnpm"))
         if (args[0] !== "s2") throw new Error(`not an s2 command line: ${line}`)
-        const env = { ...process.env, S2_EMULATOR_SIZE: String(options.size ?? 2000) }
+        const env = { ...process.env, S2_EMULATOR_SIZE: String(SIZE) }
         return promisify(execFile)(process.execPath, [cliBin, ...args.slice(1)], { cwd: dir, env })
       }
     })
@@ -82,6 +84,7 @@ export const example = async (
     await settle(emulator)
   } finally {
     log.mockRestore()
+    write.mockRestore()
     process.chdir(cwd)
     Fs.rmSync(dir, { recursive: true, force: true })
     await Effect.runPromise(Scope.close(scope, Exit.void))
