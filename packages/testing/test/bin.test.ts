@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
 import * as Path from "node:path"
+import { promisify } from "node:util"
 
 const bin = Path.resolve(import.meta.dirname, "../bin/s2-emulator.mjs")
 
@@ -69,7 +70,13 @@ describe("the s2-emulator bin", () => {
       const help = yield* run(["--help"])
       expect(help.code).toBe(0)
       expect(help.stdout).toContain("--bulk-size N")
-    }), 60_000)
+      // From the repository root, as the docs show for a clone.
+      const root = Path.resolve(import.meta.dirname, "../../..")
+      const viaPnpm = yield* Effect.promise(() =>
+        promisify(execFile)("pnpm", ["exec", "s2-emulator", "--help"], { cwd: root, encoding: "utf8" })
+      )
+      expect(viaPnpm.stdout).toContain("usage: s2-emulator")
+    }), 120_000)
 
   it.scoped(
     "prints its URL and corpus size when ready, serves the landmarks, and a second one on its port exits 1",
