@@ -99,6 +99,6 @@ describe("the s2-emulator bin", () => {
         expect(second.stderr).toContain(`s2-emulator: cannot start: port ${port} on 127.0.0.1 is in use`)
         expect(second.stdout).toBe("")
       }),
-    60_000
+    120_000
   )
 })
