@@ -64,7 +64,7 @@ export const LANDMARKS: ReadonlyArray<LandmarkPaper> = [
   {
     paperId: "204e3073870fae3d05bcbc2f6a8e263d9b72e776",
     corpusId: 13756489,
-    externalIds: { ArXiv: "1706.03762", DBLP: "conf/nips/VaswaniSPUJGKP17" },
+    externalIds: { ArXiv: "1706.03762", DBLP: "journals/corr/VaswaniSPUJGKP17" },
     title: "Attention Is All You Need",
     abstract: "Introduces the Transformer, a sequence transduction model built on attention alone, " +
       "without recurrence or convolutions, and evaluates it on machine translation.",
