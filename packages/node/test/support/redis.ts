@@ -2,6 +2,7 @@
  * A real `redis-server` for tests: on a free 127.0.0.1 port, without persistence, stopped with the
  * scope. Debian's `redis-server` package (installed by .ci/run); `REDIS_SERVER` names another binary.
  */
+import type { Scope } from "effect"
 import { Data, Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as net from "node:net"
@@ -52,7 +53,7 @@ const start = (port: number) =>
   })
 
 /** Starts a server for the scope; fails with a message saying what is missing when there is none. */
-export const redisServer: Effect.Effect<RedisServer, RedisMissing, import("effect").Scope.Scope> = Effect.gen(
+export const redisServer: Effect.Effect<RedisServer, RedisMissing, Scope.Scope> = Effect.gen(
   function*() {
     const port = yield* freePort
     const child = yield* Effect.acquireRelease(start(port), (child) => {
