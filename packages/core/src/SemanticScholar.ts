@@ -45,7 +45,7 @@ export interface Options {
   readonly retry?: RetryPolicy | false | undefined
   /**
    * Client-side pacing shared by every fiber using the layer. Default: 1/s with a key, off without.
-   * A {@link RateLimit.Shared} limit is shared with other processes through a store (Redis).
+   * A `RateLimit.Shared` limit is shared with other processes through a store (Redis).
    */
   readonly rateLimit?: RateLimit | RateLimitModule.Shared | false | undefined
 }

@@ -32,12 +32,9 @@ export const make = (options: Resolved): Effect.Effect<Pace, BadQueryParameters,
     const context = yield* Layer.build(ExperimentalRateLimiter.layer.pipe(Layer.provide(options.store)))
     const limiter = Context.get(context, ExperimentalRateLimiter.RateLimiter)
     const interval = Duration.millis(1000 / options.perSecond)
-    const unavailable = (why: string) =>
-      new RateLimiterUnavailable({
-        message: `the shared rate limit's store (${options.label}) ${why}; no request was sent`,
-        store: options.label
-      })
-    // A slot of `interval` per request: the store answers how long to wait for ours.
+    const problem = (why: string) => `the shared rate limit's store (${options.label}) ${why}`
+    // A slot of `interval` per request: the store answers how long to wait for ours. Fails with
+    // what went wrong with the store.
     const slot = limiter.consume({
       key: options.key,
       limit: 1,
@@ -45,28 +42,30 @@ export const make = (options: Resolved): Effect.Effect<Pace, BadQueryParameters,
       onExceeded: "delay",
       algorithm: "fixed-window"
     }).pipe(
-      Effect.mapError((error) =>
-        unavailable(`failed: ${describe(error.reason === "StoreError" ? error.cause : error)}`)
-      ),
+      Effect.mapError((error) => problem(`failed: ${describe(error.reason === "StoreError" ? error.cause : error)}`)),
       Effect.timeoutFail({
         duration: options.storeTimeout,
-        onTimeout: () => unavailable(`did not answer within ${Duration.format(options.storeTimeout)}`)
+        onTimeout: () => problem(`did not answer within ${Duration.format(options.storeTimeout)}`)
       }),
       Effect.map(({ delay }) => delay)
     )
     const wait = <A>(task: Effect.Effect<A, S2Error>) => (delay: Duration.Duration) =>
       Duration.isZero(delay) ? task : Effect.delay(task, delay)
-    const shared: Pace = (task) => Effect.flatMap(slot, wait(task))
+    const shared: Pace = (task) =>
+      slot.pipe(
+        Effect.mapError((why) =>
+          new RateLimiterUnavailable({ message: `${why}; no request was sent`, store: options.label })
+        ),
+        Effect.flatMap(wait(task))
+      )
     if (options.onStoreError === "fail") return shared
 
     const local = yield* RateLimiter.make({ limit: 1, interval, algorithm: "fixed-window" })
     const localUntil = yield* Ref.make(0)
-    const fallBack = <A>(task: Effect.Effect<A, S2Error>) => (error: RateLimiterUnavailable) =>
+    const fallBack = <A>(task: Effect.Effect<A, S2Error>) => (why: string) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => Ref.set(localUntil, now + Duration.toMillis(localSpell))).pipe(
         Effect.zipRight(Effect.logWarning(
-          `${
-            error.message.replace(/; no request was sent$/, "")
-          }: pacing this process alone at ${options.perSecond}/s for ${
+          `${why}: pacing this process alone at ${options.perSecond}/s for ${
             Duration.format(localSpell)
           }, then asking the store again`
         )),
