@@ -197,3 +197,20 @@ describe("when Redis goes away mid-run", () => {
       expect(lines[0]).toContain("pacing this process alone at 10/s")
     }), 20_000)
 })
+
+describe("the redis rate-limit option", () => {
+  it.effect("refuses a URL that is not redis:// before connecting, without echoing a password", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1")).pipe(
+          Effect.provide(
+            NodeSemanticScholar.layer({ rateLimit: { store: "redis", url: "http://user:hunter2@127.0.0.1:6379" } })
+          )
+        )
+      )
+      expect(error._tag).toBe("BadQueryParameters")
+      expect(error._tag === "BadQueryParameters" && error.parameter).toBe("rateLimit.url")
+      expect(error.message).toContain("give redis://host:port")
+      expect(error.message).not.toContain("hunter2")
+    }))
+})
