@@ -16,6 +16,7 @@ import * as fs from "node:fs"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError, fromS2Error } from "./ExitCode.js"
 import type { Format } from "./render/Format.js"
+import * as SharedLimit from "./SharedLimit.js"
 import { Stdio } from "./Stdio.js"
 
 /**
@@ -33,6 +34,7 @@ export interface Common {
   readonly verbose: boolean
   readonly apiKeyFile: Option.Option<string>
   readonly emulator: boolean
+  readonly redis: Option.Option<string>
 }
 
 /**
@@ -68,7 +70,8 @@ export const options = {
   ),
   emulator: Options.boolean("emulator").pipe(
     Options.withDescription("Run against the in-process emulator (offline, no key; size from S2_EMULATOR_SIZE)")
-  )
+  ),
+  redis: SharedLimit.redisOption
 } as const
 
 /**
@@ -193,7 +196,9 @@ export const client = (common: Common): Effect.Effect<Client, CliError> =>
       timeout,
       ...(common.noRetry ? { retry: false } : {}),
       // The emulator needs no pacing; the real API gets the client's default (1/s with a key).
-      ...(common.emulator ? { rateLimit: false } : {})
+      ...(common.emulator ? { rateLimit: false } : {}),
+      // --redis: one pace shared with the other processes on the key, even against the emulator.
+      ...SharedLimit.rateLimit(common.redis)
     }).pipe(
       Layer.provide(http),
       Layer.mapError((error) =>

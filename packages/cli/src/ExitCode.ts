@@ -25,6 +25,7 @@ export const ExitCode = {
   transport: 8,
   decode: 9,
   file: 10,
+  rateLimiter: 11,
   interrupted: 130
 } as const
 
@@ -134,6 +135,12 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
         ExitCode.decode,
         `unexpected answer: ${error.message}`,
         "run with --verbose and report it; --api-url may point at something that is not the API"
+      )
+    case "RateLimiterUnavailable":
+      return line(
+        ExitCode.rateLimiter,
+        error.message,
+        "check that Redis runs at --redis / S2_REDIS_URL, or run without --redis to pace this process alone"
       )
   }
 }

@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import type { Duration } from "effect"
+import type { RateLimiterStore } from "@effect/experimental/RateLimiter"
+import type { Duration, Layer } from "effect"
+import type { BadQueryParameters } from "./S2Error.js"
 
 /**
  * At most `requests` requests in each window of `per`.
@@ -28,3 +30,46 @@ export interface RateLimit {
  * @since 0.1.0
  */
 export const perKey: RateLimit = { requests: 1, per: "1 second" }
+
+/**
+ * One pace for every process (or machine) on one API key, counted in a store they share: the
+ * `RateLimiterStore` of `@effect/experimental` (Redis through `NodeRateLimit` of `@s2-effect/node`,
+ * or its in-memory store in tests). Requests are spread evenly: `perSecond: 1` lets one request
+ * through per second over all workers, never a burst at the start of each second.
+ *
+ * @example
+ * ```ts
+ * import { layerStoreMemory } from "@effect/experimental/RateLimiter"
+ * import type { RateLimit } from "@s2-effect/core"
+ *
+ * // Shared by the fibers of one process only; Redis shares it between processes.
+ * const inMemory: RateLimit.Shared = { store: layerStoreMemory, key: "my-key", perSecond: 1 }
+ * ```
+ * @since 0.1.0
+ */
+export interface Shared {
+  /** Where the count lives; every worker that should share a pace uses the same store and key. */
+  readonly store: Layer.Layer<RateLimiterStore, BadQueryParameters>
+  /** The counter's name in the store. Default `"s2-effect"`. A name, never the API key itself. */
+  readonly key?: string | undefined
+  /** Requests per second over all workers on the key, spread evenly. Default 1 (the API's grant). */
+  readonly perSecond?: number | undefined
+  /**
+   * When the store fails or does not answer within `storeTimeout`: `"fail"` (default) ends the
+   * request with `RateLimiterUnavailable`; `"local"` logs a warning and paces this process alone
+   * at `perSecond` for 30 seconds before asking the store again (the workers together may then
+   * exceed the key's rate and meet 429s, which are retried).
+   */
+  readonly onStoreError?: "fail" | "local" | undefined
+  /** The longest wait for the store's answer. Default 2 seconds. */
+  readonly storeTimeout?: Duration.DurationInput | undefined
+  /** How the store is named in errors and logs, e.g. `Redis at redis://127.0.0.1:6379`. */
+  readonly label?: string | undefined
+}
+
+/**
+ * Tells a {@link Shared} limit from a per-process {@link RateLimit}.
+ *
+ * @since 0.1.0
+ */
+export const isShared = (limit: RateLimit | Shared): limit is Shared => "store" in limit

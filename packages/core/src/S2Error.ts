@@ -101,6 +101,19 @@ export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError"
 }) {}
 
 /**
+ * The store of a shared rate limit (`RateLimit.Shared`, e.g. Redis) failed or did not answer in
+ * time, and the layer was set to fail rather than pace this process alone. Not retried: the store
+ * is what is broken, and retrying without it would break the pace the workers share. `store` names
+ * it (a Redis URL without its password).
+ *
+ * @since 0.1.0
+ */
+export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavailable>()("RateLimiterUnavailable", {
+  ...context,
+  store: Schema.String
+}) {}
+
+/**
  * Every error an operation of the client can fail with.
  *
  * @since 0.1.0
@@ -114,6 +127,7 @@ export type S2Error =
   | ServerError
   | TransportError
   | DecodeError
+  | RateLimiterUnavailable
 
 const tags = new Set<string>([
   "ObjectNotFound",
@@ -123,7 +137,8 @@ const tags = new Set<string>([
   "Forbidden",
   "ServerError",
   "TransportError",
-  "DecodeError"
+  "DecodeError",
+  "RateLimiterUnavailable"
 ])
 
 /**

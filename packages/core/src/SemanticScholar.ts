@@ -16,6 +16,7 @@ import * as Filters from "./Filters.js"
 import { AutocompleteAnswer, MatchAnswer, RecommendationAnswer, SnippetAnswer } from "./internal/envelopes.js"
 import * as pagination from "./internal/pagination.js"
 import * as Req from "./internal/request.js"
+import * as SharedLimiter from "./internal/sharedLimiter.js"
 import * as Transport from "./internal/transport.js"
 import { OffsetPage, TokenPage } from "./Page.js"
 import { Paper, PaperAuthor } from "./Paper.js"
@@ -42,8 +43,11 @@ export interface Options {
   readonly timeout?: Duration.DurationInput | undefined
   /** Default {@link RetryPolicy.defaultPolicy}; `false` makes one attempt. */
   readonly retry?: RetryPolicy | false | undefined
-  /** Client-side pacing shared by every fiber using the layer. Default: 1/s with a key, off without. */
-  readonly rateLimit?: RateLimit | false | undefined
+  /**
+   * Client-side pacing shared by every fiber using the layer. Default: 1/s with a key, off without.
+   * A `RateLimit.Shared` limit is shared with other processes through a store (Redis).
+   */
+  readonly rateLimit?: RateLimit | RateLimitModule.Shared | false | undefined
 }
 
 /** The production root of the three APIs. @since 0.1.0 */
@@ -333,12 +337,34 @@ const resolveApiUrl = (apiUrl: string): Effect.Effect<string, BadQueryParameters
   }
 }
 
+const sharedLimiter = (shared: RateLimitModule.Shared) => {
+  const perSecond = shared.perSecond ?? 1
+  if (!Number.isFinite(perSecond) || perSecond <= 0) {
+    return invalidOption("rateLimit.perSecond", `rateLimit.perSecond ${perSecond} is invalid: give a number > 0`)
+  }
+  const key = shared.key ?? "s2-effect"
+  if (key.length === 0) return invalidOption("rateLimit.key", "rateLimit.key is empty: give the counter a name")
+  return Effect.flatMap(
+    positiveDuration("rateLimit.storeTimeout", shared.storeTimeout ?? "2 seconds"),
+    (storeTimeout) =>
+      SharedLimiter.make({
+        store: shared.store,
+        key,
+        perSecond,
+        onStoreError: shared.onStoreError ?? "fail",
+        storeTimeout,
+        label: shared.label ?? "a shared store"
+      })
+  )
+}
+
 const rateLimiter = (
-  rateLimit: RateLimit | false | undefined,
+  rateLimit: RateLimit | RateLimitModule.Shared | false | undefined,
   apiKey: Redacted.Redacted<string> | undefined
-): Effect.Effect<Option.Option<RateLimiter.RateLimiter>, BadQueryParameters, Scope.Scope> => {
+): Effect.Effect<Option.Option<Transport.Pace>, BadQueryParameters, Scope.Scope> => {
   const chosen = rateLimit ?? (apiKey === undefined ? false : RateLimitModule.perKey)
   if (chosen === false) return Effect.succeedNone
+  if (RateLimitModule.isShared(chosen)) return Effect.asSome(sharedLimiter(chosen))
   if (!Number.isSafeInteger(chosen.requests) || chosen.requests < 1) {
     return invalidOption("rateLimit", `rateLimit.requests ${chosen.requests} is invalid: give a whole number ≥ 1`)
   }

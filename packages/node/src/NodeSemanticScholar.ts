@@ -10,6 +10,24 @@ import type { BadQueryParameters, Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
 import type { ConfigError } from "effect"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
+import * as NodeRateLimit from "./NodeRateLimit.js"
+
+/**
+ * The options of the core layer, where `rateLimit` may also be `{ store: "redis", url, key,
+ * perSecond }`: one pace shared through Redis by every process on the key.
+ *
+ * @since 0.1.0
+ */
+export interface NodeOptions extends Omit<Options, "rateLimit"> {
+  readonly rateLimit?: Options["rateLimit"] | NodeRateLimit.Redis
+}
+
+const coreOptions = ({ rateLimit, ...options }: NodeOptions): Options => ({
+  ...options,
+  ...(rateLimit === undefined
+    ? {}
+    : { rateLimit: NodeRateLimit.isRedis(rateLimit) ? NodeRateLimit.shared(rateLimit) : rateLimit })
+})
 
 /**
  * The `HttpClient` under {@link layer}: undici, one keep-alive connection pool per layer. Exported
@@ -49,8 +67,8 @@ export const httpClient: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.lay
  * ```
  * @since 0.1.0
  */
-export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>
-  SemanticScholar.layer(options).pipe(Layer.provide(httpClient))
+export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>
+  SemanticScholar.layer(coreOptions(options)).pipe(Layer.provide(httpClient))
 
 /**
  * The client configured from the environment: `S2_API_KEY` (optional, kept `Redacted`) and
@@ -71,7 +89,7 @@ export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQu
  * @since 0.1.0
  */
 export const layerConfig = (
-  options: Omit<Options, "apiKey" | "apiUrl"> = {}
+  options: Omit<NodeOptions, "apiKey" | "apiUrl"> = {}
 ): Layer.Layer<SemanticScholar, BadQueryParameters | ConfigError.ConfigError> =>
   Layer.unwrapEffect(
     Effect.gen(function*() {

@@ -4,4 +4,5 @@
  * @since 0.1.0
  */
 export * as NodeDatasets from "./NodeDatasets.js"
+export * as NodeRateLimit from "./NodeRateLimit.js"
 export * as NodeSemanticScholar from "./NodeSemanticScholar.js"

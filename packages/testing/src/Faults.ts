@@ -73,8 +73,9 @@ export interface Random {
 
 /**
  * API-key policy. `required`: requests without a key get 403. `keys`: the valid keys; a request
- * with another key gets 403. `ratePerSecond`: per key (anonymous requests share one pool), more
- * requests than this within one clock second get 429.
+ * with another key gets 403. `ratePerSecond`: per key (anonymous requests share one pool), a token
+ * bucket of that many requests refilled at that rate per second: bursts of up to `ratePerSecond`,
+ * then that rate; requests beyond it get 429 with `Retry-After: 1`.
  *
  * @since 0.1.0
  */
@@ -176,7 +177,7 @@ export interface Decision {
 export class FaultState {
   private ruleCounts: Array<number>
   private randomCounts: Array<number>
-  private readonly windows = new Map<string, { second: number; count: number }>()
+  private readonly buckets = new Map<string, { tokens: number; at: number }>()
   readonly random: ReadonlyArray<Random>
   constructor(readonly config: Config) {
     this.ruleCounts = (config.script ?? []).map(() => 0)
@@ -211,18 +212,20 @@ export class FaultState {
     return { delayMillis, terminal }
   }
 
-  /** True when this request exceeds the per-key rate. */
+  /**
+   * True when this request exceeds the per-key rate: a token bucket per key, as API gateways
+   * throttle, holding `ratePerSecond` tokens and refilled at that rate. A client pacing itself at
+   * the rate passes even when its requests arrive a little early or late; one going faster is
+   * refused once the bucket is empty. Refused requests take no token.
+   */
   overRate(key: string | undefined, nowMillis: number): boolean {
     const rate = this.config.keyPolicy?.ratePerSecond
     if (rate === undefined) return false
     const id = key ?? "<anonymous>"
-    const second = Math.floor(nowMillis / 1000)
-    const w = this.windows.get(id)
-    if (w === undefined || w.second !== second) {
-      this.windows.set(id, { second, count: 1 })
-      return 1 > rate
-    }
-    w.count++
-    return w.count > rate
+    const bucket = this.buckets.get(id) ?? { tokens: rate, at: nowMillis }
+    const tokens = Math.min(rate, bucket.tokens + (Math.max(0, nowMillis - bucket.at) * rate) / 1000)
+    const over = tokens < 1
+    this.buckets.set(id, { tokens: over ? tokens : tokens - 1, at: nowMillis })
+    return over
   }
 }

@@ -1,6 +1,6 @@
 /**
- * `s2-emulator --port 8787 --size 100000 --seed 1 [--bulk-size 10000000] [--open-world] [--lazy-index]`:
- * runs the HTTP emulator until interrupted and prints its URL and corpus size once it is ready.
+ * `s2-emulator --port 8787 --size 100000 --seed 1 [--bulk-size 10000000] [--open-world] [--lazy-index]
+ * [--rate-limit 1/s]`: runs the HTTP emulator until interrupted and prints its URL and corpus size once it is ready.
  * Bad arguments print what is wrong and exit 2; a port that cannot be bound exits 1.
  */
 import { NodeRuntime } from "@effect/platform-node"
@@ -11,14 +11,16 @@ import { editDistanceAtMost } from "./internal/bulkQuery.js"
 import { startEmulator } from "./Server.js"
 
 const USAGE_LINE =
-  "usage: s2-emulator [--port 8787] [--size 100000] [--seed 1] [--bulk-size N] [--open-world] [--lazy-index]"
+  "usage: s2-emulator [--port 8787] [--size 100000] [--seed 1] [--bulk-size N] [--open-world] [--lazy-index]\n" +
+  "                   [--rate-limit N/s]"
 const USAGE = `${USAGE_LINE}\n` +
   "  --port N        TCP port on 127.0.0.1 (0: any free port; default 8787)\n" +
   "  --size N        papers in the generated corpus (default 100000)\n" +
   "  --seed N        same seed, same corpus (default 1)\n" +
   "  --bulk-size N   papers bulk search pages over for an empty query (default: --size)\n" +
   "  --open-world    resolve any well-formed unknown id to some corpus paper instead of 404\n" +
-  "  --lazy-index    build the relevance-search index on the first search, not at start"
+  "  --lazy-index    build the relevance-search index on the first search, not at start\n" +
+  "  --rate-limit N/s  requests per second per API key; more get 429 with Retry-After (default: none)"
 
 const OPTIONS = {
   port: { type: "string" },
@@ -27,6 +29,7 @@ const OPTIONS = {
   "bulk-size": { type: "string" },
   "open-world": { type: "boolean" },
   "lazy-index": { type: "boolean" },
+  "rate-limit": { type: "string" },
   help: { type: "boolean", short: "h" }
 } as const
 
@@ -83,6 +86,14 @@ const size = integer("size", values.size, 100_000, 1, 100_000_000)
 const seed = integer("seed", values.seed, 1, 0, 4294967295)
 const bulkSize = integer("bulk-size", values["bulk-size"], size, size, Number.MAX_SAFE_INTEGER)
 
+/** `--rate-limit N/s` (or `N`): requests per second per API key; more get 429 with Retry-After. */
+const rateLimit = ((raw: string | undefined): number | undefined => {
+  if (raw === undefined) return undefined
+  const match = /^(\d+)(?:\/s)?$/.exec(raw)
+  const n = match === null ? Number.NaN : Number(match[1])
+  return n >= 1 ? n : usageError(`--rate-limit expects requests per second such as 1/s or 5/s, got "${raw}"`)
+})(values["rate-limit"])
+
 /** The message for a server that could not start, from the defect `startEmulator` dies with. */
 const describeFailure = (cause: Cause.Cause<unknown>): string => {
   const error = [...Cause.defects(cause), ...Cause.failures(cause)][0]
@@ -94,7 +105,14 @@ const describeFailure = (cause: Cause.Cause<unknown>): string => {
 
 const program = Effect.scoped(Effect.gen(function*() {
   const started = Date.now()
-  const emulator = yield* startEmulator({ port, seed, size, bulkSize, openWorld: values["open-world"] === true })
+  const emulator = yield* startEmulator({
+    port,
+    seed,
+    size,
+    bulkSize,
+    openWorld: values["open-world"] === true,
+    ...(rateLimit === undefined ? {} : { rateLimit })
+  })
   // Build the relevance index now rather than on the first search (unless told not to: benchmarks
   // of bulk search never use it and should not wait for it).
   if (values["lazy-index"] !== true) void emulator.corpus.search
@@ -102,7 +120,8 @@ const program = Effect.scoped(Effect.gen(function*() {
   const bulk = bulkSize > size ? `, bulk search over ${bulkSize.toLocaleString("en-US")}` : ""
   process.stdout.write(
     `s2-emulator listening on ${emulator.url} (files on ${emulator.fileUrl}); ${papers} papers${bulk}, seed ${seed}, ` +
-      `ready in ${Date.now() - started} ms\n`
+      `ready in ${Date.now() - started} ms` +
+      `${rateLimit === undefined ? "" : `; at most ${rateLimit} requests/s per key`}\n`
   )
   return yield* Effect.never
 })).pipe(

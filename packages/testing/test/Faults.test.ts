@@ -158,4 +158,19 @@ describe("key policy and request recording", () => {
         Emulator.layer({ size: 300, faults: { keyPolicy: { required: true, keys: ["secret-key"], ratePerSecond: 2 } } })
       )
     ))
+
+  it.effect("rateLimit option: N per second per key, 429 with Retry-After, kept across setFaults", () =>
+    Effect.gen(function*() {
+      const a = { headers: { "x-api-key": "key-a" } }
+      const b = { headers: { "x-api-key": "key-b" } }
+      const statuses = (options: typeof a, n: number) =>
+        Effect.forEach(Array.from({ length: n }), () => Effect.map(call("GET", paper, options), (r) => r.status))
+      expect(yield* statuses(a, 3)).toEqual([200, 200, 429])
+      expect(yield* statuses(b, 2)).toEqual([200, 200])
+      const limited = yield* call("GET", paper, a)
+      expect([limited.status, limited.headers["retry-after"]]).toEqual([429, "1"])
+      yield* TestClock.adjust("1 second")
+      yield* (yield* Emulator).setFaults({})
+      expect(yield* statuses(a, 3)).toEqual([200, 200, 429])
+    }).pipe(Effect.provide(Emulator.layer({ size: 300, rateLimit: 2 }))))
 })

@@ -6,7 +6,6 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type { RateLimiter } from "effect"
 import { Clock, Context, Duration, Effect, LogLevel, Option, ParseResult, Redacted, Schema } from "effect"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
@@ -30,8 +29,11 @@ export interface TransportConfig {
   readonly apiKey: Option.Option<Redacted.Redacted<string>>
   readonly timeout: Duration.Duration
   readonly retry: RetryPolicy | false
-  readonly rateLimiter: Option.Option<RateLimiter.RateLimiter>
+  readonly rateLimiter: Option.Option<Pace>
 }
+
+/** The rate-limit hook: waits for the request's turn (a per-process or a shared limiter) and runs it. */
+export type Pace = <A>(task: Effect.Effect<A, S2Error>) => Effect.Effect<A, S2Error>
 
 /**
  * Overrides of time-out and retry for one call or one scope, set with `withTimeout` / `withRetry`.

@@ -24,6 +24,11 @@ export interface EmulatorOptions extends Partial<CorpusOptions> {
   readonly releases?: { readonly start?: string; readonly count?: number }
   /** Where dataset file links point (default in memory: "https://files.emulator.test"). */
   readonly fileBase?: string
+  /**
+   * Requests per clock second per API key (anonymous requests share one pool); more get 429 with
+   * `Retry-After: 1`. Kept across `setFaults`; a fault config's `keyPolicy.ratePerSecond` wins.
+   */
+  readonly rateLimit?: number
 }
 
 /**
@@ -83,6 +88,7 @@ export class EmulatorCore {
   readonly context: RouteContext
   readonly datasets: datasets.DatasetsConfig
   private faultState: FaultState
+  private readonly rateLimit: number | undefined
   private recorded: Array<RecordedRequest> = []
   private seq = 0
 
@@ -97,7 +103,16 @@ export class EmulatorCore {
     this.datasets = {
       releases: datasets.releaseDates(options.releases?.start ?? "2022-05-10", options.releases?.count ?? 172)
     }
-    this.faultState = new FaultState(options.faults ?? {})
+    this.rateLimit = options.rateLimit
+    this.faultState = this.faultStateOf(options.faults ?? {})
+  }
+
+  /** The fault state of `config`, with the emulator's own rate limit unless the config sets one. */
+  private faultStateOf(config: Config): FaultState {
+    const rate = config.keyPolicy?.ratePerSecond ?? this.rateLimit
+    return new FaultState(
+      rate === undefined ? config : { ...config, keyPolicy: { ...config.keyPolicy, ratePerSecond: rate } }
+    )
   }
 
   get requests(): ReadonlyArray<RecordedRequest> {
@@ -108,7 +123,7 @@ export class EmulatorCore {
   }
   /** Replaces the fault configuration and resets its counters. */
   setFaults(config: Config): void {
-    this.faultState = new FaultState(config)
+    this.faultState = this.faultStateOf(config)
   }
 
   handle(request: EmulatorRequest, now: number): Outcome {
@@ -184,7 +199,7 @@ export class EmulatorCore {
       const policy = this.faultState.config.keyPolicy
       if (keyMatched === false && key !== undefined) return respond(forbidden(), delay)
       if (policy?.required === true && key === undefined) return respond(forbidden(), delay)
-      if (this.faultState.overRate(key, now)) return respond(json(429, bodyFor(429)), delay)
+      if (this.faultState.overRate(key, now)) return respond(json(429, bodyFor(429), { "retry-after": "1" }), delay)
     }
     const response = this.route(request)
     return respond(response, delay, terminal?._tag === "Truncate" ? terminal.fraction : undefined)

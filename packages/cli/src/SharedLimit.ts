@@ -1,0 +1,35 @@
+/**
+ * `--redis URL`: one rate limit (the API's 1 request per second per key) shared through Redis by
+ * every `s2` process and program on the key, instead of each process pacing itself alone.
+ *
+ * @since 0.1.0
+ */
+import { Options } from "@effect/cli"
+import type { Options as ClientOptions } from "@s2-effect/core"
+import { NodeRateLimit } from "@s2-effect/node"
+import { Config, Option } from "effect"
+
+/**
+ * The option, with `S2_REDIS_URL` as its fallback.
+ *
+ * @since 0.1.0
+ */
+export const redisOption = Options.text("redis").pipe(
+  Options.withDescription(
+    "Share one rate limit (1 request/s) with every process using this Redis, e.g. redis://127.0.0.1:6379 (default S2_REDIS_URL)"
+  ),
+  Options.withFallbackConfig(Config.nonEmptyString("S2_REDIS_URL")),
+  Options.optional
+)
+
+/**
+ * The client's `rateLimit` for `--redis`, or nothing (the client's default) without it. A run
+ * whose Redis fails ends with exit code 11 rather than pacing alone and overrunning the key.
+ *
+ * @since 0.1.0
+ */
+export const rateLimit = (redis: Option.Option<string>): Pick<ClientOptions, "rateLimit"> =>
+  Option.match(redis, {
+    onNone: () => ({}),
+    onSome: (url) => ({ rateLimit: NodeRateLimit.shared({ store: "redis", url }) })
+  })

@@ -1,0 +1,149 @@
+import { layerStoreMemory, RateLimiterStore, RateLimitStoreError } from "@effect/experimental/RateLimiter"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, FiberRef, HashSet, Layer, Logger, Redacted, Ref, TestClock } from "effect"
+import type { Options, RateLimit } from "../src/index.js"
+import { SemanticScholar } from "../src/index.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
+
+const ok = () => Effect.succeed(json({ paperId: "a".repeat(40), title: "ok" }))
+
+/** `n` lookups one after another, as one worker would make them. */
+const lookups = (n: number) =>
+  Effect.flatMap(
+    SemanticScholar,
+    (s2) =>
+      Effect.forEach(Array.from({ length: n }, (_, i) => `CorpusId:${i + 1}`), (id) =>
+        s2.getPaper(id, { fields: ["title"] }))
+  )
+
+const gaps = (times: ReadonlyArray<number>) => {
+  const sorted = [...times].sort((a, b) => a - b)
+  return sorted.slice(1).map((t, i) => t - sorted[i]!)
+}
+
+/** Two workers, each with its own client layer over one scripted server and one store. */
+const twoWorkers = (rateLimit: (store: Layer.Layer<RateLimiterStore>) => Options["rateLimit"]) =>
+  Effect.gen(function*() {
+    const store = Layer.succeedContext(yield* Layer.build(layerStoreMemory))
+    const worker = Effect.provide(
+      lookups(10),
+      SemanticScholar.layer({ apiUrl: "https://api.test", apiKey: Redacted.make("k"), rateLimit: rateLimit(store) })
+    )
+    const fiber = yield* Effect.fork(Effect.all([worker, worker], { concurrency: 2 }))
+    yield* TestClock.adjust("1 minute")
+    yield* Fiber.join(fiber)
+    return (yield* requests).map((r) => r.at)
+  })
+
+/** A store that fails every call, counting them. */
+const brokenStore = (calls: Ref.Ref<number>, answer: Effect.Effect<never, RateLimitStoreError>) =>
+  Layer.succeed(
+    RateLimiterStore,
+    RateLimiterStore.of({
+      fixedWindow: () => Effect.zipRight(Ref.update(calls, (n) => n + 1), answer),
+      tokenBucket: () => Effect.zipRight(Ref.update(calls, (n) => n + 1), answer)
+    })
+  )
+
+const refused = Effect.fail(
+  new RateLimitStoreError({ message: "fixedWindow failed", cause: new Error("connect ECONNREFUSED 127.0.0.1:6390") })
+)
+
+const shared = (store: Layer.Layer<RateLimiterStore>, extra: Partial<RateLimit.Shared> = {}): RateLimit.Shared => ({
+  store,
+  key: "k",
+  perSecond: 5,
+  label: "Redis at redis://127.0.0.1:6390",
+  ...extra
+})
+
+/** Warnings logged while `effect` runs. */
+const warnings = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const lines = yield* Ref.make<ReadonlyArray<string>>([])
+    const logger = Logger.make(({ logLevel, message }) => {
+      if (logLevel._tag === "Warning") Effect.runSync(Ref.update(lines, (all) => [...all, String(message)]))
+    })
+    const exit = yield* effect.pipe(Effect.exit, Effect.locally(FiberRef.currentLoggers, HashSet.make(logger)))
+    return { exit, lines: yield* Ref.get(lines) }
+  })
+
+describe("shared rate limit", () => {
+  it.scoped("two workers on one store and key send evenly spaced requests, 5/s together", () =>
+    Effect.gen(function*() {
+      const times = yield* twoWorkers((store) => shared(store))
+      expect(times).toHaveLength(20)
+      expect(Math.min(...gaps(times))).toBe(200)
+      expect(Math.max(...times) - Math.min(...times)).toBe(19 * 200)
+    }).pipe(Effect.provide(testLayer(ok))))
+
+  it.scoped("with a limiter per worker instead, they send twice the pace (the check above can fail)", () =>
+    Effect.gen(function*() {
+      const times = yield* twoWorkers(() => ({ requests: 1, per: "200 millis" }))
+      expect(times).toHaveLength(20)
+      expect(Math.min(...gaps(times))).toBe(0)
+    }).pipe(Effect.provide(testLayer(ok))))
+
+  it.effect("a failing store ends the request with RateLimiterUnavailable, not retried, nothing sent", () =>
+    Effect.gen(function*() {
+      const calls = yield* Ref.make(0)
+      const { error, sent } = yield* Effect.gen(function*() {
+        const error = yield* Effect.flip(lookups(1))
+        return { error, sent: yield* requests }
+      }).pipe(Effect.provide(testLayer(ok, { rateLimit: shared(brokenStore(calls, refused)) })))
+      expect(error._tag).toBe("RateLimiterUnavailable")
+      expect(error.message).toContain("Redis at redis://127.0.0.1:6390")
+      expect(error.message).toContain("ECONNREFUSED")
+      expect(yield* Ref.get(calls)).toBe(1)
+      expect(sent).toHaveLength(0)
+    }))
+
+  it.effect("a store that does not answer fails after storeTimeout", () =>
+    Effect.gen(function*() {
+      const calls = yield* Ref.make(0)
+      const fiber = yield* Effect.fork(
+        Effect.flip(
+          Effect.provide(
+            lookups(1),
+            testLayer(ok, { rateLimit: shared(brokenStore(calls, Effect.never), { storeTimeout: "3 seconds" }) })
+          )
+        )
+      )
+      yield* TestClock.adjust("2999 millis")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1 milli")
+      const error = yield* Fiber.join(fiber)
+      expect(error._tag).toBe("RateLimiterUnavailable")
+      expect(error.message).toContain("did not answer within 3s")
+    }))
+
+  it.effect("onStoreError: \"local\" paces this process alone, warns once, and asks the store again 30 s later", () =>
+    Effect.gen(function*() {
+      const calls = yield* Ref.make(0)
+      const layer = testLayer(ok, { rateLimit: shared(brokenStore(calls, refused), { onStoreError: "local" }) })
+      const run = Effect.gen(function*() {
+        yield* lookups(10)
+        yield* TestClock.adjust("30 seconds")
+        yield* lookups(1)
+        return (yield* requests).map((r) => r.at)
+      }).pipe(Effect.provide(layer))
+      const fiber = yield* Effect.fork(warnings(run))
+      yield* TestClock.adjust("1 minute")
+      const { exit, lines } = yield* Fiber.join(fiber)
+      expect(exit._tag).toBe("Success")
+      const times = exit._tag === "Success" ? exit.value : []
+      expect(gaps(times.slice(0, 10))).toEqual(Array(9).fill(200))
+      expect(yield* Ref.get(calls)).toBe(2)
+      expect(lines).toHaveLength(2)
+      expect(lines[0]).toContain("pacing this process alone at 5/s for 30s")
+    }))
+
+  it.effect("refuses a pace that is not a positive number before building anything", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        Effect.provide(lookups(1), testLayer(ok, { rateLimit: shared(layerStoreMemory, { perSecond: 0 }) }))
+      )
+      expect(error._tag).toBe("BadQueryParameters")
+      expect(error.message).toContain("rateLimit.perSecond 0 is invalid")
+    }))
+})

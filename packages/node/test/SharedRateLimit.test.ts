@@ -1,0 +1,216 @@
+/**
+ * One rate limit shared through a real Redis by worker processes, against the HTTP emulator's
+ * per-key limit; and what happens when Redis goes away.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { SemanticScholar } from "@s2-effect/core"
+import type { EmulatorServer } from "@s2-effect/testing"
+import { startEmulator } from "@s2-effect/testing"
+import { Clock, Effect, Fiber, FiberRef, HashSet, Logger, Redacted, Schedule } from "effect"
+import { buildSync } from "esbuild"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { NodeSemanticScholar } from "../src/index.js"
+import { redisServer } from "./support/redis.js"
+
+/** Bundled once to plain JavaScript: loading the sources through tsx costs seconds per process. */
+const worker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-limit-worker-")), "worker.mjs")
+buildSync({
+  entryPoints: [fileURLToPath(new URL("./fixtures/citationsWorker.ts", import.meta.url))],
+  outfile: worker,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }
+})
+
+interface Outcome {
+  readonly code: number | null
+  readonly report: { readonly records: number; readonly rateLimited: number; readonly error?: string }
+}
+
+const perSecond = 5
+const sharedMillis = 6_000
+/** Enough for per-process limiters to overrun the key: four bursts of 5 in the first second. */
+const apartMillis = 2_000
+
+/**
+ * Starts `count` worker processes; `run` starts them together once every one is ready and collects
+ * their reports.
+ */
+const spawnWorkers = (
+  count: number,
+  mode: "redis" | "local",
+  emulator: EmulatorServer,
+  redisUrl: string,
+  millis: number
+) => {
+  const papers = Array.from({ length: 40 }, (_, i) => emulator.corpus.paper(i).paperId).join(",")
+  const children = Array.from(
+    { length: count },
+    () =>
+      spawn(process.execPath, [worker, mode, emulator.url, redisUrl, String(millis), papers], {
+        env: { ...process.env, S2_API_KEY: `key-of-the-${mode}-team` },
+        stdio: ["pipe", "pipe", "inherit"]
+      })
+  )
+  const outputs = children.map((child) => {
+    let out = ""
+    const ready = new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString()
+        if (out.startsWith("ready\n")) resolve()
+      })
+    )
+    const done = new Promise<Outcome>((resolve) =>
+      child.on("close", (code) => resolve({ code, report: JSON.parse(out.slice("ready\n".length)) }))
+    )
+    return { ready, done }
+  })
+  return {
+    ready: Effect.promise(() => Promise.all(outputs.map((o) => o.ready))),
+    run: Effect.promise(() => {
+      for (const child of children) child.stdin.end("go\n")
+      return Promise.all(outputs.map((o) => o.done))
+    })
+  }
+}
+
+/** The most requests the emulator saw within any one second. */
+const busiestSecond = (times: ReadonlyArray<number>) =>
+  Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length))
+
+describe("a rate limit shared through Redis", () => {
+  it.live(
+    "4 workers on one key at 5/s for 6 s: never more than 5 (+1 of slack) requests in a second, no 429; per-process limiters get 429s",
+    () =>
+      Effect.gen(function*() {
+        const redis = yield* redisServer
+        const [shared, apart] = yield* Effect.all([
+          startEmulator({ seed: 1, size: 500, rateLimit: perSecond }),
+          startEmulator({ seed: 1, size: 500, rateLimit: perSecond })
+        ])
+        // Both teams start up now; the second waits, idle, until the first is done.
+        const sharedTeam = spawnWorkers(4, "redis", shared, redis.url, sharedMillis)
+        const apartTeam = spawnWorkers(4, "local", apart, redis.url, apartMillis)
+        yield* Effect.all([sharedTeam.ready, apartTeam.ready])
+        const started = yield* Clock.currentTimeMillis
+        const sharedRun = yield* sharedTeam.run
+        const wall = (yield* Clock.currentTimeMillis) - started
+        const apartRun = yield* apartTeam.run
+
+        const sharedSeen = yield* shared.requests
+        const apartSeen = yield* apart.requests
+        const sharedTimes = sharedSeen.map((r) => r.at)
+        console.info(
+          `shared limiter: ${sharedSeen.length} requests in ${sharedMillis} ms, busiest second ${
+            busiestSecond(sharedTimes)
+          }, 429s ${
+            sharedSeen.filter((r) => r.outcome === 429).length
+          }; per-process limiters: ${apartSeen.length} requests, ${
+            apartSeen.filter((r) => r.outcome === 429).length
+          } of them 429 in ${apartMillis} ms; wall time of the shared run ${wall} ms`
+        )
+        expect(sharedRun.map((w) => w.code)).toEqual([0, 0, 0, 0])
+        expect(sharedSeen.filter((r) => r.outcome !== 200)).toEqual([])
+        expect(busiestSecond(sharedTimes)).toBeLessThanOrEqual(perSecond + 1)
+        // The pace was used, not starved: about 5/s over 6 s between the four of them.
+        expect(sharedSeen.length).toBeGreaterThanOrEqual(24)
+        expect(sharedRun.reduce((n, w) => n + w.report.records, 0)).toBeGreaterThan(0)
+
+        expect(apartRun.map((w) => w.code)).toEqual([0, 0, 0, 0])
+        expect(apartSeen.filter((r) => r.outcome === 429).length).toBeGreaterThan(0)
+        expect(apartRun.reduce((n, w) => n + w.report.rateLimited, 0)).toBeGreaterThan(0)
+      }).pipe(Effect.scoped),
+    30_000
+  )
+})
+
+/** Warnings logged while `effect` runs. */
+const withWarnings = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const lines: Array<string> = []
+    const logger = Logger.make(({ logLevel, message }) => {
+      if (logLevel._tag === "Warning") lines.push(String(message))
+    })
+    const exit = yield* effect.pipe(Effect.exit, Effect.locally(FiberRef.currentLoggers, HashSet.make(logger)))
+    return { exit, lines }
+  })
+
+/** Lookups one after another until one fails, with the time Redis was killed and the failure's. */
+const lookupsWhileRedisDies = (onStoreError: "fail" | "local", lookups: number) =>
+  Effect.gen(function*() {
+    const redis = yield* redisServer
+    const emulator = yield* startEmulator({ seed: 1, size: 100 })
+    const client = NodeSemanticScholar.layer({
+      apiUrl: emulator.url,
+      apiKey: Redacted.make("one-key"),
+      rateLimit: { store: "redis", url: redis.url, key: `dies-${onStoreError}`, perSecond: 10, onStoreError }
+    })
+    const run = Effect.flatMap(SemanticScholar, (s2) =>
+      Effect.forEach(
+        Array.from({ length: lookups }, (_, i) => emulator.corpus.paper(i).paperId),
+        (id) => s2.getPaper(id, { fields: ["title"] })
+      )).pipe(Effect.provide(client))
+    const fiber = yield* Effect.fork(withWarnings(run))
+    // Let a few requests through the shared limiter first.
+    const before = yield* emulator.requests.pipe(
+      Effect.map((seen) => seen.length),
+      Effect.repeat({ until: (n) => n >= 3, schedule: Schedule.spaced("20 millis") })
+    )
+    yield* redis.kill
+    const killed = yield* Clock.currentTimeMillis
+    const { exit, lines } = yield* Fiber.join(fiber)
+    return {
+      exit,
+      lines,
+      before,
+      sent: (yield* emulator.requests).length,
+      afterKill: (yield* Clock.currentTimeMillis) - killed
+    }
+  }).pipe(Effect.scoped)
+
+describe("when Redis goes away mid-run", () => {
+  it.live("the workers fail with RateLimiterUnavailable naming Redis, within seconds", () =>
+    Effect.gen(function*() {
+      const { afterKill, before, exit, sent } = yield* lookupsWhileRedisDies("fail", 100)
+      expect(before).toBeGreaterThanOrEqual(3)
+      expect(exit._tag).toBe("Failure")
+      const error = exit._tag === "Failure" && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+      expect(error?._tag).toBe("RateLimiterUnavailable")
+      expect(error?.message).toMatch(/^the shared rate limit's store \(Redis at redis:\/\/127\.0\.0\.1:\d+\) /)
+      expect(afterKill).toBeLessThan(5_000)
+      expect(sent).toBeLessThan(100)
+    }), 20_000)
+
+  it.live("or, with onStoreError: \"local\", go on at their own pace after one warning", () =>
+    Effect.gen(function*() {
+      const { exit, lines, sent } = yield* lookupsWhileRedisDies("local", 20)
+      expect(exit._tag).toBe("Success")
+      expect(sent).toBe(20)
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toContain("Redis at redis://127.0.0.1:")
+      expect(lines[0]).toContain("pacing this process alone at 10/s")
+    }), 20_000)
+})
+
+describe("the redis rate-limit option", () => {
+  it.effect("refuses a URL that is not redis:// before connecting, without echoing a password", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1")).pipe(
+          Effect.provide(
+            NodeSemanticScholar.layer({ rateLimit: { store: "redis", url: "http://user:hunter2@127.0.0.1:6379" } })
+          )
+        )
+      )
+      expect(error._tag).toBe("BadQueryParameters")
+      expect(error._tag === "BadQueryParameters" && error.parameter).toBe("rateLimit.url")
+      expect(error.message).toContain("give redis://host:port")
+      expect(error.message).not.toContain("hunter2")
+    }))
+})
