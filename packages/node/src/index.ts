@@ -3,5 +3,6 @@
  *
  * @since 0.1.0
  */
+export * as NodeCache from "./NodeCache.js"
 export * as NodeDatasets from "./NodeDatasets.js"
 export * as NodeSemanticScholar from "./NodeSemanticScholar.js"
