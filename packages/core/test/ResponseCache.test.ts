@@ -146,7 +146,7 @@ describe("response cache", () => {
       expect(yield* run("another-key")).toBe(0)
     }))
 
-  it.effect("a store that fails is logged and the server asked; the request succeeds", () =>
+  it.effect("a store that fails is logged, left alone for 30 s, and the server asked; requests succeed", () =>
     Effect.gen(function*() {
       const logs = yield* Ref.make<ReadonlyArray<string>>([])
       const logger = Logger.make(({ message }) => Effect.runSync(Ref.update(logs, (all) => [...all, String(message)])))
@@ -164,13 +164,23 @@ describe("response cache", () => {
         size: Effect.succeed(0)
       })
       const store = ResponseCache.keyValueStore.pipe(Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore, broken)))
-      const paper = yield* Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1", { fields: ["title"] }))
-        .pipe(
-          Effect.provide(cached({ cache: { store } })),
-          Effect.provide(Logger.replace(Logger.defaultLogger, logger))
-        )
-      expect(paper.title).toBe("at /graph/v1/paper/CorpusId:1")
-      expect((yield* Ref.get(logs)).filter((line) => line.includes("S2 cache"))).toHaveLength(2)
+      const warnings = Effect.map(Ref.get(logs), (all) => all.filter((line) => line.includes("S2 cache")))
+      yield* Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const paper = yield* s2.getPaper("CorpusId:1", { fields: ["title"] })
+        yield* s2.getPaper("CorpusId:2", { fields: ["title"] })
+        expect(paper.title).toBe("at /graph/v1/paper/CorpusId:1")
+        expect(yield* count).toBe(2)
+        expect(yield* warnings).toHaveLength(1)
+        expect((yield* warnings)[0]).toContain("disk gone")
+        expect((yield* warnings)[0]).toContain("leaving the cache alone for 30s")
+        yield* TestClock.adjust("31 seconds")
+        yield* s2.getPaper("CorpusId:3", { fields: ["title"] })
+        expect(yield* warnings).toHaveLength(2)
+      }).pipe(
+        Effect.provide(cached({ cache: { store } })),
+        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+      )
     }))
 
   it.effect("refuses a time to live that is not positive", () =>

@@ -5,7 +5,7 @@
  */
 import type * as Persistence from "@effect/experimental/Persistence"
 import type { Scope } from "effect"
-import { Duration, Effect, Exit, Option, PrimaryKey, Schema } from "effect"
+import { Clock, Duration, Effect, Exit, Option, PrimaryKey, Schema } from "effect"
 import type { S2Error } from "../S2Error.js"
 import { ObjectNotFound } from "../S2Error.js"
 import type { S2Request } from "./request.js"
@@ -52,9 +52,16 @@ const reusable = (exit: Exit.Exit<unknown, unknown>) =>
 /** Dataset download links are pre-signed and expire, so the Datasets API is never cached. */
 const cacheable = (request: S2Request) => request.api !== "datasets"
 
-/** Store trouble (a full disk, Redis gone) never fails a request: it is logged and the server asked. */
-const warn = (what: string) => (error: Persistence.PersistenceError) =>
-  Effect.logWarning(`S2 cache: ${what} failed (${error.reason}): ${error.message}; asking the server instead`)
+/**
+ * After the store itself fails (a full disk, Redis gone), it is left alone this long: store trouble
+ * never fails a request, and a dead server costs one time-out, not one per request.
+ */
+const pause = Duration.seconds(30)
+
+const explain = (error: Persistence.PersistenceError) =>
+  error.reason === "BackingError"
+    ? `${error.method}: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}`
+    : `${error.method}: ${error.message}`
 
 /**
  * The hook: reads and writes entries of `storeId` in the given persistence, for `timeToLive`.
@@ -71,17 +78,38 @@ export const make = (options: {
       storeId: options.storeId,
       timeToLive: (_key, exit) => reusable(exit) ? options.timeToLive : Duration.zero
     }),
-    (store): Around => (request, fetch) =>
-      !cacheable(request) ? fetch : Effect.gen(function*() {
-        const entry = new Entry(yield* keyOf(options.apiUrl, request))
-        const hit = yield* store.get(entry).pipe(Effect.catchAll((e) => Effect.as(warn("reading")(e), Option.none())))
-        if (Option.isSome(hit)) {
-          yield* Effect.logDebug(`S2 cache hit: ${request.method} ${request.path}`)
-          return yield* hit.value
-        }
-        const exit: Exit.Exit<unknown, S2Error> = yield* Effect.exit(fetch)
-        // Only `ObjectNotFound` failures reach the store: the others get a time to live of zero.
-        yield* store.set(entry, exit as Exit.Exit<unknown, ObjectNotFound>).pipe(Effect.catchAll(warn("writing")))
-        return yield* exit
-      })
+    (store): Around => {
+      let resumeAt = 0
+      /** A store operation, or `fallback` when the store is paused or fails (logged). */
+      const guarded = <A>(use: Effect.Effect<A, Persistence.PersistenceError>, fallback: A) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          now < resumeAt ? Effect.succeed(fallback) : use.pipe(
+            Effect.catchAll((error) =>
+              Effect.gen(function*() {
+                // An unreadable entry is a miss; a failing store is paused.
+                const paused = error.reason === "BackingError"
+                if (paused) resumeAt = (yield* Clock.currentTimeMillis) + Duration.toMillis(pause)
+                yield* Effect.logWarning(
+                  `S2 cache: ${explain(error)}; asking the server instead${
+                    paused ? `, and leaving the cache alone for ${Duration.format(pause)}` : ""
+                  }`
+                )
+                return fallback
+              })
+            )
+          ))
+      return (request, fetch) =>
+        !cacheable(request) ? fetch : Effect.gen(function*() {
+          const entry = new Entry(yield* keyOf(options.apiUrl, request))
+          const hit = yield* guarded(store.get(entry), Option.none())
+          if (Option.isSome(hit)) {
+            yield* Effect.logDebug(`S2 cache hit: ${request.method} ${request.path}`)
+            return yield* hit.value
+          }
+          const exit: Exit.Exit<unknown, S2Error> = yield* Effect.exit(fetch)
+          // Only `ObjectNotFound` failures reach the store: the others get a time to live of zero.
+          yield* guarded(store.set(entry, exit as Exit.Exit<unknown, ObjectNotFound>), undefined)
+          return yield* exit
+        })
+    }
   )
