@@ -86,8 +86,9 @@ export const make = (options: {
           now < resumeAt ? Effect.succeed(fallback) : use.pipe(
             Effect.catchAll((error) =>
               Effect.gen(function*() {
-                // An unreadable entry is a miss; a failing store is paused.
-                const paused = error.reason === "BackingError"
+                // An unreadable entry (a bad encoding, or a file read while another process wrote
+                // it) is a miss; a failing store is paused.
+                const paused = error.reason === "BackingError" && !(error.cause instanceof SyntaxError)
                 if (paused) resumeAt = (yield* Clock.currentTimeMillis) + Duration.toMillis(pause)
                 yield* Effect.logWarning(
                   `S2 cache: ${explain(error)}; asking the server instead${
