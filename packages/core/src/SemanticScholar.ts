@@ -433,7 +433,11 @@ export const make = (
       around: options.cache === undefined ? undefined : yield* responseCache(options.cache, apiUrl)
     }
     const transport = yield* Transport.fromClient(config)
-    return fromTransport(transport, yield* lookupLoaders(options.batching, transport.execute))
+    // Batched lookups are cached one lookup at a time (below), so their batch calls skip the cache.
+    const direct = config.around === undefined
+      ? transport
+      : yield* Transport.fromClient({ ...config, around: undefined })
+    return fromTransport(transport, yield* lookupLoaders(options.batching, direct.execute))
   })
 
 const autocompleteLength = 100
@@ -464,6 +468,26 @@ const chunksOf = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<Reado
 const fromTransport = (transport: Transport.Transport, loaders: Loaders): Service => {
   const { execute } = transport
   const batched = Effect.map(Lookups.BatchingOverride, (scope) => scope.enabled ?? loaders.settings.enabled)
+
+  /**
+   * A lookup through the batching window. With a cache, each lookup is its own entry (keyed as a
+   * batch of one id), so a re-run is answered from the cache however its lookups were grouped.
+   */
+  const batchedLookup = <A, I>(
+    endpoint: Lookups.BatchEndpoint<A, I>,
+    loader: Lookups.Loader<A>,
+    id: string,
+    fields: string
+  ): Effect.Effect<A, S2Error> => {
+    const lookup = Effect.request(Lookups.Lookup<A>(id, fields), loader)
+    const around = transport.config.around
+    if (around === undefined) return lookup
+    const entry = Req.post("graph", endpoint.path, [["fields", fields]], { ids: [id] })
+    return Effect.flatMap(
+      around(entry, lookup),
+      (json) => Transport.decode(endpoint.schema, json, { method: "POST", url: endpoint.path })
+    )
+  }
 
   const fieldsParam = (set: Fields.FieldSet, fields: ReadonlyArray<string | Fields.Unchecked> | undefined) =>
     Effect.map(Fields.render(set, fields), (value): Filters.QueryParam => ["fields", value])
@@ -881,7 +905,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
         const id = yield* PaperId.validatePaperId(paperId)
         const fields = yield* fieldsParam(Fields.paper, options.fields)
         return yield* (yield* batched)
-          ? Effect.request(Lookups.Lookup<Paper>(id, fields[1]), loaders.papers)
+          ? batchedLookup(paperEndpoint, loaders.papers, id, fields[1])
           : execute(Req.get("graph", `/paper/${PaperId.toPath(id)}`, [fields]), Paper)
       }),
     getPapers,
@@ -890,7 +914,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
         const id = yield* PaperId.validateAuthorId(authorId)
         const fields = yield* fieldsParam(Fields.author, options.fields)
         return yield* (yield* batched)
-          ? Effect.request(Lookups.Lookup<Author>(id, fields[1]), loaders.authors)
+          ? batchedLookup(authorEndpoint, loaders.authors, id, fields[1])
           : execute(Req.get("graph", `/author/${id}`, [fields]), Author)
       }),
     getAuthors,

@@ -5,7 +5,7 @@
 import * as PlatformError from "@effect/platform/Error"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Layer, Logger, Option, Redacted, Ref, Stream, TestClock } from "effect"
+import { Chunk, Effect, Fiber, Layer, Logger, Option, Redacted, Ref, Stream, TestClock } from "effect"
 import type { Options } from "../src/index.js"
 import { ResponseCache, SemanticScholar } from "../src/index.js"
 import type { Seen } from "./support/Scripted.js"
@@ -114,6 +114,27 @@ describe("response cache", () => {
         "/graph/v1/paper/CorpusId:500"
       ])
     }).pipe(Effect.provide(cached())))
+
+  it.effect("with batching, each lookup is its own entry: a re-run hits however lookups are grouped", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const round = (ids: ReadonlyArray<string>) =>
+        Effect.gen(function*() {
+          const fiber = yield* Effect.fork(
+            Effect.forEach(ids, (id) => s2.getPaper(id, { fields: ["title"] }), { concurrency: "unbounded" })
+          )
+          yield* TestClock.adjust("1 second")
+          return (yield* Fiber.join(fiber)).map((p) => p.title)
+        })
+      expect(yield* round(["CorpusId:2", "CorpusId:4"])).toEqual(["CorpusId:2", "CorpusId:4"])
+      expect(yield* round(["CorpusId:4", "CorpusId:6", "CorpusId:2"])).toEqual([
+        "CorpusId:4",
+        "CorpusId:6",
+        "CorpusId:2"
+      ])
+      const seen = yield* requests
+      expect(seen.map((r) => r.body)).toEqual([{ ids: ["CorpusId:2", "CorpusId:4"] }, { ids: ["CorpusId:6"] }])
+    }).pipe(Effect.provide(cached({ batching: true }))))
 
   it.effect("never puts the API key in a key or an entry, and clients with other keys share entries", () =>
     Effect.gen(function*() {

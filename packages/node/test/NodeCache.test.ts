@@ -22,33 +22,35 @@ const client = (directory: string) =>
     cache: { store: NodeCache.fileSystem(directory), timeToLive: "1 hour" }
   }).pipe(Layer.provideMerge(Emulator.layer({ corpus })))
 
-const lookUpAll = Effect.flatMap(SemanticScholar, (s2) =>
-  Effect.forEach(
-    ids,
-    (id) => Effect.map(s2.getPaper(id, { fields: ["title", "year", "authors.name", "externalIds"] }), (p) => p.raw),
-    { concurrency: 8 }
-  ))
+const lookUpAll = (concurrency: number | "unbounded") =>
+  Effect.flatMap(SemanticScholar, (s2) =>
+    Effect.forEach(
+      ids,
+      (id) => Effect.map(s2.getPaper(id, { fields: ["title", "year", "authors.name", "externalIds"] }), (p) => p.raw),
+      { concurrency }
+    ))
 
 /** Runs a pass of lookups and says what it returned and how many requests reached the emulator. */
-const pass = Effect.gen(function*() {
-  const emulator = yield* Emulator
-  yield* emulator.clearRequests
-  const records = yield* lookUpAll
-  return { records, sent: (yield* emulator.requests).length }
-})
+const pass = (concurrency: number | "unbounded" = 8) =>
+  Effect.gen(function*() {
+    const emulator = yield* Emulator
+    yield* emulator.clearRequests
+    const records = yield* lookUpAll(concurrency)
+    return { records, sent: (yield* emulator.requests).length }
+  })
 
 describe("NodeCache.fileSystem", () => {
   it.effect(
     "the same 500 lookups twice: the second pass sends nothing; after the time to live it asks again",
     () =>
       Effect.gen(function*() {
-        const first = yield* pass
+        const first = yield* pass()
         expect(first.sent).toBe(500)
-        const second = yield* pass
+        const second = yield* pass()
         expect(second.sent).toBe(0)
         expect(second.records).toEqual(first.records)
         yield* TestClock.adjust("61 minutes")
-        const third = yield* pass
+        const third = yield* pass()
         expect(third.sent).toBe(500)
         expect(third.records).toEqual(first.records)
       }).pipe(Effect.provide(client(path.join(root, "ttl")))),
@@ -58,8 +60,8 @@ describe("NodeCache.fileSystem", () => {
   it.effect("a new client on the same directory reuses the answers", () =>
     Effect.gen(function*() {
       const directory = path.join(root, "shared")
-      const first = yield* Effect.provide(pass, client(directory))
-      const second = yield* Effect.provide(pass, client(directory))
+      const first = yield* Effect.provide(pass(), client(directory))
+      const second = yield* Effect.provide(pass(), client(directory))
       expect([first.sent, second.sent]).toEqual([500, 0])
       expect(second.records).toEqual(first.records)
       // One small file per answer, named by a hash (no ids or paths in file names).
@@ -67,6 +69,28 @@ describe("NodeCache.fileSystem", () => {
       expect(files).toHaveLength(500)
       expect(files.every((name) => /^s2-effect[\w.%-]+$/.test(name) && !name.includes("CorpusId"))).toBe(true)
     }), 60_000)
+
+  it.effect(
+    "with batching, 500 lookups are one request the first time and none the second",
+    () =>
+      Effect.gen(function*() {
+        const directory = path.join(root, "batched")
+        const batched = SemanticScholar.layer({
+          rateLimit: false,
+          batching: true,
+          cache: { store: NodeCache.fileSystem(directory), timeToLive: "1 hour" }
+        }).pipe(Layer.provideMerge(Emulator.layer({ corpus })))
+        // All 500 at once: the batch goes out when it is full, without waiting for the window.
+        const run = pass("unbounded")
+        const first = yield* Effect.provide(run, batched)
+        const second = yield* Effect.provide(run, batched)
+        expect([first.sent, second.sent]).toEqual([1, 0])
+        expect(second.records).toEqual(first.records)
+        // One entry per lookup, not one per batch.
+        expect(fs.readdirSync(directory)).toHaveLength(500)
+      }),
+    60_000
+  )
 
   it.effect("a directory that cannot be made fails the layer with BadQueryParameters", () =>
     Effect.gen(function*() {

@@ -112,6 +112,9 @@ export const resolver = <A, I>(
   )
 }
 
+/** The resolver behind a batching window. */
+export type Loader<A> = RequestResolver.RequestResolver<Lookup<A>>
+
 /** The batching settings of a layer, resolved. */
 export interface Settings {
   /** Whether lookups batch when no scope says otherwise. */
