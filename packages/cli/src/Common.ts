@@ -13,6 +13,7 @@ import { NodeSemanticScholar } from "@s2-effect/node"
 import type { Emulator } from "@s2-effect/testing"
 import { Config, Context, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import * as fs from "node:fs"
+import * as Cache from "./Cache.js"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError, fromS2Error } from "./ExitCode.js"
 import type { Format } from "./render/Format.js"
@@ -24,7 +25,7 @@ import { Stdio } from "./Stdio.js"
  *
  * @since 0.1.0
  */
-export interface Common {
+export interface Common extends Cache.Flags {
   readonly fields: Option.Option<string>
   readonly max: Option.Option<number>
   readonly format: Option.Option<Format>
@@ -71,7 +72,8 @@ export const options = {
   emulator: Options.boolean("emulator").pipe(
     Options.withDescription("Run against the in-process emulator (offline, no key; size from S2_EMULATOR_SIZE)")
   ),
-  redis: SharedLimit.redisOption
+  redis: SharedLimit.redisOption,
+  ...Cache.options
 } as const
 
 /**
@@ -190,7 +192,9 @@ export const client = (common: Common): Effect.Effect<Client, CliError> =>
     const http = common.emulator
       ? Layer.effect(HttpClient.HttpClient, Effect.map(inProcessEmulator, (built) => built.client))
       : NodeSemanticScholar.httpClient
+    const cache = yield* Cache.cacheOption(common, common.emulator)
     const layer = SemanticScholar.layer({
+      cache,
       apiKey: Option.getOrUndefined(apiKey),
       apiUrl: common.emulator ? undefined : apiUrl,
       timeout,

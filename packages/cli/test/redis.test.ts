@@ -30,7 +30,9 @@ const common = (apiUrl: string, redis: string): Common => ({
   verbose: false,
   apiKeyFile: Option.none(),
   emulator: false,
-  redis: Option.some(redis)
+  redis: Option.some(redis),
+  cache: Option.none(),
+  cacheTtl: Option.none()
 })
 
 describe("--redis", () => {

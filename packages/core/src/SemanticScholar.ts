@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as Persistence from "@effect/experimental/Persistence"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { Redacted, Scope } from "effect"
 import { Context, Duration, Effect, Function, Layer, Option, RateLimiter, Schema, Stream } from "effect"
@@ -13,7 +14,9 @@ import { Citation, Reference } from "./Citation.js"
 import { Dataset, DatasetDiff, Release } from "./Dataset.js"
 import * as Fields from "./Fields.js"
 import * as Filters from "./Filters.js"
+import * as ResponseCacheHook from "./internal/cache.js"
 import { AutocompleteAnswer, MatchAnswer, RecommendationAnswer, SnippetAnswer } from "./internal/envelopes.js"
+import * as Lookups from "./internal/lookups.js"
 import * as pagination from "./internal/pagination.js"
 import * as Req from "./internal/request.js"
 import * as SharedLimiter from "./internal/sharedLimiter.js"
@@ -23,10 +26,11 @@ import { Paper, PaperAuthor } from "./Paper.js"
 import * as PaperId from "./PaperId.js"
 import * as RateLimitModule from "./RateLimit.js"
 import type { RateLimit } from "./RateLimit.js"
+import type { CacheOptions } from "./ResponseCache.js"
 import type { RetryPolicy } from "./RetryPolicy.js"
 import { defaultPolicy } from "./RetryPolicy.js"
 import type { S2Error } from "./S2Error.js"
-import { BadQueryParameters, DecodeError, Forbidden, ObjectNotFound } from "./S2Error.js"
+import { BadQueryParameters, Forbidden, ObjectNotFound } from "./S2Error.js"
 import type { Autocomplete, Snippet } from "./Snippet.js"
 
 /**
@@ -48,6 +52,22 @@ export interface Options {
    * A `RateLimit.Shared` limit is shared with other processes through a store (Redis).
    */
   readonly rateLimit?: RateLimit | RateLimitModule.Shared | false | undefined
+  /**
+   * Concurrent `getPaper` / `getAuthor` calls from any fiber coalesce into `POST /paper/batch` and
+   * `POST /author/batch` calls (`true` for the default window). Default off; {@link withBatching}
+   * switches it for a scope of work. See docs/scaling.md for what a batch answers differently.
+   */
+  readonly batching?: boolean | BatchingOptions | undefined
+  /** Keep answers in a store and reuse them for a time to live (see `ResponseCache`). Default off. */
+  readonly cache?: CacheOptions | undefined
+}
+
+/** How lookups are collected into batches. @since 0.1.0 */
+export interface BatchingOptions {
+  /** How long the first lookup waits for others to join its batch. Default 10 milliseconds. */
+  readonly window?: Duration.DurationInput | undefined
+  /** A batch goes out as soon as this many lookups wait. Default and at most 500 papers / 1000 authors. */
+  readonly maxSize?: number | undefined
 }
 
 /** The production root of the three APIs. @since 0.1.0 */
@@ -374,8 +394,54 @@ const rateLimiter = (
   )
 }
 
+/** The response cache's transport hook, over the store the option names (opened in the scope). */
+const responseCache = (cache: CacheOptions, apiUrl: string) =>
+  Effect.gen(function*() {
+    const timeToLive = yield* positiveDuration("cache.timeToLive", cache.timeToLive ?? "1 day")
+    const context = yield* Layer.build(cache.store).pipe(
+      Effect.mapError((error) =>
+        new BadQueryParameters({
+          parameter: "cache.store",
+          message: `the cache store could not be opened: ${error instanceof Error ? error.message : String(error)}`
+        })
+      )
+    )
+    return yield* ResponseCacheHook.make({
+      persistence: Context.get(context, Persistence.ResultPersistence),
+      apiUrl,
+      timeToLive,
+      storeId: cache.storeId ?? "s2-effect"
+    })
+  })
+
+const paperEndpoint = { path: "/paper/batch", size: 500, schema: Paper, noun: "paper" }
+const authorEndpoint = { path: "/author/batch", size: 1000, schema: Author, noun: "author" }
+
+/** The batching windows of lookups; built even when off, so `withBatching` can switch them on. */
+const lookupLoaders = (batching: Options["batching"], execute: Transport.Transport["execute"]) =>
+  Effect.gen(function*() {
+    const given = typeof batching === "object" ? batching : {}
+    const maxSize = given.maxSize ?? Number.MAX_SAFE_INTEGER
+    if (!Number.isSafeInteger(maxSize) || maxSize < 1) {
+      return yield* invalidOption("batching.maxSize", `batching.maxSize ${maxSize} is invalid: give a whole number ≥ 1`)
+    }
+    const settings: Lookups.Settings = {
+      enabled: batching !== undefined && batching !== false,
+      window: yield* positiveDuration("batching.window", given.window ?? "10 millis"),
+      maxSize
+    }
+    return {
+      settings,
+      papers: yield* Lookups.loader(paperEndpoint, execute, settings),
+      authors: yield* Lookups.loader(authorEndpoint, execute, settings)
+    }
+  })
+
+type Loaders = Effect.Effect.Success<ReturnType<typeof lookupLoaders>>
+
 /**
- * Builds the service from its options and an `HttpClient`. The rate limiter lives in the scope.
+ * Builds the service from its options and an `HttpClient`. The rate limiter, the batching windows
+ * and the cache store live in the scope.
  *
  * @since 0.1.0
  */
@@ -383,14 +449,21 @@ export const make = (
   options: Options = {}
 ): Effect.Effect<Service, BadQueryParameters, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function*() {
+    const apiUrl = yield* resolveApiUrl(options.apiUrl ?? defaultApiUrl)
     const config: Transport.TransportConfig = {
-      apiUrl: yield* resolveApiUrl(options.apiUrl ?? defaultApiUrl),
+      apiUrl,
       apiKey: Option.fromNullable(options.apiKey),
       timeout: yield* positiveDuration("timeout", options.timeout ?? "30 seconds"),
       retry: options.retry ?? defaultPolicy,
-      rateLimiter: yield* rateLimiter(options.rateLimit, options.apiKey)
+      rateLimiter: yield* rateLimiter(options.rateLimit, options.apiKey),
+      around: options.cache === undefined ? undefined : yield* responseCache(options.cache, apiUrl)
     }
-    return fromTransport(yield* Transport.fromClient(config))
+    const transport = yield* Transport.fromClient(config)
+    // Batched lookups are cached one lookup at a time (below), so their batch calls skip the cache.
+    const direct = config.around === undefined
+      ? transport
+      : yield* Transport.fromClient({ ...config, around: undefined })
+    return fromTransport(transport, yield* lookupLoaders(options.batching, direct.execute))
   })
 
 const autocompleteLength = 100
@@ -412,29 +485,46 @@ const pages = {
   authors: OffsetPage(Author)
 }
 
-const paperBatchSize = 500
-const authorBatchSize = 1000
 const listCeiling = 9999
 const relevanceCeiling = 1000
 
 const chunksOf = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size))
 
-const fromTransport = (transport: Transport.Transport): Service => {
+const fromTransport = (transport: Transport.Transport, loaders: Loaders): Service => {
   const { execute } = transport
+  const batched = Effect.map(Lookups.BatchingOverride, (scope) => scope.enabled ?? loaders.settings.enabled)
+
+  /**
+   * A lookup through the batching window. With a cache, each lookup is its own entry (keyed as a
+   * batch of one id), so a re-run is answered from the cache however its lookups were grouped.
+   */
+  const batchedLookup = <A, I>(
+    endpoint: Lookups.BatchEndpoint<A, I>,
+    loader: Lookups.Loader<A>,
+    id: string,
+    fields: string
+  ): Effect.Effect<A, S2Error> => {
+    const lookup = Effect.request(Lookups.Lookup<A>(id, fields), loader)
+    const around = transport.config.around
+    if (around === undefined) return lookup
+    const entry = Req.post("graph", endpoint.path, [["fields", fields]], { ids: [id] })
+    return Effect.flatMap(
+      around(entry, lookup),
+      (json) => Transport.decode(endpoint.schema, json, { method: "POST", url: endpoint.path })
+    )
+  }
 
   const fieldsParam = (set: Fields.FieldSet, fields: ReadonlyArray<string | Fields.Unchecked> | undefined) =>
     Effect.map(Fields.render(set, fields), (value): Filters.QueryParam => ["fields", value])
 
-  const batch = <A, I>(kind: {
-    readonly path: string
-    readonly size: number
-    readonly fields: Fields.FieldSet
-    readonly schema: Schema.Schema<A, I>
-    readonly validate: typeof PaperId.validatePaperId
-    readonly noun: string
-  }) => {
-    const answer = Schema.Array(Schema.NullOr(kind.schema))
+  const batch = <A, I>(
+    kind: Lookups.BatchEndpoint<A, I> & {
+      readonly fields: Fields.FieldSet
+      readonly validate: typeof PaperId.validatePaperId
+    }
+  ) => {
+    const call = Lookups.ask(kind, execute)
     return (
       ids: ReadonlyArray<string>,
       options: BatchOptions<string> = {}
@@ -445,25 +535,10 @@ const fromTransport = (transport: Transport.Transport): Service => {
         if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
           return yield* invalidOption("concurrency", `concurrency ${concurrency} is invalid: give a whole number ≥ 1`)
         }
-        const query = [yield* fieldsParam(kind.fields, options.fields)]
-        const answers = yield* Effect.forEach(
-          chunksOf(ids, kind.size),
-          (chunk) =>
-            execute(Req.post("graph", kind.path, query, { ids: chunk }), answer).pipe(
-              // Positions are how unknown ids are told apart: an answer of another length is unusable.
-              Effect.filterOrFail(
-                (entries) => entries.length === chunk.length,
-                (entries) =>
-                  new DecodeError({
-                    message: `${kind.path} answered ${entries.length} entries for ${chunk.length} ids`,
-                    excerpt: `${entries.length} entries`,
-                    method: "POST",
-                    url: kind.path
-                  })
-              )
-            ),
-          { concurrency }
-        )
+        const [, fields] = yield* fieldsParam(kind.fields, options.fields)
+        const answers = yield* Effect.forEach(chunksOf(ids, kind.size), (chunk) => call(fields, chunk), {
+          concurrency
+        })
         const found: Array<A> = []
         const notFound: Array<string> = []
         answers.flat().forEach((entry, i) => entry === null ? notFound.push(ids[i] ?? "") : found.push(entry))
@@ -641,14 +716,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
     return options.bulk === true ? bulkPages(query, options) : relevancePages(query, options)
   }
 
-  const paperBatch = batch({
-    path: "/paper/batch",
-    size: paperBatchSize,
-    fields: Fields.papers,
-    schema: Paper,
-    validate: PaperId.validatePaperId,
-    noun: "paper"
-  })
+  const paperBatch = batch({ ...paperEndpoint, fields: Fields.papers, validate: PaperId.validatePaperId })
   function getPapers(
     ids: ReadonlyArray<string>,
     options: BatchOptions<Fields.PaperField> & { readonly returnNotFound: true }
@@ -661,14 +729,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
     return paperBatch(ids, options)
   }
 
-  const authorBatch = batch({
-    path: "/author/batch",
-    size: authorBatchSize,
-    fields: Fields.author,
-    schema: Author,
-    validate: PaperId.validateAuthorId,
-    noun: "author"
-  })
+  const authorBatch = batch({ ...authorEndpoint, fields: Fields.author, validate: PaperId.validateAuthorId })
   function getAuthors(
     ids: ReadonlyArray<string>,
     options: BatchOptions<Fields.AuthorField> & { readonly returnNotFound: true }
@@ -867,16 +928,20 @@ const fromTransport = (transport: Transport.Transport): Service => {
     getRecommendedPapersFromLists,
     getPaper: (paperId, options = {}) =>
       Effect.gen(function*() {
-        const path = yield* paperPath(paperId)
+        const id = yield* PaperId.validatePaperId(paperId)
         const fields = yield* fieldsParam(Fields.paper, options.fields)
-        return yield* execute(Req.get("graph", path, [fields]), Paper)
+        return yield* (yield* batched)
+          ? batchedLookup(paperEndpoint, loaders.papers, id, fields[1])
+          : execute(Req.get("graph", `/paper/${PaperId.toPath(id)}`, [fields]), Paper)
       }),
     getPapers,
     getAuthor: (authorId, options = {}) =>
       Effect.gen(function*() {
-        const path = yield* authorPath(authorId)
+        const id = yield* PaperId.validateAuthorId(authorId)
         const fields = yield* fieldsParam(Fields.author, options.fields)
-        return yield* execute(Req.get("graph", path, [fields]), Author)
+        return yield* (yield* batched)
+          ? batchedLookup(authorEndpoint, loaders.authors, id, fields[1])
+          : execute(Req.get("graph", `/author/${id}`, [fields]), Author)
       }),
     getAuthors,
     getPaperAuthorsPages,
@@ -981,3 +1046,32 @@ export const withStreamOverrides = <A, E, R>(
   overrides: { readonly timeout?: Duration.DurationInput; readonly retry?: RetryPolicy | false }
 ): Stream.Stream<A, E | BadQueryParameters, R> =>
   Stream.unwrap(Effect.map(overridden(overrides), (value) => Stream.provideService(self, Transport.Overrides, value)))
+
+/**
+ * Switches automatic batching of `getPaper` / `getAuthor` on or off for every lookup made by an
+ * effect (or a scope of work), whatever the layer's `batching` option says; the window and size
+ * are the layer's. Batched lookups run with the layer's time-out and retry policy.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { SemanticScholar, withBatching } from "@s2-effect/core"
+ *
+ * const titles = (ids: ReadonlyArray<string>) =>
+ *   SemanticScholar.pipe(
+ *     Effect.flatMap((s2) =>
+ *       Effect.forEach(ids, (id) => s2.getPaper(id, { fields: ["title"] }), { concurrency: "unbounded" })
+ *     ),
+ *     withBatching(true)
+ *   )
+ * ```
+ * @since 0.1.0
+ */
+export const withBatching: {
+  (enabled: boolean): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  <A, E, R>(self: Effect.Effect<A, E, R>, enabled: boolean): Effect.Effect<A, E, R>
+} = Function.dual(
+  2,
+  <A, E, R>(self: Effect.Effect<A, E, R>, enabled: boolean) =>
+    Effect.provideService(self, Lookups.BatchingOverride, { enabled })
+)

@@ -24,9 +24,11 @@ export {
 } from "./Paper.js"
 export * as PaperId from "./PaperId.js"
 export * as RateLimit from "./RateLimit.js"
+export * as ResponseCache from "./ResponseCache.js"
 export * as RetryPolicy from "./RetryPolicy.js"
 export * from "./S2Error.js"
 export {
+  type BatchingOptions,
   type BatchOptions,
   type BatchResult,
   type BulkSearchOptions,
@@ -44,6 +46,7 @@ export {
   type Service,
   type SnippetField,
   type SnippetSearchOptions,
+  withBatching,
   withRetry,
   withStreamOverrides,
   withTimeout

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+export * as NodeCache from "./NodeCache.js"
 export * as NodeDatasets from "./NodeDatasets.js"
 export * as NodeRateLimit from "./NodeRateLimit.js"
 export * as NodeSemanticScholar from "./NodeSemanticScholar.js"

@@ -30,10 +30,18 @@ export interface TransportConfig {
   readonly timeout: Duration.Duration
   readonly retry: RetryPolicy | false
   readonly rateLimiter: Option.Option<Pace>
+  /**
+   * Wraps each request's whole exchange (pacing, retries, time-outs) before its answer is decoded:
+   * the one hook for layer options such as the response cache, so they stay out of this module.
+   */
+  readonly around?: Around | undefined
 }
 
 /** The rate-limit hook: waits for the request's turn (a per-process or a shared limiter) and runs it. */
 export type Pace = <A>(task: Effect.Effect<A, S2Error>) => Effect.Effect<A, S2Error>
+
+/** Given a request and the effect that fetches its JSON answer, the effect to run instead. */
+export type Around = (request: S2Request, fetch: Effect.Effect<unknown, S2Error>) => Effect.Effect<unknown, S2Error>
 
 /**
  * Overrides of time-out and retry for one call or one scope, set with `withTimeout` / `withRetry`.
@@ -262,10 +270,11 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
       const overrides = yield* Overrides
       const policy = overrides.retry ?? config.retry
       const { run, target } = attempt(request, overrides.timeout ?? config.timeout)
-      const json = yield* policy === false ? run : run.pipe(
+      const fetch = policy === false ? run : run.pipe(
         Effect.tapError((error) => Effect.logDebug(`S2 attempt failed (${error._tag}): ${error.message}`)),
         Effect.retry(policy)
       )
+      const json = yield* config.around === undefined ? fetch : config.around(request, fetch)
       return yield* decode(schema, json, target)
     })
 

@@ -1,0 +1,70 @@
+/**
+ * A response cache for the client: answers of the Graph and Recommendations APIs (lookups, batches,
+ * recommendations, list and search pages) are kept for a time to live in a store of
+ * `@effect/experimental`'s `Persistence`, and reused instead of asking the server again. Give it
+ * to the layer as the `cache` option; off by default.
+ *
+ * Keys are made from the API root, endpoint, ids, fields, filters, paging and body — never the API
+ * key. `ObjectNotFound` is cached like a record (the server said so); every other error is not,
+ * so a retry after a 429 or a time-out asks the server again. The Datasets API is never cached
+ * (its download links are pre-signed and expire).
+ *
+ * Stores: {@link memory} here, {@link keyValueStore} over any `@effect/platform` `KeyValueStore`
+ * (browser local storage, for instance), and on Node `NodeCache.fileSystem(dir)` and
+ * `NodeCache.redis(options)` from `@s2-effect/node`.
+ *
+ * @since 0.1.0
+ */
+import * as Persistence from "@effect/experimental/Persistence"
+import type * as KeyValueStore from "@effect/platform/KeyValueStore"
+import type { Duration, Layer } from "effect"
+
+/**
+ * What a store provides: `@effect/experimental`'s `ResultPersistence`.
+ *
+ * @since 0.1.0
+ */
+export type Store = Persistence.ResultPersistence
+
+/**
+ * The `cache` option of the client layer.
+ *
+ * @example
+ * ```ts
+ * import { SemanticScholar, ResponseCache } from "@s2-effect/core"
+ *
+ * const layer = SemanticScholar.layer({ cache: { store: ResponseCache.memory, timeToLive: "1 hour" } })
+ * ```
+ * @since 0.1.0
+ */
+export interface CacheOptions {
+  /** Where answers are kept. A store that cannot be opened fails the layer with `BadQueryParameters`. */
+  readonly store: Layer.Layer<Store, unknown>
+  /** How long an answer is reused. Default 1 day. */
+  readonly timeToLive?: Duration.DurationInput | undefined
+  /** Names this client's entries in a shared store; clients with the same id share answers. Default `s2-effect`. */
+  readonly storeId?: string | undefined
+}
+
+/**
+ * Answers kept in the memory of this process, for the life of the layer.
+ *
+ * @since 0.1.0
+ */
+export const memory: Layer.Layer<Store> = Persistence.layerResultMemory
+
+/**
+ * Answers kept in a `KeyValueStore`, one entry per answer (JSON with its expiry time).
+ *
+ * @example
+ * ```ts
+ * import { KeyValueStore } from "@effect/platform"
+ * import { Layer } from "effect"
+ * import { ResponseCache } from "@s2-effect/core"
+ *
+ * const store = ResponseCache.keyValueStore.pipe(Layer.provide(KeyValueStore.layerMemory))
+ * ```
+ * @since 0.1.0
+ */
+export const keyValueStore: Layer.Layer<Store, never, KeyValueStore.KeyValueStore> =
+  Persistence.layerResultKeyValueStore

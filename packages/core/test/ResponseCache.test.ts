@@ -1,0 +1,215 @@
+/**
+ * The response cache against a scripted server: what is reused, for how long, what is never
+ * stored, what a key is made of, and that a broken store never fails a request.
+ */
+import * as PlatformError from "@effect/platform/Error"
+import * as KeyValueStore from "@effect/platform/KeyValueStore"
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Effect, Fiber, Layer, Logger, Option, Redacted, Ref, Stream, TestClock } from "effect"
+import type { Options } from "../src/index.js"
+import { ResponseCache, SemanticScholar } from "../src/index.js"
+import type { Seen } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
+
+const sha = (n: number) => n.toString(16).padStart(40, "0")
+
+/** A Graph API in miniature: papers by path, batches, citation pages, recommendations, releases. */
+const server = (request: Seen) => {
+  const path = request.url.pathname
+  if (path.endsWith("/batch")) {
+    return Effect.succeed(
+      json((request.body as { ids: Array<string> }).ids.map((id) => ({ paperId: sha(1), title: id })))
+    )
+  }
+  if (path.endsWith("/citations")) {
+    const offset = Number(request.url.searchParams.get("offset"))
+    return Effect.succeed(json({
+      offset,
+      ...(offset < 2 ? { next: offset + 1 } : {}),
+      data: [{ citingPaper: { paperId: sha(offset), title: `c${offset}` } }]
+    }))
+  }
+  if (path.startsWith("/recommendations/")) {
+    return Effect.succeed(json({ recommendedPapers: [{ paperId: sha(9), title: "like it" }] }))
+  }
+  if (path === "/datasets/v1/release/") return Effect.succeed(json(["2024-01-02"]))
+  if (path.endsWith("/CorpusId:404")) {
+    return Effect.succeed(json({ error: "Paper with id CorpusId:404 not found" }, 404))
+  }
+  if (path.endsWith("/CorpusId:500")) return Effect.succeed(json({ message: "Internal error" }, 500))
+  return Effect.succeed(json({ paperId: sha(2), title: `at ${path}`, year: 2020 }))
+}
+
+const cached = (options: Options = {}) =>
+  testLayer(server, { retry: false, cache: { store: ResponseCache.memory, timeToLive: "1 hour" }, ...options })
+
+const count = Effect.map(requests, (all) => all.length)
+
+describe("response cache", () => {
+  it.effect("reuses a lookup within the time to live and asks again after it", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const first = yield* s2.getPaper("CorpusId:1", { fields: ["title", "year"] })
+      const again = yield* s2.getPaper("CorpusId:1", { fields: ["title", "year"] })
+      expect(again.raw).toEqual(first.raw)
+      expect(yield* count).toBe(1)
+      yield* TestClock.adjust("59 minutes")
+      yield* s2.getPaper("CorpusId:1", { fields: ["title", "year"] })
+      expect(yield* count).toBe(1)
+      yield* TestClock.adjust("2 minutes")
+      yield* s2.getPaper("CorpusId:1", { fields: ["title", "year"] })
+      expect(yield* count).toBe(2)
+    }).pipe(Effect.provide(cached())))
+
+  it.effect("keys differ by id, fields and filters", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      yield* s2.getPaper("CorpusId:1", { fields: ["title"] })
+      yield* s2.getPaper("CorpusId:2", { fields: ["title"] })
+      yield* s2.getPaper("CorpusId:1", { fields: ["year"] })
+      const citations = (publicationDateOrYear?: string) =>
+        Stream.runCollect(s2.getPaperCitations("CorpusId:1", { fields: ["title"], publicationDateOrYear }))
+      yield* citations()
+      yield* citations("2020")
+      expect(yield* count).toBe(3 + 3 + 3)
+    }).pipe(Effect.provide(cached())))
+
+  it.effect("caches batches, recommendations and list pages; never the Datasets API", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const twice = <A, E>(effect: Effect.Effect<A, E>) => Effect.zip(effect, effect)
+      const [pagesA, pagesB] = yield* twice(
+        Stream.runCollect(s2.getPaperCitations("CorpusId:1", { fields: ["title"] }))
+      )
+      expect(Chunk.toReadonlyArray(pagesB).map((c) => c.citingPaper?.title)).toEqual(["c0", "c1", "c2"])
+      expect(Chunk.toReadonlyArray(pagesA)).toEqual(Chunk.toReadonlyArray(pagesB))
+      yield* twice(s2.getPapers(["CorpusId:1", "CorpusId:2"], { fields: ["title"] }))
+      yield* twice(s2.getRecommendedPapers("CorpusId:1"))
+      yield* twice(s2.getRecommendedPapersFromLists(["CorpusId:1"]))
+      yield* twice(s2.getAvailableReleases())
+      const seen = yield* requests
+      expect(seen.map((r) => r.url.pathname)).toEqual([
+        "/graph/v1/paper/CorpusId:1/citations",
+        "/graph/v1/paper/CorpusId:1/citations",
+        "/graph/v1/paper/CorpusId:1/citations",
+        "/graph/v1/paper/batch",
+        "/recommendations/v1/papers/forpaper/CorpusId:1",
+        "/recommendations/v1/papers/",
+        "/datasets/v1/release/",
+        "/datasets/v1/release/"
+      ])
+    }).pipe(Effect.provide(cached())))
+
+  it.effect("caches ObjectNotFound; asks again after any other error", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const tags = yield* Effect.forEach(
+        ["CorpusId:404", "CorpusId:404", "CorpusId:500", "CorpusId:500"],
+        (id) => Effect.flip(s2.getPaper(id, { fields: ["title"] })).pipe(Effect.map((e) => e._tag))
+      )
+      expect(tags).toEqual(["ObjectNotFound", "ObjectNotFound", "ServerError", "ServerError"])
+      expect((yield* requests).map((r) => r.url.pathname)).toEqual([
+        "/graph/v1/paper/CorpusId:404",
+        "/graph/v1/paper/CorpusId:500",
+        "/graph/v1/paper/CorpusId:500"
+      ])
+    }).pipe(Effect.provide(cached())))
+
+  it.effect("with batching, each lookup is its own entry: a re-run hits however lookups are grouped", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const round = (ids: ReadonlyArray<string>) =>
+        Effect.gen(function*() {
+          const fiber = yield* Effect.fork(
+            Effect.forEach(ids, (id) => s2.getPaper(id, { fields: ["title"] }), { concurrency: "unbounded" })
+          )
+          yield* TestClock.adjust("1 second")
+          return (yield* Fiber.join(fiber)).map((p) => p.title)
+        })
+      expect(yield* round(["CorpusId:2", "CorpusId:4"])).toEqual(["CorpusId:2", "CorpusId:4"])
+      expect(yield* round(["CorpusId:4", "CorpusId:6", "CorpusId:2"])).toEqual([
+        "CorpusId:4",
+        "CorpusId:6",
+        "CorpusId:2"
+      ])
+      const seen = yield* requests
+      expect(seen.map((r) => r.body)).toEqual([{ ids: ["CorpusId:2", "CorpusId:4"] }, { ids: ["CorpusId:6"] }])
+    }).pipe(Effect.provide(cached({ batching: true }))))
+
+  it.effect("never puts the API key in a key or an entry, and clients with other keys share entries", () =>
+    Effect.gen(function*() {
+      const entries = new Map<string, string>()
+      const kv = KeyValueStore.makeStringOnly({
+        get: (key) => Effect.sync(() => Option.fromNullable(entries.get(key))),
+        set: (key, value) => Effect.sync(() => void entries.set(key, value)),
+        remove: (key) => Effect.sync(() => void entries.delete(key)),
+        clear: Effect.sync(() => entries.clear()),
+        size: Effect.sync(() => entries.size)
+      })
+      const store = ResponseCache.keyValueStore.pipe(Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore, kv)))
+      const secret = "sekrit-api-key-0123456789"
+      const run = (apiKey: string) =>
+        Effect.flatMap(SemanticScholar, (s2) =>
+          Effect.all([
+            s2.getPaper("CorpusId:1", { fields: ["title"] }),
+            s2.getPapers(["CorpusId:1"]),
+            Effect.flip(s2.getPaper("CorpusId:404"))
+          ])).pipe(
+            Effect.zipRight(count),
+            Effect.provide(testLayer(server, { apiKey: Redacted.make(apiKey), rateLimit: false, cache: { store } }))
+          )
+      expect(yield* run(secret)).toBe(3)
+      expect(entries.size).toBe(3)
+      for (const [key, value] of entries) {
+        expect(key).not.toContain(secret)
+        expect(value).not.toContain(secret)
+      }
+      expect(yield* run("another-key")).toBe(0)
+    }))
+
+  it.effect("a store that fails is logged, left alone for 30 s, and the server asked; requests succeed", () =>
+    Effect.gen(function*() {
+      const logs = yield* Ref.make<ReadonlyArray<string>>([])
+      const logger = Logger.make(({ message }) => Effect.runSync(Ref.update(logs, (all) => [...all, String(message)])))
+      const diskGone = new PlatformError.SystemError({
+        module: "KeyValueStore",
+        method: "get",
+        reason: "Unknown",
+        description: "disk gone"
+      })
+      const broken = KeyValueStore.makeStringOnly({
+        get: () => Effect.fail(diskGone),
+        set: () => Effect.fail(diskGone),
+        remove: () => Effect.void,
+        clear: Effect.void,
+        size: Effect.succeed(0)
+      })
+      const store = ResponseCache.keyValueStore.pipe(Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore, broken)))
+      const warnings = Effect.map(Ref.get(logs), (all) => all.filter((line) => line.includes("S2 cache")))
+      yield* Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const paper = yield* s2.getPaper("CorpusId:1", { fields: ["title"] })
+        yield* s2.getPaper("CorpusId:2", { fields: ["title"] })
+        expect(paper.title).toBe("at /graph/v1/paper/CorpusId:1")
+        expect(yield* count).toBe(2)
+        expect(yield* warnings).toHaveLength(1)
+        expect((yield* warnings)[0]).toContain("disk gone")
+        expect((yield* warnings)[0]).toContain("leaving the cache alone for 30s")
+        yield* TestClock.adjust("31 seconds")
+        yield* s2.getPaper("CorpusId:3", { fields: ["title"] })
+        expect(yield* warnings).toHaveLength(2)
+      }).pipe(
+        Effect.provide(cached({ cache: { store } })),
+        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+      )
+    }))
+
+  it.effect("refuses a time to live that is not positive", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        Effect.provide(SemanticScholar, cached({ cache: { store: ResponseCache.memory, timeToLive: 0 } }))
+      )
+      expect(error._tag).toBe("BadQueryParameters")
+      expect(error.message).toContain("cache.timeToLive")
+    }))
+})

@@ -1,0 +1,103 @@
+/**
+ * The file-system store of the response cache, against the emulator's request log: a second pass
+ * sends nothing, a new client on the same directory reuses the answers, and the time to live holds.
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { SemanticScholar } from "@s2-effect/core"
+import { Corpus, Emulator } from "@s2-effect/testing"
+import { Effect, Layer, TestClock } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { NodeCache } from "../src/index.js"
+
+const corpus = Corpus.make({ seed: 5, size: 1000 })
+const ids = Array.from({ length: 500 }, (_, i) => `CorpusId:${corpus.paper(i).corpusId}`)
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "s2-cache-test-"))
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
+
+const client = (directory: string) =>
+  SemanticScholar.layer({
+    rateLimit: false,
+    cache: { store: NodeCache.fileSystem(directory), timeToLive: "1 hour" }
+  }).pipe(Layer.provideMerge(Emulator.layer({ corpus })))
+
+const lookUpAll = (concurrency: number | "unbounded") =>
+  Effect.flatMap(SemanticScholar, (s2) =>
+    Effect.forEach(
+      ids,
+      (id) => Effect.map(s2.getPaper(id, { fields: ["title", "year", "authors.name", "externalIds"] }), (p) => p.raw),
+      { concurrency }
+    ))
+
+/** Runs a pass of lookups and says what it returned and how many requests reached the emulator. */
+const pass = (concurrency: number | "unbounded" = 8) =>
+  Effect.gen(function*() {
+    const emulator = yield* Emulator
+    yield* emulator.clearRequests
+    const records = yield* lookUpAll(concurrency)
+    return { records, sent: (yield* emulator.requests).length }
+  })
+
+describe("NodeCache.fileSystem", () => {
+  it.effect(
+    "the same 500 lookups twice: the second pass sends nothing; after the time to live it asks again",
+    () =>
+      Effect.gen(function*() {
+        const first = yield* pass()
+        expect(first.sent).toBe(500)
+        const second = yield* pass()
+        expect(second.sent).toBe(0)
+        expect(second.records).toEqual(first.records)
+        yield* TestClock.adjust("61 minutes")
+        const third = yield* pass()
+        expect(third.sent).toBe(500)
+        expect(third.records).toEqual(first.records)
+      }).pipe(Effect.provide(client(path.join(root, "ttl")))),
+    60_000
+  )
+
+  it.effect("a new client on the same directory reuses the answers", () =>
+    Effect.gen(function*() {
+      const directory = path.join(root, "shared")
+      const first = yield* Effect.provide(pass(), client(directory))
+      const second = yield* Effect.provide(pass(), client(directory))
+      expect([first.sent, second.sent]).toEqual([500, 0])
+      expect(second.records).toEqual(first.records)
+      // One small file per answer, named by a hash (no ids or paths in file names).
+      const files = fs.readdirSync(directory)
+      expect(files).toHaveLength(500)
+      expect(files.every((name) => /^s2-effect[\w.%-]+$/.test(name) && !name.includes("CorpusId"))).toBe(true)
+    }), 60_000)
+
+  it.effect(
+    "with batching, 500 lookups are one request the first time and none the second",
+    () =>
+      Effect.gen(function*() {
+        const directory = path.join(root, "batched")
+        const batched = SemanticScholar.layer({
+          rateLimit: false,
+          batching: true,
+          cache: { store: NodeCache.fileSystem(directory), timeToLive: "1 hour" }
+        }).pipe(Layer.provideMerge(Emulator.layer({ corpus })))
+        // All 500 at once: the batch goes out when it is full, without waiting for the window.
+        const run = pass("unbounded")
+        const first = yield* Effect.provide(run, batched)
+        const second = yield* Effect.provide(run, batched)
+        expect([first.sent, second.sent]).toEqual([1, 0])
+        expect(second.records).toEqual(first.records)
+        // One entry per lookup, not one per batch.
+        expect(fs.readdirSync(directory)).toHaveLength(500)
+      }),
+    60_000
+  )
+
+  it.effect("a directory that cannot be made fails the layer with BadQueryParameters", () =>
+    Effect.gen(function*() {
+      const file = path.join(root, "a-file")
+      fs.writeFileSync(file, "")
+      const error = yield* Effect.flip(Effect.provide(SemanticScholar, client(path.join(file, "cache"))))
+      expect(error._tag).toBe("BadQueryParameters")
+      expect(error.message).toContain("the cache store could not be opened")
+    }))
+})
