@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+export * as Cassette from "./Cassette.js"
 export { type AuthorCore, Corpus, type CorpusOptions, type PaperCore } from "./Corpus.js"
 export type { Graph } from "./corpus/graph.js"
 export { Emulator, type EmulatorOptions, type EmulatorService, type RecordedRequest } from "./Emulator.js"
