@@ -8,5 +8,7 @@ export { type AuthorCore, Corpus, type CorpusOptions, type PaperCore } from "./C
 export type { Graph } from "./corpus/graph.js"
 export { Emulator, type EmulatorOptions, type EmulatorService, type RecordedRequest } from "./Emulator.js"
 export * as Faults from "./Faults.js"
+export * as Fixtures from "./Fixtures.js"
 export type { EmulatorRequest, EmulatorResponse } from "./internal/wire.js"
+export * as SemanticScholarStub from "./SemanticScholarStub.js"
 export { type EmulatorServer, type ServerOptions, startEmulator } from "./Server.js"
