@@ -55,13 +55,18 @@ export interface Pages<A> {
 /** The records of a stream: an array (an error in it ends the stream), fixed pages, or an error. @since 0.1.0 */
 export type Records<A> = ReadonlyArray<A | S2Error> | Pages<A> | S2Error
 
-type Fn<F> = F extends (...args: infer Args) => infer R ? { readonly args: Args; readonly result: R } : never
-type Item<R> = R extends Stream.Stream<infer P, infer _E, infer _R> ?
-  P extends { readonly data: ReadonlyArray<infer A> } ? A : P
+/** The arguments and result of an operation (its last overload). @since 0.1.0 */
+export type Fn<F> = F extends (...args: infer Args) => infer R ? { readonly args: Args; readonly result: R } : never
+/** The record of a stream operation (the data of its pages). @since 0.1.0 */
+export type Item<R> = R extends Stream.Stream<infer P, infer _E, infer _R>
+  ? P extends { readonly data: ReadonlyArray<infer A> } ? A : P
   : never
-type Element<R> = R extends Effect.Effect<ReadonlyArray<infer A>, infer _E, infer _R> ? A : never
-type Success<R> = R extends Effect.Effect<infer A, infer _E, infer _R> ? A : never
-type Given<Args extends ReadonlyArray<unknown>, T> = T | ((...args: Args) => T)
+/** The element of an Effect of an array. @since 0.1.0 */
+export type Element<R> = R extends Effect.Effect<ReadonlyArray<infer A>, infer _E, infer _R> ? A : never
+/** The success of an Effect. @since 0.1.0 */
+export type Success<R> = R extends Effect.Effect<infer A, infer _E, infer _R> ? A : never
+/** A value, or a function of the operation's arguments returning it. @since 0.1.0 */
+export type Given<Args extends ReadonlyArray<unknown>, T> = T | ((...args: Args) => T)
 
 /**
  * What each operation can be given, derived from the service: for each operation its answer (or
