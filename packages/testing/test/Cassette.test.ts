@@ -7,6 +7,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import type { Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
@@ -186,6 +187,28 @@ describe("Cassette", () => {
         `/graph/v1/paper/${corpus.paper(6).paperId}`
       ].sort())
     }).pipe(Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("a key the server echoes back is written as <redacted>, and request headers never", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      const echo = HttpClient.make((request) =>
+        Effect.succeed(HttpClientResponse.fromWeb(
+          request,
+          new Response(JSON.stringify({ message: `bad key ${request.headers["x-api-key"]}` }), { status: 403 })
+        ))
+      )
+      const error = yield* Effect.flip(
+        Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1")).pipe(
+          Effect.provide(SemanticScholar.layer({ apiKey: Redacted.make(secret), retry: false })),
+          Effect.provide(Cassette.layer({ path, mode: "record" })),
+          Effect.provideService(HttpClient.HttpClient, echo)
+        )
+      )
+      expect(error._tag).toBe("Forbidden")
+      const text = yield* (yield* FileSystem.FileSystem).readFileString(path)
+      expect(text).not.toContain(secret)
+      expect(text).toContain("bad key <redacted>")
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
 
   it.effect("successive identical requests replay successive answers (a 429 then its retry)", () =>
     Effect.gen(function*() {
