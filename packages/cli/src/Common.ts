@@ -14,6 +14,7 @@ import type { Emulator } from "@s2-effect/testing"
 import { Config, Context, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as Cache from "./Cache.js"
+import * as Cassettes from "./Cassettes.js"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError, fromS2Error } from "./ExitCode.js"
 import type { Format } from "./render/Format.js"
@@ -36,6 +37,8 @@ export interface Common extends Cache.Flags {
   readonly apiKeyFile: Option.Option<string>
   readonly emulator: boolean
   readonly redis: Option.Option<string>
+  readonly record: Option.Option<string>
+  readonly replay: Option.Option<string>
 }
 
 /**
@@ -73,7 +76,8 @@ export const options = {
     Options.withDescription("Run against the in-process emulator (offline, no key; size from S2_EMULATOR_SIZE)")
   ),
   redis: SharedLimit.redisOption,
-  ...Cache.options
+  ...Cache.options,
+  ...Cassettes.options
 } as const
 
 /**
@@ -189,27 +193,34 @@ export const client = (common: Common): Effect.Effect<Client, CliError> =>
       Effect.orElseSucceed(() => Option.none<string>())
     )
     const apiUrl = Option.getOrUndefined(Option.orElse(common.apiUrl, () => envUrl))
-    const http = common.emulator
-      ? Layer.effect(HttpClient.HttpClient, Effect.map(inProcessEmulator, (built) => built.client))
-      : NodeSemanticScholar.httpClient
+    const http = yield* Cassettes.around(
+      common,
+      common.emulator
+        ? Layer.effect(HttpClient.HttpClient, Effect.map(inProcessEmulator, (built) => built.client))
+        : NodeSemanticScholar.httpClient
+    )
+    // A replay answers the same every time: retrying cannot help.
+    const noRetry = common.noRetry || Cassettes.replaying(common)
     const cache = yield* Cache.cacheOption(common, common.emulator)
     const layer = SemanticScholar.layer({
       cache,
       apiKey: Option.getOrUndefined(apiKey),
       apiUrl: common.emulator ? undefined : apiUrl,
       timeout,
-      ...(common.noRetry ? { retry: false } : {}),
-      // The emulator needs no pacing; the real API gets the client's default (1/s with a key).
-      ...(common.emulator ? { rateLimit: false } : {}),
+      ...(noRetry ? { retry: false } : {}),
+      // The emulator and a replay need no pacing; the real API gets the client's default (1/s with a key).
+      ...(common.emulator || Cassettes.replaying(common) ? { rateLimit: false } : {}),
       // --redis: one pace shared with the other processes on the key, even against the emulator.
       ...SharedLimit.rateLimit(common.redis)
     }).pipe(
       Layer.provide(http),
       Layer.mapError((error) =>
-        fromS2Error(error, { what: "configuring the client", retries: 0, hasKey: Option.isSome(apiKey) })
+        isS2Error(error)
+          ? fromS2Error(error, { what: "configuring the client", retries: 0, hasKey: Option.isSome(apiKey) })
+          : error
       )
     )
-    return { layer, retries: common.noRetry ? 0 : defaultRetries, hasKey: Option.isSome(apiKey) }
+    return { layer, retries: noRetry ? 0 : defaultRetries, hasKey: Option.isSome(apiKey) }
   })
 
 /**

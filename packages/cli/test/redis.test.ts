@@ -32,7 +32,9 @@ const common = (apiUrl: string, redis: string): Common => ({
   emulator: false,
   redis: Option.some(redis),
   cache: Option.none(),
-  cacheTtl: Option.none()
+  cacheTtl: Option.none(),
+  record: Option.none(),
+  replay: Option.none()
 })
 
 describe("--redis", () => {

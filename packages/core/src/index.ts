@@ -8,6 +8,7 @@ export { Citation, Reference } from "./Citation.js"
 export { Dataset, DatasetDiff, DatasetSummary, Diff, Release } from "./Dataset.js"
 export * as Fields from "./Fields.js"
 export * as Filters from "./Filters.js"
+export * as Overrides from "./Overrides.js"
 export type { OffsetPage, TokenPage } from "./Page.js"
 export * as Page from "./Page.js"
 export {

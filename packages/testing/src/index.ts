@@ -3,9 +3,12 @@
  *
  * @since 0.1.0
  */
+export * as Cassette from "./Cassette.js"
 export { type AuthorCore, Corpus, type CorpusOptions, type PaperCore } from "./Corpus.js"
 export type { Graph } from "./corpus/graph.js"
 export { Emulator, type EmulatorOptions, type EmulatorService, type RecordedRequest } from "./Emulator.js"
 export * as Faults from "./Faults.js"
+export * as Fixtures from "./Fixtures.js"
 export type { EmulatorRequest, EmulatorResponse } from "./internal/wire.js"
+export * as SemanticScholarStub from "./SemanticScholarStub.js"
 export { type EmulatorServer, type ServerOptions, startEmulator } from "./Server.js"

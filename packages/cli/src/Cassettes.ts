@@ -1,0 +1,78 @@
+/**
+ * `--record DIR` / `--replay DIR`: reproducible scripts. With `--record`, every exchange of the
+ * command is written to `DIR/s2.cassette.json` (entries of other commands already there are kept,
+ * so a script of several commands fills one cassette); with `--replay`, the commands answer from
+ * that file with no network, and a request that was not recorded fails with the nearest recorded
+ * one shown field by field. The API key is never written.
+ *
+ * @since 0.1.0
+ */
+import { Options } from "@effect/cli"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import { Cassette } from "@s2-effect/testing"
+import { Effect, Layer, Option } from "effect"
+import * as path from "node:path"
+import type { CliError } from "./ExitCode.js"
+import { badInput, fileError } from "./ExitCode.js"
+
+/**
+ * The two options, merged into the shared ones.
+ *
+ * @since 0.1.0
+ */
+export const options = {
+  record: Options.text("record").pipe(
+    Options.withDescription("Record every exchange to DIR/s2.cassette.json (the API key is never written)"),
+    Options.optional
+  ),
+  replay: Options.text("replay").pipe(
+    Options.withDescription("Answer from DIR/s2.cassette.json, recorded with --record: no network, one attempt"),
+    Options.optional
+  )
+} as const
+
+/** @since 0.1.0 */
+export interface Settings {
+  readonly record: Option.Option<string>
+  readonly replay: Option.Option<string>
+}
+
+/**
+ * The cassette file in a directory.
+ *
+ * @since 0.1.0
+ */
+export const file = (dir: string): string => path.join(dir, "s2.cassette.json")
+
+/**
+ * Whether the commands answer from a cassette (then retrying cannot change an answer).
+ *
+ * @since 0.1.0
+ */
+export const replaying = (settings: Settings): boolean => Option.isSome(settings.replay)
+
+/**
+ * The `HttpClient` of a command: `http` itself, or the cassette layer over it.
+ *
+ * @since 0.1.0
+ */
+export const around = (
+  settings: Settings,
+  http: Layer.Layer<HttpClient.HttpClient>
+): Effect.Effect<Layer.Layer<HttpClient.HttpClient, CliError>, CliError> => {
+  if (Option.isSome(settings.record) && Option.isSome(settings.replay)) {
+    return Effect.fail(badInput("--record and --replay exclude each other: give one"))
+  }
+  const chosen: Option.Option<{ readonly mode: Cassette.Mode; readonly dir: string }> = Option.isSome(settings.record)
+    ? Option.some({ mode: "record", dir: settings.record.value })
+    : Option.map(settings.replay, (dir) => ({ mode: "replay", dir }))
+  return Effect.succeed(Option.match(chosen, {
+    onNone: () => http,
+    onSome: ({ dir, mode }) =>
+      Cassette.layer({ path: file(dir), mode }).pipe(
+        Layer.provide(Layer.merge(http, NodeFileSystem.layer)),
+        Layer.mapError((error) => fileError(`cannot use the cassette for --${mode} ${dir}`, error.message))
+      )
+  }))
+}
