@@ -490,7 +490,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
   const paperPath = (paperId: string, suffix = "") =>
     Effect.map(PaperId.validatePaperId(paperId), (id) => `/paper/${PaperId.toPath(id)}${suffix}`)
   const authorPath = (authorId: string, suffix = "") =>
-    Effect.map(PaperId.validateAuthorId(authorId), (id) => `/author/${id}${suffix}`)
+    Effect.map(PaperId.validateAuthorId(authorId), (id) => `/author/${PaperId.toPath(id)}${suffix}`)
 
   const dated = (options: DatedPageOptions) =>
     options.publicationDateOrYear === undefined

@@ -114,7 +114,7 @@ describe("searchSnippet", () => {
     ["limit 0", { limit: 0 }, "from 1 to 1000"],
     ["limit 1001", { limit: 1001 }, "from 1 to 1000"],
     ["101 paper ids", { paperIds: Array.from({ length: 101 }, (_, i) => `CorpusId:${i}`) }, "give at most 100"],
-    ["a bad paper id", { paperIds: ["nope"] }, "paperIds[0] \"nope\" is not a paper id"],
+    ["a paper id with an unknown prefix", { paperIds: ["NOPE:1"] }, "paperIds[0] \"NOPE:1\" has the prefix NOPE:"],
     ["a paper id with a comma", { paperIds: ["CorpusId:1", "DOI:10.1000/a,b"] }, "paperIds[1] contains a comma"],
     ["11 authors", { authors: Array.from({ length: 11 }, (_, i) => `A${i}`) }, "give 1 to 10"],
     ["a paper field", { fields: ["title" as `snippet.${string}`] }, "snippet.* paths"],
