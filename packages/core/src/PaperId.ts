@@ -13,7 +13,6 @@ const prefixes = ["CorpusId", "DOI", "ARXIV", "MAG", "ACL", "PMID", "PMCID", "UR
 /** What looks like `PREFIX:…`; a bare DOI (`10.…/…`) or a 40-hex id never does. */
 const prefixShape = /^([A-Za-z][A-Za-z0-9_]*):/
 
-// eslint-disable-next-line no-control-regex
 const control = /[\u0000-\u001f\u007f]/
 
 const allowedForms =
@@ -22,7 +21,11 @@ const allowedForms =
 const invalid = (parameter: string, message: string) => Effect.fail(new BadQueryParameters({ message, parameter }))
 
 /** The checks every id gets: what can never be an id of any kind. */
-const refuseNonId = (id: string, parameter: string, forms: string): Effect.Effect<string, BadQueryParameters> | undefined => {
+const refuseNonId = (
+  id: string,
+  parameter: string,
+  forms: string
+): Effect.Effect<string, BadQueryParameters> | undefined => {
   if (id.trim().length === 0) return invalid(parameter, `${parameter} is empty: give ${forms}`)
   if (control.test(id)) {
     return invalid(parameter, `${parameter} ${JSON.stringify(id)} contains a control character: give ${forms}`)

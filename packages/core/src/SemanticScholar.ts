@@ -509,7 +509,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
     offsetList({
       label: "paper authors",
       path: paperPath(paperId, "/authors"),
-      query: Effect.map(fieldsParam(Fields.authors, options.fields), (f) => [f]),
+      query: Effect.map(fieldsParam(Fields.byOperation.getPaperAuthors, options.fields), (f) => [f]),
       options,
       max: 1000,
       ceiling: listCeiling,
@@ -521,7 +521,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
       label: "citations",
       path: paperPath(paperId, "/citations"),
       query: Effect.map(
-        Effect.all([fieldsParam(Fields.citation, options.fields), dated(options)]),
+        Effect.all([fieldsParam(Fields.byOperation.getPaperCitations, options.fields), dated(options)]),
         ([f, d]) => [f, ...d]
       ),
       options,
@@ -534,7 +534,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
     offsetList({
       label: "references",
       path: paperPath(paperId, "/references"),
-      query: Effect.map(fieldsParam(Fields.citation, options.fields), (f) => [f]),
+      query: Effect.map(fieldsParam(Fields.byOperation.getPaperReferences, options.fields), (f) => [f]),
       options,
       max: 1000,
       ceiling: listCeiling,
@@ -546,7 +546,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
       label: "author papers",
       path: authorPath(authorId, "/papers"),
       query: Effect.map(
-        Effect.all([fieldsParam(Fields.papers, options.fields), dated(options)]),
+        Effect.all([fieldsParam(Fields.byOperation.getAuthorPapers, options.fields), dated(options)]),
         ([f, d]) => [f, ...d]
       ),
       options,
@@ -559,7 +559,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
     offsetList({
       label: "author search",
       path: Effect.succeed("/author/search"),
-      query: Effect.all([query(text, false), fieldsParam(Fields.authors, options.fields)]),
+      query: Effect.all([query(text, false), fieldsParam(Fields.byOperation.searchAuthor, options.fields)]),
       options,
       max: 1000,
       ceiling: listCeiling,
@@ -575,7 +575,8 @@ const fromTransport = (transport: Transport.Transport): Service => {
       } else if ("sort" in options && options.sort !== undefined) {
         return yield* invalidOption("sort", "sort is only allowed with bulk: true (relevance search is ranked)")
       }
-      params.push(yield* fieldsParam(Fields.papers, options.fields))
+      const set = options.bulk === true ? Fields.byOperation.searchPaperBulk : Fields.byOperation.searchPaper
+      params.push(yield* fieldsParam(set, options.fields))
       return params
     })
 
@@ -618,7 +619,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
   const paperBatch = batch({
     path: "/paper/batch",
     size: paperBatchSize,
-    fields: Fields.papers,
+    fields: Fields.byOperation.getPapers,
     schema: Paper,
     validate: PaperId.validatePaperId,
     noun: "paper"
@@ -638,7 +639,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
   const authorBatch = batch({
     path: "/author/batch",
     size: authorBatchSize,
-    fields: Fields.author,
+    fields: Fields.byOperation.getAuthors,
     schema: Author,
     validate: PaperId.validateAuthorId,
     noun: "author"
@@ -658,7 +659,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
   const matchPaperTitle: Service["matchPaperTitle"] = (text, options = {}) =>
     Effect.gen(function*() {
       const params = [yield* query(text, false), ...yield* Filters.render(options)]
-      params.push(yield* fieldsParam(Fields.papers, options.fields))
+      params.push(yield* fieldsParam(Fields.byOperation.matchPaperTitle, options.fields))
       const answer = yield* execute(Req.get("graph", "/paper/search/match", params), MatchAnswer)
       const [best] = answer.data
       return best ?? (yield* new ObjectNotFound({ message: `no paper title matches ${JSON.stringify(text)}` }))
@@ -733,7 +734,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
 
   const recommendationQuery = (options: ListRecommendationOptions) =>
     Effect.gen(function*() {
-      const fields = yield* fieldsParam(Fields.papers, options.fields)
+      const fields = yield* fieldsParam(Fields.byOperation.getRecommendedPapers, options.fields)
       const limit = yield* Filters.validateLimit(options.limit ?? 100, 500)
       return [fields, ["limit", String(limit)]] satisfies ReadonlyArray<Filters.QueryParam>
     })
@@ -842,14 +843,14 @@ const fromTransport = (transport: Transport.Transport): Service => {
     getPaper: (paperId, options = {}) =>
       Effect.gen(function*() {
         const path = yield* paperPath(paperId)
-        const fields = yield* fieldsParam(Fields.paper, options.fields)
+        const fields = yield* fieldsParam(Fields.byOperation.getPaper, options.fields)
         return yield* execute(Req.get("graph", path, [fields]), Paper)
       }),
     getPapers,
     getAuthor: (authorId, options = {}) =>
       Effect.gen(function*() {
         const path = yield* authorPath(authorId)
-        const fields = yield* fieldsParam(Fields.author, options.fields)
+        const fields = yield* fieldsParam(Fields.byOperation.getAuthor, options.fields)
         return yield* execute(Req.get("graph", path, [fields]), Author)
       }),
     getAuthors,
