@@ -26,7 +26,7 @@ import type { RetryPolicy } from "./RetryPolicy.js"
 import { defaultPolicy } from "./RetryPolicy.js"
 import type { S2Error } from "./S2Error.js"
 import { BadQueryParameters, DecodeError, Forbidden, ObjectNotFound } from "./S2Error.js"
-import type { Autocomplete, Snippet } from "./Snippet.js"
+import type { Autocomplete, SnippetResults } from "./Snippet.js"
 
 /**
  * Settings of the client layer.
@@ -120,7 +120,7 @@ export interface SnippetSearchOptions {
   readonly insertedBefore?: string | undefined
   readonly year?: number | string | undefined
   readonly venue?: ReadonlyArray<string> | undefined
-  readonly fieldsOfStudy?: ReadonlyArray<Filters.FieldOfStudy> | undefined
+  readonly fieldsOfStudy?: ReadonlyArray<Filters.FieldOfStudy | Fields.Unchecked> | undefined
   readonly publicationDateOrYear?: string | undefined
   /** `snippet.*` paths; `score` and `paper` always come back. */
   readonly fields?: ReadonlyArray<SnippetField> | undefined
@@ -236,11 +236,14 @@ export interface Service {
    * first 100 characters, so the client sends no more; an answer without `matches` is empty.
    */
   readonly getAutocomplete: (query: string) => Effect.Effect<ReadonlyArray<Autocomplete>, S2Error>
-  /** GET `/snippet/search`: passages of text matching the query. */
+  /**
+   * GET `/snippet/search`: passages of text matching the query, as an array that also carries the
+   * answer's `retrievalVersion`.
+   */
   readonly searchSnippet: (
     query: string,
     options?: SnippetSearchOptions
-  ) => Effect.Effect<ReadonlyArray<Snippet>, S2Error>
+  ) => Effect.Effect<SnippetResults, S2Error>
   /** GET `/recommendations/v1/papers/forpaper/{id}`: papers like one paper. */
   readonly getRecommendedPapers: (
     paperId: string,
@@ -729,7 +732,8 @@ const fromTransport = (transport: Transport.Transport): Service => {
       const { fieldsOfStudy, minCitationCount, publicationDateOrYear, venue, year } = options
       params.push(...yield* Filters.render({ fieldsOfStudy, minCitationCount, publicationDateOrYear, venue, year }))
       const answer = yield* execute(Req.get("graph", "/snippet/search", params), SnippetAnswer)
-      return answer.data
+      const results: SnippetResults = Object.assign([...answer.data], { retrievalVersion: answer.retrievalVersion })
+      return results
     })
 
   const recommendationQuery = (options: ListRecommendationOptions) =>
