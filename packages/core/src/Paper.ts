@@ -93,8 +93,13 @@ export class PaperAuthor extends Schema.Class<PaperAuthor>("PaperAuthor")({
   }
 }
 
-/** The wire form of a {@link PaperRef}, written out because the two records refer to each other. */
-interface PaperRefEncoded extends Schema.Struct.Encoded<typeof summaryNoAuthors> {
+/**
+ * The wire form of a {@link PaperRef}, written out because a paper's authors and an author's papers
+ * refer to each other.
+ *
+ * @since 0.1.0
+ */
+export interface PaperRefEncoded extends Schema.Struct.Encoded<typeof summaryNoAuthors> {
   readonly paperId: string | null
   readonly authors?: ReadonlyArray<typeof PaperAuthor.Encoded> | null | undefined
 }

@@ -247,7 +247,7 @@ describe("bulk search", () => {
       ),
       { numRuns: 40 }
     )
-  })
+  }, 30_000)
 })
 
 describe("filters are validated before the first request", () => {
