@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
 import { Emulator, Faults } from "@s2-effect/testing"
 import { Effect, Exit, Fiber, Layer, TestClock } from "effect"
@@ -26,6 +26,9 @@ const liveHeapMB = () => {
   gc()
   return process.memoryUsage().heapUsed / 2 ** 20
 }
+
+// The live-heap test harvests 60 pages with six full collections: seconds alone, more on a shared machine.
+vi.setConfig({ testTimeout: 60_000 })
 
 class Crash {
   readonly _tag = "Crash"
@@ -102,38 +105,34 @@ describe("Harvest", () => {
       expect(fs.readFileSync(out, "utf8").trimEnd().split("\n")).toHaveLength(1500)
     }).pipe(Effect.provide(client)))
 
-  it.effect(
-    "a long harvest holds no page it has written: the live heap does not grow with pages",
-    () =>
-      Effect.gen(function*() {
-        // 60 pages of 1,000 wide records. Effect 3.22's Stream.runForEachWhile kept every page until
-        // the stream ended; the harvest must not.
-        const out = path.join(tmp(), "long.jsonl")
-        const heap = new Map<number, number>()
-        const wide = ["title", "year", "abstract", "authors", "venue", "externalIds", "fieldsOfStudy"]
-        const result = yield* Harvest.harvest(
-          out,
-          yield* Harvest.prepare(out, { ...spec, fields: wide }, { resume: false, overwrite: false }),
-          quiet
-        ).pipe(
-          Effect.provideService(Harvest.HarvestFiles, {
-            afterPageWrite: (pages) => Effect.sync(() => (pages % 10 === 0 ? heap.set(pages, liveHeapMB()) : heap))
-          }),
-          Effect.provide(
-            SemanticScholar.layer({ retry: false }).pipe(
-              Layer.provide(Emulator.layer({ seed: 3, size: 2000, bulkSize: 60_000 }))
-            )
+  it.effect("a long harvest holds no page it has written: the live heap does not grow with pages", () =>
+    Effect.gen(function*() {
+      // 60 pages of 1,000 wide records. Effect 3.22's Stream.runForEachWhile kept every page until
+      // the stream ended; the harvest must not.
+      const out = path.join(tmp(), "long.jsonl")
+      const heap = new Map<number, number>()
+      const wide = ["title", "year", "abstract", "authors", "venue", "externalIds", "fieldsOfStudy"]
+      const result = yield* Harvest.harvest(
+        out,
+        yield* Harvest.prepare(out, { ...spec, fields: wide }, { resume: false, overwrite: false }),
+        quiet
+      ).pipe(
+        Effect.provideService(Harvest.HarvestFiles, {
+          afterPageWrite: (pages) => Effect.sync(() => (pages % 10 === 0 ? heap.set(pages, liveHeapMB()) : heap))
+        }),
+        Effect.provide(
+          SemanticScholar.layer({ retry: false }).pipe(
+            Layer.provide(Emulator.layer({ seed: 3, size: 2000, bulkSize: 60_000 }))
           )
         )
-        expect(result.checkpoint).toMatchObject({ records: 60_000, pages: 60, done: true })
-        expect([...heap.keys()]).toEqual([10, 20, 30, 40, 50, 60])
-        // Kept pages would add about 0.9 MB each (44 MB from page 10 to 60 when measured); what stays
-        // is the emulator's own caches, which rise and fall by a few MB.
-        const start = heap.get(10) ?? 0
-        expect(Math.max(...heap.values()) - start).toBeLessThan(20)
-      }),
-    60_000
-  ) // 60 pages with six full collections: about 5 s alone, longer on a shared machine
+      )
+      expect(result.checkpoint).toMatchObject({ records: 60_000, pages: 60, done: true })
+      expect([...heap.keys()]).toEqual([10, 20, 30, 40, 50, 60])
+      // Kept pages would add about 0.9 MB each (44 MB from page 10 to 60 when measured); what stays
+      // is the emulator's own caches, which rise and fall by a few MB.
+      const start = heap.get(10) ?? 0
+      expect(Math.max(...heap.values()) - start).toBeLessThan(20)
+    }))
 
   it.effect("resume without a checkpoint, or with a file shorter than its checkpoint, is refused", () =>
     Effect.gen(function*() {
