@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import type { S2Error } from "@s2-effect/core"
+import { RetryPolicy } from "@s2-effect/core"
 import { Data } from "effect"
 
 /**
@@ -70,7 +71,7 @@ export const fileError = (what: string, cause: unknown): CliError =>
 export interface ErrorContext {
   /** What was being done, e.g. `paper CorpusId:1`. */
   readonly what: string
-  /** Retries the policy allows (0 with `--no-retry`). */
+  /** 0 with `--no-retry`; otherwise the default policy is on and each cause says its own budget. */
   readonly retries: number
   readonly hasKey: boolean
 }
@@ -84,7 +85,10 @@ const where = (error: S2Error) =>
  * @since 0.1.0
  */
 export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => {
-  const after = context.retries > 0 ? `after ${context.retries} retries` : "with retries off (--no-retry)"
+  // Each cause has its own budget (RetryPolicy.defaultBudgets): say how many retries this one got.
+  const cause = RetryPolicy.causeOf(error)
+  const retries = context.retries > 0 && cause !== undefined ? RetryPolicy.defaultBudgets[cause].times : 0
+  const after = context.retries > 0 ? `after ${retries} retries` : "with retries off (--no-retry)"
   const line = (code: ExitCode, why: string, todo: string) =>
     new CliError({ message: `${context.what} failed: ${why}; ${todo}`, code, cause: error })
   switch (error._tag) {

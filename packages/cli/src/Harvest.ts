@@ -12,11 +12,12 @@
  */
 import type { Filters, S2Error } from "@s2-effect/core"
 import { Fields, SemanticScholar } from "@s2-effect/core"
-import { Context, Effect, Layer, Stream } from "effect"
+import { Context, Effect, HashMap, Layer, Logger, Option, Stream } from "effect"
 import * as fs from "node:fs"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 import type { Reporter } from "./render/Progress.js"
+import { retryNote } from "./render/Progress.js"
 
 /**
  * What is harvested: the query and every option that changes which records come back, in what
@@ -240,6 +241,7 @@ export const harvest = (
     const files = yield* HarvestFiles
     const { spec } = start
     let current = start
+    let retrying: string | undefined
     const report = () =>
       progress.update({
         records: current.records,
@@ -247,8 +249,18 @@ export const harvest = (
         target: spec.max === null ? current.total : Math.min(current.total, spec.max),
         startRecords: start.records,
         startedAt,
-        now: Date.now()
+        now: Date.now(),
+        retrying
       })
+    // The client logs each retry with its cause and wait as annotations: shown on the progress line
+    // until the next page arrives.
+    const retryWatcher = Logger.make(({ annotations }) => {
+      const cause = HashMap.get(annotations, "s2.retry")
+      const wait = HashMap.get(annotations, "s2.retryWaitMillis")
+      if (Option.isNone(cause) || Option.isNone(wait) || typeof wait.value !== "number") return
+      retrying = retryNote(String(cause.value), wait.value)
+      Effect.runSync(report())
+    })
     const fd = yield* Effect.acquireRelease(
       attempt(`cannot open ${out}`, () => fs.openSync(out, "a")),
       (fd) => Effect.sync(() => fs.closeSync(fd))
@@ -295,12 +307,18 @@ export const harvest = (
         () => writeAtomically(checkpointPath(out), JSON.stringify(next, null, 2) + "\n")
       )
       current = next
+      retrying = undefined
       yield* report()
       return !next.done
     })
     // Not `Stream.runForEachWhile`: in effect 3.22 it keeps a continuation, and so every page, until
     // the stream ends (docs/streams.md).
-    yield* pages.pipe(Stream.mapEffect(store), Stream.takeWhile((more) => more), Stream.runDrain)
+    yield* pages.pipe(
+      Stream.mapEffect(store),
+      Stream.takeWhile((more) => more),
+      Stream.runDrain,
+      Effect.provide(Logger.add(retryWatcher))
+    )
     if (!current.done) {
       // The stream ended without a last-page marker: the search is exhausted all the same.
       const next: Checkpoint = { ...current, token: null, done: true, updatedAt: new Date().toISOString() }

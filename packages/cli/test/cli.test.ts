@@ -8,6 +8,7 @@ import { Effect, Exit, Scope } from "effect"
 import { buildSync } from "esbuild"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -246,6 +247,29 @@ describe.concurrent("exit codes, error lines, the key", () => {
     expect(down.code).toBe(8)
     expect(down.stderr).toContain("--api-url")
   }, T)
+
+  it(
+    "against a closed port with default settings: two Warning lines, then exit 8 naming the host, within 20 s",
+    async () => {
+      const closed = await new Promise<number>((resolve) => {
+        const probe = net.createServer().listen(0, "127.0.0.1", () => {
+          const { port } = probe.address() as net.AddressInfo
+          probe.close(() => resolve(port))
+        })
+      })
+      const startedAt = Date.now()
+      const down = await s2(["paper", paperId, "--api-url", `http://127.0.0.1:${closed}`], { S2_API_KEY: key })
+      expect(Date.now() - startedAt).toBeLessThan(20_000)
+      expect(down.code).toBe(8)
+      expect(down.stderr).toContain(`connection refused by 127.0.0.1:${closed}`)
+      expect(down.stderr).toContain("after 2 retries")
+      const warnings = down.stderr.split("\n").filter((line) => line.includes("retrying in"))
+      expect(warnings).toHaveLength(2)
+      expect(warnings[0]).toContain("connection refused (nobody there), attempt 1 of 3 failed; retrying in 2 s")
+      expect(down.stdout + down.stderr).not.toContain(key)
+    },
+    T
+  )
 
   it("the API key is sent but never printed, not even with --verbose", async () => {
     const keyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-key-")), "key")

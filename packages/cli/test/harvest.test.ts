@@ -1,7 +1,7 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
-import { Emulator } from "@s2-effect/testing"
-import { Effect, Exit, Layer } from "effect"
+import { Emulator, Faults } from "@s2-effect/testing"
+import { Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -26,6 +26,9 @@ const liveHeapMB = () => {
   gc()
   return process.memoryUsage().heapUsed / 2 ** 20
 }
+
+// The live-heap test harvests 60 pages with six full collections: seconds alone, more on a shared machine.
+vi.setConfig({ testTimeout: 60_000 })
 
 class Crash {
   readonly _tag = "Crash"
@@ -146,4 +149,32 @@ describe("Harvest", () => {
       const shorter = yield* Effect.flip(Harvest.prepare(out, { ...spec, max: 10 }, { resume: true, overwrite: false }))
       expect(shorter.message).toContain("the file was changed")
     }).pipe(Effect.provide(client)))
+
+  it.effect("while a page waits to be retried the progress shows the wait and the cause", () =>
+    Effect.gen(function*() {
+      const out = path.join(tmp(), "retried.jsonl")
+      const seen: Array<string | undefined> = []
+      const watching: Reporter = {
+        update: (state) => Effect.sync(() => void seen.push(state.retrying)),
+        stop: Effect.void
+      }
+      const storm = SemanticScholar.layer().pipe(
+        Layer.provide(Emulator.layer({
+          seed: 3,
+          size: 2000,
+          bulkSize: 4500,
+          faults: { script: [{ requests: 2, fault: Faults.tooManyRequests({ retryAfter: 10 }) }] }
+        }))
+      )
+      const fiber = yield* Harvest.harvest(
+        out,
+        yield* Harvest.prepare(out, spec, { resume: false, overwrite: false }),
+        watching
+      )
+        .pipe(Effect.provide(Harvest.HarvestFiles.layer), Effect.provide(storm), Effect.fork)
+      yield* TestClock.adjust("1 minute")
+      const result = yield* Fiber.join(fiber)
+      expect(result.checkpoint.records).toBe(4500)
+      expect(seen).toEqual([undefined, "retrying in 10 s (429)", undefined, undefined, undefined, undefined])
+    }))
 })

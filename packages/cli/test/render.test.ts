@@ -176,4 +176,16 @@ describe("progress", () => {
         "harvest: 8% 4,000/50,000 papers"
       ])
     }))
+
+  it.effect("shows a retry's wait and cause on the progress line, at once even within the interval", () =>
+    Effect.gen(function*() {
+      const lines: Array<string> = []
+      const reporter = Progress.plain((line) => Effect.sync(() => void lines.push(line)), 1000)
+      yield* reporter.update({ ...state(1000), now: 1500 })
+      yield* reporter.update({ ...state(1000), now: 1600, retrying: Progress.retryNote("429", 10_000) })
+      yield* reporter.update({ ...state(2000), now: 1700 })
+      expect(lines).toHaveLength(2)
+      expect(lines[1]).toMatch(/ · ETA \S+ · retrying in 10 s \(429\)\n$/)
+      expect(Progress.facts(state(2000))).not.toContain("retrying")
+    }))
 })

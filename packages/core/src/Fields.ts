@@ -148,27 +148,81 @@ const allPaperFields: ReadonlyArray<string> = [
   ...nested("embedding", embeddingModels)
 ]
 
-/** A single paper: when omitted, every field. @since 0.1.0 */
-export const paper = fieldSet("paper", allPaperFields, [...paperSummaryFields, ...paperOnlyFields])
-/** Lists, searches, batches and recommendations of papers: when omitted, the summary fields. @since 0.1.0 */
-export const papers = fieldSet("paper", allPaperFields, paperSummaryFields)
+/** The paper summary set: what lists, searches, batches and recommendations of papers send by default. */
+const summaryDefaults: ReadonlyArray<string> = paperSummaryFields
+
+/** Every field of an author but `papers`: the default of a paper's author list. */
+const authorDefaults: ReadonlyArray<string> = authorSummaryFields
+
+/** A single paper: every field, with every field of its authors and the summary of its citations and references. */
+const paperDefaults: ReadonlyArray<string> = [
+  ...paperSummaryFields,
+  "citations",
+  "references",
+  "embedding",
+  "tldr",
+  ...nested("authors", authorSummaryFields),
+  ...nested("citations", paperSummaryFields),
+  ...nested("references", paperSummaryFields)
+]
+
+/** An author looked up or searched: every field, and the summary of each paper (less its BibTeX). */
+const authorWithPapersDefaults: ReadonlyArray<string> = [
+  ...authorSummaryFields,
+  "papers",
+  ...nested("papers", paperSummaryFields.filter((name) => name !== "citationStyles"))
+]
 
 const allAuthorFields: ReadonlyArray<string> = [
   ...authorSummaryFields,
   "papers",
   ...nested("papers", paperSummaryFields)
 ]
-/** A single author or a batch of authors: when omitted, every field including `papers`. @since 0.1.0 */
-export const author = fieldSet("author", allAuthorFields, [...authorSummaryFields, "papers"])
-/** Lists and searches of authors: when omitted, the summary fields. @since 0.1.0 */
-export const authors = fieldSet("author", allAuthorFields, authorSummaryFields)
+
+/** A single paper: when omitted, every field, nested ones included. @since 0.1.0 */
+export const paper = fieldSet("paper", allPaperFields, paperDefaults)
+/**
+ * Lists, searches (bulk too: the summary set is what the bulk endpoint serves), batches and
+ * recommendations of papers: when omitted, the paper summary set.
+ *
+ * @since 0.1.0
+ */
+export const papers = fieldSet("paper", allPaperFields, summaryDefaults)
+/** A single author, a batch or a search of authors: when omitted, every field with the papers' summary. @since 0.1.0 */
+export const author = fieldSet("author", allAuthorFields, authorWithPapersDefaults)
+/** The authors of a paper: when omitted, every author field but `papers`. @since 0.1.0 */
+export const authors = fieldSet("author", allAuthorFields, authorDefaults)
 
 /** Citation and reference edges: when omitted, the edge fields and the other paper's summary. @since 0.1.0 */
 export const citation = fieldSet(
   "citation",
   [...citationEdgeFields, ...paperSummaryFields, ...nested("authors", authorSummaryFields)],
-  [...citationEdgeFields, ...paperSummaryFields]
+  [...citationEdgeFields, ...summaryDefaults]
 )
+
+/**
+ * Which field set each operation takes, and so what it sends when `fields` is omitted: the API
+ * returns only `paperId` and `title` (or `authorId` and `name`) without `fields`, so the client
+ * names every field, as the Python client does, to honour the API's documented "all fields".
+ *
+ * @since 0.1.0
+ */
+export const byOperation = {
+  getPaper: paper,
+  getPapers: papers,
+  searchPaper: papers,
+  searchPaperBulk: papers,
+  matchPaperTitle: papers,
+  getAuthorPapers: papers,
+  getRecommendedPapers: papers,
+  getRecommendedPapersFromLists: papers,
+  getPaperCitations: citation,
+  getPaperReferences: citation,
+  getAuthor: author,
+  getAuthors: author,
+  searchAuthor: author,
+  getPaperAuthors: authors
+} as const satisfies Record<string, FieldSet>
 
 /**
  * Checks a selection against the endpoint's names and renders the wire value (comma-joined, in the

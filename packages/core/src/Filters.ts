@@ -5,6 +5,8 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
+import * as Fields from "./Fields.js"
+import type { Unchecked } from "./Fields.js"
 import { BadQueryParameters } from "./S2Error.js"
 
 /** @since 0.1.0 */
@@ -76,12 +78,14 @@ export type FieldOfStudy = typeof fieldsOfStudy[number]
 export interface SearchFilters {
   /** `2019`, `"2016-2020"`, `"2010-"` or `"-2015"`. */
   readonly year?: number | string | undefined
-  readonly publicationTypes?: ReadonlyArray<PublicationType> | undefined
+  /** Known values typed; {@link unchecked} for a type newer than this client. */
+  readonly publicationTypes?: ReadonlyArray<PublicationType | Unchecked> | undefined
   /** Only papers with a public PDF. */
   readonly openAccessPdf?: boolean | undefined
   /** Venue names (ISO4 abbreviations work too). */
   readonly venue?: ReadonlyArray<string> | undefined
-  readonly fieldsOfStudy?: ReadonlyArray<FieldOfStudy> | undefined
+  /** Known values typed; {@link unchecked} for a field newer than this client. */
+  readonly fieldsOfStudy?: ReadonlyArray<FieldOfStudy | Unchecked> | undefined
   /** `<start>:<end>`, each end optional, each `YYYY`, `YYYY-MM` or `YYYY-MM-DD`; or a single date. */
   readonly publicationDateOrYear?: string | undefined
   readonly minCitationCount?: number | undefined
@@ -171,15 +175,36 @@ export const validatePublicationDateOrYear = (
   return Effect.succeed(value)
 }
 
+/**
+ * The escape hatch for a `publicationTypes` or `fieldsOfStudy` value the server added after this
+ * release: sent as written (the same value as {@link Fields.unchecked}).
+ *
+ * @example
+ * ```ts
+ * import type { Filters as F } from "@s2-effect/core"
+ * import { Filters } from "@s2-effect/core"
+ *
+ * const filters: F.SearchFilters = { publicationTypes: ["Review", Filters.unchecked("Preprint")] }
+ * ```
+ * @since 0.1.0
+ */
+export const unchecked: (value: string) => Unchecked = Fields.unchecked
+
 const checkList = <A extends string>(
   parameter: string,
-  values: ReadonlyArray<string>,
+  given: ReadonlyArray<string | Unchecked>,
   allowed: ReadonlyArray<A>
 ): Effect.Effect<string, BadQueryParameters> => {
-  if (values.length === 0) {
+  if (given.length === 0) {
     return Effect.fail(bad(parameter, `${parameter} is empty: omit it, or give at least one value`))
   }
-  const unknown = values.filter((value) => !allowed.some((known) => known === value))
+  const values = given.map((value) => typeof value === "string" ? value : value.name)
+  if (values.some((value) => value.trim() === "" || value.includes(","))) {
+    return Effect.fail(bad(parameter, `${parameter} values must be non-empty and without commas`))
+  }
+  const unknown = given.filter((value): value is string =>
+    typeof value === "string" && !allowed.some((known) => known === value)
+  )
   return unknown.length === 0
     ? Effect.succeed(values.join(","))
     : Effect.fail(
@@ -187,7 +212,7 @@ const checkList = <A extends string>(
         parameter,
         `${parameter} has unknown value(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")}; allowed: ${
           allowed.join(", ")
-        }`
+        } (or Filters.unchecked("…") for a value newer than this client)`
       )
     )
 }

@@ -15,6 +15,7 @@ export const PublicationVenue = Schema.Struct({
   type: field(Schema.String),
   alternate_names: field(Schema.Array(Schema.String)),
   issn: field(Schema.String),
+  alternate_issns: field(Schema.Array(Schema.String)),
   url: field(Schema.String),
   alternate_urls: field(Schema.Array(Schema.String))
 })
@@ -72,12 +73,15 @@ export type ExternalIds = typeof ExternalIds.Type
 
 /**
  * An author as listed on a paper; `authorId` is `null` for authors the graph could not resolve.
+ * `papers` comes back when asked for (`getPaperAuthors(id, { fields: ["papers.title"] })`).
  *
  * @since 0.1.0
  */
 export class PaperAuthor extends Schema.Class<PaperAuthor>("PaperAuthor")({
   authorId: Schema.NullOr(Schema.String),
-  ...authorSummary
+  ...authorSummary,
+  // Suspended: a paper lists its authors, who list their papers.
+  papers: field(Schema.Array(Schema.suspend((): Schema.Schema<PaperRef, PaperRefEncoded> => PaperRef)))
 }) {
   /** The record as it came over the wire. */
   get raw(): Readonly<Record<string, unknown>> {
@@ -89,7 +93,18 @@ export class PaperAuthor extends Schema.Class<PaperAuthor>("PaperAuthor")({
   }
 }
 
-const summary = {
+/**
+ * The wire form of a {@link PaperRef}, written out because a paper's authors and an author's papers
+ * refer to each other.
+ *
+ * @since 0.1.0
+ */
+export interface PaperRefEncoded extends Schema.Struct.Encoded<typeof summaryNoAuthors> {
+  readonly paperId: string | null
+  readonly authors?: ReadonlyArray<typeof PaperAuthor.Encoded> | null | undefined
+}
+
+const summaryNoAuthors = {
   corpusId: field(Schema.Int),
   externalIds: field(ExternalIds),
   url: field(Schema.String),
@@ -108,9 +123,10 @@ const summary = {
   publicationTypes: field(Schema.Array(Schema.String)),
   publicationDate: field(Schema.String),
   journal: field(Journal),
-  citationStyles: field(Schema.Struct({ bibtex: field(Schema.String) })),
-  authors: field(Schema.Array(PaperAuthor))
+  citationStyles: field(Schema.Struct({ bibtex: field(Schema.String) }))
 }
+
+const summary = { ...summaryNoAuthors, authors: field(Schema.Array(PaperAuthor)) }
 
 /**
  * A paper inside another record: a citing or cited paper, an author's paper, an entry of a paper's

@@ -1,38 +1,43 @@
 /**
- * Paper and author identifiers: which forms the API accepts, checked before a request is made, and
- * how an id is placed in a URL path.
+ * Paper and author identifiers: what can never be an id (refused before a request is made; the
+ * server judges the rest), and how an id is placed in a URL path.
  *
  * @since 0.1.0
  */
 import { Effect } from "effect"
 import { BadQueryParameters } from "./S2Error.js"
 
-const prefixed: ReadonlyArray<readonly [prefix: string, pattern: RegExp, expected: string]> = [
-  ["CorpusId", /^\d+$/, "a number, e.g. CorpusId:215416146"],
-  ["DOI", /^10\.\d{4,9}\/\S+$/, "a DOI, e.g. DOI:10.18653/v1/N18-3011"],
-  ["ARXIV", /^\S+$/, "an arXiv id, e.g. ARXIV:2106.15928"],
-  ["MAG", /^\d+$/, "a number, e.g. MAG:112218234"],
-  ["ACL", /^\S+$/, "an ACL Anthology id, e.g. ACL:W12-3903"],
-  ["PMID", /^\d+$/, "a number, e.g. PMID:19872477"],
-  ["PMCID", /^(PMC)?\d+$/i, "a PubMed Central id, e.g. PMCID:2323736"],
-  [
-    "URL",
-    /^https?:\/\/([\w-]+\.)*(semanticscholar\.org|arxiv\.org|aclweb\.org|aclanthology\.org|acm\.org|biorxiv\.org)\/\S*$/i,
-    "a URL on semanticscholar.org, arxiv.org, aclweb.org, acm.org or biorxiv.org"
-  ]
-]
+/** The id prefixes of the API, as it spells them; matched without regard to case. */
+const prefixes = ["CorpusId", "DOI", "ARXIV", "MAG", "ACL", "PMID", "PMCID", "URL"] as const
 
-const sha = /^[0-9a-f]{40}$/i
-const bareDoi = /^10\.\d{4,9}\/\S+$/
+/** What looks like `PREFIX:…`; a bare DOI (`10.…/…`) or a 40-hex id never does. */
+const prefixShape = /^([A-Za-z][A-Za-z0-9_]*):/
+
+const control = /[\u0000-\u001f\u007f]/
 
 const allowedForms =
   "a 40-hex paperId, CorpusId:<n>, DOI:<doi> or a bare DOI (10.x/…), ARXIV:<id>, MAG:<n>, ACL:<id>, PMID:<n>, PMCID:<id> or URL:<url>"
 
 const invalid = (parameter: string, message: string) => Effect.fail(new BadQueryParameters({ message, parameter }))
 
+/** The checks every id gets: what can never be an id of any kind. */
+const refuseNonId = (
+  id: string,
+  parameter: string,
+  forms: string
+): Effect.Effect<string, BadQueryParameters> | undefined => {
+  if (id.trim().length === 0) return invalid(parameter, `${parameter} is empty: give ${forms}`)
+  if (control.test(id)) {
+    return invalid(parameter, `${parameter} ${JSON.stringify(id)} contains a control character: give ${forms}`)
+  }
+  return undefined
+}
+
 /**
- * Checks that `id` is one of the paper id forms the API accepts. The prefix is matched without
- * regard to case (`CorpusID:` works on the wire too).
+ * Checks that `id` could be a paper id; the server decides whether it is one. Refused before sending
+ * are only ids that can never exist: empty or white space, with a control character, or with a
+ * `PREFIX:` the API does not know (prefixes are matched without regard to case: `CorpusID:` works
+ * too) or nothing after it. Anything else is sent, and an unknown id ends in `ObjectNotFound`.
  *
  * @example
  * ```ts
@@ -40,41 +45,35 @@ const invalid = (parameter: string, message: string) => Effect.fail(new BadQuery
  * import { PaperId } from "@s2-effect/core"
  *
  * Effect.runSync(PaperId.validatePaperId("10.1093/mind/lix.236.433")) // "10.1093/mind/lix.236.433"
+ * Effect.runSync(PaperId.validatePaperId("0")) // "0": sent; the server answers 404
  * ```
  * @since 0.1.0
  */
 export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effect<string, BadQueryParameters> => {
-  if (id.trim().length === 0) return invalid(parameter, `${parameter} is empty: give ${allowedForms}`)
-  if (id !== id.trim()) return invalid(parameter, `${parameter} ${JSON.stringify(id)} has surrounding white space`)
-  if (sha.test(id) || bareDoi.test(id)) return Effect.succeed(id)
-  const colon = id.indexOf(":")
-  if (colon > 0) {
-    const prefix = id.slice(0, colon).toUpperCase()
-    const form = prefixed.find(([known]) => known.toUpperCase() === prefix)
-    if (form !== undefined) {
-      const [name, pattern, expected] = form
-      return pattern.test(id.slice(colon + 1))
-        ? Effect.succeed(id)
-        : invalid(parameter, `${parameter} ${JSON.stringify(id)} is malformed: after ${name}: give ${expected}`)
-    }
+  const refused = refuseNonId(id, parameter, allowedForms)
+  if (refused !== undefined) return refused
+  const prefix = prefixShape.exec(id)?.[1]
+  if (prefix === undefined) return Effect.succeed(id)
+  const known = prefixes.find((name) => name.toUpperCase() === prefix.toUpperCase())
+  if (known === undefined) {
+    return invalid(
+      parameter,
+      `${parameter} ${JSON.stringify(id)} has the prefix ${prefix}:, which the API does not know: give ${allowedForms}`
+    )
   }
-  return invalid(parameter, `${parameter} ${JSON.stringify(id)} is not a paper id: give ${allowedForms}`)
+  return id.slice(prefix.length + 1).trim().length === 0
+    ? invalid(parameter, `${parameter} ${JSON.stringify(id)} has nothing after ${known}:`)
+    : Effect.succeed(id)
 }
 
 /**
- * Checks that `id` is an author id: a plain number as a string.
+ * Checks that `id` could be an author id (the API's are numbers, such as "1741101"); the server
+ * decides whether it is one. Only empty or white-space ids and control characters are refused.
  *
  * @since 0.1.0
  */
 export const validateAuthorId = (id: string, parameter = "authorId"): Effect.Effect<string, BadQueryParameters> =>
-  /^\d+$/.test(id)
-    ? Effect.succeed(id)
-    : invalid(
-      parameter,
-      id.length === 0
-        ? `${parameter} is empty: give an author id, a number such as "1741101"`
-        : `${parameter} ${JSON.stringify(id)} is not an author id: give a number such as "1741101"`
-    )
+  refuseNonId(id, parameter, `an author id, a number such as "1741101"`) ?? Effect.succeed(id)
 
 /**
  * Checks a list of ids: not empty, at most `max` when given, each valid.

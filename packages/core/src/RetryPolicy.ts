@@ -2,9 +2,14 @@
  * The retry policy: a `Schedule` fed with the failed attempt's {@link S2Error}. Exported so users can
  * reuse it for their own calls, tune it, or replace it.
  *
+ * Each cause of failure has its own budget, sized to what it means: a 429 asks the client to slow
+ * down, a server that answered but failed is usually back within seconds, nobody at the address is
+ * unlikely to appear, and a server that does not answer within the time-out will rarely answer the
+ * next time either.
+ *
  * @since 0.1.0
  */
-import { Duration, Function, Schedule } from "effect"
+import { Duration, Effect, Predicate, Random, Schedule, ScheduleDecision, ScheduleInterval } from "effect"
 import type { S2Error } from "./S2Error.js"
 import { isRetryable, retryAfterMillis } from "./S2Error.js"
 
@@ -16,17 +21,84 @@ import { isRetryable, retryAfterMillis } from "./S2Error.js"
 export type RetryPolicy = Schedule.Schedule<unknown, S2Error>
 
 /**
- * Settings of {@link make}. The defaults are the provider's requirement of exponential back-off
- * and the reference client's figures.
+ * Why an attempt failed, as far as retrying is concerned.
+ *
+ * - `rateLimited`: HTTP 429.
+ * - `serverFailed`: the server answered but failed: 5xx, a connection reset, a body cut short.
+ * - `unreachable`: nobody answered at the address: connection refused, host not found, or a
+ *   transport failure with no sign that a server was there.
+ * - `timeout`: no answer within the time-out.
+ *
+ * @since 0.1.0
+ */
+export type Cause = "rateLimited" | "serverFailed" | "unreachable" | "timeout"
+
+/**
+ * How often and how patiently one cause is retried: at most `times` retries, waiting `base`, then
+ * doubling, never more than `cap`.
+ *
+ * @since 0.1.0
+ */
+export interface Budget {
+  readonly times: number
+  readonly base: Duration.DurationInput
+  readonly cap: Duration.DurationInput
+}
+
+/**
+ * The default budgets. With them a wrong `apiUrl` ends in `TransportError` after about 6 s, a hung
+ * server in `Timeout` after 3 attempts, and a storm of 503s is ridden out for about 31 s per request.
+ *
+ * | cause | retries | waits |
+ * |---|---|---|
+ * | `rateLimited` | 10 | 5 s, doubling to 60 s, or `Retry-After` |
+ * | `serverFailed` | 5 | 1, 2, 4, 8, 16 s, or `Retry-After` |
+ * | `unreachable` | 2 | 2 s, 4 s |
+ * | `timeout` | 2 | 1 s, 2 s |
+ *
+ * @since 0.1.0
+ */
+export const defaultBudgets: { readonly [C in Cause]: Budget } = {
+  rateLimited: { times: 10, base: "5 seconds", cap: "60 seconds" },
+  serverFailed: { times: 5, base: "1 second", cap: "16 seconds" },
+  unreachable: { times: 2, base: "2 seconds", cap: "4 seconds" },
+  timeout: { times: 2, base: "1 second", cap: "2 seconds" }
+}
+
+/**
+ * The cause of a retryable error, or `undefined` for an error no retry can fix.
+ *
+ * @since 0.1.0
+ */
+export const causeOf = (error: S2Error): Cause | undefined => {
+  switch (error._tag) {
+    case "RateLimited":
+      return "rateLimited"
+    case "ServerError":
+      return "serverFailed"
+    case "Timeout":
+      return "timeout"
+    case "TransportError":
+      return error.reason === "reset" || error.reason === "cutShort" ? "serverFailed" : "unreachable"
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Settings of {@link make}. The defaults are {@link defaultBudgets}, the provider's requirement of
+ * exponential back-off, and `Retry-After` honoured.
  *
  * @since 0.1.0
  */
 export interface RetryOptions {
-  /** How many times to retry after the first attempt. Default 10. */
+  /** Budgets per cause, each merged over the default (and over `times`/`base`/`cap` when given). */
+  readonly budgets?: { readonly [C in Cause]?: Partial<Budget> }
+  /** How many times to retry after the first attempt, for every cause. */
   readonly times?: number
-  /** The first wait; each next one doubles. Default 5 seconds. */
+  /** The first wait, for every cause; each next one doubles. */
   readonly base?: Duration.DurationInput
-  /** The longest wait. Default 60 seconds. */
+  /** The longest wait, for every cause. */
   readonly cap?: Duration.DurationInput
   /** Randomise each wait by ±20% so that many clients do not retry in step. Default false. */
   readonly jitter?: boolean
@@ -40,37 +112,91 @@ export interface RetryOptions {
 }
 
 /**
- * Builds a retry policy: waits of `base`, doubling, capped at `cap`, at most `times` retries, and
- * never shorter than the server's `Retry-After`.
+ * What a policy built by {@link make} outputs for each retry: the cause, which retry of how many
+ * for that cause, and the wait. The transport's retry log line and the CLI's progress read it.
+ *
+ * @since 0.1.0
+ */
+export interface RetryStep {
+  readonly _tag: "RetryStep"
+  readonly cause: Cause
+  /** 1 for the first retry of this cause. */
+  readonly retry: number
+  /** The retries this cause allows. */
+  readonly of: number
+  readonly waitMillis: number
+}
+
+/** @since 0.1.0 */
+export const isRetryStep = (u: unknown): u is RetryStep => Predicate.isTagged(u, "RetryStep")
+
+type Counts = { readonly [C in Cause]?: number }
+
+const resolve = (options: RetryOptions) => {
+  const shared: Partial<Budget> = {
+    ...(options.times === undefined ? {} : { times: options.times }),
+    ...(options.base === undefined ? {} : { base: options.base }),
+    ...(options.cap === undefined ? {} : { cap: options.cap })
+  }
+  const budget = (cause: Cause) => {
+    const merged = { ...defaultBudgets[cause], ...shared, ...options.budgets?.[cause] }
+    return { times: merged.times, base: Duration.toMillis(merged.base), cap: Duration.toMillis(merged.cap) }
+  }
+  return {
+    rateLimited: budget("rateLimited"),
+    serverFailed: budget("serverFailed"),
+    unreachable: budget("unreachable"),
+    timeout: budget("timeout")
+  }
+}
+
+/**
+ * Builds a retry policy: one `Schedule` over the budget table, counting retries per cause. Waits
+ * are `base`, doubling, capped at `cap`, and never shorter than the server's `Retry-After`.
  *
  * @example
  * ```ts
  * import { RetryPolicy } from "@s2-effect/core"
  *
- * // three quick retries, for an interactive tool
+ * // three quick retries of anything, for an interactive tool
  * const policy = RetryPolicy.make({ times: 3, base: "500 millis", cap: "2 seconds", jitter: true })
+ * // the defaults, but a long harvest rides out longer server trouble
+ * const patient = RetryPolicy.make({ budgets: { serverFailed: { times: 8, cap: "60 seconds" } } })
  * ```
  * @since 0.1.0
  */
 export const make = (options: RetryOptions = {}): RetryPolicy => {
-  const cap = Duration.decode(options.cap ?? "60 seconds")
+  const budgets = resolve(options)
   const maxRetryAfter = Duration.toMillis(options.maxRetryAfter ?? "10 minutes")
   const retryable = options.while ?? isRetryable
-  const waits = Schedule.exponential(options.base ?? "5 seconds", 2).pipe(
-    options.jitter === true ? Schedule.jittered : Function.identity,
-    // Capped after jitter, so no wait exceeds the cap.
-    Schedule.modifyDelay((_, delay) => Duration.min(delay, cap)),
-    Schedule.intersect(Schedule.recurs(options.times ?? 10))
-  )
-  return Schedule.intersect(waits, Schedule.identity<S2Error>()).pipe(
-    Schedule.whileInput((error: S2Error) => retryable(error) && (retryAfterMillis(error) ?? 0) <= maxRetryAfter),
-    Schedule.modifyDelay(([, error], delay) => Duration.max(delay, Duration.millis(retryAfterMillis(error) ?? 0)))
-  )
+  const jitter = options.jitter === true
+    ? Random.nextRange(0.8, 1.2)
+    : Effect.succeed(1)
+  return Schedule.makeWithState<Counts, S2Error, RetryStep | undefined>({}, (now, error, counts) => {
+    const cause = causeOf(error)
+    const asked = retryAfterMillis(error) ?? 0
+    if (cause === undefined || !retryable(error) || asked > maxRetryAfter) {
+      return Effect.succeed([counts, undefined, ScheduleDecision.done] as const)
+    }
+    const budget = budgets[cause]
+    const retry = (counts[cause] ?? 0) + 1
+    if (retry > budget.times) return Effect.succeed([counts, undefined, ScheduleDecision.done] as const)
+    return Effect.map(jitter, (factor) => {
+      // Capped after jitter, so no wait exceeds the cap; then raised to what the server asked.
+      const scheduled = Math.min(budget.base * 2 ** (retry - 1) * factor, budget.cap)
+      const waitMillis = Math.max(scheduled, asked)
+      const step: RetryStep = { _tag: "RetryStep", cause, retry, of: budget.times, waitMillis }
+      return [
+        { ...counts, [cause]: retry },
+        step,
+        ScheduleDecision.continueWith(ScheduleInterval.after(now + waitMillis))
+      ] as const
+    })
+  })
 }
 
 /**
- * The default policy: retry 429, 5xx, time-outs and transport errors up to 10 times, waiting 5 s,
- * 10 s, 20 s, 40 s, then 60 s each time, or longer when the server's `Retry-After` says so.
+ * The default policy: {@link defaultBudgets}, `Retry-After` honoured up to 10 minutes.
  *
  * @since 0.1.0
  */

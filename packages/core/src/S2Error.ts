@@ -82,12 +82,26 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
 }) {}
 
 /**
- * The exchange broke below HTTP: connection refused or reset, DNS failure, a body cut short, or a
- * status the API never sends.
+ * What broke below HTTP, when it is known: the connection was refused, the host name did not
+ * resolve, the connection was reset, or the body was cut short. The retry policy reads it: the
+ * first two mean nobody is there, the last two that a server answered but failed.
  *
  * @since 0.1.0
  */
-export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", context) {}
+export const TransportReason = Schema.Literal("refused", "hostNotFound", "reset", "cutShort")
+/** @since 0.1.0 */
+export type TransportReason = typeof TransportReason.Type
+
+/**
+ * The exchange broke below HTTP: connection refused or reset, DNS failure, a body cut short, or a
+ * status the API never sends. `reason` says which, when known; the message names the host and port.
+ *
+ * @since 0.1.0
+ */
+export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
+  ...context,
+  reason: Schema.optional(TransportReason)
+}) {}
 
 /**
  * A 2xx body that is JSON but not of the expected shape. `excerpt` holds the start of the offending

@@ -31,7 +31,7 @@ import type { RetryPolicy } from "./RetryPolicy.js"
 import { defaultPolicy } from "./RetryPolicy.js"
 import type { S2Error } from "./S2Error.js"
 import { BadQueryParameters, Forbidden, ObjectNotFound } from "./S2Error.js"
-import type { Autocomplete, Snippet } from "./Snippet.js"
+import type { Autocomplete, SnippetResults } from "./Snippet.js"
 
 /**
  * Settings of the client layer.
@@ -144,7 +144,7 @@ export interface SnippetSearchOptions {
   readonly insertedBefore?: string | undefined
   readonly year?: number | string | undefined
   readonly venue?: ReadonlyArray<string> | undefined
-  readonly fieldsOfStudy?: ReadonlyArray<Filters.FieldOfStudy> | undefined
+  readonly fieldsOfStudy?: ReadonlyArray<Filters.FieldOfStudy | Fields.Unchecked> | undefined
   readonly publicationDateOrYear?: string | undefined
   /** `snippet.*` paths; `score` and `paper` always come back. */
   readonly fields?: ReadonlyArray<SnippetField> | undefined
@@ -260,11 +260,14 @@ export interface Service {
    * first 100 characters, so the client sends no more; an answer without `matches` is empty.
    */
   readonly getAutocomplete: (query: string) => Effect.Effect<ReadonlyArray<Autocomplete>, S2Error>
-  /** GET `/snippet/search`: passages of text matching the query. */
+  /**
+   * GET `/snippet/search`: passages of text matching the query, as an array that also carries the
+   * answer's `retrievalVersion`.
+   */
   readonly searchSnippet: (
     query: string,
     options?: SnippetSearchOptions
-  ) => Effect.Effect<ReadonlyArray<Snippet>, S2Error>
+  ) => Effect.Effect<SnippetResults, S2Error>
   /** GET `/recommendations/v1/papers/forpaper/{id}`: papers like one paper. */
   readonly getRecommendedPapers: (
     paperId: string,
@@ -591,7 +594,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
   const paperPath = (paperId: string, suffix = "") =>
     Effect.map(PaperId.validatePaperId(paperId), (id) => `/paper/${PaperId.toPath(id)}${suffix}`)
   const authorPath = (authorId: string, suffix = "") =>
-    Effect.map(PaperId.validateAuthorId(authorId), (id) => `/author/${id}${suffix}`)
+    Effect.map(PaperId.validateAuthorId(authorId), (id) => `/author/${PaperId.toPath(id)}${suffix}`)
 
   const dated = (options: DatedPageOptions) =>
     options.publicationDateOrYear === undefined
@@ -610,7 +613,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
     offsetList({
       label: "paper authors",
       path: paperPath(paperId, "/authors"),
-      query: Effect.map(fieldsParam(Fields.authors, options.fields), (f) => [f]),
+      query: Effect.map(fieldsParam(Fields.byOperation.getPaperAuthors, options.fields), (f) => [f]),
       options,
       max: 1000,
       ceiling: listCeiling,
@@ -622,7 +625,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
       label: "citations",
       path: paperPath(paperId, "/citations"),
       query: Effect.map(
-        Effect.all([fieldsParam(Fields.citation, options.fields), dated(options)]),
+        Effect.all([fieldsParam(Fields.byOperation.getPaperCitations, options.fields), dated(options)]),
         ([f, d]) => [f, ...d]
       ),
       options,
@@ -635,7 +638,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
     offsetList({
       label: "references",
       path: paperPath(paperId, "/references"),
-      query: Effect.map(fieldsParam(Fields.citation, options.fields), (f) => [f]),
+      query: Effect.map(fieldsParam(Fields.byOperation.getPaperReferences, options.fields), (f) => [f]),
       options,
       max: 1000,
       ceiling: listCeiling,
@@ -647,7 +650,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
       label: "author papers",
       path: authorPath(authorId, "/papers"),
       query: Effect.map(
-        Effect.all([fieldsParam(Fields.papers, options.fields), dated(options)]),
+        Effect.all([fieldsParam(Fields.byOperation.getAuthorPapers, options.fields), dated(options)]),
         ([f, d]) => [f, ...d]
       ),
       options,
@@ -660,7 +663,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
     offsetList({
       label: "author search",
       path: Effect.succeed("/author/search"),
-      query: Effect.all([query(text, false), fieldsParam(Fields.authors, options.fields)]),
+      query: Effect.all([query(text, false), fieldsParam(Fields.byOperation.searchAuthor, options.fields)]),
       options,
       max: 1000,
       ceiling: listCeiling,
@@ -676,7 +679,8 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
       } else if ("sort" in options && options.sort !== undefined) {
         return yield* invalidOption("sort", "sort is only allowed with bulk: true (relevance search is ranked)")
       }
-      params.push(yield* fieldsParam(Fields.papers, options.fields))
+      const set = options.bulk === true ? Fields.byOperation.searchPaperBulk : Fields.byOperation.searchPaper
+      params.push(yield* fieldsParam(set, options.fields))
       return params
     })
 
@@ -716,7 +720,11 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
     return options.bulk === true ? bulkPages(query, options) : relevancePages(query, options)
   }
 
-  const paperBatch = batch({ ...paperEndpoint, fields: Fields.papers, validate: PaperId.validatePaperId })
+  const paperBatch = batch({
+    ...paperEndpoint,
+    fields: Fields.byOperation.getPapers,
+    validate: PaperId.validatePaperId
+  })
   function getPapers(
     ids: ReadonlyArray<string>,
     options: BatchOptions<Fields.PaperField> & { readonly returnNotFound: true }
@@ -729,7 +737,11 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
     return paperBatch(ids, options)
   }
 
-  const authorBatch = batch({ ...authorEndpoint, fields: Fields.author, validate: PaperId.validateAuthorId })
+  const authorBatch = batch({
+    ...authorEndpoint,
+    fields: Fields.byOperation.getAuthors,
+    validate: PaperId.validateAuthorId
+  })
   function getAuthors(
     ids: ReadonlyArray<string>,
     options: BatchOptions<Fields.AuthorField> & { readonly returnNotFound: true }
@@ -745,7 +757,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
   const matchPaperTitle: Service["matchPaperTitle"] = (text, options = {}) =>
     Effect.gen(function*() {
       const params = [yield* query(text, false), ...yield* Filters.render(options)]
-      params.push(yield* fieldsParam(Fields.papers, options.fields))
+      params.push(yield* fieldsParam(Fields.byOperation.matchPaperTitle, options.fields))
       const answer = yield* execute(Req.get("graph", "/paper/search/match", params), MatchAnswer)
       const [best] = answer.data
       return best ?? (yield* new ObjectNotFound({ message: `no paper title matches ${JSON.stringify(text)}` }))
@@ -815,12 +827,13 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
       const { fieldsOfStudy, minCitationCount, publicationDateOrYear, venue, year } = options
       params.push(...yield* Filters.render({ fieldsOfStudy, minCitationCount, publicationDateOrYear, venue, year }))
       const answer = yield* execute(Req.get("graph", "/snippet/search", params), SnippetAnswer)
-      return answer.data
+      const results: SnippetResults = Object.assign([...answer.data], { retrievalVersion: answer.retrievalVersion })
+      return results
     })
 
   const recommendationQuery = (options: ListRecommendationOptions) =>
     Effect.gen(function*() {
-      const fields = yield* fieldsParam(Fields.papers, options.fields)
+      const fields = yield* fieldsParam(Fields.byOperation.getRecommendedPapers, options.fields)
       const limit = yield* Filters.validateLimit(options.limit ?? 100, 500)
       return [fields, ["limit", String(limit)]] satisfies ReadonlyArray<Filters.QueryParam>
     })
@@ -929,7 +942,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
     getPaper: (paperId, options = {}) =>
       Effect.gen(function*() {
         const id = yield* PaperId.validatePaperId(paperId)
-        const fields = yield* fieldsParam(Fields.paper, options.fields)
+        const fields = yield* fieldsParam(Fields.byOperation.getPaper, options.fields)
         return yield* (yield* batched)
           ? batchedLookup(paperEndpoint, loaders.papers, id, fields[1])
           : execute(Req.get("graph", `/paper/${PaperId.toPath(id)}`, [fields]), Paper)
@@ -938,10 +951,10 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
     getAuthor: (authorId, options = {}) =>
       Effect.gen(function*() {
         const id = yield* PaperId.validateAuthorId(authorId)
-        const fields = yield* fieldsParam(Fields.author, options.fields)
+        const fields = yield* fieldsParam(Fields.byOperation.getAuthor, options.fields)
         return yield* (yield* batched)
           ? batchedLookup(authorEndpoint, loaders.authors, id, fields[1])
-          : execute(Req.get("graph", `/author/${id}`, [fields]), Author)
+          : execute(Req.get("graph", `/author/${PaperId.toPath(id)}`, [fields]), Author)
       }),
     getAuthors,
     getPaperAuthorsPages,

@@ -69,4 +69,23 @@ export class Autocomplete extends Schema.Class<Autocomplete>("Autocomplete")({
   id: Schema.String,
   title: field(Schema.String),
   authorsYear: field(Schema.String)
-}) {}
+}) {
+  /** The record as it came over the wire. */
+  get raw(): Readonly<Record<string, unknown>> {
+    return raw(this)
+  }
+  /** The fields that came back. */
+  keys(): ReadonlyArray<string> {
+    return keys(this)
+  }
+}
+
+/**
+ * The answer of snippet search: the snippets, as an array, with the `retrievalVersion` of the index
+ * that served them (absent when the server does not say).
+ *
+ * @since 0.1.0
+ */
+export interface SnippetResults extends ReadonlyArray<Snippet> {
+  readonly retrievalVersion: string | undefined
+}

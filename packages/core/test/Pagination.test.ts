@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Stream, TestClock, TestContext } from "effect"
+import { Chunk, Effect, Fiber, Logger, LogLevel, Stream, TestClock, TestContext } from "effect"
 import * as fc from "fast-check"
 import { SemanticScholar } from "../src/index.js"
 import type { Handler, Seen } from "./support/Scripted.js"
@@ -217,7 +217,8 @@ describe("bulk search", () => {
   it("under random faults the stream delivers exactly the fault-free sequence (property)", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.constantFrom("ok", "429", "500", "502", "503", "504", "reset", "cut", "hang"), {
+        // A storm of what the policy retries longest; a hung server gets its own, shorter budget (Transport.test.ts).
+        fc.array(fc.constantFrom("ok", "429", "500", "502", "503", "504", "reset", "cut"), {
           minLength: 1,
           maxLength: 12
         }),
@@ -225,10 +226,9 @@ describe("bulk search", () => {
         async (faults, size) => {
           const handler: Handler = (request, i) => {
             const fault = faults[i % faults.length]
-            // Every fourth attempt is clean, so each page gets through within the policy's 10 retries.
-            if (i % 4 === 3 || fault === "ok") return bulkServer(size)(request, i)
+            // Every sixth attempt is clean, so each page gets through within the 5 retries a server failure gets.
+            if (i % 6 === 5 || fault === "ok") return bulkServer(size)(request, i)
             if (fault === "reset") return Effect.succeed("reset" as const)
-            if (fault === "hang") return Effect.never
             if (fault === "cut") return Effect.succeed({ status: 200, text: "{\"total\": 5, \"data\": [{\"pa" })
             return Effect.succeed(json({ message: "fault" }, Number(fault)))
           }
@@ -238,13 +238,16 @@ describe("bulk search", () => {
             yield* TestClock.adjust("1 day")
             return yield* Fiber.join(fiber)
           }).pipe(Effect.provide(testLayer(handler)))
-          const got = await Effect.runPromise(program.pipe(Effect.provide(TestContext.TestContext)))
+          // Silent: each retry logs a Warning line, and printing thousands of them is slow.
+          const got = await Effect.runPromise(
+            program.pipe(Logger.withMinimumLogLevel(LogLevel.None), Effect.provide(TestContext.TestContext))
+          )
           expect(got).toEqual(Array.from({ length: size }, (_, i) => `Paper ${i}`))
         }
       ),
       { numRuns: 40 }
     )
-  })
+  }, 30_000)
 })
 
 describe("filters are validated before the first request", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { SemanticScholar } from "../src/index.js"
+import { Effect, Stream } from "effect"
+import { Filters, SemanticScholar } from "../src/index.js"
 import type { Handler } from "./support/Scripted.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
 
@@ -42,16 +42,43 @@ describe("matchPaperTitle", () => {
     ))))
 })
 
+describe("filters newer than the client", () => {
+  it.effect("Filters.unchecked passes a publication type or field of study as written; a bad one is refused", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      yield* Stream.runDrain(s2.searchPaper("q", {
+        publicationTypes: ["Review", Filters.unchecked("Preprint")],
+        fieldsOfStudy: [Filters.unchecked("Quantum Studies")],
+        fields: ["title"]
+      }))
+      const [seen] = yield* requests
+      expect(seen?.url.searchParams.get("publicationTypes")).toBe("Review,Preprint")
+      expect(seen?.url.searchParams.get("fieldsOfStudy")).toBe("Quantum Studies")
+      const refused = yield* Effect.flip(Stream.runDrain(s2.searchPaper("q", {
+        publicationTypes: [Filters.unchecked("a,b")]
+      })))
+      expect(refused.message).toContain("publicationTypes values must be non-empty and without commas")
+      const typo = yield* Effect.flip(Stream.runDrain(s2.searchPaper("q", { fieldsOfStudy: ["CS" as "Art"] })))
+      expect(typo.message).toContain("Filters.unchecked")
+      expect(yield* requests).toHaveLength(1)
+    }).pipe(Effect.provide(testLayer(answer({ total: 0, offset: 0 })))))
+})
+
 describe("getAutocomplete", () => {
   it.effect("cuts the query to 100 characters and decodes matches", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const matches = yield* s2.getAutocomplete("x".repeat(150))
       expect(matches.map((m) => m.authorsYear)).toEqual(["Turing, 1950"])
+      // raw and keys() like every record, unknown fields kept
+      expect(matches[0]?.keys()).toEqual(["id", "title", "authorsYear", "newer"])
+      expect(matches[0]?.raw).toEqual({ id: sha(1), title: "CMI", authorsYear: "Turing, 1950", newer: 1 })
       const [seen] = yield* requests
       expect(seen?.url.searchParams.get("query")).toBe("x".repeat(100))
     }).pipe(
-      Effect.provide(testLayer(answer({ matches: [{ id: sha(1), title: "CMI", authorsYear: "Turing, 1950" }] })))
+      Effect.provide(
+        testLayer(answer({ matches: [{ id: sha(1), title: "CMI", authorsYear: "Turing, 1950", newer: 1 }] }))
+      )
     ))
 
   it.effect("an answer without matches is an empty array", () =>
@@ -79,18 +106,20 @@ describe("searchSnippet", () => {
   it.effect("sends every option with its wire name and decodes the full snippet record", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const [first] = yield* s2.searchSnippet("turing test", {
+      const results = yield* s2.searchSnippet("turing test", {
         paperIds: ["CorpusId:1", "ARXIV:2106.15928"],
         authors: ["Turing", "Church"],
         minCitationCount: 5,
         insertedBefore: "2024-01",
         year: 1950,
         venue: ["Mind"],
-        fieldsOfStudy: ["Computer Science"],
+        fieldsOfStudy: ["Computer Science", Filters.unchecked("Quantum Studies")],
         publicationDateOrYear: "1950:",
         fields: ["snippet.text", "snippet.annotations.refMentions"],
         limit: 2
       })
+      expect(results.retrievalVersion).toBe("v1")
+      const [first] = results
       expect(first?.score).toBe(0.9)
       expect(first?.snippet?.annotations?.refMentions?.[0]?.matchedPaperCorpusId).toBe("9")
       expect(first?.paper.corpusId).toBe("19170988")
@@ -104,7 +133,7 @@ describe("searchSnippet", () => {
         insertedBefore: "2024-01",
         year: "1950",
         venue: "Mind",
-        fieldsOfStudy: "Computer Science",
+        fieldsOfStudy: "Computer Science,Quantum Studies",
         publicationDateOrYear: "1950:",
         minCitationCount: "5"
       })
@@ -114,7 +143,7 @@ describe("searchSnippet", () => {
     ["limit 0", { limit: 0 }, "from 1 to 1000"],
     ["limit 1001", { limit: 1001 }, "from 1 to 1000"],
     ["101 paper ids", { paperIds: Array.from({ length: 101 }, (_, i) => `CorpusId:${i}`) }, "give at most 100"],
-    ["a bad paper id", { paperIds: ["nope"] }, "paperIds[0] \"nope\" is not a paper id"],
+    ["a paper id with an unknown prefix", { paperIds: ["NOPE:1"] }, "paperIds[0] \"NOPE:1\" has the prefix NOPE:"],
     ["a paper id with a comma", { paperIds: ["CorpusId:1", "DOI:10.1000/a,b"] }, "paperIds[1] contains a comma"],
     ["11 authors", { authors: Array.from({ length: 11 }, (_, i) => `A${i}`) }, "give 1 to 10"],
     ["a paper field", { fields: ["title" as `snippet.${string}`] }, "snippet.* paths"],

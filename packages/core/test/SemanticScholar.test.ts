@@ -163,9 +163,10 @@ describe("input validation: a typed error and zero requests", () => {
     readonly [string, (s2: SemanticScholar["Type"]) => Effect.Effect<unknown, S2Error>, string]
   > = [
     ["empty paper id", (s2) => s2.getPaper(""), "paperId is empty"],
-    ["unknown id form", (s2) => s2.getPaper("foo"), "is not a paper id"],
-    ["malformed CorpusId", (s2) => s2.getPaper("CorpusId:abc"), "after CorpusId: give a number"],
-    ["URL on another host", (s2) => s2.getPaper("URL:https://example.com/x"), "malformed"],
+    ["white-space paper id", (s2) => s2.getPaper(" \t "), "paperId is empty"],
+    ["unknown prefix", (s2) => s2.getPaper("FOO:1"), "prefix FOO:, which the API does not know"],
+    ["nothing after a prefix", (s2) => s2.getPaper("CorpusId:"), "nothing after CorpusId:"],
+    ["control character", (s2) => s2.getPaper("CorpusId:1\n"), "contains a control character"],
     [
       "unknown field",
       (s2) => s2.getPaper("CorpusId:1", { fields: ["titel" as "title"] }),
@@ -174,7 +175,7 @@ describe("input validation: a typed error and zero requests", () => {
     ["empty fields", (s2) => s2.getPaper("CorpusId:1", { fields: [] }), "fields is empty"],
     ["empty id list", (s2) => s2.getPapers([]), "paperIds is empty"],
     ["empty id in list", (s2) => s2.getPapers(["CorpusId:1", ""]), "paperIds[1] is empty"],
-    ["author id not numeric", (s2) => s2.getAuthor("Turing"), "is not an author id"],
+    ["author id with a control character", (s2) => s2.getAuthor("17\u0000"), "contains a control character"],
     ["empty author id", (s2) => s2.getAuthors(["1", ""]), "authorIds[1] is empty"],
     ["bad concurrency", (s2) => s2.getPapers(["CorpusId:1"], { concurrency: 0 }), "concurrency 0"]
   ]

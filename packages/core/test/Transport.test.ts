@@ -46,8 +46,9 @@ describe("retry policy", () => {
       const exit = yield* runWithClock(getPaper)
       expect(exit._tag).toBe("Success")
       const seen = yield* requests
-      // 30 s asked > 5 s of the schedule; then a date 90 s after the second attempt > 10 s.
-      expect(gaps(seen.map((r) => r.at))).toEqual([30_000, 90_000, 20_000])
+      // 30 s asked > 5 s of the 429 budget; a date 90 s after the second attempt > 1 s of the server
+      // failure budget; then that budget's second wait, 2 s.
+      expect(gaps(seen.map((r) => r.at))).toEqual([30_000, 90_000, 2_000])
     }).pipe(Effect.provide(testLayer((request, i) =>
       Effect.succeed(
         i === 0
@@ -147,12 +148,12 @@ describe("time-out", () => {
       expect(yield* requests).toHaveLength(1)
     }).pipe(Effect.provide(testLayer(failingFirst(9, "hang"), { timeout: "2 seconds", retry: false }))))
 
-  it.effect("the default is 30 s per attempt, and a timed-out attempt is retried", () =>
+  it.effect("the default is 30 s per attempt, and a timed-out attempt is retried after 1 s", () =>
     Effect.gen(function*() {
       const exit = yield* runWithClock(getPaper)
       expect(exit._tag).toBe("Success")
       const seen = yield* requests
-      expect(gaps(seen.map((r) => r.at))).toEqual([35_000])
+      expect(gaps(seen.map((r) => r.at))).toEqual([31_000])
     }).pipe(Effect.provide(testLayer(failingFirst(1, "hang")))))
 
   it.effect("withTimeout and withRetry override the layer for one call", () =>

@@ -267,6 +267,8 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target):
     message: `${target.method} ${target.url} failed: ${error.reason}${
       error.description === undefined ? "" : ` (${error.description})`
     }`,
+    // Broken while the body was read: the host was there, so it gets the server-failure budget.
+    ...(error._tag === "ResponseError" ? { reason: "cutShort" as const } : {}),
     ...target
   })
 
@@ -448,6 +450,7 @@ const fetchOne = (
           // Retryable: the next attempt resumes from what is on disk.
           return yield* new TransportError({
             message: `the body of ${withoutQuery(url)} was cut short: ${size} of ${total} bytes`,
+            reason: "cutShort",
             method: "GET",
             url: withoutQuery(url)
           })

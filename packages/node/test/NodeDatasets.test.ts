@@ -265,8 +265,9 @@ describe("downloadDataset", () => {
       }
       const files = (yield* emulator.requests).filter((r) => r.path.startsWith("/files/"))
       expect(files.slice(0, 6).map((r) => r.outcome)).toEqual([503, 503, 200, "hang", 200, 200])
-      // The waits were the policy's: 5 s, then 10 s, then the 30 s idle time-out and 5 s.
-      expect(files.slice(0, 6).map((r) => r.at - files[0]!.at)).toEqual([0, 5_000, 15_000, 15_000, 50_000, 50_000])
+      // The waits were the policy's: 1 s, then 2 s for the server failures, then the 30 s idle
+      // time-out and the 1 s a time-out waits.
+      expect(files.slice(0, 6).map((r) => r.at - files[0]!.at)).toEqual([0, 1_000, 3_000, 3_000, 34_000, 34_000])
     }).pipe(Effect.provide(inMemory())))
 
   it.scoped("an expired link (403) fails at once with Forbidden; retry: false makes one attempt", () =>

@@ -103,8 +103,38 @@ describe("NodeSemanticScholar over a real local HTTP server", () => {
         Effect.provide(NodeSemanticScholar.layer({ apiUrl: url, apiKey: Redacted.make("k"), retry: false }))
       )
       expect(error._tag).toBe("TransportError")
+      expect(error._tag === "TransportError" && error.reason).toBe("refused")
+      expect(error.message).toContain(`connection refused by ${url.replace("http://", "")}`)
       expect(error.message).toContain(`GET ${url}/graph/v1/paper/CorpusId:1`)
       expect(JSON.stringify(error)).not.toContain("\"k\"")
+    }))
+
+  it.scopedLive("a host that does not resolve, a reset and a body cut short are told apart", () =>
+    Effect.gen(function*() {
+      const emulator = yield* startEmulator({ seed: 3, size: 100 })
+      yield* emulator.setFaults({
+        script: [
+          { route: "/paper/search/bulk", requests: 1, fault: Faults.reset },
+          { route: "/paper/search/bulk", requests: 2, fault: Faults.truncate(0.5) }
+        ]
+      })
+      const once = (apiUrl: string) =>
+        Effect.flatMap(
+          SemanticScholar,
+          (s2) => Effect.flip(Stream.runDrain(s2.searchPaper("", { bulk: true, fields: ["title"] })))
+        ).pipe(Effect.provide(NodeSemanticScholar.layer({ apiUrl, rateLimit: false, retry: false })))
+      const reset = yield* once(emulator.url)
+      const cut = yield* once(emulator.url)
+      const nowhere = yield* once("http://no-such-host.invalid")
+      const port = emulator.url.replace(/^http:\/\/[^:]+:/, "")
+      expect([reset, cut, nowhere].map((e) => e._tag === "TransportError" ? e.reason : e._tag)).toEqual([
+        "reset",
+        "cutShort",
+        "hostNotFound"
+      ])
+      expect(reset.message).toContain(`connection reset by 127.0.0.1:${port}`)
+      expect(cut.message).toMatch(new RegExp(`body cut short by 127.0.0.1:${port}|was it cut short`))
+      expect(nowhere.message).toContain("host not found: no-such-host.invalid")
     }))
 
   it.scopedLive("a body cut short or a reset connection is retried: the harvest is the fault-free one", () =>

@@ -115,7 +115,9 @@ const httpClient = (core: EmulatorCore): HttpClient.HttpClient =>
             new HttpClientError.RequestError({
               request,
               reason: "Transport",
-              description: "connection reset by peer (emulated)"
+              description: "connection reset by peer (emulated)",
+              // The code Node gives a reset, so clients tell it from a refused connection as they would live.
+              cause: Object.assign(new Error("read ECONNRESET (emulated)"), { code: "ECONNRESET" })
             })
           )
         case "Respond":

@@ -23,7 +23,17 @@ export interface State {
   readonly startRecords: number
   readonly startedAt: number
   readonly now: number
+  /** While a request waits to be retried: `retrying in 10 s (429)`. */
+  readonly retrying?: string | undefined
 }
+
+/**
+ * The note shown while a request waits to be retried.
+ *
+ * @since 0.1.0
+ */
+export const retryNote = (cause: string, waitMillis: number): string =>
+  `retrying in ${Math.round(waitMillis / 1000)} s (${cause})`
 
 const number = (n: number) => Math.round(n).toLocaleString("en-US")
 
@@ -62,7 +72,7 @@ export const facts = (state: State): string => {
   const of = state.target > 0 ? `/${number(state.target)}` : ""
   return `${number(state.records)}${of} papers · ${number(state.pages)} pages · ${
     number(perSecond)
-  } papers/s · ETA ${eta}`
+  } papers/s · ETA ${eta}${state.retrying === undefined ? "" : ` · ${state.retrying}`}`
 }
 
 /**
@@ -156,7 +166,9 @@ export const plain = (write: (line: string) => Effect.Effect<void>, intervalMill
     update: (state) =>
       Effect.suspend(() => {
         last = state
-        if (state.now - printedAt < intervalMillis) return Effect.void
+        // A retry starting is news: shown at once, whatever the interval.
+        const news = state.retrying !== undefined && state.retrying !== printed?.retrying
+        if (!news && state.now - printedAt < intervalMillis) return Effect.void
         printedAt = state.now
         printed = state
         return write(plainLine(state) + "\n")

@@ -21,6 +21,8 @@ import {
 } from "../S2Error.js"
 import { fastDecoder } from "./decode.js"
 import { prefixes, type S2Request } from "./request.js"
+import { withRetryLog } from "./retryLog.js"
+import { describeReason, hostPort, innermostMessage, reasonOf } from "./transportCause.js"
 
 /** What the transport needs to know, resolved once when the layer is built. */
 export interface TransportConfig {
@@ -159,11 +161,24 @@ const statusError = (
   return new TransportError({ message: `unexpected HTTP ${status} from ${where}: ${why}`, ...context })
 }
 
-const transportError = (error: HttpClientError.HttpClientError, target: Target) =>
-  new TransportError({
-    message: `${target.method} ${target.url} failed: ${error.message}`,
+const transportError = (error: HttpClientError.HttpClientError, target: Target) => {
+  const reason = reasonOf(error)
+  const where = `${target.method} ${target.url}`
+  if (reason !== undefined) {
+    return new TransportError({
+      message: `${describeReason[reason](hostPort(target.url))} (${where})`,
+      reason,
+      ...target
+    })
+  }
+  const detail = innermostMessage(error.cause)
+  return new TransportError({
+    message: `${where} failed at ${hostPort(target.url)}: ${error.message}${
+      detail === undefined ? "" : ` (${detail})`
+    }`,
     ...target
   })
+}
 
 /** Unknown fields are preserved: the server adds fields over time, and `raw` must show them. */
 const decodeOptions = { onExcessProperty: "preserve" } as const
@@ -241,6 +256,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
                     `the body of ${target.method} ${target.url} (HTTP ${status}) is not valid JSON; was it cut short? It starts: ${
                       excerpt(text, 120)
                     }`,
+                  reason: "cutShort",
                   status,
                   ...target
                 })
@@ -272,7 +288,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
       const { run, target } = attempt(request, overrides.timeout ?? config.timeout)
       const fetch = policy === false ? run : run.pipe(
         Effect.tapError((error) => Effect.logDebug(`S2 attempt failed (${error._tag}): ${error.message}`)),
-        Effect.retry(policy)
+        Effect.retry(withRetryLog(policy, target))
       )
       const json = yield* config.around === undefined ? fetch : config.around(request, fetch)
       return yield* decode(schema, json, target)

@@ -24,7 +24,13 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-export type Handler = (request: Seen, index: number) => Effect.Effect<Reply | "reset">
+export type Handler = (request: Seen, index: number) => Effect.Effect<Reply | "reset" | "refused">
+
+/** The platform errors of a broken connection, with the codes Node gives them. */
+const broken = {
+  reset: { description: "connection reset", code: "ECONNRESET" },
+  refused: { description: "connect ECONNREFUSED", code: "ECONNREFUSED" }
+} as const
 
 export class Requests extends Context.Tag("test/Requests")<Requests, Ref.Ref<ReadonlyArray<Seen>>>() {}
 
@@ -52,9 +58,15 @@ export const clientLayer = (handler: Handler) =>
           }
           const index = (yield* Ref.getAndUpdate(seen, (all) => [...all, entry])).length
           const reply = yield* handler(entry, index)
-          if (reply === "reset") {
+          if (reply === "reset" || reply === "refused") {
+            const { code, description } = broken[reply]
             return yield* Effect.fail(
-              new HttpClientError.RequestError({ request, reason: "Transport", description: "connection reset" })
+              new HttpClientError.RequestError({
+                request,
+                reason: "Transport",
+                description,
+                cause: Object.assign(new Error(description), { code })
+              })
             )
           }
           const text = reply.text ?? JSON.stringify(reply.body)

@@ -69,7 +69,7 @@ const nestedAllowed = (context: FieldContext, parent: string, child: string): bo
       return AUTHOR_SCALARS.has(child)
     case "citations":
     case "references":
-      return context === "paper" && PAPER_SCALARS.has(child)
+      return context === "paper" && (PAPER_SCALARS.has(child) || child === "authors")
     case "embedding":
       return EMBEDDING_MODELS.has(child)
     default:

@@ -13,6 +13,13 @@ const NESTED_LIST_CAP = 10_000
 const PAPER_DEFAULT_NESTED: ReadonlySet<string> = new Set(["paperId", "title"])
 const AUTHOR_DEFAULT_NESTED: ReadonlySet<string> = new Set(["authorId", "name"])
 
+/**
+ * A nested selection of authors, as the API answers it: `authorId` and `name` always, plus what was
+ * named. (A nested paper keeps only `paperId` and what was named: `citations.year` has no title.)
+ */
+const authorSelection = (named: ReadonlySet<string> | undefined): ReadonlySet<string> =>
+  named === undefined ? AUTHOR_DEFAULT_NESTED : new Set([...AUTHOR_DEFAULT_NESTED, ...named])
+
 const uuidOf = (h: number, h2: number): string => {
   const hex = new Rng(h ^ h2).hex(32)
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
@@ -90,7 +97,7 @@ const paperField = (corpus: Corpus, i: number, p: PaperCore, name: string, spec:
     case "textAvailability":
       return p.openAccess !== null ? "fulltext" : p.abstract !== null ? "abstract" : "none"
     case "authors": {
-      const sub = spec.nested.get("authors") ?? AUTHOR_DEFAULT_NESTED
+      const sub = authorSelection(spec.nested.get("authors"))
       return p.authors.map((a) => authorJson(corpus, a, { top: sub, nested: new Map() }))
     }
     case "citations":

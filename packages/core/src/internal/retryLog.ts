@@ -1,0 +1,67 @@
+/**
+ * Every retry is visible: a policy wrapped here logs one Warning line per retry, before the wait,
+ * with the operation, the status or cause, which attempt of how many failed, and the wait. The line
+ * never holds the key (it is built from the method, the path and the error's kind only) and carries
+ * the annotations `s2.retry` (a short cause such as `429` or `connection refused`) and
+ * `s2.retryWaitMillis`, which the CLI's progress line reads.
+ */
+import { Effect, Schedule, ScheduleDecision, ScheduleIntervals } from "effect"
+import type { Cause, RetryPolicy } from "../RetryPolicy.js"
+import { isRetryStep } from "../RetryPolicy.js"
+import type { S2Error } from "../S2Error.js"
+import { reasonLabel } from "./transportCause.js"
+
+/** A short name for what went wrong: the status when there is one, else the transport's reason. */
+export const shortCause = (error: S2Error): string => {
+  if (error._tag === "Timeout") return "time-out"
+  if (error._tag === "TransportError" && error.reason !== undefined) return reasonLabel[error.reason]
+  if (error.status !== undefined && error.status > 0) return String(error.status)
+  return error._tag
+}
+
+/** `5 s`, `1.5 s`, `500 ms`. */
+export const formatWait = (millis: number): string =>
+  millis < 1000 ? `${Math.round(millis)} ms` : `${Math.round(millis / 100) / 10} s`
+
+/** How each retry budget's cause reads in the log. */
+const causeText: { readonly [C in Cause]: string } = {
+  rateLimited: "rate limited",
+  serverFailed: "server failed",
+  unreachable: "nobody there",
+  timeout: "no answer"
+}
+
+const pathOf = (url: string): string => {
+  try {
+    return new URL(url).pathname
+  } catch {
+    return url
+  }
+}
+
+/** Wraps `policy` so that each retry it decides on is logged once at Warning level. */
+export const withRetryLog = (
+  policy: RetryPolicy,
+  target: { readonly method: string; readonly url: string }
+): RetryPolicy =>
+  Schedule.makeWithState(
+    { inner: policy.initial as unknown, attempt: 0 },
+    (now, error: S2Error, state) =>
+      Effect.flatMap(policy.step(now, error, state.inner), ([inner, out, decision]) => {
+        const attempt = state.attempt + 1
+        const next = [{ inner, attempt }, out, decision] as const
+        if (ScheduleDecision.isDone(decision)) return Effect.succeed(next)
+        const wait = Math.max(0, ScheduleIntervals.start(decision.intervals) - now)
+        const cause = shortCause(error)
+        const counted = isRetryStep(out)
+          ? ` (${causeText[out.cause]}), attempt ${out.retry} of ${out.of + 1}`
+          : `, attempt ${attempt}`
+        const line = `S2 ${target.method} ${pathOf(target.url)}: ${cause}${counted} failed; retrying in ${
+          formatWait(wait)
+        }`
+        return Effect.logWarning(line).pipe(
+          Effect.annotateLogs({ "s2.retry": cause, "s2.retryWaitMillis": wait }),
+          Effect.as(next)
+        )
+      })
+  )

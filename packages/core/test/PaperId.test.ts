@@ -1,0 +1,38 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import * as fc from "fast-check"
+import { PaperId } from "../src/index.js"
+
+const prefixShape = /^[A-Za-z][A-Za-z0-9_]*:/
+
+const control = /[\u0000-\u001f\u007f]/
+
+describe("PaperId: only what can never be an id is refused", () => {
+  it("any id with no prefix, no control character and not blank is sent as given (property)", () =>
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 60 }).filter((id) =>
+          id.trim() !== "" && !control.test(id) && !prefixShape.test(id)
+        ),
+        (id) => {
+          expect(Effect.runSync(PaperId.validatePaperId(id))).toBe(id)
+          expect(Effect.runSync(PaperId.validateAuthorId(id))).toBe(id)
+        }
+      )
+    ))
+
+  it("a known prefix in any case is sent; an unknown one or a control character is refused (property)", () =>
+    fc.assert(
+      fc.property(
+        fc.constantFrom("CorpusId", "corpusid", "CORPUSID", "doi", "ArXiv", "MAG", "acl", "PMID", "pmcid", "Url"),
+        fc.string({ minLength: 1, maxLength: 30 }).filter((rest) => rest.trim() !== "" && !control.test(rest)),
+        fc.integer({ min: 0, max: 31 }),
+        (prefix, rest, code) => {
+          expect(Either.isRight(Effect.runSync(Effect.either(PaperId.validatePaperId(`${prefix}:${rest}`))))).toBe(true)
+          expect(Either.isLeft(Effect.runSync(Effect.either(PaperId.validatePaperId(`X${prefix}:${rest}`))))).toBe(true)
+          const broken = `${prefix}:${rest}${String.fromCharCode(code)}`
+          expect(Either.isLeft(Effect.runSync(Effect.either(PaperId.validatePaperId(broken))))).toBe(true)
+        }
+      )
+    ))
+})

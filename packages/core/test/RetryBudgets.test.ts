@@ -1,0 +1,182 @@
+/**
+ * Retries that end and that you can see: each cause of failure has its own budget (counted and
+ * timed under TestClock), every retry is one Warning line without the key, and a TransportError
+ * says what happened and where.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { Duration } from "effect"
+import { Effect, Either, Fiber, FiberRef, HashMap, HashSet, Logger, Redacted, Ref, TestClock } from "effect"
+import type { S2Error } from "../src/index.js"
+import {
+  ObjectNotFound,
+  RateLimited,
+  RetryPolicy,
+  SemanticScholar,
+  ServerError,
+  Timeout,
+  TransportError
+} from "../src/index.js"
+import type { Handler } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
+
+const ok = json({ paperId: "a".repeat(40), title: "ok" })
+const getPaper = Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1", { fields: ["title"] }))
+const gaps = (times: ReadonlyArray<number>) => times.slice(1).map((t, i) => t - times[i]!)
+const key = "retry-secret-key-42"
+
+interface Logged {
+  readonly level: string
+  readonly text: string
+  readonly annotations: Readonly<Record<string, unknown>>
+}
+
+/** Runs `effect` with the clock far ahead, capturing its log lines; returns the outcome and the lines. */
+const running = <A>(effect: Effect.Effect<A, S2Error, SemanticScholar>, ahead: Duration.DurationInput = "1 hour") =>
+  Effect.gen(function*() {
+    const lines = yield* Ref.make<ReadonlyArray<Logged>>([])
+    const logger = Logger.make(({ annotations, logLevel, message }) => {
+      const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
+      const entry = { level: logLevel.label, text, annotations: Object.fromEntries(HashMap.toEntries(annotations)) }
+      Effect.runSync(Ref.update(lines, (all) => [...all, entry]))
+    })
+    const fiber = yield* Effect.fork(
+      Effect.either(effect).pipe(Effect.locally(FiberRef.currentLoggers, HashSet.make(logger)))
+    )
+    yield* TestClock.adjust(ahead)
+    const outcome = yield* Fiber.join(fiber)
+    const seen = yield* requests
+    return { outcome, lines: yield* Ref.get(lines), waits: gaps(seen.map((r) => r.at)), attempts: seen.length }
+  })
+
+const failing = <A>(effect: Effect.Effect<A, S2Error, SemanticScholar>, ahead?: Duration.DurationInput) =>
+  Effect.flatMap(running(effect, ahead), ({ outcome, ...rest }) =>
+    Either.match(outcome, {
+      onLeft: (error) => Effect.succeed({ error, ...rest }),
+      onRight: () => Effect.dieMessage("expected a failure")
+    }))
+
+const always = (reply: ReturnType<typeof json> | "reset" | "refused" | "hang"): Handler => () =>
+  reply === "hang" ? Effect.never : Effect.succeed(reply)
+
+const layer = (handler: Handler) => testLayer(handler, { apiKey: Redacted.make(key) })
+
+describe("a budget per cause (default policy, TestClock)", () => {
+  it.effect("429: 10 retries, 5 s doubling to 60 s", () =>
+    Effect.gen(function*() {
+      const { attempts, error, waits } = yield* failing(getPaper)
+      expect(error._tag).toBe("RateLimited")
+      expect(attempts).toBe(11)
+      expect(waits).toEqual([5, 10, 20, 40, 60, 60, 60, 60, 60, 60].map((s) => s * 1000))
+    }).pipe(Effect.provide(layer(always(json({ message: "Too Many Requests" }, 429))))))
+
+  it.effect("503: 5 retries after 1, 2, 4, 8, 16 s", () =>
+    Effect.gen(function*() {
+      const { attempts, error, waits } = yield* failing(getPaper)
+      expect(error._tag).toBe("ServerError")
+      expect(attempts).toBe(6)
+      expect(waits).toEqual([1000, 2000, 4000, 8000, 16000])
+    }).pipe(Effect.provide(layer(always(json({ message: "Service Unavailable" }, 503))))))
+
+  it.effect("a reset connection counts as a server failure: 5 retries, then a TransportError naming it", () =>
+    Effect.gen(function*() {
+      const { attempts, error, waits } = yield* failing(getPaper)
+      expect(error._tag === "TransportError" && error.reason).toBe("reset")
+      expect(error.message).toContain("connection reset by api.test:443")
+      expect(attempts).toBe(6)
+      expect(waits).toEqual([1000, 2000, 4000, 8000, 16000])
+    }).pipe(Effect.provide(layer(always("reset")))))
+
+  it.effect("a refused connection: 2 retries a few seconds apart, over within 20 s, naming host and port", () =>
+    Effect.gen(function*() {
+      const { attempts, error, waits } = yield* failing(getPaper, "20 seconds")
+      expect(error._tag === "TransportError" && error.reason).toBe("refused")
+      expect(error.message).toContain("connection refused by api.test:443")
+      expect(error.message).not.toContain(key)
+      expect(attempts).toBe(3)
+      expect(waits).toEqual([2000, 4000])
+    }).pipe(Effect.provide(layer(always("refused")))))
+
+  it.effect("a body cut short is a server failure, named as such", () =>
+    Effect.gen(function*() {
+      const { attempts, error } = yield* failing(getPaper)
+      expect(error._tag === "TransportError" && error.reason).toBe("cutShort")
+      expect(attempts).toBe(6)
+    }).pipe(Effect.provide(layer(always({ status: 200, text: "{\"paperId\": \"ab" })))))
+
+  it.effect("a hung server: Timeout after 3 attempts of 30 s (with 1 s and 2 s between)", () =>
+    Effect.gen(function*() {
+      const { attempts, error, waits } = yield* failing(getPaper, "93 seconds")
+      expect(error._tag).toBe("Timeout")
+      expect(attempts).toBe(3)
+      expect(waits).toEqual([31_000, 32_000])
+    }).pipe(Effect.provide(layer(always("hang")))))
+
+  it.effect("causes are counted apart: two refusals do not use up the budget of a 503", () =>
+    Effect.gen(function*() {
+      const { attempts, error } = yield* failing(getPaper)
+      expect(error._tag).toBe("ServerError")
+      expect(attempts).toBe(8) // 2 refusals, then 5 retries of the 503 after its first attempt
+    }).pipe(Effect.provide(layer((_, i) => Effect.succeed(i < 2 ? "refused" : json({ message: "x" }, 503))))))
+})
+
+describe("RetryPolicy.make: the budgets are configurable", () => {
+  it.effect("one cause's budget changes, the others keep the defaults", () =>
+    Effect.gen(function*() {
+      const { attempts, error } = yield* failing(getPaper)
+      expect(error._tag).toBe("TransportError")
+      expect(attempts).toBe(1)
+    }).pipe(Effect.provide(testLayer(always("refused"), {
+      retry: RetryPolicy.make({ budgets: { unreachable: { times: 0 } } })
+    }))))
+
+  it.effect("times, base and cap apply to every cause; a budget given per cause wins", () =>
+    Effect.gen(function*() {
+      const { attempts, waits } = yield* failing(getPaper)
+      expect(attempts).toBe(4)
+      expect(waits).toEqual([100, 200, 300])
+    }).pipe(Effect.provide(testLayer(always(json({ message: "x" }, 503)), {
+      retry: RetryPolicy.make({
+        times: 3,
+        base: "100 millis",
+        cap: "300 millis",
+        budgets: { rateLimited: { times: 1 } }
+      })
+    }))))
+
+  it("causeOf sorts errors into the four budgets", () => {
+    const where = { message: "m" }
+    expect(RetryPolicy.causeOf(new RateLimited(where))).toBe("rateLimited")
+    expect(RetryPolicy.causeOf(new ServerError({ ...where, status: 502 }))).toBe("serverFailed")
+    expect(RetryPolicy.causeOf(new TransportError({ ...where, reason: "reset" }))).toBe("serverFailed")
+    expect(RetryPolicy.causeOf(new TransportError({ ...where, reason: "cutShort" }))).toBe("serverFailed")
+    expect(RetryPolicy.causeOf(new TransportError({ ...where, reason: "refused" }))).toBe("unreachable")
+    expect(RetryPolicy.causeOf(new TransportError({ ...where, reason: "hostNotFound" }))).toBe("unreachable")
+    expect(RetryPolicy.causeOf(new TransportError(where))).toBe("unreachable")
+    expect(RetryPolicy.causeOf(new Timeout({ ...where, timeoutMillis: 1 }))).toBe("timeout")
+    expect(RetryPolicy.causeOf(new ObjectNotFound(where))).toBeUndefined()
+  })
+})
+
+describe("every retry is one Warning line", () => {
+  it.effect("with the operation, the status or cause, attempt k of n and the wait; never the key", () =>
+    Effect.gen(function*() {
+      const { lines, outcome } = yield* running(getPaper, "20 seconds")
+      expect(Either.isRight(outcome)).toBe(true)
+      const warnings = lines.filter((l) => l.level === "WARN")
+      expect(warnings.map((l) => l.text)).toEqual([
+        "S2 GET /graph/v1/paper/CorpusId:1: 503 (server failed), attempt 1 of 6 failed; retrying in 1 s",
+        "S2 GET /graph/v1/paper/CorpusId:1: connection refused (nobody there), attempt 1 of 3 failed; retrying in 2 s",
+        "S2 GET /graph/v1/paper/CorpusId:1: 429 (rate limited), attempt 1 of 11 failed; retrying in 5 s"
+      ])
+      expect(warnings.map((l) => l.annotations)).toEqual([
+        { "s2.retry": "503", "s2.retryWaitMillis": 1000 },
+        { "s2.retry": "connection refused", "s2.retryWaitMillis": 2000 },
+        { "s2.retry": "429", "s2.retryWaitMillis": 5000 }
+      ])
+      expect(JSON.stringify(lines)).not.toContain(key)
+    }).pipe(Effect.provide(layer((_, i) =>
+      Effect.succeed(
+        [json({ message: "x" }, 503), "refused" as const, json({ message: "slow" }, 429)][i] ?? ok
+      )
+    ))))
+})
