@@ -16,6 +16,7 @@ import * as Filters from "./Filters.js"
 import { AutocompleteAnswer, MatchAnswer, RecommendationAnswer, SnippetAnswer } from "./internal/envelopes.js"
 import * as pagination from "./internal/pagination.js"
 import * as Req from "./internal/request.js"
+import { defaultMaxResponseBytes } from "./internal/response.js"
 import * as Transport from "./internal/transport.js"
 import { OffsetPage, TokenPage } from "./Page.js"
 import { Paper, PaperAuthor } from "./Paper.js"
@@ -44,6 +45,11 @@ export interface Options {
   readonly retry?: RetryPolicy | false | undefined
   /** Client-side pacing shared by every fiber using the layer. Default: 1/s with a key, off without. */
   readonly rateLimit?: RateLimit | false | undefined
+  /**
+   * The largest response body read, in bytes; a larger one fails with `ProtocolError` as soon as it
+   * passes the bound, without being held in memory. Default 64 MB (a full bulk page is about 10 MB).
+   */
+  readonly maxResponseBytes?: number | undefined
 }
 
 /** The production root of the three APIs. @since 0.1.0 */
@@ -348,6 +354,11 @@ const rateLimiter = (
   )
 }
 
+const validateMaxResponseBytes = (max = defaultMaxResponseBytes) =>
+  Number.isSafeInteger(max) && max >= 1
+    ? Effect.succeed(max)
+    : invalidOption("maxResponseBytes", `maxResponseBytes ${max} is invalid: give a whole number of bytes ≥ 1`)
+
 /**
  * Builds the service from its options and an `HttpClient`. The rate limiter lives in the scope.
  *
@@ -362,7 +373,8 @@ export const make = (
       apiKey: Option.fromNullable(options.apiKey),
       timeout: yield* positiveDuration("timeout", options.timeout ?? "30 seconds"),
       retry: options.retry ?? defaultPolicy,
-      rateLimiter: yield* rateLimiter(options.rateLimit, options.apiKey)
+      rateLimiter: yield* rateLimiter(options.rateLimit, options.apiKey),
+      maxResponseBytes: yield* validateMaxResponseBytes(options.maxResponseBytes)
     }
     return fromTransport(yield* Transport.fromClient(config))
   })
@@ -483,7 +495,7 @@ const fromTransport = (transport: Transport.Transport): Service => {
       return pagination.offsetPages(
         (offset, limit) =>
           execute(Req.get("graph", path, [...query, ["offset", String(offset)], ["limit", String(limit)]]), schema),
-        { ...paging, ceiling: spec.ceiling, label: spec.label }
+        { ...paging, ceiling: spec.ceiling, label: spec.label, endpoint: `GET ${Req.prefixes.graph}${path}` }
       )
     }))
 
@@ -591,7 +603,8 @@ const fromTransport = (transport: Transport.Transport): Service => {
             schema
           ),
         options.token,
-        prefetch
+        prefetch,
+        `GET ${Req.prefixes.graph}/paper/search/bulk`
       )
     }))
 

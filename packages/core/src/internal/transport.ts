@@ -6,6 +6,7 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type { RateLimiter } from "effect"
 import { Clock, Context, Duration, Effect, LogLevel, Option, ParseResult, Redacted, Schema } from "effect"
 import type { RetryPolicy } from "../RetryPolicy.js"
@@ -22,6 +23,7 @@ import {
 } from "../S2Error.js"
 import { fastDecoder } from "./decode.js"
 import { prefixes, type S2Request } from "./request.js"
+import * as Response from "./response.js"
 
 /** What the transport needs to know, resolved once when the layer is built. */
 export interface TransportConfig {
@@ -31,6 +33,8 @@ export interface TransportConfig {
   readonly timeout: Duration.Duration
   readonly retry: RetryPolicy | false
   readonly rateLimiter: Option.Option<RateLimiter.RateLimiter>
+  /** The most bytes a response body may have; see `Options.maxResponseBytes`. */
+  readonly maxResponseBytes: number
 }
 
 /**
@@ -49,11 +53,7 @@ export interface Transport {
   readonly execute: <A, I>(request: S2Request, schema: Schema.Schema<A, I>) => Effect.Effect<A, S2Error>
 }
 
-/** Where a request went, for error messages and logs; never holds the key. */
-interface Target {
-  readonly method: string
-  readonly url: string
-}
+type Target = Response.Target
 
 const redactedKey = "<redacted>"
 
@@ -167,6 +167,18 @@ export const decode = <A, I>(
   return fast !== undefined && Option.isSome(fast) ? Effect.succeed(fast.value) : slowDecode(schema, json, target)
 }
 
+/**
+ * A bounded rendering of a server's value. A hostile body can nest deeply enough to overflow the
+ * stack of any recursive printer; that must still end as a `DecodeError`, not a defect.
+ */
+const shown = (render: () => string, max: number): string => {
+  try {
+    return excerpt(render(), max)
+  } catch {
+    return "(a value nested too deeply to show)"
+  }
+}
+
 /** Schema's own decoder: the reference behaviour, and the source of the error message. */
 const slowDecode = <A, I>(
   schema: Schema.Schema<A, I>,
@@ -178,13 +190,27 @@ const slowDecode = <A, I>(
     Effect.mapError((error) =>
       new DecodeError({
         message: `the response of ${target.method} ${target.url} is not of the expected shape: ${
-          ParseResult.TreeFormatter.formatIssueSync(error.issue)
+          shown(() => ParseResult.TreeFormatter.formatIssueSync(error.issue), 1000)
         }`,
-        excerpt: excerpt(JSON.stringify(error.issue.actual) ?? String(error.issue.actual), 500),
+        excerpt: shown(() => JSON.stringify(error.issue.actual) ?? String(error.issue.actual), 500),
         ...target
       })
     )
   )
+
+/** Status, headers and text of an answer: a success read whole up to the bound, an error's start only. */
+const readResponse = (response: HttpClientResponse.HttpClientResponse, maxBytes: number, target: Target) => {
+  const { headers, status } = response
+  const text: Effect.Effect<string, HttpClientError.ResponseError | Response.TooLarge> = status >= 200 && status < 300
+    ? Response.readCapped(response, maxBytes)
+    : Response.readStart(response)
+  return text.pipe(
+    Effect.mapError((error) =>
+      error._tag === "TooLarge" ? Response.tooLarge(error, maxBytes, target, status) : transportError(error, target)
+    ),
+    Effect.map((text) => ({ status, headers, text }))
+  )
+}
 
 export const make = (platformClient: HttpClient.HttpClient, config: TransportConfig): Transport => {
   // No b3/traceparent headers: they would make every browser call a CORS preflight that the API
@@ -192,6 +218,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
   const client = HttpClient.withTracerPropagation(platformClient, false)
   const root = config.apiUrl
   const key = Option.map(config.apiKey, Redacted.value)
+  const hideKey = Response.redactKey(Option.getOrUndefined(key))
 
   const attempt = (request: S2Request, timeout: Duration.Duration) => {
     const url = `${root}${prefixes[request.api]}${request.path}`
@@ -206,10 +233,8 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
       body === undefined ? (r) => r : HttpClientRequest.bodyText(body, "application/json")
     )
     const exchange = client.execute(httpRequest).pipe(
-      Effect.flatMap((response) =>
-        Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
-      ),
       Effect.mapError((error) => transportError(error, target)),
+      Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
       Effect.timeoutFail({
         duration: timeout,
         onTimeout: () =>
@@ -229,7 +254,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
                 new TransportError({
                   message:
                     `the body of ${target.method} ${target.url} (HTTP ${status}) is not valid JSON; was it cut short? It starts: ${
-                      excerpt(text, 120)
+                      hideKey(excerpt(text, 120))
                     }`,
                   status,
                   ...target
@@ -237,7 +262,12 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
               )
             }
           }
-          return Effect.fail(statusError(status, text, target, parseRetryAfter(responseHeaders["retry-after"], now)))
+          if (status >= 300 && status < 400) {
+            return Effect.fail(Response.redirected(status, responseHeaders.location, target))
+          }
+          return Effect.fail(
+            statusError(status, hideKey(text), target, parseRetryAfter(responseHeaders["retry-after"], now))
+          )
         })
       )
     )
@@ -264,7 +294,11 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
         Effect.tapError((error) => Effect.logDebug(`S2 attempt failed (${error._tag}): ${error.message}`)),
         Effect.retry(policy)
       )
-      return yield* decode(schema, json, target)
+      return yield* decode(schema, json, target).pipe(
+        Effect.mapError((error) =>
+          new DecodeError({ ...error, message: hideKey(error.message), excerpt: hideKey(error.excerpt) })
+        )
+      )
     })
 
   return { config, execute }
