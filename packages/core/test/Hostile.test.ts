@@ -131,6 +131,14 @@ describe("pagination guards: every stream ends", () => {
       expect(yield* requests).toHaveLength(1)
     }).pipe(Effect.provide(testLayer(bulk(() => "S")))))
 
+  it.effect("an empty page ends the stream even when its cursor loops", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const { exit } = yield* drain(s2.searchPaper("x"))
+      expect(Exit.isSuccess(exit)).toBe(true)
+      expect(yield* requests).toHaveLength(1)
+    }).pipe(Effect.provide(testLayer(() => Effect.succeed(json({ total: 0, offset: 0, next: 0 }))))))
+
   it.effect("bulk search: an empty page with a token ends the stream", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar

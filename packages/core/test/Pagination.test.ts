@@ -244,7 +244,7 @@ describe("bulk search", () => {
       ),
       { numRuns: 40 }
     )
-  })
+  }, 30_000)
 })
 
 describe("filters are validated before the first request", () => {

@@ -79,6 +79,9 @@ export const offsetPages = <P extends Pick<OffsetPage<unknown>, "next" | "data">
               return done(page)
             }
             const cursor = `next=${next}`
+            if (page.data.length === 0) {
+              return emptyWithCursor(page, paging.label, cursor)
+            }
             if (!Number.isSafeInteger(next) || next <= offset) {
               return brokenCursor(page, paging.label, paging.endpoint, cursor, `does not advance past offset ${offset}`)
             }
@@ -90,9 +93,6 @@ export const offsetPages = <P extends Pick<OffsetPage<unknown>, "next" | "data">
                 cursor,
                 `lies beyond the API's window of ${paging.ceiling} results`
               )
-            }
-            if (page.data.length === 0) {
-              return emptyWithCursor(page, paging.label, cursor)
             }
             if (next === paging.ceiling) {
               return Effect.as(
@@ -131,10 +131,10 @@ export const tokenPages = <A>(
             const next = page.token
             if (next === undefined || next === null) return done(page)
             const cursor = `token=${excerpt(next)}`
+            if (page.data.length === 0) return emptyWithCursor(page, "bulk search", cursor)
             if (recent.includes(next)) {
               return brokenCursor(page, "bulk search", endpoint, cursor, "repeats one already followed")
             }
-            if (page.data.length === 0) return emptyWithCursor(page, "bulk search", cursor)
             return Effect.succeed([page, Option.some({ token: next, recent: [...recent, next].slice(-recentTokens) })])
           }
         )

@@ -216,11 +216,12 @@ export class EmulatorCore {
     const body = cursorOf(response)
     if (response.status !== 200 || body === undefined) return response
     const params = request.url.searchParams
-    if (typeof body.next === "number") {
+    // The last page too: a broken server's list need not end.
+    if (typeof body.offset === "number") {
       const offset = Number(params.get("offset") ?? 0)
       const limit = Number(params.get("limit") ?? 0)
       body.next = fault === "CursorLoop" ? offset : Math.max(0, offset - limit)
-    } else if (typeof body.token === "string") {
+    } else if ("token" in body) {
       body.token = fault === "CursorLoop" ? params.get("token") ?? body.token : this.firstToken ?? body.token
     } else {
       return response
