@@ -47,7 +47,7 @@ export interface Options {
   readonly rateLimit?: RateLimit | false | undefined
   /**
    * The largest response body read, in bytes; a larger one fails with `ProtocolError` as soon as it
-   * passes the bound, without being held in memory. Default 64 MB (a full bulk page is about 10 MB).
+   * passes the bound, without being held in memory. Default 32 MB (the API refuses answers over 10 MB).
    */
   readonly maxResponseBytes?: number | undefined
 }

@@ -10,8 +10,12 @@ import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Effect, Stream } from "effect"
 import { ProtocolError, TransportError } from "../S2Error.js"
 
-/** The default bound of a response: a full bulk page is about 10 MB. */
-export const defaultMaxResponseBytes = 64 * 1024 * 1024
+/**
+ * The default bound of a response: three times the API's own limit (it refuses answers over 10 MB).
+ * Reading a body to the bound costs about twice the bound in RSS (the socket's buffers and the kept
+ * chunks), so the bound also bounds the memory a hostile answer can take.
+ */
+export const defaultMaxResponseBytes = 32 * 1024 * 1024
 
 /** Enough of an error body for its message; the rest is not read. */
 export const errorBodyBytes = 8 * 1024
@@ -32,15 +36,21 @@ export interface TooLarge {
 }
 
 interface Reading {
-  readonly decoder: TextDecoder
-  readonly parts: Array<string>
+  readonly chunks: Array<Uint8Array>
   size: number
   over: boolean
 }
 
 /**
- * The first `max` bytes of the body as text, and whether there was more. UTF-8 is decoded chunk by
- * chunk, so no second copy of the bytes is made.
+ * The chunk in memory of its own. A chunk may be a view on a larger buffer of the socket; kept as
+ * it is, it would keep the whole buffer alive, and a body would cost several times its size.
+ */
+const own = (chunk: Uint8Array): Uint8Array =>
+  chunk.byteLength === chunk.buffer.byteLength ? chunk : new Uint8Array(chunk)
+
+/**
+ * The first `max` bytes of the body, and whether there was more. The chunks are kept as they came
+ * (no copy while reading, so a body over the bound costs at most the bound) and decoded at the end.
  */
 const readUpTo = (
   response: HttpClientResponse.HttpClientResponse,
@@ -49,22 +59,26 @@ const readUpTo = (
   Effect.suspend(() =>
     Stream.runFoldWhile(
       response.stream,
-      { decoder: new TextDecoder(), parts: [], size: 0, over: false } as Reading,
+      { chunks: [], size: 0, over: false } as Reading,
       (reading) => !reading.over,
       (reading, chunk) => {
         const room = max - reading.size
-        const kept = chunk.length > room ? chunk.subarray(0, room) : chunk
-        reading.parts.push(reading.decoder.decode(kept, { stream: true }))
-        reading.size += chunk.length
         reading.over = chunk.length > room
+        if (!reading.over) reading.chunks.push(own(chunk))
+        else if (room > 0) reading.chunks.push(own(chunk.subarray(0, room)))
+        reading.size += chunk.length
         return reading
       }
     )
-  ).pipe(Effect.map((reading) => {
-    // Flush a character split at the end; a cut-off one at the bound is dropped with the rest.
-    if (!reading.over) reading.parts.push(reading.decoder.decode())
-    return reading
-  }))
+  )
+
+/** UTF-8 decoded chunk by chunk: no joined copy of the bytes. A character cut at the end is dropped. */
+const text = (reading: Reading): string => {
+  const decoder = new TextDecoder()
+  const parts = reading.chunks.map((chunk) => decoder.decode(chunk, { stream: true }))
+  if (!reading.over) parts.push(decoder.decode())
+  return parts.join("")
+}
 
 const declaredLength = (response: HttpClientResponse.HttpClientResponse): number | undefined => {
   const raw = response.headers["content-length"]
@@ -87,14 +101,13 @@ export const readCapped = (
   return Effect.flatMap(readUpTo(response, max), (reading) =>
     reading.over
       ? Effect.fail<TooLarge>({ _tag: "TooLarge", read: reading.size, declared })
-      : Effect.succeed(reading.parts.join("")))
+      : Effect.succeed(text(reading)))
 }
 
 /** The start of an error body, at most {@link errorBodyBytes}: enough for the server's message. */
 export const readStart = (
   response: HttpClientResponse.HttpClientResponse
-): Effect.Effect<string, HttpClientError.ResponseError> =>
-  Effect.map(readUpTo(response, errorBodyBytes), (reading) => reading.parts.join(""))
+): Effect.Effect<string, HttpClientError.ResponseError> => Effect.map(readUpTo(response, errorBodyBytes), text)
 
 /** Where a request went, for error messages; never holds the key. */
 export interface Target {
