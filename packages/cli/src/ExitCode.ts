@@ -25,6 +25,8 @@ export const ExitCode = {
   transport: 8,
   decode: 9,
   file: 10,
+  /** Another `s2 harvest` is writing the same `--out`. */
+  locked: 11,
   interrupted: 130
 } as const
 
