@@ -6,24 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
-import { buildSync } from "esbuild"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { bundleBin } from "./support/bin.js"
 
-// Bundled once, as in cli.test.ts: the development bin would load the sources through tsx.
-const bin = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-hostile-bin-")), "s2.mjs")
-buildSync({
-  entryPoints: [fileURLToPath(new URL("../src/main.ts", import.meta.url))],
-  outfile: bin,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }
-})
+const bin = bundleBin()
 const key = "hostile-key-0123456789"
 
 interface Ran {
