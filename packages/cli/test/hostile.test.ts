@@ -64,23 +64,25 @@ beforeAll(async () => {
   ;[server, slow, faulty] = await Effect.runPromise(
     Effect.all([
       startEmulator({ seed: 2, size: 500, bulkSize: 6000 }),
-      // Each bulk page after the first takes a while: a harvest that is still running when a second starts.
+      // Bulk pages after the first take a minute: a harvest that still runs when a second starts.
       startEmulator({
         seed: 2,
         size: 500,
         bulkSize: 6000,
         faults: {
-          script: [{ route: "/paper/search/bulk", requests: { from: 2 }, fault: Faults.latency("700 millis") }]
+          script: [{ route: "/paper/search/bulk", requests: { from: 2 }, fault: Faults.latency("60 seconds") }]
         }
       }),
       startEmulator({
         seed: 2,
         size: 200,
+        bulkSize: 5000,
         faults: {
           script: [
             { route: "/graph/v1/paper/search", fault: Faults.tooManyRequests({ retryAfter: 315_360_000 }) },
             { route: "/graph/v1/author/*", fault: Faults.status(400, { body: `{"error":"bad key ${key}"}\n` }) },
-            { route: "/files/*", fault: Faults.status(503) }
+            { route: "/files/*", fault: Faults.status(503) },
+            { route: "/paper/search/bulk", requests: { from: 3 }, fault: Faults.cursorLoop }
           ]
         }
       })
@@ -93,27 +95,33 @@ afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
 const T = 120_000
 
 describe.concurrent("one harvest per file", () => {
-  it("a second harvest on the same --out exits at once with code 11; the file has no duplicates", async () => {
-    const out = path.join(tmp(), "papers.jsonl")
-    const args = ["harvest", "", "--out", out, "--fields", "title", "--api-url", slow.url]
-    const first = start(args)
-    const firstDone = finish(first)
-    await waitFor(() => fs.existsSync(`${out}.checkpoint.json`) && fs.statSync(out).size > 0, "the first page")
-    const lock = JSON.parse(fs.readFileSync(`${out}.lock`, "utf8"))
-    expect(lock).toMatchObject({ pid: first.pid, host: os.hostname() })
-    const began = Date.now()
-    const second = await s2([...args, "--resume"])
-    expect(second.code).toBe(11)
-    expect(second.stderr).toContain(`another harvest is writing ${out} (pid ${first.pid}`)
-    expect(Date.now() - began).toBeLessThan(10_000)
-    const done = await firstDone
-    expect(done.code, done.stderr).toBe(0)
-    const written = ids(out)
-    expect(written).toHaveLength(6000)
-    expect(new Set(written).size).toBe(6000)
-    // Released at the end, and no temporary checkpoint left behind.
-    expect(fs.readdirSync(path.dirname(out)).sort()).toEqual(["papers.jsonl", "papers.jsonl.checkpoint.json"])
-  }, T)
+  it(
+    "a second harvest on the same --out exits at once with code 11; Ctrl-C of the first releases the lock",
+    async () => {
+      const out = path.join(tmp(), "papers.jsonl")
+      const args = ["harvest", "", "--out", out, "--fields", "title", "--api-url", slow.url]
+      const first = start(args)
+      const firstDone = finish(first)
+      await waitFor(() => fs.existsSync(`${out}.checkpoint.json`) && fs.statSync(out).size > 0, "the first page")
+      const lock = JSON.parse(fs.readFileSync(`${out}.lock`, "utf8"))
+      expect(lock).toMatchObject({ pid: first.pid, host: os.hostname() })
+      const began = Date.now()
+      const second = await s2([...args, "--resume"])
+      expect(second.code).toBe(11)
+      expect(second.stderr).toContain(`another harvest is writing ${out} (pid ${first.pid}`)
+      expect(Date.now() - began).toBeLessThan(20_000)
+      first.kill("SIGINT")
+      const done = await firstDone
+      expect(done.code, done.stderr).toBe(130)
+      const checkpoint = JSON.parse(fs.readFileSync(`${out}.checkpoint.json`, "utf8"))
+      const written = ids(out)
+      expect(written).toHaveLength(checkpoint.records)
+      expect(new Set(written).size).toBe(written.length)
+      // Released on the way out, and no temporary checkpoint left behind.
+      expect(fs.readdirSync(path.dirname(out)).sort()).toEqual(["papers.jsonl", "papers.jsonl.checkpoint.json"])
+    },
+    T
+  )
 
   it("a stale lock (its pid no longer runs) is taken over; a lock from another host is not", async () => {
     const dir = tmp()
@@ -179,6 +187,19 @@ describe.concurrent("messages of hostile answers", () => {
     expect(ran.stderr).toContain("so no retry was made")
     expect(ran.stderr).not.toContain("wait a minute")
     expect(Date.now() - began).toBeLessThan(20_000)
+  }, T)
+
+  it("a bulk search whose token loops: harvest stops after that page with exit 9, its file whole", async () => {
+    const out = path.join(tmp(), "papers.jsonl")
+    const ran = await s2(["harvest", "", "--out", out, "--fields", "title", "--api-url", faulty.url])
+    expect(ran.code).toBe(9)
+    expect(ran.stderr).toContain("GET /graph/v1/paper/search/bulk")
+    expect(ran.stderr).toContain("repeats one already followed")
+    // Pages 1 and 2 are sound; page 3 is delivered with the looping token, then the stream stops.
+    const checkpoint = JSON.parse(fs.readFileSync(`${out}.checkpoint.json`, "utf8"))
+    expect(ids(out)).toHaveLength(checkpoint.records)
+    expect(new Set(ids(out)).size).toBe(checkpoint.records)
+    expect(checkpoint.pages).toBe(3)
   }, T)
 
   it("a server echoing the key in an error body: the printed message has it redacted", async () => {
