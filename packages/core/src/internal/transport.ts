@@ -158,22 +158,26 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
 /** Unknown fields are preserved: the server adds fields over time, and `raw` must show them. */
 const decodeOptions = { onExcessProperty: "preserve" } as const
 
+/** `hide` removes the key from the text of an error before it is cut to length (a server may echo it). */
 export const decode = <A, I>(
   schema: Schema.Schema<A, I>,
   json: unknown,
-  target: Target
+  target: Target,
+  hide: (text: string) => string = (text) => text
 ): Effect.Effect<A, DecodeError> => {
   const fast = fastDecoder(schema)?.(json)
-  return fast !== undefined && Option.isSome(fast) ? Effect.succeed(fast.value) : slowDecode(schema, json, target)
+  return fast !== undefined && Option.isSome(fast)
+    ? Effect.succeed(fast.value)
+    : slowDecode(schema, json, target, hide)
 }
 
 /**
  * A bounded rendering of a server's value. A hostile body can nest deeply enough to overflow the
  * stack of any recursive printer; that must still end as a `DecodeError`, not a defect.
  */
-const shown = (render: () => string, max: number): string => {
+const shown = (render: () => string, max: number, hide: (text: string) => string): string => {
   try {
-    return excerpt(render(), max)
+    return excerpt(hide(render()), max)
   } catch {
     return "(a value nested too deeply to show)"
   }
@@ -183,16 +187,17 @@ const shown = (render: () => string, max: number): string => {
 const slowDecode = <A, I>(
   schema: Schema.Schema<A, I>,
   json: unknown,
-  target: Target
+  target: Target,
+  hide: (text: string) => string
 ): Effect.Effect<A, DecodeError> =>
   // Schema memoises the compiled parser per schema, so this does not rebuild it per page.
   Schema.decodeUnknownEither(schema, decodeOptions)(json).pipe(
     Effect.mapError((error) =>
       new DecodeError({
         message: `the response of ${target.method} ${target.url} is not of the expected shape: ${
-          shown(() => ParseResult.TreeFormatter.formatIssueSync(error.issue), 1000)
+          shown(() => ParseResult.TreeFormatter.formatIssueSync(error.issue), 1000, hide)
         }`,
-        excerpt: shown(() => JSON.stringify(error.issue.actual) ?? String(error.issue.actual), 500),
+        excerpt: shown(() => JSON.stringify(error.issue.actual) ?? String(error.issue.actual), 500, hide),
         ...target
       })
     )
@@ -254,7 +259,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
                 new TransportError({
                   message:
                     `the body of ${target.method} ${target.url} (HTTP ${status}) is not valid JSON; was it cut short? It starts: ${
-                      hideKey(excerpt(text, 120))
+                      excerpt(hideKey(text), 120)
                     }`,
                   status,
                   ...target
@@ -294,11 +299,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
         Effect.tapError((error) => Effect.logDebug(`S2 attempt failed (${error._tag}): ${error.message}`)),
         Effect.retry(policy)
       )
-      return yield* decode(schema, json, target).pipe(
-        Effect.mapError((error) =>
-          new DecodeError({ ...error, message: hideKey(error.message), excerpt: hideKey(error.excerpt) })
-        )
-      )
+      return yield* decode(schema, json, target, hideKey)
     })
 
   return { config, execute }
