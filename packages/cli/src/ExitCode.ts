@@ -27,6 +27,8 @@ export const ExitCode = {
   decode: 9,
   file: 10,
   rateLimiter: 11,
+  /** Another `s2 harvest` is writing the same `--out`. */
+  locked: 12,
   interrupted: 130
 } as const
 
@@ -79,6 +81,27 @@ export interface ErrorContext {
 const where = (error: S2Error) =>
   error.status === undefined || error.message.includes(`HTTP ${error.status}`) ? "" : ` (HTTP ${error.status})`
 
+/** The retry policy's default `maxRetryAfter`, which the CLI uses: longer waits are not slept through. */
+const maxRetryAfterMillis = 10 * 60 * 1000
+
+/** `45 seconds`, `3 hours`, `3650 days`: the largest whole unit, as the server's wait is meant. */
+const wait = (millis: number): string => {
+  const units = [["day", 86_400_000], ["hour", 3_600_000], ["minute", 60_000], ["second", 1000]] as const
+  const [name, size] = units.find(([, size]) => millis >= size) ?? units[3]
+  const n = Math.round(millis / size)
+  return `${n} ${name}${n === 1 ? "" : "s"}`
+}
+
+/** A `Retry-After` over the limit: the error came back at once, with no retry made. */
+const waitTooLong = (error: S2Error): string | undefined => {
+  const asked = error._tag === "RateLimited" || error._tag === "ServerError" ? error.retryAfterMillis : undefined
+  return asked !== undefined && asked > maxRetryAfterMillis
+    ? `(the server asked to wait ${wait(asked)} with Retry-After, over the client's maxRetryAfter of ${
+      wait(maxRetryAfterMillis)
+    }, so no retry was made)`
+    : undefined
+}
+
 /**
  * The one-line message and exit code of a client error.
  *
@@ -108,7 +131,11 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
           ? "the API refused the key in S2_API_KEY / --api-key-file: check it is valid and has access"
           : "this needs an API key: set S2_API_KEY (or --api-key-file)"
       )
-    case "RateLimited":
+    case "RateLimited": {
+      const tooLong = waitTooLong(error)
+      if (tooLong !== undefined) {
+        return line(ExitCode.rateLimited, `rate limited ${tooLong}`, "try again after that time")
+      }
       return line(
         ExitCode.rateLimited,
         `rate limited ${after}`,
@@ -116,10 +143,11 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
           ? "wait a minute and try again (a key allows 1 request per second)"
           : "set S2_API_KEY for a higher limit, or try again later"
       )
+    }
     case "ServerError":
       return line(
         ExitCode.serverError,
-        `the API failed ${after}: ${error.message}${where(error)}`,
+        `the API failed ${waitTooLong(error) ?? after}: ${error.message}${where(error)}`,
         "try again later"
       )
     case "Timeout":
@@ -135,6 +163,7 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
         "check the network and --api-url / S2_API_URL"
       )
     case "DecodeError":
+    case "ProtocolError":
       return line(
         ExitCode.decode,
         `unexpected answer: ${error.message}`,

@@ -102,7 +102,8 @@ const attempt = <A>(what: string, f: () => A): Effect.Effect<A, CliError> =>
  * @since 0.1.0
  */
 export const writeAtomically = (path: string, text: string): void => {
-  const temp = `${path}.tmp`
+  // Named per run: a temporary file is never shared with another process writing the same path.
+  const temp = `${path}.${process.pid}.tmp`
   const fd = fs.openSync(temp, "w")
   try {
     fs.writeSync(fd, text)
@@ -116,6 +117,14 @@ export const writeAtomically = (path: string, text: string): void => {
 const writeAll = (fd: number, buffer: Buffer): void => {
   let offset = 0
   while (offset < buffer.length) offset += fs.writeSync(fd, buffer, offset, buffer.length - offset)
+}
+
+const cutBack = (fd: number, bytes: number): void => {
+  try {
+    fs.ftruncateSync(fd, bytes)
+  } catch {
+    // --resume cuts the file back to the checkpoint anyway.
+  }
 }
 
 /**
@@ -167,6 +176,11 @@ export const prepare = (
   options: { readonly resume: boolean; readonly overwrite: boolean }
 ): Effect.Effect<Checkpoint, CliError> =>
   Effect.gen(function*() {
+    if (yield* attempt(`cannot read ${out}`, () => fs.existsSync(out) && fs.statSync(out).isDirectory())) {
+      return yield* Effect.fail(
+        badInput(`--out ${out} is a directory; give the file to write, such as ${out.replace(/\/+$/, "")}/papers.jsonl`)
+      )
+    }
     const existing = yield* readCheckpoint(out)
     if (options.resume) {
       if (existing === undefined) {
@@ -285,9 +299,16 @@ export const harvest = (
         return JSON.stringify(record.raw) + "\n"
       })
       const buffer = Buffer.from(lines.join(""), "utf8")
-      yield* attempt(`cannot write ${out}`, () => {
-        writeAll(fd, buffer)
-        fs.fsyncSync(fd)
+      yield* attempt(`cannot write ${out} (cut back to its last checkpoint; run again with --resume)`, () => {
+        try {
+          writeAll(fd, buffer)
+          fs.fsyncSync(fd)
+        } catch (cause) {
+          // A full disk may take part of the page: cut the torn line back to the checkpoint, so the
+          // file stays whole records and --resume continues it.
+          cutBack(fd, current.bytes)
+          throw cause
+        }
       })
       yield* files.afterPageWrite(current.pages + 1)
       const records_ = current.records + records.length

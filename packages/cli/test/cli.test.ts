@@ -5,30 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
-import { buildSync } from "esbuild"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { bundleBin } from "./support/bin.js"
 
-/**
- * The bin is bundled once to plain JavaScript for these tests: the development bin loads the
- * TypeScript sources through tsx, which costs about two seconds per process, and these tests start
- * some thirty processes. The bundle is the same code.
- */
-const bin = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-cli-bin-")), "s2.mjs")
-buildSync({
-  entryPoints: [fileURLToPath(new URL("../src/main.ts", import.meta.url))],
-  outfile: bin,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  // CommonJS dependencies bundled into ESM need a require.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }
-})
+// Bundled once: these tests start some thirty processes.
+const bin = bundleBin()
 const key = "sekrit-key-0123456789"
 
 interface Ran {

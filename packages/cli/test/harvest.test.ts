@@ -34,7 +34,8 @@ class Crash {
   readonly _tag = "Crash"
 }
 
-describe("Harvest", () => {
+// Memory and crash tests, not timed ones: a loaded machine may take longer than the default 5 s.
+describe("Harvest", { timeout: 60_000 }, () => {
   it.effect("a crash between a page and its checkpoint, then resume, gives the uninterrupted file", () =>
     Effect.gen(function*() {
       const dir = tmp()

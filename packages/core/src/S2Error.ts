@@ -128,6 +128,20 @@ export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavai
 }) {}
 
 /**
+ * The server broke the protocol in a way no retry can mend: a pagination cursor that does not
+ * advance, goes back, repeats or leaves the result window (a stream would otherwise never end), or
+ * a response larger than the client's `maxResponseBytes`. `endpoint` names the operation and
+ * `cursor` the offending `next` / `token`, when the error is about one.
+ *
+ * @since 0.1.0
+ */
+export class ProtocolError extends Schema.TaggedError<ProtocolError>()("ProtocolError", {
+  ...context,
+  endpoint: Schema.optional(Schema.String),
+  cursor: Schema.optional(Schema.String)
+}) {}
+
+/**
  * Every error an operation of the client can fail with.
  *
  * @since 0.1.0
@@ -142,6 +156,7 @@ export type S2Error =
   | TransportError
   | DecodeError
   | RateLimiterUnavailable
+  | ProtocolError
 
 const tags = new Set<string>([
   "ObjectNotFound",
@@ -152,7 +167,8 @@ const tags = new Set<string>([
   "ServerError",
   "TransportError",
   "DecodeError",
-  "RateLimiterUnavailable"
+  "RateLimiterUnavailable",
+  "ProtocolError"
 ])
 
 /**
@@ -171,7 +187,7 @@ export const isS2Error = (u: unknown): u is S2Error =>
 
 /**
  * Whether the default retry policy tries again after this error: rate limiting, server errors,
- * time-outs and transport failures. Every operation of the API is a read, so retrying is safe.
+ * time-outs and transport failures other than a redirect (HTTP 3xx). Every operation of the API is a read, so retrying is safe.
  *
  * @since 0.1.0
  */
@@ -180,8 +196,10 @@ export const isRetryable = (error: S2Error): boolean => {
     case "RateLimited":
     case "ServerError":
     case "Timeout":
-    case "TransportError":
       return true
+    case "TransportError":
+      // A redirect is the server's final answer: asking again gets the same one.
+      return error.status === undefined || error.status < 300 || error.status >= 400
     default:
       return false
   }

@@ -19,6 +19,7 @@ import { AutocompleteAnswer, MatchAnswer, RecommendationAnswer, SnippetAnswer } 
 import * as Lookups from "./internal/lookups.js"
 import * as pagination from "./internal/pagination.js"
 import * as Req from "./internal/request.js"
+import { defaultMaxResponseBytes } from "./internal/response.js"
 import * as SharedLimiter from "./internal/sharedLimiter.js"
 import * as Transport from "./internal/transport.js"
 import { OffsetPage, TokenPage } from "./Page.js"
@@ -60,6 +61,11 @@ export interface Options {
   readonly batching?: boolean | BatchingOptions | undefined
   /** Keep answers in a store and reuse them for a time to live (see `ResponseCache`). Default off. */
   readonly cache?: CacheOptions | undefined
+  /**
+   * The largest response body read, in bytes; a larger one fails with `ProtocolError` as soon as it
+   * passes the bound, without being held in memory. Default 32 MB (the API refuses answers over 10 MB).
+   */
+  readonly maxResponseBytes?: number | undefined
 }
 
 /** How lookups are collected into batches. @since 0.1.0 */
@@ -442,6 +448,11 @@ const lookupLoaders = (batching: Options["batching"], execute: Transport.Transpo
 
 type Loaders = Effect.Effect.Success<ReturnType<typeof lookupLoaders>>
 
+const validateMaxResponseBytes = (max = defaultMaxResponseBytes) =>
+  Number.isSafeInteger(max) && max >= 1
+    ? Effect.succeed(max)
+    : invalidOption("maxResponseBytes", `maxResponseBytes ${max} is invalid: give a whole number of bytes ≥ 1`)
+
 /**
  * Builds the service from its options and an `HttpClient`. The rate limiter, the batching windows
  * and the cache store live in the scope.
@@ -459,7 +470,8 @@ export const make = (
       timeout: yield* positiveDuration("timeout", options.timeout ?? "30 seconds"),
       retry: options.retry ?? defaultPolicy,
       rateLimiter: yield* rateLimiter(options.rateLimit, options.apiKey),
-      around: options.cache === undefined ? undefined : yield* responseCache(options.cache, apiUrl)
+      around: options.cache === undefined ? undefined : yield* responseCache(options.cache, apiUrl),
+      maxResponseBytes: yield* validateMaxResponseBytes(options.maxResponseBytes)
     }
     const transport = yield* Transport.fromClient(config)
     // Batched lookups are cached one lookup at a time (below), so their batch calls skip the cache.
@@ -587,7 +599,7 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
       return pagination.offsetPages(
         (offset, limit) =>
           execute(Req.get("graph", path, [...query, ["offset", String(offset)], ["limit", String(limit)]]), schema),
-        { ...paging, ceiling: spec.ceiling, label: spec.label }
+        { ...paging, ceiling: spec.ceiling, label: spec.label, endpoint: `GET ${Req.prefixes.graph}${path}` }
       )
     }))
 
@@ -696,7 +708,8 @@ const fromTransport = (transport: Transport.Transport, loaders: Loaders): Servic
             schema
           ),
         options.token,
-        prefetch
+        prefetch,
+        `GET ${Req.prefixes.graph}/paper/search/bulk`
       )
     }))
 

@@ -222,7 +222,7 @@ describe("errors: every status is typed, never an empty result", () => {
     [405, { message: "Method not allowed" }, "BadQueryParameters", "Method not allowed"],
     [418, "teapot", "BadQueryParameters", "teapot"],
     [200, null, "TransportError", "not valid JSON"],
-    [302, { message: "moved" }, "TransportError", "unexpected HTTP 302"]
+    [302, { message: "moved" }, "TransportError", "answered HTTP 302, a redirect"]
   ]
   for (const [status, body, tag, message] of statusCases) {
     it.effect(`HTTP ${status} → ${tag}`, () =>

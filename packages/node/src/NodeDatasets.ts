@@ -279,16 +279,52 @@ const timeoutError = (target: Target, idle: Duration.Duration): Timeout =>
     ...target
   })
 
+/** Pre-signed storage may redirect (to a region, a CDN); a chain longer than this is a loop. */
+const maxRedirects = 5
+
+/** Ends the body after its first chunk at most, which aborts the request: nothing more is read. */
+const discard = (response: HttpClientResponse.HttpClientResponse) => Effect.ignore(Stream.runHead(response.stream))
+
+/** The next URL of a redirect, or the error that ends the chain. */
+const redirectTarget = (
+  response: HttpClientResponse.HttpClientResponse,
+  url: string,
+  target: Target,
+  hops: number
+): Either.Either<string, TransportError> => {
+  const fail = (why: string) =>
+    Either.left(
+      new TransportError({
+        message: `HTTP ${response.status} from the file host (${target.method} ${target.url}): ${why}`,
+        status: response.status,
+        ...target
+      })
+    )
+  if (hops >= maxRedirects) return fail(`more than ${maxRedirects} redirects`)
+  const location = response.headers["location"]
+  if (location === undefined) return fail("a redirect without a location")
+  try {
+    const next = new URL(location, url)
+    return next.protocol === "http:" || next.protocol === "https:"
+      ? Either.right(next.href)
+      : fail(`a redirect to a ${next.protocol} URL`)
+  } catch {
+    return fail("a redirect to an invalid location")
+  }
+}
+
 /**
- * Sends one request to the file host. Only the headers given here are sent: no API key (the links
- * are pre-signed and on another host), and `accept-encoding: identity` so that the bytes on disk
- * are the stored `.gz` bytes whatever the host's content negotiation.
+ * Sends one request to the file host, following up to {@link maxRedirects} redirects. Only the
+ * headers given here are sent, to every hop: no API key (the links are pre-signed and on another
+ * host), and `accept-encoding: identity` so that the bytes on disk are the stored `.gz` bytes
+ * whatever the host's content negotiation.
  */
 const fileRequest = (
   client: HttpClient.HttpClient,
   url: string,
   headers: Readonly<Record<string, string>>,
-  idle: Duration.Duration
+  idle: Duration.Duration,
+  hops = 0
 ): Effect.Effect<{ readonly response: HttpClientResponse.HttpClientResponse; readonly target: Target }, S2Error> => {
   const target: Target = { method: "GET", url: withoutQuery(url) }
   return client.execute(
@@ -296,13 +332,35 @@ const fileRequest = (
   ).pipe(
     Effect.mapError((error) => transportError(error, target)),
     Effect.timeoutFail({ duration: idle, onTimeout: () => timeoutError(target, idle) }),
-    Effect.map((response) => ({ response, target }))
+    Effect.flatMap((response) => {
+      if (response.status < 300 || response.status >= 400 || response.status === 304) {
+        return Effect.succeed({ response, target })
+      }
+      return Effect.zipRight(
+        discard(response),
+        Either.match(redirectTarget(response, url, target, hops), {
+          onLeft: Effect.fail,
+          onRight: (next) => fileRequest(client, next, headers, idle, hops + 1)
+        })
+      )
+    })
   )
 }
 
-/** Fails with the typed error of a non-2xx answer, after draining its (small) body. */
+/** Enough of an error body for its message; a hostile host's endless one is not read further. */
+const errorBodyBytes = 8 * 1024
+
+/** Fails with the typed error of a non-2xx answer, after reading the start of its body. */
 const failWithStatus = (response: HttpClientResponse.HttpClientResponse, target: Target) =>
-  response.text.pipe(
+  Effect.suspend(() => {
+    const decoder = new TextDecoder()
+    return Stream.runFoldWhile(
+      response.stream,
+      "",
+      (text) => text.length < errorBodyBytes,
+      (text, chunk) => text + decoder.decode(chunk.subarray(0, errorBodyBytes), { stream: true })
+    )
+  }).pipe(
     Effect.orElseSucceed(() => ""),
     Effect.flatMap((body) => Effect.fail(statusError(response.status, target, body)))
   )

@@ -6,6 +6,8 @@ import type { EmulatorOptions } from "@s2-effect/testing"
 import { Emulator, Faults, startEmulator } from "@s2-effect/testing"
 import { Chunk, Effect, Either, Fiber, Layer, Option, Redacted, Schema, Stream, TestClock } from "effect"
 import * as fc from "fast-check"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import * as NodePath from "node:path"
 import { gunzipSync, gzipSync } from "node:zlib"
 import { NodeDatasets } from "../src/index.js"
@@ -564,3 +566,83 @@ describe("diffRecords", () => {
 })
 
 const Key = Schema.Struct({ corpusid: Schema.Number })
+
+describe("a file host that redirects", () => {
+  interface Hop {
+    readonly path: string
+    readonly key: string | undefined
+    readonly range: string | undefined
+  }
+  /** `/hop/N` redirects to `/hop/N-1` (`/hop/0` serves the bytes); `/loop` redirects to itself. */
+  const redirecting = (bytes: Uint8Array) =>
+    Effect.acquireRelease(
+      Effect.async<{ readonly url: string; readonly hops: Array<Hop>; readonly server: Http.Server }>((resume) => {
+        const hops: Array<Hop> = []
+        const server = Http.createServer((req, res) => {
+          const path = req.url ?? "/"
+          const key = req.headers["x-api-key"]
+          hops.push({ path, key: typeof key === "string" ? key : undefined, range: req.headers.range })
+          const hop = /^\/hop\/(\d+)\//.exec(path)
+          if (path.startsWith("/loop/")) {
+            res.writeHead(302, { location: path })
+            return res.end("moved")
+          }
+          if (hop !== null && hop[1] !== "0") {
+            res.writeHead(307, { location: path.replace(/^\/hop\/\d+/, `/hop/${Number(hop[1]) - 1}`) })
+            return res.end()
+          }
+          res.writeHead(200, { "content-length": bytes.length })
+          res.end(bytes)
+        })
+        server.listen(0, "127.0.0.1", () =>
+          resume(Effect.succeed({
+            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+            hops,
+            server
+          })))
+      }),
+      ({ server }) =>
+        Effect.async<void>((resume) => {
+          server.closeAllConnections()
+          server.close(() => resume(Effect.void))
+        })
+    )
+  const bytes = gzipSync("{\"corpusid\":1}\n")
+  const run = (url: string) =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const events = yield* NodeDatasets.downloadFile(url, { directory }).pipe(
+        Stream.runCollect,
+        Effect.map(Chunk.toReadonlyArray),
+        Effect.either
+      )
+      const file = NodePath.join(directory, "part-0.jsonl.gz")
+      const saved = (yield* fs.exists(file)) ? Option.some(yield* readBytes(file)) : Option.none()
+      return { events, saved }
+    }).pipe(Effect.provide(NodeDatasets.layer))
+
+  it.scopedLive("follows five redirects to the file, sending no key to any hop", () =>
+    Effect.gen(function*() {
+      const host = yield* redirecting(bytes)
+      const { events, saved } = yield* run(`${host.url}/hop/5/part-0.jsonl.gz?X-Amz-Signature=s`)
+      expect(Either.isRight(events)).toBe(true)
+      expect(saved).toEqual(Option.some(new Uint8Array(bytes)))
+      expect(host.hops.map((h) => h.path.split("/")[2])).toEqual(["5", "4", "3", "2", "1", "0"])
+      expect(host.hops.every((h) => h.key === undefined)).toBe(true)
+    }))
+
+  it.scopedLive("a redirect loop fails after 5 redirects, at once and without retries", () =>
+    Effect.gen(function*() {
+      const host = yield* redirecting(bytes)
+      const { events } = yield* run(`${host.url}/loop/part-0.jsonl.gz?X-Amz-Signature=secret-signature`)
+      expect(Either.isLeft(events) && events.left).toMatchObject({
+        _tag: "TransportError",
+        status: 302,
+        message: expect.stringContaining("more than 5 redirects")
+      })
+      expect(Either.isLeft(events) && events.left.message).not.toContain("secret-signature")
+      // The first request and five redirects; the default policy would retry a transient error after 5 s.
+      expect(host.hops).toHaveLength(6)
+    }), 10_000)
+})

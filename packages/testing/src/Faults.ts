@@ -22,7 +22,10 @@ import { hash, unit } from "./internal/prng.js"
 /**
  * One fault. `Status` answers with an error status; `Latency` delays the normal answer; `Hang`
  * never answers (interruptible); `Truncate` answers 200 with a body cut short; `Reset` drops the
- * connection.
+ * connection. `CursorLoop` answers normally but its pagination cursor points back at the page just
+ * served (`next` equal to the request's offset, or the request's own bulk `token`); `CursorBack`
+ * points it before that page (`next` one page back, or the bulk token of the first page). Both
+ * model a broken server whose streams would never end.
  *
  * @since 0.1.0
  */
@@ -37,6 +40,8 @@ export type Fault =
   | { readonly _tag: "Hang" }
   | { readonly _tag: "Truncate"; readonly fraction: number }
   | { readonly _tag: "Reset" }
+  | { readonly _tag: "CursorLoop" }
+  | { readonly _tag: "CursorBack" }
 
 /**
  * Which requests a scripted rule applies to: a 1-based position among the requests matching its
@@ -125,6 +130,12 @@ export const truncate = (fraction = 0.5): Fault => ({ _tag: "Truncate", fraction
 
 /** Drop the connection (a transport error for the client). @since 0.1.0 */
 export const reset: Fault = { _tag: "Reset" }
+
+/** A page whose cursor repeats the request's (`next` = offset, same bulk token). @since 0.1.0 */
+export const cursorLoop: Fault = { _tag: "CursorLoop" }
+
+/** A page whose cursor goes back (`next` one page earlier, the first page's bulk token). @since 0.1.0 */
+export const cursorBack: Fault = { _tag: "CursorBack" }
 
 export const TOO_MANY_REQUESTS_MESSAGE =
   "Too Many Requests. Please wait and try again or apply for a key for higher rate limits. https://www.semanticscholar.org/product/api#api-key-form"

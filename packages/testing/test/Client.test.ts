@@ -195,4 +195,70 @@ describe("the core client against the emulator", () => {
     },
     120_000
   )
+
+  it(
+    "with broken cursors among the faults, every stream ends: the fault-free sequence, or a prefix of it and a ProtocolError (property)",
+    async () => {
+      const small = Corpus.make({ seed: 5, size: 400, bulkSize: 2_500 })
+      const cited = Array.from({ length: small.size }, (_, i) => i).reduce((best, i) =>
+        small.citationCount(i) > small.citationCount(best) ? i : best
+      )
+      const streams = (s2: SemanticScholar["Type"]) => [
+        Stream.map(s2.searchPaper("", { bulk: true, fields: ["title"] }), (p) => p.paperId),
+        Stream.map(
+          s2.getPaperCitations(small.paper(cited).paperId, { fields: ["title"], limit: 10 }),
+          (c) => c.citingPaper.paperId
+        )
+      ]
+      const run = (faults: Faults.Config) =>
+        Effect.gen(function*() {
+          const s2 = yield* SemanticScholar
+          const outcomes: Array<{ readonly ids: ReadonlyArray<string | null>; readonly error: unknown }> = []
+          for (const stream of streams(s2)) {
+            const ids: Array<string | null> = []
+            const fiber = yield* Effect.fork(
+              Effect.either(Stream.runForEach(stream, (id) => Effect.sync(() => ids.push(id))))
+            )
+            yield* TestClock.adjust("1 day")
+            const result = yield* Fiber.join(fiber)
+            outcomes.push({ ids, error: result._tag === "Left" ? result.left : undefined })
+          }
+          return { outcomes, requests: (yield* (yield* Emulator).requests).length }
+        }).pipe(
+          Effect.provide(SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ corpus: small, faults })))),
+          Effect.provide(TestContext.TestContext),
+          Effect.runPromise
+        )
+      const clean = await run({})
+      expect(clean.outcomes.map((o) => o.error)).toEqual([undefined, undefined])
+      let broken = 0
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 2 ** 30 }),
+          fc.double({ min: 0.05, max: 0.3, noNaN: true }),
+          fc.subarray([Faults.status(503), Faults.reset, Faults.truncate()]),
+          fc.subarray([Faults.cursorLoop, Faults.cursorBack], { minLength: 1 }),
+          async (seed, rate, transient, cursors) => {
+            const got = await run({ random: { seed, rate, faults: [...transient, ...cursors] } })
+            // Each page is fetched at most once more than fault-free, plus its retries.
+            expect(got.requests).toBeLessThanOrEqual(clean.requests * 12)
+            got.outcomes.forEach((outcome, k) => {
+              const expected = clean.outcomes[k]!.ids
+              if (outcome.error === undefined) {
+                expect(outcome.ids).toEqual(expected)
+              } else {
+                broken++
+                expect(outcome.error).toMatchObject({ _tag: "ProtocolError" })
+                expect(outcome.ids).toEqual(expected.slice(0, outcome.ids.length))
+              }
+            })
+          }
+        ),
+        { numRuns: 15 }
+      )
+      // The broken cursors were met, not only clean answers.
+      expect(broken).toBeGreaterThan(5)
+    },
+    120_000
+  )
 })

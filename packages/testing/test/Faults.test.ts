@@ -4,7 +4,7 @@ import { Duration, Effect, Either, Exit, Fiber, Option, TestClock } from "effect
 import * as fc from "fast-check"
 import { FaultState } from "../src/Faults.js"
 import { Emulator, Faults } from "../src/index.js"
-import { call } from "./helpers.js"
+import { call, obj } from "./helpers.js"
 
 const paper = "/graph/v1/paper/CorpusId:1015"
 
@@ -95,6 +95,23 @@ describe("faults", () => {
       expect(error._tag).toBe("RequestError")
       expect(error.reason).toBe("Transport")
     }).pipe(Effect.provide(Emulator.layer({ size: 300 }))))
+
+  it.effect("cursorLoop and cursorBack: a normal page whose cursor repeats or goes back", () =>
+    Effect.gen(function*() {
+      const emulator = yield* Emulator
+      const list = "/graph/v1/paper/search?query=learning&limit=10"
+      const bulk = "/graph/v1/paper/search/bulk?query="
+      const first = obj((yield* call("GET", bulk)).json)
+      const second = obj((yield* call("GET", `${bulk}&token=${String(first.token)}`)).json)
+      yield* emulator.setFaults({ script: [{ fault: Faults.cursorLoop }] })
+      expect(obj((yield* call("GET", `${list}&offset=20`)).json)).toMatchObject({ offset: 20, next: 20 })
+      const looped = obj((yield* call("GET", `${bulk}&token=${String(second.token)}`)).json)
+      expect(looped.token).toBe(second.token)
+      expect(looped.data).toHaveLength(1000)
+      yield* emulator.setFaults({ script: [{ fault: Faults.cursorBack }] })
+      expect(obj((yield* call("GET", `${list}&offset=20`)).json)).toMatchObject({ offset: 20, next: 10 })
+      expect(obj((yield* call("GET", `${bulk}&token=${String(second.token)}`)).json).token).toBe(first.token)
+    }).pipe(Effect.provide(Emulator.layer({ size: 300, bulkSize: 3000 }))))
 
   it("random faults are deterministic for a seed and respect the rate", () => {
     fc.assert(

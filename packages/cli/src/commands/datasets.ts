@@ -115,7 +115,9 @@ export const download = Command.make(
         const shown = new Map<string, number>()
         yield* NodeDatasets.downloadDataset(o.release, o.dataset, {
           directory: o.directory,
-          concurrency: o.concurrency
+          concurrency: o.concurrency,
+          // --no-retry holds for the file host too: one attempt per file.
+          ...(o.noRetry ? { retry: false } : {})
         })
           .pipe(
             Stream.runForEach((event) => {

@@ -9,6 +9,7 @@ import { Fields } from "@s2-effect/core"
 import { Effect, Option } from "effect"
 import * as Common from "../Common.js"
 import * as Harvest from "../Harvest.js"
+import * as HarvestLock from "../HarvestLock.js"
 import { yearChart } from "../render/Chart.js"
 import * as Progress from "../render/Progress.js"
 import { Stdio } from "../Stdio.js"
@@ -77,6 +78,8 @@ export const harvest = Command.make(
           fields,
           max: max ?? null
         }
+        // Before anything touches the output: one harvest per file.
+        yield* HarvestLock.acquire(o.out)
         const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite })
         const progress = stdio.errIsTTY
           ? Progress.tty(stdio.errStream, () => stdio.columns)
@@ -96,6 +99,6 @@ export const harvest = Command.make(
           )
         )
         yield* stdio.out(summary(o.out, result))
-      })
+      }).pipe(Effect.scoped)
     ).pipe(Effect.provide(Harvest.HarvestFiles.layer))
 ).pipe(Command.withDescription("Bulk search into a JSON-lines file, with progress, checkpoints and --resume"))

@@ -6,6 +6,7 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Clock, Context, Duration, Effect, LogLevel, Option, ParseResult, Redacted, Schema } from "effect"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
@@ -21,6 +22,7 @@ import {
 } from "../S2Error.js"
 import { fastDecoder } from "./decode.js"
 import { prefixes, type S2Request } from "./request.js"
+import * as Response from "./response.js"
 import { withRetryLog } from "./retryLog.js"
 import { describeReason, hostPort, innermostMessage, reasonOf } from "./transportCause.js"
 
@@ -37,6 +39,8 @@ export interface TransportConfig {
    * the one hook for layer options such as the response cache, so they stay out of this module.
    */
   readonly around?: Around | undefined
+  /** The most bytes a response body may have; see `Options.maxResponseBytes`. */
+  readonly maxResponseBytes: number
 }
 
 /** The rate-limit hook: waits for the request's turn (a per-process or a shared limiter) and runs it. */
@@ -61,11 +65,7 @@ export interface Transport {
   readonly execute: <A, I>(request: S2Request, schema: Schema.Schema<A, I>) => Effect.Effect<A, S2Error>
 }
 
-/** Where a request went, for error messages and logs; never holds the key. */
-interface Target {
-  readonly method: string
-  readonly url: string
-}
+type Target = Response.Target
 
 const redactedKey = "<redacted>"
 
@@ -183,33 +183,64 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
 /** Unknown fields are preserved: the server adds fields over time, and `raw` must show them. */
 const decodeOptions = { onExcessProperty: "preserve" } as const
 
+/** `hide` removes the key from the text of an error before it is cut to length (a server may echo it). */
 export const decode = <A, I>(
   schema: Schema.Schema<A, I>,
   json: unknown,
-  target: Target
+  target: Target,
+  hide: (text: string) => string = (text) => text
 ): Effect.Effect<A, DecodeError> => {
   const fast = fastDecoder(schema)?.(json)
-  return fast !== undefined && Option.isSome(fast) ? Effect.succeed(fast.value) : slowDecode(schema, json, target)
+  return fast !== undefined && Option.isSome(fast)
+    ? Effect.succeed(fast.value)
+    : slowDecode(schema, json, target, hide)
+}
+
+/**
+ * A bounded rendering of a server's value. A hostile body can nest deeply enough to overflow the
+ * stack of any recursive printer; that must still end as a `DecodeError`, not a defect.
+ */
+const shown = (render: () => string, max: number, hide: (text: string) => string): string => {
+  try {
+    return excerpt(hide(render()), max)
+  } catch {
+    return "(a value nested too deeply to show)"
+  }
 }
 
 /** Schema's own decoder: the reference behaviour, and the source of the error message. */
 const slowDecode = <A, I>(
   schema: Schema.Schema<A, I>,
   json: unknown,
-  target: Target
+  target: Target,
+  hide: (text: string) => string
 ): Effect.Effect<A, DecodeError> =>
   // Schema memoises the compiled parser per schema, so this does not rebuild it per page.
   Schema.decodeUnknownEither(schema, decodeOptions)(json).pipe(
     Effect.mapError((error) =>
       new DecodeError({
         message: `the response of ${target.method} ${target.url} is not of the expected shape: ${
-          ParseResult.TreeFormatter.formatIssueSync(error.issue)
+          shown(() => ParseResult.TreeFormatter.formatIssueSync(error.issue), 1000, hide)
         }`,
-        excerpt: excerpt(JSON.stringify(error.issue.actual) ?? String(error.issue.actual), 500),
+        excerpt: shown(() => JSON.stringify(error.issue.actual) ?? String(error.issue.actual), 500, hide),
         ...target
       })
     )
   )
+
+/** Status, headers and text of an answer: a success read whole up to the bound, an error's start only. */
+const readResponse = (response: HttpClientResponse.HttpClientResponse, maxBytes: number, target: Target) => {
+  const { headers, status } = response
+  const text: Effect.Effect<string, HttpClientError.ResponseError | Response.TooLarge> = status >= 200 && status < 300
+    ? Response.readCapped(response, maxBytes)
+    : Response.readStart(response)
+  return text.pipe(
+    Effect.mapError((error) =>
+      error._tag === "TooLarge" ? Response.tooLarge(error, maxBytes, target, status) : transportError(error, target)
+    ),
+    Effect.map((text) => ({ status, headers, text }))
+  )
+}
 
 export const make = (platformClient: HttpClient.HttpClient, config: TransportConfig): Transport => {
   // No b3/traceparent headers: they would make every browser call a CORS preflight that the API
@@ -217,6 +248,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
   const client = HttpClient.withTracerPropagation(platformClient, false)
   const root = config.apiUrl
   const key = Option.map(config.apiKey, Redacted.value)
+  const hideKey = Response.redactKey(Option.getOrUndefined(key))
 
   const attempt = (request: S2Request, timeout: Duration.Duration) => {
     const url = `${root}${prefixes[request.api]}${request.path}`
@@ -231,10 +263,8 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
       body === undefined ? (r) => r : HttpClientRequest.bodyText(body, "application/json")
     )
     const exchange = client.execute(httpRequest).pipe(
-      Effect.flatMap((response) =>
-        Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
-      ),
       Effect.mapError((error) => transportError(error, target)),
+      Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
       Effect.timeoutFail({
         duration: timeout,
         onTimeout: () =>
@@ -254,7 +284,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
                 new TransportError({
                   message:
                     `the body of ${target.method} ${target.url} (HTTP ${status}) is not valid JSON; was it cut short? It starts: ${
-                      excerpt(text, 120)
+                      excerpt(hideKey(text), 120)
                     }`,
                   reason: "cutShort",
                   status,
@@ -263,7 +293,12 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
               )
             }
           }
-          return Effect.fail(statusError(status, text, target, parseRetryAfter(responseHeaders["retry-after"], now)))
+          if (status >= 300 && status < 400) {
+            return Effect.fail(Response.redirected(status, responseHeaders.location, target))
+          }
+          return Effect.fail(
+            statusError(status, hideKey(text), target, parseRetryAfter(responseHeaders["retry-after"], now))
+          )
         })
       )
     )
@@ -291,7 +326,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
         Effect.retry(withRetryLog(policy, target))
       )
       const json = yield* config.around === undefined ? fetch : config.around(request, fetch)
-      return yield* decode(schema, json, target)
+      return yield* decode(schema, json, target, hideKey)
     })
 
   return { config, execute }

@@ -201,8 +201,47 @@ export class EmulatorCore {
       if (policy?.required === true && key === undefined) return respond(forbidden(), delay)
       if (this.faultState.overRate(key, now)) return respond(json(429, bodyFor(429), { "retry-after": "1" }), delay)
     }
-    const response = this.route(request)
+    const response = this.rememberFirstToken(request, this.route(request))
+    if (terminal?._tag === "CursorLoop" || terminal?._tag === "CursorBack") {
+      return respond(this.moveCursor(request, response, terminal._tag), delay)
+    }
     return respond(response, delay, terminal?._tag === "Truncate" ? terminal.fraction : undefined)
+  }
+
+  /** The bulk token of the latest first page, where `cursorBack` sends a bulk stream. */
+  private firstToken: string | undefined
+
+  private rememberFirstToken(request: EmulatorRequest, response: EmulatorResponse): EmulatorResponse {
+    if (
+      response.status === 200 && request.url.pathname.endsWith("/search/bulk") &&
+      !request.url.searchParams.has("token")
+    ) {
+      const token = cursorOf(response)?.token
+      if (typeof token === "string") this.firstToken = token
+    }
+    return response
+  }
+
+  /** A broken server's cursor: pointing at the page just served, or before it. */
+  private moveCursor(
+    request: EmulatorRequest,
+    response: EmulatorResponse,
+    fault: "CursorLoop" | "CursorBack"
+  ): EmulatorResponse {
+    const body = cursorOf(response)
+    if (response.status !== 200 || body === undefined) return response
+    const params = request.url.searchParams
+    // The last page too: a broken server's list need not end.
+    if (typeof body.offset === "number") {
+      const offset = Number(params.get("offset") ?? 0)
+      const limit = Number(params.get("limit") ?? 0)
+      body.next = fault === "CursorLoop" ? offset : Math.max(0, offset - limit)
+    } else if ("token" in body) {
+      body.token = fault === "CursorLoop" ? params.get("token") ?? body.token : this.firstToken ?? body.token
+    } else {
+      return response
+    }
+    return json(200, body, response.headers)
   }
 
   route(request: EmulatorRequest): EmulatorResponse {
@@ -282,6 +321,19 @@ export class EmulatorCore {
 }
 
 /** Cuts a body short so that it no longer parses. */
+/** The JSON object of a page, when the body is one. */
+const cursorOf = (response: EmulatorResponse): Record<string, unknown> | undefined => {
+  try {
+    const text = typeof response.body === "string" ? response.body : new TextDecoder().decode(response.body)
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Record<string, unknown>
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
 export const truncateBody = (body: string | Uint8Array, fraction: number): Uint8Array => {
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body
   const cut = Math.max(0, Math.min(bytes.length - 1, Math.floor(bytes.length * fraction)))

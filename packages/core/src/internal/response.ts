@@ -1,0 +1,151 @@
+/**
+ * Answers read defensively. Bodies are read with a bound: a server (or anything answering at the API URL) may send
+ * far more than any real page: the body is counted while it streams in and the read stops at the
+ * bound, so memory never holds more than it. Stopping the stream aborts the request, which drops
+ * the connection instead of draining the rest. A redirect from the API is an answer, not a place to
+ * go: following it would send the key to another host.
+ */
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { Effect, Stream } from "effect"
+import { ProtocolError, TransportError } from "../S2Error.js"
+
+/**
+ * The default bound of a response: three times the API's own limit (it refuses answers over 10 MB).
+ * Reading a body to the bound costs about twice the bound in RSS (the socket's buffers and the kept
+ * chunks), so the bound also bounds the memory a hostile answer can take.
+ */
+export const defaultMaxResponseBytes = 32 * 1024 * 1024
+
+/** Enough of an error body for its message; the rest is not read. */
+export const errorBodyBytes = 8 * 1024
+
+/** `12.3 MB` / `4.0 KB` / `17 bytes`. */
+export const formatBytes = (bytes: number): string =>
+  bytes >= 1024 * 1024
+    ? `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+    : bytes >= 1024
+    ? `${(bytes / 1024).toFixed(1)} KB`
+    : `${bytes} bytes`
+
+/** A body that did not fit: how much was read before stopping, and what `content-length` said. */
+export interface TooLarge {
+  readonly _tag: "TooLarge"
+  readonly read: number
+  readonly declared: number | undefined
+}
+
+interface Reading {
+  readonly chunks: Array<Uint8Array>
+  size: number
+  over: boolean
+}
+
+/**
+ * The chunk in memory of its own. A chunk may be a view on a larger buffer of the socket; kept as
+ * it is, it would keep the whole buffer alive, and a body would cost several times its size.
+ */
+const own = (chunk: Uint8Array): Uint8Array =>
+  chunk.byteLength === chunk.buffer.byteLength ? chunk : new Uint8Array(chunk)
+
+/**
+ * The first `max` bytes of the body, and whether there was more. The chunks are kept as they came
+ * (no copy while reading, so a body over the bound costs at most the bound) and decoded at the end.
+ */
+const readUpTo = (
+  response: HttpClientResponse.HttpClientResponse,
+  max: number
+): Effect.Effect<Reading, HttpClientError.ResponseError> =>
+  Effect.suspend(() =>
+    Stream.runFoldWhile(
+      response.stream,
+      { chunks: [], size: 0, over: false } as Reading,
+      (reading) => !reading.over,
+      (reading, chunk) => {
+        const room = max - reading.size
+        reading.over = chunk.length > room
+        if (!reading.over) reading.chunks.push(own(chunk))
+        else if (room > 0) reading.chunks.push(own(chunk.subarray(0, room)))
+        reading.size += chunk.length
+        return reading
+      }
+    )
+  )
+
+/** UTF-8 decoded chunk by chunk: no joined copy of the bytes. A character cut at the end is dropped. */
+const text = (reading: Reading): string => {
+  const decoder = new TextDecoder()
+  const parts = reading.chunks.map((chunk) => decoder.decode(chunk, { stream: true }))
+  if (!reading.over) parts.push(decoder.decode())
+  return parts.join("")
+}
+
+const declaredLength = (response: HttpClientResponse.HttpClientResponse): number | undefined => {
+  const raw = response.headers["content-length"]
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined
+}
+
+/** The whole body as text, or {@link TooLarge} as soon as it passes `max` bytes. */
+export const readCapped = (
+  response: HttpClientResponse.HttpClientResponse,
+  max: number
+): Effect.Effect<string, HttpClientError.ResponseError | TooLarge> => {
+  const declared = declaredLength(response)
+  if (declared !== undefined && declared > max) {
+    // Nothing worth reading: one chunk ends the stream, which aborts the request.
+    return Effect.zipRight(
+      Stream.runHead(response.stream).pipe(Effect.ignore),
+      Effect.fail<TooLarge>({ _tag: "TooLarge", read: 0, declared })
+    )
+  }
+  return Effect.flatMap(readUpTo(response, max), (reading) =>
+    reading.over
+      ? Effect.fail<TooLarge>({ _tag: "TooLarge", read: reading.size, declared })
+      : Effect.succeed(text(reading)))
+}
+
+/** The start of an error body, at most {@link errorBodyBytes}: enough for the server's message. */
+export const readStart = (
+  response: HttpClientResponse.HttpClientResponse
+): Effect.Effect<string, HttpClientError.ResponseError> => Effect.map(readUpTo(response, errorBodyBytes), text)
+
+/** Where a request went, for error messages; never holds the key. */
+export interface Target {
+  readonly method: string
+  readonly url: string
+}
+
+/** The error of a body over the bound, saying the size. */
+export const tooLarge = (over: TooLarge, max: number, target: Target, status: number): ProtocolError =>
+  new ProtocolError({
+    message: `the response of ${target.method} ${target.url} is larger than maxResponseBytes (${formatBytes(max)}): ${
+      over.declared === undefined
+        ? `stopped after ${formatBytes(over.read)}`
+        : `content-length ${formatBytes(over.declared)}`
+    }; raise maxResponseBytes in the layer options if the answer is genuine`,
+    status,
+    ...target
+  })
+
+const hostOf = (location: string | undefined, base: string): string => {
+  if (location === undefined) return "nowhere (no location header)"
+  try {
+    return new URL(location, base).host
+  } catch {
+    return "an invalid location"
+  }
+}
+
+/** A 3xx from the API: final, and not followed (the key goes to the API root only). */
+export const redirected = (status: number, location: string | undefined, target: Target): TransportError =>
+  new TransportError({
+    message: `${target.method} ${target.url} answered HTTP ${status}, a redirect to ${
+      hostOf(location, target.url)
+    }; the client does not follow redirects from the API (the key is sent to the API root only): check --api-url / apiUrl`,
+    status,
+    ...target
+  })
+
+/** The text with every occurrence of the key replaced, for anything a server echoed back. */
+export const redactKey = (key: string | undefined) => (text: string): string =>
+  key === undefined || key === "" || !text.includes(key) ? text : text.split(key).join("<redacted>")
