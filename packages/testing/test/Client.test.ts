@@ -175,14 +175,16 @@ describe("the core client against the emulator", () => {
         Faults.status(503),
         Faults.status(504),
         Faults.reset,
-        Faults.truncate(),
-        Faults.hang
+        Faults.truncate()
       ]
       await fc.assert(
         fc.asyncProperty(
           fc.integer({ min: 1, max: 2 ** 30 }),
-          // At most 30%: a page then fails all eleven attempts with a chance below 2 in a million.
-          fc.double({ min: 0.05, max: 0.3, noNaN: true }),
+          // At most 12% of answers that failed but came (429, 5xx, reset, cut short): a page then fails
+          // all six attempts the server-failure budget allows with a chance below 3 in a million.
+          // Hangs have a budget of 3 attempts by design (a hung server must end quickly): they are in
+          // the property below, where a stream may end in Timeout.
+          fc.double({ min: 0.05, max: 0.12, noNaN: true }),
           fc.subarray(every, { minLength: 1 }),
           async (seed, rate, faults) => {
             expect(await run({ random: { seed, rate, faults } })).toEqual(clean)
@@ -190,14 +192,14 @@ describe("the core client against the emulator", () => {
         ),
         { numRuns: 20 }
       )
-      // The runs did meet faults (hangs and resets included), not just clean answers.
+      // The runs did meet faults (resets and cut bodies included), not just clean answers.
       expect(faulted).toBeGreaterThan(20)
     },
     120_000
   )
 
   it(
-    "with broken cursors among the faults, every stream ends: the fault-free sequence, or a prefix of it and a ProtocolError (property)",
+    "with broken cursors and hangs among the faults, every stream ends: the fault-free sequence, or a prefix of it and a ProtocolError or Timeout (property)",
     async () => {
       const small = Corpus.make({ seed: 5, size: 400, bulkSize: 2_500 })
       const cited = Array.from({ length: small.size }, (_, i) => i).reduce((best, i) =>
@@ -236,7 +238,7 @@ describe("the core client against the emulator", () => {
         fc.asyncProperty(
           fc.integer({ min: 1, max: 2 ** 30 }),
           fc.double({ min: 0.05, max: 0.3, noNaN: true }),
-          fc.subarray([Faults.status(503), Faults.reset, Faults.truncate()]),
+          fc.subarray([Faults.status(503), Faults.reset, Faults.truncate(), Faults.hang]),
           fc.subarray([Faults.cursorLoop, Faults.cursorBack], { minLength: 1 }),
           async (seed, rate, transient, cursors) => {
             const got = await run({ random: { seed, rate, faults: [...transient, ...cursors] } })
@@ -248,7 +250,9 @@ describe("the core client against the emulator", () => {
                 expect(outcome.ids).toEqual(expected)
               } else {
                 broken++
-                expect(outcome.error).toMatchObject({ _tag: "ProtocolError" })
+                // A Timeout only where hangs were among the faults (3 hangs in a row end a stream).
+                const ended = transient.includes(Faults.hang) ? ["ProtocolError", "Timeout"] : ["ProtocolError"]
+                expect(ended).toContain((outcome.error as { readonly _tag: string })._tag)
                 expect(outcome.ids).toEqual(expected.slice(0, outcome.ids.length))
               }
             })
