@@ -10,6 +10,7 @@ import { SourceMap } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { startEmulator } from "./emulator.js"
+import { patchedEffect } from "./patchedEffect.js"
 
 const runs = Number(process.env.BENCH_RUNS ?? 5)
 const here = import.meta.dirname
@@ -18,14 +19,22 @@ const harvestFields = "title,year,venue,citationCount,authors"
 
 type Result = Record<string, number>
 
+/** "stock": `effect` as installed (what users get); "patched": the upstream-report patch applied. */
+type Variant = "stock" | "patched"
+const patched = process.env.BENCH_PATCHED === "0"
+  ? { _tag: "Skipped" as const, reason: "skipped: BENCH_PATCHED=0" }
+  : patchedEffect(tmp)
+
 /**
  * Each case is bundled to plain JavaScript first, so that what runs (and what its RSS and profile
  * show) is the client, not a TypeScript loader.
  */
-const bundle = (name: string): string => {
-  const out = Path.join(tmp, "cases", `${name}.mjs`)
+const bundle = (name: string, variant: Variant = "stock"): string => {
+  const out = Path.join(tmp, variant === "stock" ? "cases" : "cases-patched", `${name}.mjs`)
   if (!Fs.existsSync(out)) {
     buildSync({
+      // The patched rows: effect's files come from the patched copy (packages/bench/effect-patch).
+      ...(variant === "stock" || patched._tag === "Skipped" ? {} : patched.build),
       entryPoints: [Path.join(here, "cases", `${name}.ts`)],
       outfile: out,
       bundle: true,
@@ -42,8 +51,13 @@ const bundle = (name: string): string => {
   return out
 }
 
-const runCase = (name: string, args: ReadonlyArray<string>, nodeFlags: ReadonlyArray<string> = []): Result => {
-  const out = execFileSync(process.execPath, [...nodeFlags, bundle(name), ...args], {
+const runCase = (
+  name: string,
+  args: ReadonlyArray<string>,
+  nodeFlags: ReadonlyArray<string> = [],
+  variant: Variant = "stock"
+): Result => {
+  const out = execFileSync(process.execPath, [...nodeFlags, bundle(name, variant), ...args], {
     encoding: "utf8",
     maxBuffer: 1 << 24
   })
@@ -52,8 +66,8 @@ const runCase = (name: string, args: ReadonlyArray<string>, nodeFlags: ReadonlyA
 }
 
 /** Runs a case under `--trace-gc-nvp` and sums what its scavenges promoted to the old generation. */
-const promotedMB = (name: string, args: ReadonlyArray<string>): number => {
-  const out = execFileSync(process.execPath, ["--trace-gc-nvp", bundle(name), ...args], {
+const promotedMB = (name: string, args: ReadonlyArray<string>, variant: Variant = "stock"): number => {
+  const out = execFileSync(process.execPath, ["--trace-gc-nvp", bundle(name, variant), ...args], {
     encoding: "utf8",
     maxBuffer: 1 << 26
   })
@@ -176,6 +190,9 @@ const main = async () => {
     const memory = repeat(() => runCase("memory", memoryArgs("fn"), ["--expose-gc"]), false)
     const memoryHand = repeat(() => runCase("memoryHand", [memoryEmulator.url, "1000000", "2"]), false)
     const genPerPage = repeat(() => runCase("memory", memoryArgs("genPerPage"), ["--expose-gc"]), false)
+    const memoryPatched = patched._tag === "Ready"
+      ? repeat(() => runCase("memory", memoryArgs("fn"), ["--expose-gc"], "patched"), false)
+      : []
     memoryEmulator.stop()
     const promotion = [
       ["loop", "an Effect loop"],
@@ -188,6 +205,9 @@ const main = async () => {
       row,
       promoted: stat(Array.from({ length: runs }, () => promotedMB("promotion", [mode])))
     }))
+    const promotionPatched = patched._tag === "Ready"
+      ? stat(Array.from({ length: runs }, () => promotedMB("promotion", ["effectfulStage"], "patched")))
+      : undefined
 
     const cpu = Os.cpus()[0]?.model ?? "unknown"
     log("# Benchmarks")
@@ -272,18 +292,30 @@ const main = async () => {
         mem(genPerPage, "peakMB")
       } | | see NOTES.md: a generator closure per page |`
     )
+    log(
+      `| peak RSS at 100k / at 1,000,000 records, on effect with the patch in packages/bench/effect-patch — **not what users get** (MB) | ${
+        patched._tag === "Ready"
+          ? `${mem(memoryPatched, "peakAt100kMB")} / ${mem(memoryPatched, "peakMB")}`
+          : `not measured: ${patched.reason}`
+      } | | the fix proposed to Effect (NOTES.md) |`
+    )
     log("")
     log(`Output check: the last harvest files of all three are ${same ? "byte-identical" : "DIFFERENT"}.`)
     log("")
     log("## Pages promoted to the old generation")
     log("")
     log(
-      "The `promotion` case, with no HTTP and no client code: 300 pages of 1,000 parsed records, 15 ms apart, run under `--trace-gc-nvp`; MB that scavenges promoted to the old generation. With the `effect` patch in packages/core/patches; see NOTES.md."
+      "The `promotion` case, with no HTTP and no client code: 300 pages of 1,000 parsed records, 15 ms apart, run under `--trace-gc-nvp`; MB that scavenges promoted to the old generation. On `effect` as installed (stock); see NOTES.md."
     )
     log("")
     log("| the pages consumed by | promoted (MB) |")
     log("|---|---|")
     for (const { promoted, row } of promotion) log(`| ${row} | ${cell(promoted, 0)} |`)
+    log(
+      `| the \`mapChunksEffect\` stream again, on effect with the patch in packages/bench/effect-patch — **not what users get** | ${
+        promotionPatched === undefined ? `not measured: ${patched._tag === "Skipped" ? patched.reason : ""}` : cell(promotionPatched, 0)
+      } |`
+    )
     log("")
     log("## Where the time goes")
     log("")
