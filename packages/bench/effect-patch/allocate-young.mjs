@@ -8,10 +8,10 @@
 // The patch is not applied to the workspace (users install effect as released); it is kept for the
 // report to Effect and for the bench's "patched" rows, which apply it to a private copy
 // (packages/bench/src/patchedEffect.ts, NOTES.md). For a new version of effect:
-//   cp -r "$(realpath packages/bench/node_modules/effect)" /tmp/effect-a
-//   cp -r /tmp/effect-a /tmp/effect-b
-//   node packages/bench/effect-patch/allocate-young.mjs /tmp/effect-b/dist
-//   (cd /tmp && diff -ruN effect-a effect-b) | sed 's#effect-[ab]/##' > packages/bench/effect-patch/effect@<version>.patch
+//   cp -r "$(realpath packages/bench/node_modules/effect)" /tmp/effect && cd /tmp/effect
+//   git init -q && git add -A && git commit -qm released
+//   node <workspace>/packages/bench/effect-patch/allocate-young.mjs dist
+//   git diff --full-index > <workspace>/packages/bench/effect-patch/effect@<version>.patch
 // and delete the old patch file; the bench applies the patch made for the installed version.
 import * as Fs from "node:fs"
 import * as Path from "node:path"
