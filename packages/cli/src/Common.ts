@@ -9,7 +9,6 @@ import { Options } from "@effect/cli"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
 import { Fields, isS2Error, SemanticScholar } from "@s2-effect/core"
-import { NodeSemanticScholar } from "@s2-effect/node"
 import type { Emulator } from "@s2-effect/testing"
 import { Config, Context, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import * as fs from "node:fs"
@@ -186,7 +185,10 @@ export const client = (common: Common): Effect.Effect<Client, CliError> =>
     const apiUrl = Option.getOrUndefined(Option.orElse(common.apiUrl, () => envUrl))
     const http = common.emulator
       ? Layer.effect(HttpClient.HttpClient, Effect.map(inProcessEmulator, (built) => built.client))
-      : NodeSemanticScholar.httpClient
+      // Loaded when a command talks to the API: undici is a fifth of `s2`'s code (`s2 --help` needs none).
+      : Layer.unwrapEffect(
+        Effect.promise(() => import("@s2-effect/node")).pipe(Effect.map((node) => node.NodeSemanticScholar.httpClient))
+      )
     const layer = SemanticScholar.layer({
       apiKey: Option.getOrUndefined(apiKey),
       apiUrl: common.emulator ? undefined : apiUrl,
