@@ -9,6 +9,7 @@ import * as Fs from "node:fs"
 import { SourceMap } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { bundleCli } from "../../cli/scripts/bundle.mjs"
 import { startEmulator } from "./emulator.js"
 import { patchedEffect } from "./patchedEffect.js"
 
@@ -51,18 +52,28 @@ const bundle = (name: string, variant: Variant = "stock"): string => {
   return out
 }
 
+/** Runs a case; `processMs` is the whole process's wall time, start-up included. */
 const runCase = (
   name: string,
   args: ReadonlyArray<string>,
   nodeFlags: ReadonlyArray<string> = [],
   variant: Variant = "stock"
 ): Result => {
+  const started = performance.now()
   const out = execFileSync(process.execPath, [...nodeFlags, bundle(name, variant), ...args], {
     encoding: "utf8",
     maxBuffer: 1 << 24
   })
+  const processMs = performance.now() - started
   const last = out.trim().split("\n").at(-1) ?? "{}"
-  return JSON.parse(last)
+  return { ...JSON.parse(last), processMs }
+}
+
+/** Runs the published `s2` (the bundle `npm i -g` installs); its wall time, start-up included. */
+const runS2 = (s2: string, args: ReadonlyArray<string>): number => {
+  const started = performance.now()
+  execFileSync(process.execPath, [s2, ...args], { stdio: ["ignore", "ignore", "ignore"] })
+  return performance.now() - started
 }
 
 /** Runs a case under `--trace-gc-nvp` and sums what its scavenges promoted to the old generation. */
@@ -156,18 +167,41 @@ const main = async () => {
       prefetch = "0"
     ) => [emulator.url, "200000", Path.join(tmp, out), harvestFields, prefetch]
     // Interleaved, so a drift of the machine or of the emulator's caches hits all sides alike.
-    const harvest: Array<[Result, Result, Result]> = []
+    const s2 = await bundleCli(Path.join(tmp, "s2"))
+    const s2Harvest = (out: string) => [
+      "harvest",
+      "",
+      "--out",
+      Path.join(tmp, out),
+      "--overwrite",
+      "--max",
+      "200000",
+      "--fields",
+      harvestFields,
+      "--api-url",
+      emulator.url
+    ]
+    const harvest: Array<[Result, Result, Result, number]> = []
     runCase("harvestOurs", harvestArgs("warm-ours.jsonl"))
     runCase("harvestHand", harvestArgs("warm-hand.jsonl"))
+    runS2(s2, s2Harvest("warm-s2.jsonl"))
     for (let i = 0; i < runs; i++) {
       harvest.push([
         runCase("harvestOurs", harvestArgs("ours.jsonl")),
         runCase("harvestHand", harvestArgs("hand.jsonl")),
-        runCase("harvestOurs", harvestArgs("ours-prefetch.jsonl", "1"))
+        runCase("harvestOurs", harvestArgs("ours-prefetch.jsonl", "1")),
+        runS2(s2, s2Harvest("s2.jsonl"))
       ])
     }
     const read = (f: string) => Fs.readFileSync(Path.join(tmp, f), "utf8")
-    const same = read("ours.jsonl") === read("hand.jsonl") && read("ours-prefetch.jsonl") === read("hand.jsonl")
+    const same = read("ours.jsonl") === read("hand.jsonl") && read("ours-prefetch.jsonl") === read("hand.jsonl") &&
+      read("s2.jsonl") === read("hand.jsonl")
+    const s2Seconds = stat(harvest.map(([, , , ms]) => ms / 1000))
+    const handSeconds = stat(harvest.map(([, h]) => (h.processMs ?? 0) / 1000))
+    const s2Ratios = stat(harvest.map(([, h, , ms]) => (h.processMs ?? 0) / ms))
+    runS2(s2, ["--help"])
+    const help = stat(Array.from({ length: Math.max(runs, 10) }, () => runS2(s2, ["--help"]) / 1000))
+    const bare = stat(Array.from({ length: Math.max(runs, 10) }, () => runS2("-e", ["0"]) / 1000))
     const rate = (r: Result) => (r.records ?? 0) / ((r.ms ?? 1) / 1000)
     const oursRate = stat(harvest.map(([o]) => rate(o)))
     const handRate = stat(harvest.map(([, h]) => rate(h)))
@@ -239,6 +273,16 @@ const main = async () => {
       } | same hand loop | ${cell(prefetchRatios, 2)} |`
     )
     log(
+      `| \`s2 harvest\`, the same 200,000 records, whole process: the bundled CLI from start to exit (s) | ${
+        cell(s2Seconds, 2)
+      } | hand loop, whole process: ${cell(handSeconds, 2)} | ${cell(s2Ratios, 2)} |`
+    )
+    log(
+      `| start-up: \`s2 --help\`, the bundle \`npm i -g\` installs, wall time (s) | ${cell(help, 2)} | \`node -e 0\`: ${
+        cell(bare, 2)
+      } | target: ≤ 0.3 |`
+    )
+    log(
       `| decode one page of 1,000 papers, summary fields, ${
         fmt((decode[0]?.bytes ?? 0) / 1e6, 2)
       } MB (ms) | client page path: ${cell(stat(decode.map((d) => d.clientMs ?? 0)), 2)}; Schema's general decoder: ${
@@ -300,7 +344,7 @@ const main = async () => {
       } | | the fix proposed to Effect (NOTES.md) |`
     )
     log("")
-    log(`Output check: the last harvest files of all three are ${same ? "byte-identical" : "DIFFERENT"}.`)
+    log(`Output check: the last harvest files of all four are ${same ? "byte-identical" : "DIFFERENT"}.`)
     log("")
     log("## Pages promoted to the old generation")
     log("")
