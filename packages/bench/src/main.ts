@@ -357,7 +357,9 @@ const main = async () => {
     for (const { promoted, row } of promotion) log(`| ${row} | ${cell(promoted, 0)} |`)
     log(
       `| the \`mapChunksEffect\` stream again, on effect with the patch in packages/bench/effect-patch — **not what users get** | ${
-        promotionPatched === undefined ? `not measured: ${patched._tag === "Skipped" ? patched.reason : ""}` : cell(promotionPatched, 0)
+        promotionPatched === undefined
+          ? `not measured: ${patched._tag === "Skipped" ? patched.reason : ""}`
+          : cell(promotionPatched, 0)
       } |`
     )
     log("")

@@ -134,10 +134,11 @@ export const writeAtomically = (path: string, text: string): void => {
 
 /**
  * The harvest's file operations are asynchronous, off the main thread: while a page is written,
- * flushed and checkpointed, the next one is fetched and decoded.
+ * flushed and checkpointed, the next one is fetched and decoded. Uninterruptible: Ctrl-C waits for
+ * an operation under way (milliseconds) rather than closing the file under it.
  */
 const attemptAsync = <A>(what: string, f: () => Promise<A>): Effect.Effect<A, CliError> =>
-  Effect.tryPromise({ try: f, catch: (cause) => fileError(what, cause) })
+  Effect.uninterruptible(Effect.tryPromise({ try: f, catch: (cause) => fileError(what, cause) }))
 
 const writeAll = (fd: number, buffer: Buffer): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -354,7 +355,7 @@ export const harvest = (
         synced = state
         syncedAt = now
       }
-      const next: Checkpoint = { ...current, ...state, done, updatedAt: new Date(now).toISOString(), synced }
+      const next: Checkpoint = { ...current, ...state, done, updatedAt: new Date().toISOString(), synced }
       yield* attemptAsync(
         `cannot write the checkpoint ${checkpointPath(out)}`,
         () => writeAtomicallyAsync(checkpointPath(out), JSON.stringify(next, null, 2) + "\n", sync)

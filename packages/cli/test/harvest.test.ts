@@ -31,7 +31,8 @@ class Crash {
   readonly _tag = "Crash"
 }
 
-describe("Harvest", () => {
+// Harvests of thousands of records, one with six full collections: seconds on a loaded machine.
+describe("Harvest", { timeout: 60_000 }, () => {
   it.effect("a crash between a page and its checkpoint, then resume, gives the uninterrupted file", () =>
     Effect.gen(function*() {
       const dir = tmp()
@@ -158,7 +159,7 @@ describe("Harvest", () => {
       // is the emulator's own caches, which rise and fall by a few MB.
       const start = heap.get(10) ?? 0
       expect(Math.max(...heap.values()) - start).toBeLessThan(20)
-    }), 60_000) // 60 pages, six full collections: seconds on a loaded machine
+    }))
 
   it.effect("resume without a checkpoint, or with a file shorter than its checkpoint, is refused", () =>
     Effect.gen(function*() {

@@ -49,7 +49,6 @@ describe("pages and V8's old generation", () => {
   it.effect("effect as released allocates the closures its channels and async effects build per element old", () =>
     Effect.map(
       askV8,
-      (answer) =>
-        expect(answer).toMatchObject({ fromEffect: false, pipeTo: false, async: false, interruptible: false })
+      (answer) => expect(answer).toMatchObject({ fromEffect: false, pipeTo: false, async: false, interruptible: false })
     ))
 })
