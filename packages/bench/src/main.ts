@@ -158,6 +158,8 @@ const main = async () => {
     lines.push(s)
   }
   const started = Date.now()
+  // Other work on the machine inflates wall times and spreads the ratios: said with the figures.
+  const loadAtStart = Os.loadavg()[0] ?? 0
   console.log(`runs per case: ${runs} (+1 warm-up); temp files in ${tmp}`)
 
   const emulator = await startEmulator(["--size", "200000", "--seed", "1"])
@@ -258,6 +260,11 @@ const main = async () => {
     )
     log(
       "The emulator runs as a separate process (`s2-emulator`, 200,000 materialized papers) on 127.0.0.1, so client and server each have a core."
+    )
+    log(
+      `Load average (1 min) at the start and at the end of the run: ${fmt(loadAtStart)} and ${
+        fmt(Os.loadavg()[0] ?? 0)
+      } on ${Os.cpus().length} cores.`
     )
     log("")
     log("| case | s2-effect | baseline | ratio (ours ÷ baseline speed) |")
