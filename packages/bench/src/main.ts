@@ -9,7 +9,9 @@ import * as Fs from "node:fs"
 import { SourceMap } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { bundleCli } from "../../cli/scripts/bundle.mjs"
 import { startEmulator } from "./emulator.js"
+import { patchedEffect } from "./patchedEffect.js"
 
 const runs = Number(process.env.BENCH_RUNS ?? 5)
 const here = import.meta.dirname
@@ -18,14 +20,22 @@ const harvestFields = "title,year,venue,citationCount,authors"
 
 type Result = Record<string, number>
 
+/** "stock": `effect` as installed (what users get); "patched": the upstream-report patch applied. */
+type Variant = "stock" | "patched"
+const patched = process.env.BENCH_PATCHED === "0"
+  ? { _tag: "Skipped" as const, reason: "skipped: BENCH_PATCHED=0" }
+  : patchedEffect(tmp)
+
 /**
  * Each case is bundled to plain JavaScript first, so that what runs (and what its RSS and profile
  * show) is the client, not a TypeScript loader.
  */
-const bundle = (name: string): string => {
-  const out = Path.join(tmp, "cases", `${name}.mjs`)
+const bundle = (name: string, variant: Variant = "stock"): string => {
+  const out = Path.join(tmp, variant === "stock" ? "cases" : "cases-patched", `${name}.mjs`)
   if (!Fs.existsSync(out)) {
     buildSync({
+      // The patched rows: effect's files come from the patched copy (packages/bench/effect-patch).
+      ...(variant === "stock" || patched._tag === "Skipped" ? {} : patched.build),
       entryPoints: [Path.join(here, "cases", `${name}.ts`)],
       outfile: out,
       bundle: true,
@@ -42,18 +52,33 @@ const bundle = (name: string): string => {
   return out
 }
 
-const runCase = (name: string, args: ReadonlyArray<string>, nodeFlags: ReadonlyArray<string> = []): Result => {
-  const out = execFileSync(process.execPath, [...nodeFlags, bundle(name), ...args], {
+/** Runs a case; `processMs` is the whole process's wall time, start-up included. */
+const runCase = (
+  name: string,
+  args: ReadonlyArray<string>,
+  nodeFlags: ReadonlyArray<string> = [],
+  variant: Variant = "stock"
+): Result => {
+  const started = performance.now()
+  const out = execFileSync(process.execPath, [...nodeFlags, bundle(name, variant), ...args], {
     encoding: "utf8",
     maxBuffer: 1 << 24
   })
+  const processMs = performance.now() - started
   const last = out.trim().split("\n").at(-1) ?? "{}"
-  return JSON.parse(last)
+  return { ...JSON.parse(last), processMs }
+}
+
+/** Runs the published `s2` (the bundle `npm i -g` installs); its wall time, start-up included. */
+const runS2 = (s2: string, args: ReadonlyArray<string>): number => {
+  const started = performance.now()
+  execFileSync(process.execPath, [s2, ...args], { stdio: ["ignore", "ignore", "ignore"] })
+  return performance.now() - started
 }
 
 /** Runs a case under `--trace-gc-nvp` and sums what its scavenges promoted to the old generation. */
-const promotedMB = (name: string, args: ReadonlyArray<string>): number => {
-  const out = execFileSync(process.execPath, ["--trace-gc-nvp", bundle(name), ...args], {
+const promotedMB = (name: string, args: ReadonlyArray<string>, variant: Variant = "stock"): number => {
+  const out = execFileSync(process.execPath, ["--trace-gc-nvp", bundle(name, variant), ...args], {
     encoding: "utf8",
     maxBuffer: 1 << 26
   })
@@ -133,6 +158,8 @@ const main = async () => {
     lines.push(s)
   }
   const started = Date.now()
+  // Other work on the machine inflates wall times and spreads the ratios: said with the figures.
+  const loadAtStart = Os.loadavg()[0] ?? 0
   console.log(`runs per case: ${runs} (+1 warm-up); temp files in ${tmp}`)
 
   const emulator = await startEmulator(["--size", "200000", "--seed", "1"])
@@ -142,18 +169,41 @@ const main = async () => {
       prefetch = "0"
     ) => [emulator.url, "200000", Path.join(tmp, out), harvestFields, prefetch]
     // Interleaved, so a drift of the machine or of the emulator's caches hits all sides alike.
-    const harvest: Array<[Result, Result, Result]> = []
+    const s2 = await bundleCli(Path.join(tmp, "s2"))
+    const s2Harvest = (out: string) => [
+      "harvest",
+      "",
+      "--out",
+      Path.join(tmp, out),
+      "--overwrite",
+      "--max",
+      "200000",
+      "--fields",
+      harvestFields,
+      "--api-url",
+      emulator.url
+    ]
+    const harvest: Array<[Result, Result, Result, number]> = []
     runCase("harvestOurs", harvestArgs("warm-ours.jsonl"))
     runCase("harvestHand", harvestArgs("warm-hand.jsonl"))
+    runS2(s2, s2Harvest("warm-s2.jsonl"))
     for (let i = 0; i < runs; i++) {
       harvest.push([
         runCase("harvestOurs", harvestArgs("ours.jsonl")),
         runCase("harvestHand", harvestArgs("hand.jsonl")),
-        runCase("harvestOurs", harvestArgs("ours-prefetch.jsonl", "1"))
+        runCase("harvestOurs", harvestArgs("ours-prefetch.jsonl", "1")),
+        runS2(s2, s2Harvest("s2.jsonl"))
       ])
     }
     const read = (f: string) => Fs.readFileSync(Path.join(tmp, f), "utf8")
-    const same = read("ours.jsonl") === read("hand.jsonl") && read("ours-prefetch.jsonl") === read("hand.jsonl")
+    const same = read("ours.jsonl") === read("hand.jsonl") && read("ours-prefetch.jsonl") === read("hand.jsonl") &&
+      read("s2.jsonl") === read("hand.jsonl")
+    const s2Seconds = stat(harvest.map(([, , , ms]) => ms / 1000))
+    const handSeconds = stat(harvest.map(([, h]) => (h.processMs ?? 0) / 1000))
+    const s2Ratios = stat(harvest.map(([, h, , ms]) => (h.processMs ?? 0) / ms))
+    runS2(s2, ["--help"])
+    const help = stat(Array.from({ length: Math.max(runs, 10) }, () => runS2(s2, ["--help"]) / 1000))
+    const bare = stat(Array.from({ length: Math.max(runs, 10) }, () => runS2("-e", ["0"]) / 1000))
     const rate = (r: Result) => (r.records ?? 0) / ((r.ms ?? 1) / 1000)
     const oursRate = stat(harvest.map(([o]) => rate(o)))
     const handRate = stat(harvest.map(([, h]) => rate(h)))
@@ -176,6 +226,9 @@ const main = async () => {
     const memory = repeat(() => runCase("memory", memoryArgs("fn"), ["--expose-gc"]), false)
     const memoryHand = repeat(() => runCase("memoryHand", [memoryEmulator.url, "1000000", "2"]), false)
     const genPerPage = repeat(() => runCase("memory", memoryArgs("genPerPage"), ["--expose-gc"]), false)
+    const memoryPatched = patched._tag === "Ready"
+      ? repeat(() => runCase("memory", memoryArgs("fn"), ["--expose-gc"], "patched"), false)
+      : []
     memoryEmulator.stop()
     const promotion = [
       ["loop", "an Effect loop"],
@@ -188,6 +241,9 @@ const main = async () => {
       row,
       promoted: stat(Array.from({ length: runs }, () => promotedMB("promotion", [mode])))
     }))
+    const promotionPatched = patched._tag === "Ready"
+      ? stat(Array.from({ length: runs }, () => promotedMB("promotion", ["effectfulStage"], "patched")))
+      : undefined
 
     const cpu = Os.cpus()[0]?.model ?? "unknown"
     log("# Benchmarks")
@@ -205,6 +261,11 @@ const main = async () => {
     log(
       "The emulator runs as a separate process (`s2-emulator`, 200,000 materialized papers) on 127.0.0.1, so client and server each have a core."
     )
+    log(
+      `Load average (1 min) at the start and at the end of the run: ${fmt(loadAtStart)} and ${
+        fmt(Os.loadavg()[0] ?? 0)
+      } on ${Os.cpus().length} cores.`
+    )
     log("")
     log("| case | s2-effect | baseline | ratio (ours ÷ baseline speed) |")
     log("|---|---|---|---|")
@@ -217,6 +278,16 @@ const main = async () => {
       `| same harvest with \`prefetch: 1\` (the next page is fetched while this one is written) | ${
         cell(prefetchRate, 0)
       } | same hand loop | ${cell(prefetchRatios, 2)} |`
+    )
+    log(
+      `| \`s2 harvest\`, the same 200,000 records, whole process: the bundled CLI from start to exit (s) | ${
+        cell(s2Seconds, 2)
+      } | hand loop, whole process: ${cell(handSeconds, 2)} | ${cell(s2Ratios, 2)} |`
+    )
+    log(
+      `| start-up: \`s2 --help\`, the bundle \`npm i -g\` installs, wall time (s) | ${cell(help, 2)} | \`node -e 0\`: ${
+        cell(bare, 2)
+      } | target: ≤ 0.3 |`
     )
     log(
       `| decode one page of 1,000 papers, summary fields, ${
@@ -272,18 +343,32 @@ const main = async () => {
         mem(genPerPage, "peakMB")
       } | | see NOTES.md: a generator closure per page |`
     )
+    log(
+      `| peak RSS at 100k / at 1,000,000 records, on effect with the patch in packages/bench/effect-patch — **not what users get** (MB) | ${
+        patched._tag === "Ready"
+          ? `${mem(memoryPatched, "peakAt100kMB")} / ${mem(memoryPatched, "peakMB")}`
+          : `not measured: ${patched.reason}`
+      } | | the fix proposed to Effect (NOTES.md) |`
+    )
     log("")
-    log(`Output check: the last harvest files of all three are ${same ? "byte-identical" : "DIFFERENT"}.`)
+    log(`Output check: the last harvest files of all four are ${same ? "byte-identical" : "DIFFERENT"}.`)
     log("")
     log("## Pages promoted to the old generation")
     log("")
     log(
-      "The `promotion` case, with no HTTP and no client code: 300 pages of 1,000 parsed records, 15 ms apart, run under `--trace-gc-nvp`; MB that scavenges promoted to the old generation. With the `effect` patch in packages/core/patches; see NOTES.md."
+      "The `promotion` case, with no HTTP and no client code: 300 pages of 1,000 parsed records, 15 ms apart, run under `--trace-gc-nvp`; MB that scavenges promoted to the old generation. On `effect` as installed (stock); see NOTES.md."
     )
     log("")
     log("| the pages consumed by | promoted (MB) |")
     log("|---|---|")
     for (const { promoted, row } of promotion) log(`| ${row} | ${cell(promoted, 0)} |`)
+    log(
+      `| the \`mapChunksEffect\` stream again, on effect with the patch in packages/bench/effect-patch — **not what users get** | ${
+        promotionPatched === undefined
+          ? `not measured: ${patched._tag === "Skipped" ? patched.reason : ""}`
+          : cell(promotionPatched, 0)
+      } |`
+    )
     log("")
     log("## Where the time goes")
     log("")

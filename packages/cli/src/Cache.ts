@@ -6,7 +6,6 @@
  */
 import { Options } from "@effect/cli"
 import type { ResponseCache } from "@s2-effect/core"
-import { NodeCache } from "@s2-effect/node"
 import { Config, Duration, Effect, Option } from "effect"
 import type { CliError } from "./ExitCode.js"
 import { badInput } from "./ExitCode.js"
@@ -76,6 +75,8 @@ export const cacheOption = (
           )
       }
     })
+    // Loaded only with a cache, so that `s2 --help` and plain commands start without the Node layer.
+    const { NodeCache } = yield* Effect.promise(() => import("@s2-effect/node"))
     return {
       store: NodeCache.fileSystem(directory.value),
       timeToLive,

@@ -10,7 +10,7 @@
 import { Options } from "@effect/cli"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { Cassette } from "@s2-effect/testing"
+import type { Cassette } from "@s2-effect/testing"
 import { Effect, Layer, Option } from "effect"
 import * as path from "node:path"
 import type { CliError } from "./ExitCode.js"
@@ -67,12 +67,17 @@ export const around = (
   const chosen: Option.Option<{ readonly mode: Cassette.Mode; readonly dir: string }> = Option.isSome(settings.record)
     ? Option.some({ mode: "record", dir: settings.record.value })
     : Option.map(settings.replay, (dir) => ({ mode: "replay", dir }))
-  return Effect.succeed(Option.match(chosen, {
-    onNone: () => http,
+  return Option.match(chosen, {
+    onNone: () => Effect.succeed(http),
+    // The testing package is loaded only with --record / --replay, as the emulator only with --emulator.
     onSome: ({ dir, mode }) =>
-      Cassette.layer({ path: file(dir), mode }).pipe(
-        Layer.provide(Layer.merge(http, NodeFileSystem.layer)),
-        Layer.mapError((error) => fileError(`cannot use the cassette for --${mode} ${dir}`, error.message))
+      Effect.map(
+        Effect.promise(() => import("@s2-effect/testing")),
+        ({ Cassette }) =>
+          Cassette.layer({ path: file(dir), mode }).pipe(
+            Layer.provide(Layer.merge(http, NodeFileSystem.layer)),
+            Layer.mapError((error) => fileError(`cannot use the cassette for --${mode} ${dir}`, error.message))
+          )
       )
-  }))
+  })
 }

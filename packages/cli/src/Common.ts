@@ -9,7 +9,6 @@ import { Options } from "@effect/cli"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
 import { Fields, isS2Error, SemanticScholar } from "@s2-effect/core"
-import { NodeSemanticScholar } from "@s2-effect/node"
 import type { Emulator } from "@s2-effect/testing"
 import { Config, Context, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import * as fs from "node:fs"
@@ -197,7 +196,12 @@ export const client = (common: Common): Effect.Effect<Client, CliError> =>
       common,
       common.emulator
         ? Layer.effect(HttpClient.HttpClient, Effect.map(inProcessEmulator, (built) => built.client))
-        : NodeSemanticScholar.httpClient
+        // Loaded when a command talks to the API: undici is a fifth of `s2`'s code (`s2 --help` needs none).
+        : Layer.unwrapEffect(
+          Effect.promise(() => import("@s2-effect/node")).pipe(
+            Effect.map((node) => node.NodeSemanticScholar.httpClient)
+          )
+        )
     )
     // A replay answers the same every time: retrying cannot help.
     const noRetry = common.noRetry || Cassettes.replaying(common)
@@ -211,7 +215,7 @@ export const client = (common: Common): Effect.Effect<Client, CliError> =>
       // The emulator and a replay need no pacing; the real API gets the client's default (1/s with a key).
       ...(common.emulator || Cassettes.replaying(common) ? { rateLimit: false } : {}),
       // --redis: one pace shared with the other processes on the key, even against the emulator.
-      ...SharedLimit.rateLimit(common.redis)
+      ...(yield* SharedLimit.rateLimit(common.redis))
     }).pipe(
       Layer.provide(http),
       Layer.mapError((error) =>

@@ -6,8 +6,7 @@
  */
 import { Options } from "@effect/cli"
 import type { Options as ClientOptions } from "@s2-effect/core"
-import { NodeRateLimit } from "@s2-effect/node"
-import { Config, Option } from "effect"
+import { Config, Effect, Option } from "effect"
 
 /**
  * The option, with `S2_REDIS_URL` as its fallback.
@@ -28,8 +27,13 @@ export const redisOption = Options.text("redis").pipe(
  *
  * @since 0.1.0
  */
-export const rateLimit = (redis: Option.Option<string>): Pick<ClientOptions, "rateLimit"> =>
+export const rateLimit = (redis: Option.Option<string>): Effect.Effect<Pick<ClientOptions, "rateLimit">> =>
   Option.match(redis, {
-    onNone: () => ({}),
-    onSome: (url) => ({ rateLimit: NodeRateLimit.shared({ store: "redis", url }) })
+    onNone: () => Effect.succeed({}),
+    // Loaded only with --redis, so that other commands start without the Node layer and ioredis.
+    onSome: (url) =>
+      Effect.map(
+        Effect.promise(() => import("@s2-effect/node")),
+        ({ NodeRateLimit }) => ({ rateLimit: NodeRateLimit.shared({ store: "redis", url }) })
+      )
   })

@@ -92,6 +92,35 @@ describe("Harvest", { timeout: 60_000 }, () => {
       expect(exists.message).toContain("--overwrite")
     }).pipe(Effect.provide(client)))
 
+  it.effect("after an operating-system crash lost the unflushed pages, resume falls back to the last flushed state", () =>
+    Effect.gen(function*() {
+      const dir = tmp()
+      const whole = path.join(dir, "whole.jsonl")
+      const lost = path.join(dir, "lost.jsonl")
+      yield* Harvest.harvest(whole, yield* Harvest.prepare(whole, spec, { resume: false, overwrite: false }), quiet)
+        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
+      // The test clock stands still: page 1 is flushed (the first always is), pages 2 and 3 are not.
+      yield* Harvest.harvest(lost, yield* Harvest.prepare(lost, spec, { resume: false, overwrite: false }), quiet)
+        .pipe(
+          Effect.provideService(Harvest.HarvestFiles, {
+            afterPageWrite: (pages) => (pages === 3 ? Effect.die(new Crash()) : Effect.void)
+          }),
+          Effect.exit
+        )
+      const saved = yield* Harvest.readCheckpoint(lost)
+      expect(saved).toMatchObject({ pages: 2, records: 2000, synced: { pages: 1, records: 1000 } })
+      // The checkpoint reached the disk, the pages after the flush did not.
+      fs.truncateSync(lost, saved?.synced?.bytes ?? 0)
+      const resumed = yield* Harvest.harvest(
+        lost,
+        yield* Harvest.prepare(lost, spec, { resume: true, overwrite: false }),
+        quiet
+      ).pipe(Effect.provide(Harvest.HarvestFiles.layer))
+      expect(resumed.startRecords).toBe(1000)
+      expect(fs.readFileSync(lost, "utf8")).toBe(fs.readFileSync(whole, "utf8"))
+      expect(yield* Harvest.readCheckpoint(lost)).toMatchObject({ done: true, synced: { records: 4500 } })
+    }).pipe(Effect.provide(client)))
+
   it.effect("--max stops mid-page and marks the harvest done", () =>
     Effect.gen(function*() {
       const out = path.join(tmp(), "max.jsonl")

@@ -388,7 +388,8 @@ describe("downloadDataset over real HTTP (startEmulator)", () => {
   )
 })
 
-describe("readDatasetFile", () => {
+// Property runs over gzip streams: seconds on a loaded machine.
+describe("readDatasetFile", { timeout: 60_000 }, () => {
   const Abstract = Schema.Struct({ corpusid: Schema.Number, abstract: Schema.NullOr(Schema.String) })
 
   it.scoped("reads a file from its link and from disk: the same records as the source", () =>

@@ -7,7 +7,7 @@ import { Args, Command, Options } from "@effect/cli"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import { SemanticScholar } from "@s2-effect/core"
-import { NodeDatasets } from "@s2-effect/node"
+import type { NodeDatasets } from "@s2-effect/node"
 import { Effect, Layer, Stream } from "effect"
 import * as Common from "../Common.js"
 import { fileError } from "../ExitCode.js"
@@ -104,6 +104,9 @@ export const download = Command.make(
       `download of ${o.dataset} in release ${o.release}`,
       Effect.gen(function*() {
         const stdio = yield* Stdio
+        // Loaded when a download runs: `@s2-effect/node` brings undici, which every other start of
+        // `s2` would pay for.
+        const { NodeDatasets } = yield* Effect.promise(() => import("@s2-effect/node"))
         // The file host: with --emulator the in-process emulator serves the files too.
         const files = o.emulator
           ? Layer.merge(

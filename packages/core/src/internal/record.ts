@@ -4,10 +4,14 @@ import { Schema } from "effect"
 export const field = <S extends Schema.Schema.All>(schema: S) => Schema.optional(Schema.NullOr(schema))
 
 /**
- * The record as it came over the wire. Records are decoded with unknown fields preserved and no
- * transformation of values, so serialising one gives back the JSON object it was decoded from.
+ * The record as it came over the wire — the record itself, not a copy. Records are decoded with
+ * unknown fields preserved, in the wire's order, and no transformation of values: their own keys
+ * are the wire object's and their values its values (nested records likewise), so the record
+ * already is the JSON it was decoded from, and `JSON.stringify` of it gives the wire text back.
+ * Copying it here (it once was `JSON.parse(JSON.stringify(record))`) cost a bulk harvest a third
+ * of its CPU.
  */
-export const raw = (record: object): Readonly<Record<string, unknown>> => JSON.parse(JSON.stringify(record))
+export const raw = (record: object): Readonly<Record<string, unknown>> => record as Readonly<Record<string, unknown>>
 
 /** The fields that came back, including those this client does not know. */
 export const keys = (record: object): ReadonlyArray<string> => Object.keys(record)

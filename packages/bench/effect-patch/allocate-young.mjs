@@ -5,13 +5,14 @@
 // Effect's channels: the element being processed) alive until a full collection; written through
 // a comma expression, the same function is allocated young. Nothing else changes.
 //
-// For a new version of effect:
-//   pnpm patch effect@<version> --edit-dir /tmp/effect-edit
-//   node packages/core/patches/allocate-young.mjs /tmp/effect-edit/dist
-//   pnpm patch-commit /tmp/effect-edit --patches-dir packages/core/patches
-// then delete the old patch file and its entry under `patchedDependencies` in pnpm-workspace.yaml
-// (an entry that matches no installed version makes `pnpm install` fail);
-// packages/core/test/Retention.test.ts checks the result.
+// The patch is not applied to the workspace (users install effect as released); it is kept for the
+// report to Effect and for the bench's "patched" rows, which apply it to a private copy
+// (packages/bench/src/patchedEffect.ts, NOTES.md). For a new version of effect:
+//   cp -r "$(realpath packages/bench/node_modules/effect)" /tmp/effect && cd /tmp/effect
+//   git init -q && git add -A && git commit -qm released
+//   node <workspace>/packages/bench/effect-patch/allocate-young.mjs dist
+//   git diff --full-index > <workspace>/packages/bench/effect-patch/effect@<version>.patch
+// and delete the old patch file; the bench applies the patch made for the installed version.
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import ts from "typescript"

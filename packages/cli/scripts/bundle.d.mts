@@ -1,0 +1,2 @@
+/** Builds the published `s2` bundle into `outdir` (default dist/bin); returns the path of its entry. */
+export declare const bundleCli: (outdir?: string) => Promise<string>

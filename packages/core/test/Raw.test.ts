@@ -1,0 +1,56 @@
+/**
+ * `raw` is the wire JSON without a copy: the record's own keys and values are the wire object's, in
+ * its order, so `raw` is the record itself, deep-equals the JSON that came over the wire, and
+ * serialises back to the same text (which `s2 harvest` writes).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Effect, Either, FastCheck as fc, Schema } from "effect"
+import { Author } from "../src/Author.js"
+import { Citation, Reference } from "../src/Citation.js"
+import { Release } from "../src/Dataset.js"
+import { decode } from "../src/internal/transport.js"
+import { Paper, PaperAuthor } from "../src/Paper.js"
+import { Snippet } from "../src/Snippet.js"
+
+interface HasRaw {
+  readonly raw: Readonly<Record<string, unknown>>
+}
+
+/** Fields the client does not know (the server adds fields over time): any name but its own fields'. */
+const unknownFields = (known: ReadonlyArray<string>) =>
+  fc.dictionary(fc.string().filter((key) => key !== "__proto__" && !known.includes(key)), fc.jsonValue(), {
+    maxKeys: 3
+  })
+
+const rawProperty = <A extends HasRaw, I>(
+  name: string,
+  schema: Schema.Schema<A, I> & { readonly fields: Schema.Struct.Fields }
+) =>
+  it(`${name}: raw is the record, deep-equal to the wire JSON, and serialises to the wire text (property)`, () => {
+    const wire = fc.tuple(Arbitrary.make(schema), unknownFields(Object.keys(schema.fields))).map(([value, extra]) =>
+      JSON.stringify({ ...extra, ...(Schema.encodeSync(schema)(value) as object) })
+    ).filter((text) =>
+      // NaN and infinities, which the arbitrary may give, are `null` in JSON: not a valid record.
+      Either.isRight(Schema.decodeUnknownEither(schema, { onExcessProperty: "preserve" })(JSON.parse(text)))
+    )
+    fc.assert(
+      fc.property(wire, (text) => {
+        const json: unknown = JSON.parse(text)
+        const record = Effect.runSync(decode(schema, json, { method: "GET", url: "https://api.test/x" }))
+        expect(record.raw).toBe(record)
+        expect(record.raw).toEqual(json)
+        expect(JSON.stringify(record.raw)).toBe(text)
+      }),
+      { numRuns: 150 }
+    )
+  })
+
+describe("raw", () => {
+  rawProperty("Paper", Paper)
+  rawProperty("PaperAuthor", PaperAuthor)
+  rawProperty("Author", Author)
+  rawProperty("Citation", Citation)
+  rawProperty("Reference", Reference)
+  rawProperty("Snippet", Snippet)
+  rawProperty("Release", Release)
+})
