@@ -1,0 +1,341 @@
+/**
+ * Help, usage and parse-error lines of `s2`. @effect/cli parses the command line; what it prints is
+ * written for a generic application (`$ search …` usage lines, a type sentence under every option,
+ * ANSI escapes into pipes, parse errors that do not say which option was wrong), so the CLI renders
+ * those texts itself, here, from the same command descriptors.
+ *
+ * @since 0.1.0
+ */
+import { CliConfig, HelpDoc, Usage, ValidationError } from "@effect/cli"
+import * as Descriptor from "@effect/cli/CommandDescriptor"
+import * as Span from "@effect/cli/HelpDoc/Span"
+import { HashMap, HashSet, Option } from "effect"
+
+/**
+ * A command and the commands under it (`datasets` has `releases`, `links`, …).
+ *
+ * @since 0.1.0
+ */
+export interface Node {
+  readonly name: string
+  readonly descriptor: Descriptor.Command<unknown>
+  readonly children: ReadonlyArray<Node>
+}
+
+/**
+ * The configuration help is rendered with: @effect/cli's built-in options (`--wizard`,
+ * `--completions`, `--log-level`) are left out of every command's option list.
+ *
+ * @since 0.1.0
+ */
+export const config: CliConfig.CliConfig = { ...CliConfig.defaultConfig, showBuiltIns: false }
+
+const nameOf = (descriptor: Descriptor.Command<unknown>): string =>
+  [...HashSet.values(Descriptor.getNames(descriptor))][0] ?? ""
+
+/**
+ * The command tree: `root` and its subcommands, one level of nesting under each.
+ *
+ * @since 0.1.0
+ */
+export const tree = (
+  root: Descriptor.Command<unknown>,
+  commands: ReadonlyArray<Descriptor.Command<unknown>>
+): Node => ({
+  name: nameOf(root),
+  descriptor: root,
+  children: commands.map((descriptor) => {
+    const name = nameOf(descriptor)
+    // A leaf lists itself as its only subcommand. The map is unordered: @effect/cli's own help
+    // lists the subcommands in the order they were defined.
+    const listed = lines(Descriptor.getHelp(descriptor, config), false).join("\n")
+    const children = [...HashMap.entries(Descriptor.getSubcommands(descriptor))]
+      .filter(([child]) => child !== name)
+      .map(([child, sub]) => ({ name: child, descriptor: sub, children: [] }))
+      .sort((a, b) => listed.indexOf(`\n  ${a.name} `) - listed.indexOf(`\n  ${b.name} `))
+    return { name, descriptor, children }
+  })
+})
+
+/**
+ * Where `args` (the arguments after the executable) point in the tree: the command path, its node,
+ * and the arguments with each subcommand name moved in front of the options given before it, so
+ * that `s2 datasets --api-key-file F links papers` reads as `s2 datasets links --api-key-file F
+ * papers`.
+ *
+ * @since 0.1.0
+ */
+export const locate = (
+  root: Node,
+  args: ReadonlyArray<string>
+): { readonly path: ReadonlyArray<string>; readonly node: Node; readonly args: ReadonlyArray<string> } => {
+  const out = [...args]
+  const path: Array<string> = []
+  let node = root
+  for (let i = 0; node.children.length > 0 && i < out.length; i++) {
+    const children = node.children
+    const isChild = (arg: string) => children.some((child) => child.name === arg)
+    // Options given before the subcommand belong to it: find the subcommand after them.
+    const j = out[i]!.startsWith("-") ? out.findIndex((arg, k) => k > i && isChild(arg)) : isChild(out[i]!) ? i : -1
+    if (j < 0) break
+    const [name] = out.splice(j, 1)
+    out.splice(i, 0, name!)
+    path.push(name!)
+    node = children.find((child) => child.name === name)!
+  }
+  return { path, node, args: out }
+}
+
+interface Words {
+  readonly options: Array<string>
+  readonly args: Array<string>
+  optional: boolean
+}
+
+const words = (usage: Usage.Usage, optional: boolean, repeated: boolean, out: Words): void => {
+  switch (usage._tag) {
+    case "Empty":
+    case "Mixed":
+      return
+    case "Named": {
+      const name = usage.names.join(", ")
+      const values = Option.match(usage.acceptedValues, { onNone: () => "", onSome: (v) => ` ${v}` })
+      if (name.startsWith("-")) {
+        // A repeated option may be given zero times: it is optional too.
+        if (optional || repeated) out.optional = true
+        else out.options.push(`${name}${values}`)
+      } else if (name.startsWith("<")) {
+        const arg = `${name}${repeated ? "..." : ""}`
+        out.args.push(optional ? `[${arg}]` : arg)
+      }
+      return
+    }
+    case "Optional":
+      return words(usage.usage, true, repeated, out)
+    case "Repeated":
+      return words(usage.usage, optional, true, out)
+    case "Alternation":
+    case "Concat":
+      words(usage.left, optional, repeated, out)
+      return words(usage.right, optional, repeated, out)
+  }
+}
+
+/**
+ * The one-line usage of a command: `s2 search [options] <query>`. Required options are spelled out,
+ * optional ones (and repeated ones, which may be given zero times) are `[options]`.
+ *
+ * @since 0.1.0
+ */
+export const usageLine = (path: ReadonlyArray<string>, node: Node): string => {
+  const out: Words = { options: [], args: [], optional: false }
+  words(Descriptor.getUsage(node.descriptor), false, false, out)
+  // A command with subcommands has an empty usage of its own (@effect/cli's `Mixed`).
+  const args = node.children.length > 0 ? ["<command>"] : out.args
+  return ["s2", ...path, ...out.options, ...(out.optional ? ["[options]"] : []), ...args].join(" ")
+}
+
+// What @effect/cli says of every option and argument of a type, whatever it is for.
+const filler = /^(A user-defined piece of text\.|A true or false value\.|An integer\.|A floating point number\.|This setting is optional\.|One of the following: .*)$/
+
+const spanText = (span: Span.Span): string => {
+  switch (span._tag) {
+    case "Text":
+    case "URI":
+      return span.value
+    case "Sequence":
+      return spanText(span.left) + spanText(span.right)
+    default:
+      return spanText(span.value)
+  }
+}
+
+/**
+ * The help of a command without @effect/cli's filler sentences and without its list of
+ * subcommands (whose lines repeat every option of every command).
+ *
+ * @since 0.1.0
+ */
+export const tidy = (doc: HelpDoc.HelpDoc): HelpDoc.HelpDoc => {
+  switch (doc._tag) {
+    case "Paragraph":
+      return filler.test(spanText(doc.value).trim()) ? HelpDoc.empty : doc
+    case "Header":
+      return spanText(doc.value) === "COMMANDS" ? HelpDoc.empty : doc
+    case "Enumeration":
+      return HelpDoc.empty
+    case "DescriptionList":
+      return HelpDoc.mapDescriptionList(doc, (term, body) => [term, tidy(body)])
+    case "Sequence": {
+      const left = tidy(doc.left)
+      const right = tidy(doc.right)
+      return HelpDoc.isEmpty(left) ? right : HelpDoc.isEmpty(right) ? left : HelpDoc.sequence(left, right)
+    }
+    case "Empty":
+      return doc
+  }
+}
+
+const description = (node: Node): string => {
+  const flat: Array<HelpDoc.HelpDoc> = []
+  const flatten = (doc: HelpDoc.HelpDoc): void => {
+    if (doc._tag === "Sequence") {
+      flatten(doc.left)
+      flatten(doc.right)
+    } else flat.push(doc)
+  }
+  flatten(Descriptor.getHelp(node.descriptor, config))
+  const k = flat.findIndex((doc) => doc._tag === "Header" && spanText(doc.value) === "DESCRIPTION")
+  const paragraph = flat[k + 1]
+  return k >= 0 && paragraph?._tag === "Paragraph" ? spanText(paragraph.value) : ""
+}
+
+const commandsSection = (path: ReadonlyArray<string>, node: Node): HelpDoc.HelpDoc => {
+  const rows = node.children.flatMap((child) => [
+    [child.name, child] as const,
+    ...child.children.map((sub) => [`${child.name} ${sub.name}`, sub] as const)
+  ])
+  const width = Math.max(...rows.map(([name]) => name.length))
+  return HelpDoc.blocks([
+    HelpDoc.h1("COMMANDS"),
+    ...rows.map(([name, child]) =>
+      HelpDoc.p(`${name.padEnd(width + 2)}${description(child)}`)
+    ),
+    HelpDoc.h1(`Run "${["s2", ...path].join(" ")} <command> --help" for the arguments and options of a command.`)
+  ])
+}
+
+const rootOptions = HelpDoc.blocks([
+  HelpDoc.h1("OPTIONS"),
+  HelpDoc.descriptionList([
+    [Span.text("-h, --help"), HelpDoc.p("Show this help, or a command's (s2 search --help)")],
+    [Span.text("--version"), HelpDoc.p("Show the version of s2")]
+  ])
+])
+
+/**
+ * The help of the command at `path`: usage, description, arguments and options; for a command
+ * with subcommands, the list of them.
+ *
+ * @since 0.1.0
+ */
+export const help = (path: ReadonlyArray<string>, node: Node): HelpDoc.HelpDoc =>
+  HelpDoc.blocks([
+    HelpDoc.h1("USAGE"),
+    HelpDoc.p(usageLine(path, node)),
+    tidy(Descriptor.getHelp(node.descriptor, config)),
+    ...(node.children.length > 0 ? [commandsSection(path, node)] : []),
+    ...(path.length === 0 ? [rootOptions] : [])
+  ])
+
+/**
+ * What `s2` (or `s2 datasets`) without a command prints on standard error before exiting 2.
+ *
+ * @since 0.1.0
+ */
+export const shortUsage = (path: ReadonlyArray<string>, node: Node): string => {
+  const command = ["s2", ...path].join(" ")
+  return [
+    `usage: ${command} <command> [options]`,
+    `commands: ${node.children.map((child) => child.name).join(", ")}`,
+    `Run "${command} --help" for what each does.`,
+    ""
+  ].join("\n")
+}
+
+const bold = (text: string, ansi: boolean): string => ansi ? `\x1b[1m${text}\x1b[0m` : text
+
+const lines = (doc: HelpDoc.HelpDoc, ansi: boolean): Array<string> => {
+  switch (doc._tag) {
+    case "Empty":
+      return []
+    case "Header":
+      return ["", bold(spanText(doc.value), ansi)]
+    case "Paragraph":
+      return [`  ${spanText(doc.value)}`]
+    case "DescriptionList":
+      return doc.definitions.flatMap(([term, body]) => [
+        `  ${bold(spanText(term), ansi)}`,
+        ...lines(body, ansi).map((line) => `    ${line}`)
+      ])
+    case "Enumeration":
+      return doc.elements.flatMap((element) => lines(element, ansi))
+    case "Sequence":
+      return [...lines(doc.left, ansi), ...lines(doc.right, ansi)]
+  }
+}
+
+/**
+ * Renders help as text, sections separated by a blank line: headers in bold on a terminal, no
+ * escape codes at all otherwise. (@effect/cli's own rendering always writes ANSI codes and puts a
+ * blank line after every paragraph.)
+ *
+ * @since 0.1.0
+ */
+export const render = (doc: HelpDoc.HelpDoc, ansi: boolean): string =>
+  lines(doc, ansi).join("\n").replace(/^\n/, "") + "\n"
+
+const valueOf = (args: ReadonlyArray<string>, option: string): string | undefined => {
+  const k = args.lastIndexOf(option)
+  if (k >= 0) return args[k + 1]
+  return [...args].reverse().find((arg) => arg.startsWith(`${option}=`))?.slice(option.length + 1)
+}
+
+const optionWith = (usage: Usage.Usage, accepted: string): string | undefined => {
+  switch (usage._tag) {
+    case "Named":
+      return Option.getOrUndefined(usage.acceptedValues) === accepted ? usage.names[0] : undefined
+    case "Optional":
+    case "Repeated":
+      return optionWith(usage.usage, accepted)
+    case "Alternation":
+    case "Concat":
+      return optionWith(usage.left, accepted) ?? optionWith(usage.right, accepted)
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The message of a command line @effect/cli could not parse, naming the option at fault
+ * (without the `s2: ` prefix).
+ *
+ * @since 0.1.0
+ */
+export const parseError = (
+  error: ValidationError.ValidationError,
+  path: ReadonlyArray<string>,
+  node: Node,
+  args: ReadonlyArray<string>
+): string => {
+  const text = "error" in error ? lines(error.error, false).join(" ").replace(/\s+/g, " ").trim() : "invalid command line"
+  const choices = /^Expected one of the following cases: (.*)$/.exec(text)
+  if (choices !== null) {
+    const allowed = choices[1]!.split(", ")
+    const option = optionWith(Descriptor.getUsage(node.descriptor), allowed.join(" | "))
+    if (option !== undefined) {
+      return `${option} ${JSON.stringify(valueOf(args, option) ?? "")} is invalid: give one of ${allowed.join(", ")}`
+    }
+  }
+  const typed = /^'(.*)' is not a (.*)$/.exec(text)
+  if (typed !== null) {
+    const k = args.indexOf(typed[1]!)
+    const option = k > 0 && args[k - 1]!.startsWith("-") ? `${args[k - 1]} ` : ""
+    return `${option}${JSON.stringify(typed[1])} is invalid: give ${/^[aeiou]/.test(typed[2]!) ? "an" : "a"} ${typed[2]}`
+  }
+  const missing = /^Expected to find option: '(.*)'$/.exec(text)
+  if (missing !== null) return `${missing[1]} is required (see ${["s2", ...path].join(" ")} --help)`
+  const argument = /^Missing argument (.*)$/.exec(text)
+  if (argument !== null) return `missing argument ${argument[1]} (see ${["s2", ...path].join(" ")} --help)`
+  const unknown = /^Received unknown argument: '(.*)'$/.exec(text)
+  if (unknown !== null) {
+    return unknown[1]!.startsWith("-")
+      ? `unknown option ${unknown[1]} (see ${["s2", ...path].join(" ")} --help)`
+      : `unexpected argument ${JSON.stringify(unknown[1])} (see ${["s2", ...path].join(" ")} --help)`
+  }
+  if (ValidationError.isCommandMismatch(error) && node.children.length > 0) {
+    const given = args[path.length] ?? ""
+    return `unknown command ${JSON.stringify(given)}: use one of ${node.children.map((c) => c.name).join(", ")}`
+  }
+  return text
+}
