@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { CliConfig, HelpDoc, Usage, ValidationError } from "@effect/cli"
+import type { Usage } from "@effect/cli"
+import { CliConfig, HelpDoc, ValidationError } from "@effect/cli"
 import * as Descriptor from "@effect/cli/CommandDescriptor"
 import * as Span from "@effect/cli/HelpDoc/Span"
 import { HashMap, HashSet, Option } from "effect"
@@ -136,7 +137,8 @@ export const usageLine = (path: ReadonlyArray<string>, node: Node): string => {
 }
 
 // What @effect/cli says of every option and argument of a type, whatever it is for.
-const filler = /^(A user-defined piece of text\.|A true or false value\.|An integer\.|A floating point number\.|This setting is optional\.|One of the following: .*)$/
+const filler =
+  /^(A user-defined piece of text\.|A true or false value\.|An integer\.|A floating point number\.|This setting is optional\.|One of the following: .*)$/
 
 const spanText = (span: Span.Span): string => {
   switch (span._tag) {
@@ -198,9 +200,7 @@ const commandsSection = (path: ReadonlyArray<string>, node: Node): HelpDoc.HelpD
   const width = Math.max(...rows.map(([name]) => name.length))
   return HelpDoc.blocks([
     HelpDoc.h1("COMMANDS"),
-    ...rows.map(([name, child]) =>
-      HelpDoc.p(`${name.padEnd(width + 2)}${description(child)}`)
-    ),
+    ...rows.map(([name, child]) => HelpDoc.p(`${name.padEnd(width + 2)}${description(child)}`)),
     HelpDoc.h1(`Run "${["s2", ...path].join(" ")} <command> --help" for the arguments and options of a command.`)
   ])
 }
@@ -245,23 +245,36 @@ export const shortUsage = (path: ReadonlyArray<string>, node: Node): string => {
 
 const bold = (text: string, ansi: boolean): string => ansi ? `\x1b[1m${text}\x1b[0m` : text
 
-const lines = (doc: HelpDoc.HelpDoc, ansi: boolean): Array<string> => {
+/** Help is wrapped to the width of a common terminal. */
+const width = 100
+
+/** Words of `text` in lines of at most `width - indent` characters (a longer word stands alone). */
+const wrap = (text: string, indent: number): Array<string> =>
+  text.split(" ").reduce<Array<string>>((acc, word) => {
+    const last = acc[acc.length - 1]
+    if (last !== undefined && last.length + 1 + word.length <= width - indent) acc[acc.length - 1] = `${last} ${word}`
+    else acc.push(word)
+    return acc
+  }, [])
+
+const lines = (doc: HelpDoc.HelpDoc, ansi: boolean, indent = 2): Array<string> => {
+  const pad = " ".repeat(indent)
   switch (doc._tag) {
     case "Empty":
       return []
     case "Header":
       return ["", bold(spanText(doc.value), ansi)]
     case "Paragraph":
-      return [`  ${spanText(doc.value)}`]
+      return wrap(spanText(doc.value), indent).map((line) => pad + line)
     case "DescriptionList":
       return doc.definitions.flatMap(([term, body]) => [
-        `  ${bold(spanText(term), ansi)}`,
-        ...lines(body, ansi).map((line) => `    ${line}`)
+        ...wrap(spanText(term), indent + 2).map((line, i) => pad + (i === 0 ? bold(line, ansi) : `  ${line}`)),
+        ...lines(body, ansi, indent + 4)
       ])
     case "Enumeration":
-      return doc.elements.flatMap((element) => lines(element, ansi))
+      return doc.elements.flatMap((element) => lines(element, ansi, indent))
     case "Sequence":
-      return [...lines(doc.left, ansi), ...lines(doc.right, ansi)]
+      return [...lines(doc.left, ansi, indent), ...lines(doc.right, ansi, indent)]
   }
 }
 
@@ -308,7 +321,9 @@ export const parseError = (
   node: Node,
   args: ReadonlyArray<string>
 ): string => {
-  const text = "error" in error ? lines(error.error, false).join(" ").replace(/\s+/g, " ").trim() : "invalid command line"
+  const text = "error" in error
+    ? lines(error.error, false).join(" ").replace(/\s+/g, " ").trim()
+    : "invalid command line"
   const choices = /^Expected one of the following cases: (.*)$/.exec(text)
   if (choices !== null) {
     const allowed = choices[1]!.split(", ")
@@ -321,7 +336,9 @@ export const parseError = (
   if (typed !== null) {
     const k = args.indexOf(typed[1]!)
     const option = k > 0 && args[k - 1]!.startsWith("-") ? `${args[k - 1]} ` : ""
-    return `${option}${JSON.stringify(typed[1])} is invalid: give ${/^[aeiou]/.test(typed[2]!) ? "an" : "a"} ${typed[2]}`
+    return `${option}${JSON.stringify(typed[1])} is invalid: give ${/^[aeiou]/.test(typed[2]!) ? "an" : "a"} ${
+      typed[2]
+    }`
   }
   const missing = /^Expected to find option: '(.*)'$/.exec(text)
   if (missing !== null) return `${missing[1]} is required (see ${["s2", ...path].join(" ")} --help)`

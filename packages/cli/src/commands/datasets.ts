@@ -27,7 +27,7 @@ export const releases = Command.make("releases", { ...Common.options }, (o) =>
     "list of dataset releases",
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      yield* Output.many(o, yield* s2.getAvailableReleases())
+      yield* Output.many(o, yield* s2.getAvailableReleases(), "release")
     })
   )).pipe(Command.withDescription("The dataset releases, oldest first"))
 
@@ -95,7 +95,10 @@ export const download = Command.make(
     ...Common.options,
     dataset: datasetName,
     release: releaseId,
-    directory: Options.text("dir").pipe(Options.withDescription("Where to put the files (default: the current directory)"), Options.withDefault(".")),
+    directory: Options.text("dir").pipe(
+      Options.withDescription("Where to put the files (default: the current directory)"),
+      Options.withDefault(".")
+    ),
     concurrency: Options.integer("concurrency").pipe(
       Options.withDescription("Files fetched at once (default: 4)"),
       Options.withDefault(4)

@@ -58,7 +58,11 @@ export const search = Command.make(
  */
 export const match = Command.make(
   "match",
-  { ...Common.options, ...FilterFlags.options, title: Args.text({ name: "title" }).pipe(Args.withDescription("A paper title")) },
+  {
+    ...Common.options,
+    ...FilterFlags.options,
+    title: Args.text({ name: "title" }).pipe(Args.withDescription("A paper title"))
+  },
   (o) =>
     Common.run(
       o,
