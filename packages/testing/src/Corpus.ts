@@ -128,6 +128,8 @@ export class Corpus {
    *
    * @example
    * ```ts
+   * import { Corpus } from "@s2-effect/testing"
+   *
    * const corpus = Corpus.make({ seed: 1, size: 1000, bulkSize: 10_000_000 })
    * ```
    * @since 0.1.0
