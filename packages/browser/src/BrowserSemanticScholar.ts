@@ -2,6 +2,7 @@
  * The client in browsers: `@effect/platform-browser`'s HttpClient (XMLHttpRequest, which can abort
  * a request in flight when its fiber is interrupted).
  *
+ * @category modules
  * @since 0.1.0
  */
 import * as BrowserHttpClient from "@effect/platform-browser/BrowserHttpClient"
@@ -24,6 +25,7 @@ import { Layer } from "effect"
  *   Effect.runPromise
  * )
  * ```
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>

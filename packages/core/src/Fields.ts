@@ -7,12 +7,16 @@
  * Naming fields is faster and lighter: when `fields` is omitted the client asks for every field the
  * endpoint serves, as the reference client does.
  *
+ * @category modules
  * @since 0.1.0
  */
 import { Effect } from "effect"
 import { BadQueryParameters } from "./S2Error.js"
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const paperSummaryFields = [
   "paperId",
   "corpusId",
@@ -37,10 +41,16 @@ export const paperSummaryFields = [
   "authors"
 ] as const
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const paperOnlyFields = ["citations", "references", "embedding", "tldr", "textAvailability"] as const
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const authorSummaryFields = [
   "authorId",
   "externalIds",
@@ -53,22 +63,40 @@ export const authorSummaryFields = [
   "hIndex"
 ] as const
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const citationEdgeFields = ["contexts", "intents", "contextsWithIntent", "isInfluential"] as const
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const embeddingModels = ["specter_v1", "specter_v2"] as const
 
-/** A top-level field of a paper that can also be asked for inside lists of papers. @since 0.1.0 */
+/**
+ * A top-level field of a paper that can also be asked for inside lists of papers.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type PaperSummaryField = typeof paperSummaryFields[number]
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type AuthorSummaryField = typeof authorSummaryFields[number]
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type CitationEdgeField = typeof citationEdgeFields[number]
 
 /**
  * A field of a paper: top-level names and the nested names the API serves.
  *
+ * @category models
  * @since 0.1.0
  */
 export type PaperField =
@@ -82,6 +110,7 @@ export type PaperField =
 /**
  * A field of an author, with the nested names of the author's papers.
  *
+ * @category models
  * @since 0.1.0
  */
 export type AuthorField = AuthorSummaryField | "papers" | `papers.${PaperSummaryField}`
@@ -90,6 +119,7 @@ export type AuthorField = AuthorSummaryField | "papers" | `papers.${PaperSummary
  * A field of a citation or reference edge: the edge's own fields, or a field of the paper at the
  * other end (`title` asks for `citingPaper.title` on the citations endpoint).
  *
+ * @category models
  * @since 0.1.0
  */
 export type CitationField = CitationEdgeField | PaperSummaryField | `authors.${AuthorSummaryField}`
@@ -97,6 +127,7 @@ export type CitationField = CitationEdgeField | PaperSummaryField | `authors.${A
 /**
  * A field name the client does not know, passed on unchecked.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Unchecked {
@@ -116,6 +147,7 @@ export interface Unchecked {
  *   Effect.flatMap((s2) => s2.getPaper("CorpusId:1", { fields: ["title", Fields.unchecked("newField")] }))
  * )
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const unchecked = (name: string): Unchecked => ({ _tag: "Unchecked", name })
@@ -125,6 +157,7 @@ const nested = (prefix: string, names: ReadonlyArray<string>) => names.map((name
 /**
  * The names one kind of endpoint accepts, and what it asks for when `fields` is omitted.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface FieldSet {
@@ -148,9 +181,19 @@ const allPaperFields: ReadonlyArray<string> = [
   ...nested("embedding", embeddingModels)
 ]
 
-/** A single paper: when omitted, every field. @since 0.1.0 */
+/**
+ * A single paper: when omitted, every field.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const paper = fieldSet("paper", allPaperFields, [...paperSummaryFields, ...paperOnlyFields])
-/** Lists, searches, batches and recommendations of papers: when omitted, the summary fields. @since 0.1.0 */
+/**
+ * Lists, searches, batches and recommendations of papers: when omitted, the summary fields.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const papers = fieldSet("paper", allPaperFields, paperSummaryFields)
 
 const allAuthorFields: ReadonlyArray<string> = [
@@ -158,12 +201,27 @@ const allAuthorFields: ReadonlyArray<string> = [
   "papers",
   ...nested("papers", paperSummaryFields)
 ]
-/** A single author or a batch of authors: when omitted, every field including `papers`. @since 0.1.0 */
+/**
+ * A single author or a batch of authors: when omitted, every field including `papers`.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const author = fieldSet("author", allAuthorFields, [...authorSummaryFields, "papers"])
-/** Lists and searches of authors: when omitted, the summary fields. @since 0.1.0 */
+/**
+ * Lists and searches of authors: when omitted, the summary fields.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const authors = fieldSet("author", allAuthorFields, authorSummaryFields)
 
-/** Citation and reference edges: when omitted, the edge fields and the other paper's summary. @since 0.1.0 */
+/**
+ * Citation and reference edges: when omitted, the edge fields and the other paper's summary.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const citation = fieldSet(
   "citation",
   [...citationEdgeFields, ...paperSummaryFields, ...nested("authors", authorSummaryFields)],
@@ -175,6 +233,7 @@ export const citation = fieldSet(
  * caller's order, duplicates dropped). Fails with `BadQueryParameters` naming the unknown field and
  * what is allowed.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const render = (

@@ -2,6 +2,7 @@
  * Paper and author identifiers: which forms the API accepts, checked before a request is made, and
  * how an id is placed in a URL path.
  *
+ * @category modules
  * @since 0.1.0
  */
 import { Effect } from "effect"
@@ -41,6 +42,7 @@ const invalid = (parameter: string, message: string) => Effect.fail(new BadQuery
  *
  * Effect.runSync(PaperId.validatePaperId("10.1093/mind/lix.236.433")) // "10.1093/mind/lix.236.433"
  * ```
+ * @category validation
  * @since 0.1.0
  */
 export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effect<string, BadQueryParameters> => {
@@ -64,6 +66,7 @@ export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effec
 /**
  * Checks that `id` is an author id: a plain number as a string.
  *
+ * @category validation
  * @since 0.1.0
  */
 export const validateAuthorId = (id: string, parameter = "authorId"): Effect.Effect<string, BadQueryParameters> =>
@@ -79,6 +82,7 @@ export const validateAuthorId = (id: string, parameter = "authorId"): Effect.Eff
 /**
  * Checks a list of ids: not empty, at most `max` when given, each valid.
  *
+ * @category validation
  * @since 0.1.0
  */
 export const validateIds = (
@@ -94,6 +98,7 @@ export const validateIds = (
  * An id as a URL path: written as is (a DOI's `/` stays a segment separator, as the API expects),
  * except characters that would end the path or are not allowed in one.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const toPath = (id: string): string => encodeURI(id).replace(/[?#]/g, (c) => c === "?" ? "%3F" : "%23")

@@ -2,6 +2,7 @@
  * Client-side pacing. The API allows one request per second per key, over all endpoints, so the
  * limiter is shared by every fiber that uses one client layer.
  *
+ * @category modules
  * @since 0.1.0
  */
 import type { Duration } from "effect"
@@ -15,6 +16,7 @@ import type { Duration } from "effect"
  *
  * const tenPerSecond: RateLimit.RateLimit = { requests: 10, per: "1 second" }
  * ```
+ * @category models
  * @since 0.1.0
  */
 export interface RateLimit {
@@ -25,6 +27,7 @@ export interface RateLimit {
 /**
  * The pace the API grants a key: one request per second, cumulative over all endpoints.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const perKey: RateLimit = { requests: 1, per: "1 second" }

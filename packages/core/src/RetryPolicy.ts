@@ -2,6 +2,7 @@
  * The retry policy: a `Schedule` fed with the failed attempt's {@link S2Error}. Exported so users can
  * reuse it for their own calls, tune it, or replace it.
  *
+ * @category modules
  * @since 0.1.0
  */
 import { Duration, Function, Schedule } from "effect"
@@ -11,6 +12,7 @@ import { isRetryable, retryAfterMillis } from "./S2Error.js"
 /**
  * A retry policy: any schedule that takes the error of the failed attempt as input.
  *
+ * @category models
  * @since 0.1.0
  */
 export type RetryPolicy = Schedule.Schedule<unknown, S2Error>
@@ -19,6 +21,7 @@ export type RetryPolicy = Schedule.Schedule<unknown, S2Error>
  * Settings of {@link make}. The defaults are the provider's requirement of exponential back-off
  * and the reference client's figures.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface RetryOptions {
@@ -50,6 +53,7 @@ export interface RetryOptions {
  * // three quick retries, for an interactive tool
  * const policy = RetryPolicy.make({ times: 3, base: "500 millis", cap: "2 seconds", jitter: true })
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const make = (options: RetryOptions = {}): RetryPolicy => {
@@ -72,6 +76,7 @@ export const make = (options: RetryOptions = {}): RetryPolicy => {
  * The default policy: retry 429, 5xx, time-outs and transport errors up to 10 times, waiting 5 s,
  * 10 s, 20 s, 40 s, then 60 s each time, or longer when the server's `Retry-After` says so.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const defaultPolicy: RetryPolicy = make()

@@ -7,6 +7,7 @@
  * fetched with the plain `HttpClient` from the context, never through the API transport, and never
  * with the API key.
  *
+ * @category modules
  * @since 0.1.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
@@ -69,6 +70,7 @@ import * as Zlib from "node:zlib"
  *   Effect.provide(NodeDatasets.layer)
  * )
  * ```
+ * @category errors
  * @since 0.1.0
  */
 export class DatasetFileError extends Schema.TaggedError<DatasetFileError>()("DatasetFileError", {
@@ -100,6 +102,7 @@ export class DatasetFileError extends Schema.TaggedError<DatasetFileError>()("Da
  *   Skipped: (e) => `${e.file}: already there`
  * })
  * ```
+ * @category models
  * @since 0.1.0
  */
 export type DownloadEvent = Data.TaggedEnum<{
@@ -109,7 +112,12 @@ export type DownloadEvent = Data.TaggedEnum<{
   Skipped: DownloadState
 }>
 
-/** The fields every {@link DownloadEvent} carries. @since 0.1.0 */
+/**
+ * The fields every {@link DownloadEvent} carries.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface DownloadState {
   readonly file: string
   readonly path: string
@@ -127,6 +135,7 @@ export interface DownloadState {
  * const event = NodeDatasets.DownloadEvent.Skipped({ file: "a.gz", path: "/tmp/a.gz", bytesDone: 1, bytesTotal: 1 })
  * NodeDatasets.DownloadEvent.$is("Skipped")(event) // true
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const DownloadEvent = Data.taggedEnum<DownloadEvent>()
@@ -135,6 +144,7 @@ export const DownloadEvent = Data.taggedEnum<DownloadEvent>()
  * One record of a diff: `update` records are to be upserted (the whole new record), `delete`
  * records carry only the key (`corpusid` for the paper datasets).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface DiffRecord {
@@ -149,6 +159,7 @@ export interface DiffRecord {
 /**
  * Options of {@link downloadDataset} and {@link downloadFile}.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface DownloadOptions {
@@ -169,6 +180,7 @@ export interface DownloadOptions {
 /**
  * Options of {@link readDatasetFile} for the URL case.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface ReadOptions {
@@ -206,6 +218,7 @@ const isUrl = (s: string): boolean => /^https?:\/\//i.test(s)
  * NodeDatasets.fileNameOf("https://bucket.s3.amazonaws.com/staging/papers/part-0.jsonl.gz?X-Amz-Signature=abc")
  * // Either.right("part-0.jsonl.gz")
  * ```
+ * @category utils
  * @since 0.1.0
  */
 export const fileNameOf = (url: string): Either.Either<string, DatasetFileError> => {
@@ -512,6 +525,7 @@ const fetchOne = (
  *   Effect.runPromise
  * )
  * ```
+ * @category downloads
  * @since 0.1.0
  */
 export const downloadFile = (
@@ -553,6 +567,7 @@ export const downloadFile = (
  *   Effect.runPromise
  * )
  * ```
+ * @category downloads
  * @since 0.1.0
  */
 export const downloadDataset = (
@@ -743,6 +758,7 @@ const decoderOf = <A, I>(schema: Schema.Schema<A, I>) => Schema.decodeUnknownEit
  * const bytes = Stream.make(new Uint8Array(gzipSync("{\"corpusid\":1}\n{\"corpusid\":2}\n")))
  * NodeDatasets.gzipJsonLines(bytes, "inline").pipe(Stream.runCollect, Effect.runPromise)
  * ```
+ * @category reading
  * @since 0.1.0
  */
 export const gzipJsonLines: {
@@ -778,6 +794,7 @@ export const gzipJsonLines: {
  *   Effect.runPromise
  * )
  * ```
+ * @category reading
  * @since 0.1.0
  */
 export const readDatasetFile: {
@@ -848,6 +865,7 @@ export const readDatasetFile: {
  * })
  * program.pipe(Effect.provide(Layer.merge(NodeSemanticScholar.layerConfig(), NodeDatasets.layer)), Effect.runPromise)
  * ```
+ * @category reading
  * @since 0.1.0
  */
 export const diffRecords = (
@@ -880,6 +898,7 @@ export const diffRecords = (
  *
  * NodeDatasets.readDatasetFile("part-0.jsonl.gz").pipe(Stream.runCount, Effect.provide(NodeDatasets.layer))
  * ```
+ * @category layers
  * @since 0.1.0
  */
 export const layer: Layer.Layer<HttpClient.HttpClient | FileSystem.FileSystem> = Layer.merge(

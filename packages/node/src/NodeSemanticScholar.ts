@@ -2,6 +2,7 @@
  * The client on Node: `@effect/platform-node`'s undici HttpClient (one keep-alive connection pool
  * per layer), and settings from the environment through Effect `Config`.
  *
+ * @category modules
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
@@ -28,6 +29,7 @@ import { Config, Effect, Layer, Option, Redacted } from "effect"
  *
  * const client = SemanticScholar.layer({ timeout: "5 seconds" }).pipe(Layer.provide(NodeSemanticScholar.httpClient))
  * ```
+ * @category layers
  * @since 0.1.0
  */
 export const httpClient: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerUndici
@@ -47,6 +49,7 @@ export const httpClient: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.lay
  *   Effect.runPromise
  * )
  * ```
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>
@@ -68,6 +71,7 @@ export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQu
  *   Effect.runPromise
  * )
  * ```
+ * @category layers
  * @since 0.1.0
  */
 export const layerConfig = (

@@ -22,6 +22,7 @@ import { hashString } from "./internal/prng.js"
 /**
  * Options for {@link Corpus.make}.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface CorpusOptions {
@@ -57,6 +58,7 @@ const VIRTUAL_TO = Date.UTC(2025, 11, 31)
  * const corpus = Corpus.make({ seed: 1, size: 1000 })
  * corpus.paper(0).title
  * ```
+ * @category models
  * @since 0.1.0
  */
 export class Corpus {

@@ -26,6 +26,7 @@ export type { EmulatorOptions, EmulatorRequest, EmulatorResponse, RecordedReques
 /**
  * What tests can do with a running emulator.
  *
+ * @category services
  * @since 0.1.0
  */
 export interface EmulatorService {
@@ -143,6 +144,7 @@ const httpClient = (core: EmulatorCore): HttpClient.HttpClient =>
  *     expect((yield* emulator.requests).length).toBe(1)
  *   }).pipe(Effect.provide(Emulator.layer({ seed: 1, size: 1000 }))))
  * ```
+ * @category services
  * @since 0.1.0
  */
 export class Emulator extends Context.Tag("@s2-effect/testing/Emulator")<Emulator, EmulatorService>() {

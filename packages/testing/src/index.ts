@@ -5,6 +5,7 @@
  */
 export { type AuthorCore, Corpus, type CorpusOptions, type PaperCore } from "./Corpus.js"
 export type { Graph } from "./corpus/graph.js"
+export type { Venue } from "./corpus/vocabulary.js"
 export { Emulator, type EmulatorOptions, type EmulatorService, type RecordedRequest } from "./Emulator.js"
 export * as Faults from "./Faults.js"
 export type { EmulatorRequest, EmulatorResponse } from "./internal/wire.js"
