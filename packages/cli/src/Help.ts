@@ -6,8 +6,8 @@
  *
  * @since 0.1.0
  */
-import type { Usage } from "@effect/cli"
-import { CliConfig, HelpDoc, ValidationError } from "@effect/cli"
+import type { Usage, ValidationError } from "@effect/cli"
+import { CliConfig, HelpDoc } from "@effect/cli"
 import * as Descriptor from "@effect/cli/CommandDescriptor"
 import * as Span from "@effect/cli/HelpDoc/Span"
 import { HashMap, HashSet, Option } from "effect"
@@ -309,6 +309,43 @@ const optionWith = (usage: Usage.Usage, accepted: string): string | undefined =>
   }
 }
 
+interface Failed {
+  readonly path: ReadonlyArray<string>
+  readonly node: Node
+  readonly args: ReadonlyArray<string>
+}
+
+const seeHelp = (failed: Failed) => `(see ${["s2", ...failed.path].join(" ")} --help)`
+
+/** @effect/cli's parse messages, and what `s2` says instead (`undefined`: keep the original). */
+const rewrites: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray, failed: Failed) => string | undefined]> = [
+  [/^Expected one of the following cases: (.*)$/, ([, list], failed) => {
+    const allowed = list!.split(", ")
+    const option = optionWith(Descriptor.getUsage(failed.node.descriptor), allowed.join(" | "))
+    const given = option === undefined ? undefined : JSON.stringify(valueOf(failed.args, option) ?? "")
+    return option && `${option} ${given} is invalid: give one of ${allowed.join(", ")}`
+  }],
+  [/^'(.*)' is not a (.*)$/, ([, value, type], failed) => {
+    const k = failed.args.indexOf(value!)
+    const option = k > 0 && failed.args[k - 1]!.startsWith("-") ? `${failed.args[k - 1]} ` : ""
+    return `${option}${JSON.stringify(value)} is invalid: give ${/^[aeiou]/.test(type!) ? "an" : "a"} ${type}`
+  }],
+  [/^Expected to find option: '(.*)'$/, ([, option], failed) => `${option} is required ${seeHelp(failed)}`],
+  [/^Missing argument (.*)$/, ([, argument], failed) => `missing argument ${argument} ${seeHelp(failed)}`],
+  [/^Received unknown argument: '(-.*)'$/, ([, option], failed) => `unknown option ${option} ${seeHelp(failed)}`],
+  [
+    /^Received unknown argument: '(.*)'$/,
+    ([, arg], failed) => `unexpected argument ${JSON.stringify(arg)} ${seeHelp(failed)}`
+  ],
+  [
+    /^Invalid subcommand for /,
+    (_, { args, node, path }) =>
+      `unknown command ${JSON.stringify(args[path.length] ?? "")}: use one of ${
+        node.children.map((c) => c.name).join(", ")
+      }`
+  ]
+]
+
 /**
  * The message of a command line @effect/cli could not parse, naming the option at fault
  * (without the `s2: ` prefix).
@@ -324,35 +361,10 @@ export const parseError = (
   const text = "error" in error
     ? lines(error.error, false).join(" ").replace(/\s+/g, " ").trim()
     : "invalid command line"
-  const choices = /^Expected one of the following cases: (.*)$/.exec(text)
-  if (choices !== null) {
-    const allowed = choices[1]!.split(", ")
-    const option = optionWith(Descriptor.getUsage(node.descriptor), allowed.join(" | "))
-    if (option !== undefined) {
-      return `${option} ${JSON.stringify(valueOf(args, option) ?? "")} is invalid: give one of ${allowed.join(", ")}`
-    }
-  }
-  const typed = /^'(.*)' is not a (.*)$/.exec(text)
-  if (typed !== null) {
-    const k = args.indexOf(typed[1]!)
-    const option = k > 0 && args[k - 1]!.startsWith("-") ? `${args[k - 1]} ` : ""
-    return `${option}${JSON.stringify(typed[1])} is invalid: give ${/^[aeiou]/.test(typed[2]!) ? "an" : "a"} ${
-      typed[2]
-    }`
-  }
-  const missing = /^Expected to find option: '(.*)'$/.exec(text)
-  if (missing !== null) return `${missing[1]} is required (see ${["s2", ...path].join(" ")} --help)`
-  const argument = /^Missing argument (.*)$/.exec(text)
-  if (argument !== null) return `missing argument ${argument[1]} (see ${["s2", ...path].join(" ")} --help)`
-  const unknown = /^Received unknown argument: '(.*)'$/.exec(text)
-  if (unknown !== null) {
-    return unknown[1]!.startsWith("-")
-      ? `unknown option ${unknown[1]} (see ${["s2", ...path].join(" ")} --help)`
-      : `unexpected argument ${JSON.stringify(unknown[1])} (see ${["s2", ...path].join(" ")} --help)`
-  }
-  if (ValidationError.isCommandMismatch(error) && node.children.length > 0) {
-    const given = args[path.length] ?? ""
-    return `unknown command ${JSON.stringify(given)}: use one of ${node.children.map((c) => c.name).join(", ")}`
+  for (const [pattern, rewrite] of rewrites) {
+    const match = pattern.exec(text)
+    const message = match === null ? undefined : rewrite(match, { path, node, args })
+    if (message !== undefined) return message
   }
   return text
 }
