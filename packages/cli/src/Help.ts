@@ -294,16 +294,20 @@ const valueOf = (args: ReadonlyArray<string>, option: string): string | undefine
   return [...args].reverse().find((arg) => arg.startsWith(`${option}=`))?.slice(option.length + 1)
 }
 
-const optionWith = (usage: Usage.Usage, accepted: string): string | undefined => {
+/** The first option of `usage` that `test` accepts: its name. */
+const optionWith = (
+  usage: Usage.Usage,
+  test: (names: ReadonlyArray<string>, accepted: string | undefined) => boolean
+): string | undefined => {
   switch (usage._tag) {
     case "Named":
-      return Option.getOrUndefined(usage.acceptedValues) === accepted ? usage.names[0] : undefined
+      return test(usage.names, Option.getOrUndefined(usage.acceptedValues)) ? usage.names[0] : undefined
     case "Optional":
     case "Repeated":
-      return optionWith(usage.usage, accepted)
+      return optionWith(usage.usage, test)
     case "Alternation":
     case "Concat":
-      return optionWith(usage.left, accepted) ?? optionWith(usage.right, accepted)
+      return optionWith(usage.left, test) ?? optionWith(usage.right, test)
     default:
       return undefined
   }
@@ -321,7 +325,10 @@ const seeHelp = (failed: Failed) => `(see ${["s2", ...failed.path].join(" ")} --
 const rewrites: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray, failed: Failed) => string | undefined]> = [
   [/^Expected one of the following cases: (.*)$/, ([, list], failed) => {
     const allowed = list!.split(", ")
-    const option = optionWith(Descriptor.getUsage(failed.node.descriptor), allowed.join(" | "))
+    const option = optionWith(
+      Descriptor.getUsage(failed.node.descriptor),
+      (_, accepted) => accepted === allowed.join(" | ")
+    )
     const given = option === undefined ? undefined : JSON.stringify(valueOf(failed.args, option) ?? "")
     return option && `${option} ${given} is invalid: give one of ${allowed.join(", ")}`
   }],
@@ -332,7 +339,11 @@ const rewrites: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray, failed:
   }],
   [/^Expected to find option: '(.*)'$/, ([, option], failed) => `${option} is required ${seeHelp(failed)}`],
   [/^Missing argument (.*)$/, ([, argument], failed) => `missing argument ${argument} ${seeHelp(failed)}`],
-  [/^Received unknown argument: '(-.*)'$/, ([, option], failed) => `unknown option ${option} ${seeHelp(failed)}`],
+  [/^Received unknown argument: '(-.*)'$/, ([, option], failed) =>
+    // A known option left without its value is reported as unknown.
+    optionWith(Descriptor.getUsage(failed.node.descriptor), (names) => names.includes(option!)) === undefined
+      ? `unknown option ${option} ${seeHelp(failed)}`
+      : `${option} needs a value ${seeHelp(failed)}`],
   [
     /^Received unknown argument: '(.*)'$/,
     ([, arg], failed) => `unexpected argument ${JSON.stringify(arg)} ${seeHelp(failed)}`

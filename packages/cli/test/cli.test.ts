@@ -382,6 +382,8 @@ describe.concurrent("what a new user sees: help, parse errors, messages", () => 
       [["search", "x", "--max", "many"], /^s2: --max "many" is invalid: give an integer\n$/],
       [["harvest", "x"], /^s2: --out is required/],
       [["search", "x", "--nope"], /^s2: unknown option --nope/],
+      [["search", "x", "--max"], /^s2: --max needs a value \(see s2 search --help\)\n$/],
+      [["paper"], /^s2: missing argument <paper-id> \(see s2 paper --help\)\n$/],
       [["serch", "x"], /^s2: unknown command "serch": use one of paper, /]
     ]
     for (const [args, expected] of cases) {
