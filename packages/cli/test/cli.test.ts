@@ -387,7 +387,7 @@ describe.concurrent("what a new user sees: help, parse errors, messages", () => 
       [["serch", "x"], /^s2: unknown command "serch": use one of paper, /]
     ]
     for (const [args, expected] of cases) {
-      const ran = await s2([...args, ...api()])
+      const ran = await s2([args[0]!, ...api(), ...args.slice(1)])
       expect(ran.code, args.join(" ")).toBe(2)
       expect(ran.stdout).toBe("")
       expect(ran.stderr, args.join(" ")).toMatch(expected)
