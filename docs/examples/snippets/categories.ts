@@ -29,10 +29,10 @@ export const uncategorized = (): Array<string> => {
     const declarations = target.declarations ?? []
     const module = declarations.find(ts.isSourceFile)
     if (module !== undefined) {
-      // `export * as Fields from "./Fields.js"`: the namespace takes the module's first comment;
+      // `export * as Fields from "./Fields.js"`: the namespace takes the comment of that export;
       // the module's own exports are the API.
-      const header = module.statements[0] === undefined ? [] : ts.getJSDocTags(module.statements[0])
-      if (!header.some(isCategory)) missing.push(name)
+      const exported = (symbol.declarations ?? []).filter(ts.isNamespaceExport).map((declaration) => declaration.parent)
+      if (!exported.some((declaration) => ts.getJSDocTags(declaration).some(isCategory))) missing.push(name)
       for (const member of checker.getExportsOfModule(target)) visit(member, `${name}.${member.name}`, seen)
       return
     }

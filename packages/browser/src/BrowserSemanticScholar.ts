@@ -2,7 +2,6 @@
  * The client in browsers: `@effect/platform-browser`'s HttpClient (XMLHttpRequest, which can abort
  * a request in flight when its fiber is interrupted).
  *
- * @category modules
  * @since 0.1.0
  */
 import * as BrowserHttpClient from "@effect/platform-browser/BrowserHttpClient"

@@ -7,7 +7,6 @@
  * Naming fields is faster and lighter: when `fields` is omitted the client asks for every field the
  * endpoint serves, as the reference client does.
  *
- * @category modules
  * @since 0.1.0
  */
 import { Effect } from "effect"

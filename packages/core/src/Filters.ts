@@ -2,7 +2,6 @@
  * Search filters: what users write (camelCase options, arrays, numbers) checked and rendered to the
  * wire's query parameters. Shared by relevance search, bulk search, title match and snippet search.
  *
- * @category modules
  * @since 0.1.0
  */
 import { Effect } from "effect"

@@ -1,7 +1,6 @@
 /**
  * Page envelopes of the paginated endpoints, for users who need totals or checkpoint a harvest.
  *
- * @category modules
  * @since 0.1.0
  */
 import { Schema } from "effect"

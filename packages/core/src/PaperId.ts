@@ -2,7 +2,6 @@
  * Paper and author identifiers: which forms the API accepts, checked before a request is made, and
  * how an id is placed in a URL path.
  *
- * @category modules
  * @since 0.1.0
  */
 import { Effect } from "effect"

@@ -2,7 +2,6 @@
  * Client-side pacing. The API allows one request per second per key, over all endpoints, so the
  * limiter is shared by every fiber that uses one client layer.
  *
- * @category modules
  * @since 0.1.0
  */
 import type { Duration } from "effect"

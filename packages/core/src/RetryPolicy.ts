@@ -2,7 +2,6 @@
  * The retry policy: a `Schedule` fed with the failed attempt's {@link S2Error}. Exported so users can
  * reuse it for their own calls, tune it, or replace it.
  *
- * @category modules
  * @since 0.1.0
  */
 import { Duration, Function, Schedule } from "effect"

@@ -7,7 +7,6 @@
  * fetched with the plain `HttpClient` from the context, never through the API transport, and never
  * with the API key.
  *
- * @category modules
  * @since 0.1.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"

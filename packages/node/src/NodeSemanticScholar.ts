@@ -2,7 +2,6 @@
  * The client on Node: `@effect/platform-node`'s undici HttpClient (one keep-alive connection pool
  * per layer), and settings from the environment through Effect `Config`.
  *
- * @category modules
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"

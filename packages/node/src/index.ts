@@ -3,5 +3,7 @@
  *
  * @since 0.1.0
  */
+/** @category modules */
 export * as NodeDatasets from "./NodeDatasets.js"
+/** @category modules */
 export * as NodeSemanticScholar from "./NodeSemanticScholar.js"

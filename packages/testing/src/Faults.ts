@@ -14,7 +14,6 @@
  *   keyPolicy: { keys: ["secret"], ratePerSecond: 1 }
  * }
  * ```
- * @category modules
  * @since 0.1.0
  */
 import * as Duration from "effect/Duration"

@@ -7,6 +7,7 @@ export { type AuthorCore, Corpus, type CorpusOptions, type PaperCore } from "./C
 export type { Graph } from "./corpus/graph.js"
 export type { Venue } from "./corpus/vocabulary.js"
 export { Emulator, type EmulatorOptions, type EmulatorService, type RecordedRequest } from "./Emulator.js"
+/** @category modules */
 export * as Faults from "./Faults.js"
 export type { EmulatorRequest, EmulatorResponse } from "./internal/wire.js"
 export { type EmulatorServer, type ServerOptions, startEmulator } from "./Server.js"
