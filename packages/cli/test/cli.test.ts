@@ -323,7 +323,8 @@ describe("harvest", () => {
   }, 150_000)
 })
 
-describe.concurrent("what a new user sees: help, parse errors, messages", () => {
+// One test at a time: each starts several processes, and other suites measure memory meanwhile.
+describe("what a new user sees: help, parse errors, messages", () => {
   const small = { S2_EMULATOR_SIZE: "400" }
   const version = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")).version
 
