@@ -129,7 +129,7 @@ describe("Harvest", () => {
       // is the emulator's own caches, which rise and fall by a few MB.
       const start = heap.get(10) ?? 0
       expect(Math.max(...heap.values()) - start).toBeLessThan(20)
-    }), 60_000) // a memory test: 60 pages take 4 s alone, more beside the other suites
+    }))
 
   it.effect("resume without a checkpoint, or with a file shorter than its checkpoint, is refused", () =>
     Effect.gen(function*() {
