@@ -1,8 +1,8 @@
 /**
- * Writes every ```ts block of the Markdown files in docs/, the README and the packages' READMEs to
- * generated/, one module
- * per block, so `tsc` checks that each compiles against the packages as they are, and vitest runs
- * the blocks that are test suites.
+ * Writes every ```ts block of the Markdown files in docs/, the README and the packages' READMEs,
+ * and of the `@example` tags in the packages' sources, to generated/, one module per block, so
+ * `tsc` checks that each compiles against the packages as they are, and vitest runs the blocks that
+ * are test suites.
  *
  * An example that talks to a server is followed in its page by an HTML comment, invisible once
  * rendered, holding the test that runs it: `<!-- test` on a line, then TypeScript, then `-->`. The
@@ -28,9 +28,38 @@ const sources = [
     .filter((file) => Fs.existsSync(file))
 ]
 
+/** Every `.ts` file under `dir`, recursively. */
+const sourcesUnder = (dir: string): Array<string> =>
+  Fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = Path.join(dir, entry.name)
+    return entry.isDirectory() ? sourcesUnder(path) : entry.name.endsWith(".ts") ? [path] : []
+  })
+
+/** The ```ts blocks of the `@example` tags of a source file's TSDoc comments (without their ` * `). */
+const examplesOf = (text: string): Array<string> =>
+  [...text.matchAll(/\/\*\*[\s\S]*?\*\//g)].flatMap((comment) => {
+    const lines = comment[0].split("\n").map((line) => line.replace(/^\s*\* ?/, ""))
+    const examples = lines.join("\n").split("@example").slice(1)
+    return examples.flatMap((example) => [...example.matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((m) => m[1] ?? ""))
+  })
+
+const examples = Fs.readdirSync(packages).flatMap((name) => {
+  const src = Path.join(packages, name, "src")
+  return Fs.existsSync(src) ? sourcesUnder(src) : []
+})
+
 /** The names a block declares at its top level and does not export itself. */
 const topLevelNames = (code: string): Array<string> =>
   [...code.matchAll(/^(?:const|let|function\*?|class) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!)
+
+let count = 0
+let runs = 0
+
+/** A block as a module: exporting its names keeps blocks of one page apart and lets a test reach them. */
+const writeBlock = (name: string, from: string, code: string): void => {
+  Fs.writeFileSync(Path.join(out, name), `// from ${from}\n${code}\nexport { ${topLevelNames(code).join(", ")} }\n`)
+  count++
+}
 
 const runTest = (from: string, title: string, context: string, body: string): string =>
   [
@@ -48,8 +77,6 @@ const runTest = (from: string, title: string, context: string, body: string): st
     ``
   ].join("\n")
 
-let count = 0
-let runs = 0
 for (const file of sources) {
   const text = Fs.readFileSync(file, "utf8")
   const from = Path.relative(docs, file)
@@ -73,11 +100,7 @@ for (const file of sources) {
     // A block that is a test suite is also run by vitest, so the page's test is known to pass.
     const suffix = code.includes("describe(") ? ".test.ts" : ".ts"
     const name = `${page}-${ts}${suffix}`
-    // Exporting its names makes every block a module (blocks of one page do not clash) and lets
-    // the test after it reach them.
-    const names = topLevelNames(code)
-    Fs.writeFileSync(Path.join(out, name), `// from ${from}\n${code}\nexport { ${names.join(", ")} }\n`)
-    count++
+    writeBlock(name, from, code)
     if (test !== undefined) {
       // Imported when the test says so: an example that runs on import finds its files and server ready.
       const context = `const load = () => import(${JSON.stringify(`./${name.replace(/\.ts$/, ".js")}`)})`
@@ -89,6 +112,14 @@ for (const file of sources) {
     }
   }
 }
+for (const file of examples) {
+  const page = Path.relative(Path.resolve(docs, ".."), file).replace(/\.ts$/, "").replace(/[/\\]/g, "_")
+  examplesOf(Fs.readFileSync(file, "utf8")).forEach((code, i) => {
+    const suffix = code.includes("describe(") ? ".test.ts" : ".ts"
+    writeBlock(`${page}-${i + 1}${suffix}`, Path.relative(docs, file), code)
+  })
+}
 console.log(
-  `extracted ${count} TypeScript blocks from ${sources.length} Markdown files, and ${runs} tests that run examples`
+  `extracted ${count} TypeScript blocks from ${sources.length} Markdown files and ${examples.length} sources, ` +
+    `and ${runs} tests that run examples`
 )

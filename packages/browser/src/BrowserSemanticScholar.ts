@@ -24,6 +24,7 @@ import { Layer } from "effect"
  *   Effect.runPromise
  * )
  * ```
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>

@@ -3,4 +3,5 @@
  *
  * @since 0.1.0
  */
+/** @category modules */
 export * as BrowserSemanticScholar from "./BrowserSemanticScholar.js"

@@ -8,7 +8,7 @@
 import { Options } from "@effect/cli"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
-import { Fields, isS2Error, SemanticScholar } from "@s2-effect/core"
+import { BadQueryParameters, Fields, isS2Error, SemanticScholar } from "@s2-effect/core"
 import type { Emulator } from "@s2-effect/testing"
 import { Config, Context, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import * as fs from "node:fs"
@@ -180,6 +180,14 @@ export interface Client {
 const defaultRetries = 10
 
 /**
+ * The API root under `--emulator`: requests never leave the process, and error messages should
+ * not name api.semanticscholar.org as the server that answered.
+ *
+ * @since 0.1.0
+ */
+export const emulatorUrl = "https://emulator.s2.test"
+
+/**
  * Builds the client from the shared options and the environment.
  *
  * @since 0.1.0
@@ -209,7 +217,7 @@ export const client = (common: Common): Effect.Effect<Client, CliError> =>
     const layer = SemanticScholar.layer({
       cache,
       apiKey: Option.getOrUndefined(apiKey),
-      apiUrl: common.emulator ? undefined : apiUrl,
+      apiUrl: common.emulator ? emulatorUrl : apiUrl,
       timeout,
       ...(noRetry ? { retry: false } : {}),
       // The emulator and a replay need no pacing; the real API gets the client's default (1/s with a key).
@@ -261,8 +269,26 @@ export const fields = (
   const given = Option.getOrUndefined(common.fields)
   if (given !== undefined && given.trim() === "all") return Effect.succeed(undefined)
   const names = given === undefined ? defaults : splitList(given)
-  return Fields.render(set, names).pipe(Effect.as(names.map((name) => Fields.unchecked(name))))
+  return Fields.render(set, names).pipe(
+    Effect.mapError(forCli),
+    Effect.as(names.map((name) => Fields.unchecked(name)))
+  )
 }
+
+/**
+ * The client's advice for an unknown field is for code (`Fields.unchecked(…)`); on the command
+ * line, `--fields all` asks for every field the API has, newer ones included.
+ */
+const forCli = (error: S2Error): S2Error =>
+  error._tag === "BadQueryParameters" && error.message.includes("Fields.unchecked(")
+    ? new BadQueryParameters({
+      ...error,
+      message: error.message.replace(
+        /use Fields\.unchecked\(.*?\) for a field newer than this client/,
+        "--fields all returns every field the API has, including fields newer than this client"
+      )
+    })
+    : error
 
 /**
  * Splits a comma-separated option value, trimming and dropping empty entries.
@@ -303,5 +329,16 @@ export const run = <A, R>(
 export const withLogging = (verbose: boolean) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   self.pipe(
     Logger.withMinimumLogLevel(verbose ? LogLevel.Debug : LogLevel.Warning),
-    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: false })))
+    Effect.provide(stderrOnly)
   )
+
+const stderrLogger = Logger.prettyLogger({ stderr: true, colors: false })
+
+/**
+ * The log goes to stderr only: stdout carries records. `NodeRuntime.runMain` has already swapped
+ * the default logger (stdout) for its pretty one (stdout too), so both are replaced.
+ */
+const stderrOnly = Layer.merge(
+  Logger.replace(Logger.defaultLogger, stderrLogger),
+  Logger.replace(Logger.prettyLoggerDefault, stderrLogger)
+)

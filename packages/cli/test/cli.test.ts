@@ -331,3 +331,113 @@ describe("harvest", () => {
     }
   }, 150_000)
 })
+
+// One test at a time: each starts several processes, and other suites measure memory meanwhile.
+describe("what a new user sees: help, parse errors, messages", () => {
+  const small = { S2_EMULATOR_SIZE: "400" }
+  const version = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")).version
+
+  it("--verbose logs on stderr only: stdout stays JSON lines", async () => {
+    const ran = await s2(["search", "graph", "--max", "3", "--verbose", "--format", "jsonl", ...api()])
+    expect(ran.code).toBe(0)
+    expect(lines(ran.stdout)).toHaveLength(3) // every line parses
+    expect(ran.stdout).not.toContain("DEBUG")
+    expect(ran.stderr).toContain("DEBUG")
+  }, T)
+
+  it("help: plain text into a pipe, no filler, s2 usage lines, short command list", async () => {
+    const root = await s2(["--help"])
+    const search = await s2(["search", "--help"])
+    const recommend = await s2(["recommend", "--help"])
+    const links = await s2(["datasets", "links", "-h"])
+    for (const ran of [root, search, recommend, links]) {
+      expect(ran.code).toBe(0)
+      expect(ran.stdout).not.toContain("\x1b")
+      expect(ran.stdout).not.toMatch(/A user-defined piece of text|This setting is optional|A true or false value/)
+      expect(ran.stdout).not.toMatch(/^\s*\$ /m)
+      for (const line of ran.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(100)
+    }
+    expect(root.stdout).toMatch(/^ {2}search +Search papers/m)
+    expect(root.stdout).toMatch(/^ {2}datasets links +Download links/m)
+    expect(search.stdout).toContain("  s2 search [options] <query>\n")
+    expect(links.stdout).toContain("  s2 datasets links [options] <dataset> [<release>]\n")
+    // --positive and --negative may be left out: not shown as required.
+    expect(recommend.stdout).toContain("  s2 recommend [options] [<paper-id>]\n")
+    expect((await s2(["harvest", "--help"])).stdout).toContain("  s2 harvest --out text [options] <query>\n")
+    // Every argument and option has a description: an indented line under its name.
+    const entries = search.stdout.slice(search.stdout.indexOf("ARGUMENTS")).split(/\n(?= {2}[-<])/).slice(1)
+    expect(entries.length).toBeGreaterThan(15)
+    for (const entry of entries) expect(entry).toMatch(/\n {6}\S/)
+  }, T)
+
+  it("--version prints the package version; a bare s2 prints a short usage and exits 2", async () => {
+    const shown = await s2(["--version"])
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toBe(`${version}\n`)
+    const bare = await s2([])
+    expect(bare.code).toBe(2)
+    expect(bare.stdout).toBe("")
+    expect(bare.stderr).toMatch(/^usage: s2 <command>/)
+    expect(bare.stderr.split("\n").length).toBeLessThan(6)
+    const datasets = await s2(["datasets"])
+    expect(datasets.code).toBe(2)
+    expect(datasets.stderr).toMatch(/^usage: s2 datasets <command>/)
+  }, T)
+
+  it("parse errors start with s2: and name the option", async () => {
+    const cases: Array<[ReadonlyArray<string>, RegExp]> = [
+      [["search", "x", "--bulk", "--sort", "title:desc"], /^s2: --sort "title:desc" is invalid: give one of paperId, /],
+      [["search", "x", "--format", "xml"], /^s2: --format "xml" is invalid: give one of json, jsonl, table, csv\n$/],
+      [["recommend", "x", "--pool", "foo"], /^s2: --pool "foo" is invalid: give one of recent, all-cs\n$/],
+      [["search", "x", "--max", "many"], /^s2: --max "many" is invalid: give an integer\n$/],
+      [["harvest", "x"], /^s2: --out is required/],
+      [["search", "x", "--nope"], /^s2: unknown option --nope/],
+      [["search", "x", "--max"], /^s2: --max needs a value \(see s2 search --help\)\n$/],
+      [["paper"], /^s2: missing argument <paper-id> \(see s2 paper --help\)\n$/],
+      [["serch", "x"], /^s2: unknown command "serch": use one of paper, /]
+    ]
+    for (const [args, expected] of cases) {
+      const ran = await s2([args[0]!, ...api(), ...args.slice(1)])
+      expect(ran.code, args.join(" ")).toBe(2)
+      expect(ran.stdout).toBe("")
+      expect(ran.stderr, args.join(" ")).toMatch(expected)
+    }
+    // Options before the subcommand are the subcommand's: `datasets` is not called invalid.
+    const early = await s2(["datasets", "--api-key-file", "/nonexistent/key", "links", "papers", ...api()])
+    expect(early.stderr).not.toMatch(/invalid|subcommand/i)
+    expect(early.stderr).toMatch(/^s2: cannot read --api-key-file \/nonexistent\/key/)
+    expect(early.code).toBe(10)
+  }, T)
+
+  it("messages say CLI things: --fields all, no api.semanticscholar.org under --emulator, 1 page", async () => {
+    const unknown = await s2(["paper", "CorpusId:1", "--emulator", "--fields", "title,newField"], small)
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain("--fields all returns every field")
+    expect(unknown.stderr).not.toContain("Fields.unchecked")
+    const missing = await s2(["paper", "CorpusId:999999999", "--emulator"], small)
+    expect(missing.code).toBe(3)
+    expect(missing.stderr).not.toContain("api.semanticscholar.org")
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-one-page-")), "five.jsonl")
+    const harvested = await s2(["harvest", "", "--max", "5", "--out", out, ...api()])
+    expect(harvested.code).toBe(0)
+    expect(harvested.stdout).toMatch(/^harvested 5 papers \(1 page, /)
+    const releases = await s2(["datasets", "releases", "--format", "table", ...api()])
+    expect(releases.stdout.split("\n")[0]).toBe("release")
+  }, T)
+
+  it("tables keep ids whole and cut titles to 100 columns when piped", async () => {
+    const args = ["search", "graph", "--max", "10", ...api()]
+    const records = lines((await s2([...args, "--fields", "title,authors", "--format", "jsonl"])).stdout)
+    const table = await s2([...args, "--fields", "title,authors", "--format", "table"])
+    expect(table.code).toBe(0)
+    const rows = table.stdout.trimEnd().split("\n")
+    for (const row of rows) expect([...row].length).toBeLessThanOrEqual(100)
+    expect(table.stdout).toContain("…") // some titles are longer than their column
+    records.forEach((record, i) => expect(rows[i + 2]).toMatch(new RegExp(`^${record.paperId}  `)))
+    const urls = await s2([...args, "--fields", "title,url,externalIds", "--format", "table"])
+    for (const record of lines((await s2([...args, "--fields", "url,externalIds"])).stdout)) {
+      expect(urls.stdout).toContain(record.url)
+      if (record.externalIds.DOI !== undefined) expect(urls.stdout).toContain(record.externalIds.DOI)
+    }
+  }, T)
+})

@@ -5,7 +5,7 @@ import { cell, columnsOf, mergeColumns } from "../src/render/Cells.js"
 import { groupYears, yearChart } from "../src/render/Chart.js"
 import { csvField, makeWriter } from "../src/render/Format.js"
 import * as Progress from "../src/render/Progress.js"
-import { renderTable } from "../src/render/Table.js"
+import { isIdColumn, renderRecord, renderTable } from "../src/render/Table.js"
 import type { Service as StdioService } from "../src/Stdio.js"
 
 const capture = (outIsTTY = false) => {
@@ -95,6 +95,44 @@ describe("formats", () => {
     expect(lines[0]).toMatch(/^paperId\s+title/)
     expect(lines[3]).toContain("…")
   })
+
+  it("tables cut prose, never ids (paperId, corpusId, DOI, URL)", () => {
+    const id = "e52b7e2fefd790cb9695971774b56b702fa325a2"
+    const record = {
+      paperId: id,
+      title: "A long title ".repeat(10),
+      url: `https://www.semanticscholar.org/paper/${id}`,
+      externalIds: { DOI: "10.5749/arxiv.1985.8951", CorpusId: 206895 },
+      authors: [{ authorId: "1741101", name: "Someone With A Long Name" }]
+    }
+    for (const width of [60, 100, 200]) {
+      const table = renderTable([record, record], width)
+      for (const whole of [id, record.url, "10.5749/arxiv.1985.8951", "206895"]) expect(table).toContain(whole)
+      expect(table).toMatch(/ {2}A long/)
+      expect(table).toContain("…")
+      const one = renderRecord(record, 40)
+      expect(one).toContain(record.url)
+      expect(one).toMatch(/^title +A long title.*…$/m)
+    }
+    expect(
+      ["paperId", "authors.authorId", "externalIds.ArXiv", "url", "openAccessPdf.url", "corpusId"].every(isIdColumn)
+    )
+      .toBe(true)
+    expect(["title", "abstract", "venue", "authors.name", "year"].some(isIdColumn)).toBe(false)
+    // Only prose is cut: without ids, the table fits.
+    for (const line of renderTable([{ title: record.title, venue: "x".repeat(80) }], 60).split("\n")) {
+      expect([...line].length).toBeLessThanOrEqual(60)
+    }
+  })
+
+  it.effect("plain values get a named column: datasets releases is a list of releases", () =>
+    Effect.gen(function*() {
+      const { stdio, text } = capture()
+      const writer = makeWriter("table", stdio, false, "release")
+      yield* writer.write("2024-01-02")
+      yield* writer.end
+      expect(text().split("\n")[0]).toBe("release")
+    }))
 })
 
 describe("chart", () => {
@@ -136,6 +174,9 @@ describe("progress", () => {
       "harvest: 50% 25,000/50,000 papers · 25 pages · 12,500 papers/s · ETA 2s"
     )
     expect(Progress.facts(state(0, 0))).toContain("ETA ?")
+    expect(Progress.facts(state(1000))).toContain(" · 1 page · ")
+    expect([Progress.count(1, "page"), Progress.count(0, "page"), Progress.count(12_000, "paper")])
+      .toEqual(["1 page", "0 pages", "12,000 papers"])
     expect(Progress.duration(3725)).toBe("1h02m")
     const bar = Progress.barLine(state(25_000), 100)
     expect(bar).toMatch(/^\[█+░+\]  50% 25,000\/50,000/)

@@ -21,6 +21,7 @@ import { PaperRef } from "./Paper.js"
  *   Effect.map((author) => author.hIndex)
  * )
  * ```
+ * @category models
  * @since 0.1.0
  */
 export class Author extends Schema.Class<Author>("Author")({

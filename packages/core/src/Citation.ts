@@ -21,6 +21,7 @@ const edge = {
 /**
  * A paper citing the paper asked about.
  *
+ * @category models
  * @since 0.1.0
  */
 export class Citation extends Schema.Class<Citation>("Citation")({ ...edge, citingPaper: PaperRef }) {
@@ -37,6 +38,7 @@ export class Citation extends Schema.Class<Citation>("Citation")({ ...edge, citi
 /**
  * A paper cited by the paper asked about.
  *
+ * @category models
  * @since 0.1.0
  */
 export class Reference extends Schema.Class<Reference>("Reference")({ ...edge, citedPaper: PaperRef }) {

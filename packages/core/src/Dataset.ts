@@ -7,18 +7,27 @@
 import { Schema } from "effect"
 import { keys, raw } from "./internal/record.js"
 
-/** A dataset as listed in a release. @since 0.1.0 */
+/**
+ * A dataset as listed in a release.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export const DatasetSummary = Schema.Struct({
   name: Schema.String,
   description: Schema.optional(Schema.String),
   README: Schema.optional(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type DatasetSummary = typeof DatasetSummary.Type
 
 /**
  * A release: its id (a date), its README, and its datasets.
  *
+ * @category models
  * @since 0.1.0
  */
 export class Release extends Schema.Class<Release>("Release")({
@@ -40,6 +49,7 @@ export class Release extends Schema.Class<Release>("Release")({
  * A dataset of a release with its files: pre-signed URLs on the object store's host (not the API's),
  * each a gzipped JSON-lines file.
  *
+ * @category models
  * @since 0.1.0
  */
 export class Dataset extends Schema.Class<Dataset>("Dataset")({
@@ -58,19 +68,28 @@ export class Dataset extends Schema.Class<Dataset>("Dataset")({
   }
 }
 
-/** One step of a diff: records to upsert and records to delete, keyed by `corpusid`. @since 0.1.0 */
+/**
+ * One step of a diff: records to upsert and records to delete, keyed by `corpusid`.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export const Diff = Schema.Struct({
   from_release: Schema.String,
   to_release: Schema.String,
   update_files: Schema.Array(Schema.String),
   delete_files: Schema.Array(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type Diff = typeof Diff.Type
 
 /**
  * The diffs that take a dataset from `start_release` to `end_release`, in order.
  *
+ * @category models
  * @since 0.1.0
  */
 export class DatasetDiff extends Schema.Class<DatasetDiff>("DatasetDiff")({

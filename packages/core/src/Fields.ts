@@ -12,7 +12,10 @@
 import { Effect } from "effect"
 import { BadQueryParameters } from "./S2Error.js"
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const paperSummaryFields = [
   "paperId",
   "corpusId",
@@ -37,10 +40,16 @@ export const paperSummaryFields = [
   "authors"
 ] as const
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const paperOnlyFields = ["citations", "references", "embedding", "tldr", "textAvailability"] as const
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const authorSummaryFields = [
   "authorId",
   "externalIds",
@@ -53,22 +62,40 @@ export const authorSummaryFields = [
   "hIndex"
 ] as const
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const citationEdgeFields = ["contexts", "intents", "contextsWithIntent", "isInfluential"] as const
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const embeddingModels = ["specter_v1", "specter_v2"] as const
 
-/** A top-level field of a paper that can also be asked for inside lists of papers. @since 0.1.0 */
+/**
+ * A top-level field of a paper that can also be asked for inside lists of papers.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type PaperSummaryField = typeof paperSummaryFields[number]
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type AuthorSummaryField = typeof authorSummaryFields[number]
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type CitationEdgeField = typeof citationEdgeFields[number]
 
 /**
  * A field of a paper: top-level names and the nested names the API serves.
  *
+ * @category models
  * @since 0.1.0
  */
 export type PaperField =
@@ -82,6 +109,7 @@ export type PaperField =
 /**
  * A field of an author, with the nested names of the author's papers.
  *
+ * @category models
  * @since 0.1.0
  */
 export type AuthorField = AuthorSummaryField | "papers" | `papers.${PaperSummaryField}`
@@ -90,6 +118,7 @@ export type AuthorField = AuthorSummaryField | "papers" | `papers.${PaperSummary
  * A field of a citation or reference edge: the edge's own fields, or a field of the paper at the
  * other end (`title` asks for `citingPaper.title` on the citations endpoint).
  *
+ * @category models
  * @since 0.1.0
  */
 export type CitationField = CitationEdgeField | PaperSummaryField | `authors.${AuthorSummaryField}`
@@ -97,6 +126,7 @@ export type CitationField = CitationEdgeField | PaperSummaryField | `authors.${A
 /**
  * A field name the client does not know, passed on unchecked.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Unchecked {
@@ -116,6 +146,7 @@ export interface Unchecked {
  *   Effect.flatMap((s2) => s2.getPaper("CorpusId:1", { fields: ["title", Fields.unchecked("newField")] }))
  * )
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const unchecked = (name: string): Unchecked => ({ _tag: "Unchecked", name })
@@ -125,6 +156,7 @@ const nested = (prefix: string, names: ReadonlyArray<string>) => names.map((name
 /**
  * The names one kind of endpoint accepts, and what it asks for when `fields` is omitted.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface FieldSet {
@@ -179,21 +211,42 @@ const allAuthorFields: ReadonlyArray<string> = [
   ...nested("papers", paperSummaryFields)
 ]
 
-/** A single paper: when omitted, every field, nested ones included. @since 0.1.0 */
+/**
+ * A single paper: when omitted, every field, nested ones included.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const paper = fieldSet("paper", allPaperFields, paperDefaults)
 /**
  * Lists, searches (bulk too: the summary set is what the bulk endpoint serves), batches and
  * recommendations of papers: when omitted, the paper summary set.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const papers = fieldSet("paper", allPaperFields, summaryDefaults)
-/** A single author, a batch or a search of authors: when omitted, every field with the papers' summary. @since 0.1.0 */
+/**
+ * A single author, a batch or a search of authors: when omitted, every field with the papers' summary.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const author = fieldSet("author", allAuthorFields, authorWithPapersDefaults)
-/** The authors of a paper: when omitted, every author field but `papers`. @since 0.1.0 */
+/**
+ * The authors of a paper: when omitted, every author field but `papers`.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const authors = fieldSet("author", allAuthorFields, authorDefaults)
 
-/** Citation and reference edges: when omitted, the edge fields and the other paper's summary. @since 0.1.0 */
+/**
+ * Citation and reference edges: when omitted, the edge fields and the other paper's summary.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const citation = fieldSet(
   "citation",
   [...citationEdgeFields, ...paperSummaryFields, ...nested("authors", authorSummaryFields)],
@@ -229,6 +282,7 @@ export const byOperation = {
  * caller's order, duplicates dropped). Fails with `BadQueryParameters` naming the unknown field and
  * what is allowed.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const render = (

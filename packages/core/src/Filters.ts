@@ -9,7 +9,10 @@ import * as Fields from "./Fields.js"
 import type { Unchecked } from "./Fields.js"
 import { BadQueryParameters } from "./S2Error.js"
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const publicationTypes = [
   "Review",
   "JournalArticle",
@@ -26,10 +29,16 @@ export const publicationTypes = [
   "BookSection"
 ] as const
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type PublicationType = typeof publicationTypes[number]
 
-/** @since 0.1.0 */
+/**
+ * @category constants
+ * @since 0.1.0
+ */
 export const fieldsOfStudy = [
   "Computer Science",
   "Medicine",
@@ -56,7 +65,10 @@ export const fieldsOfStudy = [
   "Linguistics"
 ] as const
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type FieldOfStudy = typeof fieldsOfStudy[number]
 
 /**
@@ -73,6 +85,7 @@ export type FieldOfStudy = typeof fieldsOfStudy[number]
  *   openAccessPdf: true
  * }
  * ```
+ * @category models
  * @since 0.1.0
  */
 export interface SearchFilters {
@@ -91,7 +104,12 @@ export interface SearchFilters {
   readonly minCitationCount?: number | undefined
 }
 
-/** A query parameter on the wire. @since 0.1.0 */
+/**
+ * A query parameter on the wire.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type QueryParam = readonly [name: string, value: string]
 
 const bad = (parameter: string, message: string) => new BadQueryParameters({ message, parameter })
@@ -101,6 +119,7 @@ const yearPattern = /^(\d{4})?(-)?(\d{4})?$/
 /**
  * Checks a `year` filter and renders it.
  *
+ * @category validation
  * @since 0.1.0
  */
 export const validateYear = (year: number | string): Effect.Effect<string, BadQueryParameters> => {
@@ -139,6 +158,7 @@ const dateKey = (date: string): string | undefined => {
 /**
  * Whether `date` is a real date written `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (no 30 February).
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isDate = (date: string): boolean => dateKey(date) !== undefined
@@ -147,6 +167,7 @@ export const isDate = (date: string): boolean => dateKey(date) !== undefined
  * Checks a `publicationDateOrYear` filter (`2019-03-05`, `2019-03`, `2016-03-05:2020-06-06`,
  * `1981-08-25:`, `:2015-01`, `2015:2020`) and renders it.
  *
+ * @category validation
  * @since 0.1.0
  */
 export const validatePublicationDateOrYear = (
@@ -220,6 +241,7 @@ const checkList = <A extends string>(
 /**
  * Checks a minimum citation count: a whole number ≥ 0.
  *
+ * @category validation
  * @since 0.1.0
  */
 export const validateMinCitationCount = (n: number): Effect.Effect<string, BadQueryParameters> =>
@@ -230,6 +252,7 @@ export const validateMinCitationCount = (n: number): Effect.Effect<string, BadQu
 /**
  * Checks every filter and renders them as wire query parameters, in a stable order.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const render = (filters: SearchFilters): Effect.Effect<ReadonlyArray<QueryParam>, BadQueryParameters> =>
@@ -261,12 +284,16 @@ export const render = (filters: SearchFilters): Effect.Effect<ReadonlyArray<Quer
     return params
   })
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type SortField = "paperId" | "publicationDate" | "citationCount"
 
 /**
  * Bulk search order: a field, optionally with `:asc` or `:desc` (default `paperId:asc`).
  *
+ * @category models
  * @since 0.1.0
  */
 export type Sort = SortField | `${SortField}:${"asc" | "desc"}`
@@ -274,6 +301,7 @@ export type Sort = SortField | `${SortField}:${"asc" | "desc"}`
 /**
  * Checks a bulk `sort` value (users of plain JavaScript can pass anything).
  *
+ * @category validation
  * @since 0.1.0
  */
 export const validateSort = (sort: string): Effect.Effect<Sort, BadQueryParameters> => {
@@ -303,6 +331,7 @@ export const validateSort = (sort: string): Effect.Effect<Sort, BadQueryParamete
 /**
  * Checks a page size or result count against its range.
  *
+ * @category validation
  * @since 0.1.0
  */
 export const validateLimit = (

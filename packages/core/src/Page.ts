@@ -10,6 +10,7 @@ import { Schema } from "effect"
  * relevance search, author search). `next` is absent on the last page; `total` is absent on
  * lists that do not count (and approximate on relevance search).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface OffsetPage<A> {
@@ -22,6 +23,7 @@ export interface OffsetPage<A> {
 /**
  * A page of bulk search. `token` continues the search; it is `null` on the last page.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface TokenPage<A> {
@@ -36,6 +38,7 @@ const emptyData = () => []
  * The schema of an offset page of `item`. A search without hits has no `data` key on the wire: it
  * decodes as an empty page.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const OffsetPage = <A, I>(item: Schema.Schema<A, I>) =>
@@ -50,6 +53,7 @@ export const OffsetPage = <A, I>(item: Schema.Schema<A, I>) =>
  * The schema of a bulk-search page of `item`. The last page carries `"token": null` on the wire;
  * an absent token (as the published spec has it) means the same.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const TokenPage = <A, I>(item: Schema.Schema<A, I>) =>

@@ -8,7 +8,10 @@
 import { Schema } from "effect"
 import { authorSummary, field, keys, raw } from "./internal/record.js"
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export const PublicationVenue = Schema.Struct({
   id: field(Schema.String),
   name: field(Schema.String),
@@ -19,44 +22,82 @@ export const PublicationVenue = Schema.Struct({
   url: field(Schema.String),
   alternate_urls: field(Schema.Array(Schema.String))
 })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type PublicationVenue = typeof PublicationVenue.Type
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export const Journal = Schema.Struct({
   name: field(Schema.String),
   volume: field(Schema.String),
   pages: field(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type Journal = typeof Journal.Type
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export const OpenAccessPdf = Schema.Struct({
   url: field(Schema.String),
   status: field(Schema.String),
   license: field(Schema.String),
   disclaimer: field(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type OpenAccessPdf = typeof OpenAccessPdf.Type
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export const Tldr = Schema.Struct({ model: field(Schema.String), text: field(Schema.String) })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type Tldr = typeof Tldr.Type
 
-/** An embedding; `vector` is an array of numbers on the wire. @since 0.1.0 */
+/**
+ * An embedding; `vector` is an array of numbers on the wire.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export const Embedding = Schema.Struct({ model: field(Schema.String), vector: field(Schema.Array(Schema.Number)) })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type Embedding = typeof Embedding.Type
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export const S2FieldOfStudy = Schema.Struct({ category: field(Schema.String), source: field(Schema.String) })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type S2FieldOfStudy = typeof S2FieldOfStudy.Type
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export const ExternalIds = Schema.Struct({
   ArXiv: field(Schema.String),
   MAG: field(Schema.String),
@@ -68,13 +109,17 @@ export const ExternalIds = Schema.Struct({
   DOI: field(Schema.String),
   CorpusId: field(Schema.Int)
 })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type ExternalIds = typeof ExternalIds.Type
 
 /**
  * An author as listed on a paper; `authorId` is `null` for authors the graph could not resolve.
  * `papers` comes back when asked for (`getPaperAuthors(id, { fields: ["papers.title"] })`).
  *
+ * @category models
  * @since 0.1.0
  */
 export class PaperAuthor extends Schema.Class<PaperAuthor>("PaperAuthor")({
@@ -133,6 +178,7 @@ const summary = { ...summaryNoAuthors, authors: field(Schema.Array(PaperAuthor))
  * `citations`. `paperId` is `null` for a paper the graph could not resolve (it may still have a
  * `title`).
  *
+ * @category models
  * @since 0.1.0
  */
 export class PaperRef extends Schema.Class<PaperRef>("PaperRef")({
@@ -163,6 +209,7 @@ export class PaperRef extends Schema.Class<PaperRef>("PaperRef")({
  *   return `${paper.title} (${paper.year})`
  * })
  * ```
+ * @category models
  * @since 0.1.0
  */
 export class Paper extends Schema.Class<Paper>("Paper")({

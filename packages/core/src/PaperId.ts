@@ -47,6 +47,7 @@ const refuseNonId = (
  * Effect.runSync(PaperId.validatePaperId("10.1093/mind/lix.236.433")) // "10.1093/mind/lix.236.433"
  * Effect.runSync(PaperId.validatePaperId("0")) // "0": sent; the server answers 404
  * ```
+ * @category validation
  * @since 0.1.0
  */
 export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effect<string, BadQueryParameters> => {
@@ -70,6 +71,7 @@ export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effec
  * Checks that `id` could be an author id (the API's are numbers, such as "1741101"); the server
  * decides whether it is one. Only empty or white-space ids and control characters are refused.
  *
+ * @category validation
  * @since 0.1.0
  */
 export const validateAuthorId = (id: string, parameter = "authorId"): Effect.Effect<string, BadQueryParameters> =>
@@ -78,6 +80,7 @@ export const validateAuthorId = (id: string, parameter = "authorId"): Effect.Eff
 /**
  * Checks a list of ids: not empty, at most `max` when given, each valid.
  *
+ * @category validation
  * @since 0.1.0
  */
 export const validateIds = (
@@ -93,6 +96,7 @@ export const validateIds = (
  * An id as a URL path: written as is (a DOI's `/` stays a segment separator, as the API expects),
  * except characters that would end the path or are not allowed in one.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const toPath = (id: string): string => encodeURI(id).replace(/[?#]/g, (c) => c === "?" ? "%3F" : "%23")

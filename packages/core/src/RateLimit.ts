@@ -17,6 +17,7 @@ import type { BadQueryParameters } from "./S2Error.js"
  *
  * const tenPerSecond: RateLimit.RateLimit = { requests: 10, per: "1 second" }
  * ```
+ * @category models
  * @since 0.1.0
  */
 export interface RateLimit {
@@ -27,6 +28,7 @@ export interface RateLimit {
 /**
  * The pace the API grants a key: one request per second, cumulative over all endpoints.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const perKey: RateLimit = { requests: 1, per: "1 second" }

@@ -16,6 +16,7 @@ import { isRetryable, retryAfterMillis } from "./S2Error.js"
 /**
  * A retry policy: any schedule that takes the error of the failed attempt as input.
  *
+ * @category models
  * @since 0.1.0
  */
 export type RetryPolicy = Schedule.Schedule<unknown, S2Error>
@@ -89,6 +90,7 @@ export const causeOf = (error: S2Error): Cause | undefined => {
  * Settings of {@link make}. The defaults are {@link defaultBudgets}, the provider's requirement of
  * exponential back-off, and `Retry-After` honoured.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface RetryOptions {
@@ -163,6 +165,7 @@ const resolve = (options: RetryOptions) => {
  * // the defaults, but a long harvest rides out longer server trouble
  * const patient = RetryPolicy.make({ budgets: { serverFailed: { times: 8, cap: "60 seconds" } } })
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const make = (options: RetryOptions = {}): RetryPolicy => {
@@ -198,6 +201,7 @@ export const make = (options: RetryOptions = {}): RetryPolicy => {
 /**
  * The default policy: {@link defaultBudgets}, `Retry-After` honoured up to 10 minutes.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const defaultPolicy: RetryPolicy = make()

@@ -28,6 +28,7 @@ const context = {
  *   Effect.catchTag("ObjectNotFound", () => Effect.succeed(null))
  * )
  * ```
+ * @category errors
  * @since 0.1.0
  */
 export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("ObjectNotFound", context) {}
@@ -36,6 +37,7 @@ export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("Object
  * The request is wrong: caught by the client before sending (nothing was sent, `status` is absent)
  * or rejected by the server with HTTP 400. `parameter` names the offending option when known.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()("BadQueryParameters", {
@@ -46,6 +48,7 @@ export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()
 /**
  * No complete response arrived within the time-out of one attempt (retried by the default policy).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
@@ -57,6 +60,7 @@ export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
  * HTTP 429 after the retry policy gave up (or with retry off). `retryAfterMillis` is the server's
  * last `Retry-After`, when it sent one.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
@@ -67,6 +71,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
 /**
  * HTTP 401 or 403: a key is missing, wrong, or lacks access to the resource (datasets links, diffs).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", context) {}
@@ -74,6 +79,7 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", cont
 /**
  * HTTP 5xx from the API (retried by the default policy before it reaches you).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", {
@@ -86,6 +92,7 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
  * resolve, the connection was reset, or the body was cut short. The retry policy reads it: the
  * first two mean nobody is there, the last two that a server answered but failed.
  *
+ * @category errors
  * @since 0.1.0
  */
 export const TransportReason = Schema.Literal("refused", "hostNotFound", "reset", "cutShort")
@@ -107,6 +114,7 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
  * A 2xx body that is JSON but not of the expected shape. `excerpt` holds the start of the offending
  * value so the mismatch can be seen without a debugger.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError", {
@@ -144,6 +152,7 @@ export class ProtocolError extends Schema.TaggedError<ProtocolError>()("Protocol
 /**
  * Every error an operation of the client can fail with.
  *
+ * @category errors
  * @since 0.1.0
  */
 export type S2Error =
@@ -180,6 +189,7 @@ const tags = new Set<string>([
  *
  * isS2Error(new Timeout({ message: "slow", timeoutMillis: 1000 })) // true
  * ```
+ * @category guards
  * @since 0.1.0
  */
 export const isS2Error = (u: unknown): u is S2Error =>
@@ -189,6 +199,7 @@ export const isS2Error = (u: unknown): u is S2Error =>
  * Whether the default retry policy tries again after this error: rate limiting, server errors,
  * time-outs and transport failures other than a redirect (HTTP 3xx). Every operation of the API is a read, so retrying is safe.
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isRetryable = (error: S2Error): boolean => {
@@ -208,6 +219,7 @@ export const isRetryable = (error: S2Error): boolean => {
 /**
  * The wait the server asked for with `Retry-After`, if any.
  *
+ * @category utils
  * @since 0.1.0
  */
 export const retryAfterMillis = (error: S2Error): number | undefined =>

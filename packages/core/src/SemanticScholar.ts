@@ -37,6 +37,7 @@ import type { Autocomplete, SnippetResults } from "./Snippet.js"
 /**
  * Settings of the client layer.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface Options {
@@ -76,15 +77,30 @@ export interface BatchingOptions {
   readonly maxSize?: number | undefined
 }
 
-/** The production root of the three APIs. @since 0.1.0 */
+/**
+ * The production root of the three APIs.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const defaultApiUrl = "https://api.semanticscholar.org"
 
-/** `fields` of an operation: known names typed, {@link Fields.unchecked} for newer ones. @since 0.1.0 */
+/**
+ * `fields` of an operation: known names typed, {@link Fields.unchecked} for newer ones.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface FieldsOption<F extends string> {
   readonly fields?: ReadonlyArray<F | Fields.Unchecked> | undefined
 }
 
-/** Options of batch lookups. @since 0.1.0 */
+/**
+ * Options of batch lookups.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface BatchOptions<F extends string> extends FieldsOption<F> {
   /** Also return the ids whose position came back `null`. */
   readonly returnNotFound?: boolean | undefined
@@ -92,14 +108,24 @@ export interface BatchOptions<F extends string> extends FieldsOption<F> {
   readonly concurrency?: number | undefined
 }
 
-/** The answer of a batch lookup with `returnNotFound: true`. @since 0.1.0 */
+/**
+ * The answer of a batch lookup with `returnNotFound: true`.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface BatchResult<A> {
   readonly found: ReadonlyArray<A>
   /** The ids, as given, whose position came back `null`. */
   readonly notFound: ReadonlyArray<string>
 }
 
-/** Options of the paginated lists. @since 0.1.0 */
+/**
+ * Options of the paginated lists.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface PageOptions {
   /** Page size sent to the server (default 100; at most 1000, 100 for relevance search). */
   readonly limit?: number | undefined
@@ -109,19 +135,34 @@ export interface PageOptions {
   readonly prefetch?: number | undefined
 }
 
-/** Options of citations and author papers. @since 0.1.0 */
+/**
+ * Options of citations and author papers.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface DatedPageOptions extends PageOptions {
   readonly publicationDateOrYear?: string | undefined
 }
 
-/** Relevance search: ranked, up to 1,000 results. @since 0.1.0 */
+/**
+ * Relevance search: ranked, up to 1,000 results.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface RelevanceSearchOptions extends Filters.SearchFilters, FieldsOption<Fields.PaperField>, PageOptions {
   readonly bulk?: false | undefined
   /** Only bulk search sorts. */
   readonly sort?: never
 }
 
-/** Bulk search: up to 10,000,000 results, 1,000 a page, token paging; `limit` is ignored. @since 0.1.0 */
+/**
+ * Bulk search: up to 10,000,000 results, 1,000 a page, token paging; `limit` is ignored.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface BulkSearchOptions extends Filters.SearchFilters, FieldsOption<Fields.PaperField> {
   readonly bulk: true
   readonly sort?: Filters.Sort | undefined
@@ -130,16 +171,34 @@ export interface BulkSearchOptions extends Filters.SearchFilters, FieldsOption<F
   readonly prefetch?: number | undefined
 }
 
-/** @since 0.1.0 */
+/**
+ * @category options
+ * @since 0.1.0
+ */
 export type SearchPaperOptions = RelevanceSearchOptions | BulkSearchOptions
 
-/** Title match: the seven search filters and `fields`. @since 0.1.0 */
+/**
+ * Title match: the seven search filters and `fields`.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface MatchTitleOptions extends Filters.SearchFilters, FieldsOption<Fields.PaperField> {}
 
-/** A field of a snippet: any `snippet.*` path. @since 0.1.0 */
+/**
+ * A field of a snippet: any `snippet.*` path.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type SnippetField = `snippet.${string}`
 
-/** Options of snippet search. @since 0.1.0 */
+/**
+ * Options of snippet search.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface SnippetSearchOptions {
   /** Only snippets from these papers (at most 100 ids, any id form). */
   readonly paperIds?: ReadonlyArray<string> | undefined
@@ -158,7 +217,12 @@ export interface SnippetSearchOptions {
   readonly limit?: number | undefined
 }
 
-/** Options of recommendations for one paper. @since 0.1.0 */
+/**
+ * Options of recommendations for one paper.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface RecommendationOptions extends FieldsOption<Fields.PaperField> {
   /** How many papers, 1 to 500. Default 100. */
   readonly limit?: number | undefined
@@ -166,7 +230,12 @@ export interface RecommendationOptions extends FieldsOption<Fields.PaperField> {
   readonly poolFrom?: "recent" | "all-cs" | undefined
 }
 
-/** Options of recommendations from example lists. @since 0.1.0 */
+/**
+ * Options of recommendations from example lists.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface ListRecommendationOptions extends FieldsOption<Fields.PaperField> {
   /** How many papers, 1 to 500. Default 100. */
   readonly limit?: number | undefined
@@ -176,6 +245,7 @@ export interface ListRecommendationOptions extends FieldsOption<Fields.PaperFiel
  * The operations of the client. Lookups are Effects; paginated and bulk endpoints are pull-based
  * Streams of records, with a `…Pages` form that yields the page envelopes.
  *
+ * @category services
  * @since 0.1.0
  */
 export interface Service {
@@ -323,6 +393,7 @@ export interface Service {
  *   return { paper, citing }
  * })
  * ```
+ * @category services
  * @since 0.1.0
  */
 export class SemanticScholar extends Context.Tag("@s2-effect/core/SemanticScholar")<SemanticScholar, Service>() {
@@ -1014,6 +1085,7 @@ const overridden = (change: {
  *   withTimeout("5 seconds")
  * )
  * ```
+ * @category combinators
  * @since 0.1.0
  */
 export const withTimeout: {
@@ -1040,6 +1112,7 @@ export const withTimeout: {
  *   withRetry(false)
  * )
  * ```
+ * @category combinators
  * @since 0.1.0
  */
 export const withRetry: {
@@ -1065,6 +1138,7 @@ export const withRetry: {
  * const harvest = Stream.unwrap(Effect.map(SemanticScholar, (s2) => s2.searchPaper("graph", { bulk: true })))
  * const failFast = withStreamOverrides(harvest, { retry: false, timeout: "10 seconds" })
  * ```
+ * @category combinators
  * @since 0.1.0
  */
 export const withStreamOverrides = <A, E, R>(

@@ -9,7 +9,10 @@ import { field, keys, raw } from "./internal/record.js"
 
 const Span = Schema.Struct({ start: Schema.Int, end: Schema.Int })
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export const SnippetText = Schema.Struct({
   text: field(Schema.String),
   /** `title`, `abstract` or `body`. */
@@ -26,7 +29,10 @@ export const SnippetText = Schema.Struct({
   }))
 })
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export const SnippetPaper = Schema.Struct({
   /** A string on this endpoint (an integer elsewhere). */
   corpusId: field(Schema.String),
@@ -43,6 +49,7 @@ export const SnippetPaper = Schema.Struct({
  * One snippet: the passage, its score, and the paper it is from (`score` and `paper` always come
  * back; `fields` selects what of `snippet` does).
  *
+ * @category models
  * @since 0.1.0
  */
 export class Snippet extends Schema.Class<Snippet>("Snippet")({
@@ -63,6 +70,7 @@ export class Snippet extends Schema.Class<Snippet>("Snippet")({
 /**
  * A paper suggested by autocomplete: its id, title, and a short "authors, year" line.
  *
+ * @category models
  * @since 0.1.0
  */
 export class Autocomplete extends Schema.Class<Autocomplete>("Autocomplete")({

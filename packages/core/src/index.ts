@@ -6,10 +6,14 @@
 export { Author } from "./Author.js"
 export { Citation, Reference } from "./Citation.js"
 export { Dataset, DatasetDiff, DatasetSummary, Diff, Release } from "./Dataset.js"
+/** @category modules */
 export * as Fields from "./Fields.js"
+/** @category modules */
 export * as Filters from "./Filters.js"
+/** @category modules */
 export * as Overrides from "./Overrides.js"
 export type { OffsetPage, TokenPage } from "./Page.js"
+/** @category modules */
 export * as Page from "./Page.js"
 export {
   Embedding,
@@ -23,9 +27,13 @@ export {
   S2FieldOfStudy,
   Tldr
 } from "./Paper.js"
+/** @category modules */
 export * as PaperId from "./PaperId.js"
+/** @category modules */
 export * as RateLimit from "./RateLimit.js"
+/** @category modules */
 export * as ResponseCache from "./ResponseCache.js"
+/** @category modules */
 export * as RetryPolicy from "./RetryPolicy.js"
 export * from "./S2Error.js"
 export {

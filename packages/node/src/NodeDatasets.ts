@@ -69,6 +69,7 @@ import * as Zlib from "node:zlib"
  *   Effect.provide(NodeDatasets.layer)
  * )
  * ```
+ * @category errors
  * @since 0.1.0
  */
 export class DatasetFileError extends Schema.TaggedError<DatasetFileError>()("DatasetFileError", {
@@ -100,6 +101,7 @@ export class DatasetFileError extends Schema.TaggedError<DatasetFileError>()("Da
  *   Skipped: (e) => `${e.file}: already there`
  * })
  * ```
+ * @category models
  * @since 0.1.0
  */
 export type DownloadEvent = Data.TaggedEnum<{
@@ -109,7 +111,12 @@ export type DownloadEvent = Data.TaggedEnum<{
   Skipped: DownloadState
 }>
 
-/** The fields every {@link DownloadEvent} carries. @since 0.1.0 */
+/**
+ * The fields every {@link DownloadEvent} carries.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface DownloadState {
   readonly file: string
   readonly path: string
@@ -127,6 +134,7 @@ export interface DownloadState {
  * const event = NodeDatasets.DownloadEvent.Skipped({ file: "a.gz", path: "/tmp/a.gz", bytesDone: 1, bytesTotal: 1 })
  * NodeDatasets.DownloadEvent.$is("Skipped")(event) // true
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const DownloadEvent = Data.taggedEnum<DownloadEvent>()
@@ -135,6 +143,7 @@ export const DownloadEvent = Data.taggedEnum<DownloadEvent>()
  * One record of a diff: `update` records are to be upserted (the whole new record), `delete`
  * records carry only the key (`corpusid` for the paper datasets).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface DiffRecord {
@@ -149,6 +158,7 @@ export interface DiffRecord {
 /**
  * Options of {@link downloadDataset} and {@link downloadFile}.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface DownloadOptions {
@@ -169,6 +179,7 @@ export interface DownloadOptions {
 /**
  * Options of {@link readDatasetFile} for the URL case.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface ReadOptions {
@@ -206,6 +217,7 @@ const isUrl = (s: string): boolean => /^https?:\/\//i.test(s)
  * NodeDatasets.fileNameOf("https://bucket.s3.amazonaws.com/staging/papers/part-0.jsonl.gz?X-Amz-Signature=abc")
  * // Either.right("part-0.jsonl.gz")
  * ```
+ * @category utils
  * @since 0.1.0
  */
 export const fileNameOf = (url: string): Either.Either<string, DatasetFileError> => {
@@ -573,6 +585,7 @@ const fetchOne = (
  *   Effect.runPromise
  * )
  * ```
+ * @category downloads
  * @since 0.1.0
  */
 export const downloadFile = (
@@ -614,6 +627,7 @@ export const downloadFile = (
  *   Effect.runPromise
  * )
  * ```
+ * @category downloads
  * @since 0.1.0
  */
 export const downloadDataset = (
@@ -804,6 +818,7 @@ const decoderOf = <A, I>(schema: Schema.Schema<A, I>) => Schema.decodeUnknownEit
  * const bytes = Stream.make(new Uint8Array(gzipSync("{\"corpusid\":1}\n{\"corpusid\":2}\n")))
  * NodeDatasets.gzipJsonLines(bytes, "inline").pipe(Stream.runCollect, Effect.runPromise)
  * ```
+ * @category reading
  * @since 0.1.0
  */
 export const gzipJsonLines: {
@@ -839,6 +854,7 @@ export const gzipJsonLines: {
  *   Effect.runPromise
  * )
  * ```
+ * @category reading
  * @since 0.1.0
  */
 export const readDatasetFile: {
@@ -909,6 +925,7 @@ export const readDatasetFile: {
  * })
  * program.pipe(Effect.provide(Layer.merge(NodeSemanticScholar.layerConfig(), NodeDatasets.layer)), Effect.runPromise)
  * ```
+ * @category reading
  * @since 0.1.0
  */
 export const diffRecords = (
@@ -941,6 +958,7 @@ export const diffRecords = (
  *
  * NodeDatasets.readDatasetFile("part-0.jsonl.gz").pipe(Stream.runCount, Effect.provide(NodeDatasets.layer))
  * ```
+ * @category layers
  * @since 0.1.0
  */
 export const layer: Layer.Layer<HttpClient.HttpClient | FileSystem.FileSystem> = Layer.merge(

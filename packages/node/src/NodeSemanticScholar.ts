@@ -46,6 +46,7 @@ const coreOptions = ({ rateLimit, ...options }: NodeOptions): Options => ({
  *
  * const client = SemanticScholar.layer({ timeout: "5 seconds" }).pipe(Layer.provide(NodeSemanticScholar.httpClient))
  * ```
+ * @category layers
  * @since 0.1.0
  */
 export const httpClient: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerUndici
@@ -65,6 +66,7 @@ export const httpClient: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.lay
  *   Effect.runPromise
  * )
  * ```
+ * @category layers
  * @since 0.1.0
  */
 export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>
@@ -86,6 +88,7 @@ export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, B
  *   Effect.runPromise
  * )
  * ```
+ * @category layers
  * @since 0.1.0
  */
 export const layerConfig = (

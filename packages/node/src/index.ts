@@ -3,7 +3,11 @@
  *
  * @since 0.1.0
  */
+/** @category modules */
 export * as NodeCache from "./NodeCache.js"
+/** @category modules */
 export * as NodeDatasets from "./NodeDatasets.js"
+/** @category modules */
 export * as NodeRateLimit from "./NodeRateLimit.js"
+/** @category modules */
 export * as NodeSemanticScholar from "./NodeSemanticScholar.js"

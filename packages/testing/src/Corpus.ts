@@ -28,6 +28,7 @@ import { hashString } from "./internal/prng.js"
 /**
  * Options for {@link Corpus.make}.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface CorpusOptions {
@@ -72,6 +73,7 @@ const VIRTUAL_TO = Date.UTC(2025, 11, 31)
  * const corpus = Corpus.make({ seed: 1, size: 1000 })
  * corpus.paper(0).title
  * ```
+ * @category models
  * @since 0.1.0
  */
 export class Corpus {
@@ -168,6 +170,8 @@ export class Corpus {
    *
    * @example
    * ```ts
+   * import { Corpus } from "@s2-effect/testing"
+   *
    * const corpus = Corpus.make({ seed: 1, size: 1000, bulkSize: 10_000_000 })
    * ```
    * @since 0.1.0

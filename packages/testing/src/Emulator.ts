@@ -26,6 +26,7 @@ export type { EmulatorOptions, EmulatorRequest, EmulatorResponse, RecordedReques
 /**
  * What tests can do with a running emulator.
  *
+ * @category services
  * @since 0.1.0
  */
 export interface EmulatorService {
@@ -145,6 +146,7 @@ const httpClient = (core: EmulatorCore): HttpClient.HttpClient =>
  *     expect((yield* emulator.requests).length).toBe(1)
  *   }).pipe(Effect.provide(Emulator.layer({ seed: 1, size: 1000 }))))
  * ```
+ * @category services
  * @since 0.1.0
  */
 export class Emulator extends Context.Tag("@s2-effect/testing/Emulator")<Emulator, EmulatorService>() {
@@ -153,7 +155,13 @@ export class Emulator extends Context.Tag("@s2-effect/testing/Emulator")<Emulato
    *
    * @example
    * ```ts
-   * const { service, client } = yield* Emulator.make({ seed: 1, size: 1000 })
+   * import { Emulator } from "@s2-effect/testing"
+   * import { Effect } from "effect"
+   *
+   * const program = Effect.gen(function*() {
+   *   const { client, service } = yield* Emulator.make({ seed: 1, size: 1000 })
+   *   return { client, service }
+   * })
    * ```
    * @since 0.1.0
    */
@@ -172,7 +180,14 @@ export class Emulator extends Context.Tag("@s2-effect/testing/Emulator")<Emulato
    *
    * @example
    * ```ts
-   * Effect.provide(program, Emulator.layer({ seed: 1, size: 1000, faults: { script: [{ requests: 1, fault: Faults.status(503) }] } }))
+   * import { SemanticScholar } from "@s2-effect/core"
+   * import { Emulator, Faults } from "@s2-effect/testing"
+   * import { Effect, Layer } from "effect"
+   *
+   * const program = Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1"))
+   * // The first request answers 503; the client's retry policy tries again.
+   * const faulty = Emulator.layer({ seed: 1, size: 1000, faults: { script: [{ requests: 1, fault: Faults.status(503) }] } })
+   * const result = program.pipe(Effect.provide(SemanticScholar.layer().pipe(Layer.provide(faulty))))
    * ```
    * @since 0.1.0
    */

@@ -27,6 +27,7 @@ import { hash, unit } from "./internal/prng.js"
  * points it before that page (`next` one page back, or the bulk token of the first page). Both
  * model a broken server whose streams would never end.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Fault =
@@ -47,6 +48,7 @@ export type Fault =
  * Which requests a scripted rule applies to: a 1-based position among the requests matching its
  * route (`3`), a range (`{ from: 2, to: 4 }`, `to` inclusive and optional), or every one (omitted).
  *
+ * @category models
  * @since 0.1.0
  */
 export type RequestSelector = number | { readonly from: number; readonly to?: number }
@@ -55,11 +57,15 @@ export type RequestSelector = number | { readonly from: number; readonly to?: nu
  * A route pattern: a path with or without the API prefix (`"/paper/search/bulk"` or
  * `"/graph/v1/paper/search/bulk"`), a prefix ending in `*` (`"/datasets/v1/*"`), or a RegExp over the path.
  *
+ * @category models
  * @since 0.1.0
  */
 export type RoutePattern = string | RegExp
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export interface Rule {
   readonly route?: RoutePattern
   readonly method?: string
@@ -67,7 +73,10 @@ export interface Rule {
   readonly fault: Fault
 }
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export interface Random {
   readonly seed: number
   /** Probability in [0, 1] that a matching request gets a fault. */
@@ -82,6 +91,7 @@ export interface Random {
  * bucket of that many requests refilled at that rate per second: bursts of up to `ratePerSecond`,
  * then that rate; requests beyond it get 429 with `Retry-After: 1`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface KeyPolicy {
@@ -90,14 +100,22 @@ export interface KeyPolicy {
   readonly ratePerSecond?: number
 }
 
-/** @since 0.1.0 */
+/**
+ * @category options
+ * @since 0.1.0
+ */
 export interface Config {
   readonly script?: ReadonlyArray<Rule>
   readonly random?: Random | ReadonlyArray<Random>
   readonly keyPolicy?: KeyPolicy
 }
 
-/** 429 Too Many Requests, with a `Retry-After` header (seconds) when given. @since 0.1.0 */
+/**
+ * 429 Too Many Requests, with a `Retry-After` header (seconds) when given.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const tooManyRequests = (options: { readonly retryAfter?: number } = {}): Fault => ({
   _tag: "Status",
   status: 429,
@@ -105,7 +123,12 @@ export const tooManyRequests = (options: { readonly retryAfter?: number } = {}):
   body: undefined
 })
 
-/** Any status with the API's body for it (500, 502, 503, 504 …). @since 0.1.0 */
+/**
+ * Any status with the API's body for it (500, 502, 503, 504 …).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const status = (
   code: number,
   options: { readonly retryAfter?: number; readonly body?: string } = {}
@@ -116,31 +139,72 @@ export const status = (
   body: options.body
 })
 
-/** Delay the normal answer (uses Effect's Clock in memory, so TestClock controls it). @since 0.1.0 */
+/**
+ * Delay the normal answer (uses Effect's Clock in memory, so TestClock controls it).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const latency = (duration: Duration.DurationInput): Fault => ({
   _tag: "Latency",
   millis: Duration.toMillis(Duration.decode(duration))
 })
 
-/** Never answer. @since 0.1.0 */
+/**
+ * Never answer.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const hang: Fault = { _tag: "Hang" }
 
-/** A 200 whose body stops after `fraction` of its bytes (invalid JSON). @since 0.1.0 */
+/**
+ * A 200 whose body stops after `fraction` of its bytes (invalid JSON).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const truncate = (fraction = 0.5): Fault => ({ _tag: "Truncate", fraction })
 
-/** Drop the connection (a transport error for the client). @since 0.1.0 */
+/**
+ * Drop the connection (a transport error for the client).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const reset: Fault = { _tag: "Reset" }
 
-/** A page whose cursor repeats the request's (`next` = offset, same bulk token). @since 0.1.0 */
+/**
+ * A page whose cursor repeats the request's (`next` = offset, same bulk token).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const cursorLoop: Fault = { _tag: "CursorLoop" }
 
-/** A page whose cursor goes back (`next` one page earlier, the first page's bulk token). @since 0.1.0 */
+/**
+ * A page whose cursor goes back (`next` one page earlier, the first page's bulk token).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const cursorBack: Fault = { _tag: "CursorBack" }
 
+/**
+ * The message of the API's 429 answer, word for word.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const TOO_MANY_REQUESTS_MESSAGE =
   "Too Many Requests. Please wait and try again or apply for a key for higher rate limits. https://www.semanticscholar.org/product/api#api-key-form"
 
-/** The body the API sends for an error status. @since 0.1.0 */
+/**
+ * The body the API sends for an error status.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
 export const bodyFor = (code: number): unknown => {
   switch (code) {
     case 429:
@@ -160,6 +224,13 @@ export const bodyFor = (code: number): unknown => {
 
 const API_PREFIX = /^\/(graph|recommendations|datasets)\/v1(?=\/)/
 
+/**
+ * Whether a request path matches a rule's route: any path for none, a regular expression, an exact
+ * path, or a prefix ending in `*`; the API prefix (`/graph/v1`) may be left out of the route.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
 export const routeMatches = (pattern: RoutePattern | undefined, path: string): boolean => {
   if (pattern === undefined) return true
   if (typeof pattern !== "string") return pattern.test(path)
@@ -178,13 +249,21 @@ const selected = (selector: RequestSelector | undefined, n: number): boolean => 
   return n >= selector.from && (selector.to === undefined || n <= selector.to)
 }
 
-/** What the emulator must do before (or instead of) answering. */
+/**
+ * What the emulator must do before (or instead of) answering.
+ *
+ * @category models
+ */
 export interface Decision {
   readonly delayMillis: number
   readonly terminal: Fault | undefined
 }
 
-/** Counters for one configuration. Internal to the emulator. */
+/**
+ * Counters for one configuration. Internal to the emulator.
+ *
+ * @category models
+ */
 export class FaultState {
   private ruleCounts: Array<number>
   private randomCounts: Array<number>

@@ -13,6 +13,7 @@ import { EmulatorCore, type EmulatorOptions, truncateBody } from "./internal/cor
 /**
  * Options for {@link startEmulator}.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface ServerOptions extends EmulatorOptions {
@@ -25,6 +26,7 @@ export interface ServerOptions extends EmulatorOptions {
  * point at `fileUrl` (`http://localhost:PORT`), a different host string on the same server, so a
  * test can check that a client never sends its API key there.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface EmulatorServer extends EmulatorService {
@@ -57,6 +59,7 @@ const listen = (server: http.Server, port: number, host: string): Effect.Effect<
  *   const res = yield* Effect.promise(() => fetch(`${emulator.url}/graph/v1/paper/search?query=graph`))
  * }))
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const startEmulator = (options: ServerOptions = {}): Effect.Effect<EmulatorServer, never, Scope.Scope> =>

@@ -37,7 +37,7 @@ export const author = Command.make("author", { ...Common.options, id: authorId }
  */
 export const authors = Command.make(
   "authors",
-  { ...Common.options, ids: Args.text({ name: "author-id" }).pipe(Args.repeated), idsFile },
+  { ...Common.options, ids: authorId.pipe(Args.repeated), idsFile },
   (o) =>
     Common.run(
       o,
@@ -85,7 +85,7 @@ export const authorPapers = Command.make(
  */
 export const searchAuthor = Command.make(
   "search-author",
-  { ...Common.options, query: Args.text({ name: "query" }) },
+  { ...Common.options, query: Args.text({ name: "query" }).pipe(Args.withDescription("A name or part of one")) },
   (o) =>
     Common.run(
       o,

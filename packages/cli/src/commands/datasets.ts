@@ -15,7 +15,7 @@ import * as Output from "../render/Output.js"
 import { Stdio } from "../Stdio.js"
 
 const releaseId = Args.text({ name: "release" }).pipe(
-  Args.withDescription("A release id (YYYY-MM-DD) or latest"),
+  Args.withDescription("A release id (YYYY-MM-DD) or latest (the default)"),
   Args.withDefault("latest")
 )
 const datasetName = Args.text({ name: "dataset" }).pipe(Args.withDescription("A dataset name, e.g. papers"))
@@ -27,7 +27,7 @@ export const releases = Command.make("releases", { ...Common.options }, (o) =>
     "list of dataset releases",
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      yield* Output.many(o, yield* s2.getAvailableReleases())
+      yield* Output.many(o, yield* s2.getAvailableReleases(), "release")
     })
   )).pipe(Command.withDescription("The dataset releases, oldest first"))
 
@@ -63,8 +63,11 @@ export const diffs = Command.make(
   {
     ...Common.options,
     dataset: datasetName,
-    start: Args.text({ name: "start-release" }),
-    end: Args.text({ name: "end-release" }).pipe(Args.withDefault("latest"))
+    start: Args.text({ name: "start-release" }).pipe(Args.withDescription("The release to start from (YYYY-MM-DD)")),
+    end: Args.text({ name: "end-release" }).pipe(
+      Args.withDescription("The release to end at (YYYY-MM-DD) or latest (the default)"),
+      Args.withDefault("latest")
+    )
   },
   (o) =>
     Common.run(
@@ -92,9 +95,12 @@ export const download = Command.make(
     ...Common.options,
     dataset: datasetName,
     release: releaseId,
-    directory: Options.text("dir").pipe(Options.withDescription("Where to put the files"), Options.withDefault(".")),
+    directory: Options.text("dir").pipe(
+      Options.withDescription("Where to put the files (default: the current directory)"),
+      Options.withDefault(".")
+    ),
     concurrency: Options.integer("concurrency").pipe(
-      Options.withDescription("Files fetched at once"),
+      Options.withDescription("Files fetched at once (default: 4)"),
       Options.withDefault(4)
     )
   },

@@ -30,9 +30,13 @@ export const summary = (out: string, result: Harvest.Result): string => {
   const fetched = cp.records - result.startRecords
   const seconds = result.elapsedMillis / 1000
   const lines = result.alreadyDone
-    ? [`${out} is complete: ${cp.records.toLocaleString("en-US")} papers in ${cp.pages} pages; nothing to do`]
+    ? [
+      `${out} is complete: ${Progress.count(cp.records, "paper")} in ${Progress.count(cp.pages, "page")}; nothing to do`
+    ]
     : [
-      `harvested ${cp.records.toLocaleString("en-US")} papers (${cp.pages} pages, ${megabytes(cp.bytes)}) into ${out}`,
+      `harvested ${Progress.count(cp.records, "paper")} (${Progress.count(cp.pages, "page")}, ${
+        megabytes(cp.bytes)
+      }) into ${out}`,
       `${fetched.toLocaleString("en-US")} fetched in ${seconds.toFixed(1)} s (${
         Math.round(seconds > 0 ? fetched / seconds : 0).toLocaleString("en-US")
       } papers/s)${result.startRecords > 0 ? `, resumed at ${result.startRecords.toLocaleString("en-US")}` : ""}`

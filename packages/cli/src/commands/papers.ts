@@ -71,7 +71,7 @@ export const idsFile = Options.text("ids-file").pipe(
  */
 export const papers = Command.make(
   "papers",
-  { ...Common.options, ids: Args.text({ name: "paper-id" }).pipe(Args.repeated), idsFile },
+  { ...Common.options, ids: paperId.pipe(Args.repeated), idsFile },
   (o) =>
     Common.run(
       o,

@@ -20,7 +20,10 @@ export const recommend = Command.make(
   "recommend",
   {
     ...Common.options,
-    id: Args.text({ name: "paper-id" }).pipe(Args.optional),
+    id: Args.text({ name: "paper-id" }).pipe(
+      Args.withDescription("The paper to find papers like (or use --positive / --negative)"),
+      Args.optional
+    ),
     positive: Options.text("positive").pipe(
       Options.withDescription("A paper to find papers like (repeatable)"),
       Options.repeated

@@ -13,7 +13,7 @@ import * as Output from "../render/Output.js"
 import * as FilterFlags from "./filters.js"
 import { listDefaults, publicationDateOrYear } from "./papers.js"
 
-const query = Args.text({ name: "query" })
+const query = Args.text({ name: "query" }).pipe(Args.withDescription("The words to search for"))
 
 /**
  * `s2 search <query>`: relevance search (at most 1,000 results), or with `--bulk` the bulk
@@ -58,7 +58,11 @@ export const search = Command.make(
  */
 export const match = Command.make(
   "match",
-  { ...Common.options, ...FilterFlags.options, title: Args.text({ name: "title" }) },
+  {
+    ...Common.options,
+    ...FilterFlags.options,
+    title: Args.text({ name: "title" }).pipe(Args.withDescription("A paper title"))
+  },
   (o) =>
     Common.run(
       o,
@@ -79,7 +83,7 @@ export const match = Command.make(
  */
 export const autocomplete = Command.make(
   "autocomplete",
-  { ...Common.options, text: Args.text({ name: "text" }) },
+  { ...Common.options, text: Args.text({ name: "text" }).pipe(Args.withDescription("The beginning of a title")) },
   (o) =>
     Common.run(
       o,
@@ -111,14 +115,14 @@ export const snippets = Command.make(
       Options.withDescription("Comma-separated author names (all must match)"),
       Options.optional
     ),
-    minCitationCount: Options.integer("min-citation-count").pipe(Options.optional),
+    minCitationCount: FilterFlags.options.minCitationCount,
     insertedBefore: Options.text("inserted-before").pipe(
       Options.withDescription("Only snippets inserted before YYYY[-MM[-DD]]"),
       Options.optional
     ),
-    year: Options.text("year").pipe(Options.optional),
-    venue: Options.text("venue").pipe(Options.optional),
-    fieldsOfStudy: Options.text("fields-of-study").pipe(Options.optional),
+    year: FilterFlags.options.year,
+    venue: FilterFlags.options.venue,
+    fieldsOfStudy: FilterFlags.options.fieldsOfStudy,
     publicationDateOrYear
   },
   (o) =>

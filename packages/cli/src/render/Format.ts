@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import { Effect, Predicate } from "effect"
 import type { Service as StdioService } from "../Stdio.js"
 import { cell, mergeColumns } from "./Cells.js"
 import { renderRecord, renderTable } from "./Table.js"
@@ -35,11 +35,23 @@ const indent = (text: string) => text.split("\n").map((line) => `  ${line}`).joi
 
 /**
  * A writer of `format` to standard output. `single` is for lookups that answer one record: JSON
- * prints the object rather than an array, and the table is a field/value list.
+ * prints the object rather than an array, and the table is a field/value list. `column` names the
+ * one column of records that are plain values (release ids), in tables and CSV.
  *
  * @since 0.1.0
  */
-export const makeWriter = (format: Format, stdio: StdioService, single = false): Writer => {
+export const makeWriter = (format: Format, stdio: StdioService, single = false, column = "value"): Writer => {
+  if (format === "table" || format === "csv") {
+    const writer = makeRecordWriter(format, stdio, single)
+    return {
+      write: (record) => writer.write(Predicate.isRecord(record) ? record : { [column]: record }),
+      end: writer.end
+    }
+  }
+  return makeRecordWriter(format, stdio, single)
+}
+
+const makeRecordWriter = (format: Format, stdio: StdioService, single: boolean): Writer => {
   switch (format) {
     case "jsonl":
       return { write: (record) => stdio.out(JSON.stringify(record) + "\n"), end: Effect.void }
@@ -71,7 +83,8 @@ export const makeWriter = (format: Format, stdio: StdioService, single = false):
       return {
         write: (record) => Effect.sync(() => void records.push(record)),
         end: Effect.suspend(() => {
-          const width = stdio.outIsTTY ? Math.max(process.stdout.columns ?? 120, 40) : 160
+          // Piped, a table is as wide as a common terminal.
+          const width = stdio.outIsTTY ? Math.max(process.stdout.columns ?? 100, 40) : 100
           if (single && records.length === 1) return stdio.out(renderRecord(records[0], width))
           return records.length === 0 ? stdio.err("(no records)\n") : stdio.out(renderTable(records, width))
         })

@@ -39,12 +39,13 @@ export const one = (common: Common, record: unknown): Effect.Effect<void, never,
  */
 export const stream = <E, R>(
   common: Common,
-  records: Stream.Stream<unknown, E, R>
+  records: Stream.Stream<unknown, E, R>,
+  column?: string
 ): Effect.Effect<number, E | CliError, R | Stdio> =>
   Effect.gen(function*() {
     const stdio = yield* Stdio
     const max = yield* CommonModule.max(common)
-    const writer = makeWriter(yield* CommonModule.format(common), stdio)
+    const writer = makeWriter(yield* CommonModule.format(common), stdio, false, column)
     let count = 0
     yield* (max === undefined ? records : Stream.take(records, max)).pipe(
       Stream.runForEach((record) => {
@@ -57,14 +58,15 @@ export const stream = <E, R>(
   })
 
 /**
- * Prints a list of records, cut at `--max`.
+ * Prints a list of records, cut at `--max`. `column` names the column of plain values in a table.
  *
  * @since 0.1.0
  */
 export const many = (
   common: Common,
-  records: ReadonlyArray<unknown>
-): Effect.Effect<number, CliError, Stdio> => stream(common, Stream.fromIterable(records))
+  records: ReadonlyArray<unknown>,
+  column?: string
+): Effect.Effect<number, CliError, Stdio> => stream(common, Stream.fromIterable(records), column)
 
 /**
  * The page size to ask for: no more than `--max` needs, within the endpoint's limit.

@@ -38,6 +38,13 @@ export const retryNote = (cause: string, waitMillis: number): string =>
 const number = (n: number) => Math.round(n).toLocaleString("en-US")
 
 /**
+ * A count and its noun, singular for one: `1 page`, `1,000 papers`.
+ *
+ * @since 0.1.0
+ */
+export const count = (n: number, noun: string): string => `${number(n)} ${noun}${n === 1 ? "" : "s"}`
+
+/**
  * Seconds as `42s`, `3m05s`, `1h02m`.
  *
  * @since 0.1.0
@@ -70,7 +77,7 @@ export const facts = (state: State): string => {
   const remaining = Math.max(0, state.target - state.records)
   const eta = state.target === 0 ? "?" : remaining === 0 ? "0s" : perSecond > 0 ? duration(remaining / perSecond) : "?"
   const of = state.target > 0 ? `/${number(state.target)}` : ""
-  return `${number(state.records)}${of} papers · ${number(state.pages)} pages · ${
+  return `${number(state.records)}${of} papers · ${count(state.pages, "page")} · ${
     number(perSecond)
   } papers/s · ETA ${eta}${state.retrying === undefined ? "" : ` · ${state.retrying}`}`
 }

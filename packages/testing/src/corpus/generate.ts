@@ -19,6 +19,12 @@ import {
 const SALT_PAPER = 0x5eed01
 const SALT_AUTHOR = 0x5eed02
 
+/**
+ * A paper of the generated corpus, before it is rendered as the API's JSON.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface PaperCore {
   readonly index: number
   readonly paperId: string
@@ -39,6 +45,12 @@ export interface PaperCore {
   readonly journal: { readonly name: string; readonly volume?: string; readonly pages?: string } | null
 }
 
+/**
+ * An author of the generated corpus, before it is rendered as the API's JSON.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface AuthorCore {
   readonly index: number
   readonly authorId: string

@@ -5,6 +5,12 @@
  */
 import { hash, Rng, unit } from "../internal/prng.js"
 
+/**
+ * The citation graph of a corpus, in compressed sparse rows indexed by paper.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface Graph {
   /** CSR: references of paper i are refTargets[refStart[i] .. refStart[i+1]). */
   readonly refStart: Int32Array

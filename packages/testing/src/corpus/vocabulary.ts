@@ -45,6 +45,12 @@ export const FIELDS_OF_STUDY = [
   "Linguistics"
 ] as const
 
+/**
+ * A venue of the generated corpus: the `venue` of a {@link PaperCore} and its `publicationVenue`.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface Venue {
   readonly name: string
   readonly short: string

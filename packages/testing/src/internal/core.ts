@@ -14,6 +14,7 @@ import { type EmulatorRequest, type EmulatorResponse, forbidden, json, notFoundR
 /**
  * Options shared by {@link Emulator.layer} and {@link startEmulator}.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface EmulatorOptions extends Partial<CorpusOptions> {
@@ -36,6 +37,7 @@ export interface EmulatorOptions extends Partial<CorpusOptions> {
  * `keyPresent` says whether one was sent and `keyMatched` whether it was one of the policy's
  * keys (`undefined` when the policy lists none).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface RecordedRequest {

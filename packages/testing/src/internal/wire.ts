@@ -3,6 +3,7 @@
 /**
  * A request as the emulator sees it.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface EmulatorRequest {
@@ -16,6 +17,7 @@ export interface EmulatorRequest {
 /**
  * A response produced by a route handler.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface EmulatorResponse {
