@@ -142,6 +142,7 @@ export class PaperAuthor extends Schema.Class<PaperAuthor>("PaperAuthor")({
  * The wire form of a {@link PaperRef}, written out because a paper's authors and an author's papers
  * refer to each other.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface PaperRefEncoded extends Schema.Struct.Encoded<typeof summaryNoAuthors> {

@@ -47,7 +47,7 @@ export interface Options {
   readonly apiUrl?: string | undefined
   /** Per attempt. Default 30 seconds. */
   readonly timeout?: Duration.DurationInput | undefined
-  /** Default {@link RetryPolicy.defaultPolicy}; `false` makes one attempt. */
+  /** Default `RetryPolicy.defaultPolicy` (a retry budget per cause); `false` makes one attempt. */
   readonly retry?: RetryPolicy | false | undefined
   /**
    * Client-side pacing shared by every fiber using the layer. Default: 1/s with a key, off without.

@@ -92,6 +92,7 @@ export class Autocomplete extends Schema.Class<Autocomplete>("Autocomplete")({
  * The answer of snippet search: the snippets, as an array, with the `retrievalVersion` of the index
  * that served them (absent when the server does not say).
  *
+ * @category models
  * @since 0.1.0
  */
 export interface SnippetResults extends ReadonlyArray<Snippet> {

@@ -23,6 +23,7 @@ export {
   Paper,
   PaperAuthor,
   PaperRef,
+  type PaperRefEncoded,
   PublicationVenue,
   S2FieldOfStudy,
   Tldr
@@ -60,4 +61,4 @@ export {
   withStreamOverrides,
   withTimeout
 } from "./SemanticScholar.js"
-export { Autocomplete, Snippet, SnippetPaper, SnippetText } from "./Snippet.js"
+export { Autocomplete, Snippet, SnippetPaper, type SnippetResults, SnippetText } from "./Snippet.js"
