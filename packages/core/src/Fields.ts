@@ -258,6 +258,7 @@ export const citation = fieldSet(
  * returns only `paperId` and `title` (or `authorId` and `name`) without `fields`, so the client
  * names every field, as the Python client does, to honour the API's documented "all fields".
  *
+ * @category constants
  * @since 0.1.0
  */
 export const byOperation = {

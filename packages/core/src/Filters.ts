@@ -207,6 +207,7 @@ export const validatePublicationDateOrYear = (
  *
  * const filters: F.SearchFilters = { publicationTypes: ["Review", Filters.unchecked("Preprint")] }
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const unchecked: (value: string) => Unchecked = Fields.unchecked

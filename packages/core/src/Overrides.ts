@@ -14,6 +14,7 @@ import type { RetryPolicy } from "./RetryPolicy.js"
 /**
  * The overrides: absent fields leave the layer's settings in force.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Overrides {
@@ -31,6 +32,7 @@ export interface Overrides {
  *
  * const retry = Overrides.current.pipe(Effect.map((o) => o.retry), withRetry(false)) // false
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const current: Effect.Effect<Overrides> = Effect.map(Transport.Overrides, (overrides): Overrides => overrides)

@@ -47,6 +47,7 @@ export const perKey: RateLimit = { requests: 1, per: "1 second" }
  * // Shared by the fibers of one process only; Redis shares it between processes.
  * const inMemory: RateLimit.Shared = { store: layerStoreMemory, key: "my-key", perSecond: 1 }
  * ```
+ * @category models
  * @since 0.1.0
  */
 export interface Shared {
@@ -72,6 +73,7 @@ export interface Shared {
 /**
  * Tells a {@link Shared} limit from a per-process {@link RateLimit}.
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isShared = (limit: RateLimit | Shared): limit is Shared => "store" in limit

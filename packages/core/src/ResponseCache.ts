@@ -22,6 +22,7 @@ import type { Duration, Layer } from "effect"
 /**
  * What a store provides: `@effect/experimental`'s `ResultPersistence`.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Store = Persistence.ResultPersistence
@@ -35,6 +36,7 @@ export type Store = Persistence.ResultPersistence
  *
  * const layer = SemanticScholar.layer({ cache: { store: ResponseCache.memory, timeToLive: "1 hour" } })
  * ```
+ * @category options
  * @since 0.1.0
  */
 export interface CacheOptions {
@@ -49,6 +51,7 @@ export interface CacheOptions {
 /**
  * Answers kept in the memory of this process, for the life of the layer.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const memory: Layer.Layer<Store> = Persistence.layerResultMemory
@@ -64,6 +67,7 @@ export const memory: Layer.Layer<Store> = Persistence.layerResultMemory
  *
  * const store = ResponseCache.keyValueStore.pipe(Layer.provide(KeyValueStore.layerMemory))
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const keyValueStore: Layer.Layer<Store, never, KeyValueStore.KeyValueStore> =

@@ -30,6 +30,7 @@ export type RetryPolicy = Schedule.Schedule<unknown, S2Error>
  *   transport failure with no sign that a server was there.
  * - `timeout`: no answer within the time-out.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Cause = "rateLimited" | "serverFailed" | "unreachable" | "timeout"
@@ -38,6 +39,7 @@ export type Cause = "rateLimited" | "serverFailed" | "unreachable" | "timeout"
  * How often and how patiently one cause is retried: at most `times` retries, waiting `base`, then
  * doubling, never more than `cap`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Budget {
@@ -57,6 +59,7 @@ export interface Budget {
  * | `unreachable` | 2 | 2 s, 4 s |
  * | `timeout` | 2 | 1 s, 2 s |
  *
+ * @category constants
  * @since 0.1.0
  */
 export const defaultBudgets: { readonly [C in Cause]: Budget } = {
@@ -69,6 +72,7 @@ export const defaultBudgets: { readonly [C in Cause]: Budget } = {
 /**
  * The cause of a retryable error, or `undefined` for an error no retry can fix.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const causeOf = (error: S2Error): Cause | undefined => {
@@ -117,6 +121,7 @@ export interface RetryOptions {
  * What a policy built by {@link make} outputs for each retry: the cause, which retry of how many
  * for that cause, and the wait. The transport's retry log line and the CLI's progress read it.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface RetryStep {
@@ -129,7 +134,10 @@ export interface RetryStep {
   readonly waitMillis: number
 }
 
-/** @since 0.1.0 */
+/**
+ * @category guards
+ * @since 0.1.0
+ */
 export const isRetryStep = (u: unknown): u is RetryStep => Predicate.isTagged(u, "RetryStep")
 
 type Counts = { readonly [C in Cause]?: number }

@@ -96,13 +96,17 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
  * @since 0.1.0
  */
 export const TransportReason = Schema.Literal("refused", "hostNotFound", "reset", "cutShort")
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type TransportReason = typeof TransportReason.Type
 
 /**
  * The exchange broke below HTTP: connection refused or reset, DNS failure, a body cut short, or a
  * status the API never sends. `reason` says which, when known; the message names the host and port.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
@@ -128,6 +132,7 @@ export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError"
  * is what is broken, and retrying without it would break the pace the workers share. `store` names
  * it (a Redis URL without its password).
  *
+ * @category errors
  * @since 0.1.0
  */
 export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavailable>()("RateLimiterUnavailable", {
@@ -141,6 +146,7 @@ export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavai
  * a response larger than the client's `maxResponseBytes`. `endpoint` names the operation and
  * `cursor` the offending `next` / `token`, when the error is about one.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class ProtocolError extends Schema.TaggedError<ProtocolError>()("ProtocolError", {

@@ -69,7 +69,12 @@ export interface Options {
   readonly maxResponseBytes?: number | undefined
 }
 
-/** How lookups are collected into batches. @since 0.1.0 */
+/**
+ * How lookups are collected into batches.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface BatchingOptions {
   /** How long the first lookup waits for others to join its batch. Default 10 milliseconds. */
   readonly window?: Duration.DurationInput | undefined
@@ -1165,6 +1170,7 @@ export const withStreamOverrides = <A, E, R>(
  *     withBatching(true)
  *   )
  * ```
+ * @category combinators
  * @since 0.1.0
  */
 export const withBatching: {

@@ -24,6 +24,7 @@ import type { RedisOptions } from "ioredis"
  *   cache: { store: NodeCache.fileSystem(".s2-cache"), timeToLive: "7 days" }
  * })
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const fileSystem = (directory: string): Layer.Layer<ResponseCache.Store, PlatformError> =>
@@ -52,6 +53,7 @@ const redisDefaults: RedisOptions = {
  *   cache: { store: NodeCache.redis({ host: "127.0.0.1", port: 6379 }), timeToLive: "1 day" }
  * })
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const redis = (options: RedisOptions = {}): Layer.Layer<ResponseCache.Store, Error> =>

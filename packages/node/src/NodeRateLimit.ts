@@ -15,6 +15,7 @@ import type { RedisOptions } from "ioredis"
 /**
  * The shared limit in the layer options: `rateLimit: { store: "redis", url, key, perSecond }`.
  *
+ * @category models
  * @since 0.1.0
  */
 export interface Redis {
@@ -73,6 +74,7 @@ const parse = (url: string): URL | undefined => {
  *
  * const store = NodeRateLimit.redisStore("redis://127.0.0.1:6379")
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const redisStore = (url: string): Layer.Layer<RateLimiterStore, BadQueryParameters> => {
@@ -108,6 +110,7 @@ export const redisStore = (url: string): Layer.Layer<RateLimiterStore, BadQueryP
  *   rateLimit: NodeRateLimit.shared({ store: "redis", url: "redis://127.0.0.1:6379", perSecond: 1 })
  * }).pipe(Layer.provide(NodeSemanticScholar.httpClient))
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const shared = (options: Redis): RateLimit.Shared => {
@@ -125,6 +128,7 @@ export const shared = (options: Redis): RateLimit.Shared => {
 /**
  * Tells the `{ store: "redis" }` options from the core's limits.
  *
+ * @category guards
  * @since 0.1.0
  */
 export const isRedis = (limit: unknown): limit is Redis =>

@@ -16,6 +16,7 @@ import * as NodeRateLimit from "./NodeRateLimit.js"
  * The options of the core layer, where `rateLimit` may also be `{ store: "redis", url, key,
  * perSecond }`: one pace shared through Redis by every process on the key.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface NodeOptions extends Omit<Options, "rateLimit"> {

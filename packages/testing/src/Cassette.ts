@@ -40,6 +40,7 @@ import * as internal from "./internal/cassette.js"
  * `record` sends and writes, `replay` answers from the file alone, `auto` replays what it can and
  * records the rest.
  *
+ * @category models
  * @since 0.1.0
  */
 export type Mode = "record" | "replay" | "auto"
@@ -47,6 +48,7 @@ export type Mode = "record" | "replay" | "auto"
 /**
  * Settings of {@link layer}.
  *
+ * @category options
  * @since 0.1.0
  */
 export interface Options<M extends Mode = Mode> {
@@ -64,6 +66,7 @@ export interface Options<M extends Mode = Mode> {
  * A recorded request: what matching compares. `query` maps each parameter to its value (or values,
  * when repeated); `body` is the JSON body, `bodyText` a body that is not JSON.
  *
+ * @category models
  * @since 0.1.0
  */
 export const RecordedRequest = Schema.Struct({
@@ -73,13 +76,17 @@ export const RecordedRequest = Schema.Struct({
   body: Schema.optional(Schema.Unknown),
   bodyText: Schema.optional(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type RecordedRequest = typeof RecordedRequest.Type
 
 /**
  * A recorded response: status, the headers that matter, and the body (`body` when JSON, else
  * `bodyText`).
  *
+ * @category models
  * @since 0.1.0
  */
 export const RecordedResponse = Schema.Struct({
@@ -88,17 +95,36 @@ export const RecordedResponse = Schema.Struct({
   body: Schema.optional(Schema.Unknown),
   bodyText: Schema.optional(Schema.String)
 })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type RecordedResponse = typeof RecordedResponse.Type
 
-/** One exchange of a cassette. @since 0.1.0 */
+/**
+ * One exchange of a cassette.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export const Entry = Schema.Struct({ request: RecordedRequest, response: RecordedResponse })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type Entry = typeof Entry.Type
 
-/** The cassette file. @since 0.1.0 */
+/**
+ * The cassette file.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export const File = Schema.Struct({ version: Schema.Literal(1), entries: Schema.Array(Entry) })
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type File = typeof File.Type
 
 /**
@@ -108,6 +134,7 @@ export type File = typeof File.Type
  * (the message is its description), so the s2-effect client reports it as a `TransportError`
  * carrying the same text.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class CassetteMiss extends Schema.TaggedError<CassetteMiss>()("CassetteMiss", {
@@ -121,6 +148,7 @@ export class CassetteMiss extends Schema.TaggedError<CassetteMiss>()("CassetteMi
 /**
  * The cassette file cannot be read, parsed or written.
  *
+ * @category errors
  * @since 0.1.0
  */
 export class CassetteFileError extends Schema.TaggedError<CassetteFileError>()("CassetteFileError", {
@@ -132,6 +160,7 @@ export class CassetteFileError extends Schema.TaggedError<CassetteFileError>()("
  * The layer: an `HttpClient` over the wrapped one (not needed in `replay`), with the cassette read
  * when the layer is built (a missing file is an empty cassette, except in `replay`).
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer: {

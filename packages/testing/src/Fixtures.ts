@@ -33,23 +33,45 @@ import {
 import type { Schema as S } from "effect"
 import * as Schema from "effect/Schema"
 
-/** Fields the client does not know yet: kept, and shown by `raw` and `keys()`. @since 0.1.0 */
+/**
+ * Fields the client does not know yet: kept, and shown by `raw` and `keys()`.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface Extra {
   readonly [field: string]: unknown
 }
 
-/** A partial record on the wire: known fields typed, any other allowed. @since 0.1.0 */
+/**
+ * A partial record on the wire: known fields typed, any other allowed.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type Input<A> = Partial<A> & Extra
 
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type PaperInput = Input<S.Schema.Encoded<typeof Paper>>
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type PaperRefInput = Input<S.Schema.Encoded<typeof PaperRef>>
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type CitationInput = Input<Omit<S.Schema.Encoded<typeof Citation>, "citingPaper">> & {
   readonly citingPaper?: PaperRefInput
 }
-/** @since 0.1.0 */
+/**
+ * @category models
+ * @since 0.1.0
+ */
 export type ReferenceInput = Input<Omit<S.Schema.Encoded<typeof Reference>, "citedPaper">> & {
   readonly citedPaper?: PaperRefInput
 }
@@ -96,56 +118,111 @@ const withId = (key: string, fields: Extra, make: (hex: string) => unknown): Ext
 const paperRefWire = (fields: PaperRefInput = {}) => withId("paperId", fields, (hex) => hex)
 
 const decodePaper = decoder(Paper)
-/** A paper; `paperId` is filled in when absent. @since 0.1.0 */
+/**
+ * A paper; `paperId` is filled in when absent.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const paper = (fields: PaperInput = {}): Paper => decodePaper(withId("paperId", fields, (hex) => hex))
 
 const decodePaperRef = decoder(PaperRef)
-/** A paper inside another record (citing, cited, an author's paper). @since 0.1.0 */
+/**
+ * A paper inside another record (citing, cited, an author's paper).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const paperRef = (fields: PaperRefInput = {}): PaperRef => decodePaperRef(paperRefWire(fields))
 
 const numericId = (hex: string) => String(parseInt(hex.slice(0, 8), 16))
 
 const decodeAuthor = decoder(Author)
-/** An author; `authorId` is filled in when absent. @since 0.1.0 */
+/**
+ * An author; `authorId` is filled in when absent.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const author = (fields: Input<S.Schema.Encoded<typeof Author>> = {}): Author =>
   decodeAuthor(withId("authorId", fields, numericId))
 
 const decodePaperAuthor = decoder(PaperAuthor)
-/** An author as listed on a paper (`getPaperAuthors`). @since 0.1.0 */
+/**
+ * An author as listed on a paper (`getPaperAuthors`).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const paperAuthor = (fields: Input<S.Schema.Encoded<typeof PaperAuthor>> = {}): PaperAuthor =>
   decodePaperAuthor(withId("authorId", fields, numericId))
 
 const decodeCitation = decoder(Citation)
-/** A citation: `citingPaper` is a partial paper too. @since 0.1.0 */
+/**
+ * A citation: `citingPaper` is a partial paper too.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const citation = ({ citingPaper, ...fields }: CitationInput = {}): Citation =>
   decodeCitation({ ...fields, citingPaper: paperRefWire(citingPaper) })
 
 const decodeReference = decoder(Reference)
-/** A reference: `citedPaper` is a partial paper too. @since 0.1.0 */
+/**
+ * A reference: `citedPaper` is a partial paper too.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const reference = ({ citedPaper, ...fields }: ReferenceInput = {}): Reference =>
   decodeReference({ ...fields, citedPaper: paperRefWire(citedPaper) })
 
 const decodeSnippet = decoder(Snippet)
-/** A snippet search result; `score` defaults to 1 and `paper` to `{}`. @since 0.1.0 */
+/**
+ * A snippet search result; `score` defaults to 1 and `paper` to `{}`.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const snippet = (fields: Input<S.Schema.Encoded<typeof Snippet>> = {}): Snippet =>
   decodeSnippet({ score: 1, paper: {}, ...fields })
 
 const decodeAutocomplete = decoder(Autocomplete)
-/** A title completion; `id` is filled in when absent. @since 0.1.0 */
+/**
+ * A title completion; `id` is filled in when absent.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const autocomplete = (fields: Input<S.Schema.Encoded<typeof Autocomplete>> = {}): Autocomplete =>
   decodeAutocomplete(withId("id", fields, (hex) => hex))
 
 const decodeRelease = decoder(Release)
-/** A dataset release; defaults `release_id` "2025-01-07", no datasets. @since 0.1.0 */
+/**
+ * A dataset release; defaults `release_id` "2025-01-07", no datasets.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const release = (fields: Input<S.Schema.Encoded<typeof Release>> = {}): Release =>
   decodeRelease({ release_id: "2025-01-07", datasets: [], ...fields })
 
 const decodeDataset = decoder(Dataset)
-/** A dataset's download links; defaults `name` "papers", no files. @since 0.1.0 */
+/**
+ * A dataset's download links; defaults `name` "papers", no files.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const dataset = (fields: Input<S.Schema.Encoded<typeof Dataset>> = {}): Dataset =>
   decodeDataset({ name: "papers", files: [], ...fields })
 
 const decodeDatasetDiff = decoder(DatasetDiff)
-/** The diffs between two releases; defaults dataset "papers", no diffs. @since 0.1.0 */
+/**
+ * The diffs between two releases; defaults dataset "papers", no diffs.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
 export const datasetDiff = (fields: Input<S.Schema.Encoded<typeof DatasetDiff>> = {}): DatasetDiff =>
   decodeDatasetDiff({ dataset: "papers", start_release: "2025-01-07", end_release: "2025-01-14", diffs: [], ...fields })

@@ -39,10 +39,20 @@ import type * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
 import * as internal from "./internal/stub.js"
 
-/** An answer: the value, an error the operation fails with, or an Effect of either. @since 0.1.0 */
+/**
+ * An answer: the value, an error the operation fails with, or an Effect of either.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type Answer<A> = A | S2Error | Effect.Effect<A | S2Error, S2Error>
 
-/** Pages fixed by the test, see {@link pages}. @since 0.1.0 */
+/**
+ * Pages fixed by the test, see {@link pages}.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export interface Pages<A> {
   readonly _tag: "StubPages"
   readonly pages: ReadonlyArray<ReadonlyArray<A>>
@@ -52,26 +62,57 @@ export interface Pages<A> {
   readonly error?: S2Error | undefined
 }
 
-/** The records of a stream: an array (an error in it ends the stream), fixed pages, or an error. @since 0.1.0 */
+/**
+ * The records of a stream: an array (an error in it ends the stream), fixed pages, or an error.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type Records<A> = ReadonlyArray<A | S2Error> | Pages<A> | S2Error
 
-/** The arguments and result of an operation (its last overload). @since 0.1.0 */
+/**
+ * The arguments and result of an operation (its last overload).
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type Fn<F> = F extends (...args: infer Args) => infer R ? { readonly args: Args; readonly result: R } : never
-/** The record of a stream operation (the data of its pages). @since 0.1.0 */
+/**
+ * The record of a stream operation (the data of its pages).
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type Item<R> = R extends Stream.Stream<infer P, infer _E, infer _R>
   ? P extends { readonly data: ReadonlyArray<infer A> } ? A : P
   : never
-/** The element of an Effect of an array. @since 0.1.0 */
+/**
+ * The element of an Effect of an array.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type Element<R> = R extends Effect.Effect<ReadonlyArray<infer A>, infer _E, infer _R> ? A : never
-/** The success of an Effect. @since 0.1.0 */
+/**
+ * The success of an Effect.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type Success<R> = R extends Effect.Effect<infer A, infer _E, infer _R> ? A : never
-/** A value, or a function of the operation's arguments returning it. @since 0.1.0 */
+/**
+ * A value, or a function of the operation's arguments returning it.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export type Given<Args extends ReadonlyArray<unknown>, T> = T | ((...args: Args) => T)
 
 /**
  * What each operation can be given, derived from the service: for each operation its answer (or
  * records), or a function of its arguments returning them.
  *
+ * @category options
  * @since 0.1.0
  */
 export type Handler<K extends keyof Service> = K extends "getPapers" | "getAuthors" ?
@@ -90,10 +131,20 @@ export type Handler<K extends keyof Service> = K extends "getPapers" | "getAutho
     >
   : Given<Fn<Service[K]>["args"], Answer<Success<Fn<Service[K]>["result"]>>>
 
-/** The operations given to {@link layer}; any left out die when called. @since 0.1.0 */
+/**
+ * The operations given to {@link layer}; any left out die when called.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export type Handlers = { readonly [K in keyof Service]?: Handler<K> }
 
-/** Settings of {@link layer}. @since 0.1.0 */
+/**
+ * Settings of {@link layer}.
+ *
+ * @category options
+ * @since 0.1.0
+ */
 export interface Options {
   /** Retry policy when the code under test sets none with `withRetry`. Default `false`: one attempt. */
   readonly retry?: RetryPolicy.RetryPolicy | false | undefined
@@ -104,6 +155,7 @@ export interface Options {
 /**
  * The stub service.
  *
+ * @category constructors
  * @since 0.1.0
  */
 export const make: (handlers: Handlers, options?: Options) => Service = internal.make
@@ -111,6 +163,7 @@ export const make: (handlers: Handlers, options?: Options) => Service = internal
 /**
  * The stub as a layer.
  *
+ * @category layers
  * @since 0.1.0
  */
 export const layer: (handlers: Handlers, options?: Options) => Layer.Layer<SemanticScholar> = internal.layer
@@ -126,6 +179,7 @@ export const layer: (handlers: Handlers, options?: Options) => Layer.Layer<Seman
  *   searchPaper: SemanticScholarStub.pages([[Fixtures.paper({ title: "a" })], [Fixtures.paper({ title: "b" })]])
  * })
  * ```
+ * @category constructors
  * @since 0.1.0
  */
 export const pages = <A>(
@@ -136,6 +190,7 @@ export const pages = <A>(
 /**
  * The names of every operation of the service, in the one table the stub is built from.
  *
+ * @category constants
  * @since 0.1.0
  */
 export const operations: ReadonlyArray<keyof Service> = internal.operations
