@@ -3,11 +3,12 @@
  * caller gets back.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, TestClock } from "effect"
+import { Effect, Exit } from "effect"
 import type { Options, S2Error } from "../src/index.js"
 import { SemanticScholar, withBatching } from "../src/index.js"
 import type { Seen } from "./support/Scripted.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
+import { settle } from "./support/Settle.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")
 
@@ -32,8 +33,7 @@ const concurrently = <A>(lookups: ReadonlyArray<Effect.Effect<A, S2Error, Semant
     const fiber = yield* Effect.fork(
       Effect.all(lookups.map(Effect.exit), { concurrency: "unbounded" })
     )
-    yield* TestClock.adjust("1 second")
-    return yield* Fiber.join(fiber)
+    return yield* settle(fiber)
   })
 
 describe("batching of lookups", () => {

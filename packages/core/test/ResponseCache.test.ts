@@ -5,11 +5,12 @@
 import * as PlatformError from "@effect/platform/Error"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Layer, Logger, Option, Redacted, Ref, Stream, TestClock } from "effect"
+import { Chunk, Effect, Layer, Logger, Option, Redacted, Ref, Stream, TestClock } from "effect"
 import type { Options } from "../src/index.js"
 import { ResponseCache, SemanticScholar } from "../src/index.js"
 import type { Seen } from "./support/Scripted.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
+import { settle } from "./support/Settle.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")
 
@@ -123,8 +124,7 @@ describe("response cache", () => {
           const fiber = yield* Effect.fork(
             Effect.forEach(ids, (id) => s2.getPaper(id, { fields: ["title"] }), { concurrency: "unbounded" })
           )
-          yield* TestClock.adjust("1 second")
-          return (yield* Fiber.join(fiber)).map((p) => p.title)
+          return (yield* settle(fiber)).map((p) => p.title)
         })
       expect(yield* round(["CorpusId:2", "CorpusId:4"])).toEqual(["CorpusId:2", "CorpusId:4"])
       expect(yield* round(["CorpusId:4", "CorpusId:6", "CorpusId:2"])).toEqual([

@@ -1,0 +1,13 @@
+/**
+ * Runs a forked effect to its end under TestClock. One `TestClock.adjust` can run before a forked
+ * fiber has scheduled its sleep (when it waits on something else first, such as a cache store), and
+ * that sleep would then never fire: advancing in small steps until the fiber is done cannot miss it.
+ */
+import type { Duration } from "effect"
+import { Effect, Fiber, Option, TestClock } from "effect"
+
+export const settle = <A, E>(fiber: Fiber.Fiber<A, E>, step: Duration.DurationInput = "10 millis") =>
+  Effect.gen(function*() {
+    while (Option.isNone(yield* Fiber.poll(fiber))) yield* TestClock.adjust(step)
+    return yield* Fiber.join(fiber)
+  })
