@@ -5,41 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { bundleBin } from "./support/bin.js"
+import * as Bin from "./support/bin.js"
 
 // Bundled once: these tests start some thirty processes.
-const bin = bundleBin()
+const bin = Bin.bundleBin()
 const key = "sekrit-key-0123456789"
 
-interface Ran {
-  readonly code: number | null
-  readonly signal: NodeJS.Signals | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess => {
-  const base = { ...process.env }
-  delete base["S2_API_KEY"]
-  delete base["S2_API_URL"]
-  return spawn(process.execPath, [bin, ...args], { env: { ...base, ...env }, stdio: ["pipe", "pipe", "pipe"] })
-}
-
-const finish = (child: ChildProcess, input?: string): Promise<Ran> =>
-  new Promise((resolve, reject) => {
-    let stdout = ""
-    let stderr = ""
-    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()))
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()))
-    child.on("error", reject)
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
-    child.stdin?.end(input ?? "")
-  })
+const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess => Bin.start(bin, args, env)
+const finish = Bin.finish
 
 const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}, input?: string) =>
   finish(start(args, env), input)

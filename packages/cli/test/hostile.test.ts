@@ -10,36 +10,15 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { bundleBin } from "./support/bin.js"
+import * as Bin from "./support/bin.js"
 
-const bin = bundleBin()
+const bin = Bin.bundleBin()
 const key = "hostile-key-0123456789"
 
-interface Ran {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const env = (extra: Record<string, string>) => {
-  const base = { ...process.env }
-  delete base["S2_API_KEY"]
-  delete base["S2_API_URL"]
-  return { ...base, ...extra }
-}
-
+const env = Bin.cleanEnv
 const start = (args: ReadonlyArray<string>, extra: Record<string, string> = {}): ChildProcess =>
-  spawn(process.execPath, [bin, ...args], { env: env(extra), stdio: ["ignore", "pipe", "pipe"] })
-
-const finish = (child: ChildProcess): Promise<Ran> =>
-  new Promise((resolve, reject) => {
-    let stdout = ""
-    let stderr = ""
-    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()))
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
-  })
+  Bin.start(bin, args, extra)
+const finish = Bin.finish
 
 const s2 = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) => finish(start(args, extra))
 

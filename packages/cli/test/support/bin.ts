@@ -1,4 +1,5 @@
 import { buildSync } from "esbuild"
+import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -23,3 +24,35 @@ export const bundleBin = (): string => {
   })
   return bin
 }
+
+/** What a finished `s2` process left. */
+export interface Ran {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** The test's environment without the user's key and API root, plus `extra`. */
+export const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
+  const base = { ...process.env }
+  delete base["S2_API_KEY"]
+  delete base["S2_API_URL"]
+  return { ...base, ...extra }
+}
+
+/** Starts the bundled bin with `args`. */
+export const start = (bin: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess =>
+  spawn(process.execPath, [bin, ...args], { env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] })
+
+/** Collects a process's output until it exits; `input` goes to its stdin. */
+export const finish = (child: ChildProcess, input?: string): Promise<Ran> =>
+  new Promise((resolve, reject) => {
+    let stdout = ""
+    let stderr = ""
+    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()))
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()))
+    child.on("error", reject)
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
+    child.stdin?.end(input ?? "")
+  })
