@@ -7,6 +7,21 @@
  */
 import { Predicate, Schema } from "effect"
 
+/**
+ * The mark every {@link S2Error} carries, so that {@link isS2Error} tells them from other values by
+ * what they are, not by a list of tags kept by hand.
+ *
+ * @category symbols
+ * @since 0.1.0
+ */
+export const S2ErrorTypeId: unique symbol = Symbol.for("@s2-effect/core/S2Error")
+
+/**
+ * @category symbols
+ * @since 0.1.0
+ */
+export type S2ErrorTypeId = typeof S2ErrorTypeId
+
 const context = {
   message: Schema.String,
   status: Schema.optional(Schema.Number),
@@ -31,7 +46,9 @@ const context = {
  * @category errors
  * @since 0.1.0
  */
-export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("ObjectNotFound", context) {}
+export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("ObjectNotFound", context) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
 
 /**
  * The request is wrong: caught by the client before sending (nothing was sent, `status` is absent)
@@ -43,7 +60,9 @@ export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("Object
 export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()("BadQueryParameters", {
   ...context,
   parameter: Schema.optional(Schema.String)
-}) {}
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
 
 /**
  * No complete response arrived within the time-out of one attempt (retried by the default policy).
@@ -54,7 +73,9 @@ export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()
 export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
   ...context,
   timeoutMillis: Schema.Number
-}) {}
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
 
 /**
  * HTTP 429 after the retry policy gave up (or with retry off). `retryAfterMillis` is the server's
@@ -66,7 +87,9 @@ export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   ...context,
   retryAfterMillis: Schema.optional(Schema.Number)
-}) {}
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
 
 /**
  * HTTP 401 or 403: a key is missing, wrong, or lacks access to the resource (datasets links, diffs).
@@ -74,7 +97,9 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
  * @category errors
  * @since 0.1.0
  */
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", context) {}
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", context) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
 
 /**
  * HTTP 5xx from the API (retried by the default policy before it reaches you).
@@ -85,7 +110,9 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", cont
 export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", {
   ...context,
   retryAfterMillis: Schema.optional(Schema.Number)
-}) {}
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
 
 /**
  * What broke below HTTP, when it is known: the connection was refused, the host name did not
@@ -112,7 +139,9 @@ export type TransportReason = typeof TransportReason.Type
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
   ...context,
   reason: Schema.optional(TransportReason)
-}) {}
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
 
 /**
  * A 2xx body that is JSON but not of the expected shape. `excerpt` holds the start of the offending
@@ -124,7 +153,9 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
 export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError", {
   ...context,
   excerpt: Schema.String
-}) {}
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
 
 /**
  * The store of a shared rate limit (`RateLimit.Shared`, e.g. Redis) failed or did not answer in
@@ -138,7 +169,9 @@ export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError"
 export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavailable>()("RateLimiterUnavailable", {
   ...context,
   store: Schema.String
-}) {}
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
 
 /**
  * The server broke the protocol in a way no retry can mend: a pagination cursor that does not
@@ -153,7 +186,9 @@ export class ProtocolError extends Schema.TaggedError<ProtocolError>()("Protocol
   ...context,
   endpoint: Schema.optional(Schema.String),
   cursor: Schema.optional(Schema.String)
-}) {}
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
 
 /**
  * Every error an operation of the client can fail with.
@@ -173,19 +208,6 @@ export type S2Error =
   | RateLimiterUnavailable
   | ProtocolError
 
-const tags = new Set<string>([
-  "ObjectNotFound",
-  "BadQueryParameters",
-  "Timeout",
-  "RateLimited",
-  "Forbidden",
-  "ServerError",
-  "TransportError",
-  "DecodeError",
-  "RateLimiterUnavailable",
-  "ProtocolError"
-])
-
 /**
  * Tells an {@link S2Error} from any other value, e.g. in a `catchIf`.
  *
@@ -198,8 +220,7 @@ const tags = new Set<string>([
  * @category guards
  * @since 0.1.0
  */
-export const isS2Error = (u: unknown): u is S2Error =>
-  Predicate.hasProperty(u, "_tag") && typeof u._tag === "string" && tags.has(u._tag)
+export const isS2Error = (u: unknown): u is S2Error => Predicate.hasProperty(u, S2ErrorTypeId)
 
 /**
  * Whether the default retry policy tries again after this error: rate limiting, server errors,
