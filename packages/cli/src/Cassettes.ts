@@ -76,7 +76,16 @@ export const around = (
         ({ Cassette }) =>
           Cassette.layer({ path: file(dir), mode }).pipe(
             Layer.provide(Layer.merge(http, NodeFileSystem.layer)),
-            Layer.mapError((error) => fileError(`cannot use the cassette for --${mode} ${dir}`, error.message))
+            Layer.mapError((error) =>
+              fileError(
+                `cannot use the cassette for --${mode} ${dir}`,
+                // The library's advice names its modes; a CLI user records with a flag.
+                error.message.replace(
+                  /record it first with mode "record" or "auto"/,
+                  `record it first with --record ${dir}`
+                )
+              )
+            )
           )
       )
   })

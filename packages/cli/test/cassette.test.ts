@@ -72,6 +72,11 @@ describe("--record / --replay", () => {
       const both = yield* s2(["paper", paperId, "--record", cassettes, "--replay", cassettes])
       expect(both.code).toBe(ExitCode.badInput)
       expect(both.err).toContain("--record and --replay exclude each other")
+
+      const missing = path.join(dir, "never-recorded")
+      const none = yield* s2(["paper", paperId, "--replay", missing])
+      expect(none.code).toBe(ExitCode.file)
+      expect(none.err).toContain(`record it first with --record ${missing}`)
       fs.rmSync(dir, { recursive: true, force: true })
     }))
 })
