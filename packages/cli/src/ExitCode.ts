@@ -121,6 +121,8 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
         `${error.message}${where(error)}`,
         "fix the argument or option (see --help)"
       )
+    case "InvalidOptions":
+      return line(ExitCode.badInput, error.message, "fix the option or the environment variable (see --help)")
     case "ObjectNotFound":
       return line(ExitCode.notFound, `${error.message}${where(error)}`, "check the id or the query")
     case "Forbidden":
@@ -164,6 +166,7 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
       )
     case "DecodeError":
     case "ProtocolError":
+    case "UnexpectedStatus":
       return line(
         ExitCode.decode,
         `unexpected answer: ${error.message}`,

@@ -51,15 +51,60 @@ export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("Object
 }
 
 /**
- * The request is wrong: caught by the client before sending (nothing was sent, `status` is absent)
- * or rejected by the server with HTTP 400. `parameter` names the offending option when known.
+ * Who refused a request: the client before sending, or the server with HTTP 400.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export const RefusedBy = Schema.Literal("client", "server")
+/**
+ * @category models
+ * @since 0.1.0
+ */
+export type RefusedBy = typeof RefusedBy.Type
+
+/**
+ * The request input is wrong: caught by the client before sending (`refusedBy: "client"`, nothing
+ * was sent, `status` is absent) or rejected by the server with HTTP 400 (`refusedBy: "server"`).
+ * `parameter` names the offending argument or option when known.
  *
  * @category errors
  * @since 0.1.0
  */
 export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()("BadQueryParameters", {
   ...context,
-  parameter: Schema.optional(Schema.String)
+  parameter: Schema.optional(Schema.String),
+  refusedBy: Schema.optionalWith(RefusedBy, { default: () => "client" })
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
+
+/**
+ * The client's own settings are wrong: an option of the layer, of `layerConfig`'s environment or of
+ * an override (`withTimeout`, …) is out of range, or a store it names cannot be opened. Nothing was
+ * sent. `option` names the setting.
+ *
+ * @category errors
+ * @since 0.1.0
+ */
+export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("InvalidOptions", {
+  ...context,
+  option: Schema.String
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+}
+
+/**
+ * A status the API (or a dataset file host) does not answer with for this request: a redirect the
+ * client does not follow, a 4xx other than 400, 401, 403, 404 and 429, or anything outside
+ * 2xx–5xx. Not retried: asking again gets the same answer. The message carries the start of the body.
+ *
+ * @category errors
+ * @since 0.1.0
+ */
+export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", {
+  ...context,
+  status: Schema.Number
 }) {
   readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
 }
@@ -199,6 +244,8 @@ export class ProtocolError extends Schema.TaggedError<ProtocolError>()("Protocol
 export type S2Error =
   | ObjectNotFound
   | BadQueryParameters
+  | InvalidOptions
+  | UnexpectedStatus
   | Timeout
   | RateLimited
   | Forbidden
