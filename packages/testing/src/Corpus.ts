@@ -19,9 +19,9 @@ import {
   paperCore,
   paperIdOf,
   paperIdPrefixOf
-} from "./corpus/generate.js"
-import { buildGraph, type Graph } from "./corpus/graph.js"
-import { landmarkAuthorCore, landmarkAuthors, landmarkCount, landmarkPaperCore } from "./corpus/landmarks.js"
+} from "./internal/corpus/generate.js"
+import { buildGraph, type Graph } from "./internal/corpus/graph.js"
+import { landmarkAuthorCore, landmarkAuthors, landmarkCount, landmarkPaperCore } from "./internal/corpus/landmarks.js"
 import { externalKey, isAuthorId, parsePaperRef } from "./internal/ids.js"
 import { hashString } from "./internal/prng.js"
 

@@ -6,8 +6,8 @@
 /** @category modules */
 export * as Cassette from "./Cassette.js"
 export { type AuthorCore, Corpus, type CorpusOptions, type PaperCore } from "./Corpus.js"
-export type { Graph } from "./corpus/graph.js"
-export type { Venue } from "./corpus/vocabulary.js"
+export type { Graph } from "./internal/corpus/graph.js"
+export type { Venue } from "./internal/corpus/vocabulary.js"
 export { Emulator, type EmulatorOptions, type EmulatorService, type RecordedRequest } from "./Emulator.js"
 /** @category modules */
 export * as Faults from "./Faults.js"

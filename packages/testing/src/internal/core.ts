@@ -5,9 +5,9 @@
  */
 import { Corpus, type CorpusOptions } from "../Corpus.js"
 import { bodyFor, type Config, type Fault, FaultState } from "../Faults.js"
-import * as datasets from "../routes/datasets.js"
-import * as graph from "../routes/graph.js"
-import * as recommendations from "../routes/recommendations.js"
+import * as datasets from "./routes/datasets.js"
+import * as graph from "./routes/graph.js"
+import * as recommendations from "./routes/recommendations.js"
 import { makeContext, type RouteContext } from "./context.js"
 import { type EmulatorRequest, type EmulatorResponse, forbidden, json, notFoundRoute, Query } from "./wire.js"
 

@@ -2,7 +2,7 @@
  * Pure generators: `paperCore(seed, i, universe)` and `authorCore(seed, j)`. Nothing here depends
  * on any other paper, so any paper of a 10M-paper universe can be produced on its own.
  */
-import { at, hash, Rng, unit } from "../internal/prng.js"
+import { at, hash, Rng, unit } from "../prng.js"
 import {
   AFFILIATIONS,
   FIELDS_OF_STUDY,

@@ -3,7 +3,7 @@
  * model (cite what others cited with probability 0.75) which yields preferential attachment and a
  * power-law in-degree: a few papers collect thousands of citations, most collect a handful.
  */
-import { hash, Rng, unit } from "../internal/prng.js"
+import { hash, Rng, unit } from "../prng.js"
 
 /**
  * The citation graph of a corpus, in compressed sparse rows indexed by paper.
