@@ -4,11 +4,12 @@
  * argument so the in-memory layer can use Effect's Clock and the HTTP server the wall clock.
  */
 import { Corpus, type CorpusOptions } from "../Corpus.js"
-import { bodyFor, type Config, type Fault, FaultState } from "../Faults.js"
+import type { Config, Fault } from "../Faults.js"
+import { makeContext, type RouteContext } from "./context.js"
+import { bodyFor, FaultState } from "./faults.js"
 import * as datasets from "./routes/datasets.js"
 import * as graph from "./routes/graph.js"
 import * as recommendations from "./routes/recommendations.js"
-import { makeContext, type RouteContext } from "./context.js"
 import { type EmulatorRequest, type EmulatorResponse, forbidden, json, notFoundRoute, Query } from "./wire.js"
 
 /**
