@@ -3,7 +3,8 @@
  * and the key policy, dispatches to the route handlers and adds CORS headers. Time comes in as an
  * argument so the in-memory layer can use Effect's Clock and the HTTP server the wall clock.
  */
-import { Corpus, type CorpusOptions } from "../Corpus.js"
+import { Corpus } from "../Corpus.js"
+import type { EmulatorOptions, RecordedRequest } from "../Emulator.js"
 import type { Config, Fault } from "../Faults.js"
 import { makeContext, type RouteContext } from "./context.js"
 import { bodyFor, FaultState } from "./faults.js"
@@ -11,51 +12,6 @@ import * as datasets from "./routes/datasets.js"
 import * as graph from "./routes/graph.js"
 import * as recommendations from "./routes/recommendations.js"
 import { type EmulatorRequest, type EmulatorResponse, forbidden, json, notFoundRoute, Query } from "./wire.js"
-
-/**
- * Options shared by {@link Emulator.layer} and {@link startEmulator}.
- *
- * @category options
- * @since 0.1.0
- */
-export interface EmulatorOptions extends Partial<CorpusOptions> {
-  /** Reuse an already generated corpus (its options win over seed/size/bulkSize/openWorld). */
-  readonly corpus?: Corpus
-  readonly faults?: Config
-  /** Dataset releases: weekly from `start` (default "2022-05-10"), `count` of them (default 172). */
-  readonly releases?: { readonly start?: string; readonly count?: number }
-  /** Where dataset file links point (default in memory: "https://files.emulator.test"). */
-  readonly fileBase?: string
-  /**
-   * Requests per clock second per API key (anonymous requests share one pool); more get 429 with
-   * `Retry-After: 1`. Kept across `setFaults`; a fault config's `keyPolicy.ratePerSecond` wins.
-   */
-  readonly rateLimit?: number
-}
-
-/**
- * A request the emulator saw. The `x-api-key` header value is replaced by `"<redacted>"`;
- * `keyPresent` says whether one was sent and `keyMatched` whether it was one of the policy's
- * keys (`undefined` when the policy lists none).
- *
- * @category models
- * @since 0.1.0
- */
-export interface RecordedRequest {
-  readonly seq: number
-  readonly at: number
-  readonly method: string
-  readonly url: string
-  readonly host: string
-  readonly path: string
-  readonly query: ReadonlyArray<readonly [string, string]>
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string | undefined
-  readonly keyPresent: boolean
-  readonly keyMatched: boolean | undefined
-  /** Status answered, or what happened instead. */
-  readonly outcome: number | "hang" | "reset"
-}
 
 export type Outcome =
   | {

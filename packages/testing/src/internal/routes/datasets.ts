@@ -7,10 +7,10 @@
  */
 import { gzipSync } from "node:zlib"
 import type { Corpus } from "../../Corpus.js"
+import type { RouteContext } from "../context.js"
 import { embeddingOf } from "../corpus/generate.js"
 import { isInfluential } from "../corpus/graph.js"
 import { DATASET_NAMES, TOPICS, type Venue } from "../corpus/vocabulary.js"
-import type { RouteContext } from "../context.js"
 import { hash, hashString, Rng, unit } from "../prng.js"
 import { type EmulatorRequest, type EmulatorResponse, error, forbidden, json } from "../wire.js"
 

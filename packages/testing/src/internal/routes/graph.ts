@@ -1,7 +1,7 @@
 /** Graph API (`/graph/v1`): one handler per wire route. */
-import { authorsYear } from "../corpus/generate.js"
 import { buildResultSet, decodeToken, encodeToken, page, PAGE_SIZE, parseSort } from "../bulk.js"
 import type { RouteContext } from "../context.js"
+import { authorsYear } from "../corpus/generate.js"
 import { type FieldSpec, parseFields, unknownFieldsMessage } from "../fields.js"
 import { type Filter, parseDateRange, parseFilters } from "../filters.js"
 import { nextOf, parsePaging } from "../paging.js"
@@ -16,15 +16,7 @@ import {
   unresolvedCount,
   unresolvedEdgeJson
 } from "../serialize.js"
-import {
-  type EmulatorRequest,
-  type EmulatorResponse,
-  error,
-  json,
-  parseJsonBody,
-  Query,
-  rawJson
-} from "../wire.js"
+import { type EmulatorRequest, type EmulatorResponse, error, json, parseJsonBody, Query, rawJson } from "../wire.js"
 
 const LIST_WINDOW = 10_000
 const RELEVANCE_WINDOW = 1_000

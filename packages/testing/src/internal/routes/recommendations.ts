@@ -4,14 +4,7 @@ import type { RouteContext } from "../context.js"
 import { parseFields, unknownFieldsMessage } from "../fields.js"
 import { hash } from "../prng.js"
 import { paperJson } from "../serialize.js"
-import {
-  type EmulatorRequest,
-  type EmulatorResponse,
-  error,
-  json,
-  parseJsonBody,
-  type Query
-} from "../wire.js"
+import { type EmulatorRequest, type EmulatorResponse, error, json, parseJsonBody, type Query } from "../wire.js"
 
 const parseLimit = (query: Query): number | EmulatorResponse => {
   const raw = query.get("limit")
