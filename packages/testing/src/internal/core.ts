@@ -3,6 +3,7 @@
  * and the key policy, dispatches to the route handlers and adds CORS headers. Time comes in as an
  * argument so the in-memory layer can use Effect's Clock and the HTTP server the wall clock.
  */
+import * as Data from "effect/Data"
 import { Corpus } from "../Corpus.js"
 import type { EmulatorOptions, RecordedRequest } from "../Emulator.js"
 import type { Config, Fault } from "../Faults.js"
@@ -13,15 +14,18 @@ import * as graph from "./routes/graph.js"
 import * as recommendations from "./routes/recommendations.js"
 import { type EmulatorRequest, type EmulatorResponse, forbidden, json, notFoundRoute, Query } from "./wire.js"
 
-export type Outcome =
-  | {
-    readonly _tag: "Respond"
+/** What the transport must do with a request: answer (after a delay, maybe cut short), never answer, or drop it. */
+export type Outcome = Data.TaggedEnum<{
+  Respond: {
     readonly delayMillis: number
     readonly response: EmulatorResponse
     readonly truncate: number | undefined
   }
-  | { readonly _tag: "Hang"; readonly delayMillis: number }
-  | { readonly _tag: "Reset"; readonly delayMillis: number }
+  Hang: { readonly delayMillis: number }
+  Reset: { readonly delayMillis: number }
+}>
+
+export const Outcome = Data.taggedEnum<Outcome>()
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
@@ -105,10 +109,15 @@ export class EmulatorCore {
       body: request.body,
       keyPresent,
       keyMatched,
-      outcome: outcome._tag === "Respond" ? outcome.response.status : outcome._tag === "Hang" ? "hang" : "reset"
+      outcome: Outcome.$match(outcome, {
+        Respond: ({ response }) => response.status,
+        Hang: () => "hang" as const,
+        Reset: () => "reset" as const
+      })
     })
     if (outcome._tag !== "Respond") return outcome
-    return { ...outcome, response: { ...outcome.response, headers: { ...outcome.response.headers, ...CORS_HEADERS } } }
+    const response = { ...outcome.response, headers: { ...outcome.response.headers, ...CORS_HEADERS } }
+    return Outcome.Respond({ ...outcome, response })
   }
 
   private decide(
@@ -117,12 +126,8 @@ export class EmulatorCore {
     key: string | undefined,
     keyMatched: boolean | undefined
   ): Outcome {
-    const respond = (response: EmulatorResponse, delayMillis = 0, truncate?: number): Outcome => ({
-      _tag: "Respond",
-      delayMillis,
-      response,
-      truncate
-    })
+    const respond = (response: EmulatorResponse, delayMillis = 0, truncate?: number): Outcome =>
+      Outcome.Respond({ delayMillis, response, truncate })
     if (request.method === "OPTIONS") {
       return respond({ status: 204, headers: { "access-control-max-age": "600" }, body: "" })
     }
@@ -147,9 +152,9 @@ export class EmulatorCore {
           return respond(response, delay)
         }
         case "Hang":
-          return { _tag: "Hang", delayMillis: delay }
+          return Outcome.Hang({ delayMillis: delay })
         case "Reset":
-          return { _tag: "Reset", delayMillis: delay }
+          return Outcome.Reset({ delayMillis: delay })
         default:
           break
       }
