@@ -5,7 +5,7 @@
  */
 /** @category modules */
 export * as Cassette from "./Cassette.js"
-export { type AuthorCore, Corpus, type CorpusOptions, type PaperCore } from "./Corpus.js"
+export { type AuthorCore, Corpus, type CorpusOptions, type Graph, type PaperCore, type Venue } from "./Corpus.js"
 export {
   Emulator,
   type EmulatorOptions,
@@ -14,8 +14,6 @@ export {
   type EmulatorService,
   type RecordedRequest
 } from "./Emulator.js"
-export type { Graph } from "./internal/corpus/graph.js"
-export type { Venue } from "./internal/corpus/vocabulary.js"
 /** @category modules */
 export * as Faults from "./Faults.js"
 /** @category modules */

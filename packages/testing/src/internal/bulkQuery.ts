@@ -4,7 +4,7 @@
  */
 import * as Data from "effect/Data"
 import type { Corpus } from "../Corpus.js"
-import { term, terms, tokenize } from "../Corpus.js"
+import { term, terms, tokenize } from "./corpus/corpus.js"
 
 export type QueryNode = Data.TaggedEnum<{
   All: Record<never, never>

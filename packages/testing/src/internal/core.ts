@@ -4,10 +4,11 @@
  * argument so the in-memory layer can use Effect's Clock and the HTTP server the wall clock.
  */
 import * as Data from "effect/Data"
-import { Corpus } from "../Corpus.js"
+import type { Corpus } from "../Corpus.js"
 import type { EmulatorOptions, RecordedRequest } from "../Emulator.js"
 import type { Config, Fault } from "../Faults.js"
 import { makeContext, type RouteContext } from "./context.js"
+import { make as makeCorpus } from "./corpus/corpus.js"
 import { bodyFor, FaultState } from "./faults.js"
 import * as datasets from "./routes/datasets.js"
 import * as graph from "./routes/graph.js"
@@ -56,7 +57,7 @@ export class EmulatorCore {
   private seq = 0
 
   constructor(options: EmulatorOptions, fileBase: string) {
-    this.corpus = options.corpus ?? Corpus.make({
+    this.corpus = options.corpus ?? makeCorpus({
       seed: options.seed ?? 1,
       size: options.size ?? 1000,
       ...(options.bulkSize !== undefined ? { bulkSize: options.bulkSize } : {}),
