@@ -31,7 +31,7 @@ import {
   Snippet
 } from "@s2-effect/core"
 import type * as Schema from "effect/Schema"
-import { decoder, numericId, paperRefWire, withId } from "./internal/fixtures.js"
+import * as internal from "./internal/fixtures.js"
 
 /**
  * Fields the client does not know yet: kept, and shown by `raw` and `keys()`.
@@ -76,25 +76,25 @@ export type ReferenceInput = Input<Omit<Schema.Schema.Encoded<typeof Reference>,
   readonly citedPaper?: PaperRefInput
 }
 
-const decodePaper = decoder(Paper)
+const decodePaper = internal.decoder(Paper)
 /**
  * A paper; `paperId` is filled in when absent.
  *
  * @category constructors
  * @since 0.1.0
  */
-export const paper = (fields: PaperInput = {}): Paper => decodePaper(withId("paperId", fields, (hex) => hex))
+export const paper = (fields: PaperInput = {}): Paper => decodePaper(internal.withId("paperId", fields, (hex) => hex))
 
-const decodePaperRef = decoder(PaperRef)
+const decodePaperRef = internal.decoder(PaperRef)
 /**
  * A paper inside another record (citing, cited, an author's paper).
  *
  * @category constructors
  * @since 0.1.0
  */
-export const paperRef = (fields: PaperRefInput = {}): PaperRef => decodePaperRef(paperRefWire(fields))
+export const paperRef = (fields: PaperRefInput = {}): PaperRef => decodePaperRef(internal.paperRefWire(fields))
 
-const decodeAuthor = decoder(Author)
+const decodeAuthor = internal.decoder(Author)
 /**
  * An author; `authorId` is filled in when absent.
  *
@@ -102,9 +102,9 @@ const decodeAuthor = decoder(Author)
  * @since 0.1.0
  */
 export const author = (fields: Input<Schema.Schema.Encoded<typeof Author>> = {}): Author =>
-  decodeAuthor(withId("authorId", fields, numericId))
+  decodeAuthor(internal.withId("authorId", fields, internal.numericId))
 
-const decodePaperAuthor = decoder(PaperAuthor)
+const decodePaperAuthor = internal.decoder(PaperAuthor)
 /**
  * An author as listed on a paper (`getPaperAuthors`).
  *
@@ -112,9 +112,9 @@ const decodePaperAuthor = decoder(PaperAuthor)
  * @since 0.1.0
  */
 export const paperAuthor = (fields: Input<Schema.Schema.Encoded<typeof PaperAuthor>> = {}): PaperAuthor =>
-  decodePaperAuthor(withId("authorId", fields, numericId))
+  decodePaperAuthor(internal.withId("authorId", fields, internal.numericId))
 
-const decodeCitation = decoder(Citation)
+const decodeCitation = internal.decoder(Citation)
 /**
  * A citation: `citingPaper` is a partial paper too.
  *
@@ -122,9 +122,9 @@ const decodeCitation = decoder(Citation)
  * @since 0.1.0
  */
 export const citation = ({ citingPaper, ...fields }: CitationInput = {}): Citation =>
-  decodeCitation({ ...fields, citingPaper: paperRefWire(citingPaper) })
+  decodeCitation({ ...fields, citingPaper: internal.paperRefWire(citingPaper) })
 
-const decodeReference = decoder(Reference)
+const decodeReference = internal.decoder(Reference)
 /**
  * A reference: `citedPaper` is a partial paper too.
  *
@@ -132,9 +132,9 @@ const decodeReference = decoder(Reference)
  * @since 0.1.0
  */
 export const reference = ({ citedPaper, ...fields }: ReferenceInput = {}): Reference =>
-  decodeReference({ ...fields, citedPaper: paperRefWire(citedPaper) })
+  decodeReference({ ...fields, citedPaper: internal.paperRefWire(citedPaper) })
 
-const decodeSnippet = decoder(Snippet)
+const decodeSnippet = internal.decoder(Snippet)
 /**
  * A snippet search result; `score` defaults to 1 and `paper` to `{}`.
  *
@@ -144,7 +144,7 @@ const decodeSnippet = decoder(Snippet)
 export const snippet = (fields: Input<Schema.Schema.Encoded<typeof Snippet>> = {}): Snippet =>
   decodeSnippet({ score: 1, paper: {}, ...fields })
 
-const decodeAutocomplete = decoder(Autocomplete)
+const decodeAutocomplete = internal.decoder(Autocomplete)
 /**
  * A title completion; `id` is filled in when absent.
  *
@@ -152,9 +152,9 @@ const decodeAutocomplete = decoder(Autocomplete)
  * @since 0.1.0
  */
 export const autocomplete = (fields: Input<Schema.Schema.Encoded<typeof Autocomplete>> = {}): Autocomplete =>
-  decodeAutocomplete(withId("id", fields, (hex) => hex))
+  decodeAutocomplete(internal.withId("id", fields, (hex) => hex))
 
-const decodeRelease = decoder(Release)
+const decodeRelease = internal.decoder(Release)
 /**
  * A dataset release; defaults `release_id` "2025-01-07", no datasets.
  *
@@ -164,7 +164,7 @@ const decodeRelease = decoder(Release)
 export const release = (fields: Input<Schema.Schema.Encoded<typeof Release>> = {}): Release =>
   decodeRelease({ release_id: "2025-01-07", datasets: [], ...fields })
 
-const decodeDataset = decoder(Dataset)
+const decodeDataset = internal.decoder(Dataset)
 /**
  * A dataset's download links; defaults `name` "papers", no files.
  *
@@ -174,7 +174,7 @@ const decodeDataset = decoder(Dataset)
 export const dataset = (fields: Input<Schema.Schema.Encoded<typeof Dataset>> = {}): Dataset =>
   decodeDataset({ name: "papers", files: [], ...fields })
 
-const decodeDatasetDiff = decoder(DatasetDiff)
+const decodeDatasetDiff = internal.decoder(DatasetDiff)
 /**
  * The diffs between two releases; defaults dataset "papers", no diffs.
  *
