@@ -285,7 +285,6 @@ export class EmulatorCore {
   }
 }
 
-/** Cuts a body short so that it no longer parses. */
 /** The JSON object of a page, when the body is one. */
 const cursorOf = (response: EmulatorResponse): Record<string, unknown> | undefined => {
   try {
@@ -299,6 +298,7 @@ const cursorOf = (response: EmulatorResponse): Record<string, unknown> | undefin
   }
 }
 
+/** Cuts a body short so that it no longer parses. */
 export const truncateBody = (body: string | Uint8Array, fraction: number): Uint8Array => {
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body
   const cut = Math.max(0, Math.min(bytes.length - 1, Math.floor(bytes.length * fraction)))
