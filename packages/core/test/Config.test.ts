@@ -2,14 +2,15 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
 import { Config, ConfigProvider, Effect, Layer, Redacted } from "effect"
-import * as SemanticScholarModule from "../src/SemanticScholar.js"
 import { SemanticScholar } from "../src/index.js"
+import * as SemanticScholarModule from "../src/SemanticScholar.js"
 import { clientLayer, json, requests } from "./support/Scripted.js"
 
 const paper = { paperId: "p1", title: "A title" }
 const server = clientLayer(() => Effect.succeed(json(paper)))
 
-const withEnv = (env: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+const withEnv = (env: Record<string, string>) =>
+  Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
 const lookup = Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1", { fields: ["title"] }))
 
@@ -17,9 +18,11 @@ describe("configuration in one place", () => {
   it.effect("layerConfig() reads S2_API_URL and S2_API_KEY, trimmed", () =>
     Effect.gen(function*() {
       yield* lookup.pipe(
-        Effect.provide(SemanticScholar.layerConfig({ rateLimit: false }).pipe(
-          Layer.provide(withEnv({ S2_API_URL: " https://env.test/ ", S2_API_KEY: "  env-key \n" }))
-        ))
+        Effect.provide(
+          SemanticScholar.layerConfig({ rateLimit: false }).pipe(
+            Layer.provide(withEnv({ S2_API_URL: " https://env.test/ ", S2_API_KEY: "  env-key \n" }))
+          )
+        )
       )
       const [seen] = yield* requests
       expect(seen?.url.origin).toBe("https://env.test")

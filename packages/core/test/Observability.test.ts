@@ -153,4 +153,3 @@ describe("observability: spans and metrics", () => {
       expect(Object.keys(seen!.headers).filter((h) => h === "traceparent" || h.startsWith("b3"))).toEqual([])
     }).pipe(Effect.provide(testLayer(() => Effect.succeed(json(paper)), { rateLimit: false }))))
 })
-
