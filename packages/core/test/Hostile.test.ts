@@ -212,6 +212,34 @@ describe("hostile answers end in typed errors", () => {
       { maxResponseBytes: 1000 }
     ))))
 
+  it.effect("a compressed body is counted as it streams in, whatever its content-length says", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const error = yield* Effect.flip(s2.getPaper("CorpusId:1"))
+      expect(error._tag).toBe("ProtocolError")
+      expect(error.message).toContain("larger than maxResponseBytes (1000 bytes)")
+    }).pipe(Effect.provide(testLayer(
+      // A compressed body may inflate past its declared length: only the bytes read can be trusted.
+      () =>
+        Effect.succeed(
+          json({ paperId: "x", title: "y".repeat(10_000) }, 200, { "content-encoding": "br", "content-length": "900" })
+        ),
+      { maxResponseBytes: 1000, retry: false }
+    ))))
+
+  it.effect("a body of a declared length within the bound is read whole", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const paper = yield* s2.getPaper("CorpusId:1")
+      expect(paper.title).toBe("y".repeat(900))
+    }).pipe(Effect.provide(testLayer(
+      () => {
+        const body = { paperId: "x", title: "y".repeat(900) }
+        return Effect.succeed(json(body, 200, { "content-length": String(JSON.stringify(body).length) }))
+      },
+      { maxResponseBytes: 1000, retry: false }
+    ))))
+
   it.effect("maxResponseBytes is validated", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(

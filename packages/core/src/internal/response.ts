@@ -85,6 +85,18 @@ const declaredLength = (response: HttpClientResponse.HttpClientResponse): number
   return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined
 }
 
+/**
+ * Whether the body can be read in one piece: its length was declared (and is within the bound) and
+ * it is not compressed. The client then reads exactly that many bytes (HTTP framing ends the body
+ * there), so the platform's own text read is as bounded as the counted stream, and much cheaper:
+ * one buffer and one UTF-8 decode per page instead of a stream step, a copy and a decode per chunk.
+ * A compressed body may inflate past its declared length, so it is counted as it streams.
+ */
+const whole = (response: HttpClientResponse.HttpClientResponse): boolean => {
+  const encoding = response.headers["content-encoding"]
+  return encoding === undefined || encoding === "" || encoding === "identity"
+}
+
 /** The whole body as text, or {@link TooLarge} as soon as it passes `max` bytes. */
 export const readCapped = (
   response: HttpClientResponse.HttpClientResponse,
@@ -98,6 +110,7 @@ export const readCapped = (
       Effect.fail<TooLarge>({ _tag: "TooLarge", read: 0, declared })
     )
   }
+  if (declared !== undefined && whole(response)) return response.text
   return Effect.flatMap(readUpTo(response, max), (reading) =>
     reading.over
       ? Effect.fail<TooLarge>({ _tag: "TooLarge", read: reading.size, declared })
