@@ -93,6 +93,34 @@ describe("the compiled decoder agrees with Schema's decoder", () => {
     expect(paper.title).toBeUndefined()
   })
 
+  it("a parsed record becomes the record itself; a rejected page is left exactly as it came", () => {
+    const wire = "{\"token\":null,\"data\":[{\"paperId\":\"p\",\"authors\":[{\"authorId\":\"a\",\"name\":\"n\"}]}]}"
+    const input = JSON.parse(wire)
+    const page = Option.getOrThrow(fastDecoder(TokenPage(Paper))!(input))
+    // No copy: the object JSON.parse made is the record, now with the class's prototype.
+    expect(page.data[0]).toBe(input.data[0])
+    expect(page.data[0]).toBeInstanceOf(Paper)
+    expect(page.data[0]?.authors?.[0]).toBeInstanceOf(PaperAuthor)
+    expect(JSON.stringify(page.data)).toBe(JSON.stringify(JSON.parse(wire).data))
+
+    // The first record is sound, the second is not: the page goes to Schema's decoder untouched.
+    const spoiled = JSON.parse(
+      "{\"token\":null,\"data\":[{\"paperId\":\"p\",\"authors\":[{\"authorId\":\"a\",\"name\":\"n\"}]},{\"title\":\"no id\"}]}"
+    )
+    expect(Option.isNone(fastDecoder(TokenPage(Paper))!(spoiled))).toBe(true)
+    expect(Object.getPrototypeOf(spoiled.data[0])).toBe(Object.prototype)
+    expect(Object.getPrototypeOf(spoiled.data[0].authors[0])).toBe(Object.prototype)
+  })
+
+  it("a frozen input (a stub's fixture) is copied onto the prototype, not changed", () => {
+    const input = Object.freeze({ paperId: "p", title: "t" })
+    const paper = Option.getOrThrow(fastDecoder(Paper)!(input))
+    expect(paper).toBeInstanceOf(Paper)
+    expect(paper).not.toBe(input)
+    expect(paper.raw).toEqual({ paperId: "p", title: "t" })
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype)
+  })
+
   it("rejects what Schema rejects: a float where an integer belongs, a string year, a missing id", () => {
     for (const input of [{ paperId: "p", year: 1.5 }, { paperId: "p", year: "1950" }, { title: "no id" }]) {
       expect(Option.isNone(fastDecoder(Paper)!(input))).toBe(true)

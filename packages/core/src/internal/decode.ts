@@ -23,6 +23,13 @@ const parseOptions: SchemaAST.ParseOptions = { onExcessProperty: "preserve" }
 
 const hasOwn = Object.prototype.hasOwnProperty
 
+/**
+ * Records of the run in progress that are the parsed input itself, each followed by the prototype
+ * it gets: they are given it only once the whole value is accepted, so that input left to Schema's
+ * decoder (which then says what is wrong) is exactly what the server sent.
+ */
+let adopted: Array<object> = []
+
 const compileAst = (ast: SchemaAST.AST, memo: Map<SchemaAST.AST, Decode>): Decode | undefined => {
   const known = memo.get(ast)
   if (known !== undefined) return known
@@ -59,9 +66,11 @@ const compileAst = (ast: SchemaAST.AST, memo: Map<SchemaAST.AST, Decode>): Decod
         members.push(decode)
       }
       return (u) => {
+        const mark = adopted.length
         for (const decode of members) {
           const value = decode(u)
           if (value !== fail) return value
+          adopted.length = mark
         }
         return fail
       }
@@ -191,10 +200,23 @@ const compileTransformation = (
         }
       }
       // The class constructor copies its input and looks for field defaults on every call (a tenth
-      // of a harvest's CPU). Records without defaults are the prototype plus their fields, so build
-      // them directly — and from a struct, in one copy rather than two.
+      // of a harvest's CPU). Records without defaults are the prototype plus their fields: a plain
+      // object fresh from JSON.parse becomes the record itself (no copy: a harvest's garbage halves),
+      // anything else is copied onto the prototype.
       const fromStruct = ast.from._tag === "TypeLiteral" ? compileStruct(ast.from, memo) : undefined
-      if (fromStruct !== undefined) return (u) => fromStruct(u, () => Object.create(prototype))
+      if (fromStruct !== undefined) {
+        return (u) => {
+          const value = fromStruct(u, undefined)
+          if (value === fail || typeof value !== "object" || value === null) return fail
+          const current = Object.getPrototypeOf(value)
+          if (current === prototype) return value
+          if (current === Object.prototype && Object.isExtensible(value)) {
+            adopted.push(value, prototype)
+            return value
+          }
+          return fromStruct(value, () => Object.create(prototype))
+        }
+      }
       return (u) => {
         const value = from(u)
         return value === fail ? fail : Object.assign(Object.create(prototype), value)
@@ -247,7 +269,17 @@ export const fastDecoder = <A, I>(schema: Schema.Schema<A, I>): ((u: unknown) =>
   if (decode === null) return undefined
   const run = decode
   return (u) => {
-    const value = run(u)
+    const outer = adopted
+    adopted = []
+    let value: unknown
+    try {
+      value = run(u)
+      if (value !== fail) {
+        for (let i = 0; i < adopted.length; i += 2) Object.setPrototypeOf(adopted[i]!, adopted[i + 1]!)
+      }
+    } finally {
+      adopted = outer
+    }
     // The compiled walk is derived from this schema's AST and checked against Schema's decoder by
     // property tests, so what it accepts is an `A`.
     return value === fail ? Option.none() : Option.some(value as A)
