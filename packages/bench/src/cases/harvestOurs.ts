@@ -20,8 +20,10 @@ const program = Effect.gen(function*() {
     prefetch: Number(prefetch)
   }).pipe(
     Stream.take(Number(records)),
-    // One string per page: the chunks of the stream are the pages.
-    Stream.mapChunks((papers) => Chunk.of(Chunk.join(Chunk.map(papers, (p) => JSON.stringify(p)), "\n") + "\n")),
+    // One string per page (the chunks of the stream are the pages), built as the hand loop builds it.
+    Stream.mapChunks((papers) =>
+      Chunk.of(Chunk.toReadonlyArray(papers).map((p) => JSON.stringify(p)).join("\n") + "\n")
+    ),
     Stream.run(NodeSink.fromWritable(() => Fs.createWriteStream(out), (e) => e))
   )
   return { records: Number(records), ms: performance.now() - started }
