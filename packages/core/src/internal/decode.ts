@@ -130,11 +130,12 @@ const compileStruct = (
     if (decode === undefined) return undefined
     properties.push([property.name, decode, property.isOptional])
   }
-  const byName = new Map<string, Decode>()
+  // A prototype-less object, not a Map: property lookups by the wire's keys get V8's inline caches.
+  const byName: Record<string, Decode | undefined> = Object.create(null)
   const required: Array<string> = []
   for (const [name, decode, optional] of properties) {
     if (typeof name !== "string") return undefined
-    byName.set(name, decode)
+    byName[name] = decode
     if (!optional) required.push(name)
   }
   // Walk the keys the input has, not the keys the schema knows: a record asked for with a few
@@ -152,8 +153,8 @@ const compileStruct = (
       const out = target()
       for (const name in u) {
         if (!hasOwn.call(u, name)) continue
-        const input: unknown = Reflect.get(u, name)
-        const decode = byName.get(name)
+        const input: unknown = (u as Record<string, unknown>)[name]
+        const decode = byName[name]
         // Unknown keys are kept as they are, as Schema does with `onExcessProperty: "preserve"`.
         const value = decode === undefined ? input : decode(input)
         if (value === fail) return fail
@@ -163,9 +164,9 @@ const compileStruct = (
     }
     let out: Record<PropertyKey, unknown> | undefined
     for (const name in u) {
-      const decode = byName.get(name)
+      const decode = byName[name]
       if (decode === undefined || !hasOwn.call(u, name)) continue
-      const input: unknown = Reflect.get(u, name)
+      const input: unknown = (u as Record<string, unknown>)[name]
       const value = decode(input)
       if (value === fail) return fail
       if (value !== input) {
