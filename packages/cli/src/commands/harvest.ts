@@ -9,6 +9,7 @@ import { Fields } from "@s2-effect/core"
 import { Effect, Option } from "effect"
 import * as Common from "../Common.js"
 import * as Harvest from "../Harvest.js"
+import * as HarvestCheckpoint from "../HarvestCheckpoint.js"
 import * as HarvestLock from "../HarvestLock.js"
 import { yearChart } from "../render/Chart.js"
 import * as Progress from "../render/Progress.js"
@@ -75,7 +76,7 @@ export const harvest = Command.make(
         const fields = given?.trim() === "all" ? null : given === undefined ? harvestDefaults : Common.splitList(given)
         if (fields !== null) yield* Fields.render(Fields.papers, fields)
         const max = yield* Common.max(o)
-        const spec: Harvest.Spec = {
+        const spec: HarvestCheckpoint.Spec = {
           query: o.query,
           filters: yield* FilterFlags.toFilters(o),
           sort: Option.getOrNull(o.sort),
@@ -92,7 +93,10 @@ export const harvest = Command.make(
           Effect.ensuring(progress.stop),
           Effect.onInterrupt(() =>
             Effect.flatMap(
-              Harvest.readCheckpoint(o.out).pipe(Effect.orElseSucceed(() => undefined)),
+              HarvestCheckpoint.read(o.out).pipe(
+                Effect.map(Option.getOrUndefined),
+                Effect.orElseSucceed(() => undefined)
+              ),
               (cp) =>
                 stdio.err(
                   `\ns2: harvest interrupted with ${
@@ -104,5 +108,5 @@ export const harvest = Command.make(
         )
         yield* stdio.out(summary(o.out, result))
       }).pipe(Effect.scoped)
-    ).pipe(Effect.provide(Harvest.HarvestFiles.layer))
+    )
 ).pipe(Command.withDescription("Bulk search into a JSON-lines file, with progress, checkpoints and --resume"))
