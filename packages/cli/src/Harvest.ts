@@ -176,9 +176,62 @@ const syncEveryMillis = 1000
 
 const yearOf = (year: number | null | undefined): string => typeof year === "number" ? String(year) : "unknown"
 
+/** A page ready for the disk: its lines, and where the harvest stands once they are written. */
+interface Batch {
+  readonly bytes: Uint8Array
+  readonly position: Synced
+  /** The last page, or `max` is reached. */
+  readonly done: boolean
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * The lines of a page (cut at `max`) after `position`. A record serialises to its wire JSON (`raw`
+ * is the record itself): one stringify per record, one buffer per page.
+ */
+const serialize = (
+  position: Synced,
+  page: {
+    readonly data: ReadonlyArray<{ readonly year?: number | null | undefined }>
+    readonly token: string | null
+    readonly total: number
+  },
+  max: number | null
+): Batch => {
+  const { data } = page
+  const count = max === null ? data.length : Math.min(data.length, Math.max(0, max - position.records))
+  const years: Record<string, number> = { ...position.years }
+  let text = ""
+  for (let i = 0; i < count; i++) {
+    const record = data[i]!
+    const year = yearOf(record.year)
+    years[year] = (years[year] ?? 0) + 1
+    text += JSON.stringify(record) + "\n"
+  }
+  const bytes = encoder.encode(text)
+  const records = position.records + count
+  return {
+    bytes,
+    position: {
+      bytes: position.bytes + bytes.length,
+      token: page.token,
+      records,
+      pages: position.pages + 1,
+      total: page.total,
+      years
+    },
+    done: page.token === null || (max !== null && records >= max)
+  }
+}
+
 /**
  * Runs a harvest from a prepared checkpoint to the end (or `max`), reporting progress after every
  * page. Interrupting it between pages loses nothing: the checkpoint on disk matches the file.
+ *
+ * Two stages, so that the disk and the CPU work at the same time: pages are fetched (one ahead),
+ * decoded and serialised while the pages before them are written and checkpointed. Each page is
+ * written, then its checkpoint, in order: a checkpoint never counts bytes that were not written.
  *
  * @since 0.1.0
  */
@@ -222,8 +275,8 @@ export const harvest = (
       Effect.mapError((cause) => fileError(`cannot open ${out}`, cause))
     )
     const failed = (what: string) => (cause: unknown) => fileError(what, cause)
-    // Asynchronous, so the next page is fetched and decoded meanwhile; uninterruptible: Ctrl-C waits
-    // for a write under way (milliseconds) rather than closing the file under it.
+    // Asynchronous, so the next page is fetched and serialised meanwhile; uninterruptible: Ctrl-C
+    // waits for a write under way (milliseconds) rather than closing the file under it.
     const append = (bytes: Uint8Array) =>
       output.writeAll(bytes).pipe(
         // A full disk may take part of the page: cut the torn line back to the checkpoint, so the
@@ -246,61 +299,43 @@ export const harvest = (
       yield* HarvestCheckpoint.write(out, next, { sync })
       current = next
     })
-    const pages = s2.searchPaperPages(spec.query, {
+    // One function for every page: an `Effect.gen` built per page would be a new generator function
+    // per page, and V8 keeps each one's page alive until a full collection (docs/streams.md).
+    // Untraced: no span or stack capture per page.
+    const persist = Effect.fnUntraced(function*(batch: Batch) {
+      yield* append(batch.bytes)
+      yield* beforeCheckpoint(batch.position.pages)
+      yield* checkpoint(batch.position, batch.done)
+      retrying = undefined
+      yield* report()
+    })
+    const { bytes, pages: pages_, records, total, token, years } = start
+    yield* s2.searchPaperPages(spec.query, {
       ...spec.filters,
       bulk: true,
       sort: spec.sort ?? undefined,
       fields: spec.fields === null ? undefined : spec.fields.map(Fields.unchecked),
-      token: start.token ?? undefined,
-      // The next page is on its way while this one is written and checkpointed.
+      token: token ?? undefined,
+      // The next page is on its way while this one is serialised.
       prefetch: 1
-    })
-    const encoder = new TextEncoder()
-    // One function for every page: an `Effect.gen` built per page would be a new generator function
-    // per page, and V8 keeps each one's page alive until a full collection (docs/streams.md).
-    // Untraced: no span or stack capture per page.
-    const store = Effect.fnUntraced(function*(page: Stream.Stream.Success<typeof pages>) {
-      const { data } = page
-      const count = spec.max === null ? data.length : Math.min(data.length, Math.max(0, spec.max - current.records))
-      const years: Record<string, number> = { ...current.years }
-      // A record serialises to its wire JSON (`raw` is the record itself): one stringify per record,
-      // one write per page.
-      let text = ""
-      for (let i = 0; i < count; i++) {
-        const record = data[i]!
-        const year = yearOf(record.year)
-        years[year] = (years[year] ?? 0) + 1
-        text += JSON.stringify(record) + "\n"
-      }
-      const bytes = encoder.encode(text)
-      yield* append(bytes)
-      yield* beforeCheckpoint(current.pages + 1)
-      const records = current.records + count
-      const done = page.token === null || (spec.max !== null && records >= spec.max)
-      yield* checkpoint({
-        bytes: current.bytes + bytes.length,
-        token: page.token,
-        records,
-        pages: current.pages + 1,
-        total: page.total,
-        years
-      }, done)
-      retrying = undefined
-      yield* report()
-      return !done
-    })
-    // Not `Stream.runForEachWhile`: in effect 3.22 it keeps a continuation, and so every page, until
-    // the stream ends (docs/streams.md).
-    yield* pages.pipe(
-      Stream.mapEffect(store),
-      Stream.takeWhile((more) => more),
+    }).pipe(
+      Stream.mapAccum({ bytes, token, records, pages: pages_, total, years } as Synced, (position, page) => {
+        const batch = serialize(position, page, spec.max)
+        return [batch.position, batch]
+      }),
+      Stream.takeUntil((batch) => batch.done),
+      // The next page is serialised while this one is written and checkpointed.
+      Stream.buffer({ capacity: 1 }),
+      // Not `Stream.runForEach(While)`: in effect 3.22 it keeps a continuation, and so every page,
+      // until the stream ends (docs/streams.md).
+      Stream.mapEffect(persist),
       Stream.runDrain,
       Effect.provide(Logger.add(retryWatcher))
     )
     // The stream ended without a last-page marker: the search is exhausted all the same.
     if (!current.done) {
-      const { bytes, pages: pages_, records, total, years } = current
-      yield* checkpoint({ bytes, token: null, records, pages: pages_, total, years }, true)
+      const { bytes, pages, records, total, years } = current
+      yield* checkpoint({ bytes, token: null, records, pages, total, years }, true)
     }
     return {
       checkpoint: current,

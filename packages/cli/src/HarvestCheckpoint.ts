@@ -33,7 +33,7 @@ const SortField = Schema.Literal("paperId", "publicationDate", "citationCount")
 export const Spec = Schema.Struct({
   query: Schema.String,
   filters: Schema.Struct({
-    year: Schema.optional(Schema.Union(Schema.Number, Schema.String)),
+    year: Schema.optional(Schema.Union(Schema.JsonNumber, Schema.String)),
     publicationTypes: Schema.optional(
       Schema.Array(Schema.Union(Schema.Literal(...Filters.publicationTypes), Unchecked))
     ),
@@ -41,7 +41,7 @@ export const Spec = Schema.Struct({
     venue: Schema.optional(Schema.Array(Schema.String)),
     fieldsOfStudy: Schema.optional(Schema.Array(Schema.Union(Schema.Literal(...Filters.fieldsOfStudy), Unchecked))),
     publicationDateOrYear: Schema.optional(Schema.String),
-    minCitationCount: Schema.optional(Schema.Number)
+    minCitationCount: Schema.optional(Schema.JsonNumber)
   }),
   sort: Schema.NullOr(Schema.Union(SortField, Schema.TemplateLiteral(SortField, ":", Schema.Literal("asc", "desc")))),
   /** `null`: the client's default fields. */
@@ -104,10 +104,15 @@ export const Checkpoint = Schema.Struct({
  */
 export type Checkpoint = typeof Checkpoint.Type
 
-/** The file's text: indented JSON, one key a line, for people who open it. */
-const CheckpointJson = Schema.parseJson(Checkpoint, { space: 2 })
-const encode = Schema.encodeSync(CheckpointJson)
-const decode = Schema.decodeUnknownEither(CheckpointJson)
+const decode = Schema.decodeUnknownEither(Schema.parseJson(Checkpoint))
+
+/**
+ * The file's text: indented JSON, for people who open it. A checkpoint is its own encoded form (the
+ * schema transforms nothing, which `satisfies` checks), so it is stringified as it is: Schema's
+ * encoder took 0.4 ms a page, 4% of a harvest.
+ */
+const encode = (checkpoint: Checkpoint): string =>
+  JSON.stringify(checkpoint satisfies Schema.Schema.Encoded<typeof Checkpoint>, null, 2)
 
 /**
  * Where the checkpoint of an output file lives.

@@ -32,7 +32,7 @@ describe("HarvestCheckpoint", () => {
             expect(fs.readdirSync(dir)).toEqual(["papers.jsonl.checkpoint.json"])
           }))
       ),
-      { numRuns: 50 }
+      { numRuns: 200 }
     )
   })
 

@@ -38,9 +38,9 @@ export const summary = (out: string, result: Harvest.Result): string => {
       `harvested ${Progress.count(cp.records, "paper")} (${Progress.count(cp.pages, "page")}, ${
         megabytes(cp.bytes)
       }) into ${out}`,
-      `${fetched.toLocaleString("en-US")} fetched in ${seconds.toFixed(1)} s (${
-        Math.round(seconds > 0 ? fetched / seconds : 0).toLocaleString("en-US")
-      } papers/s)${result.startRecords > 0 ? `, resumed at ${result.startRecords.toLocaleString("en-US")}` : ""}`
+      `${Progress.grouped(fetched)} fetched in ${seconds.toFixed(1)} s (${
+        Progress.grouped(seconds > 0 ? fetched / seconds : 0)
+      } papers/s)${result.startRecords > 0 ? `, resumed at ${Progress.grouped(result.startRecords)}` : ""}`
     ]
   const chart = yearChart(cp.years)
   return lines.join("\n") + "\n" + (chart === "" ? "" : `\npapers per year:\n${chart}`)
@@ -100,7 +100,7 @@ export const harvest = Command.make(
               (cp) =>
                 stdio.err(
                   `\ns2: harvest interrupted with ${
-                    (cp?.records ?? 0).toLocaleString("en-US")
+                    Progress.grouped(cp?.records ?? 0)
                   } papers saved in ${o.out}; run the same command with --resume to continue\n`
                 )
             )
