@@ -122,6 +122,34 @@ describe("Harvest", { timeout: 60_000 }, () => {
       expect(yield* readCheckpoint(lost)).toMatchObject({ done: true, synced: { records: 4500 } })
     }).pipe(Effect.provide(client)))
 
+  it.effect("a page that cannot be fetched ends the harvest after every page before it is written and checkpointed", () =>
+    Effect.gen(function*() {
+      const dir = tmp()
+      const whole = path.join(dir, "whole.jsonl")
+      const failed = path.join(dir, "failed.jsonl")
+      yield* Harvest.harvest(whole, yield* Harvest.prepare(whole, spec, { resume: false, overwrite: false }), quiet)
+      // Pages are fetched and serialised ahead of the disk: the failure of page 4 must not lose
+      // pages 1-3, which were on their way to the disk when it came.
+      const broken = SemanticScholar.layer({ retry: false }).pipe(
+        Layer.provide(Emulator.layer({
+          seed: 3,
+          size: 2000,
+          bulkSize: 4500,
+          faults: { script: [{ requests: 4, fault: Faults.status(500) }] }
+        }))
+      )
+      const error = yield* Effect.flip(
+        Harvest.harvest(failed, yield* Harvest.prepare(failed, spec, { resume: false, overwrite: false }), quiet)
+          .pipe(Effect.provide(broken))
+      )
+      expect(error._tag).toBe("ServerError")
+      const saved = yield* readCheckpoint(failed)
+      expect(saved).toMatchObject({ pages: 3, records: 3000, done: false })
+      expect(fs.statSync(failed).size).toBe(saved?.bytes)
+      yield* Harvest.harvest(failed, yield* Harvest.prepare(failed, spec, { resume: true, overwrite: false }), quiet)
+      expect(fs.readFileSync(failed, "utf8")).toBe(fs.readFileSync(whole, "utf8"))
+    }).pipe(Effect.provide(client)))
+
   it.effect("--max stops mid-page and marks the harvest done", () =>
     Effect.gen(function*() {
       const out = path.join(tmp(), "max.jsonl")
