@@ -153,18 +153,7 @@ export const prepare = (
         }; add --resume to continue that harvest or --overwrite to start again`
       ))
     }
-    const start: Checkpoint = {
-      version: 1,
-      spec,
-      bytes: 0,
-      token: null,
-      records: 0,
-      pages: 0,
-      total: 0,
-      years: {},
-      done: false,
-      updatedAt: new Date().toISOString()
-    }
+    const start = HarvestCheckpoint.initial(spec)
     const fs = yield* FileSystem.FileSystem
     yield* fs.writeFileString(out, "").pipe(Effect.mapError((cause) => fileError(`cannot write ${out}`, cause)))
     yield* HarvestCheckpoint.write(out, start, { sync: true })

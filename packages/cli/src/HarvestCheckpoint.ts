@@ -104,6 +104,24 @@ export const Checkpoint = Schema.Struct({
  */
 export type Checkpoint = typeof Checkpoint.Type
 
+/**
+ * The checkpoint of a harvest that has not fetched anything yet.
+ *
+ * @since 0.1.0
+ */
+export const initial = (spec: Spec): Checkpoint => ({
+  version: 1,
+  spec,
+  bytes: 0,
+  token: null,
+  records: 0,
+  pages: 0,
+  total: 0,
+  years: {},
+  done: false,
+  updatedAt: new Date().toISOString()
+})
+
 const decode = Schema.decodeUnknownEither(Schema.parseJson(Checkpoint))
 
 /**

@@ -19,6 +19,12 @@ const client = SemanticScholar.layer({ retry: false }).pipe(
 )
 const quiet: Reporter = { update: () => Effect.void, stop: Effect.void }
 const spec: HarvestCheckpoint.Spec = { query: "", filters: {}, sort: null, fields: ["title", "year"], max: null }
+/** A harvest from scratch, or resumed, into `out`. */
+const run = (out: string, options: { readonly resume: boolean } = { resume: false }) =>
+  Effect.flatMap(
+    Harvest.prepare(out, spec, { ...options, overwrite: false }),
+    (start) => Harvest.harvest(out, start, quiet)
+  )
 const readCheckpoint = (out: string) => Effect.map(HarvestCheckpoint.read(out), Option.getOrUndefined)
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-harvest-"))
 
@@ -101,9 +107,9 @@ describe("Harvest", { timeout: 60_000 }, () => {
       const dir = tmp()
       const whole = path.join(dir, "whole.jsonl")
       const lost = path.join(dir, "lost.jsonl")
-      yield* Harvest.harvest(whole, yield* Harvest.prepare(whole, spec, { resume: false, overwrite: false }), quiet)
+      yield* run(whole)
       // The test clock stands still: page 1 is flushed (the first always is), pages 2 and 3 are not.
-      yield* Harvest.harvest(lost, yield* Harvest.prepare(lost, spec, { resume: false, overwrite: false }), quiet)
+      yield* run(lost)
         .pipe(
           Effect.provideService(Harvest.BeforeCheckpoint, crashBeforeCheckpoint(3)),
           Effect.exit
@@ -127,7 +133,7 @@ describe("Harvest", { timeout: 60_000 }, () => {
       const dir = tmp()
       const whole = path.join(dir, "whole.jsonl")
       const failed = path.join(dir, "failed.jsonl")
-      yield* Harvest.harvest(whole, yield* Harvest.prepare(whole, spec, { resume: false, overwrite: false }), quiet)
+      yield* run(whole)
       // Pages are fetched and serialised ahead of the disk: the failure of page 4 must not lose
       // pages 1-3, which were on their way to the disk when it came.
       const broken = SemanticScholar.layer({ retry: false }).pipe(
@@ -138,15 +144,12 @@ describe("Harvest", { timeout: 60_000 }, () => {
           faults: { script: [{ requests: 4, fault: Faults.status(500) }] }
         }))
       )
-      const error = yield* Effect.flip(
-        Harvest.harvest(failed, yield* Harvest.prepare(failed, spec, { resume: false, overwrite: false }), quiet)
-          .pipe(Effect.provide(broken))
-      )
+      const error = yield* Effect.flip(Effect.provide(run(failed), broken))
       expect(error._tag).toBe("ServerError")
       const saved = yield* readCheckpoint(failed)
       expect(saved).toMatchObject({ pages: 3, records: 3000, done: false })
       expect(fs.statSync(failed).size).toBe(saved?.bytes)
-      yield* Harvest.harvest(failed, yield* Harvest.prepare(failed, spec, { resume: true, overwrite: false }), quiet)
+      yield* run(failed, { resume: true })
       expect(fs.readFileSync(failed, "utf8")).toBe(fs.readFileSync(whole, "utf8"))
     }).pipe(Effect.provide(client)))
 

@@ -53,19 +53,7 @@ describe("HarvestCheckpoint", () => {
     expect(await refused("{\"version\": 1, \"bytes\": 12")).toMatch(/JSON/)
     expect(await refused(JSON.stringify({ version: 2 }))).toContain("at version")
     expect(await refused(JSON.stringify({ name: "package.json, not a checkpoint" }))).toContain("is missing")
-    const written = {
-      version: 1,
-      spec,
-      bytes: -5,
-      token: null,
-      records: 0,
-      pages: 0,
-      total: 0,
-      years: {},
-      done: false,
-      updatedAt: ""
-    }
-    expect(await refused(JSON.stringify(written))).toContain("at bytes")
+    expect(await refused(JSON.stringify({ ...HarvestCheckpoint.initial(spec), bytes: -5 }))).toContain("at bytes")
     // Starting again does not need to read it.
     const start = await run(Harvest.prepare(out, spec, { resume: false, overwrite: true }))
     expect(start).toMatchObject({ bytes: 0, pages: 0, done: false })
@@ -74,19 +62,7 @@ describe("HarvestCheckpoint", () => {
 
   it("a checkpoint that cannot be written is a file error (exit 10) naming it", async () => {
     const out = path.join(tmp(), "no-such-dir", "papers.jsonl")
-    const checkpoint = Schema.decodeUnknownSync(HarvestCheckpoint.Checkpoint)({
-      version: 1,
-      spec,
-      bytes: 0,
-      token: null,
-      records: 0,
-      pages: 0,
-      total: 0,
-      years: {},
-      done: false,
-      updatedAt: ""
-    })
-    const error = await run(Effect.flip(HarvestCheckpoint.write(out, checkpoint, { sync: false })))
+    const error = await run(Effect.flip(HarvestCheckpoint.write(out, HarvestCheckpoint.initial(spec), { sync: false })))
     expect(error.code).toBe(ExitCode.file)
     expect(error.message).toContain(`cannot write the checkpoint ${out}.checkpoint.json`)
   })
