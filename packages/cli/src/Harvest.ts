@@ -246,15 +246,9 @@ export const harvest = (
     const startedAt = Date.now()
     if (start.done) return { checkpoint: start, startRecords: start.records, elapsedMillis: 0, alreadyDone: true }
     const s2 = yield* SemanticScholar
-    const fs = yield* FileSystem.FileSystem
-    const beforeCheckpoint = yield* BeforeCheckpoint
     const { spec } = start
-    let current = start
     let retrying: string | undefined
-    // The first page is flushed whatever the time: a resumed checkpoint's bytes may not be on disk.
-    let synced = start.synced
-    let syncedAt = Number.NEGATIVE_INFINITY
-    const report = () =>
+    const report = (current: Checkpoint) =>
       progress.update({
         records: current.records,
         pages: current.pages,
@@ -264,6 +258,7 @@ export const harvest = (
         now: Date.now(),
         retrying
       })
+    const disk = yield* openOutput(out, start)
     // The client logs each retry with its cause and wait as annotations: shown on the progress line
     // until the next page arrives.
     const retryWatcher = Logger.make(({ annotations }) => {
@@ -271,47 +266,17 @@ export const harvest = (
       const wait = HashMap.get(annotations, "s2.retryWaitMillis")
       if (Option.isNone(cause) || Option.isNone(wait) || typeof wait.value !== "number") return
       retrying = retryNote(String(cause.value), wait.value)
-      Effect.runSync(report())
-    })
-    const output = yield* fs.open(out, { flag: "a" }).pipe(
-      Effect.mapError((cause) => fileError(`cannot open ${out}`, cause))
-    )
-    const failed = (what: string) => (cause: unknown) => fileError(what, cause)
-    // Asynchronous, so the next page is fetched and serialised meanwhile; uninterruptible: Ctrl-C
-    // waits for a write under way (milliseconds) rather than closing the file under it.
-    const append = (bytes: Uint8Array) =>
-      output.writeAll(bytes).pipe(
-        // A full disk may take part of the page: cut the torn line back to the checkpoint, so the
-        // file stays whole records and --resume continues it.
-        Effect.tapError(() => Effect.ignore(output.truncate(current.bytes))),
-        Effect.mapError(failed(`cannot write ${out} (cut back to its last checkpoint; run again with --resume)`)),
-        Effect.uninterruptible
-      )
-    const flush = output.sync.pipe(Effect.mapError(failed(`cannot write ${out}`)), Effect.uninterruptible)
-    /** Writes the checkpoint after `state`, flushing the output first every second and at the end. */
-    const checkpoint = Effect.fnUntraced(function*(state: Synced, done: boolean) {
-      const now = yield* Clock.currentTimeMillis
-      const sync = done || now - syncedAt >= syncEveryMillis
-      if (sync) {
-        yield* flush
-        synced = state
-        syncedAt = now
-      }
-      const next: Checkpoint = { ...current, ...state, done, updatedAt: new Date().toISOString(), synced }
-      yield* HarvestCheckpoint.write(out, next, { sync })
-      current = next
+      Effect.runSync(report(disk.current()))
     })
     // One function for every page: an `Effect.gen` built per page would be a new generator function
     // per page, and V8 keeps each one's page alive until a full collection (docs/streams.md).
     // Untraced: no span or stack capture per page.
     const persist = Effect.fnUntraced(function*(batch: Batch) {
-      yield* append(batch.bytes)
-      yield* beforeCheckpoint(batch.position.pages)
-      yield* checkpoint(batch.position, batch.done)
+      yield* disk.persist(batch)
       retrying = undefined
-      yield* report()
+      yield* report(disk.current())
     })
-    const { bytes, pages: pages_, records, total, token, years } = start
+    const { bytes, pages, records, token, total, years } = start
     yield* s2.searchPaperPages(spec.query, {
       ...spec.filters,
       bulk: true,
@@ -321,7 +286,7 @@ export const harvest = (
       // The next page is on its way while this one is serialised.
       prefetch: 1
     }).pipe(
-      Stream.mapAccum({ bytes, token, records, pages: pages_, total, years } as Synced, (position, page) => {
+      Stream.mapAccum({ bytes, token, records, pages, total, years } as Synced, (position, page) => {
         const batch = serialize(position, page, spec.max)
         release(page.data)
         return [batch.position, batch]
@@ -335,15 +300,64 @@ export const harvest = (
       Stream.runDrain,
       Effect.provide(Logger.add(retryWatcher))
     )
-    // The stream ended without a last-page marker: the search is exhausted all the same.
-    if (!current.done) {
-      const { bytes, pages, records, total, years } = current
-      yield* checkpoint({ bytes, token: null, records, pages, total, years }, true)
-    }
+    const checkpoint = yield* disk.finish
     return {
-      checkpoint: current,
+      checkpoint,
       startRecords: start.records,
       elapsedMillis: Date.now() - startedAt,
       alreadyDone: false
     }
   }).pipe(Effect.scoped)
+
+/**
+ * The disk side of a harvest: appends each page to the output, then replaces the checkpoint that
+ * counts it, in order; flushes the output (and the checkpoint's temporary file) every second and
+ * at the end (see the module's comment).
+ */
+const openOutput = Effect.fnUntraced(function*(out: string, start: Checkpoint) {
+  const fs = yield* FileSystem.FileSystem
+  const beforeCheckpoint = yield* BeforeCheckpoint
+  let current = start
+  // The first page is flushed whatever the time: a resumed checkpoint's bytes may not be on disk.
+  let synced = start.synced
+  let syncedAt = Number.NEGATIVE_INFINITY
+  const failed = (what: string) => (cause: unknown) => fileError(what, cause)
+  const output = yield* fs.open(out, { flag: "a" }).pipe(Effect.mapError(failed(`cannot open ${out}`)))
+  // Asynchronous, so the next page is fetched and serialised meanwhile; uninterruptible: Ctrl-C
+  // waits for a write under way (milliseconds) rather than closing the file under it.
+  const append = (bytes: Uint8Array) =>
+    output.writeAll(bytes).pipe(
+      // A full disk may take part of the page: cut the torn line back to the checkpoint, so the
+      // file stays whole records and --resume continues it.
+      Effect.tapError(() => Effect.ignore(output.truncate(current.bytes))),
+      Effect.mapError(failed(`cannot write ${out} (cut back to its last checkpoint; run again with --resume)`)),
+      Effect.uninterruptible
+    )
+  const flush = output.sync.pipe(Effect.mapError(failed(`cannot write ${out}`)), Effect.uninterruptible)
+  const checkpoint = Effect.fnUntraced(function*(state: Synced, done: boolean) {
+    const now = yield* Clock.currentTimeMillis
+    const sync = done || now - syncedAt >= syncEveryMillis
+    if (sync) {
+      yield* flush
+      synced = state
+      syncedAt = now
+    }
+    const next: Checkpoint = { ...current, ...state, done, updatedAt: new Date().toISOString(), synced }
+    yield* HarvestCheckpoint.write(out, next, { sync })
+    current = next
+  })
+  return {
+    current: () => current,
+    persist: Effect.fnUntraced(function*(batch: Batch) {
+      yield* append(batch.bytes)
+      yield* beforeCheckpoint(batch.position.pages)
+      yield* checkpoint(batch.position, batch.done)
+    }),
+    /** The stream ended without a last-page marker: the search is exhausted all the same. */
+    finish: Effect.suspend(() => {
+      if (current.done) return Effect.succeed(current)
+      const { bytes, pages, records, total, years } = current
+      return Effect.map(checkpoint({ bytes, token: null, records, pages, total, years }, true), () => current)
+    })
+  }
+})
