@@ -240,7 +240,9 @@ const release = (records: ReadonlyArray<unknown>): void => {
 export const harvest = (
   out: string,
   start: Checkpoint,
-  progress: Reporter
+  progress: Reporter,
+  /** The spec's fields, if the caller has checked them already (the command does, before touching `out`). */
+  selection?: Fields.Selection | undefined
 ): Effect.Effect<Result, S2Error | CliError, SemanticScholar | FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const startedAt = Date.now()
@@ -281,7 +283,7 @@ export const harvest = (
       ...spec.filters,
       bulk: true,
       sort: spec.sort ?? undefined,
-      fields: spec.fields === null ? undefined : spec.fields.map(Fields.unchecked),
+      fields: spec.fields === null ? undefined : selection ?? (yield* Fields.select(Fields.paperList, spec.fields)),
       token: token ?? undefined,
       // The next page is on its way while this one is serialised.
       prefetch: 1

@@ -22,8 +22,6 @@ const Count = Schema.NonNegativeInt
 /** A filter value the client does not know by name (`Filters.unchecked`). */
 const Unchecked = Schema.Struct({ _tag: Schema.Literal("Unchecked"), name: Schema.String })
 
-const SortField = Schema.Literal("paperId", "publicationDate", "citationCount")
-
 /**
  * What is harvested: the query and every option that changes which records come back, in what
  * order and with which fields. A resume must use the same.
@@ -43,7 +41,7 @@ export const Spec = Schema.Struct({
     publicationDateOrYear: Schema.optional(Schema.String),
     minCitationCount: Schema.optional(Schema.JsonNumber)
   }),
-  sort: Schema.NullOr(Schema.Union(SortField, Schema.TemplateLiteral(SortField, ":", Schema.Literal("asc", "desc")))),
+  sort: Schema.NullOr(Schema.Literal(...Filters.sorts)),
   /** `null`: the client's default fields. */
   fields: Schema.NullOr(Schema.Array(Schema.String)),
   /** Stop after this many records; `null` for all. */

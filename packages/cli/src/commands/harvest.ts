@@ -74,7 +74,8 @@ export const harvest = Command.make(
         const stdio = yield* Stdio
         const given = Option.getOrUndefined(o.fields)
         const fields = given?.trim() === "all" ? null : given === undefined ? harvestDefaults : Common.splitList(given)
-        if (fields !== null) yield* Fields.render(Fields.paperList, fields)
+        // Checked once, before anything touches the output; the client sends the selection as is.
+        const selection = fields === null ? undefined : yield* Fields.select(Fields.paperList, fields)
         const max = yield* Common.max(o)
         const spec: HarvestCheckpoint.Spec = {
           query: o.query,
@@ -89,7 +90,7 @@ export const harvest = Command.make(
         const progress = stdio.errIsTTY
           ? Progress.tty(stdio.errStream, () => stdio.columns)
           : Progress.plain(stdio.err)
-        const result = yield* Harvest.harvest(o.out, start, progress).pipe(
+        const result = yield* Harvest.harvest(o.out, start, progress, selection).pipe(
           Effect.ensuring(progress.stop),
           Effect.onInterrupt(() =>
             Effect.flatMap(
