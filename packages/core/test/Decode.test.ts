@@ -30,6 +30,13 @@ const agree = <A, I>(schema: Schema.Schema<A, I>, input: unknown, valid = false)
     expect(JSON.parse(JSON.stringify(quick.value))).toEqual(JSON.parse(JSON.stringify(reference.right)))
     expect(Object.getPrototypeOf(quick.value)).toBe(Object.getPrototypeOf(reference.right))
   }
+  // Built in place (the transport's own JSON), the verdict and the record are the same.
+  const inPlace = fast!(structuredClone(input), true)
+  expect(Option.isSome(inPlace)).toBe(Option.isSome(quick))
+  if (Option.isSome(inPlace) && Option.isSome(quick)) {
+    expect(JSON.stringify(inPlace.value)).toBe(JSON.stringify(quick.value))
+    expect(Object.getPrototypeOf(inPlace.value)).toBe(Object.getPrototypeOf(quick.value))
+  }
 }
 
 /** The two agreement properties for one record schema. */
@@ -93,10 +100,10 @@ describe("the compiled decoder agrees with Schema's decoder", () => {
     expect(paper.title).toBeUndefined()
   })
 
-  it("a parsed record becomes the record itself; a rejected page is left exactly as it came", () => {
+  it("the transport's own JSON becomes the records in place; a rejected page is left exactly as it came", () => {
     const wire = "{\"token\":null,\"data\":[{\"paperId\":\"p\",\"authors\":[{\"authorId\":\"a\",\"name\":\"n\"}]}]}"
     const input = JSON.parse(wire)
-    const page = Option.getOrThrow(fastDecoder(TokenPage(Paper))!(input))
+    const page = Option.getOrThrow(fastDecoder(TokenPage(Paper))!(input, true))
     // No copy: the object JSON.parse made is the record, now with the class's prototype.
     expect(page.data[0]).toBe(input.data[0])
     expect(page.data[0]).toBeInstanceOf(Paper)
@@ -107,14 +114,23 @@ describe("the compiled decoder agrees with Schema's decoder", () => {
     const spoiled = JSON.parse(
       "{\"token\":null,\"data\":[{\"paperId\":\"p\",\"authors\":[{\"authorId\":\"a\",\"name\":\"n\"}]},{\"title\":\"no id\"}]}"
     )
-    expect(Option.isNone(fastDecoder(TokenPage(Paper))!(spoiled))).toBe(true)
+    expect(Option.isNone(fastDecoder(TokenPage(Paper))!(spoiled, true))).toBe(true)
     expect(Object.getPrototypeOf(spoiled.data[0])).toBe(Object.prototype)
     expect(Object.getPrototypeOf(spoiled.data[0].authors[0])).toBe(Object.prototype)
   })
 
+  it("JSON that may be shared (a cached answer) is copied, never changed", () => {
+    const input = JSON.parse("{\"paperId\":\"p\",\"authors\":[{\"authorId\":\"a\",\"name\":\"n\"}]}")
+    const paper = Option.getOrThrow(fastDecoder(Paper)!(input))
+    expect(paper).toBeInstanceOf(Paper)
+    expect(paper).not.toBe(input)
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype)
+    expect(Object.getPrototypeOf(input.authors[0])).toBe(Object.prototype)
+  })
+
   it("a frozen input (a stub's fixture) is copied onto the prototype, not changed", () => {
     const input = Object.freeze({ paperId: "p", title: "t" })
-    const paper = Option.getOrThrow(fastDecoder(Paper)!(input))
+    const paper = Option.getOrThrow(fastDecoder(Paper)!(input, true))
     expect(paper).toBeInstanceOf(Paper)
     expect(paper).not.toBe(input)
     expect(paper.raw).toEqual({ paperId: "p", title: "t" })

@@ -30,6 +30,9 @@ const hasOwn = Object.prototype.hasOwnProperty
  */
 let adopted: Array<object> = []
 
+/** Whether the run in progress may build records in place: the input is its caller's own. */
+let inPlace = false
+
 const compileAst = (ast: SchemaAST.AST, memo: Map<SchemaAST.AST, Decode>): Decode | undefined => {
   const known = memo.get(ast)
   if (known !== undefined) return known
@@ -211,7 +214,7 @@ const compileTransformation = (
           if (value === fail || typeof value !== "object" || value === null) return fail
           const current = Object.getPrototypeOf(value)
           if (current === prototype) return value
-          if (current === Object.prototype && Object.isExtensible(value)) {
+          if (inPlace && current === Object.prototype && Object.isExtensible(value)) {
             adopted.push(value, prototype)
             return value
           }
@@ -259,9 +262,13 @@ const compiled = new WeakMap<SchemaAST.AST, Decode | null>()
 
 /**
  * The compiled decoder of a schema, or `undefined` when its AST has a node the compiler does not
- * handle. The returned function gives `Option.none()` for input it does not accept.
+ * handle. The returned function gives `Option.none()` for input it does not accept. With `fresh`
+ * (the input was parsed for this call and nothing else holds it) records are built in place; else
+ * they are copies, so that a value shared with others (a cached answer) is never changed.
  */
-export const fastDecoder = <A, I>(schema: Schema.Schema<A, I>): ((u: unknown) => Option.Option<A>) | undefined => {
+export const fastDecoder = <A, I>(
+  schema: Schema.Schema<A, I>
+): ((u: unknown, fresh?: boolean) => Option.Option<A>) | undefined => {
   let decode = compiled.get(schema.ast)
   if (decode === undefined) {
     decode = compileAst(schema.ast, new Map()) ?? null
@@ -269,9 +276,11 @@ export const fastDecoder = <A, I>(schema: Schema.Schema<A, I>): ((u: unknown) =>
   }
   if (decode === null) return undefined
   const run = decode
-  return (u) => {
+  return (u, fresh = false) => {
     const outer = adopted
+    const outerInPlace = inPlace
     adopted = []
+    inPlace = fresh
     let value: unknown
     try {
       value = run(u)
@@ -280,6 +289,7 @@ export const fastDecoder = <A, I>(schema: Schema.Schema<A, I>): ((u: unknown) =>
       }
     } finally {
       adopted = outer
+      inPlace = outerInPlace
     }
     // The compiled walk is derived from this schema's AST and checked against Schema's decoder by
     // property tests, so what it accepts is an `A`.

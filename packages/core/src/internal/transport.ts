@@ -195,14 +195,18 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
 /** Unknown fields are preserved: the server adds fields over time, and `raw` must show them. */
 const decodeOptions = { onExcessProperty: "preserve" } as const
 
-/** `hide` removes the key from the text of an error before it is cut to length (a server may echo it). */
+/**
+ * `hide` removes the key from the text of an error before it is cut to length (a server may echo
+ * it). `fresh`: the JSON was parsed for this call alone, so its records may be built in place.
+ */
 export const decode = <A, I>(
   schema: Schema.Schema<A, I>,
   json: unknown,
   target: Target,
-  hide: (text: string) => string = (text) => text
+  hide: (text: string) => string = (text) => text,
+  fresh = false
 ): Effect.Effect<A, DecodeError> => {
-  const fast = fastDecoder(schema)?.(json)
+  const fast = fastDecoder(schema)?.(json, fresh)
   return fast !== undefined && Option.isSome(fast)
     ? Effect.succeed(fast.value)
     : slowDecode(schema, json, target, hide)
@@ -348,7 +352,8 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
         Effect.retry(withRetryLog(policy, target))
       )
       const json = yield* config.around === undefined ? fetch : config.around(request, fetch)
-      return yield* decode(schema, json, target, hideKey)
+      // Without `around` the JSON is this exchange's own; with it (the response cache) it may be shared.
+      return yield* decode(schema, json, target, hideKey, config.around === undefined)
     })
 
   return { config, execute }
