@@ -11,6 +11,8 @@ export * as Fields from "./Fields.js"
 /** @category modules */
 export * as Filters from "./Filters.js"
 /** @category modules */
+export * as HttpStatus from "./HttpStatus.js"
+/** @category modules */
 export * as Overrides from "./Overrides.js"
 export type { OffsetPage, TokenPage } from "./Page.js"
 /** @category modules */
