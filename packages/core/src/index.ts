@@ -7,6 +7,8 @@ export { Author } from "./Author.js"
 export { Citation, Reference } from "./Citation.js"
 export { Dataset, DatasetDiff, DatasetSummary, Diff, Release } from "./Dataset.js"
 /** @category modules */
+export * as Decoder from "./Decoder.js"
+/** @category modules */
 export * as Fields from "./Fields.js"
 /** @category modules */
 export * as Filters from "./Filters.js"
