@@ -262,6 +262,12 @@ describe("downloadDataset", () => {
       })
       const events = yield* advancingRetries(program, 10_000, onHang)
       expect(Chunk.toReadonlyArray(events).filter((e) => e._tag === "Completed")).toHaveLength(3)
+      // One Started per file, its first event, even when the first attempt got no answer at all.
+      for (const url of links.files) {
+        const mine = Chunk.toReadonlyArray(events).filter((e) => e.file === nameOf(url))
+        expect(mine.map((e) => e._tag).filter((tag) => tag === "Started")).toEqual(["Started"])
+        expect(mine[0]?._tag).toBe("Started")
+      }
       for (const url of links.files) {
         expect(yield* readBytes(NodePath.join(directory, nameOf(url)))).toEqual(yield* sourceBytes(url))
       }
@@ -326,6 +332,41 @@ describe("downloadDataset", () => {
 })
 
 describe("downloadDataset over real HTTP (startEmulator)", () => {
+  it.scopedLive(
+    "a body cut short is resumed from the bytes on disk; the file is announced once",
+    () =>
+      Effect.gen(function*() {
+        const emulator = yield* startEmulator({ seed: 5, size: 600, releases: { count: 1 } })
+        const fs = yield* FileSystem.FileSystem
+        const directory = yield* fs.makeTempDirectoryScoped()
+        const layer = SemanticScholar.layer({ apiUrl: emulator.url, apiKey: Redacted.make(KEY), rateLimit: false })
+          .pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.orDie, Layer.merge(NodeHttpClient.layerUndici))
+        const [url = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) =>
+          s2.getDatasetDownloadLinks("latest", "papers")).pipe(Effect.provide(layer))).files
+        yield* emulator.setFaults({ script: [{ route: "/files/*", requests: 1, fault: Faults.truncate(0.5) }] })
+        const events = Chunk.toReadonlyArray(
+          yield* Stream.runCollect(NodeDatasets.downloadFile(url, { directory })).pipe(Effect.provide(layer))
+        )
+        const source = yield* sourceBytes(url).pipe(Effect.provide(NodeHttpClient.layerUndici))
+        expect(yield* readBytes(NodePath.join(directory, nameOf(url)))).toEqual(source)
+        // The cut answer announced the file; the resumed one reports bytes only.
+        const started = events.filter((e) =>
+          e._tag === "Started"
+        )
+        expect(started).toHaveLength(1)
+        expect(events[0]).toMatchObject({ _tag: "Started", bytesDone: 0, bytesTotal: source.length })
+        expect(events.at(-1)).toMatchObject({ _tag: "Completed", bytesDone: source.length })
+        // The download's two requests (whole, then the rest), then the test's own fetch of the source.
+        const ranges = (yield* emulator.requests).filter((r) => r.path.startsWith("/files/")).map((r) =>
+          r.headers["range"]
+        )
+        expect(ranges).toHaveLength(3)
+        expect(ranges[0]).toBeUndefined()
+        expect(ranges[1]).toMatch(/^bytes=[1-9]\d*-$/)
+      }).pipe(Effect.provide(NodeFileSystem.layer)),
+    30_000
+  )
+
   it.scopedLive(
     "interrupted half way, then resumed: identical bytes, no byte fetched twice, no key on the file host",
     () =>

@@ -15,7 +15,7 @@ import {
   TransportError,
   UnexpectedStatus
 } from "@s2-effect/core"
-import { Data, Duration, Effect, Either, Schedule, ScheduleDecision, Stream } from "effect"
+import { Data, Duration, Effect, Either, Option, Schedule, ScheduleDecision, Stream } from "effect"
 import * as NodePath from "node:path"
 import type { DownloadEvent as Event, DownloadOptions } from "../DatasetDownload.js"
 import { DatasetFileError } from "../DatasetFileError.js"
@@ -227,41 +227,43 @@ const write = (job: Job, body: Stream.Stream<Uint8Array, S2Error>, from: number,
     )
   }))
 
-/**
- * One attempt: ask for what is missing, write it, finish. Only the first attempt announces the
- * file (`Started`); later ones report bytes only.
- */
-const attempt = (job: Job, first: boolean): Stream.Stream<Event, Failure> =>
+/** One attempt: ask for what is missing, announce where it starts, write it, finish. */
+const attempt = (job: Job): Stream.Stream<Event, Failure> =>
   Stream.unwrap(Effect.gen(function*() {
     const answer = yield* ask(job, yield* sizeOf(job.fs, job.part))
     const from = answer._tag === "Body" ? answer.from : answer.total
-    const started = first
-      ? Stream.make(
-        DownloadEvent.Started({ file: job.file, path: job.path, bytesDone: from, bytesTotal: answer.total })
-      )
-      : Stream.empty
+    const started = DownloadEvent.Started({ file: job.file, path: job.path, bytesDone: from, bytesTotal: answer.total })
     const rest = answer._tag === "Body" ? write(job, answer.body, answer.from, answer.total) : Stream.empty
-    return Stream.concat(started, Stream.concat(rest, Stream.fromEffect(finish(job, answer.total))))
+    return Stream.concat(Stream.make(started), Stream.concat(rest, Stream.fromEffect(finish(job, answer.total))))
   }))
 
+/** The first `Started` of a file only: a resumed attempt reports bytes, not a new start. */
+const startedOnce = <E, R>(events: Stream.Stream<Event, E, R>): Stream.Stream<Event, E, R> =>
+  events.pipe(
+    Stream.mapAccum(false, (announced, event): readonly [boolean, Option.Option<Event>] =>
+      event._tag !== "Started"
+        ? [announced, Option.some(event)]
+        : [true, announced ? Option.none() : Option.some(event)]),
+    Stream.filterMap((event: Option.Option<Event>) => event)
+  )
+
 /**
- * Attempts until one completes or the policy gives up, each resuming from what is on disk. The
- * policy starts afresh whenever bytes arrive, so a long file on a flaky link still completes, and a
- * retry that gets nowhere does not reset it.
+ * Attempts until one completes or the policy gives up, each resuming from what is on disk: the
+ * loop of `Stream.retry`, except that the policy starts afresh only when bytes arrive (so a long
+ * file on a flaky link still completes, and a retry that gets nowhere does not reset it).
  */
 const attempts = (job: Job, policy: RetryPolicy.RetryPolicy): Stream.Stream<Event, Failure> =>
   Stream.unwrap(Effect.map(Schedule.driver(onlyS2Errors(policy)), (driver) => {
-    const loop = (first: boolean): Stream.Stream<Event, Failure> =>
-      attempt(job, first).pipe(
-        Stream.tap((event) => event._tag === "Progress" ? driver.reset : Effect.void),
-        Stream.catchAll((error) =>
-          Stream.unwrap(Effect.match(driver.next(error), {
-            onFailure: () => Stream.fail(error),
-            onSuccess: () => loop(false)
-          }))
-        )
+    const loop: Stream.Stream<Event, Failure> = attempt(job).pipe(
+      Stream.tap((event) => event._tag === "Progress" ? driver.reset : Effect.void),
+      Stream.catchAll((error) =>
+        Stream.unwrap(Effect.match(driver.next(error), {
+          onFailure: () => Stream.fail(error),
+          onSuccess: () => loop
+        }))
       )
-    return loop(true)
+    )
+    return loop
   }))
 
 const fetchOne = (url: string, directory: string, settings: Settings): Stream.Stream<Event, Failure, Needs> =>
@@ -277,7 +279,7 @@ const fetchOne = (url: string, directory: string, settings: Settings): Stream.St
       return Stream.make(DownloadEvent.Skipped({ file, path, bytesDone: size, bytesTotal: size }))
     }
     const job: Job = { url, file, path, part: `${path}.part`, settings, client, fs }
-    return settings.retry === false ? attempt(job, true) : attempts(job, settings.retry)
+    return startedOnce(settings.retry === false ? attempt(job) : attempts(job, settings.retry))
   }))
 
 const makeDirectory = (directory: string) =>
