@@ -5,14 +5,14 @@
  *
  * | status | error | retried by the default policy |
  * |---|---|---|
- * | 400 | `BadQueryParameters` with `refusedBy: "server"` | no |
+ * | 400 from the API | `BadQueryParameters` with `refusedBy: "server"` | no |
  * | 401, 403 | `Forbidden` (API: the key; file host: the link may have expired) | no |
  * | 404 | `ObjectNotFound` | no |
  * | 429 | `RateLimited`, with `retryAfterMillis` | yes |
  * | 5xx | `ServerError`, with `retryAfterMillis` | yes |
  * | 301, 302, 303, 307, 308 (not followed) | `UnexpectedStatus` naming where it pointed | no |
  * | 0 (a browser's blocked or lost request) | `TransportError` | yes |
- * | anything else (1xx, another 2xx, 3xx or 4xx, 600+) | `UnexpectedStatus` | no |
+ * | anything else (1xx, another 2xx, 3xx or 4xx, a file host's 400, 600+) | `UnexpectedStatus` | no |
  *
  * @since 0.1.0
  */

@@ -11,9 +11,10 @@ import { HttpStatus, isRetryable, isS2Error, RetryPolicy, SemanticScholar } from
 import { json, requests, testLayer } from "./support/Scripted.js"
 
 /** The vocabulary of docs/errors.md, as a reference for the mapping. */
-const expectedTag = (status: number): S2Error["_tag"] => {
+const expectedTag = (status: number, responder: "api" | "fileHost" = "api"): S2Error["_tag"] => {
   if (status === 0) return "TransportError"
-  if (status === 400) return "BadQueryParameters"
+  // A file host's 400 is about a link the client was given, not the caller's input.
+  if (status === 400) return responder === "api" ? "BadQueryParameters" : "UnexpectedStatus"
   if (status === 401 || status === 403) return "Forbidden"
   if (status === 404) return "ObjectNotFound"
   if (status === 429) return "RateLimited"
@@ -30,7 +31,7 @@ describe("HttpStatus.toError", () => {
       for (let status = 100; status <= 599; status++) {
         const error = HttpStatus.toError({ status, method: "GET", url, body: "{\"error\":\"why\"}", responder })
         expect(isS2Error(error)).toBe(true)
-        expect([status, error._tag]).toEqual([status, expectedTag(status)])
+        expect([status, error._tag]).toEqual([status, expectedTag(status, responder)])
         expect(error.status).toBe(status)
         expect(error.url).toBe(url)
         expect(error.message).toContain(`HTTP ${status}`)
@@ -41,7 +42,7 @@ describe("HttpStatus.toError", () => {
     }
   })
 
-  it("400 is BadQueryParameters refused by the server, with the server's message", () => {
+  it("400 from the API is BadQueryParameters refused by the server, with the server's message", () => {
     const error = HttpStatus.toError({
       status: 400,
       method: "GET",
@@ -96,7 +97,7 @@ describe("HttpStatus.toError", () => {
         (status, body, responder, location) => {
           const error = HttpStatus.toError({ status, method: "GET", url, body, responder, location })
           expect(isS2Error(error)).toBe(true)
-          expect(error._tag).toBe(expectedTag(status))
+          expect(error._tag).toBe(expectedTag(status, responder))
           expect(error.message.length).toBeGreaterThan(0)
           expect(error.message).toContain(url)
         }

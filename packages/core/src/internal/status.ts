@@ -91,14 +91,15 @@ const retryAfter = ({ answer }: Told) =>
   answer.retryAfterMillis === undefined ? {} : { retryAfterMillis: answer.retryAfterMillis }
 
 interface Rule {
-  readonly matches: (status: number) => boolean
+  readonly matches: (status: number, responder: Responder) => boolean
   readonly make: (told: Told) => S2Error
 }
 
 /** In order; a status no rule matches is {@link unexpected}. */
 const rules: ReadonlyArray<Rule> = [
   {
-    matches: (status) => status === 400,
+    // The API judges the request's input; a file host's 400 is about a link the client was given.
+    matches: (status, responder) => status === 400 && responder === "api",
     make: (told) => new BadQueryParameters({ message: said(told), refusedBy: "server", ...told.context })
   },
   {
@@ -147,7 +148,8 @@ const unexpected = (told: Told): S2Error =>
 
 export const toError = (answer: Answer): S2Error => {
   const { method, status, url } = answer
-  const voice = voices[answer.responder ?? "api"]
+  const responder = answer.responder ?? "api"
+  const voice = voices[responder]
   const told: Told = {
     answer,
     voice,
@@ -155,7 +157,7 @@ export const toError = (answer: Answer): S2Error => {
     why: serverMessage(answer.body ?? ""),
     context: { status, method, url }
   }
-  return (rules.find((rule) => rule.matches(status))?.make ?? unexpected)(told)
+  return (rules.find((rule) => rule.matches(status, responder))?.make ?? unexpected)(told)
 }
 
 export const fromResponse = (
