@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as BrowserHttpClient from "@effect/platform-browser/BrowserHttpClient"
-import type { BadQueryParameters, Options } from "@s2-effect/core"
+import type { InvalidOptions, Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
 import { Layer } from "effect"
 
@@ -27,5 +27,5 @@ import { Layer } from "effect"
  * @category layers
  * @since 0.1.0
  */
-export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>
+export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, InvalidOptions> =>
   SemanticScholar.layer(options).pipe(Layer.provide(BrowserHttpClient.layerXMLHttpRequest))

@@ -8,9 +8,9 @@
 import { Options } from "@effect/cli"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
-import { BadQueryParameters, Fields, isS2Error, SemanticScholar } from "@s2-effect/core"
+import { BadQueryParameters, Fields, isS2Error, SemanticScholar, Validate } from "@s2-effect/core"
 import type { Emulator } from "@s2-effect/testing"
-import { Config, Context, Duration, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import { Config, Context, Duration, Effect, Either, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as Cache from "./Cache.js"
 import * as Cassettes from "./Cassettes.js"
@@ -126,33 +126,36 @@ export const inProcessEmulator: Effect.Effect<Built> = Effect.gen(function*() {
 export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, CliError> => {
   const trimmed = text.trim()
   const unit = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(trimmed)
-  if (unit !== null) {
-    const n = Number(unit[1])
-    const millis = unit[2] === "ms" ? n : unit[2] === "m" ? n * 60_000 : n * 1000
-    if (millis > 0) return Effect.succeed(Duration.millis(millis))
-  } else {
-    const decoded = Duration.decodeUnknown(trimmed)
-    if (Option.isSome(decoded) && Duration.greaterThan(decoded.value, Duration.zero)) {
-      return Effect.succeed(decoded.value)
-    }
-  }
-  return Effect.fail(
-    badInput(`--timeout ${JSON.stringify(text)} is invalid: give seconds (30), 500ms, 10s, 2m or "10 seconds"`)
+  const input: Duration.DurationInput | undefined = unit === null
+    ? Option.getOrUndefined(Duration.decodeUnknown(trimmed))
+    : Duration.millis(Number(unit[1]) * (unit[2] === "ms" ? 1 : unit[2] === "m" ? 60_000 : 1000))
+  return check(
+    input === undefined ? Either.left(undefined) : Validate.positiveDuration("--timeout", input),
+    `--timeout ${JSON.stringify(text)} is invalid: give seconds (30), 500ms, 10s, 2m or "10 seconds"`
   )
 }
 
 /**
- * Reads the API key: `--api-key-file` if given (trimmed), else `S2_API_KEY`; empty means none.
+ * A check of the client's `Validate` module as a CLI error (exit 2): its message names the flag,
+ * or `message` replaces it.
  *
  * @since 0.1.0
  */
-export const readApiKey = (common: Common): Effect.Effect<Option.Option<Redacted.Redacted<string>>, CliError> =>
+export const check = <A>(
+  result: Either.Either<A, Validate.Invalid | undefined>,
+  message?: string
+): Effect.Effect<A, CliError> =>
+  Either.match(result, {
+    onLeft: (invalid) => Effect.fail(badInput(message ?? invalid?.message ?? "invalid input")),
+    onRight: Effect.succeed
+  })
+
+/**
+ * The key of `--api-key-file` (trimmed), if given; otherwise the client reads `S2_API_KEY`.
+ */
+const keyFile = (common: Common): Effect.Effect<Option.Option<Redacted.Redacted<string>>, CliError> =>
   Option.match(common.apiKeyFile, {
-    onNone: () =>
-      Config.option(Config.string("S2_API_KEY")).pipe(
-        Effect.orElseSucceed(() => Option.none<string>()),
-        Effect.map((key) => Option.map(Option.filter(key, (k) => k.trim().length > 0), (k) => Redacted.make(k.trim())))
-      ),
+    onNone: () => Effect.succeedNone,
     onSome: (file) =>
       Effect.try({
         try: () => fs.readFileSync(file, "utf8").trim(),
@@ -164,6 +167,21 @@ export const readApiKey = (common: Common): Effect.Effect<Option.Option<Redacted
             : Effect.succeed(Option.some(Redacted.make(key)))
         )
       )
+  })
+
+/**
+ * Key and API root: `--api-key-file` and `--api-url` when given, else what the client's own
+ * `SemanticScholar.config` reads from `S2_API_KEY` and `S2_API_URL` (the same trimming rules).
+ *
+ * @since 0.1.0
+ */
+export const readApiSettings = (common: Common) =>
+  Effect.gen(function*() {
+    const file = yield* keyFile(common)
+    return yield* SemanticScholar.config({
+      ...(Option.isSome(file) ? { apiKey: file.value } : {}),
+      ...(Option.isSome(common.apiUrl) ? { apiUrl: common.apiUrl.value } : {})
+    }).pipe(Effect.mapError((error) => badInput(`the environment is invalid: ${String(error)}`)))
   })
 
 /**
@@ -194,12 +212,9 @@ export const emulatorUrl = "https://emulator.s2.test"
  */
 export const client = (common: Common): Effect.Effect<Client, CliError> =>
   Effect.gen(function*() {
-    const apiKey = yield* readApiKey(common)
+    const { apiKey: key, apiUrl } = yield* readApiSettings(common)
+    const apiKey = Option.fromNullable(key)
     const timeout = Option.isSome(common.timeout) ? yield* parseTimeout(common.timeout.value) : undefined
-    const envUrl = yield* Config.option(Config.nonEmptyString("S2_API_URL")).pipe(
-      Effect.orElseSucceed(() => Option.none<string>())
-    )
-    const apiUrl = Option.getOrUndefined(Option.orElse(common.apiUrl, () => envUrl))
     const http = yield* Cassettes.around(
       common,
       common.emulator
@@ -251,7 +266,7 @@ export const format = (common: Common): Effect.Effect<Format, never, Stdio> =>
 export const max = (common: Common): Effect.Effect<number | undefined, CliError> =>
   Option.match(common.max, {
     onNone: () => Effect.succeed(undefined),
-    onSome: (n) => n >= 1 ? Effect.succeed(n) : Effect.fail(badInput(`--max ${n} is invalid: give a whole number ≥ 1`))
+    onSome: (n) => check(Validate.wholeNumber("--max", n, { min: 1 }))
   })
 
 /**
@@ -265,14 +280,12 @@ export const fields = (
   common: Common,
   set: Fields.FieldSet,
   defaults: ReadonlyArray<string>
-): Effect.Effect<ReadonlyArray<Fields.Unchecked> | undefined, S2Error> => {
+): Effect.Effect<Fields.Selection | undefined, S2Error> => {
   const given = Option.getOrUndefined(common.fields)
   if (given !== undefined && given.trim() === "all") return Effect.succeed(undefined)
-  const names = given === undefined ? defaults : splitList(given)
-  return Fields.render(set, names).pipe(
-    Effect.mapError(forCli),
-    Effect.as(names.map((name) => Fields.unchecked(name)))
-  )
+  // Checked once here; the client sends a Selection as is. Names the client does not know are
+  // refused: `--fields all` is the way to fields newer than this client.
+  return Fields.select(set, given === undefined ? defaults : splitList(given)).pipe(Effect.mapError(forCli))
 }
 
 /**

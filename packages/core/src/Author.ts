@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { authorSummary, field, keys, raw } from "./internal/record.js"
+import { authorSummary, field, record } from "./internal/record.js"
 import { PaperRef } from "./Paper.js"
 
 /**
@@ -24,17 +24,8 @@ import { PaperRef } from "./Paper.js"
  * @category models
  * @since 0.1.0
  */
-export class Author extends Schema.Class<Author>("Author")({
+export class Author extends record<Author>("Author")({
   authorId: Schema.String,
   ...authorSummary,
   papers: field(Schema.Array(PaperRef))
-}) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+}) {}

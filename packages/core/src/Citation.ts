@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { field, keys, raw } from "./internal/record.js"
+import { field, record } from "./internal/record.js"
 import { PaperRef } from "./Paper.js"
 
 const edge = {
@@ -24,16 +24,7 @@ const edge = {
  * @category models
  * @since 0.1.0
  */
-export class Citation extends Schema.Class<Citation>("Citation")({ ...edge, citingPaper: PaperRef }) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+export class Citation extends record<Citation>("Citation")({ ...edge, citingPaper: PaperRef }) {}
 
 /**
  * A paper cited by the paper asked about.
@@ -41,13 +32,4 @@ export class Citation extends Schema.Class<Citation>("Citation")({ ...edge, citi
  * @category models
  * @since 0.1.0
  */
-export class Reference extends Schema.Class<Reference>("Reference")({ ...edge, citedPaper: PaperRef }) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+export class Reference extends record<Reference>("Reference")({ ...edge, citedPaper: PaperRef }) {}

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { keys, raw } from "./internal/record.js"
+import { record } from "./internal/record.js"
 
 /**
  * A dataset as listed in a release.
@@ -30,20 +30,11 @@ export type DatasetSummary = typeof DatasetSummary.Type
  * @category models
  * @since 0.1.0
  */
-export class Release extends Schema.Class<Release>("Release")({
+export class Release extends record<Release>("Release")({
   release_id: Schema.String,
   README: Schema.optional(Schema.String),
   datasets: Schema.Array(DatasetSummary)
-}) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+}) {}
 
 /**
  * A dataset of a release with its files: pre-signed URLs on the object store's host (not the API's),
@@ -52,21 +43,12 @@ export class Release extends Schema.Class<Release>("Release")({
  * @category models
  * @since 0.1.0
  */
-export class Dataset extends Schema.Class<Dataset>("Dataset")({
+export class Dataset extends record<Dataset>("Dataset")({
   name: Schema.String,
   description: Schema.optional(Schema.String),
   README: Schema.optional(Schema.String),
   files: Schema.Array(Schema.String)
-}) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+}) {}
 
 /**
  * One step of a diff: records to upsert and records to delete, keyed by `corpusid`.
@@ -92,18 +74,9 @@ export type Diff = typeof Diff.Type
  * @category models
  * @since 0.1.0
  */
-export class DatasetDiff extends Schema.Class<DatasetDiff>("DatasetDiff")({
+export class DatasetDiff extends record<DatasetDiff>("DatasetDiff")({
   dataset: Schema.String,
   start_release: Schema.String,
   end_release: Schema.String,
   diffs: Schema.Array(Diff)
-}) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+}) {}

@@ -217,7 +217,7 @@ const allAuthorFields: ReadonlyArray<string> = [
  * @category constants
  * @since 0.1.0
  */
-export const paper = fieldSet("paper", allPaperFields, paperDefaults)
+export const paperLookup = fieldSet("paper", allPaperFields, paperDefaults)
 /**
  * Lists, searches (bulk too: the summary set is what the bulk endpoint serves), batches and
  * recommendations of papers: when omitted, the paper summary set.
@@ -225,21 +225,21 @@ export const paper = fieldSet("paper", allPaperFields, paperDefaults)
  * @category constants
  * @since 0.1.0
  */
-export const papers = fieldSet("paper", allPaperFields, summaryDefaults)
+export const paperList = fieldSet("paper", allPaperFields, summaryDefaults)
 /**
  * A single author, a batch or a search of authors: when omitted, every field with the papers' summary.
  *
  * @category constants
  * @since 0.1.0
  */
-export const author = fieldSet("author", allAuthorFields, authorWithPapersDefaults)
+export const authorLookup = fieldSet("author", allAuthorFields, authorWithPapersDefaults)
 /**
  * The authors of a paper: when omitted, every author field but `papers`.
  *
  * @category constants
  * @since 0.1.0
  */
-export const authors = fieldSet("author", allAuthorFields, authorDefaults)
+export const paperAuthors = fieldSet("author", allAuthorFields, authorDefaults)
 
 /**
  * Citation and reference edges: when omitted, the edge fields and the other paper's summary.
@@ -247,36 +247,11 @@ export const authors = fieldSet("author", allAuthorFields, authorDefaults)
  * @category constants
  * @since 0.1.0
  */
-export const citation = fieldSet(
+export const citationList = fieldSet(
   "citation",
   [...citationEdgeFields, ...paperSummaryFields, ...nested("authors", authorSummaryFields)],
   [...citationEdgeFields, ...summaryDefaults]
 )
-
-/**
- * Which field set each operation takes, and so what it sends when `fields` is omitted: the API
- * returns only `paperId` and `title` (or `authorId` and `name`) without `fields`, so the client
- * names every field, as the Python client does, to honour the API's documented "all fields".
- *
- * @category constants
- * @since 0.1.0
- */
-export const byOperation = {
-  getPaper: paper,
-  getPapers: papers,
-  searchPaper: papers,
-  searchPaperBulk: papers,
-  matchPaperTitle: papers,
-  getAuthorPapers: papers,
-  getRecommendedPapers: papers,
-  getRecommendedPapersFromLists: papers,
-  getPaperCitations: citation,
-  getPaperReferences: citation,
-  getAuthor: author,
-  getAuthors: author,
-  searchAuthor: author,
-  getPaperAuthors: authors
-} as const satisfies Record<string, FieldSet>
 
 /**
  * Checks a selection against the endpoint's names and renders the wire value (comma-joined, in the
@@ -288,9 +263,19 @@ export const byOperation = {
  */
 export const render = (
   set: FieldSet,
-  fields: ReadonlyArray<string | Unchecked> | undefined
+  fields: ReadonlyArray<string | Unchecked> | Selection | undefined
 ): Effect.Effect<string, BadQueryParameters> => {
   if (fields === undefined) return Effect.succeed(set.defaults.join(","))
+  if (isSelection(fields)) {
+    return fields.kind === set.kind
+      ? Effect.succeed(fields.value)
+      : Effect.fail(
+        new BadQueryParameters({
+          message: `fields were selected for a ${fields.kind}, but this operation returns a ${set.kind}`,
+          parameter: "fields"
+        })
+      )
+  }
   if (fields.length === 0) {
     return Effect.fail(
       new BadQueryParameters({
@@ -326,3 +311,45 @@ export const render = (
   }
   return Effect.succeed([...new Set(names)].join(","))
 }
+
+/**
+ * A field selection checked once, e.g. from a command line: give it as `fields` to any operation
+ * returning the same kind of record, and it is sent as is, without a second check.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface Selection {
+  readonly _tag: "Selection"
+  /** The kind of record it was checked for (`paper`, `author`, `citation`). */
+  readonly kind: string
+  /** The wire value: the names comma-joined, duplicates dropped. */
+  readonly value: string
+}
+
+/**
+ * Checks names against a field set once, giving a {@link Selection}; unknown names fail with
+ * `BadQueryParameters` as in an operation. Omitted names select the set's defaults.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Fields } from "@s2-effect/core"
+ *
+ * const selection = Fields.select(Fields.paperList, ["title", "year"]) // Effect<Selection, BadQueryParameters>
+ * ```
+ * @category constructors
+ * @since 0.1.0
+ */
+export const select = (
+  set: FieldSet,
+  fields: ReadonlyArray<string | Unchecked> | undefined
+): Effect.Effect<Selection, BadQueryParameters> =>
+  Effect.map(render(set, fields), (value): Selection => ({ _tag: "Selection", kind: set.kind, value }))
+
+/**
+ * @category guards
+ * @since 0.1.0
+ */
+export const isSelection = (u: unknown): u is Selection =>
+  typeof u === "object" && u !== null && "_tag" in u && u._tag === "Selection"

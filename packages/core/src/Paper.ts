@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { authorSummary, field, keys, raw } from "./internal/record.js"
+import { authorSummary, field, record } from "./internal/record.js"
 
 /**
  * @category models
@@ -122,21 +122,12 @@ export type ExternalIds = typeof ExternalIds.Type
  * @category models
  * @since 0.1.0
  */
-export class PaperAuthor extends Schema.Class<PaperAuthor>("PaperAuthor")({
+export class PaperAuthor extends record<PaperAuthor>("PaperAuthor")({
   authorId: Schema.NullOr(Schema.String),
   ...authorSummary,
   // Suspended: a paper lists its authors, who list their papers.
   papers: field(Schema.Array(Schema.suspend((): Schema.Schema<PaperRef, PaperRefEncoded> => PaperRef)))
-}) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+}) {}
 
 /**
  * The wire form of a {@link PaperRef}, written out because a paper's authors and an author's papers
@@ -182,19 +173,10 @@ const summary = { ...summaryNoAuthors, authors: field(Schema.Array(PaperAuthor))
  * @category models
  * @since 0.1.0
  */
-export class PaperRef extends Schema.Class<PaperRef>("PaperRef")({
+export class PaperRef extends record<PaperRef>("PaperRef")({
   paperId: Schema.NullOr(Schema.String),
   ...summary
-}) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+}) {}
 
 /**
  * A paper.
@@ -213,7 +195,7 @@ export class PaperRef extends Schema.Class<PaperRef>("PaperRef")({
  * @category models
  * @since 0.1.0
  */
-export class Paper extends Schema.Class<Paper>("Paper")({
+export class Paper extends record<Paper>("Paper")({
   paperId: Schema.String,
   ...summary,
   citations: field(Schema.Array(PaperRef)),
@@ -223,13 +205,4 @@ export class Paper extends Schema.Class<Paper>("Paper")({
   textAvailability: field(Schema.String),
   /** Present on title-match results: how well the title matched. */
   matchScore: Schema.optional(Schema.Number)
-}) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+}) {}

@@ -5,33 +5,8 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
-import { BadQueryParameters } from "./S2Error.js"
-
-/** The id prefixes of the API, as it spells them; matched without regard to case. */
-const prefixes = ["CorpusId", "DOI", "ARXIV", "MAG", "ACL", "PMID", "PMCID", "URL"] as const
-
-/** What looks like `PREFIX:…`; a bare DOI (`10.…/…`) or a 40-hex id never does. */
-const prefixShape = /^([A-Za-z][A-Za-z0-9_]*):/
-
-const control = /[\u0000-\u001f\u007f]/
-
-const allowedForms =
-  "a 40-hex paperId, CorpusId:<n>, DOI:<doi> or a bare DOI (10.x/…), ARXIV:<id>, MAG:<n>, ACL:<id>, PMID:<n>, PMCID:<id> or URL:<url>"
-
-const invalid = (parameter: string, message: string) => Effect.fail(new BadQueryParameters({ message, parameter }))
-
-/** The checks every id gets: what can never be an id of any kind. */
-const refuseNonId = (
-  id: string,
-  parameter: string,
-  forms: string
-): Effect.Effect<string, BadQueryParameters> | undefined => {
-  if (id.trim().length === 0) return invalid(parameter, `${parameter} is empty: give ${forms}`)
-  if (control.test(id)) {
-    return invalid(parameter, `${parameter} ${JSON.stringify(id)} contains a control character: give ${forms}`)
-  }
-  return undefined
-}
+import * as Validate from "./internal/validate.js"
+import type { BadQueryParameters } from "./S2Error.js"
 
 /**
  * Checks that `id` could be a paper id; the server decides whether it is one. Refused before sending
@@ -50,22 +25,8 @@ const refuseNonId = (
  * @category validation
  * @since 0.1.0
  */
-export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effect<string, BadQueryParameters> => {
-  const refused = refuseNonId(id, parameter, allowedForms)
-  if (refused !== undefined) return refused
-  const prefix = prefixShape.exec(id)?.[1]
-  if (prefix === undefined) return Effect.succeed(id)
-  const known = prefixes.find((name) => name.toUpperCase() === prefix.toUpperCase())
-  if (known === undefined) {
-    return invalid(
-      parameter,
-      `${parameter} ${JSON.stringify(id)} has the prefix ${prefix}:, which the API does not know: give ${allowedForms}`
-    )
-  }
-  return id.slice(prefix.length + 1).trim().length === 0
-    ? invalid(parameter, `${parameter} ${JSON.stringify(id)} has nothing after ${known}:`)
-    : Effect.succeed(id)
-}
+export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effect<string, BadQueryParameters> =>
+  Validate.input(Validate.paperId(id, parameter))
 
 /**
  * Checks that `id` could be an author id (the API's are numbers, such as "1741101"); the server
@@ -75,7 +36,7 @@ export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effec
  * @since 0.1.0
  */
 export const validateAuthorId = (id: string, parameter = "authorId"): Effect.Effect<string, BadQueryParameters> =>
-  refuseNonId(id, parameter, `an author id, a number such as "1741101"`) ?? Effect.succeed(id)
+  Validate.input(Validate.authorId(id, parameter))
 
 /**
  * Checks a list of ids: not empty, at most `max` when given, each valid.
@@ -89,7 +50,9 @@ export const validateIds = (
   parameter: string
 ): Effect.Effect<ReadonlyArray<string>, BadQueryParameters> =>
   ids.length === 0
-    ? invalid(parameter, `${parameter} is empty: give at least one id`)
+    ? Effect.fail(
+      Validate.asInput(new Validate.Invalid({ parameter, message: `${parameter} is empty: give at least one id` }))
+    )
     : Effect.forEach(ids, (id, index) => validate(id, `${parameter}[${index}]`))
 
 /**

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { field, keys, raw } from "./internal/record.js"
+import { field, record } from "./internal/record.js"
 
 const Span = Schema.Struct({ start: Schema.Int, end: Schema.Int })
 
@@ -52,20 +52,11 @@ export const SnippetPaper = Schema.Struct({
  * @category models
  * @since 0.1.0
  */
-export class Snippet extends Schema.Class<Snippet>("Snippet")({
+export class Snippet extends record<Snippet>("Snippet")({
   snippet: field(SnippetText),
   score: Schema.Number,
   paper: SnippetPaper
-}) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+}) {}
 
 /**
  * A paper suggested by autocomplete: its id, title, and a short "authors, year" line.
@@ -73,20 +64,11 @@ export class Snippet extends Schema.Class<Snippet>("Snippet")({
  * @category models
  * @since 0.1.0
  */
-export class Autocomplete extends Schema.Class<Autocomplete>("Autocomplete")({
+export class Autocomplete extends record<Autocomplete>("Autocomplete")({
   id: Schema.String,
   title: field(Schema.String),
   authorsYear: field(Schema.String)
-}) {
-  /** The record as it came over the wire. */
-  get raw(): Readonly<Record<string, unknown>> {
-    return raw(this)
-  }
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string> {
-    return keys(this)
-  }
-}
+}) {}
 
 /**
  * The answer of snippet search: the snippets, as an array, with the `retrievalVersion` of the index

@@ -41,6 +41,10 @@ export * as ResponseCache from "./ResponseCache.js"
 /** @category modules */
 export * as RetryPolicy from "./RetryPolicy.js"
 export * from "./S2Error.js"
+/** @category modules */
+export * as Validate from "./Validate.js"
+/** @category modules */
+export * as Metrics from "./Metrics.js"
 export {
   type BatchingOptions,
   type BatchOptions,
@@ -56,13 +60,9 @@ export {
   type RecommendationOptions,
   type RelevanceSearchOptions,
   type SearchPaperOptions,
-  SemanticScholar,
-  type Service,
   type SnippetField,
-  type SnippetSearchOptions,
-  withBatching,
-  withRetry,
-  withStreamOverrides,
-  withTimeout
-} from "./SemanticScholar.js"
+  type SnippetSearchOptions
+} from "./Options.js"
+export { withBatching, withRetry, withStreamOverrides, withTimeout } from "./Overrides.js"
+export { apiKeyConfig, apiUrlConfig, type Configured, SemanticScholar, type Service } from "./SemanticScholar.js"
 export { Autocomplete, Snippet, SnippetPaper, type SnippetResults, SnippetText } from "./Snippet.js"

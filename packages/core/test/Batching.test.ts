@@ -131,7 +131,8 @@ describe("batching of lookups", () => {
       const bad = [{ window: "0 millis" }, { maxSize: 0 }, { maxSize: 1.5 }] as const
       for (const batching of bad) {
         const error = yield* Effect.flip(Effect.provide(SemanticScholar, testLayer(server, { batching })))
-        expect(error._tag).toBe("BadQueryParameters")
+        expect(error._tag).toBe("InvalidOptions")
+        expect(error._tag === "InvalidOptions" && error.option).toMatch(/^batching\.(window|maxSize)$/)
         expect(error.message).toMatch(/batching\.(window|maxSize)/)
       }
     }))

@@ -212,7 +212,7 @@ describe("response cache", () => {
       const error = yield* Effect.flip(
         Effect.provide(SemanticScholar, cached({ cache: { store: ResponseCache.memory, timeToLive: 0 } }))
       )
-      expect(error._tag).toBe("BadQueryParameters")
+      expect(error._tag).toBe("InvalidOptions")
       expect(error.message).toContain("cache.timeToLive")
     }))
 })

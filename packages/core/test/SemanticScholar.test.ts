@@ -112,11 +112,11 @@ describe("getPapers", () => {
       expect(seen.map((r) => (r.body as { ids: Array<string> }).ids.length)).toEqual([500, 500, 201])
     }).pipe(Effect.provide(batchServer(() => true, (id) => paper(1, { title: id })))))
 
-  it.effect("fails with BadQueryParameters when none of the ids is found", () =>
+  it.effect("fails with ObjectNotFound when none of the ids is found", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const error = yield* fail(s2.getPapers(["CorpusId:1", "CorpusId:2"]))
-      expect(error._tag).toBe("BadQueryParameters")
+      expect(error._tag).toBe("ObjectNotFound")
       expect(error.message).toContain("none of the 2 paper id(s) was found")
     }).pipe(Effect.provide(batchServer(() => false, () => null))))
 

@@ -143,7 +143,7 @@ describe("shared rate limit", () => {
       const error = yield* Effect.flip(
         Effect.provide(lookups(1), testLayer(ok, { rateLimit: shared(layerStoreMemory, { perSecond: 0 }) }))
       )
-      expect(error._tag).toBe("BadQueryParameters")
+      expect(error._tag).toBe("InvalidOptions")
       expect(error.message).toContain("rateLimit.perSecond 0 is invalid")
     }))
 })

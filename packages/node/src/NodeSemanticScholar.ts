@@ -6,10 +6,10 @@
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type { BadQueryParameters, Options } from "@s2-effect/core"
+import type { Configured, InvalidOptions, Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
 import type { ConfigError } from "effect"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import * as NodeRateLimit from "./NodeRateLimit.js"
 
 /**
@@ -70,7 +70,7 @@ export const httpClient: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.lay
  * @category layers
  * @since 0.1.0
  */
-export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, BadQueryParameters> =>
+export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, InvalidOptions> =>
   SemanticScholar.layer(coreOptions(options)).pipe(Layer.provide(httpClient))
 
 /**
@@ -93,17 +93,6 @@ export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, B
  * @since 0.1.0
  */
 export const layerConfig = (
-  options: Omit<NodeOptions, "apiKey" | "apiUrl"> = {}
-): Layer.Layer<SemanticScholar, BadQueryParameters | ConfigError.ConfigError> =>
-  Layer.unwrapEffect(
-    Effect.gen(function*() {
-      const apiKey = yield* Config.option(Config.redacted("S2_API_KEY"))
-      const apiUrl = yield* Config.option(Config.nonEmptyString("S2_API_URL"))
-      return layer({
-        ...options,
-        // An empty S2_API_KEY means "no key", as in a shell where it was exported but left blank.
-        apiKey: Option.getOrUndefined(Option.filter(apiKey, (key) => Redacted.value(key).length > 0)),
-        apiUrl: Option.getOrUndefined(apiUrl)
-      })
-    })
-  )
+  options: Configured<NodeOptions> = {}
+): Layer.Layer<SemanticScholar, InvalidOptions | ConfigError.ConfigError> =>
+  Layer.unwrapEffect(Effect.map(SemanticScholar.config<NodeOptions>(options), layer))

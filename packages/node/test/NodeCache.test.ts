@@ -92,12 +92,12 @@ describe("NodeCache.fileSystem", () => {
     60_000
   )
 
-  it.effect("a directory that cannot be made fails the layer with BadQueryParameters", () =>
+  it.effect("a directory that cannot be made fails the layer with InvalidOptions", () =>
     Effect.gen(function*() {
       const file = path.join(root, "a-file")
       fs.writeFileSync(file, "")
       const error = yield* Effect.flip(Effect.provide(SemanticScholar, client(path.join(file, "cache"))))
-      expect(error._tag).toBe("BadQueryParameters")
+      expect(error._tag).toBe("InvalidOptions")
       expect(error.message).toContain("the cache store could not be opened")
     }))
 })

@@ -6,22 +6,84 @@
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as Chunk from "effect/Chunk"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Stream from "effect/Stream"
-import type { Corpus } from "./Corpus.js"
+import type { Corpus, CorpusOptions } from "./Corpus.js"
 import type { Config } from "./Faults.js"
-import { EmulatorCore, type EmulatorOptions, type RecordedRequest, truncateBody } from "./internal/core.js"
-import type { EmulatorRequest, EmulatorResponse } from "./internal/wire.js"
+import type { EmulatorCore } from "./internal/core.js"
+import * as internal from "./internal/emulator.js"
 
-export type { EmulatorOptions, EmulatorRequest, EmulatorResponse, RecordedRequest }
+/**
+ * Options shared by {@link Emulator.layer} and {@link startEmulator}.
+ *
+ * @category options
+ * @since 0.1.0
+ */
+export interface EmulatorOptions extends Partial<CorpusOptions> {
+  /** Reuse an already generated corpus (its options win over seed/size/bulkSize/openWorld). */
+  readonly corpus?: Corpus
+  readonly faults?: Config
+  /** Dataset releases: weekly from `start` (default "2022-05-10"), `count` of them (default 172). */
+  readonly releases?: { readonly start?: string; readonly count?: number }
+  /** Where dataset file links point (default in memory: "https://files.emulator.test"). */
+  readonly fileBase?: string
+  /**
+   * Requests per clock second per API key (anonymous requests share one pool); more get 429 with
+   * `Retry-After: 1`. Kept across `setFaults`; a fault config's `keyPolicy.ratePerSecond` wins.
+   */
+  readonly rateLimit?: number
+}
+
+/**
+ * A request the emulator saw. The `x-api-key` header value is replaced by `"<redacted>"`;
+ * `keyPresent` says whether one was sent and `keyMatched` whether it was one of the policy's
+ * keys (`undefined` when the policy lists none).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface RecordedRequest {
+  readonly seq: number
+  readonly at: number
+  readonly method: string
+  readonly url: string
+  readonly host: string
+  readonly path: string
+  readonly query: ReadonlyArray<readonly [string, string]>
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | undefined
+  readonly keyPresent: boolean
+  readonly keyMatched: boolean | undefined
+  /** Status answered, or what happened instead. */
+  readonly outcome: number | "hang" | "reset"
+}
+
+/**
+ * A request as the emulator sees it, whether it came in memory or over HTTP.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface EmulatorRequest {
+  readonly method: string
+  readonly url: URL
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | undefined
+}
+
+/**
+ * A response produced by a route handler.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface EmulatorResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | Uint8Array
+}
 
 /**
  * What tests can do with a running emulator.
@@ -44,88 +106,6 @@ export interface EmulatorService {
    */
   readonly core: EmulatorCore
 }
-
-/** In-memory default for file links: any host other than the API root works. */
-export const IN_MEMORY_FILE_URL = "https://files.emulator.test"
-
-const requestBody = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<string | undefined> => {
-  const body = request.body
-  switch (body._tag) {
-    case "Empty":
-      return Effect.succeed(undefined)
-    case "Uint8Array":
-      return Effect.succeed(new TextDecoder().decode(body.body))
-    case "Raw":
-      return Effect.succeed(
-        typeof body.body === "string"
-          ? body.body
-          : body.body instanceof Uint8Array
-          ? new TextDecoder().decode(body.body)
-          : String(body.body)
-      )
-    case "Stream":
-      return Stream.runCollect(body.stream).pipe(
-        Effect.map((chunks) => Buffer.concat(Chunk.toReadonlyArray(chunks)).toString("utf8")),
-        Effect.orElseSucceed(() => undefined)
-      )
-    case "FormData":
-      return Effect.succeed(undefined)
-  }
-}
-
-const toWeb = (response: EmulatorResponse, truncate: number | undefined): Response => {
-  const body = truncate === undefined ? response.body : truncateBody(response.body, truncate)
-  const empty = response.status === 204 || response.status === 304 || body.length === 0
-  const headers = new Headers(response.headers)
-  if (truncate !== undefined) headers.delete("content-length")
-  return new Response(empty ? null : typeof body === "string" ? body : new Uint8Array(body), {
-    status: response.status,
-    headers
-  })
-}
-
-const makeService = (core: EmulatorCore): EmulatorService => ({
-  corpus: core.corpus,
-  fileUrl: core.context.fileBase,
-  requests: Effect.sync(() => core.requests),
-  clearRequests: Effect.sync(() => core.clearRequests()),
-  setFaults: (config) => Effect.sync(() => core.setFaults(config)),
-  core
-})
-
-/**
- * An `HttpClient` answering from the emulator. Latency and hangs use Effect's Clock
- * (`Effect.sleep`, `Effect.never`), so `TestClock` controls them and a hang is interruptible;
- * a reset fails with a `RequestError` of reason `"Transport"`.
- */
-const httpClient = (core: EmulatorCore): HttpClient.HttpClient =>
-  HttpClient.make((request, url) =>
-    Effect.gen(function*() {
-      const body = yield* requestBody(request)
-      const now = yield* Clock.currentTimeMillis
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value
-      const emulated: EmulatorRequest = { method: request.method, url, headers, body }
-      const outcome = core.handle(emulated, now)
-      if (outcome.delayMillis > 0) yield* Effect.sleep(Duration.millis(outcome.delayMillis))
-      switch (outcome._tag) {
-        case "Hang":
-          return yield* Effect.never
-        case "Reset":
-          return yield* Effect.fail(
-            new HttpClientError.RequestError({
-              request,
-              reason: "Transport",
-              description: "connection reset by peer (emulated)",
-              // The code Node gives a reset, so clients tell it from a refused connection as they would live.
-              cause: Object.assign(new Error("read ECONNRESET (emulated)"), { code: "ECONNRESET" })
-            })
-          )
-        case "Respond":
-          return HttpClientResponse.fromWeb(request, toWeb(outcome.response, outcome.truncate))
-      }
-    })
-  )
 
 /**
  * The emulator service tag. Provided by {@link Emulator.layer} together with `HttpClient`.
@@ -168,10 +148,7 @@ export class Emulator extends Context.Tag("@s2-effect/testing/Emulator")<Emulato
   static make(
     options: EmulatorOptions = {}
   ): Effect.Effect<{ readonly service: EmulatorService; readonly client: HttpClient.HttpClient }> {
-    return Effect.sync(() => {
-      const core = new EmulatorCore(options, IN_MEMORY_FILE_URL)
-      return { service: makeService(core), client: httpClient(core) }
-    })
+    return internal.make(options)
   }
 
   /**
@@ -194,11 +171,9 @@ export class Emulator extends Context.Tag("@s2-effect/testing/Emulator")<Emulato
   static layer(options: EmulatorOptions = {}): Layer.Layer<Emulator | HttpClient.HttpClient> {
     return Layer.effectContext(
       Effect.map(
-        Emulator.make(options),
+        internal.make(options),
         ({ client, service }) => Context.make(Emulator, service).pipe(Context.add(HttpClient.HttpClient, client))
       )
     )
   }
 }
-
-export { makeService }

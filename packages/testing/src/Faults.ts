@@ -16,8 +16,9 @@
  * ```
  * @since 0.1.0
  */
+import type * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
-import { hash, unit } from "./internal/prng.js"
+import * as internal from "./internal/faults.js"
 
 /**
  * One fault. `Status` answers with an error status; `Latency` delays the normal answer; `Hang`
@@ -30,19 +31,19 @@ import { hash, unit } from "./internal/prng.js"
  * @category models
  * @since 0.1.0
  */
-export type Fault =
-  | {
-    readonly _tag: "Status"
+export type Fault = Data.TaggedEnum<{
+  Status: {
     readonly status: number
     readonly retryAfter: number | undefined
     readonly body: string | undefined
   }
-  | { readonly _tag: "Latency"; readonly millis: number }
-  | { readonly _tag: "Hang" }
-  | { readonly _tag: "Truncate"; readonly fraction: number }
-  | { readonly _tag: "Reset" }
-  | { readonly _tag: "CursorLoop" }
-  | { readonly _tag: "CursorBack" }
+  Latency: { readonly millis: number }
+  Hang: Record<never, never>
+  Truncate: { readonly fraction: number }
+  Reset: Record<never, never>
+  CursorLoop: Record<never, never>
+  CursorBack: Record<never, never>
+}>
 
 /**
  * Which requests a scripted rule applies to: a 1-based position among the requests matching its
@@ -116,12 +117,8 @@ export interface Config {
  * @category constructors
  * @since 0.1.0
  */
-export const tooManyRequests = (options: { readonly retryAfter?: number } = {}): Fault => ({
-  _tag: "Status",
-  status: 429,
-  retryAfter: options.retryAfter,
-  body: undefined
-})
+export const tooManyRequests = (options: { readonly retryAfter?: number } = {}): Fault =>
+  internal.Fault.Status({ status: 429, retryAfter: options.retryAfter, body: undefined })
 
 /**
  * Any status with the API's body for it (500, 502, 503, 504 …).
@@ -132,12 +129,7 @@ export const tooManyRequests = (options: { readonly retryAfter?: number } = {}):
 export const status = (
   code: number,
   options: { readonly retryAfter?: number; readonly body?: string } = {}
-): Fault => ({
-  _tag: "Status",
-  status: code,
-  retryAfter: options.retryAfter,
-  body: options.body
-})
+): Fault => internal.Fault.Status({ status: code, retryAfter: options.retryAfter, body: options.body })
 
 /**
  * Delay the normal answer (uses Effect's Clock in memory, so TestClock controls it).
@@ -145,10 +137,8 @@ export const status = (
  * @category constructors
  * @since 0.1.0
  */
-export const latency = (duration: Duration.DurationInput): Fault => ({
-  _tag: "Latency",
-  millis: Duration.toMillis(Duration.decode(duration))
-})
+export const latency = (duration: Duration.DurationInput): Fault =>
+  internal.Fault.Latency({ millis: Duration.toMillis(Duration.decode(duration)) })
 
 /**
  * Never answer.
@@ -156,7 +146,7 @@ export const latency = (duration: Duration.DurationInput): Fault => ({
  * @category constructors
  * @since 0.1.0
  */
-export const hang: Fault = { _tag: "Hang" }
+export const hang: Fault = internal.Fault.Hang()
 
 /**
  * A 200 whose body stops after `fraction` of its bytes (invalid JSON).
@@ -164,7 +154,7 @@ export const hang: Fault = { _tag: "Hang" }
  * @category constructors
  * @since 0.1.0
  */
-export const truncate = (fraction = 0.5): Fault => ({ _tag: "Truncate", fraction })
+export const truncate = (fraction = 0.5): Fault => internal.Fault.Truncate({ fraction })
 
 /**
  * Drop the connection (a transport error for the client).
@@ -172,7 +162,7 @@ export const truncate = (fraction = 0.5): Fault => ({ _tag: "Truncate", fraction
  * @category constructors
  * @since 0.1.0
  */
-export const reset: Fault = { _tag: "Reset" }
+export const reset: Fault = internal.Fault.Reset()
 
 /**
  * A page whose cursor repeats the request's (`next` = offset, same bulk token).
@@ -180,7 +170,7 @@ export const reset: Fault = { _tag: "Reset" }
  * @category constructors
  * @since 0.1.0
  */
-export const cursorLoop: Fault = { _tag: "CursorLoop" }
+export const cursorLoop: Fault = internal.Fault.CursorLoop()
 
 /**
  * A page whose cursor goes back (`next` one page earlier, the first page's bulk token).
@@ -188,7 +178,7 @@ export const cursorLoop: Fault = { _tag: "CursorLoop" }
  * @category constructors
  * @since 0.1.0
  */
-export const cursorBack: Fault = { _tag: "CursorBack" }
+export const cursorBack: Fault = internal.Fault.CursorBack()
 
 /**
  * The message of the API's 429 answer, word for word.
@@ -196,8 +186,7 @@ export const cursorBack: Fault = { _tag: "CursorBack" }
  * @category constants
  * @since 0.1.0
  */
-export const TOO_MANY_REQUESTS_MESSAGE =
-  "Too Many Requests. Please wait and try again or apply for a key for higher rate limits. https://www.semanticscholar.org/product/api#api-key-form"
+export const TOO_MANY_REQUESTS_MESSAGE = internal.TOO_MANY_REQUESTS_MESSAGE
 
 /**
  * The body the API sends for an error status.
@@ -205,24 +194,7 @@ export const TOO_MANY_REQUESTS_MESSAGE =
  * @category utils
  * @since 0.1.0
  */
-export const bodyFor = (code: number): unknown => {
-  switch (code) {
-    case 429:
-      return { message: TOO_MANY_REQUESTS_MESSAGE, code: "429" }
-    case 504:
-      return { message: "Endpoint request timed out" }
-    case 502:
-      return { message: "Bad Gateway" }
-    case 503:
-      return { message: "Service Unavailable" }
-    case 403:
-      return { message: "Forbidden" }
-    default:
-      return { message: "Internal Server Error" }
-  }
-}
-
-const API_PREFIX = /^\/(graph|recommendations|datasets)\/v1(?=\/)/
+export const bodyFor: (code: number) => unknown = internal.bodyFor
 
 /**
  * Whether a request path matches a rule's route: any path for none, a regular expression, an exact
@@ -231,91 +203,4 @@ const API_PREFIX = /^\/(graph|recommendations|datasets)\/v1(?=\/)/
  * @category utils
  * @since 0.1.0
  */
-export const routeMatches = (pattern: RoutePattern | undefined, path: string): boolean => {
-  if (pattern === undefined) return true
-  if (typeof pattern !== "string") return pattern.test(path)
-  const stripped = path.replace(API_PREFIX, "")
-  if (pattern.endsWith("*")) {
-    const prefix = pattern.slice(0, -1)
-    return path.startsWith(prefix) || stripped.startsWith(prefix)
-  }
-  const norm = (p: string) => p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p
-  return norm(path) === norm(pattern) || norm(stripped) === norm(pattern)
-}
-
-const selected = (selector: RequestSelector | undefined, n: number): boolean => {
-  if (selector === undefined) return true
-  if (typeof selector === "number") return n === selector
-  return n >= selector.from && (selector.to === undefined || n <= selector.to)
-}
-
-/**
- * What the emulator must do before (or instead of) answering.
- *
- * @category models
- */
-export interface Decision {
-  readonly delayMillis: number
-  readonly terminal: Fault | undefined
-}
-
-/**
- * Counters for one configuration. Internal to the emulator.
- *
- * @category models
- */
-export class FaultState {
-  private ruleCounts: Array<number>
-  private randomCounts: Array<number>
-  private readonly buckets = new Map<string, { tokens: number; at: number }>()
-  readonly random: ReadonlyArray<Random>
-  constructor(readonly config: Config) {
-    this.ruleCounts = (config.script ?? []).map(() => 0)
-    this.random = config.random === undefined
-      ? []
-      : Array.isArray(config.random)
-      ? config.random
-      : [config.random as Random]
-    this.randomCounts = this.random.map(() => 0)
-  }
-
-  decide(method: string, path: string): Decision {
-    let delayMillis = 0
-    let terminal: Fault | undefined
-    const consider = (fault: Fault) => {
-      if (terminal !== undefined) return
-      if (fault._tag === "Latency") delayMillis += fault.millis
-      else terminal = fault
-    }
-    ;(this.config.script ?? []).forEach((rule, k) => {
-      if (!routeMatches(rule.route, path)) return
-      if (rule.method !== undefined && rule.method.toUpperCase() !== method) return
-      const n = ++this.ruleCounts[k]!
-      if (selected(rule.requests, n)) consider(rule.fault)
-    })
-    this.random.forEach((r, k) => {
-      if (!routeMatches(r.route, path) || r.faults.length === 0) return
-      const n = this.randomCounts[k]!++
-      const h = hash(r.seed, n, 43)
-      if (unit(h) < r.rate) consider(r.faults[hash(r.seed, n, 47) % r.faults.length]!)
-    })
-    return { delayMillis, terminal }
-  }
-
-  /**
-   * True when this request exceeds the per-key rate: a token bucket per key, as API gateways
-   * throttle, holding `ratePerSecond` tokens and refilled at that rate. A client pacing itself at
-   * the rate passes even when its requests arrive a little early or late; one going faster is
-   * refused once the bucket is empty. Refused requests take no token.
-   */
-  overRate(key: string | undefined, nowMillis: number): boolean {
-    const rate = this.config.keyPolicy?.ratePerSecond
-    if (rate === undefined) return false
-    const id = key ?? "<anonymous>"
-    const bucket = this.buckets.get(id) ?? { tokens: rate, at: nowMillis }
-    const tokens = Math.min(rate, bucket.tokens + (Math.max(0, nowMillis - bucket.at) * rate) / 1000)
-    const over = tokens < 1
-    this.buckets.set(id, { tokens: over ? tokens : tokens - 1, at: nowMillis })
-    return over
-  }
-}
+export const routeMatches: (pattern: RoutePattern | undefined, path: string) => boolean = internal.routeMatches

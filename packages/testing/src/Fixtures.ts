@@ -30,8 +30,8 @@ import {
   Release,
   Snippet
 } from "@s2-effect/core"
-import type { Schema as S } from "effect"
-import * as Schema from "effect/Schema"
+import type * as Schema from "effect/Schema"
+import * as internal from "./internal/fixtures.js"
 
 /**
  * Fields the client does not know yet: kept, and shown by `raw` and `keys()`.
@@ -55,109 +55,66 @@ export type Input<A> = Partial<A> & Extra
  * @category models
  * @since 0.1.0
  */
-export type PaperInput = Input<S.Schema.Encoded<typeof Paper>>
+export type PaperInput = Input<Schema.Schema.Encoded<typeof Paper>>
 /**
  * @category models
  * @since 0.1.0
  */
-export type PaperRefInput = Input<S.Schema.Encoded<typeof PaperRef>>
+export type PaperRefInput = Input<Schema.Schema.Encoded<typeof PaperRef>>
 /**
  * @category models
  * @since 0.1.0
  */
-export type CitationInput = Input<Omit<S.Schema.Encoded<typeof Citation>, "citingPaper">> & {
+export type CitationInput = Input<Omit<Schema.Schema.Encoded<typeof Citation>, "citingPaper">> & {
   readonly citingPaper?: PaperRefInput
 }
 /**
  * @category models
  * @since 0.1.0
  */
-export type ReferenceInput = Input<Omit<S.Schema.Encoded<typeof Reference>, "citedPaper">> & {
+export type ReferenceInput = Input<Omit<Schema.Schema.Encoded<typeof Reference>, "citedPaper">> & {
   readonly citedPaper?: PaperRefInput
 }
 
-/**
- * The decoded value with its keys in the order of the input, as the client's decoder leaves
- * records from the wire (Schema's own decoder puts unknown keys first).
- */
-const inInputOrder = (input: unknown, decoded: unknown): unknown => {
-  if (Array.isArray(input) && Array.isArray(decoded)) return decoded.map((item, i) => inInputOrder(input[i], item))
-  if (typeof input !== "object" || input === null || typeof decoded !== "object" || decoded === null) return decoded
-  const source = decoded as Record<string, unknown>
-  const out = Object.create(Object.getPrototypeOf(decoded)) as Record<string, unknown>
-  for (const key of Object.keys(input)) {
-    if (key in source) out[key] = inInputOrder((input as Record<string, unknown>)[key], source[key])
-  }
-  for (const key of Object.keys(source)) if (!(key in out)) out[key] = source[key]
-  return out
-}
-
-const decoder = <A, I>(schema: S.Schema<A, I>) => {
-  const decode = Schema.decodeUnknownSync(schema, { onExcessProperty: "preserve" })
-  return (input: unknown): A => inInputOrder(input, decode(input)) as A
-}
-
-/** A stable id from the other fields (FNV-1a, five rounds for 40 hex digits). */
-const digest = (input: unknown): string => {
-  const text = JSON.stringify(input) ?? ""
-  let out = ""
-  for (let round = 0; round < 5; round++) {
-    let h = 0x811c9dc5 ^ round
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
-    out += (h >>> 0).toString(16).padStart(8, "0")
-  }
-  return out
-}
-
-/** The record with `key` first, filled from the digest of the rest when absent. */
-const withId = (key: string, fields: Extra, make: (hex: string) => unknown): Extra => ({
-  [key]: key in fields ? fields[key] : make(digest(fields)),
-  ...fields
-})
-
-const paperRefWire = (fields: PaperRefInput = {}) => withId("paperId", fields, (hex) => hex)
-
-const decodePaper = decoder(Paper)
+const decodePaper = internal.decoder(Paper)
 /**
  * A paper; `paperId` is filled in when absent.
  *
  * @category constructors
  * @since 0.1.0
  */
-export const paper = (fields: PaperInput = {}): Paper => decodePaper(withId("paperId", fields, (hex) => hex))
+export const paper = (fields: PaperInput = {}): Paper => decodePaper(internal.withId("paperId", fields, (hex) => hex))
 
-const decodePaperRef = decoder(PaperRef)
+const decodePaperRef = internal.decoder(PaperRef)
 /**
  * A paper inside another record (citing, cited, an author's paper).
  *
  * @category constructors
  * @since 0.1.0
  */
-export const paperRef = (fields: PaperRefInput = {}): PaperRef => decodePaperRef(paperRefWire(fields))
+export const paperRef = (fields: PaperRefInput = {}): PaperRef => decodePaperRef(internal.paperRefWire(fields))
 
-const numericId = (hex: string) => String(parseInt(hex.slice(0, 8), 16))
-
-const decodeAuthor = decoder(Author)
+const decodeAuthor = internal.decoder(Author)
 /**
  * An author; `authorId` is filled in when absent.
  *
  * @category constructors
  * @since 0.1.0
  */
-export const author = (fields: Input<S.Schema.Encoded<typeof Author>> = {}): Author =>
-  decodeAuthor(withId("authorId", fields, numericId))
+export const author = (fields: Input<Schema.Schema.Encoded<typeof Author>> = {}): Author =>
+  decodeAuthor(internal.withId("authorId", fields, internal.numericId))
 
-const decodePaperAuthor = decoder(PaperAuthor)
+const decodePaperAuthor = internal.decoder(PaperAuthor)
 /**
  * An author as listed on a paper (`getPaperAuthors`).
  *
  * @category constructors
  * @since 0.1.0
  */
-export const paperAuthor = (fields: Input<S.Schema.Encoded<typeof PaperAuthor>> = {}): PaperAuthor =>
-  decodePaperAuthor(withId("authorId", fields, numericId))
+export const paperAuthor = (fields: Input<Schema.Schema.Encoded<typeof PaperAuthor>> = {}): PaperAuthor =>
+  decodePaperAuthor(internal.withId("authorId", fields, internal.numericId))
 
-const decodeCitation = decoder(Citation)
+const decodeCitation = internal.decoder(Citation)
 /**
  * A citation: `citingPaper` is a partial paper too.
  *
@@ -165,9 +122,9 @@ const decodeCitation = decoder(Citation)
  * @since 0.1.0
  */
 export const citation = ({ citingPaper, ...fields }: CitationInput = {}): Citation =>
-  decodeCitation({ ...fields, citingPaper: paperRefWire(citingPaper) })
+  decodeCitation({ ...fields, citingPaper: internal.paperRefWire(citingPaper) })
 
-const decodeReference = decoder(Reference)
+const decodeReference = internal.decoder(Reference)
 /**
  * A reference: `citedPaper` is a partial paper too.
  *
@@ -175,54 +132,54 @@ const decodeReference = decoder(Reference)
  * @since 0.1.0
  */
 export const reference = ({ citedPaper, ...fields }: ReferenceInput = {}): Reference =>
-  decodeReference({ ...fields, citedPaper: paperRefWire(citedPaper) })
+  decodeReference({ ...fields, citedPaper: internal.paperRefWire(citedPaper) })
 
-const decodeSnippet = decoder(Snippet)
+const decodeSnippet = internal.decoder(Snippet)
 /**
  * A snippet search result; `score` defaults to 1 and `paper` to `{}`.
  *
  * @category constructors
  * @since 0.1.0
  */
-export const snippet = (fields: Input<S.Schema.Encoded<typeof Snippet>> = {}): Snippet =>
+export const snippet = (fields: Input<Schema.Schema.Encoded<typeof Snippet>> = {}): Snippet =>
   decodeSnippet({ score: 1, paper: {}, ...fields })
 
-const decodeAutocomplete = decoder(Autocomplete)
+const decodeAutocomplete = internal.decoder(Autocomplete)
 /**
  * A title completion; `id` is filled in when absent.
  *
  * @category constructors
  * @since 0.1.0
  */
-export const autocomplete = (fields: Input<S.Schema.Encoded<typeof Autocomplete>> = {}): Autocomplete =>
-  decodeAutocomplete(withId("id", fields, (hex) => hex))
+export const autocomplete = (fields: Input<Schema.Schema.Encoded<typeof Autocomplete>> = {}): Autocomplete =>
+  decodeAutocomplete(internal.withId("id", fields, (hex) => hex))
 
-const decodeRelease = decoder(Release)
+const decodeRelease = internal.decoder(Release)
 /**
  * A dataset release; defaults `release_id` "2025-01-07", no datasets.
  *
  * @category constructors
  * @since 0.1.0
  */
-export const release = (fields: Input<S.Schema.Encoded<typeof Release>> = {}): Release =>
+export const release = (fields: Input<Schema.Schema.Encoded<typeof Release>> = {}): Release =>
   decodeRelease({ release_id: "2025-01-07", datasets: [], ...fields })
 
-const decodeDataset = decoder(Dataset)
+const decodeDataset = internal.decoder(Dataset)
 /**
  * A dataset's download links; defaults `name` "papers", no files.
  *
  * @category constructors
  * @since 0.1.0
  */
-export const dataset = (fields: Input<S.Schema.Encoded<typeof Dataset>> = {}): Dataset =>
+export const dataset = (fields: Input<Schema.Schema.Encoded<typeof Dataset>> = {}): Dataset =>
   decodeDataset({ name: "papers", files: [], ...fields })
 
-const decodeDatasetDiff = decoder(DatasetDiff)
+const decodeDatasetDiff = internal.decoder(DatasetDiff)
 /**
  * The diffs between two releases; defaults dataset "papers", no diffs.
  *
  * @category constructors
  * @since 0.1.0
  */
-export const datasetDiff = (fields: Input<S.Schema.Encoded<typeof DatasetDiff>> = {}): DatasetDiff =>
+export const datasetDiff = (fields: Input<Schema.Schema.Encoded<typeof DatasetDiff>> = {}): DatasetDiff =>
   decodeDatasetDiff({ dataset: "papers", start_release: "2025-01-07", end_release: "2025-01-14", diffs: [], ...fields })

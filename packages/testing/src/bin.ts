@@ -3,11 +3,11 @@
  * [--rate-limit 1/s]`: runs the HTTP emulator until interrupted and prints its URL and corpus size once it is ready.
  * Bad arguments print what is wrong and exit 2; a port that cannot be bound exits 1.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import { parseArgs } from "node:util"
-import { editDistanceAtMost } from "./internal/bulkQuery.js"
+import * as bulkQuery from "./internal/bulkQuery.js"
 import { startEmulator } from "./Server.js"
 
 const USAGE_LINE =
@@ -63,7 +63,7 @@ const parse = () => {
 
 const suggest = (flag: string): string => {
   const name = flag.replace(/^-+/, "")
-  const near = Object.keys(OPTIONS).find((known) => editDistanceAtMost(known, name, 2))
+  const near = Object.keys(OPTIONS).find((known) => bulkQuery.editDistanceAtMost(known, name, 2))
   return near === undefined ? "" : ` (did you mean --${near}?)`
 }
 

@@ -5,15 +5,19 @@
  */
 /** @category modules */
 export * as Cassette from "./Cassette.js"
-export { type AuthorCore, Corpus, type CorpusOptions, type PaperCore } from "./Corpus.js"
-export type { Graph } from "./corpus/graph.js"
-export type { Venue } from "./corpus/vocabulary.js"
-export { Emulator, type EmulatorOptions, type EmulatorService, type RecordedRequest } from "./Emulator.js"
+export { type AuthorCore, Corpus, type CorpusOptions, type Graph, type PaperCore, type Venue } from "./Corpus.js"
+export {
+  Emulator,
+  type EmulatorOptions,
+  type EmulatorRequest,
+  type EmulatorResponse,
+  type EmulatorService,
+  type RecordedRequest
+} from "./Emulator.js"
 /** @category modules */
 export * as Faults from "./Faults.js"
 /** @category modules */
 export * as Fixtures from "./Fixtures.js"
-export type { EmulatorRequest, EmulatorResponse } from "./internal/wire.js"
 /** @category modules */
 export * as SemanticScholarStub from "./SemanticScholarStub.js"
 export { type EmulatorServer, type ServerOptions, startEmulator } from "./Server.js"

@@ -138,7 +138,7 @@ describe("SemanticScholarStub", () => {
       expect(batch.found.map((p) => p.title)).toEqual(["by corpus id", "by doi"])
       expect(batch.notFound).toEqual(["nope"])
       const none = yield* Effect.flip(s2.getPapers(["nope"]))
-      expect(none._tag).toBe("BadQueryParameters")
+      expect(none._tag).toBe("ObjectNotFound")
     }).pipe(Effect.provide(SemanticScholarStub.layer(
       (() => {
         const known = [

@@ -4,7 +4,7 @@
  * (point it at a proxy of yours that adds the key: a key in a page is public).
  */
 import { BrowserSemanticScholar } from "@s2-effect/browser"
-import type { BadQueryParameters, Paper, PaperRef, S2Error } from "@s2-effect/core"
+import type { InvalidOptions, Paper, PaperRef, S2Error } from "@s2-effect/core"
 import { defaultApiUrl, RetryPolicy, SemanticScholar } from "@s2-effect/core"
 import { Array, Cause, Chunk, Effect, Exit, Fiber, ManagedRuntime, Order, Stream } from "effect"
 
@@ -83,7 +83,7 @@ const citingItem = (paper: PaperRef): HTMLLIElement => {
 const failure = (error: S2Error): string => `${error._tag}: ${error.message}`
 
 /** Runs a piece of UI work; the only failure left is the client's own (e.g. a malformed `?api=`). */
-const fork = (program: Effect.Effect<void, never, SemanticScholar>): Fiber.RuntimeFiber<void, BadQueryParameters> => {
+const fork = (program: Effect.Effect<void, never, SemanticScholar>): Fiber.RuntimeFiber<void, InvalidOptions> => {
   const fiber = runtime.runFork(program)
   fiber.addObserver((exit) => {
     if (Exit.isFailure(exit) && !Exit.isInterrupted(exit)) {
@@ -95,8 +95,8 @@ const fork = (program: Effect.Effect<void, never, SemanticScholar>): Fiber.Runti
 
 // ---- search: pages are appended as they arrive; a new search interrupts the one in flight ----
 
-let searching: Fiber.RuntimeFiber<void, BadQueryParameters> | undefined
-let showingCitations: Fiber.RuntimeFiber<void, BadQueryParameters> | undefined
+let searching: Fiber.RuntimeFiber<void, InvalidOptions> | undefined
+let showingCitations: Fiber.RuntimeFiber<void, InvalidOptions> | undefined
 
 const search = (query: string) =>
   Effect.gen(function*() {

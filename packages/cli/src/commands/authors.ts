@@ -25,7 +25,7 @@ export const author = Command.make("author", { ...Common.options, id: authorId }
     `author ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fields = yield* Common.fields(o, Fields.author, [...authorDefaults, "externalIds", "homepage", "url"])
+      const fields = yield* Common.fields(o, Fields.authorLookup, [...authorDefaults, "externalIds", "homepage", "url"])
       yield* Output.one(o, yield* s2.getAuthor(o.id, { fields }))
     })
   )).pipe(Command.withDescription("Look up one author"))
@@ -45,7 +45,7 @@ export const authors = Command.make(
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
         const ids = yield* Ids.gather(o.ids, o.idsFile)
-        const fields = yield* Common.fields(o, Fields.author, authorDefaults)
+        const fields = yield* Common.fields(o, Fields.authorLookup, authorDefaults)
         yield* lookUp(o, ids, 1000, (chunk) => s2.getAuthors(chunk, { fields, returnNotFound: true }))
       })
     )
@@ -65,7 +65,7 @@ export const authorPapers = Command.make(
       `papers of author ${o.id}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.papers, listDefaults)
+        const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
         yield* Output.stream(
           o,
           s2.getAuthorPapers(o.id, {
@@ -92,7 +92,7 @@ export const searchAuthor = Command.make(
       `author search ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.authors, authorDefaults)
+        const fields = yield* Common.fields(o, Fields.paperAuthors, authorDefaults)
         yield* Output.stream(o, s2.searchAuthor(o.query, { fields, limit: Output.pageSize(o, 1000) }))
       })
     )

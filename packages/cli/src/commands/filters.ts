@@ -97,20 +97,8 @@ export const toFilters = (flags: FilterFlags): Effect.Effect<Filters.SearchFilte
     }
   })
 
-const sorts: ReadonlyArray<Filters.Sort> = [
-  "paperId",
-  "publicationDate",
-  "citationCount",
-  "paperId:asc",
-  "paperId:desc",
-  "publicationDate:asc",
-  "publicationDate:desc",
-  "citationCount:asc",
-  "citationCount:desc"
-]
-
 /** `--sort` (bulk only). @since 0.1.0 */
-export const sort = Options.choice("sort", sorts).pipe(
+export const sort = Options.choice("sort", Filters.sorts).pipe(
   Options.withDescription("Bulk order: paperId|publicationDate|citationCount, optionally :asc or :desc"),
   Options.optional
 )

@@ -73,7 +73,7 @@ export const harvest = Command.make(
         const stdio = yield* Stdio
         const given = Option.getOrUndefined(o.fields)
         const fields = given?.trim() === "all" ? null : given === undefined ? harvestDefaults : Common.splitList(given)
-        if (fields !== null) yield* Fields.render(Fields.papers, fields)
+        if (fields !== null) yield* Fields.render(Fields.paperList, fields)
         const max = yield* Common.max(o)
         const spec: Harvest.Spec = {
           query: o.query,

@@ -52,7 +52,7 @@ export const paper = Command.make("paper", { ...Common.options, id: paperId }, (
     `paper ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fields = yield* Common.fields(o, Fields.paper, paperDefaults)
+      const fields = yield* Common.fields(o, Fields.paperLookup, paperDefaults)
       yield* Output.one(o, yield* s2.getPaper(o.id, { fields }))
     })
   )).pipe(Command.withDescription("Look up one paper"))
@@ -79,7 +79,7 @@ export const papers = Command.make(
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
         const ids = yield* Ids.gather(o.ids, o.idsFile)
-        const fields = yield* Common.fields(o, Fields.papers, listDefaults)
+        const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
         yield* lookUp(o, ids, 500, (chunk) => s2.getPapers(chunk, { fields, returnNotFound: true }))
       })
     )
@@ -96,7 +96,7 @@ export const paperAuthors = Command.make("paper-authors", { ...Common.options, i
     `authors of paper ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fields = yield* Common.fields(o, Fields.authors, authorDefaults)
+      const fields = yield* Common.fields(o, Fields.paperAuthors, authorDefaults)
       yield* Output.stream(o, s2.getPaperAuthors(o.id, { fields, limit: Output.pageSize(o, 1000) }))
     })
   )).pipe(Command.withDescription("The authors of a paper"))
@@ -115,7 +115,7 @@ export const citations = Command.make(
       `citations of paper ${o.id}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.citation, edgeDefaults)
+        const fields = yield* Common.fields(o, Fields.citationList, edgeDefaults)
         yield* Output.stream(
           o,
           s2.getPaperCitations(o.id, {
@@ -139,7 +139,7 @@ export const references = Command.make("references", { ...Common.options, id: pa
     `references of paper ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fields = yield* Common.fields(o, Fields.citation, edgeDefaults)
+      const fields = yield* Common.fields(o, Fields.citationList, edgeDefaults)
       yield* Output.stream(o, s2.getPaperReferences(o.id, { fields, limit: Output.pageSize(o, 1000) }))
     })
   )).pipe(Command.withDescription("Papers a paper cites (streamed)"))

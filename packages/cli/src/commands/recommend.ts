@@ -43,7 +43,7 @@ export const recommend = Command.make(
       "recommendations",
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.papers, listDefaults)
+        const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
         const max = yield* Common.max(o)
         const limit = max === undefined ? undefined : Math.min(max, 500)
         if (Option.isSome(o.id)) {

@@ -36,7 +36,7 @@ export const search = Command.make(
       `${o.bulk ? "bulk " : ""}search ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.papers, listDefaults)
+        const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
         const filters = yield* FilterFlags.toFilters(o)
         if (!o.bulk && Option.isSome(o.sort)) {
           return yield* Effect.fail(badInput("--sort needs --bulk: relevance search is ranked"))
@@ -69,7 +69,7 @@ export const match = Command.make(
       `title match ${JSON.stringify(o.title)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.papers, listDefaults)
+        const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
         const filters = yield* FilterFlags.toFilters(o)
         yield* Output.one(o, yield* s2.matchPaperTitle(o.title, { ...filters, fields }))
       })

@@ -5,6 +5,7 @@
  * the stream resumes from it.
  */
 import { Chunk, Effect, Option, Stream } from "effect"
+import * as Metrics from "../Metrics.js"
 import type { OffsetPage, TokenPage } from "../Page.js"
 import type { S2Error } from "../S2Error.js"
 import { ProtocolError } from "../S2Error.js"
@@ -150,6 +151,9 @@ interface Cursor {
 /** Tokens are opaque and may be long: enough to recognise one in a message. */
 const excerpt = (token: string) => token.length <= 40 ? token : `${token.slice(0, 40)}…`
 
-/** The records of a stream of pages, chunk by page, without copying. */
+/** The records of a stream of pages, chunk by page, without copying; counted in `recordsStreamed`. */
 export const records = <A, E>(pages: Stream.Stream<{ readonly data: ReadonlyArray<A> }, E>): Stream.Stream<A, E> =>
-  Stream.mapConcatChunk(pages, (page) => Chunk.unsafeFromArray(page.data))
+  Stream.mapConcatChunk(pages, (page) => {
+    Metrics.unsafeCountRecords(page.data.length)
+    return Chunk.unsafeFromArray(page.data)
+  })

@@ -30,3 +30,47 @@ export const authorSummary = {
   citationCount: field(Schema.Int),
   hIndex: field(Schema.Int)
 }
+
+/**
+ * What every record has besides its fields: `raw` and `keys()`, written once here for the ten
+ * record classes.
+ */
+export interface WireRecord {
+  /** The record as it came over the wire. */
+  readonly raw: Readonly<Record<string, unknown>>
+  /** The fields that came back. */
+  keys(): ReadonlyArray<string>
+}
+
+/** The record class {@link record} makes: a `Schema.Class` whose instances are {@link WireRecord}s. */
+export type RecordClass<Self, Fields extends Schema.Struct.Fields> = Schema.Class<
+  Self,
+  Fields,
+  Schema.Struct.Encoded<Fields>,
+  Schema.Struct.Context<Fields>,
+  Schema.Struct.Constructor<Fields>,
+  object,
+  WireRecord
+>
+
+/**
+ * `Schema.Class` with {@link WireRecord}'s members: `class Paper extends record<Paper>("Paper")({…}) {}`.
+ */
+export const record =
+  <Self>(identifier: string) => <Fields extends Schema.Struct.Fields>(fields: Fields): RecordClass<Self, Fields> => {
+    const Base = Schema.Class<Self>(identifier)(fields) as unknown as RecordClass<Self, Fields>
+    Object.defineProperties(Base.prototype, members)
+    return Base
+  }
+
+/** The members once, as property descriptors to put on each record class's prototype. */
+class Members implements WireRecord {
+  get raw(): Readonly<Record<string, unknown>> {
+    return raw(this)
+  }
+  keys(): ReadonlyArray<string> {
+    return keys(this)
+  }
+}
+
+const { constructor: _, ...members } = Object.getOwnPropertyDescriptors(Members.prototype)

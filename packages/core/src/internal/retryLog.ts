@@ -6,8 +6,9 @@
  * `s2.retryWaitMillis`, which the CLI's progress line reads.
  */
 import { Effect, Schedule, ScheduleDecision, ScheduleIntervals } from "effect"
+import * as Metrics from "../Metrics.js"
 import type { Cause, RetryPolicy } from "../RetryPolicy.js"
-import { isRetryStep } from "../RetryPolicy.js"
+import { causeOf, isRetryStep } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import { reasonLabel } from "./transportCause.js"
 
@@ -52,6 +53,7 @@ export const withRetryLog = (
         const next = [{ inner, attempt }, out, decision] as const
         if (ScheduleDecision.isDone(decision)) return Effect.succeed(next)
         const wait = Math.max(0, ScheduleIntervals.start(decision.intervals) - now)
+        Metrics.unsafeCountRetry(isRetryStep(out) ? out.cause : causeOf(error) ?? error._tag)
         const cause = shortCause(error)
         const counted = isRetryStep(out)
           ? ` (${causeText[out.cause]}), attempt ${out.retry} of ${out.of + 1}`

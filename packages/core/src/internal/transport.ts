@@ -7,7 +7,8 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { Clock, Context, Duration, Effect, LogLevel, Option, ParseResult, Redacted, Schema } from "effect"
+import { Clock, Context, Duration, Effect, LogLevel, Metric, Option, ParseResult, Redacted, Schema } from "effect"
+import * as Metrics from "../Metrics.js"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import { DecodeError, Timeout, TransportError } from "../S2Error.js"
@@ -34,6 +35,8 @@ export interface TransportConfig {
   readonly around?: Around | undefined
   /** The most bytes a response body may have; see `Options.maxResponseBytes`. */
   readonly maxResponseBytes: number
+  /** The user's wrapper of the platform client (proxy, headers); see `Options.transformClient`. */
+  readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }
 
 /** The rate-limit hook: waits for the request's turn (a per-process or a shared limiter) and runs it. */
@@ -86,6 +89,15 @@ export const describeForLog = (
     `curl: ${curl}`
   ].join("\n")
 }
+
+/** The status on the operation's span; a 429 is counted whether it is retried or not. */
+const annotateStatus = (status: number) =>
+  status === 429
+    ? Effect.zipRight(
+      Metric.increment(Metrics.rateLimited),
+      Effect.annotateCurrentSpan("http.response.status_code", status)
+    )
+    : Effect.annotateCurrentSpan("http.response.status_code", status)
 
 const transportError = (error: HttpClientError.HttpClientError, target: Target) => {
   const reason = reasonOf(error)
@@ -171,7 +183,10 @@ const readResponse = (response: HttpClientResponse.HttpClientResponse, maxBytes:
 export const make = (platformClient: HttpClient.HttpClient, config: TransportConfig): Transport => {
   // No b3/traceparent headers: they would make every browser call a CORS preflight that the API
   // (or a proxy) may refuse, and they would hand the caller's trace ids to a third party.
-  const client = HttpClient.withTracerPropagation(platformClient, false)
+  const client = HttpClient.withTracerPropagation(
+    config.transformClient === undefined ? platformClient : config.transformClient(platformClient),
+    false
+  )
   const root = config.apiUrl
   const key = Option.map(config.apiKey, Redacted.value)
   const hideKey = Response.redactKey(Option.getOrUndefined(key))
@@ -188,8 +203,10 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
       HttpClientRequest.setHeaders(headers),
       body === undefined ? (r) => r : HttpClientRequest.bodyText(body, "application/json")
     )
-    const exchange = client.execute(httpRequest).pipe(
+    const exchange = Metric.increment(Metrics.requests).pipe(
+      Effect.zipRight(client.execute(httpRequest)),
       Effect.mapError((error) => transportError(error, target)),
+      Effect.tap((response) => annotateStatus(response.status)),
       Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
       Effect.timeoutFail({
         duration: timeout,
@@ -249,7 +266,12 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
     Effect.gen(function*() {
       const overrides = yield* Overrides
       const policy = overrides.retry ?? config.retry
-      const { run, target } = attempt(request, overrides.timeout ?? config.timeout)
+      const { run: once, target } = attempt(request, overrides.timeout ?? config.timeout)
+      let attempts = 0
+      const run = Effect.suspend(() => {
+        attempts++
+        return once
+      }).pipe(Effect.ensuring(Effect.suspend(() => Effect.annotateCurrentSpan("s2.attempts", attempts))))
       const fetch = policy === false ? run : run.pipe(
         Effect.tapError((error) => Effect.logDebug(`S2 attempt failed (${error._tag}): ${error.message}`)),
         Effect.retry(withRetryLog(policy, target))

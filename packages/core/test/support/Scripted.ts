@@ -6,7 +6,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Clock, Context, Effect, Layer, Ref } from "effect"
-import type { Options } from "../../src/SemanticScholar.js"
+import type { Options } from "../../src/Options.js"
 import { SemanticScholar } from "../../src/SemanticScholar.js"
 
 export interface Seen {

@@ -2,16 +2,24 @@
  * The bulk-search boolean query language: `+` and, `|` or, `-` not, `"phrase"`, `word*` prefix,
  * `( )` grouping, `~N` fuzziness on words and slop on phrases. Juxtaposition means AND.
  */
+import * as Data from "effect/Data"
 import type { Corpus } from "../Corpus.js"
-import { term, terms, tokenize } from "../Corpus.js"
+import { term, terms, tokenize } from "./corpus/corpus.js"
 
-export type QueryNode =
-  | { readonly _tag: "All" }
-  | { readonly _tag: "Word"; readonly word: string; readonly prefix: boolean; readonly fuzzy: number }
-  | { readonly _tag: "Phrase"; readonly words: ReadonlyArray<string>; readonly slop: number }
-  | { readonly _tag: "Not"; readonly node: QueryNode }
-  | { readonly _tag: "And"; readonly nodes: ReadonlyArray<QueryNode> }
-  | { readonly _tag: "Or"; readonly nodes: ReadonlyArray<QueryNode> }
+export type QueryNode = Data.TaggedEnum<{
+  All: Record<never, never>
+  Word: { readonly word: string; readonly prefix: boolean; readonly fuzzy: number }
+  Phrase: { readonly words: ReadonlyArray<string>; readonly slop: number }
+  Not: { readonly node: QueryNode }
+  And: { readonly nodes: ReadonlyArray<QueryNode> }
+  Or: { readonly nodes: ReadonlyArray<QueryNode> }
+}>
+
+const QueryNode = Data.taggedEnum<QueryNode>()
+
+/** Matches everything: an empty query, or a part of one that has no words. */
+const all: QueryNode = QueryNode.All()
+const isAll = QueryNode.$is("All")
 
 type Token =
   | { readonly t: "op"; readonly v: "+" | "|" | "-" | "(" | ")" }
@@ -62,9 +70,9 @@ export const parseBulkQuery = (input: string): QueryNode => {
       pos++
       nodes.push(parseAnd())
     }
-    const real = nodes.filter((n) => n._tag !== "All")
-    if (real.length < nodes.length) return { _tag: "All" }
-    return real.length === 1 ? real[0]! : { _tag: "Or", nodes: real }
+    const real = nodes.filter((n) => !isAll(n))
+    if (real.length < nodes.length) return all
+    return real.length === 1 ? real[0]! : QueryNode.Or({ nodes: real })
   }
   const parseAnd = (): QueryNode => {
     const nodes: Array<QueryNode> = []
@@ -77,41 +85,41 @@ export const parseBulkQuery = (input: string): QueryNode => {
       }
       nodes.push(parseUnary())
     }
-    const real = nodes.filter((n) => n._tag !== "All")
-    if (real.length === 0) return { _tag: "All" }
-    return real.length === 1 ? real[0]! : { _tag: "And", nodes: real }
+    const real = nodes.filter((n) => !isAll(n))
+    if (real.length === 0) return all
+    return real.length === 1 ? real[0]! : QueryNode.And({ nodes: real })
   }
   const parseUnary = (): QueryNode => {
     const t = peek()
     if (t?.t === "op" && t.v === "-") {
       pos++
       const node = parseUnary()
-      return node._tag === "All" ? node : { _tag: "Not", node }
+      return isAll(node) ? node : QueryNode.Not({ node })
     }
     return parsePrimary()
   }
   const parsePrimary = (): QueryNode => {
     const t = tokens[pos++]
-    if (t === undefined) return { _tag: "All" }
+    if (t === undefined) return all
     if (t.t === "op") {
       if (t.v === "(") {
         const node = parseOr()
         if (peek()?.t === "op" && peek()?.v === ")") pos++
         return node
       }
-      return { _tag: "All" }
+      return all
     }
     // Words are matched by their stems, as the index holds them; a prefix is matched as typed.
     if (t.t === "phrase") {
       const words = terms(t.v)
-      if (words.length === 0) return { _tag: "All" }
-      if (words.length === 1) return { _tag: "Word", word: words[0]!, prefix: false, fuzzy: 0 }
-      return { _tag: "Phrase", words, slop: t.tilde ?? 0 }
+      if (words.length === 0) return all
+      if (words.length === 1) return QueryNode.Word({ word: words[0]!, prefix: false, fuzzy: 0 })
+      return QueryNode.Phrase({ words, slop: t.tilde ?? 0 })
     }
     const words = tokenize(t.v)
-    if (words.length === 0) return { _tag: "All" }
-    if (words.length > 1) return { _tag: "Phrase", words: words.map(term), slop: 0 }
-    return { _tag: "Word", word: t.prefix ? words[0]! : term(words[0]!), prefix: t.prefix, fuzzy: t.tilde ?? 0 }
+    if (words.length === 0) return all
+    if (words.length > 1) return QueryNode.Phrase({ words: words.map(term), slop: 0 })
+    return QueryNode.Word({ word: t.prefix ? words[0]! : term(words[0]!), prefix: t.prefix, fuzzy: t.tilde ?? 0 })
   }
   return parseOr()
 }
@@ -179,10 +187,10 @@ export const evaluate = (corpus: Corpus, node: QueryNode): Uint8Array => {
       return fromPostings(lists)
     }
     case "Phrase": {
-      const out = evaluate(corpus, {
-        _tag: "And",
-        nodes: node.words.map((word) => ({ _tag: "Word", word, prefix: false, fuzzy: 0 }))
-      })
+      const out = evaluate(
+        corpus,
+        QueryNode.And({ nodes: node.words.map((word) => QueryNode.Word({ word, prefix: false, fuzzy: 0 })) })
+      )
       for (let i = 0; i < size; i++) if (out[i] === 1 && !phraseAt(corpus.tokens(i), node.words, node.slop)) out[i] = 0
       return out
     }

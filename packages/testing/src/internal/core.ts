@@ -3,68 +3,30 @@
  * and the key policy, dispatches to the route handlers and adds CORS headers. Time comes in as an
  * argument so the in-memory layer can use Effect's Clock and the HTTP server the wall clock.
  */
-import { Corpus, type CorpusOptions } from "../Corpus.js"
-import { bodyFor, type Config, type Fault, FaultState } from "../Faults.js"
-import * as datasets from "../routes/datasets.js"
-import * as graph from "../routes/graph.js"
-import * as recommendations from "../routes/recommendations.js"
+import * as Data from "effect/Data"
+import type { Corpus } from "../Corpus.js"
+import type { EmulatorOptions, RecordedRequest } from "../Emulator.js"
+import type { Config, Fault } from "../Faults.js"
 import { makeContext, type RouteContext } from "./context.js"
+import { make as makeCorpus } from "./corpus/corpus.js"
+import { bodyFor, FaultState } from "./faults.js"
+import * as datasets from "./routes/datasets.js"
+import * as graph from "./routes/graph.js"
+import * as recommendations from "./routes/recommendations.js"
 import { type EmulatorRequest, type EmulatorResponse, forbidden, json, notFoundRoute, Query } from "./wire.js"
 
-/**
- * Options shared by {@link Emulator.layer} and {@link startEmulator}.
- *
- * @category options
- * @since 0.1.0
- */
-export interface EmulatorOptions extends Partial<CorpusOptions> {
-  /** Reuse an already generated corpus (its options win over seed/size/bulkSize/openWorld). */
-  readonly corpus?: Corpus
-  readonly faults?: Config
-  /** Dataset releases: weekly from `start` (default "2022-05-10"), `count` of them (default 172). */
-  readonly releases?: { readonly start?: string; readonly count?: number }
-  /** Where dataset file links point (default in memory: "https://files.emulator.test"). */
-  readonly fileBase?: string
-  /**
-   * Requests per clock second per API key (anonymous requests share one pool); more get 429 with
-   * `Retry-After: 1`. Kept across `setFaults`; a fault config's `keyPolicy.ratePerSecond` wins.
-   */
-  readonly rateLimit?: number
-}
-
-/**
- * A request the emulator saw. The `x-api-key` header value is replaced by `"<redacted>"`;
- * `keyPresent` says whether one was sent and `keyMatched` whether it was one of the policy's
- * keys (`undefined` when the policy lists none).
- *
- * @category models
- * @since 0.1.0
- */
-export interface RecordedRequest {
-  readonly seq: number
-  readonly at: number
-  readonly method: string
-  readonly url: string
-  readonly host: string
-  readonly path: string
-  readonly query: ReadonlyArray<readonly [string, string]>
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string | undefined
-  readonly keyPresent: boolean
-  readonly keyMatched: boolean | undefined
-  /** Status answered, or what happened instead. */
-  readonly outcome: number | "hang" | "reset"
-}
-
-export type Outcome =
-  | {
-    readonly _tag: "Respond"
+/** What the transport must do with a request: answer (after a delay, maybe cut short), never answer, or drop it. */
+export type Outcome = Data.TaggedEnum<{
+  Respond: {
     readonly delayMillis: number
     readonly response: EmulatorResponse
     readonly truncate: number | undefined
   }
-  | { readonly _tag: "Hang"; readonly delayMillis: number }
-  | { readonly _tag: "Reset"; readonly delayMillis: number }
+  Hang: { readonly delayMillis: number }
+  Reset: { readonly delayMillis: number }
+}>
+
+export const Outcome = Data.taggedEnum<Outcome>()
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
@@ -95,7 +57,7 @@ export class EmulatorCore {
   private seq = 0
 
   constructor(options: EmulatorOptions, fileBase: string) {
-    this.corpus = options.corpus ?? Corpus.make({
+    this.corpus = options.corpus ?? makeCorpus({
       seed: options.seed ?? 1,
       size: options.size ?? 1000,
       ...(options.bulkSize !== undefined ? { bulkSize: options.bulkSize } : {}),
@@ -148,10 +110,15 @@ export class EmulatorCore {
       body: request.body,
       keyPresent,
       keyMatched,
-      outcome: outcome._tag === "Respond" ? outcome.response.status : outcome._tag === "Hang" ? "hang" : "reset"
+      outcome: Outcome.$match(outcome, {
+        Respond: ({ response }) => response.status,
+        Hang: () => "hang" as const,
+        Reset: () => "reset" as const
+      })
     })
     if (outcome._tag !== "Respond") return outcome
-    return { ...outcome, response: { ...outcome.response, headers: { ...outcome.response.headers, ...CORS_HEADERS } } }
+    const response = { ...outcome.response, headers: { ...outcome.response.headers, ...CORS_HEADERS } }
+    return Outcome.Respond({ ...outcome, response })
   }
 
   private decide(
@@ -160,12 +127,8 @@ export class EmulatorCore {
     key: string | undefined,
     keyMatched: boolean | undefined
   ): Outcome {
-    const respond = (response: EmulatorResponse, delayMillis = 0, truncate?: number): Outcome => ({
-      _tag: "Respond",
-      delayMillis,
-      response,
-      truncate
-    })
+    const respond = (response: EmulatorResponse, delayMillis = 0, truncate?: number): Outcome =>
+      Outcome.Respond({ delayMillis, response, truncate })
     if (request.method === "OPTIONS") {
       return respond({ status: 204, headers: { "access-control-max-age": "600" }, body: "" })
     }
@@ -190,9 +153,9 @@ export class EmulatorCore {
           return respond(response, delay)
         }
         case "Hang":
-          return { _tag: "Hang", delayMillis: delay }
+          return Outcome.Hang({ delayMillis: delay })
         case "Reset":
-          return { _tag: "Reset", delayMillis: delay }
+          return Outcome.Reset({ delayMillis: delay })
         default:
           break
       }
@@ -322,7 +285,6 @@ export class EmulatorCore {
   }
 }
 
-/** Cuts a body short so that it no longer parses. */
 /** The JSON object of a page, when the body is one. */
 const cursorOf = (response: EmulatorResponse): Record<string, unknown> | undefined => {
   try {
@@ -336,6 +298,7 @@ const cursorOf = (response: EmulatorResponse): Record<string, unknown> | undefin
   }
 }
 
+/** Cuts a body short so that it no longer parses. */
 export const truncateBody = (body: string | Uint8Array, fraction: number): Uint8Array => {
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body
   const cut = Math.max(0, Math.min(bytes.length - 1, Math.floor(bytes.length * fraction)))

@@ -1,4 +1,5 @@
 /** `fields` query parameter: parsing, validation against the wire's field lists, defaults. */
+import * as Data from "effect/Data"
 
 export const PAPER_FIELDS = [
   "paperId",
@@ -58,9 +59,12 @@ export interface FieldSpec {
 
 export type FieldContext = "paper" | "author" | "edge"
 
-export type FieldsResult =
-  | { readonly _tag: "Ok"; readonly spec: FieldSpec }
-  | { readonly _tag: "Unknown"; readonly names: ReadonlyArray<string> }
+export type FieldsResult = Data.TaggedEnum<{
+  Ok: { readonly spec: FieldSpec }
+  Unknown: { readonly names: ReadonlyArray<string> }
+}>
+
+const FieldsResult = Data.taggedEnum<FieldsResult>()
 
 const nestedAllowed = (context: FieldContext, parent: string, child: string): boolean => {
   if (context === "author") return parent === "papers" && (PAPER_SCALARS.has(child) || child === "authors")
@@ -96,7 +100,7 @@ export const defaultFields = (context: FieldContext): FieldSpec => ({
 
 /** Parses `fields`; `undefined` (parameter absent) or empty gives the wire defaults. */
 export const parseFields = (raw: string | undefined, context: FieldContext): FieldsResult => {
-  if (raw === undefined || raw.trim() === "") return { _tag: "Ok", spec: defaultFields(context) }
+  if (raw === undefined || raw.trim() === "") return FieldsResult.Ok({ spec: defaultFields(context) })
   const top = new Set<string>()
   const nested = new Map<string, Set<string>>()
   const unknown: Array<string> = []
@@ -120,8 +124,8 @@ export const parseFields = (raw: string | undefined, context: FieldContext): Fie
       unknown.push(name)
     }
   }
-  if (unknown.length > 0) return { _tag: "Unknown", names: unknown }
-  return { _tag: "Ok", spec: { top, nested } }
+  if (unknown.length > 0) return FieldsResult.Unknown({ names: unknown })
+  return FieldsResult.Ok({ spec: { top, nested } })
 }
 
 export const unknownFieldsMessage = (names: ReadonlyArray<string>): string =>

@@ -1,13 +1,16 @@
 /** The seven search filters shared by relevance, bulk and title-match search (and snippets). */
+import * as Data from "effect/Data"
 import type { Corpus } from "../Corpus.js"
 import type { Query } from "./wire.js"
 
 export type Filter = (i: number) => boolean
 
-export type FilterResult = { readonly _tag: "Ok"; readonly filter: Filter | undefined } | {
-  readonly _tag: "Bad"
-  readonly message: string
-}
+export type FilterResult = Data.TaggedEnum<{
+  Ok: { readonly filter: Filter | undefined }
+  Bad: { readonly message: string }
+}>
+
+const FilterResult = Data.taggedEnum<FilterResult>()
 
 const dateBound = (text: string, end: boolean): string | undefined => {
   if (text === "") return undefined
@@ -51,7 +54,7 @@ export const parseFilters = (corpus: Corpus, query: Query): FilterResult => {
   const year = query.get("year")
   if (year !== undefined && year !== "") {
     const range = parseYear(year)
-    if (range === undefined) return { _tag: "Bad", message: `Invalid year: ${year}` }
+    if (range === undefined) return FilterResult.Bad({ message: `Invalid year: ${year}` })
     checks.push((i) => {
       const y = corpus.paper(i).year
       return y >= range.from && y <= range.to
@@ -60,7 +63,7 @@ export const parseFilters = (corpus: Corpus, query: Query): FilterResult => {
   const dates = query.get("publicationDateOrYear")
   if (dates !== undefined && dates !== "") {
     const range = parseDateRange(dates)
-    if (range === undefined) return { _tag: "Bad", message: `Invalid publicationDateOrYear: ${dates}` }
+    if (range === undefined) return FilterResult.Bad({ message: `Invalid publicationDateOrYear: ${dates}` })
     checks.push((i) => {
       const p = corpus.paper(i)
       if (p.publicationDate === null) {
@@ -91,11 +94,11 @@ export const parseFilters = (corpus: Corpus, query: Query): FilterResult => {
   }
   const minCitations = query.get("minCitationCount")
   if (minCitations !== undefined && minCitations !== "") {
-    if (!/^\d+$/.test(minCitations)) return { _tag: "Bad", message: `Invalid minCitationCount: ${minCitations}` }
+    if (!/^\d+$/.test(minCitations)) return FilterResult.Bad({ message: `Invalid minCitationCount: ${minCitations}` })
     const n = Number(minCitations)
     checks.push((i) => corpus.citationCount(i) >= n)
   }
   if (query.has("openAccessPdf")) checks.push((i) => corpus.paper(i).openAccess !== null)
-  if (checks.length === 0) return { _tag: "Ok", filter: undefined }
-  return { _tag: "Ok", filter: (i) => checks.every((check) => check(i)) }
+  if (checks.length === 0) return FilterResult.Ok({ filter: undefined })
+  return FilterResult.Ok({ filter: (i) => checks.every((check) => check(i)) })
 }

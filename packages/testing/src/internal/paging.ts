@@ -1,10 +1,13 @@
 /** offset/limit validation and the `{offset, next?, data}` envelope. */
+import * as Data from "effect/Data"
 import { type EmulatorResponse, error, type Query } from "./wire.js"
 
-export type Paging = { readonly _tag: "Ok"; readonly offset: number; readonly limit: number } | {
-  readonly _tag: "Bad"
-  readonly response: EmulatorResponse
-}
+export type Paging = Data.TaggedEnum<{
+  Ok: { readonly offset: number; readonly limit: number }
+  Bad: { readonly response: EmulatorResponse }
+}>
+
+const Paging = Data.taggedEnum<Paging>()
 
 const intParam = (query: Query, name: string, fallback: number): number | undefined => {
   const raw = query.get(name)
@@ -29,15 +32,15 @@ export const parsePaging = (
   const offset = intParam(query, "offset", 0)
   const limit = intParam(query, "limit", options.defaultLimit ?? 100)
   if (offset === undefined) {
-    return { _tag: "Bad", response: error(400, "Invalid offset: must be a non-negative integer") }
+    return Paging.Bad({ response: error(400, "Invalid offset: must be a non-negative integer") })
   }
-  if (limit === undefined) return { _tag: "Bad", response: error(400, "Invalid limit: must be a non-negative integer") }
-  if (limit > options.maxLimit) return { _tag: "Bad", response: error(400, `Limit must be <= ${options.maxLimit}`) }
+  if (limit === undefined) return Paging.Bad({ response: error(400, "Invalid limit: must be a non-negative integer") })
+  if (limit > options.maxLimit) return Paging.Bad({ response: error(400, `Limit must be <= ${options.maxLimit}`) })
   const end = offset + limit
   if (options.strict ? end >= options.window : end > options.window) {
-    return { _tag: "Bad", response: error(400, "Requested data for this limit and/or offset is not available") }
+    return Paging.Bad({ response: error(400, "Requested data for this limit and/or offset is not available") })
   }
-  return { _tag: "Ok", offset, limit }
+  return Paging.Ok({ offset, limit })
 }
 
 export const nextOf = (

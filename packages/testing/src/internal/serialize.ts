@@ -1,8 +1,8 @@
 /** Wire JSON for papers, authors and citation edges, honouring a {@link FieldSpec}. */
 import type { Corpus, PaperCore } from "../Corpus.js"
-import { authorsYear, embeddingOf } from "../corpus/generate.js"
-import { isInfluential } from "../corpus/graph.js"
-import { TOPICS } from "../corpus/vocabulary.js"
+import { authorsYear, embeddingOf } from "./corpus/generate.js"
+import { isInfluential } from "./corpus/graph.js"
+import { TOPICS } from "./corpus/vocabulary.js"
 import { AUTHOR_FIELDS, type FieldSpec, PAPER_FIELDS } from "./fields.js"
 import { at, hash, hashString, Rng } from "./prng.js"
 

@@ -1,5 +1,5 @@
 import type { OffsetPage, S2Error, Service, TokenPage } from "@s2-effect/core"
-import { BadQueryParameters, isS2Error, ObjectNotFound, Overrides, SemanticScholar, Timeout } from "@s2-effect/core"
+import { isS2Error, ObjectNotFound, Overrides, SemanticScholar, Timeout } from "@s2-effect/core"
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -182,9 +182,8 @@ export const make = (handlers: Handlers, options: Options = {}): Service => {
       const found = answer.filter((entry) => entry !== null)
       const notFound = ids.filter((_, i) => answer[i] === null)
       if (found.length === 0) {
-        return yield* new BadQueryParameters({
-          message: `none of the ${ids.length} ${spec.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`,
-          parameter: `${spec.noun}Ids`
+        return yield* new ObjectNotFound({
+          message: `none of the ${ids.length} ${spec.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`
         })
       }
       return batchOptions["returnNotFound"] === true ? { found, notFound } : found

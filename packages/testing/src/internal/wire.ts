@@ -1,30 +1,7 @@
 /** Transport-independent request/response values shared by the in-memory layer and the HTTP server. */
+import type { EmulatorRequest, EmulatorResponse } from "../Emulator.js"
 
-/**
- * A request as the emulator sees it.
- *
- * @category models
- * @since 0.1.0
- */
-export interface EmulatorRequest {
-  readonly method: string
-  readonly url: URL
-  /** Lower-case header names. */
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string | undefined
-}
-
-/**
- * A response produced by a route handler.
- *
- * @category models
- * @since 0.1.0
- */
-export interface EmulatorResponse {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string | Uint8Array
-}
+export type { EmulatorRequest, EmulatorResponse }
 
 export const JSON_TYPE = "application/json"
 

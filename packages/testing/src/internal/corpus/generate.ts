@@ -2,7 +2,8 @@
  * Pure generators: `paperCore(seed, i, universe)` and `authorCore(seed, j)`. Nothing here depends
  * on any other paper, so any paper of a 10M-paper universe can be produced on its own.
  */
-import { at, hash, Rng, unit } from "../internal/prng.js"
+import type { AuthorCore, PaperCore } from "../../Corpus.js"
+import { at, hash, Rng, unit } from "../prng.js"
 import {
   AFFILIATIONS,
   FIELDS_OF_STUDY,
@@ -12,53 +13,13 @@ import {
   SENTENCE_PATTERNS,
   TITLE_PATTERNS,
   type Topic,
-  TOPICS,
-  type Venue
+  TOPICS
 } from "./vocabulary.js"
 
 const SALT_PAPER = 0x5eed01
 const SALT_AUTHOR = 0x5eed02
 
-/**
- * A paper of the generated corpus, before it is rendered as the API's JSON.
- *
- * @category models
- * @since 0.1.0
- */
-export interface PaperCore {
-  readonly index: number
-  readonly paperId: string
-  readonly corpusId: number
-  readonly topic: number
-  readonly title: string
-  readonly abstract: string | null
-  readonly year: number
-  readonly publicationDate: string | null
-  readonly venue: Venue | null
-  readonly externalIds: Readonly<Record<string, string | number>>
-  readonly fieldsOfStudy: ReadonlyArray<string> | null
-  readonly s2FieldsOfStudy: ReadonlyArray<{ readonly category: string; readonly source: string }>
-  readonly publicationTypes: ReadonlyArray<string> | null
-  readonly authors: ReadonlyArray<number>
-  readonly openAccess: { readonly url: string; readonly status: string | null } | null
-  readonly tldr: string | null
-  readonly journal: { readonly name: string; readonly volume?: string; readonly pages?: string } | null
-}
-
-/**
- * An author of the generated corpus, before it is rendered as the API's JSON.
- *
- * @category models
- * @since 0.1.0
- */
-export interface AuthorCore {
-  readonly index: number
-  readonly authorId: string
-  readonly name: string
-  readonly affiliations: ReadonlyArray<string>
-  readonly homepage: string | null
-  readonly externalIds: { readonly DBLP?: ReadonlyArray<string>; readonly ORCID?: string }
-}
+export type { AuthorCore, PaperCore }
 
 const TOTAL_WEIGHT = TOPICS.reduce((n, t) => n + t.weight, 0)
 

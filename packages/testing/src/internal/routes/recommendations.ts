@@ -1,17 +1,10 @@
 /** Recommendations API (`/recommendations/v1`). */
-import type { Corpus } from "../Corpus.js"
-import type { RouteContext } from "../internal/context.js"
-import { parseFields, unknownFieldsMessage } from "../internal/fields.js"
-import { hash } from "../internal/prng.js"
-import { paperJson } from "../internal/serialize.js"
-import {
-  type EmulatorRequest,
-  type EmulatorResponse,
-  error,
-  json,
-  parseJsonBody,
-  type Query
-} from "../internal/wire.js"
+import type { Corpus } from "../../Corpus.js"
+import type { RouteContext } from "../context.js"
+import { parseFields, unknownFieldsMessage } from "../fields.js"
+import { hash } from "../prng.js"
+import { paperJson } from "../serialize.js"
+import { type EmulatorRequest, type EmulatorResponse, error, json, parseJsonBody, type Query } from "../wire.js"
 
 const parseLimit = (query: Query): number | EmulatorResponse => {
   const raw = query.get("limit")

@@ -2,6 +2,9 @@
  * The word lists the generator draws from. Hand-written, generic scholarly vocabulary; topics are
  * coherent enough that searches return sensible, clustered results.
  */
+import type { Venue } from "../../Corpus.js"
+
+export type { Venue }
 
 export const PUBLICATION_TYPES = [
   "Review",
@@ -44,20 +47,6 @@ export const FIELDS_OF_STUDY = [
   "Law",
   "Linguistics"
 ] as const
-
-/**
- * A venue of the generated corpus: the `venue` of a {@link PaperCore} and its `publicationVenue`.
- *
- * @category models
- * @since 0.1.0
- */
-export interface Venue {
-  readonly name: string
-  readonly short: string
-  readonly type: "journal" | "conference"
-  readonly issn: string | null
-  readonly host: string
-}
 
 export interface Topic {
   readonly name: string

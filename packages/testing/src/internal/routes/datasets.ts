@@ -6,13 +6,13 @@
  * `start → end` to `start` gives `end`.
  */
 import { gzipSync } from "node:zlib"
-import type { Corpus } from "../Corpus.js"
+import type { Corpus } from "../../Corpus.js"
+import type { RouteContext } from "../context.js"
 import { embeddingOf } from "../corpus/generate.js"
 import { isInfluential } from "../corpus/graph.js"
 import { DATASET_NAMES, TOPICS, type Venue } from "../corpus/vocabulary.js"
-import type { RouteContext } from "../internal/context.js"
-import { hash, hashString, Rng, unit } from "../internal/prng.js"
-import { type EmulatorRequest, type EmulatorResponse, error, forbidden, json } from "../internal/wire.js"
+import { hash, hashString, Rng, unit } from "../prng.js"
+import { type EmulatorRequest, type EmulatorResponse, error, forbidden, json } from "../wire.js"
 
 /** Release ids: weekly dates from `start`, oldest first. */
 export const releaseDates = (start: string, count: number): ReadonlyArray<string> => {

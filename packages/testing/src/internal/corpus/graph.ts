@@ -3,26 +3,10 @@
  * model (cite what others cited with probability 0.75) which yields preferential attachment and a
  * power-law in-degree: a few papers collect thousands of citations, most collect a handful.
  */
-import { hash, Rng, unit } from "../internal/prng.js"
+import type { Graph } from "../../Corpus.js"
+import { hash, Rng, unit } from "../prng.js"
 
-/**
- * The citation graph of a corpus, in compressed sparse rows indexed by paper.
- *
- * @category models
- * @since 0.1.0
- */
-export interface Graph {
-  /** CSR: references of paper i are refTargets[refStart[i] .. refStart[i+1]). */
-  readonly refStart: Int32Array
-  readonly refTargets: Int32Array
-  /** CSR: citations of paper j (citing papers, newest first). */
-  readonly citeStart: Int32Array
-  readonly citeSources: Int32Array
-  readonly citationCount: Int32Array
-  readonly influentialCount: Int32Array
-  /** References to papers outside the corpus (`paperId: null` on the wire). */
-  readonly unresolvedRefs: Uint8Array
-}
+export type { Graph }
 
 export const isInfluential = (seed: number, citing: number, cited: number): boolean =>
   unit(hash(seed, citing, cited, 29)) < 0.12

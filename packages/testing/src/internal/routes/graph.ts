@@ -1,11 +1,11 @@
 /** Graph API (`/graph/v1`): one handler per wire route. */
+import { buildResultSet, decodeToken, encodeToken, page, PAGE_SIZE, parseSort } from "../bulk.js"
+import type { RouteContext } from "../context.js"
 import { authorsYear } from "../corpus/generate.js"
-import { buildResultSet, decodeToken, encodeToken, page, PAGE_SIZE, parseSort } from "../internal/bulk.js"
-import type { RouteContext } from "../internal/context.js"
-import { type FieldSpec, parseFields, unknownFieldsMessage } from "../internal/fields.js"
-import { type Filter, parseDateRange, parseFilters } from "../internal/filters.js"
-import { nextOf, parsePaging } from "../internal/paging.js"
-import { hash, hashString, unit } from "../internal/prng.js"
+import { type FieldSpec, parseFields, unknownFieldsMessage } from "../fields.js"
+import { type Filter, parseDateRange, parseFilters } from "../filters.js"
+import { nextOf, parsePaging } from "../paging.js"
+import { hash, hashString, unit } from "../prng.js"
 import {
   authorJson,
   citedOf,
@@ -15,16 +15,8 @@ import {
   paperJson,
   unresolvedCount,
   unresolvedEdgeJson
-} from "../internal/serialize.js"
-import {
-  type EmulatorRequest,
-  type EmulatorResponse,
-  error,
-  json,
-  parseJsonBody,
-  Query,
-  rawJson
-} from "../internal/wire.js"
+} from "../serialize.js"
+import { type EmulatorRequest, type EmulatorResponse, error, json, parseJsonBody, Query, rawJson } from "../wire.js"
 
 const LIST_WINDOW = 10_000
 const RELEVANCE_WINDOW = 1_000

@@ -1,0 +1,432 @@
+/**
+ * The Academic Graph API: its endpoints as data, and the operations over them. Lookups may go
+ * through the batching window; lists are streams of pages, and each record stream is derived from
+ * its pages in one place (`Endpoint.recordsOf`).
+ */
+import type { Schema, Stream } from "effect"
+import { Effect } from "effect"
+import { Author } from "../Author.js"
+import { Citation, Reference } from "../Citation.js"
+import * as Fields from "../Fields.js"
+import * as Filters from "../Filters.js"
+import type {
+  BatchOptions,
+  BatchResult,
+  BulkSearchOptions,
+  DatedPageOptions,
+  FieldsOption,
+  PageOptions,
+  RelevanceSearchOptions,
+  SearchPaperOptions,
+  SnippetSearchOptions
+} from "../Options.js"
+import { OffsetPage, TokenPage } from "../Page.js"
+import { Paper, PaperAuthor } from "../Paper.js"
+import type { S2Error } from "../S2Error.js"
+import { ObjectNotFound } from "../S2Error.js"
+import type { Service } from "../SemanticScholar.js"
+import type { SnippetResults } from "../Snippet.js"
+import * as Endpoint from "./endpoint.js"
+import { AutocompleteAnswer, MatchAnswer, SnippetAnswer } from "./envelopes.js"
+import * as Lookups from "./lookups.js"
+import * as Req from "./request.js"
+import * as Transport from "./transport.js"
+import * as Validate from "./validate.js"
+
+// ---------------------------------------------------------------------------------------------
+// the endpoints
+
+/** What a list or lookup is about: a paper id or an author id in the path, or a query. */
+type Subject = "paper" | "author" | "query"
+
+interface Lookup<A, I> extends Endpoint.Endpoint {
+  readonly subject: "paper" | "author"
+  readonly schema: Schema.Schema<A, I>
+}
+
+export const getPaper: Lookup<Paper, typeof Paper.Encoded> = {
+  name: "getPaper",
+  api: "graph",
+  method: "GET",
+  path: "/paper/{id}",
+  subject: "paper",
+  fields: Fields.paperLookup,
+  schema: Paper
+}
+
+export const getAuthor: Lookup<Author, typeof Author.Encoded> = {
+  name: "getAuthor",
+  api: "graph",
+  method: "GET",
+  path: "/author/{id}",
+  subject: "author",
+  fields: Fields.authorLookup,
+  schema: Author
+}
+
+interface Batch<A, I> extends Endpoint.Endpoint, Lookups.BatchEndpoint<A, I> {
+  readonly id: (id: string, parameter: string) => Validate.Check<string>
+}
+
+export const getPapers: Batch<Paper, typeof Paper.Encoded> = {
+  name: "getPapers",
+  api: "graph",
+  method: "POST",
+  path: "/paper/batch",
+  fields: Fields.paperList,
+  size: 500,
+  schema: Paper,
+  noun: "paper",
+  id: Validate.paperId
+}
+
+export const getAuthors: Batch<Author, typeof Author.Encoded> = {
+  name: "getAuthors",
+  api: "graph",
+  method: "POST",
+  path: "/author/batch",
+  fields: Fields.authorLookup,
+  size: 1000,
+  schema: Author,
+  noun: "author",
+  id: Validate.authorId
+}
+
+interface List<P, I> extends Endpoint.ListEndpoint<P, I> {
+  readonly subject: Subject
+  /** Takes `publicationDateOrYear`. */
+  readonly dated: boolean
+}
+
+/** Offset lists: at most 1000 a page, 9,999 results in all; relevance search 100 and 1,000. */
+const list = <A, I>(
+  name: string,
+  path: string,
+  subject: Subject,
+  fields: Fields.FieldSet,
+  item: Schema.Schema<A, I>,
+  more: { readonly label: string; readonly dated?: boolean; readonly maxLimit?: number; readonly ceiling?: number }
+) => ({
+  name,
+  path,
+  subject,
+  fields,
+  page: OffsetPage(item),
+  maxLimit: more.maxLimit ?? 1000,
+  ceiling: more.ceiling ?? 9999,
+  label: more.label,
+  dated: more.dated ?? false,
+  method: "GET" as const,
+  api: "graph" as const
+})
+
+export const lists = {
+  getPaperAuthors: list("getPaperAuthors", "/paper/{id}/authors", "paper", Fields.paperAuthors, PaperAuthor, {
+    label: "paper authors"
+  }),
+  getPaperCitations: list("getPaperCitations", "/paper/{id}/citations", "paper", Fields.citationList, Citation, {
+    label: "citations",
+    dated: true
+  }),
+  getPaperReferences: list("getPaperReferences", "/paper/{id}/references", "paper", Fields.citationList, Reference, {
+    label: "references"
+  }),
+  getAuthorPapers: list("getAuthorPapers", "/author/{id}/papers", "author", Fields.paperList, Paper, {
+    label: "author papers",
+    dated: true
+  }),
+  searchAuthor: list("searchAuthor", "/author/search", "query", Fields.authorLookup, Author, {
+    label: "author search"
+  }),
+  searchPaper: list("searchPaper", "/paper/search", "query", Fields.paperList, Paper, {
+    label: "relevance search",
+    maxLimit: 100,
+    ceiling: 1000
+  })
+}
+
+export const searchPaperBulk = {
+  name: "searchPaper",
+  api: "graph",
+  method: "GET",
+  path: "/paper/search/bulk",
+  fields: Fields.paperList,
+  page: TokenPage(Paper),
+  label: "bulk search"
+} as const
+
+const single = (name: string, path: string, fields?: Fields.FieldSet): Endpoint.Endpoint => ({
+  name,
+  api: "graph",
+  method: "GET",
+  path,
+  fields
+})
+
+export const matchPaperTitle = single("matchPaperTitle", "/paper/search/match", Fields.paperList)
+export const getAutocomplete = single("getAutocomplete", "/paper/autocomplete")
+export const searchSnippet = single("searchSnippet", "/snippet/search")
+
+/** The server reads the first 100 characters of an autocomplete query; more would only lengthen the URL. */
+const autocompleteLength = 100
+
+// ---------------------------------------------------------------------------------------------
+// validated requests
+
+const idOf = (subject: "paper" | "author", id: string) =>
+  Validate.input(subject === "paper" ? Validate.paperId(id) : Validate.authorId(id))
+
+/** Bulk search may list everything (an empty query); the others need words to search for. */
+const queryParam = (text: string, allowEmpty = false): Effect.Effect<Filters.QueryParam, S2Error> =>
+  allowEmpty
+    ? Effect.succeed(["query", text])
+    : Effect.as(Validate.input(Validate.nonBlank("query", text, "the words to search for")), ["query", text] as const)
+
+/** Path and query of a list: subject, `extra` (search filters), fields, then the date range. */
+const listRequest = <P, I>(
+  endpoint: List<P, I>,
+  subject: string,
+  options: FieldsOption<string> & { readonly publicationDateOrYear?: string | undefined },
+  extra: Effect.Effect<ReadonlyArray<Filters.QueryParam>, S2Error> = Effect.succeed([])
+) =>
+  Effect.gen(function*() {
+    const query: Array<Filters.QueryParam> = []
+    let path = endpoint.path
+    if (endpoint.subject === "query") query.push(yield* queryParam(subject))
+    else path = Endpoint.place(endpoint, yield* idOf(endpoint.subject, subject))
+    query.push(...yield* extra, yield* Endpoint.fieldsParam(endpoint, options.fields))
+    if (endpoint.dated && options.publicationDateOrYear !== undefined) {
+      query.push(["publicationDateOrYear", yield* Validate.input(Validate.dateRange(options.publicationDateOrYear))])
+    }
+    return { path, query }
+  })
+
+/** The search filters, and `sort`, which only bulk search takes. */
+const searchFilters = (options: SearchPaperOptions) =>
+  Effect.gen(function*() {
+    const params = [...yield* Filters.render(options)]
+    if (options.bulk === true) {
+      if (options.sort !== undefined) params.push(["sort", yield* Filters.validateSort(options.sort)])
+    } else if ("sort" in options && options.sort !== undefined) {
+      return yield* Validate.input(
+        Validate.refuse("sort", "sort is only allowed with bulk: true (relevance search is ranked)")
+      )
+    }
+    return params
+  })
+
+const bulkQuery = (text: string, options: BulkSearchOptions) =>
+  Effect.gen(function*() {
+    const query: Array<Filters.QueryParam> = [yield* queryParam(text, true)]
+    query.push(...yield* searchFilters(options), yield* Endpoint.fieldsParam(searchPaperBulk, options.fields))
+    return query
+  })
+
+/** Snippet search's own options: `snippet.*` fields, up to 100 paper ids, 1 to 10 authors, a date. */
+const snippetQuery = (text: string, options: SnippetSearchOptions) =>
+  Effect.gen(function*() {
+    const params: Array<Filters.QueryParam> = [yield* queryParam(text)]
+    params.push(["limit", String(yield* Validate.input(Validate.limit(options.limit ?? 10, 1000)))])
+    if (options.fields !== undefined) {
+      const wrong = options.fields.filter((f) => !/^snippet\.[A-Za-z]/.test(f))
+      if (options.fields.length === 0 || wrong.length > 0) {
+        return yield* Validate.input(Validate.refuse(
+          "fields",
+          `snippet fields must be snippet.* paths such as snippet.text (score and paper always come back); got ${
+            wrong.map((f) => JSON.stringify(f)).join(", ") || "an empty list"
+          }`
+        ))
+      }
+      params.push(["fields", options.fields.join(",")])
+    }
+    if (options.paperIds !== undefined) {
+      yield* Validate.input(Validate.listSize("paperIds", options.paperIds, { min: 0, max: 100, noun: "ids" }))
+      const ids = yield* Validate.input(Validate.ids(options.paperIds, Validate.paperId, "paperIds"))
+      // One comma-joined value on the wire: an id with a comma would be read as two.
+      const split = ids.findIndex((id) => id.includes(","))
+      if (split >= 0) {
+        return yield* Validate.input(
+          Validate.refuse("paperIds", `paperIds[${split}] contains a comma, which the API would read as two ids`)
+        )
+      }
+      params.push(["paperIds", ids.join(",")])
+    }
+    if (options.authors !== undefined) {
+      yield* Validate.input(Validate.listSize("authors", options.authors, { min: 1, max: 10, noun: "names" }))
+      params.push(["authors", yield* Validate.input(Validate.commaList("authors", options.authors, "name"))])
+    }
+    if (options.insertedBefore !== undefined) {
+      params.push([
+        "insertedBefore",
+        yield* Validate.input(Validate.singleDate("insertedBefore", options.insertedBefore))
+      ])
+    }
+    const { fieldsOfStudy, minCitationCount, publicationDateOrYear, venue, year } = options
+    params.push(...yield* Filters.render({ fieldsOfStudy, minCitationCount, publicationDateOrYear, venue, year }))
+    return params
+  })
+
+// ---------------------------------------------------------------------------------------------
+// the operations
+
+/** What the graph operations need besides the transport: the batching windows of lookups. */
+export interface Context extends Endpoint.Context {
+  readonly loaders: {
+    readonly settings: Lookups.Settings
+    readonly papers: Lookups.Loader<Paper>
+    readonly authors: Lookups.Loader<Author>
+  }
+}
+
+/** A batch lookup: ids checked, split by the endpoint's size, answers in input order. */
+const batch = <A, I>(context: Context, endpoint: Batch<A, I>) => {
+  const ask = Lookups.ask(endpoint, context.transport.execute)
+  return (ids: ReadonlyArray<string>, options: BatchOptions<string> = {}) =>
+    Endpoint.traced(
+      endpoint,
+      Effect.gen(function*() {
+        yield* Validate.input(Validate.ids(ids, endpoint.id, `${endpoint.noun}Ids`))
+        const concurrency = yield* Validate.input(
+          Validate.wholeNumber("concurrency", options.concurrency ?? 1, { min: 1 })
+        )
+        const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)
+        const chunks = Array.from(
+          { length: Math.ceil(ids.length / endpoint.size) },
+          (_, i) => ids.slice(i * endpoint.size, (i + 1) * endpoint.size)
+        )
+        const answers = yield* Effect.forEach(chunks, (chunk) => ask(fields, chunk), { concurrency })
+        const found: Array<A> = []
+        const notFound: Array<string> = []
+        answers.flat().forEach((entry, i) => entry === null ? notFound.push(ids[i] ?? "") : found.push(entry))
+        if (found.length === 0) {
+          return yield* new ObjectNotFound({
+            message: `none of the ${ids.length} ${endpoint.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`,
+            method: "POST",
+            url: endpoint.path
+          })
+        }
+        return options.returnNotFound === true ? ({ found, notFound } satisfies BatchResult<A>) : found
+      })
+    )
+}
+
+/**
+ * A single lookup, through the batching window when batching is on. With a cache, each batched
+ * lookup is its own entry (keyed as a batch of one id), so a re-run is answered from the cache
+ * however its lookups were grouped.
+ */
+const lookup = <A, I>(
+  context: Context,
+  endpoint: Lookup<A, I>,
+  viaBatch: Batch<A, I>,
+  loader: Lookups.Loader<A>
+) =>
+(id: string, options: FieldsOption<string> = {}): Effect.Effect<A, S2Error> =>
+  Endpoint.traced(
+    endpoint,
+    Effect.gen(function*() {
+      const checked = yield* idOf(endpoint.subject, id)
+      const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)
+      const scope = yield* Lookups.BatchingOverride
+      if (!(scope.enabled ?? context.loaders.settings.enabled)) {
+        return yield* context.transport.execute(
+          Req.get("graph", Endpoint.place(endpoint, checked), [["fields", fields]]),
+          endpoint.schema
+        )
+      }
+      const batched = Effect.request(Lookups.Lookup<A>(checked, fields), loader)
+      const around = context.transport.config.around
+      if (around === undefined) return yield* batched
+      const entry = Req.post("graph", viaBatch.path, [["fields", fields]], { ids: [checked] })
+      return yield* Effect.flatMap(
+        around(entry, batched),
+        (json) => Transport.decode(viaBatch.schema, json, { method: "POST", url: viaBatch.path })
+      )
+    })
+  )
+
+/** The graph operations of the service. */
+export const make = (context: Context) => {
+  const pages = {
+    getPaperAuthorsPages: (paperId: string, options: FieldsOption<string> & PageOptions = {}) =>
+      Endpoint.offsetList(
+        context,
+        lists.getPaperAuthors,
+        listRequest(lists.getPaperAuthors, paperId, options),
+        options
+      ),
+    getPaperCitationsPages: (paperId: string, options: FieldsOption<string> & DatedPageOptions = {}) =>
+      Endpoint.offsetList(
+        context,
+        lists.getPaperCitations,
+        listRequest(lists.getPaperCitations, paperId, options),
+        options
+      ),
+    getPaperReferencesPages: (paperId: string, options: FieldsOption<string> & PageOptions = {}) =>
+      Endpoint.offsetList(
+        context,
+        lists.getPaperReferences,
+        listRequest(lists.getPaperReferences, paperId, options),
+        options
+      ),
+    getAuthorPapersPages: (authorId: string, options: FieldsOption<string> & DatedPageOptions = {}) =>
+      Endpoint.offsetList(
+        context,
+        lists.getAuthorPapers,
+        listRequest(lists.getAuthorPapers, authorId, options),
+        options
+      ),
+    searchAuthorPages: (query: string, options: FieldsOption<string> & PageOptions = {}) =>
+      Endpoint.offsetList(context, lists.searchAuthor, listRequest(lists.searchAuthor, query, options), options),
+    searchPaperPages: (
+      query: string,
+      options: SearchPaperOptions = {}
+    ): Stream.Stream<TokenPage<Paper> | OffsetPage<Paper>, S2Error> =>
+      options.bulk === true
+        ? Endpoint.tokenList(context, searchPaperBulk, bulkQuery(query, options), options)
+        : Endpoint.offsetList(
+          context,
+          lists.searchPaper,
+          listRequest(lists.searchPaper, query, options, searchFilters(options)),
+          options as RelevanceSearchOptions
+        )
+  }
+  return {
+    ...pages,
+    ...Endpoint.recordsOf(pages),
+    // The overloads are the service's, written once there; the implementations take their union.
+    searchPaperPages: pages.searchPaperPages as Service["searchPaperPages"],
+    getPapers: batch(context, getPapers) as Service["getPapers"],
+    getAuthors: batch(context, getAuthors) as Service["getAuthors"],
+    getPaper: lookup(context, getPaper, getPapers, context.loaders.papers),
+    getAuthor: lookup(context, getAuthor, getAuthors, context.loaders.authors),
+    matchPaperTitle: (text: string, options: Filters.SearchFilters & FieldsOption<string> = {}) =>
+      Endpoint.traced(
+        matchPaperTitle,
+        Effect.gen(function*() {
+          const params = [yield* queryParam(text), ...yield* Filters.render(options)]
+          params.push(yield* Endpoint.fieldsParam(matchPaperTitle, options.fields))
+          const answer = yield* context.transport.execute(Req.get("graph", matchPaperTitle.path, params), MatchAnswer)
+          const [best] = answer.data
+          return best ?? (yield* new ObjectNotFound({ message: `no paper title matches ${JSON.stringify(text)}` }))
+        })
+      ),
+    getAutocomplete: (text: string) =>
+      Effect.flatMap(queryParam(text), ([name, value]) =>
+        Effect.map(
+          Endpoint.call(
+            context,
+            getAutocomplete,
+            Req.get("graph", getAutocomplete.path, [[name, Array.from(value).slice(0, autocompleteLength).join("")]]),
+            AutocompleteAnswer
+          ),
+          (answer) => answer.matches
+        )),
+    searchSnippet: (text: string, options: SnippetSearchOptions = {}) =>
+      Effect.flatMap(snippetQuery(text, options), (params) =>
+        Effect.map(
+          Endpoint.call(context, searchSnippet, Req.get("graph", searchSnippet.path, params), SnippetAnswer),
+          (answer): SnippetResults => Object.assign([...answer.data], { retrievalVersion: answer.retrievalVersion })
+        ))
+  } satisfies Partial<Service>
+}

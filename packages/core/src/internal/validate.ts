@@ -1,0 +1,293 @@
+/**
+ * Every check of input that can never succeed, in one place: ids, whole numbers and their ranges,
+ * durations, dates and ranges of dates, enums, sizes and items of lists, URLs, release ids and
+ * dataset names. A check answers `Either<A, Invalid>`; who asked decides what a refusal is: an
+ * operation's argument (`BadQueryParameters`), a layer option (`InvalidOptions`), or a CLI flag
+ * (the CLI's bad-input error). Used by the core, the Node datasets code and the CLI.
+ */
+import { Data, Duration, Either, Option } from "effect"
+import { BadQueryParameters, InvalidOptions } from "../S2Error.js"
+
+/** A refusal: the parameter (or option, or flag) and a message that says what is allowed. */
+export class Invalid extends Data.TaggedError("Invalid")<{ readonly parameter: string; readonly message: string }> {}
+
+export type Check<A> = Either.Either<A, Invalid>
+
+export const refuse = (parameter: string, message: string): Check<never> =>
+  Either.left(new Invalid({ parameter, message }))
+
+/** A refusal of an operation's input: nothing was sent. */
+export const asInput = (invalid: Invalid): BadQueryParameters =>
+  new BadQueryParameters({ message: invalid.message, parameter: invalid.parameter })
+
+/** A refusal of the client's own settings. */
+export const asOption = (invalid: Invalid): InvalidOptions =>
+  new InvalidOptions({ message: invalid.message, option: invalid.parameter })
+
+export const isInvalidOptions = (u: unknown): u is InvalidOptions => u instanceof InvalidOptions
+
+/** An operation's check, as a typed `BadQueryParameters` (an Either, so it can be yielded). */
+export const input = <A>(check: Check<A>): Either.Either<A, BadQueryParameters> => Either.mapLeft(check, asInput)
+
+/** A layer option's check, as a typed `InvalidOptions`. */
+export const option = <A>(check: Check<A>): Either.Either<A, InvalidOptions> => Either.mapLeft(check, asOption)
+
+// ---------------------------------------------------------------------------------------------
+// numbers and durations
+
+/** A whole number from `min` to `max` (inclusive). */
+export const wholeNumber = (
+  parameter: string,
+  n: number,
+  range: { readonly min: number; readonly max?: number | undefined }
+): Check<number> => {
+  if (Number.isSafeInteger(n) && n >= range.min && (range.max === undefined || n <= range.max)) return Either.right(n)
+  return range.max === undefined
+    ? refuse(parameter, `${parameter} ${n} is invalid: give a whole number ≥ ${range.min}`)
+    : refuse(parameter, `${parameter} ${n} is out of range: give a whole number from ${range.min} to ${range.max}`)
+}
+
+/** A page or result size: 1 to `max`. */
+export const limit = (limit: number, max: number, parameter = "limit"): Check<number> =>
+  wholeNumber(parameter, limit, { min: 1, max })
+
+/** A number > 0, fractions allowed (a rate). */
+export const positiveNumber = (parameter: string, n: number): Check<number> =>
+  Number.isFinite(n) && n > 0 ? Either.right(n) : refuse(parameter, `${parameter} ${n} is invalid: give a number > 0`)
+
+/** A duration > 0, in any form `Duration` reads ("30 seconds", 500, …). */
+export const positiveDuration = (parameter: string, input: Duration.DurationInput): Check<Duration.Duration> => {
+  const duration = Duration.decodeUnknown(input)
+  return Option.isSome(duration) && Duration.greaterThan(duration.value, Duration.zero)
+    ? Either.right(duration.value)
+    : refuse(parameter, `${parameter} ${String(input)} is invalid: give a positive duration such as "30 seconds"`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// text, enums and lists
+
+/** Text with something in it besides spaces. */
+export const nonBlank = (parameter: string, text: string, what: string): Check<string> =>
+  text.trim().length === 0 ? refuse(parameter, `${parameter} is empty: give ${what}`) : Either.right(text)
+
+/** One of a fixed set of values. */
+export const oneOf = <A extends string>(parameter: string, value: string, allowed: ReadonlyArray<A>): Check<A> => {
+  const found = allowed.find((known) => known === value)
+  return found !== undefined
+    ? Either.right(found)
+    : refuse(
+      parameter,
+      `${parameter} ${JSON.stringify(value)} is invalid: give ${allowed.map((a) => JSON.stringify(a)).join(" or ")}`
+    )
+}
+
+/**
+ * Values of an enum sent comma-joined; `{ name }` entries are let through unchecked (values newer
+ * than this client), and `escape` says how to write one.
+ */
+export const enumList = <A extends string>(
+  parameter: string,
+  given: ReadonlyArray<string | { readonly name: string }>,
+  allowed: ReadonlyArray<A>,
+  escape: string
+): Check<string> => {
+  if (given.length === 0) return refuse(parameter, `${parameter} is empty: omit it, or give at least one value`)
+  const values = given.map((value) => typeof value === "string" ? value : value.name)
+  if (values.some((value) => value.trim() === "" || value.includes(","))) {
+    return refuse(parameter, `${parameter} values must be non-empty and without commas`)
+  }
+  const unknown = given.filter((value): value is string =>
+    typeof value === "string" && !allowed.some((known) => known === value)
+  )
+  return unknown.length === 0
+    ? Either.right(values.join(","))
+    : refuse(
+      parameter,
+      `${parameter} has unknown value(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")}; allowed: ${
+        allowed.join(", ")
+      } (or ${escape} for a value newer than this client)`
+    )
+}
+
+/** A list of `min` to `max` items. */
+export const listSize = <A>(
+  parameter: string,
+  items: ReadonlyArray<A>,
+  range: { readonly min: number; readonly max: number; readonly noun: string }
+): Check<ReadonlyArray<A>> =>
+  items.length >= range.min && items.length <= range.max
+    ? Either.right(items)
+    : refuse(
+      parameter,
+      range.min === range.max || range.min === 0
+        ? `${parameter} has ${items.length} ${range.noun}: give at most ${range.max}`
+        : `${parameter} has ${items.length} ${range.noun}: give ${range.min} to ${range.max}`
+    )
+
+/** Names sent comma-joined as one value: each must be non-empty and have no comma of its own. */
+export const commaList = (parameter: string, names: ReadonlyArray<string>, what: string): Check<string> =>
+  names.length === 0 || names.some((name) => name.trim() === "" || name.includes(","))
+    ? refuse(parameter, `${parameter} must list at least one non-empty ${what}, without commas`)
+    : Either.right(names.join(","))
+
+/** An http(s) URL, returned without trailing slashes. */
+export const httpUrl = (parameter: string, url: string, example: string): Check<string> => {
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === "http:" || parsed.protocol === "https:"
+      ? Either.right(url.replace(/\/+$/, ""))
+      : refuse(parameter, `${parameter} ${JSON.stringify(url)} must be an http or https URL`)
+  } catch {
+    return refuse(parameter, `${parameter} ${JSON.stringify(url)} is not a URL; give the API root such as ${example}`)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// dates
+
+const datePattern = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/
+
+/** `YYYY`, `YYYY-MM` or `YYYY-MM-DD` of a real calendar day, as a sortable `YYYY-MM-DD`. */
+export const dateKey = (date: string): string | undefined => {
+  const match = datePattern.exec(date)
+  if (match === null) return undefined
+  const [, y, m, d] = match
+  const month = m === undefined ? 1 : Number(m)
+  const day = d === undefined ? 1 : Number(d)
+  if (month < 1 || month > 12) return undefined
+  const daysInMonth = new Date(Date.UTC(Number(y), month, 0)).getUTCDate()
+  if (day < 1 || day > daysInMonth) return undefined
+  return `${y}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`
+}
+
+/** A full `YYYY-MM-DD` date of a real day. */
+export const isFullDate = (id: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(id) && dateKey(id) !== undefined
+
+const yearPattern = /^(\d{4})?(-)?(\d{4})?$/
+
+/** A year (2019), a range (2016-2020) with start ≤ end, or an open range (2010- or -2015). */
+export const yearRange = (year: number | string): Check<string> => {
+  const text = String(year)
+  const match = yearPattern.exec(text)
+  const from = match?.[1]
+  const to = match?.[3]
+  const ok = match !== null &&
+    (from !== undefined || to !== undefined) &&
+    (match[2] !== undefined || to === undefined) &&
+    (from === undefined || to === undefined || Number(from) <= Number(to))
+  return ok ? Either.right(text) : refuse(
+    "year",
+    `year ${
+      JSON.stringify(text)
+    } is malformed: give a year (2019), a range (2016-2020) with start ≤ end, or an open range (2010- or -2015)`
+  )
+}
+
+/** A date, or a range `<start>:<end>` of dates with either end open. */
+export const dateRange = (value: string, parameter = "publicationDateOrYear"): Check<string> => {
+  const parts = value.split(":")
+  const fail = (why: string) =>
+    refuse(
+      parameter,
+      `${parameter} ${
+        JSON.stringify(value)
+      } ${why}: give <start>:<end> with either end optional, each YYYY, YYYY-MM or YYYY-MM-DD (e.g. 2016-03-05:2020-06-06, 2019-03, 1981-08-25:, :2015-01)`
+    )
+  if (parts.length > 2) return fail("has more than one ':'")
+  const [start = "", end] = parts
+  if (parts.length === 1) return dateKey(start) === undefined ? fail("is not a date") : Either.right(value)
+  if (start === "" && end === "") return fail("has neither a start nor an end")
+  const startKey = start === "" ? "" : dateKey(start)
+  const endKey = end === "" || end === undefined ? "" : dateKey(end)
+  if (startKey === undefined) return fail("has a malformed start")
+  if (endKey === undefined) return fail("has a malformed end")
+  if (startKey !== "" && endKey !== "" && startKey > endKey) return fail("starts after it ends")
+  return Either.right(value)
+}
+
+/** One date, not a range (`insertedBefore`). */
+export const singleDate = (parameter: string, value: string): Check<string> =>
+  value.includes(":")
+    ? refuse(parameter, `${parameter} is one date (YYYY, YYYY-MM or YYYY-MM-DD), not a range`)
+    : dateRange(value, parameter)
+
+// ---------------------------------------------------------------------------------------------
+// ids
+
+/** The id prefixes of the API, as it spells them; matched without regard to case. */
+const idPrefixes = ["CorpusId", "DOI", "ARXIV", "MAG", "ACL", "PMID", "PMCID", "URL"] as const
+
+/** What looks like `PREFIX:…`; a bare DOI (`10.…/…`) or a 40-hex id never does. */
+const prefixShape = /^([A-Za-z][A-Za-z0-9_]*):/
+
+const control = /[\u0000-\u001f\u007f]/
+
+const paperIdForms =
+  "a 40-hex paperId, CorpusId:<n>, DOI:<doi> or a bare DOI (10.x/…), ARXIV:<id>, MAG:<n>, ACL:<id>, PMID:<n>, PMCID:<id> or URL:<url>"
+
+/** What can never be an id of any kind; the server decides which of the rest exist. */
+const anyId = (id: string, parameter: string, forms: string): Check<string> => {
+  if (id.trim().length === 0) return refuse(parameter, `${parameter} is empty: give ${forms}`)
+  if (control.test(id)) {
+    return refuse(parameter, `${parameter} ${JSON.stringify(id)} contains a control character: give ${forms}`)
+  }
+  return Either.right(id)
+}
+
+/** A paper id in any form the API accepts; an unknown prefix or a bare prefix is refused. */
+export const paperId = (id: string, parameter = "paperId"): Check<string> =>
+  Either.flatMap(anyId(id, parameter, paperIdForms), () => {
+    const prefix = prefixShape.exec(id)?.[1]
+    if (prefix === undefined) return Either.right(id)
+    const known = idPrefixes.find((name) => name.toUpperCase() === prefix.toUpperCase())
+    if (known === undefined) {
+      return refuse(
+        parameter,
+        `${parameter} ${
+          JSON.stringify(id)
+        } has the prefix ${prefix}:, which the API does not know: give ${paperIdForms}`
+      )
+    }
+    return id.slice(prefix.length + 1).trim().length === 0
+      ? refuse(parameter, `${parameter} ${JSON.stringify(id)} has nothing after ${known}:`)
+      : Either.right(id)
+  })
+
+/** An author id: anything but an empty or control-character string (the server decides the rest). */
+export const authorId = (id: string, parameter = "authorId"): Check<string> =>
+  anyId(id, parameter, `an author id, a number such as "1741101"`)
+
+/** A non-empty list of ids, each checked; a refused id is named by its position. */
+export const ids = (
+  list: ReadonlyArray<string>,
+  check: (id: string, parameter: string) => Check<string>,
+  parameter: string
+): Check<ReadonlyArray<string>> => {
+  if (list.length === 0) return refuse(parameter, `${parameter} is empty: give at least one id`)
+  for (let i = 0; i < list.length; i++) {
+    const checked = check(list[i]!, `${parameter}[${i}]`)
+    if (Either.isLeft(checked)) return Either.left(checked.left)
+  }
+  return Either.right(list)
+}
+
+// ---------------------------------------------------------------------------------------------
+// datasets
+
+/** A release: a `YYYY-MM-DD` date, or `latest` where allowed. */
+export const releaseId = (id: string, parameter: string, latest = true): Check<string> =>
+  (latest && id === "latest") || isFullDate(id)
+    ? Either.right(id)
+    : refuse(
+      parameter,
+      `${parameter} ${JSON.stringify(id)} is invalid: give a release date (YYYY-MM-DD)${latest ? ` or "latest"` : ""}`
+    )
+
+/** A dataset name as the API spells them (letters, digits, `_`, `.`, `-`). */
+export const datasetName = (name: string, parameter = "datasetName"): Check<string> =>
+  /^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name)
+    ? Either.right(name)
+    : refuse(
+      parameter,
+      `${parameter} ${JSON.stringify(name)} is invalid: give a dataset name such as papers, abstracts or s2orc_v2`
+    )

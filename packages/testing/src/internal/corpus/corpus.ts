@@ -1,0 +1,302 @@
+/** The corpus behind the public {@link Api.Corpus} interface: generation, id resolution and search indexes. */
+import MiniSearch from "minisearch"
+import { stemmer } from "stemmer"
+import type * as Api from "../../Corpus.js"
+import { externalKey, isAuthorId, parsePaperRef } from "../ids.js"
+import { hashString } from "../prng.js"
+import {
+  type AuthorCore,
+  authorCore,
+  authorIdOf,
+  corpusIdOf,
+  indexOfAuthorId,
+  indexOfCorpusId,
+  indexOfPaperIdPrefix,
+  type PaperCore,
+  paperCore,
+  paperIdOf,
+  paperIdPrefixOf
+} from "./generate.js"
+import { buildGraph, type Graph } from "./graph.js"
+import { landmarkAuthorCore, landmarkAuthors, landmarkCount, landmarkPaperCore } from "./landmarks.js"
+
+const tokenize = (text: string): Array<string> =>
+  text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0)
+
+/**
+ * The search term of a lower-case word: its Porter stem, so that singular and plural (and other
+ * inflections) match, as on the live service: `transformer` finds "Transformers".
+ */
+const term = (word: string): string => stemmer(word)
+
+/** The search terms of a text: its words, stemmed. */
+const terms = (text: string): Array<string> => tokenize(text).map(term)
+
+const DAY = 86_400_000
+const VIRTUAL_FROM = Date.UTC(1950, 0, 1)
+const VIRTUAL_TO = Date.UTC(2025, 11, 31)
+
+export class CorpusImpl implements Api.Corpus {
+  readonly seed: number
+  readonly size: number
+  /** Number of papers addressable by index (materialized plus virtual). */
+  readonly universe: number
+  readonly authorCount: number
+  readonly openWorld: boolean
+  readonly papers: ReadonlyArray<PaperCore>
+  readonly authors: ReadonlyArray<AuthorCore>
+  readonly graph: Graph
+  /** CSR: papers of author j, in paperId order. */
+  readonly authorPaperStart: Int32Array
+  readonly authorPapers: Int32Array
+  readonly authorCitationCount: Float64Array
+  readonly authorHIndex: Int32Array
+  /** Indices of the landmark papers: real papers with their real ids, titles and authors. */
+  readonly landmarks: Int32Array
+  private readonly external = new Map<string, number>()
+  // Landmarks keep their real ids, which do not follow the generated id layout.
+  private readonly landmarkPaperIds = new Map<string, number>()
+  private readonly landmarkCorpusIds = new Map<number, number>()
+  private readonly landmarkAuthorIds = new Map<string, number>()
+
+  constructor(options: Api.CorpusOptions) {
+    this.seed = options.seed >>> 0
+    this.size = Math.max(1, Math.floor(options.size))
+    this.universe = Math.max(this.size, Math.floor(options.bulkSize ?? this.size))
+    this.openWorld = options.openWorld ?? false
+    const generatedAuthors = Math.max(20, Math.round(this.size * 0.7))
+    // Landmarks take the last paper slots and come after the generated authors, so the generated
+    // papers and authors are the same with or without them.
+    const landmarks = landmarkCount(this.size)
+    const landmarkAuthorList = landmarkAuthors(landmarks)
+    this.authorCount = generatedAuthors + landmarkAuthorList.length
+    const authors: Array<AuthorCore> = new Array(this.authorCount)
+    for (let j = 0; j < generatedAuthors; j++) authors[j] = authorCore(this.seed, j)
+    landmarkAuthorList.forEach((author, k) => {
+      const j = generatedAuthors + k
+      authors[j] = landmarkAuthorCore(author, j, authorIdOf(this.seed, j))
+      this.landmarkAuthorIds.set(authors[j].authorId, j)
+    })
+    this.authors = authors
+    const papers: Array<PaperCore> = new Array(this.size)
+    const firstLandmark = this.size - landmarks
+    for (let i = 0; i < firstLandmark; i++) papers[i] = paperCore(this.seed, i, this.universe, generatedAuthors)
+    for (let k = 0; k < landmarks; k++) {
+      const i = firstLandmark + k
+      const slot = { paperId: paperIdOf(this.seed, i, this.universe), corpusId: corpusIdOf(this.seed, i) }
+      papers[i] = landmarkPaperCore(k, i, slot, (author) => generatedAuthors + landmarkAuthorList.indexOf(author))
+      this.landmarkPaperIds.set(papers[i].paperId, i)
+      this.landmarkCorpusIds.set(papers[i].corpusId, i)
+    }
+    this.papers = papers
+    this.landmarks = Int32Array.from({ length: landmarks }, (_, k) => firstLandmark + k)
+
+    for (const p of papers) {
+      for (const [kind, value] of Object.entries(p.externalIds)) {
+        if (kind === "CorpusId" || kind === "DBLP") continue
+        this.external.set(externalKey(kind, String(value)), p.index)
+      }
+    }
+
+    const order = Int32Array.from({ length: this.size }, (_, i) => i)
+      .sort((a, b) => dateKey(papers[a]!) - dateKey(papers[b]!) || a - b)
+    this.graph = buildGraph(this.seed, this.size, order, this.landmarks)
+
+    const count = new Int32Array(this.authorCount)
+    for (const p of papers) for (const a of p.authors) count[a]!++
+    this.authorPaperStart = new Int32Array(this.authorCount + 1)
+    for (let j = 0; j < this.authorCount; j++) this.authorPaperStart[j + 1] = this.authorPaperStart[j]! + count[j]!
+    this.authorPapers = new Int32Array(this.authorPaperStart[this.authorCount]!)
+    const fill = this.authorPaperStart.slice(0, this.authorCount)
+    for (const p of papers) for (const a of p.authors) this.authorPapers[fill[a]!++] = p.index
+    this.authorCitationCount = new Float64Array(this.authorCount)
+    this.authorHIndex = new Int32Array(this.authorCount)
+    const counts: Array<number> = []
+    for (let j = 0; j < this.authorCount; j++) {
+      counts.length = 0
+      for (let k = this.authorPaperStart[j]!; k < this.authorPaperStart[j + 1]!; k++) {
+        counts.push(this.graph.citationCount[this.authorPapers[k]!]!)
+      }
+      counts.sort((a, b) => b - a)
+      let h = 0
+      while (h < counts.length && counts[h]! > h) h++
+      this.authorHIndex[j] = h
+      this.authorCitationCount[j] = counts.reduce((a, b) => a + b, 0)
+    }
+  }
+
+  /** Paper `i` of the universe; papers beyond `size` are generated on demand and not stored. */
+  private readonly virtualCache = new Map<number, PaperCore>()
+  paper(i: number): PaperCore {
+    if (i < this.size) return this.papers[i]!
+    const cached = this.virtualCache.get(i)
+    if (cached !== undefined) return cached
+    // A bounded cache: a bulk page touches each virtual paper several times.
+    if (this.virtualCache.size >= 8192) this.virtualCache.clear()
+    const generated = this.generateVirtual(i)
+    this.virtualCache.set(i, generated)
+    return generated
+  }
+
+  private generateVirtual(i: number): PaperCore {
+    const core = paperCore(this.seed, i, this.universe, this.authorCount)
+    // Virtual papers are dated in index order, which keeps date-sorted bulk paging lazy.
+    const t = VIRTUAL_FROM +
+      Math.floor(((i - this.size) / Math.max(1, this.universe - this.size)) * (VIRTUAL_TO - VIRTUAL_FROM) / DAY) * DAY
+    const date = new Date(t).toISOString().slice(0, 10)
+    return { ...core, year: Number(date.slice(0, 4)), publicationDate: date }
+  }
+
+  citationCount(i: number): number {
+    // Virtual papers: decreasing with the index so citation-sorted bulk paging stays lazy.
+    return i < this.size ? this.graph.citationCount[i]! : Math.floor((20 * this.size) / (i + 1))
+  }
+
+  /**
+   * Paper `i`'s place in `paperId` order: the index order, except for landmarks, whose real ids
+   * fall elsewhere. Ties (a landmark sharing 8 hex digits with a generated id) go by index.
+   */
+  paperIdKey(i: number): number {
+    if (i >= this.size - this.landmarks.length && i < this.size) {
+      return parseInt(this.papers[i]!.paperId.slice(0, 8), 16)
+    }
+    return paperIdPrefixOf(this.seed, i, this.universe)
+  }
+
+  influentialCitationCount(i: number): number {
+    return i < this.size ? this.graph.influentialCount[i]! : Math.floor(this.citationCount(i) / 10)
+  }
+
+  referenceCount(i: number): number {
+    if (i >= this.size) return 0
+    return this.graph.refStart[i + 1]! - this.graph.refStart[i]! + this.graph.unresolvedRefs[i]!
+  }
+
+  author(j: number): AuthorCore {
+    return this.authors[j]!
+  }
+
+  authorPaperCount(j: number): number {
+    return this.authorPaperStart[j + 1]! - this.authorPaperStart[j]!
+  }
+
+  /** Resolves any accepted paper id form to an index of the universe. */
+  resolvePaper(id: string): number | undefined {
+    const ref = parsePaperRef(id)
+    if (ref === undefined) return undefined
+    switch (ref._tag) {
+      case "PaperId": {
+        const landmark = this.landmarkPaperIds.get(ref.value)
+        if (landmark !== undefined) return landmark
+        const guess = indexOfPaperIdPrefix(ref.value, this.universe)
+        for (const i of [guess, guess - 1, guess + 1]) {
+          if (i >= 0 && i < this.universe && this.paper(i).paperId === ref.value) return i
+        }
+        return this.openWorld ? hashString(ref.value) % this.size : undefined
+      }
+      case "CorpusId": {
+        const landmark = this.landmarkCorpusIds.get(ref.value)
+        if (landmark !== undefined) return landmark
+        const i = indexOfCorpusId(ref.value)
+        if (i >= 0 && i < this.universe && this.paper(i).corpusId === ref.value) return i
+        return this.openWorld ? hashString(`CorpusId:${ref.value}`) % this.size : undefined
+      }
+      case "External": {
+        const found = this.external.get(externalKey(ref.kind, ref.value))
+        if (found !== undefined) return found
+        return this.openWorld ? hashString(externalKey(ref.kind, ref.value)) % this.size : undefined
+      }
+    }
+  }
+
+  resolveAuthor(id: string): number | undefined {
+    if (!isAuthorId(id)) return undefined
+    const landmark = this.landmarkAuthorIds.get(id)
+    if (landmark !== undefined) return landmark
+    const j = indexOfAuthorId(Number(id))
+    if (j >= 0 && j < this.authorCount && this.authors[j]!.authorId === id) return j
+    return this.openWorld ? hashString(id) % this.authorCount : undefined
+  }
+
+  // ---- search indexes, built on first use so that start-up stays fast ----
+
+  private miniSearch: MiniSearch<{ id: number; title: string; abstract: string }> | undefined
+  get search(): MiniSearch<{ id: number; title: string; abstract: string }> {
+    if (this.miniSearch === undefined) {
+      const ms = new MiniSearch<{ id: number; title: string; abstract: string }>({
+        fields: ["title", "abstract"],
+        storeFields: [],
+        processTerm: (word) => term(word.toLowerCase()),
+        searchOptions: { boost: { title: 2 } }
+      })
+      ms.addAll(this.papers.map((p) => ({ id: p.index, title: p.title, abstract: p.abstract ?? "" })))
+      this.miniSearch = ms
+    }
+    return this.miniSearch
+  }
+
+  private inverted: Map<string, Int32Array> | undefined
+  /** token → ascending paper indices, over title and abstract. */
+  get postings(): Map<string, Int32Array> {
+    if (this.inverted === undefined) {
+      const lists = new Map<string, Array<number>>()
+      for (const p of this.papers) {
+        const seen = new Set(terms(`${p.title} ${p.abstract ?? ""}`))
+        for (const token of seen) {
+          let list = lists.get(token)
+          if (list === undefined) lists.set(token, list = [])
+          list.push(p.index)
+        }
+      }
+      const out = new Map<string, Int32Array>()
+      for (const [token, list] of lists) out.set(token, Int32Array.from(list))
+      this.inverted = out
+    }
+    return this.inverted
+  }
+
+  private tokensCache: Array<ReadonlyArray<string> | undefined> = []
+  /** Term sequence of a paper's title and abstract (for phrases). */
+  tokens(i: number): ReadonlyArray<string> {
+    let t = this.tokensCache[i]
+    if (t === undefined) {
+      const p = this.paper(i)
+      t = terms(`${p.title} ${p.abstract ?? ""}`)
+      if (i < this.size) this.tokensCache[i] = t
+    }
+    return t
+  }
+
+  private authorIndex: Map<string, Array<number>> | undefined
+  /** Author indices whose name contains every token of the query. */
+  searchAuthors(query: string): Array<number> {
+    if (this.authorIndex === undefined) {
+      const index = new Map<string, Array<number>>()
+      for (const a of this.authors) {
+        for (const token of new Set(tokenize(a.name))) {
+          let list = index.get(token)
+          if (list === undefined) index.set(token, list = [])
+          list.push(a.index)
+        }
+      }
+      this.authorIndex = index
+    }
+    const tokens = tokenize(query)
+    if (tokens.length === 0) return []
+    let result: Array<number> | undefined
+    for (const token of tokens) {
+      const list = this.authorIndex.get(token) ?? []
+      result = result === undefined ? list.slice() : result.filter((j) => list.includes(j))
+    }
+    return (result ?? []).sort((a, b) => this.authorCitationCount[b]! - this.authorCitationCount[a]! || a - b)
+  }
+}
+
+const dateKey = (p: PaperCore): number => {
+  if (p.publicationDate === null) return p.year * 10000 + 101
+  return Number(p.publicationDate.replaceAll("-", ""))
+}
+
+export { term, terms, tokenize }
+
+export const make = (options: Api.CorpusOptions): Api.Corpus => new CorpusImpl(options)
