@@ -309,6 +309,10 @@ describe("downloadDataset", () => {
         Stream.runDrain(NodeDatasets.downloadFile("https://h/a.gz", { directory: "x", idleTimeout: "0 seconds" }))
       )
       expect(idle).toMatchObject({ _tag: "InvalidOptions", option: "idleTimeout" })
+      const reading = yield* Effect.flip(
+        Stream.runDrain(NodeDatasets.readDatasetFile("https://h/a.gz", { idleTimeout: "0 seconds" }))
+      )
+      expect(reading).toMatchObject({ _tag: "InvalidOptions", option: "idleTimeout" })
       expect(yield* (yield* Emulator).requests).toHaveLength(0)
     }).pipe(Effect.provide(inMemory())))
 

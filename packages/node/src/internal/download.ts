@@ -6,16 +6,17 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import type { RetryPolicy, S2Error } from "@s2-effect/core"
+import type { InvalidOptions, RetryPolicy, S2Error } from "@s2-effect/core"
 import {
-  InvalidOptions,
   isS2Error,
   RetryPolicy as Retry,
   SemanticScholar,
   TransportError,
-  UnexpectedStatus
+  UnexpectedStatus,
+  Validate
 } from "@s2-effect/core"
-import { Data, Duration, Effect, Either, Option, Schedule, ScheduleDecision, Stream } from "effect"
+import type { Duration } from "effect"
+import { Data, Effect, Either, Option, Schedule, ScheduleDecision, Stream } from "effect"
 import * as NodePath from "node:path"
 import type { DownloadEvent as Event, DownloadOptions } from "../DatasetDownload.js"
 import { DatasetFileError } from "../DatasetFileError.js"
@@ -60,21 +61,12 @@ interface Settings {
 /** The options checked before anything is sent: bad ones are the caller's settings, not a request. */
 const validate = (options: DownloadOptions): Effect.Effect<Settings, InvalidOptions> =>
   Effect.gen(function*() {
-    const concurrency = options.concurrency ?? defaultConcurrency
-    if (!Number.isInteger(concurrency) || concurrency < 1) {
-      return yield* new InvalidOptions({
-        message: `concurrency ${concurrency} is invalid: give a whole number of files, 1 or more`,
-        option: "concurrency"
-      })
-    }
-    const idle = Duration.decodeUnknown(options.idleTimeout ?? FileHost.defaultIdleTimeout)
-    if (idle._tag === "None" || !Duration.greaterThan(idle.value, Duration.zero)) {
-      return yield* new InvalidOptions({
-        message: `idleTimeout ${String(options.idleTimeout)} is invalid: give a positive duration such as "60 seconds"`,
-        option: "idleTimeout"
-      })
-    }
-    return { concurrency, idle: idle.value, retry: options.retry ?? Retry.defaultPolicy }
+    const concurrency = yield* Either.mapLeft(
+      Validate.wholeNumber("concurrency", options.concurrency ?? defaultConcurrency, { min: 1 }),
+      Validate.asOption
+    )
+    const idle = yield* FileHost.idleTimeout(options.idleTimeout)
+    return { concurrency, idle, retry: options.retry ?? Retry.defaultPolicy }
   })
 
 /** `bytes a-b/total` or `bytes * /total`. */

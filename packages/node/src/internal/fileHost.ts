@@ -9,7 +9,8 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type { S2Error } from "@s2-effect/core"
-import { HttpStatus, Timeout, TransportError } from "@s2-effect/core"
+import type { InvalidOptions } from "@s2-effect/core"
+import { HttpStatus, Timeout, TransportError, Validate } from "@s2-effect/core"
 import { Duration, Effect, Either, Stream } from "effect"
 import { DatasetFileError } from "../DatasetFileError.js"
 
@@ -31,7 +32,13 @@ export const withoutQuery = (url: string): string => {
 
 export const isUrl = (s: string): boolean => /^https?:\/\//i.test(s)
 
-export const defaultIdleTimeout = Duration.seconds(60)
+const defaultIdleTimeout = Duration.seconds(60)
+
+/** How long the host may stay silent: the option checked, a bad one a typed `InvalidOptions`. */
+export const idleTimeout = (
+  given: Duration.DurationInput | undefined
+): Either.Either<Duration.Duration, InvalidOptions> =>
+  Either.mapLeft(Validate.positiveDuration("idleTimeout", given ?? defaultIdleTimeout), Validate.asOption)
 
 /** A disk failure as a {@link DatasetFileError}: `what` the client tried, on which file. */
 export const ioError = (file: string, what: string) => (error: { readonly message: string }) =>

@@ -8,8 +8,8 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
 import { Decoder } from "@s2-effect/core"
-import type { Schema } from "effect"
-import { Chunk, Data, Duration, Effect, Either, Option, ParseResult, Stream } from "effect"
+import type { Duration, Schema } from "effect"
+import { Chunk, Data, Effect, Either, Option, ParseResult, Stream } from "effect"
 import * as Zlib from "node:zlib"
 import type { ReadOptions } from "../DatasetFile.js"
 import { DatasetFileError } from "../DatasetFileError.js"
@@ -159,7 +159,7 @@ export const gzipJsonLines = <A, I, E, R>(
 /** The bytes of a link, with no retry: a read cannot resume. */
 const fromUrl = (url: string, idleTimeout: Duration.DurationInput | undefined) =>
   Stream.unwrap(Effect.gen(function*() {
-    const idle = Duration.decode(idleTimeout ?? FileHost.defaultIdleTimeout)
+    const idle = yield* FileHost.idleTimeout(idleTimeout)
     // No tracing span: it would record the full link, signature included.
     const client = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerDisabledWhen(() => true))
     const { response, target } = yield* FileHost.request(client, url, {}, idle)
