@@ -35,7 +35,7 @@ export interface Options {
   readonly rateLimit?: RateLimit | RateLimitModule.Shared | false | undefined
   /**
    * Concurrent `getPaper` / `getAuthor` calls from any fiber coalesce into `POST /paper/batch` and
-   * `POST /author/batch` calls (`true` for the default window). Default off; {@link withBatching}
+   * `POST /author/batch` calls (`true` for the default window). Default off; `withBatching`
    * switches it for a scope of work. See docs/scaling.md for what a batch answers differently.
    */
   readonly batching?: boolean | BatchingOptions | undefined

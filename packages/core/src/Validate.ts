@@ -17,26 +17,7 @@
  */
 import * as internal from "./internal/validate.js"
 
-/**
- * A refusal: the parameter (or option, or flag) and a message that says what is allowed.
- *
- * @category models
- * @since 0.1.0
- */
-export const Invalid = internal.Invalid
-/**
- * @category models
- * @since 0.1.0
- */
-export type Invalid = internal.Invalid
-
-/**
- * The answer of a check.
- *
- * @category models
- * @since 0.1.0
- */
-export type Check<A> = internal.Check<A>
+export { type Check, Invalid } from "./internal/validate.js"
 
 /**
  * A refusal as `BadQueryParameters` (an operation's input; nothing was sent).

@@ -39,6 +39,7 @@ export * as RateLimit from "./RateLimit.js"
 /** @category modules */
 export * as ResponseCache from "./ResponseCache.js"
 /** @category modules */
+export type { WireRecord } from "./internal/record.js"
 export * as RetryPolicy from "./RetryPolicy.js"
 export * from "./S2Error.js"
 /** @category modules */

@@ -2,7 +2,7 @@
  * The Datasets API: releases, their datasets' download links, and diffs between releases. Links
  * and diffs need an API key, so they are refused before sending without one.
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { Dataset, DatasetDiff, Release } from "../Dataset.js"
 import type { Service } from "../SemanticScholar.js"
 import * as Endpoint from "./endpoint.js"
@@ -30,22 +30,21 @@ const place = (e: Endpoint.Endpoint, parts: Record<string, string>) =>
 
 /** The dataset operations of the service. */
 export const make = (context: Endpoint.Context) => ({
-  getAvailableReleases: () =>
-    Endpoint.call(context, getAvailableReleases, Req.get("datasets", getAvailableReleases.path), releases),
-  getRelease: (releaseId: string) =>
-    Effect.flatMap(
-      Validate.input(Validate.releaseId(releaseId, "releaseId")),
-      (release) => Endpoint.call(context, getRelease, Req.get("datasets", place(getRelease, { release })), Release)
-    ),
-  getDatasetDownloadLinks: (releaseId: string, datasetName: string) =>
-    Effect.gen(function*() {
-      const release = yield* Validate.input(Validate.releaseId(releaseId, "releaseId"))
-      const name = yield* Validate.input(Validate.datasetName(datasetName))
-      const path = place(getDatasetDownloadLinks, { release, name })
-      return yield* Endpoint.call(context, getDatasetDownloadLinks, Req.get("datasets", path), Dataset)
-    }),
-  getDatasetDiffs: (datasetName: string, startReleaseId: string, endReleaseId: string) =>
-    Effect.gen(function*() {
+  getAvailableReleases: Endpoint.fn(getAvailableReleases)(function*() {
+    return yield* Endpoint.call(context, getAvailableReleases, Req.get("datasets", getAvailableReleases.path), releases)
+  }),
+  getRelease: Endpoint.fn(getRelease)(function*(releaseId: string) {
+    const release = yield* Validate.input(Validate.releaseId(releaseId, "releaseId"))
+    return yield* Endpoint.call(context, getRelease, Req.get("datasets", place(getRelease, { release })), Release)
+  }),
+  getDatasetDownloadLinks: Endpoint.fn(getDatasetDownloadLinks)(function*(releaseId: string, datasetName: string) {
+    const release = yield* Validate.input(Validate.releaseId(releaseId, "releaseId"))
+    const name = yield* Validate.input(Validate.datasetName(datasetName))
+    const path = place(getDatasetDownloadLinks, { release, name })
+    return yield* Endpoint.call(context, getDatasetDownloadLinks, Req.get("datasets", path), Dataset)
+  }),
+  getDatasetDiffs: Endpoint.fn(getDatasetDiffs)(
+    function*(datasetName: string, startReleaseId: string, endReleaseId: string) {
       const name = yield* Validate.input(Validate.datasetName(datasetName))
       const start = yield* Validate.input(Validate.releaseId(startReleaseId, "startReleaseId", false))
       const end = yield* Validate.input(Validate.releaseId(endReleaseId, "endReleaseId"))
@@ -56,5 +55,6 @@ export const make = (context: Endpoint.Context) => ({
       }
       const path = place(getDatasetDiffs, { start, end, name })
       return yield* Endpoint.call(context, getDatasetDiffs, Req.get("datasets", path), DatasetDiff)
-    })
+    }
+  )
 } satisfies Partial<Service>)

@@ -58,15 +58,23 @@ export const route = (endpoint: Endpoint): string => `${endpoint.method} ${Req.p
 /** The path with the (validated) id in place. */
 export const place = (endpoint: Endpoint, id: string): string => endpoint.path.replace("{id}", PaperId.toPath(id))
 
-/** Runs an operation's effect in its span, `SemanticScholar.<name>`, with the route. */
+const spanOptions = (endpoint: Endpoint) => ({
+  attributes: { "s2.endpoint": route(endpoint) },
+  kind: "client" as const
+})
+
+/** An operation as an `Effect.fn`: it runs in its span, `SemanticScholar.<name>`, with the route. */
+export const fn = (endpoint: Endpoint) => Effect.fn(`SemanticScholar.${endpoint.name}`, spanOptions(endpoint))
+
+/** Runs a page of a stream in the operation's span, with the route and the page's own attributes. */
 export const traced = <A, E, R>(
   endpoint: Endpoint,
   self: Effect.Effect<A, E, R>,
   attributes: Record<string, unknown> = {}
 ): Effect.Effect<A, E, R> =>
   Effect.withSpan(self, `SemanticScholar.${endpoint.name}`, {
-    attributes: { "s2.endpoint": route(endpoint), ...attributes },
-    kind: "client"
+    ...spanOptions(endpoint),
+    attributes: { ...spanOptions(endpoint).attributes, ...attributes }
   })
 
 /** Download links and diffs are only served with a key; say so before sending, not after a 403. */
@@ -87,14 +95,14 @@ export const fieldsParam = (
     ? Effect.dieMessage(`${endpoint.name} has no field set`)
     : Effect.map(Fields.render(endpoint.fields, fields), (value): Filters.QueryParam => ["fields", value])
 
-/** One call: the request described, sent through the transport, in the operation's span. */
+/** One call: the request described, refused without a key where one is needed, else sent. */
 export const call = <A, I>(
   context: Context,
   endpoint: Endpoint,
   request: Req.S2Request,
   schema: Schema.Schema<A, I>
 ): Effect.Effect<A, S2Error> =>
-  traced(endpoint, Effect.zipRight(requireKey(context, endpoint), context.transport.execute(request, schema)))
+  Effect.zipRight(requireKey(context, endpoint), context.transport.execute(request, schema))
 
 /** Page size, start and look-ahead of a list, checked against the endpoint's limits. */
 export const paging = <P, I>(endpoint: ListEndpoint<P, I>, options: PageOptions) =>

@@ -281,33 +281,31 @@ export interface Context extends Endpoint.Context {
 /** A batch lookup: ids checked, split by the endpoint's size, answers in input order. */
 const batch = <A, I>(context: Context, endpoint: Batch<A, I>) => {
   const ask = Lookups.ask(endpoint, context.transport.execute)
-  return (ids: ReadonlyArray<string>, options: BatchOptions<string> = {}) =>
-    Endpoint.traced(
-      endpoint,
-      Effect.gen(function*() {
-        yield* Validate.input(Validate.ids(ids, endpoint.id, `${endpoint.noun}Ids`))
-        const concurrency = yield* Validate.input(
-          Validate.wholeNumber("concurrency", options.concurrency ?? 1, { min: 1 })
-        )
-        const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)
-        const chunks = Array.from(
-          { length: Math.ceil(ids.length / endpoint.size) },
-          (_, i) => ids.slice(i * endpoint.size, (i + 1) * endpoint.size)
-        )
-        const answers = yield* Effect.forEach(chunks, (chunk) => ask(fields, chunk), { concurrency })
-        const found: Array<A> = []
-        const notFound: Array<string> = []
-        answers.flat().forEach((entry, i) => entry === null ? notFound.push(ids[i] ?? "") : found.push(entry))
-        if (found.length === 0) {
-          return yield* new ObjectNotFound({
-            message: `none of the ${ids.length} ${endpoint.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`,
-            method: "POST",
-            url: endpoint.path
-          })
-        }
-        return options.returnNotFound === true ? ({ found, notFound } satisfies BatchResult<A>) : found
-      })
-    )
+  return Endpoint.fn(endpoint)(
+    function*(ids: ReadonlyArray<string>, options: BatchOptions<string> = {}) {
+      yield* Validate.input(Validate.ids(ids, endpoint.id, `${endpoint.noun}Ids`))
+      const concurrency = yield* Validate.input(
+        Validate.wholeNumber("concurrency", options.concurrency ?? 1, { min: 1 })
+      )
+      const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)
+      const chunks = Array.from(
+        { length: Math.ceil(ids.length / endpoint.size) },
+        (_, i) => ids.slice(i * endpoint.size, (i + 1) * endpoint.size)
+      )
+      const answers = yield* Effect.forEach(chunks, (chunk) => ask(fields, chunk), { concurrency })
+      const found: Array<A> = []
+      const notFound: Array<string> = []
+      answers.flat().forEach((entry, i) => entry === null ? notFound.push(ids[i] ?? "") : found.push(entry))
+      if (found.length === 0) {
+        return yield* new ObjectNotFound({
+          message: `none of the ${ids.length} ${endpoint.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`,
+          method: "POST",
+          url: endpoint.path
+        })
+      }
+      return options.returnNotFound === true ? ({ found, notFound } satisfies BatchResult<A>) : found
+    }
+  )
 }
 
 /**
@@ -321,29 +319,25 @@ const lookup = <A, I>(
   viaBatch: Batch<A, I>,
   loader: Lookups.Loader<A>
 ) =>
-(id: string, options: FieldsOption<string> = {}): Effect.Effect<A, S2Error> =>
-  Endpoint.traced(
-    endpoint,
-    Effect.gen(function*() {
-      const checked = yield* idOf(endpoint.subject, id)
-      const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)
-      const scope = yield* Lookups.BatchingOverride
-      if (!(scope.enabled ?? context.loaders.settings.enabled)) {
-        return yield* context.transport.execute(
-          Req.get("graph", Endpoint.place(endpoint, checked), [["fields", fields]]),
-          endpoint.schema
-        )
-      }
-      const batched = Effect.request(Lookups.Lookup<A>(checked, fields), loader)
-      const around = context.transport.config.around
-      if (around === undefined) return yield* batched
-      const entry = Req.post("graph", viaBatch.path, [["fields", fields]], { ids: [checked] })
-      return yield* Effect.flatMap(
-        around(entry, batched),
-        (json) => Transport.decode(viaBatch.schema, json, { method: "POST", url: viaBatch.path })
+  Endpoint.fn(endpoint)(function*(id: string, options: FieldsOption<string> = {}) {
+    const checked = yield* idOf(endpoint.subject, id)
+    const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)
+    const scope = yield* Lookups.BatchingOverride
+    if (!(scope.enabled ?? context.loaders.settings.enabled)) {
+      return yield* context.transport.execute(
+        Req.get("graph", Endpoint.place(endpoint, checked), [["fields", fields]]),
+        endpoint.schema
       )
-    })
-  )
+    }
+    const batched = Effect.request(Lookups.Lookup<A>(checked, fields), loader)
+    const around = context.transport.config.around
+    if (around === undefined) return yield* batched
+    const entry = Req.post("graph", viaBatch.path, [["fields", fields]], { ids: [checked] })
+    return yield* Effect.flatMap(
+      around(entry, batched),
+      (json) => Transport.decode(viaBatch.schema, json, { method: "POST", url: viaBatch.path })
+    )
+  })
 
 /** The graph operations of the service. */
 export const make = (context: Context) => {
@@ -400,33 +394,32 @@ export const make = (context: Context) => {
     getAuthors: batch(context, getAuthors) as Service["getAuthors"],
     getPaper: lookup(context, getPaper, getPapers, context.loaders.papers),
     getAuthor: lookup(context, getAuthor, getAuthors, context.loaders.authors),
-    matchPaperTitle: (text: string, options: Filters.SearchFilters & FieldsOption<string> = {}) =>
-      Endpoint.traced(
-        matchPaperTitle,
-        Effect.gen(function*() {
-          const params = [yield* queryParam(text), ...yield* Filters.render(options)]
-          params.push(yield* Endpoint.fieldsParam(matchPaperTitle, options.fields))
-          const answer = yield* context.transport.execute(Req.get("graph", matchPaperTitle.path, params), MatchAnswer)
-          const [best] = answer.data
-          return best ?? (yield* new ObjectNotFound({ message: `no paper title matches ${JSON.stringify(text)}` }))
-        })
-      ),
-    getAutocomplete: (text: string) =>
-      Effect.flatMap(queryParam(text), ([name, value]) =>
-        Effect.map(
-          Endpoint.call(
-            context,
-            getAutocomplete,
-            Req.get("graph", getAutocomplete.path, [[name, Array.from(value).slice(0, autocompleteLength).join("")]]),
-            AutocompleteAnswer
-          ),
-          (answer) => answer.matches
-        )),
-    searchSnippet: (text: string, options: SnippetSearchOptions = {}) =>
-      Effect.flatMap(snippetQuery(text, options), (params) =>
-        Effect.map(
-          Endpoint.call(context, searchSnippet, Req.get("graph", searchSnippet.path, params), SnippetAnswer),
-          (answer): SnippetResults => Object.assign([...answer.data], { retrievalVersion: answer.retrievalVersion })
-        ))
+    matchPaperTitle: Endpoint.fn(matchPaperTitle)(
+      function*(text: string, options: Filters.SearchFilters & FieldsOption<string> = {}) {
+        const params = [yield* queryParam(text), ...yield* Filters.render(options)]
+        params.push(yield* Endpoint.fieldsParam(matchPaperTitle, options.fields))
+        const answer = yield* context.transport.execute(Req.get("graph", matchPaperTitle.path, params), MatchAnswer)
+        const [best] = answer.data
+        return best ?? (yield* new ObjectNotFound({ message: `no paper title matches ${JSON.stringify(text)}` }))
+      }
+    ),
+    getAutocomplete: Endpoint.fn(getAutocomplete)(function*(text: string) {
+      const [name, value] = yield* queryParam(text)
+      const cut = Array.from(value).slice(0, autocompleteLength).join("")
+      const answer = yield* Endpoint.call(
+        context,
+        getAutocomplete,
+        Req.get("graph", getAutocomplete.path, [[name, cut]]),
+        AutocompleteAnswer
+      )
+      return answer.matches
+    }),
+    searchSnippet: Endpoint.fn(searchSnippet)(function*(text: string, options: SnippetSearchOptions = {}) {
+      const params = yield* snippetQuery(text, options)
+      const request = Req.get("graph", searchSnippet.path, params)
+      const answer = yield* Endpoint.call(context, searchSnippet, request, SnippetAnswer)
+      const results: SnippetResults = Object.assign([...answer.data], { retrievalVersion: answer.retrievalVersion })
+      return results
+    })
   } satisfies Partial<Service>
 }

@@ -55,25 +55,27 @@ const examples = (positivePaperIds: ReadonlyArray<string>, negativePaperIds: Rea
 
 /** The recommendation operations of the service. */
 export const make = (context: Endpoint.Context) => ({
-  getRecommendedPapers: (paperId: string, options: RecommendationOptions = {}) =>
-    Effect.gen(function*() {
+  getRecommendedPapers: Endpoint.fn(getRecommendedPapers)(
+    function*(paperId: string, options: RecommendationOptions = {}) {
       const id = yield* Validate.input(Validate.paperId(paperId))
       const poolFrom = yield* Validate.input(Validate.oneOf("poolFrom", options.poolFrom ?? "recent", pools))
       const params = [...yield* query(getRecommendedPapers, options), ["from", poolFrom] as const]
       const request = Req.get("recommendations", Endpoint.place(getRecommendedPapers, id), params)
       const answer = yield* Endpoint.call(context, getRecommendedPapers, request, RecommendationAnswer)
       return answer.recommendedPapers
-    }),
-  getRecommendedPapersFromLists: (
-    positivePaperIds: ReadonlyArray<string>,
-    negativePaperIds?: ReadonlyArray<string>,
-    options: ListRecommendationOptions = {}
-  ) =>
-    Effect.gen(function*() {
+    }
+  ),
+  getRecommendedPapersFromLists: Endpoint.fn(getRecommendedPapersFromLists)(
+    function*(
+      positivePaperIds: ReadonlyArray<string>,
+      negativePaperIds?: ReadonlyArray<string>,
+      options: ListRecommendationOptions = {}
+    ) {
       const body = yield* examples(positivePaperIds, negativePaperIds)
       const params = yield* query(getRecommendedPapersFromLists, options)
       const request = Req.post("recommendations", getRecommendedPapersFromLists.path, params, body)
       const answer = yield* Endpoint.call(context, getRecommendedPapersFromLists, request, RecommendationAnswer)
       return answer.recommendedPapers
-    })
+    }
+  )
 } satisfies Partial<Service>)

@@ -32,8 +32,11 @@ export const authorSummary = {
 }
 
 /**
- * What every record has besides its fields: `raw` and `keys()`, written once here for the ten
- * record classes.
+ * What every record has besides its fields: `raw` and `keys()`, written once for the ten record
+ * classes.
+ *
+ * @category models
+ * @since 0.1.0
  */
 export interface WireRecord {
   /** The record as it came over the wire. */

@@ -8,9 +8,20 @@
 import { Data, Duration, Either, Option } from "effect"
 import { BadQueryParameters, InvalidOptions } from "../S2Error.js"
 
-/** A refusal: the parameter (or option, or flag) and a message that says what is allowed. */
+/**
+ * A refusal: the parameter (or option, or flag) and a message that says what is allowed.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export class Invalid extends Data.TaggedError("Invalid")<{ readonly parameter: string; readonly message: string }> {}
 
+/**
+ * The answer of a check: the value, or an {@link Invalid}.
+ *
+ * @category models
+ * @since 0.1.0
+ */
 export type Check<A> = Either.Either<A, Invalid>
 
 export const refuse = (parameter: string, message: string): Check<never> =>
