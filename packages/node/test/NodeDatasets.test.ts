@@ -336,15 +336,22 @@ describe("downloadDataset", () => {
 })
 
 describe("downloadDataset over real HTTP (startEmulator)", () => {
+  /** The emulator on a port, a temporary directory, and a client with the key over undici. */
+  const overHttp = (options: EmulatorOptions) =>
+    Effect.gen(function*() {
+      const emulator = yield* startEmulator({ seed: 5, ...options })
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const layer = SemanticScholar.layer({ apiUrl: emulator.url, apiKey: Redacted.make(KEY), rateLimit: false })
+        .pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.orDie, Layer.merge(NodeHttpClient.layerUndici))
+      return { emulator, fs, directory, layer }
+    })
+
   it.scopedLive(
     "a body cut short is resumed from the bytes on disk; the file is announced once",
     () =>
       Effect.gen(function*() {
-        const emulator = yield* startEmulator({ seed: 5, size: 600, releases: { count: 1 } })
-        const fs = yield* FileSystem.FileSystem
-        const directory = yield* fs.makeTempDirectoryScoped()
-        const layer = SemanticScholar.layer({ apiUrl: emulator.url, apiKey: Redacted.make(KEY), rateLimit: false })
-          .pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.orDie, Layer.merge(NodeHttpClient.layerUndici))
+        const { directory, emulator, layer } = yield* overHttp({ size: 600, releases: { count: 1 } })
         const [url = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) =>
           s2.getDatasetDownloadLinks("latest", "papers")).pipe(Effect.provide(layer))).files
         yield* emulator.setFaults({ script: [{ route: "/files/*", requests: 1, fault: Faults.truncate(0.5) }] })
@@ -375,15 +382,7 @@ describe("downloadDataset over real HTTP (startEmulator)", () => {
     "interrupted half way, then resumed: identical bytes, no byte fetched twice, no key on the file host",
     () =>
       Effect.gen(function*() {
-        const emulator = yield* startEmulator({ seed: 5, size: 6000, releases: { count: 2 } })
-        const fs = yield* FileSystem.FileSystem
-        const directory = yield* fs.makeTempDirectoryScoped()
-        const layer = SemanticScholar.layer({ apiUrl: emulator.url, apiKey: Redacted.make(KEY), rateLimit: false })
-          .pipe(
-            Layer.provide(NodeHttpClient.layerUndici),
-            Layer.orDie,
-            Layer.merge(NodeHttpClient.layerUndici)
-          )
+        const { directory, emulator, fs, layer } = yield* overHttp({ size: 6000, releases: { count: 2 } })
         const download = NodeDatasets.downloadDataset("latest", "papers", { directory, concurrency: 1 })
         // First run: stop as soon as the second file is half way.
         const first = yield* download.pipe(
