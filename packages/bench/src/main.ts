@@ -14,6 +14,11 @@ import { startEmulator } from "./emulator.js"
 import { patchedEffect } from "./patchedEffect.js"
 
 const runs = Number(process.env.BENCH_RUNS ?? 5)
+/**
+ * `BENCH_ONLY=harvest`: only the interleaved harvests (library, hand loop, `s2 harvest`), printed
+ * and not written to RESULTS.md — for measuring a change to the harvest path without the whole run.
+ */
+const only = process.env.BENCH_ONLY
 const here = import.meta.dirname
 const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-bench-"))
 const harvestFields = "title,year,venue,citationCount,authors"
@@ -211,6 +216,18 @@ const main = async () => {
     const ratios = stat(harvest.map(([o, h]) => rate(o) / rate(h)))
     const prefetchRatios = stat(harvest.map(([, h, p]) => rate(p) / rate(h)))
 
+    if (only === "harvest") {
+      const line = (label: string, value: string) => console.log(`${label}: ${value}`)
+      line("load average (1 min) at the start and the end", `${fmt(loadAtStart)} and ${fmt(Os.loadavg()[0] ?? 0)}`)
+      line("bulk harvest (records/s), ratio to the hand loop", `${cell(oursRate, 0)}; ${cell(ratios, 2)}`)
+      line("same with prefetch: 1, ratio", `${cell(prefetchRate, 0)}; ${cell(prefetchRatios, 2)}`)
+      line("s2 harvest, whole process (s)", cell(s2Seconds, 2))
+      line("hand loop, whole process (s)", cell(handSeconds, 2))
+      line("s2 harvest ÷ hand loop speed", cell(s2Ratios, 2))
+      line("output check", same ? "byte-identical" : "DIFFERENT")
+      spawnSync("rm", ["-rf", tmp])
+      return
+    }
     const decode = repeat(() => runCase("decode", [emulator.url, "50"]))
     const lookups = repeat(() => runCase("lookups", [emulator.url, "2000"]))
     const batch1 = repeat(() => runCase("batches", [emulator.url, "50000", "1"]))

@@ -1,21 +1,31 @@
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it, vi } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
 import { Emulator, Faults } from "@s2-effect/testing"
-import { Effect, Exit, Fiber, Layer, TestClock } from "effect"
+import { Effect, Exit, Fiber, Layer, Option, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
 import * as Harvest from "../src/Harvest.js"
+import * as HarvestCheckpoint from "../src/HarvestCheckpoint.js"
 import type { Reporter } from "../src/render/Progress.js"
 
 // 2,000 materialized papers, bulk search over 4,500: five pages of 1,000 (the last one short).
 const client = SemanticScholar.layer({ retry: false }).pipe(
-  Layer.provide(Emulator.layer({ seed: 3, size: 2000, bulkSize: 4500 }))
+  Layer.provide(Emulator.layer({ seed: 3, size: 2000, bulkSize: 4500 })),
+  Layer.merge(NodeFileSystem.layer)
 )
 const quiet: Reporter = { update: () => Effect.void, stop: Effect.void }
-const spec: Harvest.Spec = { query: "", filters: {}, sort: null, fields: ["title", "year"], max: null }
+const spec: HarvestCheckpoint.Spec = { query: "", filters: {}, sort: null, fields: ["title", "year"], max: null }
+/** A harvest from scratch, or resumed, into `out`. */
+const run = (out: string, options: { readonly resume: boolean } = { resume: false }) =>
+  Effect.flatMap(
+    Harvest.prepare(out, spec, { ...options, overwrite: false }),
+    (start) => Harvest.harvest(out, start, quiet)
+  )
+const readCheckpoint = (out: string) => Effect.map(HarvestCheckpoint.read(out), Option.getOrUndefined)
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-harvest-"))
 
 // The live heap after a full collection, in MB: what the process still holds.
@@ -34,6 +44,11 @@ class Crash {
   readonly _tag = "Crash"
 }
 
+// Harvest.BeforeCheckpoint is the crash-injection hook: it runs after page N's records are written
+// and before the checkpoint that counts them. Dying there is a crash in that window: the output then
+// holds records past the checkpoint, which a resume must cut off.
+const crashBeforeCheckpoint = (page: number) => (n: number) => n === page ? Effect.die(new Crash()) : Effect.void
+
 // Memory and crash tests, not timed ones: a loaded machine may take longer than the default 5 s.
 describe("Harvest", { timeout: 60_000 }, () => {
   it.effect("a crash between a page and its checkpoint, then resume, gives the uninterrupted file", () =>
@@ -46,7 +61,6 @@ describe("Harvest", { timeout: 60_000 }, () => {
         yield* Harvest.prepare(whole, spec, { resume: false, overwrite: false }),
         quiet
       )
-        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
       expect(full.checkpoint).toMatchObject({ records: 4500, pages: 5, done: true, token: null })
 
       // Crash after page 3 is on disk but before its checkpoint: the checkpoint still says 2 pages.
@@ -55,13 +69,11 @@ describe("Harvest", { timeout: 60_000 }, () => {
         yield* Harvest.prepare(broken, spec, { resume: false, overwrite: false }),
         quiet
       ).pipe(
-        Effect.provideService(Harvest.HarvestFiles, {
-          afterPageWrite: (pages) => (pages === 3 ? Effect.die(new Crash()) : Effect.void)
-        }),
+        Effect.provideService(Harvest.BeforeCheckpoint, crashBeforeCheckpoint(3)),
         Effect.exit
       )
       expect(Exit.isFailure(crashed)).toBe(true)
-      const saved = yield* Harvest.readCheckpoint(broken)
+      const saved = yield* readCheckpoint(broken)
       expect(saved).toMatchObject({ pages: 2, records: 2000, done: false })
       expect(fs.statSync(broken).size).toBeGreaterThan(saved?.bytes ?? 0)
 
@@ -75,7 +87,6 @@ describe("Harvest", { timeout: 60_000 }, () => {
         yield* Harvest.prepare(broken, spec, { resume: true, overwrite: false }),
         quiet
       )
-        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
       expect(resumed.startRecords).toBe(2000)
       expect(resumed.checkpoint.years).toEqual(full.checkpoint.years)
       expect(fs.readFileSync(broken, "utf8")).toBe(fs.readFileSync(whole, "utf8"))
@@ -86,7 +97,6 @@ describe("Harvest", { timeout: 60_000 }, () => {
         yield* Harvest.prepare(broken, spec, { resume: true, overwrite: false }),
         quiet
       )
-        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
       expect(again.alreadyDone).toBe(true)
       const exists = yield* Effect.flip(Harvest.prepare(broken, spec, { resume: false, overwrite: false }))
       expect(exists.message).toContain("--overwrite")
@@ -97,17 +107,14 @@ describe("Harvest", { timeout: 60_000 }, () => {
       const dir = tmp()
       const whole = path.join(dir, "whole.jsonl")
       const lost = path.join(dir, "lost.jsonl")
-      yield* Harvest.harvest(whole, yield* Harvest.prepare(whole, spec, { resume: false, overwrite: false }), quiet)
-        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
+      yield* run(whole)
       // The test clock stands still: page 1 is flushed (the first always is), pages 2 and 3 are not.
-      yield* Harvest.harvest(lost, yield* Harvest.prepare(lost, spec, { resume: false, overwrite: false }), quiet)
+      yield* run(lost)
         .pipe(
-          Effect.provideService(Harvest.HarvestFiles, {
-            afterPageWrite: (pages) => (pages === 3 ? Effect.die(new Crash()) : Effect.void)
-          }),
+          Effect.provideService(Harvest.BeforeCheckpoint, crashBeforeCheckpoint(3)),
           Effect.exit
         )
-      const saved = yield* Harvest.readCheckpoint(lost)
+      const saved = yield* readCheckpoint(lost)
       expect(saved).toMatchObject({ pages: 2, records: 2000, synced: { pages: 1, records: 1000 } })
       // The checkpoint reached the disk, the pages after the flush did not.
       fs.truncateSync(lost, saved?.synced?.bytes ?? 0)
@@ -115,10 +122,35 @@ describe("Harvest", { timeout: 60_000 }, () => {
         lost,
         yield* Harvest.prepare(lost, spec, { resume: true, overwrite: false }),
         quiet
-      ).pipe(Effect.provide(Harvest.HarvestFiles.layer))
+      )
       expect(resumed.startRecords).toBe(1000)
       expect(fs.readFileSync(lost, "utf8")).toBe(fs.readFileSync(whole, "utf8"))
-      expect(yield* Harvest.readCheckpoint(lost)).toMatchObject({ done: true, synced: { records: 4500 } })
+      expect(yield* readCheckpoint(lost)).toMatchObject({ done: true, synced: { records: 4500 } })
+    }).pipe(Effect.provide(client)))
+
+  it.effect("a page that cannot be fetched ends the harvest after every page before it is written and checkpointed", () =>
+    Effect.gen(function*() {
+      const dir = tmp()
+      const whole = path.join(dir, "whole.jsonl")
+      const failed = path.join(dir, "failed.jsonl")
+      yield* run(whole)
+      // Pages are fetched and serialised ahead of the disk: the failure of page 4 must not lose
+      // pages 1-3, which were on their way to the disk when it came.
+      const broken = SemanticScholar.layer({ retry: false }).pipe(
+        Layer.provide(Emulator.layer({
+          seed: 3,
+          size: 2000,
+          bulkSize: 4500,
+          faults: { script: [{ requests: 4, fault: Faults.status(500) }] }
+        }))
+      )
+      const error = yield* Effect.flip(Effect.provide(run(failed), broken))
+      expect(error._tag).toBe("ServerError")
+      const saved = yield* readCheckpoint(failed)
+      expect(saved).toMatchObject({ pages: 3, records: 3000, done: false })
+      expect(fs.statSync(failed).size).toBe(saved?.bytes)
+      yield* run(failed, { resume: true })
+      expect(fs.readFileSync(failed, "utf8")).toBe(fs.readFileSync(whole, "utf8"))
     }).pipe(Effect.provide(client)))
 
   it.effect("--max stops mid-page and marks the harvest done", () =>
@@ -130,7 +162,6 @@ describe("Harvest", { timeout: 60_000 }, () => {
         yield* Harvest.prepare(out, capped, { resume: false, overwrite: false }),
         quiet
       )
-        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
       expect(result.checkpoint).toMatchObject({ records: 1500, pages: 2, done: true })
       expect(fs.readFileSync(out, "utf8").trimEnd().split("\n")).toHaveLength(1500)
     }).pipe(Effect.provide(client)))
@@ -147,12 +178,15 @@ describe("Harvest", { timeout: 60_000 }, () => {
         yield* Harvest.prepare(out, { ...spec, fields: wide }, { resume: false, overwrite: false }),
         quiet
       ).pipe(
-        Effect.provideService(Harvest.HarvestFiles, {
-          afterPageWrite: (pages) => Effect.sync(() => (pages % 10 === 0 ? heap.set(pages, liveHeapMB()) : heap))
-        }),
+        // The same hook, used to sample the live heap once the page is written.
+        Effect.provideService(
+          Harvest.BeforeCheckpoint,
+          (page) => Effect.sync(() => (page % 10 === 0 ? heap.set(page, liveHeapMB()) : heap))
+        ),
         Effect.provide(
           SemanticScholar.layer({ retry: false }).pipe(
-            Layer.provide(Emulator.layer({ seed: 3, size: 2000, bulkSize: 60_000 }))
+            Layer.provide(Emulator.layer({ seed: 3, size: 2000, bulkSize: 60_000 })),
+            Layer.merge(NodeFileSystem.layer)
           )
         )
       )
@@ -162,7 +196,7 @@ describe("Harvest", { timeout: 60_000 }, () => {
       // is the emulator's own caches, which rise and fall by a few MB.
       const start = heap.get(10) ?? 0
       expect(Math.max(...heap.values()) - start).toBeLessThan(20)
-    }))
+    }).pipe(Effect.provide(NodeFileSystem.layer)))
 
   it.effect("resume without a checkpoint, or with a file shorter than its checkpoint, is refused", () =>
     Effect.gen(function*() {
@@ -174,7 +208,6 @@ describe("Harvest", { timeout: 60_000 }, () => {
         yield* Harvest.prepare(out, { ...spec, max: 10 }, { resume: false, overwrite: false }),
         quiet
       )
-        .pipe(Effect.provide(Harvest.HarvestFiles.layer))
       fs.truncateSync(out, 5)
       const shorter = yield* Effect.flip(Harvest.prepare(out, { ...spec, max: 10 }, { resume: true, overwrite: false }))
       expect(shorter.message).toContain("the file was changed")
@@ -194,15 +227,21 @@ describe("Harvest", { timeout: 60_000 }, () => {
           size: 2000,
           bulkSize: 4500,
           faults: { script: [{ requests: 2, fault: Faults.tooManyRequests({ retryAfter: 10 }) }] }
-        }))
+        })),
+        Layer.merge(NodeFileSystem.layer)
       )
       const fiber = yield* Harvest.harvest(
         out,
         yield* Harvest.prepare(out, spec, { resume: false, overwrite: false }),
         watching
       )
-        .pipe(Effect.provide(Harvest.HarvestFiles.layer), Effect.provide(storm), Effect.fork)
-      yield* TestClock.adjust("1 minute")
+        .pipe(Effect.provide(storm), Effect.fork)
+      // The harvest does real file I/O between its waits: move the clock a second at a time, letting
+      // that I/O run in between, until it is done (one jump could come before the wait is set).
+      for (let second = 0; second < 120 && Option.isNone(yield* Fiber.poll(fiber)); second++) {
+        yield* TestClock.adjust("1 second")
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+      }
       const result = yield* Fiber.join(fiber)
       expect(result.checkpoint.records).toBe(4500)
       // One update while the first page waits (the next page is prefetched, so it may come before any
@@ -210,5 +249,5 @@ describe("Harvest", { timeout: 60_000 }, () => {
       expect(seen.filter((note) => note !== undefined)).toEqual(["retrying in 10 s (429)"])
       expect(seen).toHaveLength(6)
       expect(seen.slice(seen.indexOf("retrying in 10 s (429)") + 1).every((note) => note === undefined)).toBe(true)
-    }))
+    }).pipe(Effect.provide(NodeFileSystem.layer)))
 })

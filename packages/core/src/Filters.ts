@@ -243,9 +243,17 @@ export const validateSort = (sort: string): Effect.Effect<Sort, BadQueryParamete
  * @category constants
  * @since 0.1.0
  */
-export const sorts: ReadonlyArray<Sort> = (["paperId", "publicationDate", "citationCount"] as const).flatMap((
-  field
-) => [field, `${field}:asc`, `${field}:desc`] as const)
+export const sorts = [
+  "paperId",
+  "publicationDate",
+  "citationCount",
+  "paperId:asc",
+  "paperId:desc",
+  "publicationDate:asc",
+  "publicationDate:desc",
+  "citationCount:asc",
+  "citationCount:desc"
+] as const satisfies ReadonlyArray<Sort>
 
 /**
  * Checks a page size or result count against its range.

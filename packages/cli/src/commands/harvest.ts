@@ -9,6 +9,7 @@ import { Fields } from "@s2-effect/core"
 import { Effect, Option } from "effect"
 import * as Common from "../Common.js"
 import * as Harvest from "../Harvest.js"
+import * as HarvestCheckpoint from "../HarvestCheckpoint.js"
 import * as HarvestLock from "../HarvestLock.js"
 import { yearChart } from "../render/Chart.js"
 import * as Progress from "../render/Progress.js"
@@ -37,9 +38,9 @@ export const summary = (out: string, result: Harvest.Result): string => {
       `harvested ${Progress.count(cp.records, "paper")} (${Progress.count(cp.pages, "page")}, ${
         megabytes(cp.bytes)
       }) into ${out}`,
-      `${fetched.toLocaleString("en-US")} fetched in ${seconds.toFixed(1)} s (${
-        Math.round(seconds > 0 ? fetched / seconds : 0).toLocaleString("en-US")
-      } papers/s)${result.startRecords > 0 ? `, resumed at ${result.startRecords.toLocaleString("en-US")}` : ""}`
+      `${Progress.grouped(fetched)} fetched in ${seconds.toFixed(1)} s (${
+        Progress.grouped(seconds > 0 ? fetched / seconds : 0)
+      } papers/s)${result.startRecords > 0 ? `, resumed at ${Progress.grouped(result.startRecords)}` : ""}`
     ]
   const chart = yearChart(cp.years)
   return lines.join("\n") + "\n" + (chart === "" ? "" : `\npapers per year:\n${chart}`)
@@ -73,9 +74,10 @@ export const harvest = Command.make(
         const stdio = yield* Stdio
         const given = Option.getOrUndefined(o.fields)
         const fields = given?.trim() === "all" ? null : given === undefined ? harvestDefaults : Common.splitList(given)
-        if (fields !== null) yield* Fields.render(Fields.paperList, fields)
+        // Checked once, before anything touches the output; the client sends the selection as is.
+        const selection = fields === null ? undefined : yield* Fields.select(Fields.paperList, fields)
         const max = yield* Common.max(o)
-        const spec: Harvest.Spec = {
+        const spec: HarvestCheckpoint.Spec = {
           query: o.query,
           filters: yield* FilterFlags.toFilters(o),
           sort: Option.getOrNull(o.sort),
@@ -88,15 +90,18 @@ export const harvest = Command.make(
         const progress = stdio.errIsTTY
           ? Progress.tty(stdio.errStream, () => stdio.columns)
           : Progress.plain(stdio.err)
-        const result = yield* Harvest.harvest(o.out, start, progress).pipe(
+        const result = yield* Harvest.harvest(o.out, start, progress, selection).pipe(
           Effect.ensuring(progress.stop),
           Effect.onInterrupt(() =>
             Effect.flatMap(
-              Harvest.readCheckpoint(o.out).pipe(Effect.orElseSucceed(() => undefined)),
+              HarvestCheckpoint.read(o.out).pipe(
+                Effect.map(Option.getOrUndefined),
+                Effect.orElseSucceed(() => undefined)
+              ),
               (cp) =>
                 stdio.err(
                   `\ns2: harvest interrupted with ${
-                    (cp?.records ?? 0).toLocaleString("en-US")
+                    Progress.grouped(cp?.records ?? 0)
                   } papers saved in ${o.out}; run the same command with --resume to continue\n`
                 )
             )
@@ -104,5 +109,5 @@ export const harvest = Command.make(
         )
         yield* stdio.out(summary(o.out, result))
       }).pipe(Effect.scoped)
-    ).pipe(Effect.provide(Harvest.HarvestFiles.layer))
+    )
 ).pipe(Command.withDescription("Bulk search into a JSON-lines file, with progress, checkpoints and --resume"))

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import { grouped } from "./Progress.js"
 
 const eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
@@ -52,6 +53,6 @@ export const yearChart = (counts: Readonly<Record<string, number>>, width = 40):
   if (rows.length === 0) return ""
   const max = Math.max(...rows.map(([, n]) => n))
   const labelWidth = Math.max(...rows.map(([label]) => label.length))
-  return rows.map(([label, n]) => `${label.padStart(labelWidth)} │${bar(n, max, width)} ${n.toLocaleString("en-US")}`)
+  return rows.map(([label, n]) => `${label.padStart(labelWidth)} │${bar(n, max, width)} ${grouped(n)}`)
     .join("\n") + "\n"
 }

@@ -100,6 +100,9 @@ export const readCapped = (
       Effect.fail<TooLarge>({ _tag: "TooLarge", read: 0, declared })
     )
   }
+  // A declared length within the bound bounds the body too (the HTTP client refuses a body longer
+  // than its content-length): read it in one step, without a stream step per chunk.
+  if (declared !== undefined) return response.text
   return Effect.flatMap(readUpTo(response, max), (reading) =>
     reading.over
       ? Effect.fail<TooLarge>({ _tag: "TooLarge", read: reading.size, declared })
