@@ -37,9 +37,9 @@ export * as PaperId from "./PaperId.js"
 /** @category modules */
 export * as RateLimit from "./RateLimit.js"
 /** @category modules */
+export type { WireRecord } from "./internal/record.js"
 export * as ResponseCache from "./ResponseCache.js"
 /** @category modules */
-export type { WireRecord } from "./internal/record.js"
 export * as RetryPolicy from "./RetryPolicy.js"
 export * from "./S2Error.js"
 /** @category modules */

@@ -236,15 +236,10 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
               )
             }
           }
-          // A redirect from the API is an answer, not a place to go: following it would send the
-          // key to another host.
-          return Effect.fail(Status.toError({
-            status,
-            ...target,
-            body: hideKey(text),
-            retryAfterMillis: Status.parseRetryAfter(responseHeaders["retry-after"], now),
-            location: responseHeaders.location
-          }))
+          // Any other status, a redirect included (not followed: the key goes to the API root only).
+          const retryAfterMillis = Status.parseRetryAfter(responseHeaders["retry-after"], now)
+          const { location } = responseHeaders
+          return Effect.fail(Status.toError({ status, ...target, body: hideKey(text), retryAfterMillis, location }))
         })
       )
     )
