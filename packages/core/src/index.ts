@@ -36,8 +36,8 @@ export {
 export * as PaperId from "./PaperId.js"
 /** @category modules */
 export * as RateLimit from "./RateLimit.js"
-/** @category modules */
 export type { WireRecord } from "./internal/record.js"
+/** @category modules */
 export * as ResponseCache from "./ResponseCache.js"
 /** @category modules */
 export * as RetryPolicy from "./RetryPolicy.js"
