@@ -36,9 +36,10 @@ export {
 export * as PaperId from "./PaperId.js"
 /** @category modules */
 export * as RateLimit from "./RateLimit.js"
-export type { WireRecord } from "./internal/record.js"
 /** @category modules */
 export * as ResponseCache from "./ResponseCache.js"
+/** @category models */
+export type { WireRecord } from "./internal/record.js"
 /** @category modules */
 export * as RetryPolicy from "./RetryPolicy.js"
 export * from "./S2Error.js"
