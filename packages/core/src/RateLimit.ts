@@ -6,7 +6,7 @@
  */
 import type { RateLimiterStore } from "@effect/experimental/RateLimiter"
 import type { Duration, Layer } from "effect"
-import type { BadQueryParameters } from "./S2Error.js"
+import type { InvalidOptions } from "./S2Error.js"
 
 /**
  * At most `requests` requests in each window of `per`.
@@ -51,8 +51,11 @@ export const perKey: RateLimit = { requests: 1, per: "1 second" }
  * @since 0.1.0
  */
 export interface Shared {
-  /** Where the count lives; every worker that should share a pace uses the same store and key. */
-  readonly store: Layer.Layer<RateLimiterStore, BadQueryParameters>
+  /**
+   * Where the count lives; every worker that should share a pace uses the same store and key. A
+   * store that cannot be set up (a bad URL) fails with `InvalidOptions`.
+   */
+  readonly store: Layer.Layer<RateLimiterStore, InvalidOptions>
   /** The counter's name in the store. Default `"s2-effect"`. A name, never the API key itself. */
   readonly key?: string | undefined
   /** Requests per second over all workers on the key, spread evenly. Default 1 (the API's grant). */

@@ -40,7 +40,7 @@ export type Store = Persistence.ResultPersistence
  * @since 0.1.0
  */
 export interface CacheOptions {
-  /** Where answers are kept. A store that cannot be opened fails the layer with `BadQueryParameters`. */
+  /** Where answers are kept. A store that cannot be opened fails the layer with `InvalidOptions`. */
   readonly store: Layer.Layer<Store, unknown>
   /** How long an answer is reused. Default 1 day. */
   readonly timeToLive?: Duration.DurationInput | undefined

@@ -175,8 +175,9 @@ export const TransportReason = Schema.Literal("refused", "hostNotFound", "reset"
 export type TransportReason = typeof TransportReason.Type
 
 /**
- * The exchange broke below HTTP: connection refused or reset, DNS failure, a body cut short, or a
- * status the API never sends. `reason` says which, when known; the message names the host and port.
+ * The exchange broke below HTTP: connection refused or reset, DNS failure, a body cut short, or
+ * (in a browser) a request blocked or lost before any answer, status 0. `reason` says which, when
+ * known; the message names the host and port.
  *
  * @category errors
  * @since 0.1.0
@@ -271,7 +272,9 @@ export const isS2Error = (u: unknown): u is S2Error => Predicate.hasProperty(u, 
 
 /**
  * Whether the default retry policy tries again after this error: rate limiting, server errors,
- * time-outs and transport failures other than a redirect (HTTP 3xx). Every operation of the API is a read, so retrying is safe.
+ * time-outs and transport failures. Every operation of the API is a read, so retrying is safe. An
+ * `UnexpectedStatus` (a redirect, an odd 4xx) is the server's final answer: asking again gets the
+ * same one.
  *
  * @category guards
  * @since 0.1.0
@@ -281,10 +284,8 @@ export const isRetryable = (error: S2Error): boolean => {
     case "RateLimited":
     case "ServerError":
     case "Timeout":
-      return true
     case "TransportError":
-      // A redirect is the server's final answer: asking again gets the same one.
-      return error.status === undefined || error.status < 300 || error.status >= 400
+      return true
     default:
       return false
   }

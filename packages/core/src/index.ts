@@ -7,9 +7,13 @@ export { Author } from "./Author.js"
 export { Citation, Reference } from "./Citation.js"
 export { Dataset, DatasetDiff, DatasetSummary, Diff, Release } from "./Dataset.js"
 /** @category modules */
+export * as Decoder from "./Decoder.js"
+/** @category modules */
 export * as Fields from "./Fields.js"
 /** @category modules */
 export * as Filters from "./Filters.js"
+/** @category modules */
+export * as HttpStatus from "./HttpStatus.js"
 /** @category modules */
 export * as Overrides from "./Overrides.js"
 export type { OffsetPage, TokenPage } from "./Page.js"
@@ -34,7 +38,7 @@ export * as PaperId from "./PaperId.js"
 export * as RateLimit from "./RateLimit.js"
 /** @category modules */
 export * as ResponseCache from "./ResponseCache.js"
-/** @category modules */
+/** @category models */
 export type { WireRecord } from "./internal/record.js"
 /** @category modules */
 export * as RetryPolicy from "./RetryPolicy.js"

@@ -3,13 +3,12 @@ import { Arbitrary, Effect, Either, FastCheck as fc, Option, Schema } from "effe
 import { Author } from "../src/Author.js"
 import { Citation, Reference } from "../src/Citation.js"
 import { DatasetDiff, Release } from "../src/Dataset.js"
-import { fastDecoder } from "../src/internal/decode.js"
+import type { Excess } from "../src/internal/decode.js"
+import { decodeUnknownEither, fastDecoder } from "../src/internal/decode.js"
 import { decode } from "../src/internal/transport.js"
 import { OffsetPage, TokenPage } from "../src/Page.js"
 import { Paper, PaperAuthor } from "../src/Paper.js"
 import { Snippet } from "../src/Snippet.js"
-
-const options = { onExcessProperty: "preserve" } as const
 
 /**
  * Both decoders on one input. The compiled decoder may decline an input that Schema accepts (an own
@@ -18,11 +17,11 @@ const options = { onExcessProperty: "preserve" } as const
  * schema's own arbitrary, then through JSON) that Schema accepts must be taken by the compiled
  * decoder itself.
  */
-const agree = <A, I>(schema: Schema.Schema<A, I>, input: unknown, valid = false) => {
-  const fast = fastDecoder(schema)
+const agree = <A, I>(schema: Schema.Schema<A, I>, input: unknown, valid = false, excess: Excess = "preserve") => {
+  const fast = fastDecoder(schema, excess)
   expect(fast).toBeDefined()
   const quick = fast!(input)
-  const reference = Schema.decodeUnknownEither(schema, options)(input)
+  const reference = Schema.decodeUnknownEither(schema, { onExcessProperty: excess })(input)
   if (valid && Either.isRight(reference)) expect(Option.isSome(quick)).toBe(true)
   if (Either.isLeft(reference)) expect(Option.isNone(quick)).toBe(true)
   if (Option.isSome(quick) && Either.isRight(reference)) {
@@ -40,13 +39,15 @@ const agree = <A, I>(schema: Schema.Schema<A, I>, input: unknown, valid = false)
 }
 
 /** The two agreement properties for one record schema. */
-const properties = <A, I>(name: string, schema: Schema.Schema<A, I>) => {
+const properties = <A, I>(name: string, schema: Schema.Schema<A, I>, excess: Excess = "preserve") => {
   const encoded = Arbitrary.make(schema).map((value) => Schema.encodeSync(schema)(value))
 
   // A paper's authors may list their papers (and those their authors): valid values nest deeply,
   // so this property takes seconds, more on a loaded machine.
   it(`${name}: on every valid wire value (property)`, () => {
-    fc.assert(fc.property(encoded, (input) => agree(schema, JSON.parse(JSON.stringify(input)), true)), { numRuns: 150 })
+    fc.assert(fc.property(encoded, (input) => agree(schema, JSON.parse(JSON.stringify(input)), true, excess)), {
+      numRuns: 150
+    })
   }, 30_000)
 
   it(`${name}: on arbitrary JSON and on valid values with one field spoiled (property)`, () => {
@@ -56,7 +57,9 @@ const properties = <A, I>(name: string, schema: Schema.Schema<A, I>) => {
       copy[keys.length > 0 ? keys[key.length % keys.length]! : key] = junk
       return copy
     })
-    fc.assert(fc.property(fc.oneof(fc.jsonValue(), spoiled), (input) => agree(schema, input)), { numRuns: 300 })
+    fc.assert(fc.property(fc.oneof(fc.jsonValue(), spoiled), (input) => agree(schema, input, false, excess)), {
+      numRuns: 300
+    })
   })
 }
 
@@ -142,5 +145,34 @@ describe("the compiled decoder agrees with Schema's decoder", () => {
       expect(Option.isNone(fastDecoder(Paper)!(input))).toBe(true)
       agree(Paper, input)
     }
+  })
+})
+
+/** A caller's own schema, as `NodeDatasets.readDatasetFile` takes: nested, optional, with defaults. */
+const Row = Schema.Struct({
+  corpusid: Schema.Int,
+  abstract: Schema.NullOr(Schema.String),
+  tags: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+  source: Schema.optional(Schema.Struct({ pdf: Schema.String }))
+})
+
+describe("the compiled decoder agrees with Schema's decoder when unknown keys are dropped", () => {
+  properties("a caller's struct", Row, "ignore")
+  properties("Release", Release, "ignore")
+  properties("DatasetDiff", DatasetDiff, "ignore")
+  properties("Author", Author, "ignore")
+
+  it("drops unknown keys, down the tree, and keeps the known ones", () => {
+    const input = { corpusid: 1, abstract: null, extra: 2, source: { pdf: "p", more: 3 } }
+    const row = Option.getOrThrow(fastDecoder(Row, "ignore")!(input))
+    expect(row).toEqual({ corpusid: 1, abstract: null, tags: [], source: { pdf: "p" } })
+    agree(Row, input, true, "ignore")
+  })
+
+  it("decodeUnknownEither: the fast path's record, or Schema's error", () => {
+    const decode = decodeUnknownEither(Row)
+    expect(decode({ corpusid: 1, abstract: "a", x: 1 })).toEqual(Either.right({ corpusid: 1, abstract: "a", tags: [] }))
+    const left = decode({ corpusid: 1.5, abstract: "a" })
+    expect(Either.isLeft(left) && left.left._tag).toBe("ParseError")
   })
 })

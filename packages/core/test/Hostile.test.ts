@@ -162,7 +162,8 @@ describe("hostile answers end in typed errors", () => {
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const { error } = yield* drain(Stream.fromEffect(s2.getPaper("CorpusId:1")))
-      expect(error?._tag).toBe("TransportError")
+      // The server's final answer, not a broken exchange: UnexpectedStatus, which is not retried.
+      expect(error?._tag).toBe("UnexpectedStatus")
       expect(error?.status).toBe(301)
       expect(error?.message).toContain("HTTP 301")
       expect(error?.message).toContain("evil.example")
@@ -179,7 +180,7 @@ describe("hostile answers end in typed errors", () => {
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const error = yield* Effect.flip(s2.getPaper("CorpusId:1"))
-      expect(error._tag).toBe("BadQueryParameters")
+      expect(error._tag === "BadQueryParameters" && error.refusedBy).toBe("server")
       expect(error.message).toContain("bad key <redacted>")
       expect(JSON.stringify(error)).not.toContain("secret-key")
     }).pipe(Effect.provide(testLayer(

@@ -219,10 +219,17 @@ describe("errors: every status is typed, never an empty result", () => {
     [401, { message: "Unauthorized" }, "Forbidden", "S2_API_KEY"],
     [403, { message: "Forbidden" }, "Forbidden", "Forbidden"],
     [404, { error: "Paper with id CorpusId:1 not found" }, "ObjectNotFound", "Paper with id CorpusId:1 not found"],
-    [405, { message: "Method not allowed" }, "BadQueryParameters", "Method not allowed"],
-    [418, "teapot", "BadQueryParameters", "teapot"],
+    // A status the API never answers with: UnexpectedStatus (issue 17), no longer BadQueryParameters.
+    [405, { message: "Method not allowed" }, "UnexpectedStatus", "Method not allowed"],
+    [418, "teapot", "UnexpectedStatus", "teapot"],
     [200, null, "TransportError", "not valid JSON"],
-    [302, { message: "moved" }, "TransportError", "answered HTTP 302, a redirect"]
+    // A redirect not followed: UnexpectedStatus, no longer a TransportError with a 3xx status.
+    [
+      302,
+      { message: "moved" },
+      "UnexpectedStatus",
+      "HTTP 302 from GET https://api.test/graph/v1/paper/CorpusId:1?fields=title, a redirect"
+    ]
   ]
   for (const [status, body, tag, message] of statusCases) {
     it.effect(`HTTP ${status} → ${tag}`, () =>

@@ -7,7 +7,7 @@
  */
 import type { RateLimiterStore } from "@effect/experimental/RateLimiter"
 import type { RateLimit } from "@s2-effect/core"
-import { BadQueryParameters } from "@s2-effect/core"
+import { InvalidOptions } from "@s2-effect/core"
 import type { Duration } from "effect"
 import { Effect, Layer } from "effect"
 import type { RedisOptions } from "ioredis"
@@ -77,15 +77,15 @@ const parse = (url: string): URL | undefined => {
  * @category constructors
  * @since 0.1.0
  */
-export const redisStore = (url: string): Layer.Layer<RateLimiterStore, BadQueryParameters> => {
+export const redisStore = (url: string): Layer.Layer<RateLimiterStore, InvalidOptions> => {
   const parsed = parse(url)
   if (parsed === undefined) {
     return Layer.fail(
-      new BadQueryParameters({
+      new InvalidOptions({
         message: `rateLimit.url ${
           JSON.stringify(url.replace(/:[^:@/]*@/, ":***@"))
         } is invalid: give redis://host:port`,
-        parameter: "rateLimit.url"
+        option: "rateLimit.url"
       })
     )
   }

@@ -1,7 +1,7 @@
 import { FileSystem, Headers, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { SemanticScholar } from "@s2-effect/core"
+import { HttpStatus, SemanticScholar } from "@s2-effect/core"
 import type { EmulatorOptions } from "@s2-effect/testing"
 import { Emulator, Faults, startEmulator } from "@s2-effect/testing"
 import { Chunk, Effect, Either, Fiber, Layer, Option, Redacted, Schema, Stream, TestClock } from "effect"
@@ -262,6 +262,12 @@ describe("downloadDataset", () => {
       })
       const events = yield* advancingRetries(program, 10_000, onHang)
       expect(Chunk.toReadonlyArray(events).filter((e) => e._tag === "Completed")).toHaveLength(3)
+      // One Started per file, its first event, even when the first attempt got no answer at all.
+      for (const url of links.files) {
+        const mine = Chunk.toReadonlyArray(events).filter((e) => e.file === nameOf(url))
+        expect(mine.map((e) => e._tag).filter((tag) => tag === "Started")).toEqual(["Started"])
+        expect(mine[0]?._tag).toBe("Started")
+      }
       for (const url of links.files) {
         expect(yield* readBytes(NodePath.join(directory, nameOf(url)))).toEqual(yield* sourceBytes(url))
       }
@@ -297,11 +303,16 @@ describe("downloadDataset", () => {
       const concurrency = yield* Effect.flip(
         Stream.runDrain(NodeDatasets.downloadDataset("latest", "papers", { directory: "x", concurrency: 0 }))
       )
-      expect(concurrency._tag).toBe("BadQueryParameters")
+      // The caller's settings, not the request: InvalidOptions naming the option.
+      expect(concurrency).toMatchObject({ _tag: "InvalidOptions", option: "concurrency" })
       const idle = yield* Effect.flip(
         Stream.runDrain(NodeDatasets.downloadFile("https://h/a.gz", { directory: "x", idleTimeout: "0 seconds" }))
       )
-      expect(idle._tag).toBe("BadQueryParameters")
+      expect(idle).toMatchObject({ _tag: "InvalidOptions", option: "idleTimeout" })
+      const reading = yield* Effect.flip(
+        Stream.runDrain(NodeDatasets.readDatasetFile("https://h/a.gz", { idleTimeout: "0 seconds" }))
+      )
+      expect(reading).toMatchObject({ _tag: "InvalidOptions", option: "idleTimeout" })
       expect(yield* (yield* Emulator).requests).toHaveLength(0)
     }).pipe(Effect.provide(inMemory())))
 
@@ -325,19 +336,53 @@ describe("downloadDataset", () => {
 })
 
 describe("downloadDataset over real HTTP (startEmulator)", () => {
+  /** The emulator on a port, a temporary directory, and a client with the key over undici. */
+  const overHttp = (options: EmulatorOptions) =>
+    Effect.gen(function*() {
+      const emulator = yield* startEmulator({ seed: 5, ...options })
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const layer = SemanticScholar.layer({ apiUrl: emulator.url, apiKey: Redacted.make(KEY), rateLimit: false })
+        .pipe(Layer.provide(NodeHttpClient.layerUndici), Layer.orDie, Layer.merge(NodeHttpClient.layerUndici))
+      return { emulator, fs, directory, layer }
+    })
+
+  it.scopedLive(
+    "a body cut short is resumed from the bytes on disk; the file is announced once",
+    () =>
+      Effect.gen(function*() {
+        const { directory, emulator, layer } = yield* overHttp({ size: 600, releases: { count: 1 } })
+        const [url = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) =>
+          s2.getDatasetDownloadLinks("latest", "papers")).pipe(Effect.provide(layer))).files
+        yield* emulator.setFaults({ script: [{ route: "/files/*", requests: 1, fault: Faults.truncate(0.5) }] })
+        const events = Chunk.toReadonlyArray(
+          yield* Stream.runCollect(NodeDatasets.downloadFile(url, { directory })).pipe(Effect.provide(layer))
+        )
+        const source = yield* sourceBytes(url).pipe(Effect.provide(NodeHttpClient.layerUndici))
+        expect(yield* readBytes(NodePath.join(directory, nameOf(url)))).toEqual(source)
+        // The cut answer announced the file; the resumed one reports bytes only.
+        const started = events.filter((e) =>
+          e._tag === "Started"
+        )
+        expect(started).toHaveLength(1)
+        expect(events[0]).toMatchObject({ _tag: "Started", bytesDone: 0, bytesTotal: source.length })
+        expect(events.at(-1)).toMatchObject({ _tag: "Completed", bytesDone: source.length })
+        // The download's two requests (whole, then the rest), then the test's own fetch of the source.
+        const ranges = (yield* emulator.requests).filter((r) => r.path.startsWith("/files/")).map((r) =>
+          r.headers["range"]
+        )
+        expect(ranges).toHaveLength(3)
+        expect(ranges[0]).toBeUndefined()
+        expect(ranges[1]).toMatch(/^bytes=[1-9]\d*-$/)
+      }).pipe(Effect.provide(NodeFileSystem.layer)),
+    30_000
+  )
+
   it.scopedLive(
     "interrupted half way, then resumed: identical bytes, no byte fetched twice, no key on the file host",
     () =>
       Effect.gen(function*() {
-        const emulator = yield* startEmulator({ seed: 5, size: 6000, releases: { count: 2 } })
-        const fs = yield* FileSystem.FileSystem
-        const directory = yield* fs.makeTempDirectoryScoped()
-        const layer = SemanticScholar.layer({ apiUrl: emulator.url, apiKey: Redacted.make(KEY), rateLimit: false })
-          .pipe(
-            Layer.provide(NodeHttpClient.layerUndici),
-            Layer.orDie,
-            Layer.merge(NodeHttpClient.layerUndici)
-          )
+        const { directory, emulator, fs, layer } = yield* overHttp({ size: 6000, releases: { count: 2 } })
         const download = NodeDatasets.downloadDataset("latest", "papers", { directory, concurrency: 1 })
         // First run: stop as soon as the second file is half way.
         const first = yield* download.pipe(
@@ -405,7 +450,7 @@ describe("readDatasetFile", { timeout: 60_000 }, () => {
       expect(Chunk.toReadonlyArray(fromUrl)).toEqual(expected)
       const path = NodePath.join(directory, "abstracts.jsonl.gz")
       yield* fs.writeFile(path, source)
-      const decoded = yield* Stream.runCollect(NodeDatasets.readDatasetFile(path, Abstract))
+      const decoded = yield* Stream.runCollect(NodeDatasets.readDatasetFile(path, { schema: Abstract }))
       // The schema keeps only its own fields.
       expect(Chunk.toReadonlyArray(decoded)).toEqual(expected.map((r) => Schema.decodeUnknownSync(Abstract)(r)))
       const files = (yield* (yield* Emulator).requests).filter((r) => r.path.startsWith("/files/"))
@@ -437,7 +482,7 @@ describe("readDatasetFile", { timeout: 60_000 }, () => {
   it.scoped("a record that does not match the schema fails with its line number", () =>
     Effect.gen(function*() {
       const path = yield* writeGz("{\"corpusid\":1,\"abstract\":null}\n\n{\"corpusid\":\"x\",\"abstract\":\"a\"}\n")
-      const error = yield* Effect.flip(Stream.runDrain(NodeDatasets.readDatasetFile(path, Abstract)))
+      const error = yield* Effect.flip(Stream.runDrain(NodeDatasets.readDatasetFile(path, { schema: Abstract })))
       expect(error).toMatchObject({ _tag: "DatasetFileError", reason: "Schema", line: 3 })
       expect(error.message).toContain("corpusid")
     }).pipe(Effect.provide(NodeDatasets.layer)))
@@ -637,8 +682,9 @@ describe("a file host that redirects", () => {
     Effect.gen(function*() {
       const host = yield* redirecting(bytes)
       const { events } = yield* run(`${host.url}/loop/part-0.jsonl.gz?X-Amz-Signature=secret-signature`)
+      // A redirect not followed is the host's final answer: UnexpectedStatus, not retried.
       expect(Either.isLeft(events) && events.left).toMatchObject({
-        _tag: "TransportError",
+        _tag: "UnexpectedStatus",
         status: 302,
         message: expect.stringContaining("more than 5 redirects")
       })
@@ -646,4 +692,61 @@ describe("a file host that redirects", () => {
       // The first request and five redirects; the default policy would retry a transient error after 5 s.
       expect(host.hops).toHaveLength(6)
     }), 10_000)
+})
+
+describe("the file host's statuses go through the core's one mapping", () => {
+  /** `/status/N/…` answers N with a JSON body and a Retry-After. */
+  const answering = Effect.acquireRelease(
+    Effect.async<{ readonly url: string; readonly server: Http.Server }>((resume) => {
+      const server = Http.createServer((req, res) => {
+        const status = Number(/^\/status\/(\d+)\//.exec(req.url ?? "")?.[1] ?? 500)
+        res.writeHead(status, { "content-type": "application/json", "retry-after": "7" })
+        res.end(JSON.stringify({ message: `answer ${status}` }))
+      })
+      server.listen(
+        0,
+        "127.0.0.1",
+        () => resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }))
+      )
+    }),
+    ({ server }) =>
+      Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+  )
+
+  it.scopedLive(
+    "reads and downloads fail with exactly HttpStatus.toError of the answer, from the file host",
+    () =>
+      Effect.gen(function*() {
+        const host = yield* answering
+        const fs = yield* FileSystem.FileSystem
+        const directory = yield* fs.makeTempDirectoryScoped()
+        for (const status of [400, 401, 403, 404, 405, 409, 410, 418, 429, 451, 500, 503]) {
+          const url = `${host.url}/status/${status}/part-0.jsonl.gz`
+          const expected = HttpStatus.toError({
+            status,
+            method: "GET",
+            url,
+            body: JSON.stringify({ message: `answer ${status}` }),
+            retryAfterMillis: 7000,
+            responder: "fileHost"
+          })
+          const read = yield* Effect.flip(Stream.runDrain(NodeDatasets.readDatasetFile(`${url}?X-Amz-Signature=s`)))
+          expect(read).toEqual(expected)
+          const downloaded = yield* Effect.flip(
+            Stream.runDrain(NodeDatasets.downloadFile(`${url}?X-Amz-Signature=s`, { directory, retry: false }))
+          )
+          expect(downloaded).toEqual(expected)
+        }
+        // The vocabulary: a file host's 4xx other than 401, 403, 404 and 429 (its 400 included: the
+        // client sent a link it was given, no input of the caller's) is UnexpectedStatus.
+        for (const status of [400, 405, 418]) {
+          const odd = HttpStatus.toError({ status, method: "GET", url: host.url, responder: "fileHost" })
+          expect(odd._tag).toBe("UnexpectedStatus")
+        }
+      }).pipe(Effect.provide(NodeDatasets.layer)),
+    30_000
+  )
 })

@@ -17,7 +17,7 @@ const expected = (files: ReadonlyArray<string>, sinceYear: number, limit: number
   Effect.gen(function*() {
     const venues = new Map<string, { papers: number; citations: number }>()
     yield* Stream.fromIterable(files).pipe(
-      Stream.flatMap((file) => NodeDatasets.readDatasetFile(file, PaperRow)),
+      Stream.flatMap((file) => NodeDatasets.readDatasetFile(file, { schema: PaperRow })),
       Stream.runForEach((paper) =>
         Effect.sync(() => {
           if (paper.year === null || paper.year < sinceYear || paper.venue === "") return

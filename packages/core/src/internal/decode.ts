@@ -10,8 +10,9 @@
  * falls back to Schema's decoder, which then produces the error message. Property tests check
  * that both agree.
  */
-import type { Schema, SchemaAST } from "effect"
-import { Either, Option } from "effect"
+import type { ParseResult, SchemaAST } from "effect"
+import { Either, Option, Schema } from "effect"
+import type { DecodeOptions } from "../Decoder.js"
 
 /** Returns the decoded value, or `fail` when the input is not accepted. */
 type Decode = (input: unknown) => unknown
@@ -19,7 +20,18 @@ type Decode = (input: unknown) => unknown
 /** The sentinel for "not accepted": distinct from every JSON value, `undefined` included. */
 const fail: unique symbol = Symbol.for("@s2-effect/core/decode/fail")
 
-const parseOptions: SchemaAST.ParseOptions = { onExcessProperty: "preserve" }
+/**
+ * What unknown keys become: kept (`"preserve"`, the API's records, whose `raw` shows every field
+ * the server sent) or dropped (`"ignore"`, Schema's default, for a caller's own schema).
+ */
+export type Excess = "preserve" | "ignore"
+
+/** One compilation: the decoders built so far, and how unknown keys are treated. */
+interface Compilation {
+  readonly memo: Map<SchemaAST.AST, Decode>
+  readonly options: SchemaAST.ParseOptions
+  readonly ignoreExcess: boolean
+}
 
 const hasOwn = Object.prototype.hasOwnProperty
 
@@ -33,8 +45,8 @@ let adopted: Array<object> = []
 /** Whether the run in progress may build records in place: the input is its caller's own. */
 let inPlace = false
 
-const compileAst = (ast: SchemaAST.AST, memo: Map<SchemaAST.AST, Decode>): Decode | undefined => {
-  const known = memo.get(ast)
+const compileAst = (ast: SchemaAST.AST, memo: Compilation): Decode | undefined => {
+  const known = memo.memo.get(ast)
   if (known !== undefined) return known
   switch (ast._tag) {
     case "StringKeyword":
@@ -56,9 +68,10 @@ const compileAst = (ast: SchemaAST.AST, memo: Map<SchemaAST.AST, Decode>): Decod
       const from = compileAst(ast.from, memo)
       if (from === undefined) return undefined
       const refinement = ast
+      const options = memo.options
       return (u) => {
         const value = from(u)
-        return value !== fail && Option.isNone(refinement.filter(value, parseOptions, refinement)) ? value : fail
+        return value !== fail && Option.isNone(refinement.filter(value, options, refinement)) ? value : fail
       }
     }
     case "Union": {
@@ -107,7 +120,7 @@ const compileAst = (ast: SchemaAST.AST, memo: Map<SchemaAST.AST, Decode>): Decod
         inner ??= compileAst(suspended.f(), memo) ?? (() => fail)
         return inner(u)
       }
-      memo.set(ast, lazy)
+      memo.memo.set(ast, lazy)
       return lazy
     }
     case "Transformation":
@@ -124,7 +137,7 @@ const compileAst = (ast: SchemaAST.AST, memo: Map<SchemaAST.AST, Decode>): Decod
  */
 const compileStruct = (
   ast: SchemaAST.TypeLiteral,
-  memo: Map<SchemaAST.AST, Decode>
+  memo: Compilation
 ): ((u: unknown, target: (() => Record<PropertyKey, unknown>) | undefined) => unknown) | undefined => {
   if (ast.indexSignatures.length > 0) return undefined
   const properties: Array<readonly [PropertyKey, Decode, boolean]> = []
@@ -143,7 +156,8 @@ const compileStruct = (
   }
   // Walk the keys the input has, not the keys the schema knows: a record asked for with a few
   // fields has a few keys, while its class knows thirty.
-  return (u, target) => {
+  const ignoreExcess = memo.ignoreExcess
+  return (u, given) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
     // JSON.parse makes "__proto__" an own key, which an assignment would turn into a prototype;
     // leave such input to Schema's decoder, which drops the key.
@@ -151,6 +165,8 @@ const compileStruct = (
     for (const name of required) {
       if (!hasOwn.call(u, name)) return fail
     }
+    // Unknown keys dropped: always a copy, of the known keys only.
+    const target = given ?? (ignoreExcess ? (): Record<PropertyKey, unknown> => ({}) : undefined)
     if (target !== undefined) {
       // A record: copy and decode in one pass over the input's keys.
       const out = target()
@@ -158,6 +174,7 @@ const compileStruct = (
         if (!hasOwn.call(u, name)) continue
         const input: unknown = (u as Record<string, unknown>)[name]
         const decode = byName[name]
+        if (decode === undefined && ignoreExcess) continue
         // Unknown keys are kept as they are, as Schema does with `onExcessProperty: "preserve"`.
         const value = decode === undefined ? input : decode(input)
         if (value === fail) return fail
@@ -183,7 +200,7 @@ const compileStruct = (
 
 const compileTransformation = (
   ast: SchemaAST.Transformation,
-  memo: Map<SchemaAST.AST, Decode>
+  memo: Compilation
 ): Decode | undefined => {
   const from = compileAst(ast.from, memo)
   if (from === undefined) return undefined
@@ -193,7 +210,7 @@ const compileTransformation = (
       // Class construction: the `to` side is the class declaration, satisfied by construction.
       if (ast.to._tag !== "Declaration") return undefined
       const construct = (value: unknown) => {
-        const result = transformation.decode(value, parseOptions, ast, value)
+        const result = transformation.decode(value, memo.options, ast, value)
         return Either.isEither(result) && Either.isRight(result) ? result.right : fail
       }
       const prototype = classPrototype(construct)
@@ -258,21 +275,32 @@ const classPrototype = (construct: (value: unknown) => unknown): object | undefi
     : undefined
 }
 
-const compiled = new WeakMap<SchemaAST.AST, Decode | null>()
+const compiled: { readonly [E in Excess]: WeakMap<SchemaAST.AST, Decode | null> } = {
+  preserve: new WeakMap(),
+  ignore: new WeakMap()
+}
 
 /**
  * The compiled decoder of a schema, or `undefined` when its AST has a node the compiler does not
- * handle. The returned function gives `Option.none()` for input it does not accept. With `fresh`
- * (the input was parsed for this call and nothing else holds it) records are built in place; else
- * they are copies, so that a value shared with others (a cached answer) is never changed.
+ * handle. The returned function gives `Option.none()` for input it does not accept. Unknown keys
+ * are kept unless `excess` is `"ignore"`. With `fresh` (the input was parsed for this call and
+ * nothing else holds it) records are built in place; else they are copies, so that a value shared
+ * with others (a cached answer) is never changed.
  */
 export const fastDecoder = <A, I>(
-  schema: Schema.Schema<A, I>
+  schema: Schema.Schema<A, I>,
+  excess: Excess = "preserve"
 ): ((u: unknown, fresh?: boolean) => Option.Option<A>) | undefined => {
-  let decode = compiled.get(schema.ast)
+  const cache = compiled[excess]
+  let decode = cache.get(schema.ast)
   if (decode === undefined) {
-    decode = compileAst(schema.ast, new Map()) ?? null
-    compiled.set(schema.ast, decode)
+    const compilation: Compilation = {
+      memo: new Map(),
+      options: { onExcessProperty: excess },
+      ignoreExcess: excess === "ignore"
+    }
+    decode = compileAst(schema.ast, compilation) ?? null
+    cache.set(schema.ast, decode)
   }
   if (decode === null) return undefined
   const run = decode
@@ -294,5 +322,23 @@ export const fastDecoder = <A, I>(
     // The compiled walk is derived from this schema's AST and checked against Schema's decoder by
     // property tests, so what it accepts is an `A`.
     return value === fail ? Option.none() : Option.some(value as A)
+  }
+}
+
+/**
+ * Schema's `decodeUnknownEither`, through the compiled decoder when it accepts the input: Schema's
+ * decoder runs only for what the compiled one declines, and gives the error message.
+ */
+export const decodeUnknownEither = <A, I>(
+  schema: Schema.Schema<A, I>,
+  options?: DecodeOptions
+): (u: unknown) => Either.Either<A, ParseResult.ParseError> => {
+  const excess = options?.onExcessProperty ?? "ignore"
+  const fast = fastDecoder(schema, excess)
+  const slow = Schema.decodeUnknownEither(schema, { onExcessProperty: excess })
+  if (fast === undefined) return slow
+  return (u) => {
+    const quick = fast(u)
+    return Option.isSome(quick) ? Either.right(quick.value) : slow(u)
   }
 }

@@ -2,13 +2,12 @@
  * Answers read defensively. Bodies are read with a bound: a server (or anything answering at the API URL) may send
  * far more than any real page: the body is counted while it streams in and the read stops at the
  * bound, so memory never holds more than it. Stopping the stream aborts the request, which drops
- * the connection instead of draining the rest. A redirect from the API is an answer, not a place to
- * go: following it would send the key to another host.
+ * the connection instead of draining the rest.
  */
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Effect, Stream } from "effect"
-import { ProtocolError, TransportError } from "../S2Error.js"
+import { ProtocolError } from "../S2Error.js"
 
 /**
  * The default bound of a response: three times the API's own limit (it refuses answers over 10 MB).
@@ -19,6 +18,9 @@ export const defaultMaxResponseBytes = 32 * 1024 * 1024
 
 /** Enough of an error body for its message; the rest is not read. */
 export const errorBodyBytes = 8 * 1024
+
+/** The start of a text, marked as cut when it was. */
+export const excerpt = (text: string, max = 300): string => text.length <= max ? text : `${text.slice(0, max)}…`
 
 /** `12.3 MB` / `4.0 KB` / `17 bytes`. */
 export const formatBytes = (bytes: number): string =>
@@ -136,25 +138,6 @@ export const tooLarge = (over: TooLarge, max: number, target: Target, status: nu
         ? `stopped after ${formatBytes(over.read)}`
         : `content-length ${formatBytes(over.declared)}`
     }; raise maxResponseBytes in the layer options if the answer is genuine`,
-    status,
-    ...target
-  })
-
-const hostOf = (location: string | undefined, base: string): string => {
-  if (location === undefined) return "nowhere (no location header)"
-  try {
-    return new URL(location, base).host
-  } catch {
-    return "an invalid location"
-  }
-}
-
-/** A 3xx from the API: final, and not followed (the key goes to the API root only). */
-export const redirected = (status: number, location: string | undefined, target: Target): TransportError =>
-  new TransportError({
-    message: `${target.method} ${target.url} answered HTTP ${status}, a redirect to ${
-      hostOf(location, target.url)
-    }; the client does not follow redirects from the API (the key is sent to the API root only): check --api-url / apiUrl`,
     status,
     ...target
   })

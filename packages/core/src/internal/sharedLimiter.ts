@@ -7,7 +7,7 @@ import * as ExperimentalRateLimiter from "@effect/experimental/RateLimiter"
 import type { Scope } from "effect"
 import { Clock, Context, Duration, Effect, Layer, RateLimiter, Ref } from "effect"
 import type { Shared } from "../RateLimit.js"
-import type { BadQueryParameters, S2Error } from "../S2Error.js"
+import type { InvalidOptions, S2Error } from "../S2Error.js"
 import { RateLimiterUnavailable } from "../S2Error.js"
 import type { Pace } from "./transport.js"
 
@@ -27,7 +27,7 @@ const localSpell = Duration.seconds(30)
 const describe = (cause: unknown): string =>
   cause instanceof Error ? cause.message : typeof cause === "string" ? cause : "unknown failure"
 
-export const make = (options: Resolved): Effect.Effect<Pace, BadQueryParameters, Scope.Scope> =>
+export const make = (options: Resolved): Effect.Effect<Pace, InvalidOptions, Scope.Scope> =>
   Effect.gen(function*() {
     const context = yield* Layer.build(ExperimentalRateLimiter.layer.pipe(Layer.provide(options.store)))
     const limiter = Context.get(context, ExperimentalRateLimiter.RateLimiter)

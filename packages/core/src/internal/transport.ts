@@ -11,20 +11,13 @@ import { Clock, Context, Duration, Effect, LogLevel, Metric, Option, ParseResult
 import * as Metrics from "../Metrics.js"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
-import {
-  BadQueryParameters,
-  DecodeError,
-  Forbidden,
-  ObjectNotFound,
-  RateLimited,
-  ServerError,
-  Timeout,
-  TransportError
-} from "../S2Error.js"
+import { DecodeError, Timeout, TransportError } from "../S2Error.js"
 import { fastDecoder } from "./decode.js"
 import { prefixes, type S2Request } from "./request.js"
 import * as Response from "./response.js"
+import { excerpt } from "./response.js"
 import { withRetryLog } from "./retryLog.js"
+import * as Status from "./status.js"
 import { describeReason, hostPort, innermostMessage, reasonOf } from "./transportCause.js"
 
 /** What the transport needs to know, resolved once when the layer is built. */
@@ -95,73 +88,6 @@ export const describeForLog = (
     `payload: ${body ?? "(none)"}`,
     `curl: ${curl}`
   ].join("\n")
-}
-
-const excerpt = (text: string, max = 300) => text.length <= max ? text : `${text.slice(0, max)}…`
-
-/** `Retry-After` is either delay-seconds or an HTTP date. */
-export const parseRetryAfter = (value: string | undefined, nowMillis: number): number | undefined => {
-  if (value === undefined) return undefined
-  const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
-  const date = Date.parse(trimmed)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMillis)
-}
-
-/** The server's explanation, from `{"error": …}` or `{"message": …}`, else the start of the body. */
-const serverMessage = (text: string): string => {
-  try {
-    const json: unknown = JSON.parse(text)
-    if (typeof json === "object" && json !== null) {
-      if ("error" in json && typeof json.error === "string") return json.error
-      if ("message" in json && typeof json.message === "string") return json.message
-    }
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  return excerpt(text.trim(), 200)
-}
-
-const statusError = (
-  status: number,
-  text: string,
-  target: Target,
-  retryAfter: number | undefined
-): S2Error => {
-  const why = serverMessage(text)
-  const where = `${target.method} ${target.url}`
-  const context = { status, ...target }
-  if (status === 400) return new BadQueryParameters({ message: `${why} (HTTP 400 from ${where})`, ...context })
-  if (status === 401 || status === 403) {
-    return new Forbidden({
-      message: `${why} (HTTP ${status} from ${where}): the API key is missing, wrong, or has no access; set S2_API_KEY`,
-      ...context
-    })
-  }
-  if (status === 404) return new ObjectNotFound({ message: `${why} (HTTP 404 from ${where})`, ...context })
-  if (status === 429) {
-    return new RateLimited({
-      message: `rate limited (HTTP 429 from ${where}): ${why}`,
-      ...context,
-      ...(retryAfter === undefined ? {} : { retryAfterMillis: retryAfter })
-    })
-  }
-  if (status >= 500) {
-    return new ServerError({
-      message: `server error (HTTP ${status} from ${where}): ${why}`,
-      ...context,
-      ...(retryAfter === undefined ? {} : { retryAfterMillis: retryAfter })
-    })
-  }
-  if (status >= 400) return new BadQueryParameters({ message: `${why} (HTTP ${status} from ${where})`, ...context })
-  if (status === 0) {
-    return new TransportError({
-      message:
-        `${where} was blocked or lost before an answer (status 0): in a browser usually CORS or a refused connection; see its console`,
-      ...context
-    })
-  }
-  return new TransportError({ message: `unexpected HTTP ${status} from ${where}: ${why}`, ...context })
 }
 
 /** The status on the operation's span; a 429 is counted whether it is retried or not. */
@@ -314,12 +240,10 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
               )
             }
           }
-          if (status >= 300 && status < 400) {
-            return Effect.fail(Response.redirected(status, responseHeaders.location, target))
-          }
-          return Effect.fail(
-            statusError(status, hideKey(text), target, parseRetryAfter(responseHeaders["retry-after"], now))
-          )
+          // Any other status, a redirect included (not followed: the key goes to the API root only).
+          const retryAfterMillis = Status.parseRetryAfter(responseHeaders["retry-after"], now)
+          const { location } = responseHeaders
+          return Effect.fail(Status.toError({ status, ...target, body: hideKey(text), retryAfterMillis, location }))
         })
       )
     )

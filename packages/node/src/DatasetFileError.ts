@@ -1,0 +1,34 @@
+/**
+ * The error of the dataset files on disk or on the file host, besides the `S2Error`s of HTTP.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/**
+ * A dataset file could not be written or read: `Io` (the disk), `Name` (a link whose name cannot
+ * be a file name), `Corrupt` (not gzip), `Truncated` (the gzip stream ends early), `Json` (a line
+ * is not JSON) or `Schema` (a record does not match the caller's schema). `file` is the local path,
+ * or the URL without its query (a pre-signed link's query is a credential); `line` is the 1-based
+ * line being read when it failed, where known.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { NodeDatasets } from "@s2-effect/node"
+ *
+ * const count = NodeDatasets.readDatasetFile("papers/part-0.jsonl.gz").pipe(
+ *   Stream.runCount,
+ *   Effect.catchTag("DatasetFileError", (e) => Effect.succeed(`${e.reason} in ${e.file} at line ${e.line}`)),
+ *   Effect.provide(NodeDatasets.layer)
+ * )
+ * ```
+ * @category errors
+ * @since 0.1.0
+ */
+export class DatasetFileError extends Schema.TaggedError<DatasetFileError>()("DatasetFileError", {
+  reason: Schema.Literal("Io", "Name", "Corrupt", "Truncated", "Json", "Schema"),
+  file: Schema.String,
+  line: Schema.optional(Schema.Number),
+  message: Schema.String
+}) {}

@@ -1,0 +1,152 @@
+/**
+ * The file host of the datasets: an object store behind pre-signed links, not the API. Requests go
+ * through the plain `HttpClient` of the context, never with the API key, and the query of a link
+ * (its signature, a credential) stays out of every message, log and error. Statuses are mapped by
+ * the core's one mapping (`HttpStatus`), speaking of "the file host".
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import type { S2Error } from "@s2-effect/core"
+import type { InvalidOptions } from "@s2-effect/core"
+import { HttpStatus, Timeout, TransportError, Validate } from "@s2-effect/core"
+import { Duration, Effect, Either, Stream } from "effect"
+import { DatasetFileError } from "../DatasetFileError.js"
+
+/** Where a request went, for messages: never the query of the link. */
+export interface Target {
+  readonly method: string
+  readonly url: string
+}
+
+/** A pre-signed link's query is its signature: keep it out of messages, logs and errors. */
+export const withoutQuery = (url: string): string => {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.origin}${parsed.pathname}`
+  } catch {
+    return url.replace(/[?#].*$/, "")
+  }
+}
+
+export const isUrl = (s: string): boolean => /^https?:\/\//i.test(s)
+
+const defaultIdleTimeout = Duration.seconds(60)
+
+/** How long the host may stay silent: the option checked, a bad one a typed `InvalidOptions`. */
+export const idleTimeout = (
+  given: Duration.DurationInput | undefined
+): Either.Either<Duration.Duration, InvalidOptions> =>
+  Either.mapLeft(Validate.positiveDuration("idleTimeout", given ?? defaultIdleTimeout), Validate.asOption)
+
+/** A disk failure as a {@link DatasetFileError}: `what` the client tried, on which file. */
+export const ioError = (file: string, what: string) => (error: { readonly message: string }) =>
+  new DatasetFileError({ reason: "Io", file, message: `${what} ${file}: ${error.message}` })
+
+const transportError = (error: HttpClientError.HttpClientError, target: Target): TransportError =>
+  new TransportError({
+    // The platform's message repeats the full URL, signature included; keep only the reason.
+    message: `${target.method} ${target.url} failed: ${error.reason}${
+      error.description === undefined ? "" : ` (${error.description})`
+    }`,
+    // Broken while the body was read: the host was there, so it gets the server-failure budget.
+    ...(error._tag === "ResponseError" ? { reason: "cutShort" as const } : {}),
+    ...target
+  })
+
+const timeoutError = (target: Target, idle: Duration.Duration): Timeout =>
+  new Timeout({
+    message: `the file host sent nothing for ${Duration.format(idle)} (${target.method} ${target.url})`,
+    timeoutMillis: Duration.toMillis(idle),
+    ...target
+  })
+
+/** Pre-signed storage may redirect (to a region, a CDN); a chain longer than this is a loop. */
+export const maxRedirects = 5
+
+/** Ends the body after its first chunk at most, which aborts the request: nothing more is read. */
+const discard = (response: HttpClientResponse.HttpClientResponse) => Effect.ignore(Stream.runHead(response.stream))
+
+/** The typed error of an answer that is not the one expected, after reading the start of its body. */
+export const failWithStatus = (
+  response: HttpClientResponse.HttpClientResponse,
+  target: Target
+): Effect.Effect<never, S2Error> =>
+  Effect.flatMap(HttpStatus.fromResponse(response, { ...target, responder: "fileHost" }), Effect.fail)
+
+/** The next URL of a redirect, or why it is not followed. */
+const redirectTarget = (
+  response: HttpClientResponse.HttpClientResponse,
+  url: string,
+  hops: number
+): Either.Either<string, string> => {
+  if (hops >= maxRedirects) return Either.left(`more than ${maxRedirects} redirects`)
+  const location = response.headers["location"]
+  if (location === undefined) return Either.left("a redirect without a location")
+  try {
+    const next = new URL(location, url)
+    return next.protocol === "http:" || next.protocol === "https:"
+      ? Either.right(next.href)
+      : Either.left(`a redirect to a ${next.protocol} URL is not followed`)
+  } catch {
+    return Either.left("a redirect to an invalid location")
+  }
+}
+
+/** An answer of the file host: the response, and where it came from (for messages). */
+export interface Answered {
+  readonly response: HttpClientResponse.HttpClientResponse
+  readonly target: Target
+}
+
+/**
+ * Sends one request to the file host, following up to {@link maxRedirects} redirects. Only the
+ * headers given here are sent, to every hop: no API key (the links are pre-signed and on another
+ * host), and `accept-encoding: identity` so that the bytes on disk are the stored `.gz` bytes
+ * whatever the host's content negotiation.
+ */
+export const request = (
+  client: HttpClient.HttpClient,
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  idle: Duration.Duration,
+  hops = 0
+): Effect.Effect<Answered, S2Error> => {
+  const target: Target = { method: "GET", url: withoutQuery(url) }
+  return client.execute(
+    HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders({ "accept-encoding": "identity", ...headers }))
+  ).pipe(
+    Effect.mapError((error) => transportError(error, target)),
+    Effect.timeoutFail({ duration: idle, onTimeout: () => timeoutError(target, idle) }),
+    Effect.flatMap((response) => {
+      if (!HttpStatus.isRedirect(response.status)) return Effect.succeed({ response, target })
+      return Effect.zipRight(
+        discard(response),
+        Either.match(redirectTarget(response, url, hops), {
+          onLeft: (notFollowed) =>
+            Effect.fail(HttpStatus.toError({
+              status: response.status,
+              ...target,
+              location: response.headers["location"],
+              responder: "fileHost",
+              notFollowed
+            })),
+          onRight: (next) => request(client, next, headers, idle, hops + 1)
+        })
+      )
+    })
+  )
+}
+
+/** The body as a stream whose silence between chunks is bounded by `idle`. */
+export const bodyOf = (
+  response: HttpClientResponse.HttpClientResponse,
+  target: Target,
+  idle: Duration.Duration
+): Stream.Stream<Uint8Array, S2Error> =>
+  response.stream.pipe(
+    Stream.mapError((error) => transportError(error, target)),
+    // Per pull, so this bounds silence between chunks, not the length of a large download.
+    Stream.timeoutFail(() => timeoutError(target, idle), idle)
+  )
