@@ -13,7 +13,6 @@ import * as RateLimitModule from "../RateLimit.js"
 import type { CacheOptions } from "../ResponseCache.js"
 import { defaultPolicy } from "../RetryPolicy.js"
 import type { InvalidOptions } from "../S2Error.js"
-import { BadQueryParameters } from "../S2Error.js"
 import type { Service } from "../SemanticScholar.js"
 import * as ResponseCacheHook from "./cache.js"
 import * as Datasets from "./datasets.js"
@@ -49,18 +48,14 @@ const sharedLimiter = (shared: RateLimitModule.Shared) =>
 
 /** A store named by an option that cannot be opened is a wrong setting of the client. */
 const storeError = (parameter: string) => (error: unknown): InvalidOptions =>
-  Validate.isInvalidOptions(error)
-    ? error
-    : error instanceof BadQueryParameters
-    ? Validate.asOption(new Validate.Invalid({ parameter: error.parameter ?? parameter, message: error.message }))
-    : Validate.asOption(
-      new Validate.Invalid({
-        parameter,
-        message: `the ${parameter.split(".")[0]} store could not be opened: ${
-          error instanceof Error ? error.message : String(error)
-        }`
-      })
-    )
+  Validate.isInvalidOptions(error) ? error : Validate.asOption(
+    new Validate.Invalid({
+      parameter,
+      message: `the ${parameter.split(".")[0]} store could not be opened: ${
+        error instanceof Error ? error.message : String(error)
+      }`
+    })
+  )
 
 /** The pacing of requests: off, per process, or shared through a store. Default 1/s with a key. */
 const rateLimiter = (
