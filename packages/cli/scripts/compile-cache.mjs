@@ -10,7 +10,8 @@
 // only those a start compiles. Kept per user in the temporary directory, or in `S2_COMPILE_CACHE`;
 // `S2_COMPILE_CACHE=0` or Node's `NODE_DISABLE_COMPILE_CACHE=1` turns it off. V8 refuses a cache
 // made by another V8 or for other flags, and the file name holds the bundle's hash (V8 checks only
-// the source's length), so a stale cache is never used: it is made again.
+// the source's length), so a stale cache is never used: it is made again, and the caches of other
+// builds are removed then.
 import * as fs from "node:fs"
 import Module, { createRequire } from "node:module"
 import * as os from "node:os"
@@ -61,6 +62,10 @@ if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRej
       const temporary = `${cacheFile}.${process.pid}.tmp`
       fs.writeFileSync(temporary, script.createCachedData())
       fs.renameSync(temporary, cacheFile)
+      // Caches of other builds of `s2` are of no use to this one: the directory holds one build's.
+      for (const name of fs.readdirSync(dir)) {
+        if (name.endsWith(".bin") && !name.startsWith(`${bundleHash}-`)) fs.rmSync(path.join(dir, name), { force: true })
+      }
     } catch {
       // A cache is an optimisation: a full disk or a read-only directory only costs speed.
     }

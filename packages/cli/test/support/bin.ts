@@ -29,7 +29,11 @@ export const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 
 /** Starts the bundled bin with `args`. */
 export const start = (bin: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess =>
-  spawn(process.execPath, [bin, ...args], { env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] })
+  spawn(process.execPath, [bin, ...args], {
+    // The compile cache beside the test's bundle, not in the user's.
+    env: cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"), ...env }),
+    stdio: ["pipe", "pipe", "pipe"]
+  })
 
 /** Collects a process's output until it exits; `input` goes to its stdin. */
 export const finish = (child: ChildProcess, input?: string): Promise<Ran> =>
