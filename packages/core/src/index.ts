@@ -36,6 +36,7 @@ export * as RateLimit from "./RateLimit.js"
 export * as ResponseCache from "./ResponseCache.js"
 /** @category modules */
 export type { WireRecord } from "./internal/record.js"
+/** @category modules */
 export * as RetryPolicy from "./RetryPolicy.js"
 export * from "./S2Error.js"
 /** @category modules */
