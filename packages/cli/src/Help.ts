@@ -47,13 +47,15 @@ export const tree = (
   descriptor: root,
   children: commands.map((descriptor) => {
     const name = nameOf(descriptor)
-    // A leaf lists itself as its only subcommand. The map is unordered: @effect/cli's own help
-    // lists the subcommands in the order they were defined.
-    const listed = lines(Descriptor.getHelp(descriptor, config), false).join("\n")
+    // A leaf lists itself as its only subcommand.
     const children = [...HashMap.entries(Descriptor.getSubcommands(descriptor))]
       .filter(([child]) => child !== name)
       .map(([child, sub]) => ({ name: child, descriptor: sub, children: [] }))
-      .sort((a, b) => listed.indexOf(`\n  ${a.name} `) - listed.indexOf(`\n  ${b.name} `))
+    if (children.length < 2) return { name, descriptor, children }
+    // The map is unordered: @effect/cli's own help lists the subcommands in the order they were
+    // defined. Rendered only for a command with subcommands: every start builds this tree.
+    const listed = lines(Descriptor.getHelp(descriptor, config), false).join("\n")
+    children.sort((a, b) => listed.indexOf(`\n  ${a.name} `) - listed.indexOf(`\n  ${b.name} `))
     return { name, descriptor, children }
   })
 })

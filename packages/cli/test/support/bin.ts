@@ -1,29 +1,15 @@
-import { buildSync } from "esbuild"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { bundleCliSync } from "../../scripts/bundle.mjs"
 
 /**
- * The `s2` bin bundled to plain JavaScript for tests that start it as a process: the development
- * bin loads the TypeScript sources through tsx, which costs about two seconds per process. The
- * bundle is the same code.
+ * The `s2` bin as published (scripts/bundle.mjs: the bundle and its code-cache entry), for tests
+ * that start it as a process: the development bin loads the TypeScript sources through tsx, which
+ * costs about two seconds per process. Returns the path of the entry.
  */
-export const bundleBin = (): string => {
-  const bin = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-cli-bin-")), "s2.mjs")
-  buildSync({
-    entryPoints: [fileURLToPath(new URL("../../src/main.ts", import.meta.url))],
-    outfile: bin,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    // CommonJS dependencies bundled into ESM need a require.
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }
-  })
-  return bin
-}
+export const bundleBin = (): string => bundleCliSync(fs.mkdtempSync(path.join(os.tmpdir(), "s2-cli-bin-")))
 
 /** What a finished `s2` process left. */
 export interface Ran {
@@ -43,7 +29,11 @@ export const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 
 /** Starts the bundled bin with `args`. */
 export const start = (bin: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess =>
-  spawn(process.execPath, [bin, ...args], { env: cleanEnv(env), stdio: ["pipe", "pipe", "pipe"] })
+  spawn(process.execPath, [bin, ...args], {
+    // The compile cache beside the test's bundle, not in the user's.
+    env: cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"), ...env }),
+    stdio: ["pipe", "pipe", "pipe"]
+  })
 
 /** Collects a process's output until it exits; `input` goes to its stdin. */
 export const finish = (child: ChildProcess, input?: string): Promise<Ran> =>
