@@ -156,249 +156,266 @@ const topFrames = (dir: string, n: number) => {
   }))
 }
 
-const main = async () => {
-  const lines: Array<string> = []
-  const log = (s: string) => {
-    console.log(s)
-    lines.push(s)
+/** The interleaved harvests: the library (with and without prefetch), the hand loop, `s2 harvest`. */
+const measureHarvests = async (emulatorUrl: string) => {
+  const harvestArgs = (out: string, prefetch = "0") => [
+    emulatorUrl,
+    "200000",
+    Path.join(tmp, out),
+    harvestFields,
+    prefetch
+  ]
+  // Interleaved, so a drift of the machine or of the emulator's caches hits all sides alike.
+  const s2 = await bundleCli(Path.join(tmp, "s2"))
+  const s2Harvest = (out: string) => [
+    "harvest",
+    "",
+    "--out",
+    Path.join(tmp, out),
+    "--overwrite",
+    "--max",
+    "200000",
+    "--fields",
+    harvestFields,
+    "--api-url",
+    emulatorUrl
+  ]
+  const harvest: Array<[Result, Result, Result, number]> = []
+  runCase("harvestOurs", harvestArgs("warm-ours.jsonl"))
+  runCase("harvestHand", harvestArgs("warm-hand.jsonl"))
+  runS2(s2, s2Harvest("warm-s2.jsonl"))
+  for (let i = 0; i < runs; i++) {
+    harvest.push([
+      runCase("harvestOurs", harvestArgs("ours.jsonl")),
+      runCase("harvestHand", harvestArgs("hand.jsonl")),
+      runCase("harvestOurs", harvestArgs("ours-prefetch.jsonl", "1")),
+      runS2(s2, s2Harvest("s2.jsonl"))
+    ])
   }
+  const read = (f: string) => Fs.readFileSync(Path.join(tmp, f), "utf8")
+  const same = read("ours.jsonl") === read("hand.jsonl") && read("ours-prefetch.jsonl") === read("hand.jsonl") &&
+    read("s2.jsonl") === read("hand.jsonl")
+  runS2(s2, ["--help"])
+  const rate = (r: Result) => (r.records ?? 0) / ((r.ms ?? 1) / 1000)
+  return {
+    same,
+    s2Seconds: stat(harvest.map(([, , , ms]) => ms / 1000)),
+    handSeconds: stat(harvest.map(([, h]) => (h.processMs ?? 0) / 1000)),
+    s2Ratios: stat(harvest.map(([, h, , ms]) => (h.processMs ?? 0) / ms)),
+    help: stat(Array.from({ length: Math.max(runs, 10) }, () => runS2(s2, ["--help"]) / 1000)),
+    bare: stat(Array.from({ length: Math.max(runs, 10) }, () => runS2("-e", ["0"]) / 1000)),
+    oursRate: stat(harvest.map(([o]) => rate(o))),
+    handRate: stat(harvest.map(([, h]) => rate(h))),
+    prefetchRate: stat(harvest.map(([, , p]) => rate(p))),
+    ratios: stat(harvest.map(([o, h]) => rate(o) / rate(h))),
+    prefetchRatios: stat(harvest.map(([, h, p]) => rate(p) / rate(h))),
+    profile: () => {
+      const profileDir = Path.join(tmp, "profile")
+      runCase("harvestOurs", harvestArgs("profiled.jsonl"), ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])
+      return topFrames(profileDir, 5)
+    }
+  }
+}
+type Harvests = Awaited<ReturnType<typeof measureHarvests>>
+
+/** Decoding, single lookups and batches. */
+const measureCalls = (emulatorUrl: string) => ({
+  decode: repeat(() => runCase("decode", [emulatorUrl, "50"])),
+  lookups: repeat(() => runCase("lookups", [emulatorUrl, "2000"])),
+  batch1: repeat(() => runCase("batches", [emulatorUrl, "50000", "1"])),
+  batch4: repeat(() => runCase("batches", [emulatorUrl, "50000", "4"]))
+})
+
+/** Peak RSS of a 1,000,000-record harvest into a slow consumer, against its own emulator. */
+const measureMemory = async () => {
+  const memoryEmulator = await startEmulator(["--size", "1000", "--bulk-size", "1000000", "--seed", "2"])
+  try {
+    const memoryArgs = (consumer: string) => [memoryEmulator.url, "1000000", "2", consumer]
+    return {
+      memory: repeat(() => runCase("memory", memoryArgs("fn"), ["--expose-gc"]), false),
+      memoryHand: repeat(() => runCase("memoryHand", [memoryEmulator.url, "1000000", "2"]), false),
+      genPerPage: repeat(() => runCase("memory", memoryArgs("genPerPage"), ["--expose-gc"]), false),
+      memoryPatched: patched._tag === "Ready"
+        ? repeat(() => runCase("memory", memoryArgs("fn"), ["--expose-gc"], "patched"), false)
+        : []
+    }
+  } finally {
+    memoryEmulator.stop()
+  }
+}
+
+/** What each way of consuming pages makes V8 promote, with no HTTP and no client code. */
+const measurePromotion = () => ({
+  promotion: [
+    ["loop", "an Effect loop"],
+    ["stream", "a `Stream` into `runForEachChunk`"],
+    ["effectfulStage", "the same with `mapChunksEffect` before the sink"],
+    ["genPerPage", "a `Stream` into a consumer that builds a new `Effect.gen` per page"],
+    ["assignedClosure", "plain JavaScript: each page captured by a function literal assigned to a property"],
+    ["localClosure", "plain JavaScript: the same function literal bound to a local first"]
+  ].map(([mode = "", row]) => ({
+    row,
+    promoted: stat(Array.from({ length: runs }, () => promotedMB("promotion", [mode])))
+  })),
+  promotionPatched: patched._tag === "Ready"
+    ? stat(Array.from({ length: runs }, () => promotedMB("promotion", ["effectfulStage"], "patched")))
+    : undefined
+})
+
+const header = (loadAtStart: number): Array<string> => {
+  const cpu = Os.cpus()[0]?.model ?? "unknown"
+  return [
+    "# Benchmarks",
+    "",
+    `Machine: ${Os.cpus().length} cores (${cpu}), ${
+      fmt(Os.totalmem() / 2 ** 30, 0)
+    } GiB, Node ${process.version}, ${Os.platform()} ${Os.release()}.`,
+    `Run: \`pnpm bench\` on ${
+      new Date().toISOString().slice(0, 10)
+    }; ${runs} runs per case after a warm-up, each in a fresh process; median (min–max).`,
+    "The emulator runs as a separate process (`s2-emulator`, 200,000 materialized papers) on 127.0.0.1, so client and server each have a core.",
+    `Load average (1 min) at the start and at the end of the run: ${fmt(loadAtStart)} and ${
+      fmt(Os.loadavg()[0] ?? 0)
+    } on ${Os.cpus().length} cores.`,
+    ""
+  ]
+}
+
+const harvestRows = (h: Harvests): Array<string> => [
+  "| case | s2-effect | baseline | ratio (ours ÷ baseline speed) |",
+  "|---|---|---|---|",
+  `| bulk harvest, 200,000 records to JSON lines (records/s; fields ${harvestFields}) | ${
+    cell(h.oursRate, 0)
+  } | hand loop: fetch + JSON.parse + write: ${cell(h.handRate, 0)} | ${cell(h.ratios, 2)} |`,
+  `| same harvest with \`prefetch: 1\` (the next page is fetched while this one is written) | ${
+    cell(h.prefetchRate, 0)
+  } | same hand loop | ${cell(h.prefetchRatios, 2)} |`,
+  `| \`s2 harvest\`, the same 200,000 records, whole process: the bundled CLI from start to exit (s) | ${
+    cell(h.s2Seconds, 2)
+  } | hand loop, whole process: ${cell(h.handSeconds, 2)} | ${cell(h.s2Ratios, 2)} |`,
+  `| start-up: \`s2 --help\`, the bundle \`npm i -g\` installs, wall time (s) | ${cell(h.help, 2)} | \`node -e 0\`: ${
+    cell(h.bare, 2)
+  } | target: ≤ 0.3 |`
+]
+
+const callRows = (c: ReturnType<typeof measureCalls>): Array<string> => {
+  const of = (rows: Array<Result>, key: string, digits: number) => cell(stat(rows.map((r) => r[key] ?? 0)), digits)
+  const seconds = (rows: Array<Result>) => cell(stat(rows.map((b) => (b.ms ?? 0) / 1000)), 2)
+  return [
+    `| decode one page of 1,000 papers, summary fields, ${
+      fmt((c.decode[0]?.bytes ?? 0) / 1e6, 2)
+    } MB (ms) | client page path: ${of(c.decode, "clientMs", 2)}; Schema's general decoder: ${
+      of(c.decode, "schemaMs", 2)
+    } | JSON.parse alone: ${of(c.decode, "parseMs", 2)} | — |`,
+    `| 2,000 sequential getPaper, p50 per call (ms) | ${of(c.lookups, "oursP50", 3)} | raw fetch: ${
+      of(c.lookups, "rawP50", 3)
+    } | — |`,
+    `| 2,000 sequential getPaper, p99 per call (ms) | ${of(c.lookups, "oursP99", 3)} | raw fetch: ${
+      of(c.lookups, "rawP99", 3)
+    } | — |`,
+    `| getPapers, 50,000 ids (100 calls), concurrency 1 (s) | ${seconds(c.batch1)} | | |`,
+    `| getPapers, 50,000 ids (100 calls), concurrency 4 (s) | ${seconds(c.batch4)} | | |`
+  ]
+}
+
+const memoryRows = (m: Awaited<ReturnType<typeof measureMemory>>): Array<string> => {
+  const mem = (rows: Array<Result>, key: string) => cell(stat(rows.map((r) => r[key] ?? 0)), 0)
+  const byHand = "hand loop, no library (`node:http`, `JSON.parse`):"
+  return [
+    `| RSS before the harvest: runtime, code, client (MB) | ${mem(m.memory, "baselineMB")} | ${byHand} ${
+      mem(m.memoryHand, "baselineMB")
+    } | |`,
+    `| peak RSS, bulk harvest into a slow consumer, at 100k records (MB) | ${
+      mem(m.memory, "peakAt100kMB")
+    } | ${byHand} ${mem(m.memoryHand, "peakAt100kMB")} | target: flat, < 150 |`,
+    `| peak RSS, same harvest, at 1,000,000 records (MB) | ${mem(m.memory, "peakMB")} | ${byHand} ${
+      mem(m.memoryHand, "peakMB")
+    } | target: flat, < 150 |`,
+    `| live heap after a full GC, at 100k / at 1,000,000 records (MB) | ${mem(m.memory, "liveAt100kMB")} / ${
+      mem(m.memory, "liveAtEndMB")
+    } | | flat: what the stream retains |`,
+    `| peak RSS at 1,000,000 records, the consumer a new \`Effect.gen\` per page (MB) | ${
+      mem(m.genPerPage, "peakMB")
+    } | | see NOTES.md: a generator closure per page |`,
+    `| peak RSS at 100k / at 1,000,000 records, on effect with the patch in packages/bench/effect-patch — **not what users get** (MB) | ${
+      patched._tag === "Ready"
+        ? `${mem(m.memoryPatched, "peakAt100kMB")} / ${mem(m.memoryPatched, "peakMB")}`
+        : `not measured: ${patched.reason}`
+    } | | the fix proposed to Effect (NOTES.md) |`
+  ]
+}
+
+const promotionSection = (p: ReturnType<typeof measurePromotion>): Array<string> => [
+  "## Pages promoted to the old generation",
+  "",
+  "The `promotion` case, with no HTTP and no client code: 300 pages of 1,000 parsed records, 15 ms apart, run under `--trace-gc-nvp`; MB that scavenges promoted to the old generation. On `effect` as installed (stock); see NOTES.md.",
+  "",
+  "| the pages consumed by | promoted (MB) |",
+  "|---|---|",
+  ...p.promotion.map(({ promoted, row }) => `| ${row} | ${cell(promoted, 0)} |`),
+  `| the \`mapChunksEffect\` stream again, on effect with the patch in packages/bench/effect-patch — **not what users get** | ${
+    p.promotionPatched === undefined
+      ? `not measured: ${patched._tag === "Skipped" ? patched.reason : ""}`
+      : cell(p.promotionPatched, 0)
+  } |`
+]
+
+const framesSection = (frames: ReturnType<typeof topFrames>): Array<string> => [
+  "## Where the time goes",
+  "",
+  "Top 5 frames by self time in a CPU profile of one 200,000-record harvest (`node --cpu-prof`):",
+  "",
+  "| share | frame |",
+  "|---|---|",
+  ...frames.map(({ frame, share }) => `| ${fmt(share * 100)}% | \`${frame}\` |`)
+]
+
+/** `BENCH_ONLY=harvest`: the harvest figures, printed. */
+const printHarvests = (h: Harvests, loadAtStart: number) => {
+  const line = (label: string, value: string) => console.log(`${label}: ${value}`)
+  line("load average (1 min) at the start and the end", `${fmt(loadAtStart)} and ${fmt(Os.loadavg()[0] ?? 0)}`)
+  line("bulk harvest (records/s), ratio to the hand loop", `${cell(h.oursRate, 0)}; ${cell(h.ratios, 2)}`)
+  line("same with prefetch: 1, ratio", `${cell(h.prefetchRate, 0)}; ${cell(h.prefetchRatios, 2)}`)
+  line("s2 harvest, whole process (s)", cell(h.s2Seconds, 2))
+  line("hand loop, whole process (s)", cell(h.handSeconds, 2))
+  line("s2 harvest ÷ hand loop speed", cell(h.s2Ratios, 2))
+  line("output check", h.same ? "byte-identical" : "DIFFERENT")
+}
+
+const main = async () => {
   const started = Date.now()
   // Other work on the machine inflates wall times and spreads the ratios: said with the figures.
   const loadAtStart = Os.loadavg()[0] ?? 0
   console.log(`runs per case: ${runs} (+1 warm-up); temp files in ${tmp}`)
-
   const emulator = await startEmulator(["--size", "200000", "--seed", "1"])
+  let lines: Array<string>
   try {
-    const harvestArgs = (
-      out: string,
-      prefetch = "0"
-    ) => [emulator.url, "200000", Path.join(tmp, out), harvestFields, prefetch]
-    // Interleaved, so a drift of the machine or of the emulator's caches hits all sides alike.
-    const s2 = await bundleCli(Path.join(tmp, "s2"))
-    const s2Harvest = (out: string) => [
-      "harvest",
-      "",
-      "--out",
-      Path.join(tmp, out),
-      "--overwrite",
-      "--max",
-      "200000",
-      "--fields",
-      harvestFields,
-      "--api-url",
-      emulator.url
-    ]
-    const harvest: Array<[Result, Result, Result, number]> = []
-    runCase("harvestOurs", harvestArgs("warm-ours.jsonl"))
-    runCase("harvestHand", harvestArgs("warm-hand.jsonl"))
-    runS2(s2, s2Harvest("warm-s2.jsonl"))
-    for (let i = 0; i < runs; i++) {
-      harvest.push([
-        runCase("harvestOurs", harvestArgs("ours.jsonl")),
-        runCase("harvestHand", harvestArgs("hand.jsonl")),
-        runCase("harvestOurs", harvestArgs("ours-prefetch.jsonl", "1")),
-        runS2(s2, s2Harvest("s2.jsonl"))
-      ])
-    }
-    const read = (f: string) => Fs.readFileSync(Path.join(tmp, f), "utf8")
-    const same = read("ours.jsonl") === read("hand.jsonl") && read("ours-prefetch.jsonl") === read("hand.jsonl") &&
-      read("s2.jsonl") === read("hand.jsonl")
-    const s2Seconds = stat(harvest.map(([, , , ms]) => ms / 1000))
-    const handSeconds = stat(harvest.map(([, h]) => (h.processMs ?? 0) / 1000))
-    const s2Ratios = stat(harvest.map(([, h, , ms]) => (h.processMs ?? 0) / ms))
-    runS2(s2, ["--help"])
-    const help = stat(Array.from({ length: Math.max(runs, 10) }, () => runS2(s2, ["--help"]) / 1000))
-    const bare = stat(Array.from({ length: Math.max(runs, 10) }, () => runS2("-e", ["0"]) / 1000))
-    const rate = (r: Result) => (r.records ?? 0) / ((r.ms ?? 1) / 1000)
-    const oursRate = stat(harvest.map(([o]) => rate(o)))
-    const handRate = stat(harvest.map(([, h]) => rate(h)))
-    const prefetchRate = stat(harvest.map(([, , p]) => rate(p)))
-    const ratios = stat(harvest.map(([o, h]) => rate(o) / rate(h)))
-    const prefetchRatios = stat(harvest.map(([, h, p]) => rate(p) / rate(h)))
-
-    if (only === "harvest") {
-      const line = (label: string, value: string) => console.log(`${label}: ${value}`)
-      line("load average (1 min) at the start and the end", `${fmt(loadAtStart)} and ${fmt(Os.loadavg()[0] ?? 0)}`)
-      line("bulk harvest (records/s), ratio to the hand loop", `${cell(oursRate, 0)}; ${cell(ratios, 2)}`)
-      line("same with prefetch: 1, ratio", `${cell(prefetchRate, 0)}; ${cell(prefetchRatios, 2)}`)
-      line("s2 harvest, whole process (s)", cell(s2Seconds, 2))
-      line("hand loop, whole process (s)", cell(handSeconds, 2))
-      line("s2 harvest ÷ hand loop speed", cell(s2Ratios, 2))
-      line("output check", same ? "byte-identical" : "DIFFERENT")
-      spawnSync("rm", ["-rf", tmp])
-      return
-    }
-    const decode = repeat(() => runCase("decode", [emulator.url, "50"]))
-    const lookups = repeat(() => runCase("lookups", [emulator.url, "2000"]))
-    const batch1 = repeat(() => runCase("batches", [emulator.url, "50000", "1"]))
-    const batch4 = repeat(() => runCase("batches", [emulator.url, "50000", "4"]))
-
-    const profileDir = Path.join(tmp, "profile")
-    runCase("harvestOurs", harvestArgs("profiled.jsonl"), ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])
-    const frames = topFrames(profileDir, 5)
+    const harvests = await measureHarvests(emulator.url)
+    if (only === "harvest") return printHarvests(harvests, loadAtStart)
+    const calls = measureCalls(emulator.url)
+    const frames = harvests.profile()
     emulator.stop()
-
-    const memoryEmulator = await startEmulator(["--size", "1000", "--bulk-size", "1000000", "--seed", "2"])
-    const memoryArgs = (consumer: string) => [memoryEmulator.url, "1000000", "2", consumer]
-    const memory = repeat(() => runCase("memory", memoryArgs("fn"), ["--expose-gc"]), false)
-    const memoryHand = repeat(() => runCase("memoryHand", [memoryEmulator.url, "1000000", "2"]), false)
-    const genPerPage = repeat(() => runCase("memory", memoryArgs("genPerPage"), ["--expose-gc"]), false)
-    const memoryPatched = patched._tag === "Ready"
-      ? repeat(() => runCase("memory", memoryArgs("fn"), ["--expose-gc"], "patched"), false)
-      : []
-    memoryEmulator.stop()
-    const promotion = [
-      ["loop", "an Effect loop"],
-      ["stream", "a `Stream` into `runForEachChunk`"],
-      ["effectfulStage", "the same with `mapChunksEffect` before the sink"],
-      ["genPerPage", "a `Stream` into a consumer that builds a new `Effect.gen` per page"],
-      ["assignedClosure", "plain JavaScript: each page captured by a function literal assigned to a property"],
-      ["localClosure", "plain JavaScript: the same function literal bound to a local first"]
-    ].map(([mode = "", row]) => ({
-      row,
-      promoted: stat(Array.from({ length: runs }, () => promotedMB("promotion", [mode])))
-    }))
-    const promotionPatched = patched._tag === "Ready"
-      ? stat(Array.from({ length: runs }, () => promotedMB("promotion", ["effectfulStage"], "patched")))
-      : undefined
-
-    const cpu = Os.cpus()[0]?.model ?? "unknown"
-    log("# Benchmarks")
-    log("")
-    log(
-      `Machine: ${Os.cpus().length} cores (${cpu}), ${
-        fmt(Os.totalmem() / 2 ** 30, 0)
-      } GiB, Node ${process.version}, ${Os.platform()} ${Os.release()}.`
-    )
-    log(
-      `Run: \`pnpm bench\` on ${
-        new Date().toISOString().slice(0, 10)
-      }; ${runs} runs per case after a warm-up, each in a fresh process; median (min–max).`
-    )
-    log(
-      "The emulator runs as a separate process (`s2-emulator`, 200,000 materialized papers) on 127.0.0.1, so client and server each have a core."
-    )
-    log(
-      `Load average (1 min) at the start and at the end of the run: ${fmt(loadAtStart)} and ${
-        fmt(Os.loadavg()[0] ?? 0)
-      } on ${Os.cpus().length} cores.`
-    )
-    log("")
-    log("| case | s2-effect | baseline | ratio (ours ÷ baseline speed) |")
-    log("|---|---|---|---|")
-    log(
-      `| bulk harvest, 200,000 records to JSON lines (records/s; fields ${harvestFields}) | ${
-        cell(oursRate, 0)
-      } | hand loop: fetch + JSON.parse + write: ${cell(handRate, 0)} | ${cell(ratios, 2)} |`
-    )
-    log(
-      `| same harvest with \`prefetch: 1\` (the next page is fetched while this one is written) | ${
-        cell(prefetchRate, 0)
-      } | same hand loop | ${cell(prefetchRatios, 2)} |`
-    )
-    log(
-      `| \`s2 harvest\`, the same 200,000 records, whole process: the bundled CLI from start to exit (s) | ${
-        cell(s2Seconds, 2)
-      } | hand loop, whole process: ${cell(handSeconds, 2)} | ${cell(s2Ratios, 2)} |`
-    )
-    log(
-      `| start-up: \`s2 --help\`, the bundle \`npm i -g\` installs, wall time (s) | ${cell(help, 2)} | \`node -e 0\`: ${
-        cell(bare, 2)
-      } | target: ≤ 0.3 |`
-    )
-    log(
-      `| decode one page of 1,000 papers, summary fields, ${
-        fmt((decode[0]?.bytes ?? 0) / 1e6, 2)
-      } MB (ms) | client page path: ${cell(stat(decode.map((d) => d.clientMs ?? 0)), 2)}; Schema's general decoder: ${
-        cell(stat(decode.map((d) => d.schemaMs ?? 0)), 2)
-      } | JSON.parse alone: ${cell(stat(decode.map((d) => d.parseMs ?? 0)), 2)} | — |`
-    )
-    log(
-      `| 2,000 sequential getPaper, p50 per call (ms) | ${
-        cell(stat(lookups.map((l) => l.oursP50 ?? 0)), 3)
-      } | raw fetch: ${cell(stat(lookups.map((l) => l.rawP50 ?? 0)), 3)} | — |`
-    )
-    log(
-      `| 2,000 sequential getPaper, p99 per call (ms) | ${
-        cell(stat(lookups.map((l) => l.oursP99 ?? 0)), 3)
-      } | raw fetch: ${cell(stat(lookups.map((l) => l.rawP99 ?? 0)), 3)} | — |`
-    )
-    log(
-      `| getPapers, 50,000 ids (100 calls), concurrency 1 (s) | ${
-        cell(stat(batch1.map((b) => (b.ms ?? 0) / 1000)), 2)
-      } | | |`
-    )
-    log(
-      `| getPapers, 50,000 ids (100 calls), concurrency 4 (s) | ${
-        cell(stat(batch4.map((b) => (b.ms ?? 0) / 1000)), 2)
-      } | | |`
-    )
-    const mem = (rows: Array<Result>, key: string) => cell(stat(rows.map((m) => m[key] ?? 0)), 0)
-    const byHand = "hand loop, no library (`node:http`, `JSON.parse`):"
-    log(
-      `| RSS before the harvest: runtime, code, client (MB) | ${mem(memory, "baselineMB")} | ${byHand} ${
-        mem(memoryHand, "baselineMB")
-      } | |`
-    )
-    log(
-      `| peak RSS, bulk harvest into a slow consumer, at 100k records (MB) | ${
-        mem(memory, "peakAt100kMB")
-      } | ${byHand} ${mem(memoryHand, "peakAt100kMB")} | target: flat, < 150 |`
-    )
-    log(
-      `| peak RSS, same harvest, at 1,000,000 records (MB) | ${mem(memory, "peakMB")} | ${byHand} ${
-        mem(memoryHand, "peakMB")
-      } | target: flat, < 150 |`
-    )
-    log(
-      `| live heap after a full GC, at 100k / at 1,000,000 records (MB) | ${mem(memory, "liveAt100kMB")} / ${
-        mem(memory, "liveAtEndMB")
-      } | | flat: what the stream retains |`
-    )
-    log(
-      `| peak RSS at 1,000,000 records, the consumer a new \`Effect.gen\` per page (MB) | ${
-        mem(genPerPage, "peakMB")
-      } | | see NOTES.md: a generator closure per page |`
-    )
-    log(
-      `| peak RSS at 100k / at 1,000,000 records, on effect with the patch in packages/bench/effect-patch — **not what users get** (MB) | ${
-        patched._tag === "Ready"
-          ? `${mem(memoryPatched, "peakAt100kMB")} / ${mem(memoryPatched, "peakMB")}`
-          : `not measured: ${patched.reason}`
-      } | | the fix proposed to Effect (NOTES.md) |`
-    )
-    log("")
-    log(`Output check: the last harvest files of all four are ${same ? "byte-identical" : "DIFFERENT"}.`)
-    log("")
-    log("## Pages promoted to the old generation")
-    log("")
-    log(
-      "The `promotion` case, with no HTTP and no client code: 300 pages of 1,000 parsed records, 15 ms apart, run under `--trace-gc-nvp`; MB that scavenges promoted to the old generation. On `effect` as installed (stock); see NOTES.md."
-    )
-    log("")
-    log("| the pages consumed by | promoted (MB) |")
-    log("|---|---|")
-    for (const { promoted, row } of promotion) log(`| ${row} | ${cell(promoted, 0)} |`)
-    log(
-      `| the \`mapChunksEffect\` stream again, on effect with the patch in packages/bench/effect-patch — **not what users get** | ${
-        promotionPatched === undefined
-          ? `not measured: ${patched._tag === "Skipped" ? patched.reason : ""}`
-          : cell(promotionPatched, 0)
-      } |`
-    )
-    log("")
-    log("## Where the time goes")
-    log("")
-    log("Top 5 frames by self time in a CPU profile of one 200,000-record harvest (`node --cpu-prof`):")
-    log("")
-    log("| share | frame |")
-    log("|---|---|")
-    for (const { frame, share } of frames) log(`| ${fmt(share * 100)}% | \`${frame}\` |`)
-    log("")
-    log(`(Total bench time ${fmt((Date.now() - started) / 1000, 0)} s.)`)
+    const memory = await measureMemory()
+    const promotion = measurePromotion()
+    lines = [
+      ...header(loadAtStart),
+      ...harvestRows(harvests),
+      ...callRows(calls),
+      ...memoryRows(memory),
+      "",
+      `Output check: the last harvest files of all four are ${harvests.same ? "byte-identical" : "DIFFERENT"}.`,
+      "",
+      ...promotionSection(promotion),
+      "",
+      ...framesSection(frames),
+      "",
+      `(Total bench time ${fmt((Date.now() - started) / 1000, 0)} s.)`
+    ]
   } finally {
     emulator.stop()
+    if (only === "harvest") spawnSync("rm", ["-rf", tmp])
   }
+  for (const line of lines) console.log(line)
   const notes = Fs.existsSync(Path.join(here, "../NOTES.md"))
     ? Fs.readFileSync(Path.join(here, "../NOTES.md"), "utf8")
     : ""
