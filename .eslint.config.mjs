@@ -25,5 +25,22 @@ export default tseslint.config(
         }
       }]
     }
+  },
+  {
+    // One import style in the packages, the Effect repository's: Effect modules by path, as namespaces
+    // (`import * as Effect from "effect/Effect"`), never from a package's barrel.
+    files: ["packages/*/src/**/*.ts"],
+    rules: {
+      "@effect/no-import-from-barrel-package": ["error", {
+        packageNames: [
+          "effect",
+          "@effect/platform",
+          "@effect/platform-node",
+          "@effect/platform-browser",
+          "@effect/experimental",
+          "@effect/cli"
+        ]
+      }]
+    }
   }
 )

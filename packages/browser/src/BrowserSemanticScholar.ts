@@ -7,7 +7,7 @@
 import * as BrowserHttpClient from "@effect/platform-browser/BrowserHttpClient"
 import type { InvalidOptions, Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 
 /**
  * The client over the browser's HttpClient. A key in a page is visible to its users: prefer a

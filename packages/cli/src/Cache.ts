@@ -4,9 +4,12 @@
  *
  * @since 0.1.0
  */
-import { Options } from "@effect/cli"
+import * as Options from "@effect/cli/Options"
 import type { ResponseCache } from "@s2-effect/core"
-import { Config, Duration, Effect, Option } from "effect"
+import * as Config from "effect/Config"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { CliError } from "./ExitCode.js"
 import { badInput } from "./ExitCode.js"
 

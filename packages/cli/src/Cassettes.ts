@@ -7,11 +7,13 @@
  *
  * @since 0.1.0
  */
-import { Options } from "@effect/cli"
+import * as Options from "@effect/cli/Options"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { Cassette } from "@s2-effect/testing"
-import { Effect, Layer, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as path from "node:path"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"

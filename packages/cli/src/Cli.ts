@@ -4,10 +4,12 @@
  *
  * @since 0.1.0
  */
-import type { CliApp } from "@effect/cli"
-import { Command, ValidationError } from "@effect/cli"
+import type * as CliApp from "@effect/cli/CliApp"
+import * as Command from "@effect/cli/Command"
+import * as ValidationError from "@effect/cli/ValidationError"
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
-import { Cause, Effect } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
 import * as Authors from "./commands/authors.js"
 import * as Datasets from "./commands/datasets.js"
 import * as Demo from "./commands/demo.js"

@@ -5,12 +5,21 @@
  *
  * @since 0.1.0
  */
-import { Options } from "@effect/cli"
+import * as Options from "@effect/cli/Options"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
 import { BadQueryParameters, Fields, isS2Error, SemanticScholar, Validate } from "@s2-effect/core"
 import type { Emulator } from "@s2-effect/testing"
-import { Config, Context, Duration, Effect, Either, Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as fs from "node:fs"
 import * as Cache from "./Cache.js"
 import * as Cassettes from "./Cassettes.js"

@@ -7,7 +7,7 @@
  */
 import type { S2Error } from "@s2-effect/core"
 import { RetryPolicy } from "@s2-effect/core"
-import { Data } from "effect"
+import * as Data from "effect/Data"
 
 /**
  * The exit codes, one per kind of failure.

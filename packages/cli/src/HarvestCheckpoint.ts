@@ -13,7 +13,11 @@
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import { Filters } from "@s2-effect/core"
-import { Effect, Either, Option, ParseResult, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 

@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import { CliError, ExitCode } from "./ExitCode.js"

@@ -6,11 +6,15 @@
  *
  * @since 0.1.0
  */
-import type { Usage, ValidationError } from "@effect/cli"
-import { CliConfig, HelpDoc } from "@effect/cli"
+import * as CliConfig from "@effect/cli/CliConfig"
 import * as Descriptor from "@effect/cli/CommandDescriptor"
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Span from "@effect/cli/HelpDoc/Span"
-import { HashMap, HashSet, Option } from "effect"
+import type * as Usage from "@effect/cli/Usage"
+import type * as ValidationError from "@effect/cli/ValidationError"
+import * as HashMap from "effect/HashMap"
+import * as HashSet from "effect/HashSet"
+import * as Option from "effect/Option"
 
 /**
  * A command and the commands under it (`datasets` has `releases`, `links`, …).

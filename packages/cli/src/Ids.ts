@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"

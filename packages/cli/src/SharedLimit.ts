@@ -4,9 +4,11 @@
  *
  * @since 0.1.0
  */
-import { Options } from "@effect/cli"
+import * as Options from "@effect/cli/Options"
 import type { Options as ClientOptions } from "@s2-effect/core"
-import { Config, Effect, Option } from "effect"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 
 /**
  * The option, with `S2_REDIS_URL` as its fallback.

@@ -1,3 +1,6 @@
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 /**
  * Where the CLI writes: standard output for records, standard error for messages and progress.
  * A service so that tests and the demo can capture or redirect it; writes wait for the stream to
@@ -5,7 +8,6 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer } from "effect"
 
 /**
  * The two output streams and what is known about them.

@@ -7,7 +7,9 @@
  *
  * @since 0.1.0
  */
-import type { Either, ParseResult, Schema } from "effect"
+import type * as Either from "effect/Either"
+import type * as ParseResult from "effect/ParseResult"
+import type * as Schema from "effect/Schema"
 import * as internal from "./internal/decode.js"
 
 /**

@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { BadQueryParameters } from "./S2Error.js"
 
 /**

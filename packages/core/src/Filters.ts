@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Fields from "./Fields.js"
 import type { Unchecked } from "./Fields.js"
 import * as Validate from "./internal/validate.js"

@@ -17,7 +17,7 @@
  * @since 0.1.0
  */
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import * as internal from "./internal/status.js"
 import type { S2Error } from "./S2Error.js"
 

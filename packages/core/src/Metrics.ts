@@ -15,7 +15,8 @@
  * ```
  * @since 0.1.0
  */
-import { Metric, MetricLabel } from "effect"
+import * as Metric from "effect/Metric"
+import * as MetricLabel from "effect/MetricLabel"
 import type { Cause } from "./RetryPolicy.js"
 
 /**

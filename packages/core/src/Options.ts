@@ -5,7 +5,8 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type { Duration, Redacted } from "effect"
+import type * as Duration from "effect/Duration"
+import type * as Redacted from "effect/Redacted"
 import type * as Fields from "./Fields.js"
 import type * as Filters from "./Filters.js"
 import type * as RateLimitModule from "./RateLimit.js"

@@ -6,9 +6,13 @@
  *
  * @since 0.1.0
  */
-import type { Duration } from "effect"
-import type { Context } from "effect"
-import { Effect, Either, Function, Predicate, Stream } from "effect"
+import type * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Function from "effect/Function"
+import * as Predicate from "effect/Predicate"
+import * as Stream from "effect/Stream"
 import * as Lookups from "./internal/lookups.js"
 import * as Transport from "./internal/transport.js"
 import * as Validate from "./internal/validate.js"

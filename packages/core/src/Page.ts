@@ -1,9 +1,9 @@
+import * as Schema from "effect/Schema"
 /**
  * Page envelopes of the paginated endpoints, for users who need totals or checkpoint a harvest.
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
 
 /**
  * A page of an offset-paginated list (citations, references, author papers, paper authors,

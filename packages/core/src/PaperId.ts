@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as Validate from "./internal/validate.js"
 import type { BadQueryParameters } from "./S2Error.js"
 

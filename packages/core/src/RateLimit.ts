@@ -5,7 +5,8 @@
  * @since 0.1.0
  */
 import type { RateLimiterStore } from "@effect/experimental/RateLimiter"
-import type { Duration, Layer } from "effect"
+import type * as Duration from "effect/Duration"
+import type * as Layer from "effect/Layer"
 import type { InvalidOptions } from "./S2Error.js"
 
 /**

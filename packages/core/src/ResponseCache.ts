@@ -17,7 +17,8 @@
  */
 import * as Persistence from "@effect/experimental/Persistence"
 import type * as KeyValueStore from "@effect/platform/KeyValueStore"
-import type { Duration, Layer } from "effect"
+import type * as Duration from "effect/Duration"
+import type * as Layer from "effect/Layer"
 
 /**
  * What a store provides: `@effect/experimental`'s `ResultPersistence`.

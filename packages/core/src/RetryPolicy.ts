@@ -9,7 +9,13 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, Predicate, Random, Schedule, ScheduleDecision, ScheduleInterval } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Predicate from "effect/Predicate"
+import * as Random from "effect/Random"
+import * as Schedule from "effect/Schedule"
+import * as ScheduleDecision from "effect/ScheduleDecision"
+import * as ScheduleInterval from "effect/ScheduleInterval"
 import type { S2Error } from "./S2Error.js"
 import { isRetryable, retryAfterMillis } from "./S2Error.js"
 

@@ -1,3 +1,5 @@
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
 /**
  * The typed errors of the client. Every failure of every operation is one of these, in the union
  * {@link S2Error}; each carries a message that says what went wrong, the HTTP status where there is
@@ -5,7 +7,6 @@
  *
  * @since 0.1.0
  */
-import { Predicate, Schema } from "effect"
 
 /**
  * The mark every {@link S2Error} carries, so that {@link isS2Error} tells them from other values by

@@ -8,8 +8,15 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type { ConfigError, Scope, Stream } from "effect"
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import type * as Stream from "effect/Stream"
 import type { Author } from "./Author.js"
 import type { Citation, Reference } from "./Citation.js"
 import type { Dataset, DatasetDiff, Release } from "./Dataset.js"

@@ -7,7 +7,7 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { DatasetDiff, S2Error } from "@s2-effect/core"
-import type { Stream } from "effect"
+import type * as Stream from "effect/Stream"
 import type { ReadOptions } from "./DatasetFile.js"
 import type { DatasetFileError } from "./DatasetFileError.js"
 import * as internal from "./internal/diffs.js"

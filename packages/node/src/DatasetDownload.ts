@@ -9,7 +9,10 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { RetryPolicy, S2Error, SemanticScholar } from "@s2-effect/core"
-import type { Data, Duration, Either, Stream } from "effect"
+import type * as Data from "effect/Data"
+import type * as Duration from "effect/Duration"
+import type * as Either from "effect/Either"
+import type * as Stream from "effect/Stream"
 import type { DatasetFileError } from "./DatasetFileError.js"
 import * as internal from "./internal/download.js"
 

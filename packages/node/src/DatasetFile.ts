@@ -8,7 +8,9 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
-import type { Duration, Schema, Stream } from "effect"
+import type * as Duration from "effect/Duration"
+import type * as Schema from "effect/Schema"
+import type * as Stream from "effect/Stream"
 import type { DatasetFileError } from "./DatasetFileError.js"
 import * as internal from "./internal/jsonLines.js"
 

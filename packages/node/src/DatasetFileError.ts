@@ -1,9 +1,9 @@
+import * as Schema from "effect/Schema"
 /**
  * The error of the dataset files on disk or on the file host, besides the `S2Error`s of HTTP.
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
 
 /**
  * A dataset file could not be written or read: `Io` (the disk), `Name` (a link whose name cannot

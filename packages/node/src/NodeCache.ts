@@ -9,7 +9,8 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import type { PlatformError } from "@effect/platform/Error"
 import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { ResponseCache } from "@s2-effect/core"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { RedisOptions } from "ioredis"
 
 /**

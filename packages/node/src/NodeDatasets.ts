@@ -16,7 +16,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 
 export * from "./DatasetDiffs.js"
 export * from "./DatasetDownload.js"

@@ -8,8 +8,9 @@
 import type { RateLimiterStore } from "@effect/experimental/RateLimiter"
 import type { RateLimit } from "@s2-effect/core"
 import { InvalidOptions } from "@s2-effect/core"
-import type { Duration } from "effect"
-import { Effect, Layer } from "effect"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { RedisOptions } from "ioredis"
 
 /**

@@ -8,8 +8,9 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { Configured, InvalidOptions, Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
-import type { ConfigError } from "effect"
-import { Effect, Layer } from "effect"
+import type * as ConfigError from "effect/ConfigError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as NodeRateLimit from "./NodeRateLimit.js"
 
 /**

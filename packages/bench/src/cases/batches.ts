@@ -4,7 +4,7 @@
  */
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeSemanticScholar } from "@s2-effect/node"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { paperIds } from "./ids.js"
 import { report } from "./report.js"
 

@@ -4,9 +4,14 @@
  * in-memory HttpClient that answers with the same bytes.
  * argv: apiUrl iterations
  */
-import { HttpClient, HttpClientResponse } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Page, Paper, SemanticScholar } from "@s2-effect/core"
-import { Effect, Layer, ManagedRuntime, Schema, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import { report } from "./report.js"
 
 const [apiUrl = "", iterations = "50"] = process.argv.slice(2)

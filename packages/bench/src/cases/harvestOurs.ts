@@ -2,10 +2,12 @@
  * Bulk harvest with the client: `searchPaper(…, { bulk: true })` drained to a JSON-lines file.
  * argv: apiUrl records outFile fields prefetch
  */
-import { NodeSink } from "@effect/platform-node"
+import * as NodeSink from "@effect/platform-node/NodeSink"
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeSemanticScholar } from "@s2-effect/node"
-import { Chunk, Effect, Stream } from "effect"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import { report } from "./report.js"
 

@@ -10,8 +10,9 @@
 import type { Paper } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeSemanticScholar } from "@s2-effect/node"
-import type { Chunk } from "effect"
-import { Effect, Stream } from "effect"
+import type * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { report } from "./report.js"
 
 const [apiUrl = "", records = "1000000", delay = "5", consumer = "fn"] = process.argv.slice(2)

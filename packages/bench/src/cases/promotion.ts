@@ -12,7 +12,9 @@
  *   to a local and then assigned. V8 allocates the first kind in old space, where it keeps its
  *   young context, and the page, alive until the next full collection.
  */
-import { Chunk, Effect, Stream } from "effect"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { setTimeout as sleep } from "node:timers/promises"
 import { report } from "./report.js"
 

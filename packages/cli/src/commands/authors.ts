@@ -3,9 +3,11 @@
  *
  * @since 0.1.0
  */
-import { Args, Command } from "@effect/cli"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
 import { Fields, SemanticScholar } from "@s2-effect/core"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Common from "../Common.js"
 import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"

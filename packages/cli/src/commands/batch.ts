@@ -4,7 +4,8 @@
  * @since 0.1.0
  */
 import type { BatchResult } from "@s2-effect/core"
-import { Effect, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import type { Common } from "../Common.js"
 import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"

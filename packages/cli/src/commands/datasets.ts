@@ -3,12 +3,16 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import { SemanticScholar } from "@s2-effect/core"
 import type { NodeDatasets } from "@s2-effect/node"
-import { Effect, Layer, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
 import * as Common from "../Common.js"
 import { fileError } from "../ExitCode.js"
 import * as Output from "../render/Output.js"

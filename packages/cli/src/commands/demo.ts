@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as os from "node:os"
 import * as path from "node:path"
 import { EmulatorSettings, inProcessEmulator } from "../Common.js"

@@ -5,9 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Options } from "@effect/cli"
+import * as Options from "@effect/cli/Options"
 import { Filters } from "@s2-effect/core"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { splitList } from "../Common.js"
 import type { CliError } from "../ExitCode.js"
 import { badInput } from "../ExitCode.js"

@@ -4,9 +4,12 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
 import { Fields } from "@s2-effect/core"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Common from "../Common.js"
 import * as Harvest from "../Harvest.js"
 import * as HarvestCheckpoint from "../HarvestCheckpoint.js"

@@ -1,10 +1,10 @@
+import * as Predicate from "effect/Predicate"
 /**
  * Records as rows: the columns of a nested JSON record (dotted paths) and the text of one cell,
  * shared by the table and CSV formats.
  *
  * @since 0.1.0
  */
-import { Predicate } from "effect"
 
 const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> => Predicate.isRecord(u) && !Array.isArray(u)
 

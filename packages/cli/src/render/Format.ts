@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Predicate } from "effect"
+import * as Effect from "effect/Effect"
+import * as Predicate from "effect/Predicate"
 import type { Service as StdioService } from "../Stdio.js"
 import { cell, mergeColumns } from "./Cells.js"
 import { renderRecord, renderTable } from "./Table.js"

@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Predicate, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Predicate from "effect/Predicate"
+import * as Stream from "effect/Stream"
 import type { Common } from "../Common.js"
 import * as CommonModule from "../Common.js"
 import type { CliError } from "../ExitCode.js"

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { SingleBar } from "cli-progress"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /**
  * Where a harvest stands.

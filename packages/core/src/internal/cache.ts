@@ -4,8 +4,14 @@
  * answer is stored, not the decoded record, so a cached answer is decoded exactly like a fresh one.
  */
 import type * as Persistence from "@effect/experimental/Persistence"
-import type { Scope } from "effect"
-import { Clock, Duration, Effect, Exit, Option, PrimaryKey, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as PrimaryKey from "effect/PrimaryKey"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import type { S2Error } from "../S2Error.js"
 import { ObjectNotFound } from "../S2Error.js"
 import type { S2Request } from "./request.js"

@@ -2,7 +2,7 @@
  * The Datasets API: releases, their datasets' download links, and diffs between releases. Links
  * and diffs need an API key, so they are refused before sending without one.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Dataset, DatasetDiff, Release } from "../Dataset.js"
 import type { Service } from "../SemanticScholar.js"
 import * as Endpoint from "./endpoint.js"

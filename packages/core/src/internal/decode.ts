@@ -10,8 +10,11 @@
  * falls back to Schema's decoder, which then produces the error message. Property tests check
  * that both agree.
  */
-import type { ParseResult, SchemaAST } from "effect"
-import { Either, Option, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type * as SchemaAST from "effect/SchemaAST"
 import type { DecodeOptions } from "../Decoder.js"
 
 /** Returns the decoded value, or `fail` when the input is not accepted. */

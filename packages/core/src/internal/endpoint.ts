@@ -4,8 +4,11 @@
  * needs a key; the runners below turn a descriptor and validated input into a described request,
  * hand it to the transport inside the operation's span, and page through lists.
  */
-import type { Schema } from "effect"
-import { Effect, Function, Option, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Function from "effect/Function"
+import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as Fields from "../Fields.js"
 import type * as Filters from "../Filters.js"
 import type { PageOptions } from "../Options.js"

@@ -1,5 +1,5 @@
 /** The envelopes of the answers that are not pages. Absent lists decode as empty ones. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Paper } from "../Paper.js"
 import { Autocomplete, Snippet } from "../Snippet.js"
 

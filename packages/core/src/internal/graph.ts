@@ -3,8 +3,9 @@
  * through the batching window; lists are streams of pages, and each record stream is derived from
  * its pages in one place (`Endpoint.recordsOf`).
  */
-import type { Schema, Stream } from "effect"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
+import type * as Stream from "effect/Stream"
 import { Author } from "../Author.js"
 import { Citation, Reference } from "../Citation.js"
 import * as Fields from "../Fields.js"

@@ -5,8 +5,14 @@
  * `dataLoader` does the collecting across fibers; this module only knows the wire.
  */
 import * as DataLoader from "@effect/experimental/RequestResolver"
-import type { Array as Arr, Duration, Scope } from "effect"
-import { Context, Effect, Request, RequestResolver, Schema } from "effect"
+import type * as Arr from "effect/Array"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Request from "effect/Request"
+import * as RequestResolver from "effect/RequestResolver"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import type { S2Error } from "../S2Error.js"
 import { DecodeError, ObjectNotFound } from "../S2Error.js"
 import * as Req from "./request.js"

@@ -4,7 +4,10 @@
  * ahead when asked); each page is one transport call, so a failed page is retried on its own and
  * the stream resumes from it.
  */
-import { Chunk, Effect, Option, Stream } from "effect"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import * as Metrics from "../Metrics.js"
 import type { OffsetPage, TokenPage } from "../Page.js"
 import type { S2Error } from "../S2Error.js"

@@ -1,7 +1,7 @@
 /**
  * The Recommendations API: papers like one paper, or like a list of examples and unlike another.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as Fields from "../Fields.js"
 import type * as Filters from "../Filters.js"
 import type { ListRecommendationOptions, RecommendationOptions } from "../Options.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** Optional on the wire (absent when not asked for) and possibly `null`. */
 export const field = <S extends Schema.Schema.All>(schema: S) => Schema.optional(Schema.NullOr(schema))

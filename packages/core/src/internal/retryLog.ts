@@ -5,7 +5,10 @@
  * the annotations `s2.retry` (a short cause such as `429` or `connection refused`) and
  * `s2.retryWaitMillis`, which the CLI's progress line reads.
  */
-import { Effect, Schedule, ScheduleDecision, ScheduleIntervals } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import * as ScheduleDecision from "effect/ScheduleDecision"
+import * as ScheduleIntervals from "effect/ScheduleIntervals"
 import * as Metrics from "../Metrics.js"
 import type { Cause, RetryPolicy } from "../RetryPolicy.js"
 import { causeOf, isRetryStep } from "../RetryPolicy.js"

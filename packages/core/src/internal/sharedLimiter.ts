@@ -4,8 +4,14 @@
  * it, so the workers together send evenly spaced requests instead of each bursting at its own pace.
  */
 import * as ExperimentalRateLimiter from "@effect/experimental/RateLimiter"
-import type { Scope } from "effect"
-import { Clock, Context, Duration, Effect, Layer, RateLimiter, Ref } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as RateLimiter from "effect/RateLimiter"
+import * as Ref from "effect/Ref"
+import type * as Scope from "effect/Scope"
 import type { Shared } from "../RateLimit.js"
 import type { InvalidOptions, S2Error } from "../S2Error.js"
 import { RateLimiterUnavailable } from "../S2Error.js"

@@ -5,7 +5,8 @@
  * `UnexpectedStatus`, so every status ends in an error.
  */
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { Clock, Effect } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import type { Answer, Responder, ResponseContext } from "../HttpStatus.js"
 import type { S2Error } from "../S2Error.js"
 import {

@@ -5,7 +5,10 @@
  * operation's argument (`BadQueryParameters`), a layer option (`InvalidOptions`), or a CLI flag
  * (the CLI's bad-input error). Used by the core, the Node datasets code and the CLI.
  */
-import { Data, Duration, Either, Option } from "effect"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { BadQueryParameters, InvalidOptions } from "../S2Error.js"
 
 /**

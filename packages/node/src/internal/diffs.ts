@@ -1,7 +1,7 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { DatasetDiff, S2Error } from "@s2-effect/core"
-import { Stream } from "effect"
+import * as Stream from "effect/Stream"
 import type { DiffRecord } from "../DatasetDiffs.js"
 import type { ReadOptions } from "../DatasetFile.js"
 import type { DatasetFileError } from "../DatasetFileError.js"

@@ -15,8 +15,14 @@ import {
   UnexpectedStatus,
   Validate
 } from "@s2-effect/core"
-import type { Duration } from "effect"
-import { Data, Effect, Either, Option, Schedule, ScheduleDecision, Stream } from "effect"
+import * as Data from "effect/Data"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
+import * as ScheduleDecision from "effect/ScheduleDecision"
+import * as Stream from "effect/Stream"
 import * as NodePath from "node:path"
 import type { DownloadEvent as Event, DownloadOptions } from "../DatasetDownload.js"
 import { DatasetFileError } from "../DatasetFileError.js"

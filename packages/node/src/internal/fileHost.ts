@@ -11,7 +11,10 @@ import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type { S2Error } from "@s2-effect/core"
 import type { InvalidOptions } from "@s2-effect/core"
 import { HttpStatus, Timeout, TransportError, Validate } from "@s2-effect/core"
-import { Duration, Effect, Either, Stream } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Stream from "effect/Stream"
 import { DatasetFileError } from "../DatasetFileError.js"
 
 /** Where a request went, for messages: never the query of the link. */
