@@ -11,7 +11,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { bundleCli } from "../../cli/scripts/bundle.mjs"
 import { startEmulator } from "./emulator.js"
-import { patchedEffect } from "./patchedEffect.js"
+import { Patched, patchedEffect } from "./patchedEffect.js"
 
 const runs = Number(process.env.BENCH_RUNS ?? 5)
 /**
@@ -28,7 +28,7 @@ type Result = Record<string, number>
 /** "stock": `effect` as installed (what users get); "patched": the upstream-report patch applied. */
 type Variant = "stock" | "patched"
 const patched = process.env.BENCH_PATCHED === "0"
-  ? { _tag: "Skipped" as const, reason: "skipped: BENCH_PATCHED=0" }
+  ? Patched.Skipped({ reason: "skipped: BENCH_PATCHED=0" })
   : patchedEffect(tmp)
 
 /**

@@ -4,17 +4,20 @@
  * the workspace and npm install `effect` as released — and exists to measure the fix proposed
  * upstream side by side with the stock figure.
  */
+import * as Data from "effect/Data"
 import { spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 
-export type Patched =
-  | {
-    readonly _tag: "Ready"
+export type Patched = Data.TaggedEnum<{
+  Ready: {
     /** esbuild options that bundle the patched copy in place of the installed `effect`. */
     readonly build: { readonly alias: Record<string, string>; readonly nodePaths: Array<string> }
   }
-  | { readonly _tag: "Skipped"; readonly reason: string }
+  Skipped: { readonly reason: string }
+}>
+
+export const Patched = Data.taggedEnum<Patched>()
 
 /**
  * Copies the installed `effect` into `tmp` and applies the patch made for its version. The copy
@@ -29,21 +32,17 @@ export const patchedEffect = (tmp: string): Patched => {
   }
   const patch = Path.join(here, "../effect-patch", `effect@${version}.patch`)
   if (!Fs.existsSync(patch)) {
-    return {
-      _tag: "Skipped",
+    return Patched.Skipped({
       reason: `no patch for effect ${version} in packages/bench/effect-patch (make one with allocate-young.mjs)`
-    }
+    })
   }
   const copy = Path.join(tmp, `effect@${version}-patched`)
   Fs.cpSync(installed, copy, { recursive: true })
   const applied = spawnSync("patch", ["-p1", "-s", "-d", copy, "-i", patch], { encoding: "utf8" })
   if (applied.status !== 0) {
-    return { _tag: "Skipped", reason: `the patch does not apply: ${(applied.stderr || applied.stdout).trim()}` }
+    return Patched.Skipped({ reason: `the patch does not apply: ${(applied.stderr || applied.stdout).trim()}` })
   }
-  return {
-    _tag: "Ready",
-    // Every import of `effect` or `effect/…` (the client's and @effect/platform's alike) goes to the
-    // copy; effect's own dependencies are found beside the installed one.
-    build: { alias: { effect: copy }, nodePaths: [Path.dirname(installed)] }
-  }
+  // Every import of `effect` or `effect/…` (the client's and @effect/platform's alike) goes to the
+  // copy; effect's own dependencies are found beside the installed one.
+  return Patched.Ready({ build: { alias: { effect: copy }, nodePaths: [Path.dirname(installed)] } })
 }

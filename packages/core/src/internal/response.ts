@@ -6,6 +6,7 @@
  */
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { ProtocolError } from "../S2Error.js"
@@ -32,11 +33,10 @@ export const formatBytes = (bytes: number): string =>
     : `${bytes} bytes`
 
 /** A body that did not fit: how much was read before stopping, and what `content-length` said. */
-export interface TooLarge {
-  readonly _tag: "TooLarge"
+export class TooLarge extends Data.TaggedError("TooLarge")<{
   readonly read: number
   readonly declared: number | undefined
-}
+}> {}
 
 interface Reading {
   readonly chunks: Array<Uint8Array>
@@ -110,13 +110,13 @@ export const readCapped = (
     // Nothing worth reading: one chunk ends the stream, which aborts the request.
     return Effect.zipRight(
       Stream.runHead(response.stream).pipe(Effect.ignore),
-      Effect.fail<TooLarge>({ _tag: "TooLarge", read: 0, declared })
+      Effect.fail(new TooLarge({ read: 0, declared }))
     )
   }
   if (declared !== undefined && whole(response)) return response.text
   return Effect.flatMap(readUpTo(response, max), (reading) =>
     reading.over
-      ? Effect.fail<TooLarge>({ _tag: "TooLarge", read: reading.size, declared })
+      ? Effect.fail(new TooLarge({ read: reading.size, declared }))
       : Effect.succeed(text(reading)))
 }
 
