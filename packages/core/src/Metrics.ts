@@ -16,8 +16,6 @@
  * @since 0.1.0
  */
 import * as Metric from "effect/Metric"
-import * as MetricLabel from "effect/MetricLabel"
-import type { Cause } from "./RetryPolicy.js"
 
 /**
  * Requests sent to the API: every attempt, retries included (answers from the response cache are
@@ -64,43 +62,3 @@ export const recordsStreamed = Metric.counter("s2_records_streamed_total", {
   description: "Records delivered by the streams of the Semantic Scholar client",
   incremental: true
 })
-
-const byCause = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
-
-/**
- * Counts one retry of a cause. Synchronous: called where the retry schedule decides.
- *
- * @category utils
- * @since 0.1.0
- */
-export const unsafeCountRetry = (cause: Cause | string): void => {
-  let tags = byCause.get(cause)
-  if (tags === undefined) byCause.set(cause, tags = [MetricLabel.make("cause", cause)])
-  retries.unsafeUpdate(1, tags)
-}
-
-const noTags: ReadonlyArray<MetricLabel.MetricLabel> = []
-
-/**
- * Counts one request sent.
- *
- * @category utils
- * @since 0.1.0
- */
-export const unsafeCountRequest = (): void => requests.unsafeUpdate(1, noTags)
-
-/**
- * Counts a 429 answer.
- *
- * @category utils
- * @since 0.1.0
- */
-export const unsafeCountRateLimited = (): void => rateLimited.unsafeUpdate(1, noTags)
-
-/**
- * Counts records delivered by a stream (per page, not per record).
- *
- * @category utils
- * @since 0.1.0
- */
-export const unsafeCountRecords = (n: number): void => recordsStreamed.unsafeUpdate(n, noTags)

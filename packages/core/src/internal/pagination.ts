@@ -8,10 +8,10 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as Metrics from "../Metrics.js"
 import type { OffsetPage, TokenPage } from "../Page.js"
 import type { S2Error } from "../S2Error.js"
 import { ProtocolError } from "../S2Error.js"
+import * as Metrics from "./metrics.js"
 
 export interface OffsetPaging {
   /** Offset of the first page. */
@@ -157,6 +157,6 @@ const excerpt = (token: string) => token.length <= 40 ? token : `${token.slice(0
 /** The records of a stream of pages, chunk by page, without copying; counted in `recordsStreamed`. */
 export const records = <A, E>(pages: Stream.Stream<{ readonly data: ReadonlyArray<A> }, E>): Stream.Stream<A, E> =>
   Stream.mapConcatChunk(pages, (page) => {
-    Metrics.unsafeCountRecords(page.data.length)
+    Metrics.countRecords(page.data.length)
     return Chunk.unsafeFromArray(page.data)
   })

@@ -9,10 +9,10 @@ import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as ScheduleIntervals from "effect/ScheduleIntervals"
-import * as Metrics from "../Metrics.js"
 import type { Cause, RetryPolicy } from "../RetryPolicy.js"
 import { causeOf, isRetryStep } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
+import * as Metrics from "./metrics.js"
 import { reasonLabel } from "./transportCause.js"
 
 /** A short name for what went wrong: the status when there is one, else the transport's reason. */
@@ -56,7 +56,7 @@ export const withRetryLog = (
         const next = [{ inner, attempt }, out, decision] as const
         if (ScheduleDecision.isDone(decision)) return Effect.succeed(next)
         const wait = Math.max(0, ScheduleIntervals.start(decision.intervals) - now)
-        Metrics.unsafeCountRetry(isRetryStep(out) ? out.cause : causeOf(error) ?? error._tag)
+        Metrics.countRetry(isRetryStep(out) ? out.cause : causeOf(error) ?? error._tag)
         const cause = shortCause(error)
         const counted = isRetryStep(out)
           ? ` (${causeText[out.cause]}), attempt ${out.retry} of ${out.of + 1}`
