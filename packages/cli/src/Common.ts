@@ -138,10 +138,10 @@ export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, Cli
   const input: Duration.DurationInput | undefined = unit === null
     ? Option.getOrUndefined(Duration.decodeUnknown(trimmed))
     : Duration.millis(Number(unit[1]) * (unit[2] === "ms" ? 1 : unit[2] === "m" ? 60_000 : 1000))
-  return check(
-    input === undefined ? Either.left(undefined) : Validate.positiveDuration("--timeout", input),
-    `--timeout ${JSON.stringify(text)} is invalid: give seconds (30), 500ms, 10s, 2m or "10 seconds"`
-  )
+  const message = `--timeout ${JSON.stringify(text)} is invalid: give seconds (30), 500ms, 10s, 2m or "10 seconds"`
+  return input === undefined
+    ? Effect.fail(badInput(message))
+    : check(Validate.positiveDuration("--timeout", input), message)
 }
 
 /**
@@ -150,12 +150,9 @@ export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, Cli
  *
  * @since 0.1.0
  */
-export const check = <A>(
-  result: Either.Either<A, Validate.Invalid | undefined>,
-  message?: string
-): Effect.Effect<A, CliError> =>
+export const check = <A>(result: Validate.Check<A>, message?: string): Effect.Effect<A, CliError> =>
   Either.match(result, {
-    onLeft: (invalid) => Effect.fail(badInput(message ?? invalid?.message ?? "invalid input")),
+    onLeft: (invalid) => Effect.fail(badInput(message ?? invalid.message)),
     onRight: Effect.succeed
   })
 
