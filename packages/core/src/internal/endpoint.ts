@@ -50,7 +50,7 @@ export interface TokenEndpoint<P, I> extends Endpoint {
   readonly label: string
 }
 
-/** What the operations share: the transport, and whether the layer has a key. */
+/** What the operations share: the transport (and through its config, whether the layer has a key). */
 export interface Context {
   readonly transport: Transport
 }
