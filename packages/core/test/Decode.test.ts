@@ -73,6 +73,34 @@ describe("the compiled decoder agrees with Schema's decoder", () => {
   properties("Release", Release)
   properties("DatasetDiff", DatasetDiff)
 
+  // A page under a Content-Security-Policy without 'unsafe-eval': `new Function` throws, and the
+  // structs are walked without generated code. Fresh classes, since decoders are compiled once per AST.
+  describe("where code cannot be generated", () => {
+    class CspAuthor extends Schema.Class<CspAuthor>("CspAuthor")(PaperAuthor.fields) {}
+    class CspPaper extends Schema.Class<CspPaper>("CspPaper")({
+      ...Paper.fields,
+      authors: Schema.optional(Schema.NullOr(Schema.Array(CspAuthor)))
+    }) {}
+    const page = TokenPage(CspPaper)
+    it("compiles without `new Function`", () => {
+      const original = globalThis.Function
+      let refused = 0
+      globalThis.Function = new Proxy(original, {
+        construct() {
+          refused++
+          throw new EvalError("Refused to evaluate a string as JavaScript (CSP)")
+        }
+      })
+      try {
+        expect(fastDecoder(page)).toBeDefined()
+      } finally {
+        globalThis.Function = original
+      }
+      expect(refused).toBeGreaterThan(0)
+    })
+    properties("a page of papers, without generated code", page)
+  })
+
   it("keeps unknown fields and builds class instances down the tree", () => {
     const input = {
       total: 1,
