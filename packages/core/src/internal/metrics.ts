@@ -18,3 +18,6 @@ const noTags: ReadonlyArray<MetricLabel.MetricLabel> = []
 
 /** Counts records delivered by a stream (per page, not per record). */
 export const countRecords = (n: number): void => Metrics.recordsStreamed.unsafeUpdate(n, noTags)
+
+/** Counts one request sent (each attempt). */
+export const countRequest = (): void => Metrics.requests.unsafeUpdate(1, noTags)

@@ -22,6 +22,7 @@ import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import { DecodeError, Timeout, TransportError } from "../S2Error.js"
 import { fastDecoder } from "./decode.js"
+import * as MetricsCount from "./metrics.js"
 import { prefixes, type S2Request } from "./request.js"
 import * as Response from "./response.js"
 import { excerpt } from "./response.js"
@@ -216,8 +217,10 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
       HttpClientRequest.setHeaders(headers),
       body === undefined ? (r) => r : HttpClientRequest.bodyText(body, "application/json")
     )
-    const exchange = Metric.increment(Metrics.requests).pipe(
-      Effect.zipRight(client.execute(httpRequest)),
+    const exchange = Effect.suspend(() => {
+      MetricsCount.countRequest()
+      return client.execute(httpRequest)
+    }).pipe(
       Effect.mapError((error) => transportError(error, target)),
       Effect.tap((response) => annotateStatus(response.status)),
       Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
@@ -270,6 +273,25 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
     }
   }
 
+  const logFailure = (error: S2Error) => Effect.logDebug(`S2 attempt failed (${error._tag}): ${error.message}`)
+
+  /**
+   * The first attempt runs bare; the retry schedule (a driver and its state per call) is built only
+   * when it fails, and sees that failure first, as if it had run from the start. Nearly every page
+   * of a harvest succeeds at once, and the schedule was a measurable part of its per-page cost.
+   */
+  const withRetry = (once: Effect.Effect<unknown, S2Error>, policy: RetryPolicy, target: Target) =>
+    Effect.catchAll(once, (first) => {
+      let replay: S2Error | undefined = first
+      const again = Effect.suspend(() => {
+        if (replay === undefined) return Effect.tapError(once, logFailure)
+        const error = replay
+        replay = undefined
+        return Effect.fail(error)
+      })
+      return Effect.zipRight(logFailure(first), Effect.retry(again, withRetryLog(policy, target)))
+    })
+
   const execute = <A, I>(request: S2Request, schema: Schema.Schema<A, I>) =>
     Effect.gen(function*() {
       const overrides = yield* Overrides
@@ -279,10 +301,10 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
       const run = Effect.suspend(() => {
         attempts++
         return once
-      }).pipe(Effect.ensuring(Effect.suspend(() => Effect.annotateCurrentSpan("s2.attempts", attempts))))
-      const fetch = policy === false ? run : run.pipe(
-        Effect.tapError((error) => Effect.logDebug(`S2 attempt failed (${error._tag}): ${error.message}`)),
-        Effect.retry(withRetryLog(policy, target))
+      })
+      const fetch = Effect.ensuring(
+        policy === false ? run : withRetry(run, policy, target),
+        Effect.suspend(() => Effect.annotateCurrentSpan("s2.attempts", attempts))
       )
       const json = yield* config.around === undefined ? fetch : config.around(request, fetch)
       // Without `around` the JSON is this exchange's own; with it (the response cache) it may be shared.
