@@ -69,16 +69,35 @@ const spanOptions = (endpoint: Endpoint) => ({
 /** An operation as an `Effect.fn`: it runs in its span, `SemanticScholar.<name>`, with the route. */
 export const fn = (endpoint: Endpoint) => Effect.fn(`SemanticScholar.${endpoint.name}`, spanOptions(endpoint))
 
-/** Runs a page of a stream in the operation's span, with the route and the page's own attributes. */
+/**
+ * Runs a page of a stream in the operation's span, with the route and the page's own attributes.
+ *
+ * The span ends on a box that is emptied as soon as the page is out of it. Effect's tracer keeps
+ * the exit of an ended span — here the whole page — and the span stays reachable from the page's
+ * HTTP span and its time-out's fibers, which effect 3.22 keeps until a full collection (see
+ * packages/bench/NOTES.md): with the page in the span, the scavenger copied every page of a bulk
+ * harvest into the old generation (about 200 MB over 200,000 records, 65 MB without).
+ */
 export const traced = <A, E, R>(
   endpoint: Endpoint,
   self: Effect.Effect<A, E, R>,
   attributes: Record<string, unknown> = {}
-): Effect.Effect<A, E, R> =>
-  Effect.withSpan(self, `SemanticScholar.${endpoint.name}`, {
-    ...spanOptions(endpoint),
-    attributes: { ...spanOptions(endpoint).attributes, ...attributes }
+): Effect.Effect<A, E, R> => {
+  const base = spanOptions(endpoint)
+  const options = { ...base, attributes: { ...base.attributes, ...attributes } }
+  return Effect.suspend(() => {
+    const box: { page: A | undefined } = { page: undefined }
+    const boxed = Effect.map(self, (page) => {
+      box.page = page
+      return box
+    })
+    return Effect.map(Effect.withSpan(boxed, `SemanticScholar.${endpoint.name}`, options), (full) => {
+      const page = full.page as A
+      full.page = undefined
+      return page
+    })
   })
+}
 
 /** Download links and diffs are only served with a key; say so before sending, not after a 403. */
 export const requireKey = (context: Context, endpoint: Endpoint): Effect.Effect<void, Forbidden> =>
