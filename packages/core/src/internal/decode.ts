@@ -254,7 +254,10 @@ const condition = (
     case "AnyKeyword":
       return "true"
     case "Literal":
-      return typeof ast.literal === "bigint" ? undefined : `v === ${JSON.stringify(ast.literal)}`
+      // JSON's own literals only: JSON.stringify would write NaN or Infinity as `null`.
+      return typeof ast.literal === "bigint" || (typeof ast.literal === "number" && !Number.isFinite(ast.literal))
+        ? undefined
+        : `v === ${JSON.stringify(ast.literal)}`
     case "Union": {
       const members = ast.types.map((member) => condition(member, refinements, memo))
       return members.every((m) => m !== undefined) ? `(${members.join(" || ")})` : undefined
