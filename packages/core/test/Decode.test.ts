@@ -73,6 +73,17 @@ describe("the compiled decoder agrees with Schema's decoder", () => {
   properties("Release", Release)
   properties("DatasetDiff", DatasetDiff)
 
+  // Literals and refinements are checked inline in the generated walk, Int and others alike.
+  properties(
+    "a struct of literals and refinements",
+    Schema.Struct({
+      kind: Schema.Literal("a", 1, true, null),
+      other: Schema.optional(Schema.Literal(2, "b")),
+      size: Schema.optional(Schema.NullOr(Schema.Number.pipe(Schema.between(0, 10)))),
+      count: Schema.optional(Schema.Int)
+    })
+  )
+
   // A page under a Content-Security-Policy without 'unsafe-eval': `new Function` throws, and the
   // structs are walked without generated code. Fresh classes, since decoders are compiled once per AST.
   describe("where code cannot be generated", () => {
