@@ -290,9 +290,10 @@ const specialise = (
 ): Decode | undefined => {
   const refinements: Array<(u: unknown) => boolean> = []
   const decoders: Array<Decode> = []
-  const cases = properties.map(([name, decode]) => {
+  // `properties` is `ast.propertySignatures` compiled, in the same order.
+  const cases = properties.map(([name, decode], i) => {
     const key = JSON.stringify(name)
-    const inline = condition(ast.propertySignatures.find((p) => p.name === name)!.type, refinements, memo)
+    const inline = condition(ast.propertySignatures[i]!.type, refinements, memo)
     if (inline !== undefined) return `case ${key}: { const v = u[${key}]; if (!(${inline})) return fail; continue }`
     decoders.push(decode)
     return `case ${key}: { const v = u[${key}]; const w = d[${decoders.length - 1}](v); if (w === fail) return fail; ` +

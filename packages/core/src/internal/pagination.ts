@@ -11,6 +11,7 @@ import * as Stream from "effect/Stream"
 import type { OffsetPage, TokenPage } from "../Page.js"
 import type { S2Error } from "../S2Error.js"
 import { ProtocolError } from "../S2Error.js"
+import * as Box from "./box.js"
 import * as Metrics from "./metrics.js"
 
 export interface OffsetPaging {
@@ -28,22 +29,12 @@ export interface OffsetPaging {
 }
 
 /**
- * `prefetch` pages fetched ahead of the consumer. Through the buffer a page goes in a box that is
- * emptied as it comes out: effect 3.22's buffer keeps what passed through it reachable from
- * closures in the old generation until a full collection (packages/bench/NOTES.md), and a page
- * kept so is copied by every scavenge until then (70 MB more promoted over 200,000 records).
+ * `prefetch` pages fetched ahead of the consumer. A page crosses the buffer in a {@link Box}: the
+ * buffer kept every page reachable past the scavenges (70 MB more promoted over 200,000 records).
  */
 const ahead = <A, E>(stream: Stream.Stream<A, E>, prefetch: number): Stream.Stream<A, E> =>
   prefetch > 0
-    ? stream.pipe(
-      Stream.map((page): { page: A | undefined } => ({ page })),
-      Stream.buffer({ capacity: prefetch }),
-      Stream.map((box) => {
-        const page = box.page as A
-        box.page = undefined
-        return page
-      })
-    )
+    ? stream.pipe(Stream.map(Box.box), Stream.buffer({ capacity: prefetch }), Stream.map(Box.unbox))
     : stream
 
 const done = <P>(page: P) => Effect.succeed([page, Option.none()] as const)
