@@ -34,11 +34,7 @@ export default tseslint.config(
       "@effect/no-import-from-barrel-package": ["error", {
         packageNames: [
           "effect",
-          "@effect/platform",
-          "@effect/platform-node",
-          "@effect/platform-browser",
-          "@effect/experimental",
-          "@effect/cli"
+          "@effect/platform-node"
         ]
       }]
     }
