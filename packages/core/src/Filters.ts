@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Fields from "./Fields.js"
 import type { Unchecked } from "./Fields.js"
 import * as Validate from "./internal/validate.js"
@@ -121,7 +121,7 @@ export type QueryParam = readonly [name: string, value: string]
  * @since 0.1.0
  */
 export const validateYear = (year: number | string): Effect.Effect<string, BadQueryParameters> =>
-  Validate.input(Validate.yearRange(year))
+  Validate.inputEffect(Validate.yearRange(year))
 
 /**
  * Whether `date` is a real date written `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (no 30 February).
@@ -141,7 +141,7 @@ export const isDate = (date: string): boolean => Validate.dateKey(date) !== unde
 export const validatePublicationDateOrYear = (
   value: string,
   parameter = "publicationDateOrYear"
-): Effect.Effect<string, BadQueryParameters> => Validate.input(Validate.dateRange(value, parameter))
+): Effect.Effect<string, BadQueryParameters> => Validate.inputEffect(Validate.dateRange(value, parameter))
 
 /**
  * The escape hatch for a `publicationTypes` or `fieldsOfStudy` value the server added after this
@@ -163,7 +163,7 @@ const checkList = <A extends string>(
   parameter: string,
   given: ReadonlyArray<string | Unchecked>,
   allowed: ReadonlyArray<A>
-) => Validate.input(Validate.enumList(parameter, given, allowed, `Filters.unchecked("…")`))
+) => Validate.inputEffect(Validate.enumList(parameter, given, allowed, `Filters.unchecked("…")`))
 
 /**
  * Checks a minimum citation count: a whole number ≥ 0.
@@ -172,7 +172,7 @@ const checkList = <A extends string>(
  * @since 0.1.0
  */
 export const validateMinCitationCount = (n: number): Effect.Effect<string, BadQueryParameters> =>
-  Validate.input(Either.map(Validate.wholeNumber("minCitationCount", n, { min: 0 }), String))
+  Validate.inputEffect(Result.map(Validate.wholeNumber("minCitationCount", n, { min: 0 }), String))
 
 /**
  * Checks every filter and renders them as wire query parameters, in a stable order.
@@ -192,7 +192,7 @@ export const render = (filters: SearchFilters): Effect.Effect<ReadonlyArray<Quer
     }
     if (filters.openAccessPdf === true) params.push(["openAccessPdf", ""])
     if (filters.venue !== undefined) {
-      params.push(["venue", yield* Validate.input(Validate.commaList("venue", filters.venue, "venue name"))])
+      params.push(["venue", yield* Validate.inputEffect(Validate.commaList("venue", filters.venue, "venue name"))])
     }
     if (filters.fieldsOfStudy !== undefined) {
       params.push(["fieldsOfStudy", yield* checkList("fieldsOfStudy", filters.fieldsOfStudy, fieldsOfStudy)])
@@ -227,7 +227,7 @@ export type Sort = SortField | `${SortField}:${"asc" | "desc"}`
  * @since 0.1.0
  */
 export const validateSort = (sort: string): Effect.Effect<Sort, BadQueryParameters> =>
-  Validate.input(Either.mapLeft(
+  Validate.inputEffect(Result.mapError(
     Validate.oneOf("sort", sort, sorts),
     () =>
       new Validate.Invalid({
@@ -266,4 +266,4 @@ export const validateLimit = (
   limit: number,
   max: number,
   parameter = "limit"
-): Effect.Effect<number, BadQueryParameters> => Validate.input(Validate.limit(limit, max, parameter))
+): Effect.Effect<number, BadQueryParameters> => Validate.inputEffect(Validate.limit(limit, max, parameter))

@@ -16,8 +16,8 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type * as Effect from "effect/Effect"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as internal from "./internal/status.js"
 import type { S2Error } from "./S2Error.js"
 

@@ -4,8 +4,8 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Duration from "effect/Duration"
+import type * as HttpClient from "effect/http/HttpClient"
 import type * as Redacted from "effect/Redacted"
 import type * as Fields from "./Fields.js"
 import type * as Filters from "./Filters.js"
@@ -26,7 +26,7 @@ export interface Options {
   /** Replaces the root `https://api.semanticscholar.org`; the API prefixes are added by the client. */
   readonly apiUrl?: string | undefined
   /** Per attempt. Default 30 seconds. */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
   /** Default `RetryPolicy.defaultPolicy` (a retry budget per cause); `false` makes one attempt. */
   readonly retry?: RetryPolicy | false | undefined
   /**
@@ -62,7 +62,7 @@ export interface Options {
  */
 export interface BatchingOptions {
   /** How long the first lookup waits for others to join its batch. Default 10 milliseconds. */
-  readonly window?: Duration.DurationInput | undefined
+  readonly window?: Duration.Input | undefined
   /** A batch goes out as soon as this many lookups wait. Default and at most 500 papers / 1000 authors. */
   readonly maxSize?: number | undefined
 }

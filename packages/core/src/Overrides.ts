@@ -9,9 +9,7 @@
 import type * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Function from "effect/Function"
-import * as Predicate from "effect/Predicate"
 import * as Stream from "effect/Stream"
 import * as Lookups from "./internal/lookups.js"
 import * as Transport from "./internal/transport.js"
@@ -43,7 +41,7 @@ export interface Overrides {
  * @category constructors
  * @since 0.1.0
  */
-export const current: Effect.Effect<Overrides> = Effect.map(Transport.Overrides, (overrides): Overrides => overrides)
+export const current: Effect.Effect<Overrides> = Effect.service(Transport.Overrides)
 
 /**
  * An override applied to an Effect or a Stream, keeping which it is; `E2` is what the override
@@ -72,28 +70,26 @@ export type Overridden<Self, E2> = Self extends Effect.Effect<infer A, infer E, 
   : Self extends Stream.Stream<infer A, infer E, infer R> ? Stream.Stream<A, E | E2, R>
   : never
 
-const isStream = (u: Target): u is Stream.Stream<unknown, unknown, unknown> =>
-  Predicate.hasProperty(u, Stream.StreamTypeId)
-
 /** Provides a reference's value (checked lazily, when the Effect or Stream runs) to an Effect or a Stream. */
 const provide = <Self extends Target, I, S, E2>(
   self: Self,
-  tag: Context.Tag<I, S>,
+  tag: Context.Key<I, S>,
   value: Effect.Effect<S, E2>
 ): Overridden<Self, E2> =>
-  (isStream(self)
+  (Stream.isStream(self)
     ? Stream.unwrap(Effect.map(value, (v) => Stream.provideService(self, tag, v)))
     : Effect.flatMap(value, (v) => Effect.provideService(self, tag, v))) as Overridden<Self, E2>
 
 /** The overrides in force with `change` applied: the one place they are merged. */
-const overridden = (change: Overrides & { readonly timeoutInput?: Duration.DurationInput }) =>
+const overridden = (
+  change: Overrides & { readonly timeoutInput?: Duration.Input }
+): Effect.Effect<Overrides, InvalidOptions> =>
   Effect.gen(function*() {
-    const now = yield* Transport.Overrides
-    const timeout = change.timeoutInput === undefined
-      ? {}
-      : { timeout: yield* Either.mapLeft(Validate.positiveDuration("timeout", change.timeoutInput), Validate.asOption) }
+    const now: Overrides = yield* Effect.service(Transport.Overrides)
     const retry = change.retry === undefined ? {} : { retry: change.retry }
-    return { ...now, ...timeout, ...retry }
+    if (change.timeoutInput === undefined) return { ...now, ...retry }
+    const timeout = yield* Effect.fromResult(Validate.option(Validate.positiveDuration("timeout", change.timeoutInput)))
+    return { ...now, timeout, ...retry }
   })
 
 /**
@@ -116,11 +112,11 @@ const overridden = (change: Overrides & { readonly timeoutInput?: Duration.Durat
  * @since 0.1.0
  */
 export const withTimeout: {
-  (timeout: Duration.DurationInput): Apply<InvalidOptions>
-  <Self extends Target>(self: Self, timeout: Duration.DurationInput): Overridden<Self, InvalidOptions>
+  (timeout: Duration.Input): Apply<InvalidOptions>
+  <Self extends Target>(self: Self, timeout: Duration.Input): Overridden<Self, InvalidOptions>
 } = Function.dual(
   2,
-  <Self extends Target>(self: Self, timeout: Duration.DurationInput) =>
+  <Self extends Target>(self: Self, timeout: Duration.Input) =>
     provide(self, Transport.Overrides, overridden({ timeoutInput: timeout }))
 )
 
@@ -167,7 +163,7 @@ export const withRetry: {
  */
 export const withStreamOverrides = <Self extends Target>(
   self: Self,
-  overrides: { readonly timeout?: Duration.DurationInput; readonly retry?: RetryPolicy | false }
+  overrides: { readonly timeout?: Duration.Input; readonly retry?: RetryPolicy | false }
 ): Overridden<Self, InvalidOptions> =>
   provide(
     self,

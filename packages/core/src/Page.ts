@@ -1,9 +1,10 @@
-import * as Schema from "effect/Schema"
 /**
  * Page envelopes of the paginated endpoints, for users who need totals or checkpoint a harvest.
  *
  * @since 0.1.0
  */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 
 /**
  * A page of an offset-paginated list (citations, references, author papers, paper authors,
@@ -32,7 +33,12 @@ export interface TokenPage<A> {
   readonly data: ReadonlyArray<A>
 }
 
-const emptyData = () => []
+/**
+ * A field absent on the wire decodes as `value()` (v3's `optionalWith(…, { default })`); a thunk so
+ * that each page gets its own empty array.
+ */
+const orElse = <S extends Schema.Top>(schema: S, value: () => S["Type"]) =>
+  schema.pipe(Schema.withDecodingDefaultType(Effect.sync(value)))
 
 /**
  * The schema of an offset page of `item`. A search without hits has no `data` key on the wire: it
@@ -41,12 +47,12 @@ const emptyData = () => []
  * @category constructors
  * @since 0.1.0
  */
-export const OffsetPage = <A, I>(item: Schema.Schema<A, I>) =>
+export const OffsetPage = <A, I>(item: Schema.Codec<A, I>) =>
   Schema.Struct({
     total: Schema.optional(Schema.Int),
-    offset: Schema.optionalWith(Schema.Int, { default: () => 0 }),
+    offset: orElse(Schema.Int, () => 0),
     next: Schema.optional(Schema.Int),
-    data: Schema.optionalWith(Schema.Array(item), { default: emptyData })
+    data: orElse(Schema.Array(item), (): ReadonlyArray<A> => [])
   })
 
 /**
@@ -56,9 +62,9 @@ export const OffsetPage = <A, I>(item: Schema.Schema<A, I>) =>
  * @category constructors
  * @since 0.1.0
  */
-export const TokenPage = <A, I>(item: Schema.Schema<A, I>) =>
+export const TokenPage = <A, I>(item: Schema.Codec<A, I>) =>
   Schema.Struct({
-    total: Schema.optionalWith(Schema.Int, { default: () => 0 }),
-    token: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-    data: Schema.optionalWith(Schema.Array(item), { default: emptyData })
+    total: orElse(Schema.Int, () => 0),
+    token: orElse(Schema.NullOr(Schema.String), () => null),
+    data: orElse(Schema.Array(item), (): ReadonlyArray<A> => [])
   })

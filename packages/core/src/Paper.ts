@@ -126,7 +126,7 @@ export class PaperAuthor extends record<PaperAuthor>("PaperAuthor")({
   authorId: Schema.NullOr(Schema.String),
   ...authorSummary,
   // Suspended: a paper lists its authors, who list their papers.
-  papers: field(Schema.Array(Schema.suspend((): Schema.Schema<PaperRef, PaperRefEncoded> => PaperRef)))
+  papers: field(Schema.Array(Schema.suspend((): Schema.Codec<PaperRef, PaperRefEncoded> => PaperRef)))
 }) {}
 
 /**

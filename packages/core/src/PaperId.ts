@@ -26,7 +26,7 @@ import type { BadQueryParameters } from "./S2Error.js"
  * @since 0.1.0
  */
 export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effect<string, BadQueryParameters> =>
-  Validate.input(Validate.paperId(id, parameter))
+  Validate.inputEffect(Validate.paperId(id, parameter))
 
 /**
  * Checks that `id` could be an author id (the API's are numbers, such as "1741101"); the server
@@ -36,7 +36,7 @@ export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effec
  * @since 0.1.0
  */
 export const validateAuthorId = (id: string, parameter = "authorId"): Effect.Effect<string, BadQueryParameters> =>
-  Validate.input(Validate.authorId(id, parameter))
+  Validate.inputEffect(Validate.authorId(id, parameter))
 
 /**
  * Checks a list of ids: not empty, at most `max` when given, each valid.

@@ -4,9 +4,9 @@
  *
  * @since 0.1.0
  */
-import type { RateLimiterStore } from "@effect/experimental/RateLimiter"
 import type * as Duration from "effect/Duration"
 import type * as Layer from "effect/Layer"
+import type { RateLimiterStore } from "effect/persistence/RateLimiter"
 import type { InvalidOptions } from "./S2Error.js"
 
 /**
@@ -23,7 +23,7 @@ import type { InvalidOptions } from "./S2Error.js"
  */
 export interface RateLimit {
   readonly requests: number
-  readonly per: Duration.DurationInput
+  readonly per: Duration.Input
 }
 
 /**
@@ -36,13 +36,13 @@ export const perKey: RateLimit = { requests: 1, per: "1 second" }
 
 /**
  * One pace for every process (or machine) on one API key, counted in a store they share: the
- * `RateLimiterStore` of `@effect/experimental` (Redis through `NodeRateLimit` of `@s2-effect/node`,
+ * `RateLimiterStore` of `effect/persistence/RateLimiter` (Redis through `NodeRateLimit` of `@s2-effect/node`,
  * or its in-memory store in tests). Requests are spread evenly: `perSecond: 1` lets one request
  * through per second over all workers, never a burst at the start of each second.
  *
  * @example
  * ```ts
- * import { layerStoreMemory } from "@effect/experimental/RateLimiter"
+ * import { layerStoreMemory } from "effect/persistence/RateLimiter"
  * import type { RateLimit } from "@s2-effect/core"
  *
  * // Shared by the fibers of one process only; Redis shares it between processes.
@@ -69,7 +69,7 @@ export interface Shared {
    */
   readonly onStoreError?: "fail" | "local" | undefined
   /** The longest wait for the store's answer. Default 2 seconds. */
-  readonly storeTimeout?: Duration.DurationInput | undefined
+  readonly storeTimeout?: Duration.Input | undefined
   /** How the store is named in errors and logs, e.g. `Redis at redis://127.0.0.1:6379`. */
   readonly label?: string | undefined
 }

@@ -1,32 +1,34 @@
 /**
  * A response cache for the client: answers of the Graph and Recommendations APIs (lookups, batches,
- * recommendations, list and search pages) are kept for a time to live in a store of
- * `@effect/experimental`'s `Persistence`, and reused instead of asking the server again. Give it
- * to the layer as the `cache` option; off by default.
+ * recommendations, list and search pages) are kept for a time to live in a store of effect's
+ * `Persistence` (`effect/persistence/Persistence`), and reused instead of asking the server again.
+ * Concurrent identical requests are sent once. Give it to the layer as the `cache` option; off by
+ * default.
  *
  * Keys are made from the API root, endpoint, ids, fields, filters, paging and body — never the API
  * key. `ObjectNotFound` is cached like a record (the server said so); every other error is not,
  * so a retry after a 429 or a time-out asks the server again. The Datasets API is never cached
  * (its download links are pre-signed and expire).
  *
- * Stores: {@link memory} here, {@link keyValueStore} over any `@effect/platform` `KeyValueStore`
- * (browser local storage, for instance), and on Node `NodeCache.fileSystem(dir)` and
- * `NodeCache.redis(options)` from `@s2-effect/node`.
+ * Stores: {@link memory} here, {@link keyValueStore} over any effect `KeyValueStore`
+ * (`effect/persistence/KeyValueStore`: browser local storage, for instance), and on Node
+ * `NodeCache.fileSystem(dir)` and `NodeCache.redis(options)` from `@s2-effect/node`. Any layer of
+ * effect's `Persistence` is a store.
  *
  * @since 0.1.0
  */
-import * as Persistence from "@effect/experimental/Persistence"
-import type * as KeyValueStore from "@effect/platform/KeyValueStore"
 import type * as Duration from "effect/Duration"
 import type * as Layer from "effect/Layer"
+import type * as KeyValueStore from "effect/persistence/KeyValueStore"
+import * as Persistence from "effect/persistence/Persistence"
 
 /**
- * What a store provides: `@effect/experimental`'s `ResultPersistence`.
+ * What a store provides: effect's `Persistence` service.
  *
  * @category models
  * @since 0.1.0
  */
-export type Store = Persistence.ResultPersistence
+export type Store = Persistence.Persistence
 
 /**
  * The `cache` option of the client layer.
@@ -44,7 +46,7 @@ export interface CacheOptions {
   /** Where answers are kept. A store that cannot be opened fails the layer with `InvalidOptions`. */
   readonly store: Layer.Layer<Store, unknown>
   /** How long an answer is reused. Default 1 day. */
-  readonly timeToLive?: Duration.DurationInput | undefined
+  readonly timeToLive?: Duration.Input | undefined
   /** Names this client's entries in a shared store; clients with the same id share answers. Default `s2-effect`. */
   readonly storeId?: string | undefined
 }
@@ -55,15 +57,16 @@ export interface CacheOptions {
  * @category constructors
  * @since 0.1.0
  */
-export const memory: Layer.Layer<Store> = Persistence.layerResultMemory
+export const memory: Layer.Layer<Store> = Persistence.layerMemory
 
 /**
- * Answers kept in a `KeyValueStore`, one entry per answer (JSON with its expiry time).
+ * Answers kept in a `KeyValueStore`, one entry per answer (JSON with its expiry time). The store
+ * must support `clearPrefix` (every store effect provides does).
  *
  * @example
  * ```ts
- * import { KeyValueStore } from "@effect/platform"
  * import { Layer } from "effect"
+ * import * as KeyValueStore from "effect/persistence/KeyValueStore"
  * import { ResponseCache } from "@s2-effect/core"
  *
  * const store = ResponseCache.keyValueStore.pipe(Layer.provide(KeyValueStore.layerMemory))
@@ -71,5 +74,4 @@ export const memory: Layer.Layer<Store> = Persistence.layerResultMemory
  * @category constructors
  * @since 0.1.0
  */
-export const keyValueStore: Layer.Layer<Store, never, KeyValueStore.KeyValueStore> =
-  Persistence.layerResultKeyValueStore
+export const keyValueStore: Layer.Layer<Store, never, KeyValueStore.KeyValueStore> = Persistence.layerKvs

@@ -9,13 +9,12 @@
  *
  * @since 0.1.0
  */
+import * as EffectCause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import * as Random from "effect/Random"
 import * as Schedule from "effect/Schedule"
-import * as ScheduleDecision from "effect/ScheduleDecision"
-import * as ScheduleInterval from "effect/ScheduleInterval"
 import type { S2Error } from "./S2Error.js"
 import { isRetryable, retryAfterMillis } from "./S2Error.js"
 
@@ -50,8 +49,8 @@ export type Cause = "rateLimited" | "serverFailed" | "unreachable" | "timeout"
  */
 export interface Budget {
   readonly times: number
-  readonly base: Duration.DurationInput
-  readonly cap: Duration.DurationInput
+  readonly base: Duration.Input
+  readonly cap: Duration.Input
 }
 
 /**
@@ -109,9 +108,9 @@ export interface RetryOptions {
   /** How many times to retry after the first attempt, for every cause. */
   readonly times?: number
   /** The first wait, for every cause; each next one doubles. */
-  readonly base?: Duration.DurationInput
+  readonly base?: Duration.Input
   /** The longest wait, for every cause. */
-  readonly cap?: Duration.DurationInput
+  readonly cap?: Duration.Input
   /** Randomise each wait by ±20% so that many clients do not retry in step. Default false. */
   readonly jitter?: boolean
   /** Which errors to retry. Default {@link isRetryable}: 429, 5xx, time-outs, transport errors. */
@@ -120,7 +119,7 @@ export interface RetryOptions {
    * The longest `Retry-After` worth waiting for. A server asking for more gets its error returned
    * at once (with `retryAfterMillis`), rather than a client asleep for hours. Default 10 minutes.
    */
-  readonly maxRetryAfter?: Duration.DurationInput
+  readonly maxRetryAfter?: Duration.Input
 }
 
 /**
@@ -145,8 +144,6 @@ export interface RetryStep {
  * @since 0.1.0
  */
 export const isRetryStep = (u: unknown): u is RetryStep => Predicate.isTagged(u, "RetryStep")
-
-type Counts = { readonly [C in Cause]?: number }
 
 const resolve = (options: RetryOptions) => {
   const shared: Partial<Budget> = {
@@ -187,29 +184,27 @@ export const make = (options: RetryOptions = {}): RetryPolicy => {
   const maxRetryAfter = Duration.toMillis(options.maxRetryAfter ?? "10 minutes")
   const retryable = options.while ?? isRetryable
   const jitter = options.jitter === true
-    ? Random.nextRange(0.8, 1.2)
+    ? Random.nextBetween(0.8, 1.2)
     : Effect.succeed(1)
-  return Schedule.makeWithState<Counts, S2Error, RetryStep | undefined>({}, (now, error, counts) => {
-    const cause = causeOf(error)
-    const asked = retryAfterMillis(error) ?? 0
-    if (cause === undefined || !retryable(error) || asked > maxRetryAfter) {
-      return Effect.succeed([counts, undefined, ScheduleDecision.done] as const)
+  // The counts live in the step's closure: each retried call builds its own step, so its own counts.
+  return Schedule.fromStep(Effect.sync(() => {
+    const counts: { [C in Cause]?: number } = {}
+    return (_now: number, error: S2Error) => {
+      const cause = causeOf(error)
+      const asked = retryAfterMillis(error) ?? 0
+      if (cause === undefined || !retryable(error) || asked > maxRetryAfter) return EffectCause.done(undefined)
+      const budget = budgets[cause]
+      const retry = (counts[cause] ?? 0) + 1
+      if (retry > budget.times) return EffectCause.done(undefined)
+      counts[cause] = retry
+      return Effect.map(jitter, (factor): [RetryStep, Duration.Duration] => {
+        // Capped after jitter, so no wait exceeds the cap; then raised to what the server asked.
+        const scheduled = Math.min(budget.base * 2 ** (retry - 1) * factor, budget.cap)
+        const waitMillis = Math.max(scheduled, asked)
+        return [{ _tag: "RetryStep", cause, retry, of: budget.times, waitMillis }, Duration.millis(waitMillis)]
+      })
     }
-    const budget = budgets[cause]
-    const retry = (counts[cause] ?? 0) + 1
-    if (retry > budget.times) return Effect.succeed([counts, undefined, ScheduleDecision.done] as const)
-    return Effect.map(jitter, (factor) => {
-      // Capped after jitter, so no wait exceeds the cap; then raised to what the server asked.
-      const scheduled = Math.min(budget.base * 2 ** (retry - 1) * factor, budget.cap)
-      const waitMillis = Math.max(scheduled, asked)
-      const step: RetryStep = { _tag: "RetryStep", cause, retry, of: budget.times, waitMillis }
-      return [
-        { ...counts, [cause]: retry },
-        step,
-        ScheduleDecision.continueWith(ScheduleInterval.after(now + waitMillis))
-      ] as const
-    })
-  })
+  }))
 }
 
 /**

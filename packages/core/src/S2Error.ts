@@ -1,5 +1,3 @@
-import * as Predicate from "effect/Predicate"
-import * as Schema from "effect/Schema"
 /**
  * The typed errors of the client. Every failure of every operation is one of these, in the union
  * {@link S2Error}; each carries a message that says what went wrong, the HTTP status where there is
@@ -7,6 +5,10 @@ import * as Schema from "effect/Schema"
  *
  * @since 0.1.0
  */
+
+import * as Effect from "effect/Effect"
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
 
 /**
  * The mark every {@link S2Error} carries, so that {@link isS2Error} tells them from other values by
@@ -27,7 +29,12 @@ const context = {
   message: Schema.String,
   status: Schema.optional(Schema.Number),
   method: Schema.optional(Schema.String),
-  url: Schema.optional(Schema.String)
+  url: Schema.optional(Schema.String),
+  /**
+   * What went wrong underneath, when something did: the transport's error, the schema issue, the
+   * store's failure. Also the standard `Error.cause`.
+   */
+  cause: Schema.optional(Schema.Defect())
 }
 
 /**
@@ -57,7 +64,7 @@ export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("Object
  * @category models
  * @since 0.1.0
  */
-export const RefusedBy = Schema.Literal("client", "server")
+export const RefusedBy = Schema.Literals(["client", "server"])
 /**
  * @category models
  * @since 0.1.0
@@ -75,7 +82,10 @@ export type RefusedBy = typeof RefusedBy.Type
 export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()("BadQueryParameters", {
   ...context,
   parameter: Schema.optional(Schema.String),
-  refusedBy: Schema.optionalWith(RefusedBy, { default: () => "client" })
+  refusedBy: RefusedBy.pipe(
+    Schema.withDecodingDefaultType(Effect.succeed("client" as const)),
+    Schema.withConstructorDefault(Effect.succeed("client" as const))
+  )
 }) {
   readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
 }
@@ -168,7 +178,7 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
  * @category errors
  * @since 0.1.0
  */
-export const TransportReason = Schema.Literal("refused", "hostNotFound", "reset", "cutShort")
+export const TransportReason = Schema.Literals(["refused", "hostNotFound", "reset", "cutShort"])
 /**
  * @category models
  * @since 0.1.0
@@ -191,15 +201,31 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
 }
 
 /**
+ * Why a 2xx body could not be used: its value is not of the expected shape (`"shape"`), or a batch
+ * answer has another number of entries than ids were asked for (`"length"`).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export const DecodeReason = Schema.Literals(["shape", "length"])
+/**
+ * @category models
+ * @since 0.1.0
+ */
+export type DecodeReason = typeof DecodeReason.Type
+
+/**
  * A 2xx body that is JSON but not of the expected shape. `excerpt` holds the start of the offending
- * value so the mismatch can be seen without a debugger.
+ * value so the mismatch can be seen without a debugger; `reason` says which mismatch, when known,
+ * and `cause` holds the schema's issue.
  *
  * @category errors
  * @since 0.1.0
  */
 export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError", {
   ...context,
-  excerpt: Schema.String
+  excerpt: Schema.String,
+  reason: Schema.optional(DecodeReason)
 }) {
   readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
 }
@@ -221,10 +247,25 @@ export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavai
 }
 
 /**
+ * Which rule of the protocol the server broke: a pagination cursor that does not advance, goes
+ * back, repeats or leaves the result window (`"cursor"`), or a response over `maxResponseBytes`
+ * (`"tooLarge"`).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export const ProtocolReason = Schema.Literals(["cursor", "tooLarge"])
+/**
+ * @category models
+ * @since 0.1.0
+ */
+export type ProtocolReason = typeof ProtocolReason.Type
+
+/**
  * The server broke the protocol in a way no retry can mend: a pagination cursor that does not
  * advance, goes back, repeats or leaves the result window (a stream would otherwise never end), or
  * a response larger than the client's `maxResponseBytes`. `endpoint` names the operation and
- * `cursor` the offending `next` / `token`, when the error is about one.
+ * `cursor` the offending `next` / `token`, when the error is about one; `reason` says which rule.
  *
  * @category errors
  * @since 0.1.0
@@ -232,7 +273,8 @@ export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavai
 export class ProtocolError extends Schema.TaggedError<ProtocolError>()("ProtocolError", {
   ...context,
   endpoint: Schema.optional(Schema.String),
-  cursor: Schema.optional(Schema.String)
+  cursor: Schema.optional(Schema.String),
+  reason: Schema.optional(ProtocolReason)
 }) {
   readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
 }

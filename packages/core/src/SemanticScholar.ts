@@ -7,11 +7,10 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Config from "effect/Config"
-import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -197,14 +196,14 @@ export interface Service {
  * @category services
  * @since 0.1.0
  */
-export class SemanticScholar extends Context.Tag("@s2-effect/core/SemanticScholar")<SemanticScholar, Service>() {
-  /** {@link make}, as a static of the tag. */
+export class SemanticScholar extends Context.Service<SemanticScholar, Service>()("@s2-effect/core/SemanticScholar") {
+  /** {@link make}, as a static of the service. */
   static readonly make = (options?: Options) => make(options)
-  /** {@link layer}, as a static of the tag. */
+  /** {@link layer}, as a static of the service. */
   static readonly layer = (options?: Options) => layer(options)
-  /** {@link config}, as a static of the tag. */
+  /** {@link config}, as a static of the service. */
   static readonly config = <O extends Pick<Options, "apiKey" | "apiUrl">>(options: Configured<O>) => config(options)
-  /** {@link layerConfig}, as a static of the tag. */
+  /** {@link layerConfig}, as a static of the service. */
   static readonly layerConfig = (options?: Configured<Options>) => layerConfig(options)
 }
 
@@ -223,8 +222,8 @@ export const make: (options?: Options) => Effect.Effect<Service, InvalidOptions,
  *
  * @example
  * ```ts
- * import { FetchHttpClient } from "@effect/platform"
  * import { Layer } from "effect"
+ * import * as FetchHttpClient from "effect/http/FetchHttpClient"
  * import { SemanticScholar } from "@s2-effect/core"
  *
  * const client = SemanticScholar.layer({ timeout: "10 seconds" }).pipe(Layer.provide(FetchHttpClient.layer))
@@ -233,7 +232,7 @@ export const make: (options?: Options) => Effect.Effect<Service, InvalidOptions,
  * @since 0.1.0
  */
 export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, InvalidOptions, HttpClient.HttpClient> =>
-  Layer.scoped(SemanticScholar, make(options))
+  Layer.effect(SemanticScholar, make(options))
 
 /**
  * The key from `S2_API_KEY` (trimmed; empty or unset means no key), kept `Redacted`.
@@ -241,7 +240,7 @@ export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, Inval
  * @category config
  * @since 0.1.0
  */
-export const apiKeyConfig: Config.Config<Redacted.Redacted<string> | undefined> = Config.string("S2_API_KEY").pipe(
+export const apiKeyConfig: Config.Config<Redacted.Redacted<string> | undefined> = Config.String("S2_API_KEY").pipe(
   Config.option,
   Config.map((key) =>
     Option.getOrUndefined(
@@ -256,7 +255,7 @@ export const apiKeyConfig: Config.Config<Redacted.Redacted<string> | undefined> 
  * @category config
  * @since 0.1.0
  */
-export const apiUrlConfig: Config.Config<string | undefined> = Config.string("S2_API_URL").pipe(
+export const apiUrlConfig: Config.Config<string | undefined> = Config.String("S2_API_URL").pipe(
   Config.option,
   Config.map((url) => Option.getOrUndefined(Option.filter(Option.map(url, (u) => u.trim()), (u) => u.length > 0)))
 )
@@ -269,15 +268,13 @@ export const apiUrlConfig: Config.Config<string | undefined> = Config.string("S2
  */
 export type Configured<O> = { readonly [K in keyof O]?: O[K] | Config.Config<O[K]> }
 
-/** Each option as a `Config`. (`Config.all({})` fails in effect 3.22: an empty record is handled here.) */
-const configs = <O>(options: Configured<O>): Config.Config<Partial<O>> => {
-  const entries = Object.entries(options).map((
-    [name, value]
-  ) => [name, Config.isConfig(value) ? value : Config.succeed(value)])
-  return entries.length === 0
-    ? Config.succeed({})
-    : Config.all(Object.fromEntries(entries) as Record<string, Config.Config<unknown>>) as Config.Config<Partial<O>>
-}
+/** Each option as a `Config`. */
+const configs = <O>(options: Configured<O>): Config.Config<Partial<O>> =>
+  Config.all(
+    Object.fromEntries(
+      Object.entries(options).map(([name, value]) => [name, Config.isConfig(value) ? value : Config.succeed(value)])
+    ) as Record<string, Config.Config<unknown>>
+  ) as Config.Config<Partial<O>>
 
 /**
  * The layer's options read through Effect `Config`: each option a value or a `Config`; `apiKey`
@@ -308,11 +305,11 @@ export const config = <O extends Pick<Options, "apiKey" | "apiUrl">>(options: Co
  *
  * @example
  * ```ts
- * import { FetchHttpClient } from "@effect/platform"
  * import { Config, Layer } from "effect"
+ * import * as FetchHttpClient from "effect/http/FetchHttpClient"
  * import { SemanticScholar } from "@s2-effect/core"
  *
- * const client = SemanticScholar.layerConfig({ timeout: Config.duration("S2_TIMEOUT"), retry: false }).pipe(
+ * const client = SemanticScholar.layerConfig({ timeout: Config.Duration("S2_TIMEOUT"), retry: false }).pipe(
  *   Layer.provide(FetchHttpClient.layer)
  * )
  * ```
@@ -321,5 +318,5 @@ export const config = <O extends Pick<Options, "apiKey" | "apiUrl">>(options: Co
  */
 export const layerConfig = (
   options: Configured<Options> = {}
-): Layer.Layer<SemanticScholar, InvalidOptions | ConfigError.ConfigError, HttpClient.HttpClient> =>
-  Layer.scoped(SemanticScholar, Effect.flatMap(config(options), make))
+): Layer.Layer<SemanticScholar, InvalidOptions | Config.ConfigError, HttpClient.HttpClient> =>
+  Layer.effect(SemanticScholar, Effect.flatMap(config(options), make))

@@ -1,17 +1,17 @@
 /**
  * The checks of input that can never succeed, shared by the client, the Node datasets code and the
  * `s2` command: whole numbers and ranges, durations, dates and date ranges, enums, list sizes, ids,
- * release ids and dataset names. Each answers an `Either` whose left is an {@link Invalid} (the
+ * release ids and dataset names. Each answers a `Result` whose failure is an {@link Invalid} (the
  * parameter and a message that says what is allowed); the caller turns it into its own error:
  * {@link asInput} for an operation's argument, {@link asOption} for a setting.
  *
  * @example
  * ```ts
- * import { Either } from "effect"
+ * import { Result } from "effect"
  * import { Validate } from "@s2-effect/core"
  *
- * Validate.wholeNumber("concurrency", 0, { min: 1 }) // Left: "concurrency 0 is invalid: give a whole number ≥ 1"
- * Either.mapLeft(Validate.paperId("ISBN:123"), Validate.asInput) // Left(BadQueryParameters)
+ * Validate.wholeNumber("concurrency", 0, { min: 1 }) // Failure: "concurrency 0 is invalid: give a whole number ≥ 1"
+ * Result.mapError(Validate.paperId("ISBN:123"), Validate.asInput) // Failure(BadQueryParameters)
  * ```
  * @since 0.1.0
  */

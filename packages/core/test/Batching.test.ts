@@ -3,7 +3,7 @@
  * caller gets back.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Tracer } from "effect"
 import type { Options, S2Error } from "../src/index.js"
 import { SemanticScholar, withBatching } from "../src/index.js"
 import type { Seen } from "./support/Scripted.js"
@@ -25,12 +25,54 @@ const server = (request: Seen) => {
   return Effect.succeed(json({ paperId: sha(Number(id.replace(/^CorpusId:/, ""))), title: id }))
 }
 
+/** The error a failed exit failed with, when its cause is one failure. */
+const failure = <A, E>(exit: Exit.Exit<A, E> | undefined): E | undefined => {
+  const reasons = exit !== undefined && Exit.isFailure(exit) ? exit.cause.reasons : []
+  const [only] = reasons
+  return reasons.length === 1 && only !== undefined && Cause.isFailReason(only) ? only.error : undefined
+}
+
+/** A tracer that keeps each span's name, attributes at its end, and how many spans it links. */
+const recordingTracer = () => {
+  const spans: Array<{ readonly name: string; readonly attributes: Map<string, unknown>; readonly links: number }> = []
+  let next = 0
+  const tracer = Tracer.make({
+    span: ({ annotations, kind, links, name, parent, sampled, startTime }) => {
+      const attributes = new Map<string, unknown>()
+      spans.push({ name, attributes, links: links.length })
+      let status: Tracer.SpanStatus = { _tag: "Started", startTime }
+      return {
+        _tag: "Span",
+        name,
+        spanId: `span-${++next}`,
+        traceId: "trace-1",
+        parent,
+        annotations,
+        get status() {
+          return status
+        },
+        attributes,
+        links,
+        sampled,
+        kind,
+        end: (endTime, exit) => {
+          status = { _tag: "Ended", startTime, endTime, exit }
+        },
+        attribute: (key, value) => void attributes.set(key, value),
+        event: () => {},
+        addLinks: () => {}
+      }
+    }
+  })
+  return { spans, tracer }
+}
+
 const batched = (options: Options = {}) => testLayer(server, { batching: true, ...options })
 
 /** Runs lookups concurrently and lets the batching window pass. */
 const concurrently = <A>(lookups: ReadonlyArray<Effect.Effect<A, S2Error, SemanticScholar>>) =>
   Effect.gen(function*() {
-    const fiber = yield* Effect.fork(
+    const fiber = yield* Effect.forkChild(
       Effect.all(lookups.map(Effect.exit), { concurrency: "unbounded" })
     )
     return yield* settle(fiber)
@@ -51,14 +93,27 @@ describe("batching of lookups", () => {
       expect(seen[0]?.body).toEqual({ ids })
     }).pipe(Effect.provide(batched())))
 
+  it.effect("each batch call is a span of the batch endpoint, linked to the lookups it answers", () =>
+    Effect.gen(function*() {
+      const { spans, tracer } = recordingTracer()
+      const s2 = yield* SemanticScholar
+      yield* concurrently(["CorpusId:2", "CorpusId:4", "CorpusId:6"].map((id) => s2.getPaper(id))).pipe(
+        Effect.withTracer(tracer)
+      )
+      const calls = spans.filter((span) => span.name === "SemanticScholar.getPapers")
+      expect(calls).toHaveLength(1)
+      expect(calls[0]?.attributes.get("s2.endpoint")).toBe("POST /graph/v1/paper/batch")
+      expect(calls[0]?.attributes.get("batchSize")).toBe(3)
+      expect(calls[0]?.links).toBe(3)
+      expect(spans.filter((span) => span.name === "SemanticScholar.getPaper")).toHaveLength(3)
+    }).pipe(Effect.provide(batched())))
+
   it.effect("an id answered null fails its own caller with ObjectNotFound, and no other", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const [found, missing] = yield* concurrently([s2.getPaper("CorpusId:2"), s2.getPaper("CorpusId:3")])
       expect(found !== undefined && Exit.isSuccess(found) ? found.value.paperId : "").toBe(sha(2))
-      const error = missing !== undefined && Exit.isFailure(missing) && missing.cause._tag === "Fail"
-        ? missing.cause.error
-        : undefined
+      const error = failure(missing)
       expect(error?._tag).toBe("ObjectNotFound")
       expect(error?.message).toContain("CorpusId:3")
       expect(yield* requests).toHaveLength(1)
@@ -118,7 +173,7 @@ describe("batching of lookups", () => {
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const exits = yield* concurrently([s2.getPaper("CorpusId:2"), s2.getPaper("CorpusId:4")])
-      expect(exits.map((exit) => Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error._tag : ""))
+      expect(exits.map((exit) => failure(exit)?._tag ?? ""))
         .toEqual(["ServerError", "ServerError"])
       expect(yield* requests).toHaveLength(1)
     }).pipe(Effect.provide(testLayer(() => Effect.succeed(json({ message: "boom" }, 500)), {

@@ -1,7 +1,7 @@
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
 import { Config, ConfigProvider, Effect, Layer, Redacted } from "effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { SemanticScholar } from "../src/index.js"
 import * as SemanticScholarModule from "../src/SemanticScholar.js"
 import { clientLayer, json, requests } from "./support/Scripted.js"
@@ -9,8 +9,7 @@ import { clientLayer, json, requests } from "./support/Scripted.js"
 const paper = { paperId: "p1", title: "A title" }
 const server = clientLayer(() => Effect.succeed(json(paper)))
 
-const withEnv = (env: Record<string, string>) =>
-  Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+const withEnv = (env: Record<string, string>) => ConfigProvider.layer(ConfigProvider.fromEnv({ env }))
 
 const lookup = Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1", { fields: ["title"] }))
 
@@ -42,7 +41,7 @@ describe("configuration in one place", () => {
   it.effect("an option given (a value or a Config) wins over the environment", () =>
     Effect.gen(function*() {
       const layer = SemanticScholarModule.layerConfig({
-        apiKey: Config.redacted("MY_KEY"),
+        apiKey: Config.Redacted("MY_KEY"),
         apiUrl: "https://given.test",
         rateLimit: false
       })

@@ -65,7 +65,7 @@ describe("datasets API", () => {
     }).pipe(Effect.provide(testLayer(() => Effect.succeed(json({ message: "Forbidden" }, 403)), { apiKey: key }))))
 
   const bad: ReadonlyArray<
-    readonly [string, (s2: SemanticScholar["Type"]) => Effect.Effect<unknown, unknown>, string]
+    readonly [string, (s2: SemanticScholar["Service"]) => Effect.Effect<unknown, unknown>, string]
   > = [
     ["release id not a date", (s2) => s2.getRelease("last"), "give a release date (YYYY-MM-DD) or \"latest\""],
     ["impossible date", (s2) => s2.getRelease("2025-02-30"), "releaseId \"2025-02-30\" is invalid"],

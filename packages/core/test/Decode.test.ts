@@ -1,14 +1,34 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Effect, Either, FastCheck as fc, Option, Schema } from "effect"
+import { Arbitrary, Effect, Option, Result, Schema } from "effect"
 import { Author } from "../src/Author.js"
 import { Citation, Reference } from "../src/Citation.js"
 import { DatasetDiff, Release } from "../src/Dataset.js"
 import type { Excess } from "../src/internal/decode.js"
-import { decodeUnknownEither, fastDecoder } from "../src/internal/decode.js"
+import { decodeUnknownResult, fastDecoder } from "../src/internal/decode.js"
 import { decode } from "../src/internal/transport.js"
 import { OffsetPage, TokenPage } from "../src/Page.js"
 import { Paper, PaperAuthor } from "../src/Paper.js"
 import { Snippet } from "../src/Snippet.js"
+
+/**
+ * The part of `value` that `shape` has: Schema 4 drops unknown keys (it has no "preserve"), so the
+ * records the compiled decoder keeps whole are compared with Schema's on Schema's keys, and their
+ * other keys with the input's.
+ */
+const known = (value: unknown, shape: unknown): unknown => {
+  if (Array.isArray(shape) && Array.isArray(value)) return shape.map((item, i) => known(value[i], item))
+  if (typeof shape !== "object" || shape === null || typeof value !== "object" || value === null) return value
+  const record = value as Record<string, unknown>
+  return Object.fromEntries(
+    Object.entries(shape as Record<string, unknown>).map(([key, item]) => [key, known(record[key], item)])
+  )
+}
+
+/** With unknown keys kept, every key of the input object is in the record (the wire's fields). */
+const keepsWireKeys = (value: unknown, input: unknown) => {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return
+  for (const key of Object.keys(input)) expect(Object.keys(value as object)).toContain(key)
+}
 
 /**
  * Both decoders on one input. The compiled decoder may decline an input that Schema accepts (an own
@@ -17,17 +37,22 @@ import { Snippet } from "../src/Snippet.js"
  * schema's own arbitrary, then through JSON) that Schema accepts must be taken by the compiled
  * decoder itself.
  */
-const agree = <A, I>(schema: Schema.Schema<A, I>, input: unknown, valid = false, excess: Excess = "preserve") => {
+const agree = <A, I>(schema: Schema.Codec<A, I>, input: unknown, valid = false, excess: Excess = "preserve") => {
   const fast = fastDecoder(schema, excess)
   expect(fast).toBeDefined()
   const quick = fast!(input)
-  const reference = Schema.decodeUnknownEither(schema, { onExcessProperty: excess })(input)
-  if (valid && Either.isRight(reference)) expect(Option.isSome(quick)).toBe(true)
-  if (Either.isLeft(reference)) expect(Option.isNone(quick)).toBe(true)
-  if (Option.isSome(quick) && Either.isRight(reference)) {
+  const reference = Schema.decodeUnknownResult(schema as Schema.Codec<A, I, never, never>, {
+    onExcessProperty: excess === "preserve" ? "ignore" : excess
+  })(input)
+  if (valid && Result.isSuccess(reference)) expect(Option.isSome(quick)).toBe(true)
+  if (Result.isFailure(reference)) expect(Option.isNone(quick)).toBe(true)
+  if (Option.isSome(quick) && Result.isSuccess(reference)) {
     // Same content; key order may differ (the compiled decoder keeps the wire's order).
-    expect(JSON.parse(JSON.stringify(quick.value))).toEqual(JSON.parse(JSON.stringify(reference.right)))
-    expect(Object.getPrototypeOf(quick.value)).toBe(Object.getPrototypeOf(reference.right))
+    const expected = JSON.parse(JSON.stringify(reference.success))
+    const actual = JSON.parse(JSON.stringify(quick.value))
+    expect(excess === "preserve" ? known(actual, expected) : actual).toEqual(expected)
+    if (excess === "preserve") keepsWireKeys(quick.value, input)
+    expect(Object.getPrototypeOf(quick.value)).toBe(Object.getPrototypeOf(reference.success))
   }
   // Built in place (the transport's own JSON), the verdict and the record are the same.
   const inPlace = fast!(structuredClone(input), true)
@@ -38,29 +63,41 @@ const agree = <A, I>(schema: Schema.Schema<A, I>, input: unknown, valid = false,
   }
 }
 
+const jsonValue = Arbitrary.schema(Schema.Json)
+
 /** The two agreement properties for one record schema. */
-const properties = <A, I>(name: string, schema: Schema.Schema<A, I>, excess: Excess = "preserve") => {
-  const encoded = Arbitrary.make(schema).map((value) => Schema.encodeSync(schema)(value))
+const properties = <A, I>(name: string, schema: Schema.Codec<A, I>, excess: Excess = "preserve") => {
+  const codec = schema as Schema.Codec<A, I, never, never>
+  const encoded = Arbitrary.map(Arbitrary.schema(codec), (value) => Schema.encodeSync(codec)(value))
 
   // A paper's authors may list their papers (and those their authors): valid values nest deeply,
   // so this property takes seconds, more on a loaded machine.
-  it(`${name}: on every valid wire value (property)`, () => {
-    fc.assert(fc.property(encoded, (input) => agree(schema, JSON.parse(JSON.stringify(input)), true, excess)), {
-      numRuns: 150
-    })
-  }, 30_000)
+  it.prop(
+    `${name}: on every valid wire value (property)`,
+    [encoded],
+    ([input]) => agree(schema, JSON.parse(JSON.stringify(input)), true, excess),
+    { timeout: 30_000, arbitrary: { runs: 150 } }
+  )
 
-  it(`${name}: on arbitrary JSON and on valid values with one field spoiled (property)`, () => {
-    const spoiled = fc.tuple(encoded, fc.string(), fc.jsonValue()).map(([value, key, junk]) => {
+  const spoiled = Arbitrary.map(
+    Arbitrary.all([encoded, Arbitrary.schema(Schema.String), jsonValue]),
+    ([value, key, junk]) => {
       const copy: Record<string, unknown> = JSON.parse(JSON.stringify(value))
       const keys = Object.keys(copy)
       copy[keys.length > 0 ? keys[key.length % keys.length]! : key] = junk
       return copy
-    })
-    fc.assert(fc.property(fc.oneof(fc.jsonValue(), spoiled), (input) => agree(schema, input, false, excess)), {
-      numRuns: 300
-    })
-  })
+    }
+  )
+  const oneOf = Arbitrary.flatMap(
+    Arbitrary.schema(Schema.Boolean),
+    (json): Arbitrary.Arbitrary<unknown> => json ? jsonValue : spoiled
+  )
+  it.prop(
+    `${name}: on arbitrary JSON and on valid values with one field spoiled (property)`,
+    [oneOf],
+    ([input]) => agree(schema, input, false, excess),
+    { timeout: 30_000, arbitrary: { runs: 300 } }
+  )
 }
 
 describe("the compiled decoder agrees with Schema's decoder", () => {
@@ -77,9 +114,9 @@ describe("the compiled decoder agrees with Schema's decoder", () => {
   properties(
     "a struct of literals and refinements",
     Schema.Struct({
-      kind: Schema.Literal("a", 1, true, null),
-      other: Schema.optional(Schema.Literal(2, "b")),
-      size: Schema.optional(Schema.NullOr(Schema.Number.pipe(Schema.between(0, 10)))),
+      kind: Schema.Union([Schema.Literals(["a", 1, true]), Schema.Null]),
+      other: Schema.optional(Schema.Literals([2, "b"])),
+      size: Schema.optional(Schema.NullOr(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 10 })))),
       count: Schema.optional(Schema.Int)
     })
   )
@@ -191,7 +228,7 @@ describe("the compiled decoder agrees with Schema's decoder", () => {
 const Row = Schema.Struct({
   corpusid: Schema.Int,
   abstract: Schema.NullOr(Schema.String),
-  tags: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+  tags: Schema.Array(Schema.String).pipe(Schema.withDecodingDefaultType(Effect.sync((): ReadonlyArray<string> => []))),
   source: Schema.optional(Schema.Struct({ pdf: Schema.String }))
 })
 
@@ -208,10 +245,24 @@ describe("the compiled decoder agrees with Schema's decoder when unknown keys ar
     agree(Row, input, true, "ignore")
   })
 
-  it("decodeUnknownEither: the fast path's record, or Schema's error", () => {
-    const decode = decodeUnknownEither(Row)
-    expect(decode({ corpusid: 1, abstract: "a", x: 1 })).toEqual(Either.right({ corpusid: 1, abstract: "a", tags: [] }))
-    const left = decode({ corpusid: 1.5, abstract: "a" })
-    expect(Either.isLeft(left) && left.left._tag).toBe("ParseError")
+  it("decodeUnknownResult: the fast path's record, or Schema's error", () => {
+    const decode = decodeUnknownResult(Row)
+    expect(decode({ corpusid: 1, abstract: "a", x: 1 })).toEqual(
+      Result.succeed({ corpusid: 1, abstract: "a", tags: [] })
+    )
+    const failure = decode({ corpusid: 1.5, abstract: "a" })
+    expect(Result.isFailure(failure) && failure.failure._tag).toBe("SchemaError")
+  })
+})
+
+describe("the compiled decoder agrees with Schema's decoder when unknown keys are refused", () => {
+  properties("a caller's struct", Row, "error")
+  properties("Release", Release, "error")
+
+  it("decodeUnknownResult honours onExcessProperty: \"error\", which Schema's result has", () => {
+    const decode = decodeUnknownResult(Row, { onExcessProperty: "error" })
+    const failure = decode({ corpusid: 1, abstract: "a", x: 1 })
+    expect(Result.isFailure(failure) && failure.failure._tag).toBe("SchemaError")
+    expect(decode({ corpusid: 1, abstract: "a" })).toEqual(Result.succeed({ corpusid: 1, abstract: "a", tags: [] }))
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Metric, Option, Redacted, Stream, TestClock, Tracer } from "effect"
+import { Effect, Exit, Fiber, Metric, Option, Redacted, Stream, Tracer } from "effect"
+import { TestClock } from "effect/testing"
 import { Metrics, SemanticScholar } from "../src/index.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
 
@@ -16,7 +17,7 @@ const recordingTracer = () => {
   const spans: Array<Recorded> = []
   let next = 0
   const tracer = Tracer.make({
-    span: (name, parent, context, links, startTime, kind) => {
+    span: ({ annotations, kind, links, name, parent, sampled, startTime }) => {
       const attributes = new Map<string, unknown>()
       const recorded: Recorded = {
         name,
@@ -33,13 +34,13 @@ const recordingTracer = () => {
         spanId,
         traceId: "trace-1",
         parent,
-        context,
+        annotations,
         get status() {
           return status
         },
         attributes,
         links,
-        sampled: true,
+        sampled,
         kind,
         end: (endTime, exit) => {
           status = { _tag: "Ended", startTime, endTime, exit }
@@ -52,8 +53,7 @@ const recordingTracer = () => {
         event: () => {},
         addLinks: () => {}
       }
-    },
-    context: (f) => f()
+    }
   })
   return { spans, tracer }
 }
@@ -62,7 +62,7 @@ const paper = { paperId: "p1", title: "A title" }
 
 const counts = Effect.all({
   requests: Metric.value(Metrics.requests),
-  retries: Metric.value(Metric.tagged(Metrics.retries, "cause", "serverFailed")),
+  retries: Metric.value(Metric.withAttributes(Metrics.retries, { cause: "serverFailed" })),
   tooMany: Metric.value(Metrics.rateLimited),
   records: Metric.value(Metrics.recordsStreamed)
 }).pipe(Effect.map((all) => ({
@@ -79,7 +79,7 @@ describe("observability: spans and metrics", () => {
     Effect.gen(function*() {
       const { spans, tracer } = recordingTracer()
       const before = yield* counts
-      const fiber = yield* Effect.fork(
+      const fiber = yield* Effect.forkChild(
         Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:42", { fields: ["title"] })).pipe(
           Effect.withTracer(tracer)
         )
@@ -114,7 +114,7 @@ describe("observability: spans and metrics", () => {
     Effect.gen(function*() {
       const { spans, tracer } = recordingTracer()
       const before = yield* counts
-      const fiber = yield* Effect.fork(
+      const fiber = yield* Effect.forkChild(
         Stream.unwrap(Effect.map(SemanticScholar, (s2) => s2.getPaperCitations("CorpusId:1", { limit: 2 }))).pipe(
           Stream.runCollect,
           Effect.withTracer(tracer)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Fiber, Logger, LogLevel, Stream, TestClock, TestContext } from "effect"
+import { Effect, Fiber, References, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { SemanticScholar } from "../src/index.js"
 import type { Handler, Seen } from "./support/Scripted.js"
@@ -38,7 +39,7 @@ const bulkServer = (size: number, pageSize = 1000): Handler => (request) => {
 }
 
 const titles = <E, R>(stream: Stream.Stream<{ readonly title?: string | null | undefined }, E, R>) =>
-  Effect.map(Stream.runCollect(stream), (chunk) => Chunk.toReadonlyArray(chunk).map((p) => p.title))
+  Effect.map(Stream.runCollect(stream), (all) => all.map((p) => p.title))
 
 describe("offset lists", () => {
   it.effect("pages through citations until next is absent, sending offset and limit", () =>
@@ -86,7 +87,7 @@ describe("offset lists", () => {
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const authors = yield* Stream.runCollect(s2.getPaperAuthors("CorpusId:1"))
-      expect(Chunk.toReadonlyArray(authors).map((a) => a.authorId)).toEqual(["1", null])
+      expect(authors.map((a) => a.authorId)).toEqual(["1", null])
     }).pipe(Effect.provide(testLayer(() =>
       Effect.succeed(json({ offset: 0, data: [{ authorId: "1", name: "A" }, { authorId: null, name: "B" }] }))
     ))))
@@ -95,7 +96,7 @@ describe("offset lists", () => {
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const pages = yield* Stream.runCollect(s2.searchAuthorPages("turing", { limit: 2 }))
-      expect(Chunk.toReadonlyArray(pages).map((p) => p.data.length)).toEqual([2, 1])
+      expect(pages.map((p) => p.data.length)).toEqual([2, 1])
       const seen = yield* requests
       expect(seen[0]?.url.pathname).toBe("/graph/v1/author/search")
       expect(seen[0]?.url.searchParams.get("query")).toBe("turing")
@@ -124,7 +125,7 @@ describe("relevance search", () => {
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const pages = yield* Stream.runCollect(s2.searchPaperPages("n0 r3sult"))
-      expect(Chunk.toReadonlyArray(pages)).toEqual([{ total: 0, offset: 0, data: [] }])
+      expect(pages).toEqual([{ total: 0, offset: 0, data: [] }])
       expect(yield* Stream.runCount(s2.searchPaper("n0 r3sult"))).toBe(0)
     }).pipe(Effect.provide(testLayer(() => Effect.succeed(json({ total: 0, offset: 0 }))))))
 
@@ -171,9 +172,7 @@ describe("bulk search", () => {
   it.effect("the page form yields envelopes with total and token, and can start from a token", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const pages = Chunk.toReadonlyArray(
-        yield* Stream.runCollect(s2.searchPaperPages("x", { bulk: true, token: "t0-1000" }))
-      )
+      const pages = yield* Stream.runCollect(s2.searchPaperPages("x", { bulk: true, token: "t0-1000" }))
       expect(pages.map((p) => [p.total, p.token, p.data.length])).toEqual([[2500, "t1000-2000", 1000], [
         2500,
         null,
@@ -184,7 +183,7 @@ describe("bulk search", () => {
   it.effect("interrupting the consumer cancels the request in flight", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fiber = yield* Effect.fork(Stream.runDrain(s2.searchPaper("x", { bulk: true })))
+      const fiber = yield* Effect.forkChild(Stream.runDrain(s2.searchPaper("x", { bulk: true })))
       yield* TestClock.adjust("1 second")
       yield* Fiber.interrupt(fiber)
       const exit = yield* Fiber.await(fiber)
@@ -195,7 +194,7 @@ describe("bulk search", () => {
   it.effect("a failed page is retried on its own: the stream resumes from it, not from the start", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fiber = yield* Effect.fork(titles(s2.searchPaper("x", { bulk: true })))
+      const fiber = yield* Effect.forkChild(titles(s2.searchPaper("x", { bulk: true })))
       yield* TestClock.adjust("10 minutes")
       const all = yield* Fiber.join(fiber)
       expect(all).toHaveLength(3000)
@@ -234,13 +233,13 @@ describe("bulk search", () => {
           }
           const program = Effect.gen(function*() {
             const s2 = yield* SemanticScholar
-            const fiber = yield* Effect.fork(titles(s2.searchPaper("x", { bulk: true })))
+            const fiber = yield* Effect.forkChild(titles(s2.searchPaper("x", { bulk: true })))
             yield* TestClock.adjust("1 day")
             return yield* Fiber.join(fiber)
           }).pipe(Effect.provide(testLayer(handler)))
           // Silent: each retry logs a Warning line, and printing thousands of them is slow.
           const got = await Effect.runPromise(
-            program.pipe(Logger.withMinimumLogLevel(LogLevel.None), Effect.provide(TestContext.TestContext))
+            program.pipe(Effect.provideService(References.MinimumLogLevel, "None"), Effect.provide(TestClock.layer()))
           )
           expect(got).toEqual(Array.from({ length: size }, (_, i) => `Paper ${i}`))
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import * as fc from "fast-check"
 import { PaperId } from "../src/index.js"
 
@@ -28,10 +28,14 @@ describe("PaperId: only what can never be an id is refused", () => {
         fc.string({ minLength: 1, maxLength: 30 }).filter((rest) => rest.trim() !== "" && !control.test(rest)),
         fc.integer({ min: 0, max: 31 }),
         (prefix, rest, code) => {
-          expect(Either.isRight(Effect.runSync(Effect.either(PaperId.validatePaperId(`${prefix}:${rest}`))))).toBe(true)
-          expect(Either.isLeft(Effect.runSync(Effect.either(PaperId.validatePaperId(`X${prefix}:${rest}`))))).toBe(true)
+          expect(Result.isSuccess(Effect.runSync(Effect.result(PaperId.validatePaperId(`${prefix}:${rest}`))))).toBe(
+            true
+          )
+          expect(Result.isFailure(Effect.runSync(Effect.result(PaperId.validatePaperId(`X${prefix}:${rest}`))))).toBe(
+            true
+          )
           const broken = `${prefix}:${rest}${String.fromCharCode(code)}`
-          expect(Either.isLeft(Effect.runSync(Effect.either(PaperId.validatePaperId(broken))))).toBe(true)
+          expect(Result.isFailure(Effect.runSync(Effect.result(PaperId.validatePaperId(broken))))).toBe(true)
         }
       )
     ))

@@ -2,12 +2,12 @@
  * The response cache against a scripted server: what is reused, for how long, what is never
  * stored, what a key is made of, and that a broken store never fails a request.
  */
-import * as PlatformError from "@effect/platform/Error"
-import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Layer, Logger, Option, Redacted, Ref, Stream, TestClock } from "effect"
+import { Effect, Layer, Logger, Redacted, Ref, Stream } from "effect"
+import * as KeyValueStore from "effect/persistence/KeyValueStore"
+import { TestClock } from "effect/testing"
 import type { Options } from "../src/index.js"
-import { ResponseCache, SemanticScholar } from "../src/index.js"
+import { ResponseCache, SemanticScholar, withBatching } from "../src/index.js"
 import type { Seen } from "./support/Scripted.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
 import { settle } from "./support/Settle.js"
@@ -62,6 +62,25 @@ describe("response cache", () => {
       expect(yield* count).toBe(2)
     }).pipe(Effect.provide(cached())))
 
+  it.effect("concurrent identical requests are sent once, with or without batching", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const lookups = (id: string) =>
+        Effect.gen(function*() {
+          const fiber = yield* Effect.forkChild(
+            Effect.all([1, 2, 3].map(() => s2.getPaper(id, { fields: ["title"] })), { concurrency: "unbounded" })
+          )
+          return (yield* settle(fiber)).map((p) => p.title)
+        })
+      expect(yield* lookups("CorpusId:1")).toEqual(Array(3).fill("at /graph/v1/paper/CorpusId:1"))
+      expect(yield* count).toBe(1)
+      expect(yield* withBatching(true)(lookups("CorpusId:2"))).toEqual(Array(3).fill("CorpusId:2"))
+      expect((yield* requests).map((r) => [r.method, r.body])).toEqual([
+        ["GET", undefined],
+        ["POST", { ids: ["CorpusId:2"] }]
+      ])
+    }).pipe(Effect.provide(cached())))
+
   it.effect("keys differ by id, fields and filters", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
@@ -82,8 +101,8 @@ describe("response cache", () => {
       const [pagesA, pagesB] = yield* twice(
         Stream.runCollect(s2.getPaperCitations("CorpusId:1", { fields: ["title"] }))
       )
-      expect(Chunk.toReadonlyArray(pagesB).map((c) => c.citingPaper?.title)).toEqual(["c0", "c1", "c2"])
-      expect(Chunk.toReadonlyArray(pagesA)).toEqual(Chunk.toReadonlyArray(pagesB))
+      expect(pagesB.map((c) => c.citingPaper?.title)).toEqual(["c0", "c1", "c2"])
+      expect(pagesA).toEqual(pagesB)
       yield* twice(s2.getPapers(["CorpusId:1", "CorpusId:2"], { fields: ["title"] }))
       yield* twice(s2.getRecommendedPapers("CorpusId:1"))
       yield* twice(s2.getRecommendedPapersFromLists(["CorpusId:1"]))
@@ -134,7 +153,7 @@ describe("response cache", () => {
       const s2 = yield* SemanticScholar
       const round = (ids: ReadonlyArray<string>) =>
         Effect.gen(function*() {
-          const fiber = yield* Effect.fork(
+          const fiber = yield* Effect.forkChild(
             Effect.forEach(ids, (id) => s2.getPaper(id, { fields: ["title"] }), { concurrency: "unbounded" })
           )
           return (yield* settle(fiber)).map((p) => p.title)
@@ -156,13 +175,14 @@ describe("response cache", () => {
     Effect.gen(function*() {
       const entries = new Map<string, string>()
       const kv = KeyValueStore.makeStringOnly({
-        get: (key) => Effect.sync(() => Option.fromNullable(entries.get(key))),
+        get: (key) => Effect.sync(() => entries.get(key)),
         set: (key, value) => Effect.sync(() => void entries.set(key, value)),
         remove: (key) => Effect.sync(() => void entries.delete(key)),
         clear: Effect.sync(() => entries.clear()),
-        size: Effect.sync(() => entries.size)
+        size: Effect.sync(() => entries.size),
+        keys: Effect.sync(() => [...entries.keys()])
       })
-      const store = ResponseCache.keyValueStore.pipe(Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore, kv)))
+      const store = ResponseCache.keyValueStore.pipe(Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore)(kv)))
       const secret = "sekrit-api-key-0123456789"
       const run = (apiKey: string) =>
         Effect.flatMap(SemanticScholar, (s2) =>
@@ -171,7 +191,7 @@ describe("response cache", () => {
             s2.getPapers(["CorpusId:1"]),
             Effect.flip(s2.getPaper("CorpusId:404"))
           ])).pipe(
-            Effect.zipRight(count),
+            Effect.andThen(count),
             Effect.provide(testLayer(server, { apiKey: Redacted.make(apiKey), rateLimit: false, cache: { store } }))
           )
       expect(yield* run(secret)).toBe(3)
@@ -187,20 +207,16 @@ describe("response cache", () => {
     Effect.gen(function*() {
       const logs = yield* Ref.make<ReadonlyArray<string>>([])
       const logger = Logger.make(({ message }) => Effect.runSync(Ref.update(logs, (all) => [...all, String(message)])))
-      const diskGone = new PlatformError.SystemError({
-        module: "KeyValueStore",
-        method: "get",
-        reason: "Unknown",
-        description: "disk gone"
-      })
+      const diskGone = new KeyValueStore.KeyValueStoreError({ method: "get", message: "disk gone" })
       const broken = KeyValueStore.makeStringOnly({
         get: () => Effect.fail(diskGone),
         set: () => Effect.fail(diskGone),
         remove: () => Effect.void,
         clear: Effect.void,
-        size: Effect.succeed(0)
+        size: Effect.succeed(0),
+        keys: Effect.succeed([])
       })
-      const store = ResponseCache.keyValueStore.pipe(Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore, broken)))
+      const store = ResponseCache.keyValueStore.pipe(Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore)(broken)))
       const warnings = Effect.map(Ref.get(logs), (all) => all.filter((line) => line.includes("S2 cache")))
       yield* Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -216,7 +232,7 @@ describe("response cache", () => {
         expect(yield* warnings).toHaveLength(2)
       }).pipe(
         Effect.provide(cached({ cache: { store } })),
-        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+        Effect.provide(Logger.layer([logger]))
       )
     }))
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { Duration } from "effect"
-import { Effect, Either, Fiber, FiberRef, HashMap, HashSet, Logger, Redacted, Ref, TestClock } from "effect"
+import { Effect, Fiber, Logger, Redacted, Ref, References, Result } from "effect"
+import { TestClock } from "effect/testing"
 import type { S2Error } from "../src/index.js"
 import {
   ObjectNotFound,
@@ -31,16 +32,17 @@ interface Logged {
 }
 
 /** Runs `effect` with the clock far ahead, capturing its log lines; returns the outcome and the lines. */
-const running = <A>(effect: Effect.Effect<A, S2Error, SemanticScholar>, ahead: Duration.DurationInput = "1 hour") =>
+const running = <A>(effect: Effect.Effect<A, S2Error, SemanticScholar>, ahead: Duration.Input = "1 hour") =>
   Effect.gen(function*() {
     const lines = yield* Ref.make<ReadonlyArray<Logged>>([])
-    const logger = Logger.make(({ annotations, logLevel, message }) => {
+    const logger = Logger.make(({ fiber, logLevel, message }) => {
       const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
-      const entry = { level: logLevel.label, text, annotations: Object.fromEntries(HashMap.toEntries(annotations)) }
+      const annotations = fiber.getRef(References.CurrentLogAnnotations)
+      const entry = { level: logLevel.toUpperCase(), text, annotations: { ...annotations } }
       Effect.runSync(Ref.update(lines, (all) => [...all, entry]))
     })
-    const fiber = yield* Effect.fork(
-      Effect.either(effect).pipe(Effect.locally(FiberRef.currentLoggers, HashSet.make(logger)))
+    const fiber = yield* Effect.forkChild(
+      Effect.result(effect).pipe(Effect.provideService(References.CurrentLoggers, new Set([logger])))
     )
     yield* TestClock.adjust(ahead)
     const outcome = yield* Fiber.join(fiber)
@@ -48,11 +50,11 @@ const running = <A>(effect: Effect.Effect<A, S2Error, SemanticScholar>, ahead: D
     return { outcome, lines: yield* Ref.get(lines), waits: gaps(seen.map((r) => r.at)), attempts: seen.length }
   })
 
-const failing = <A>(effect: Effect.Effect<A, S2Error, SemanticScholar>, ahead?: Duration.DurationInput) =>
+const failing = <A>(effect: Effect.Effect<A, S2Error, SemanticScholar>, ahead?: Duration.Input) =>
   Effect.flatMap(running(effect, ahead), ({ outcome, ...rest }) =>
-    Either.match(outcome, {
-      onLeft: (error) => Effect.succeed({ error, ...rest }),
-      onRight: () => Effect.dieMessage("expected a failure")
+    Result.match(outcome, {
+      onFailure: (error) => Effect.succeed({ error, ...rest }),
+      onSuccess: () => Effect.die(new Error("expected a failure"))
     }))
 
 const always = (reply: ReturnType<typeof json> | "reset" | "refused" | "hang"): Handler => () =>
@@ -161,7 +163,7 @@ describe("every retry is one Warning line", () => {
   it.effect("with the operation, the status or cause, attempt k of n and the wait; never the key", () =>
     Effect.gen(function*() {
       const { lines, outcome } = yield* running(getPaper, "20 seconds")
-      expect(Either.isRight(outcome)).toBe(true)
+      expect(Result.isSuccess(outcome)).toBe(true)
       const warnings = lines.filter((l) => l.level === "WARN")
       expect(warnings.map((l) => l.text)).toEqual([
         "S2 GET /graph/v1/paper/CorpusId:1: 503 (server failed), attempt 1 of 6 failed; retrying in 1 s",

@@ -139,7 +139,7 @@ describe("searchSnippet", () => {
       })
     }).pipe(Effect.provide(testLayer(answer({ data: [snippet], retrievalVersion: "v1" })))))
 
-  const bad: ReadonlyArray<readonly [string, Parameters<SemanticScholar["Type"]["searchSnippet"]>[1], string]> = [
+  const bad: ReadonlyArray<readonly [string, Parameters<SemanticScholar["Service"]["searchSnippet"]>[1], string]> = [
     ["limit 0", { limit: 0 }, "from 1 to 1000"],
     ["limit 1001", { limit: 1001 }, "from 1 to 1000"],
     ["101 paper ids", { paperIds: Array.from({ length: 101 }, (_, i) => `CorpusId:${i}`) }, "give at most 100"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Redacted } from "effect"
+import { Effect, Redacted, Result } from "effect"
 import type { S2Error } from "../src/index.js"
 import { Fields, SemanticScholar } from "../src/index.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
@@ -160,7 +160,7 @@ describe("getAuthor / getAuthors", () => {
 
 describe("input validation: a typed error and zero requests", () => {
   const cases: ReadonlyArray<
-    readonly [string, (s2: SemanticScholar["Type"]) => Effect.Effect<unknown, S2Error>, string]
+    readonly [string, (s2: SemanticScholar["Service"]) => Effect.Effect<unknown, S2Error>, string]
   > = [
     ["empty paper id", (s2) => s2.getPaper(""), "paperId is empty"],
     ["white-space paper id", (s2) => s2.getPaper(" \t "), "paperId is empty"],
@@ -193,18 +193,18 @@ describe("input validation: a typed error and zero requests", () => {
 
   it.effect("a non-positive timeout fails the layer", () =>
     Effect.gen(function*() {
-      const result = yield* Effect.either(
+      const result = yield* Effect.result(
         Effect.provide(SemanticScholar, testLayer(() => Effect.succeed(json({})), { timeout: "0 seconds" }))
       )
-      expect(Either.isLeft(result) && result.left.message).toContain("timeout 0 seconds is invalid")
+      expect(Result.isFailure(result) && result.failure.message).toContain("timeout 0 seconds is invalid")
     }))
 
   it.effect("an apiUrl that is not a URL fails the layer", () =>
     Effect.gen(function*() {
-      const result = yield* Effect.either(
+      const result = yield* Effect.result(
         Effect.provide(SemanticScholar, testLayer(() => Effect.succeed(json({})), { apiUrl: "api.example" }))
       )
-      expect(Either.isLeft(result) && result.left.message).toContain("is not a URL")
+      expect(Result.isFailure(result) && result.failure.message).toContain("is not a URL")
     }))
 })
 

@@ -1,6 +1,12 @@
-import { layerStoreMemory, RateLimiterStore, RateLimitStoreError } from "@effect/experimental/RateLimiter"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, FiberRef, HashSet, Layer, Logger, Redacted, Ref, TestClock } from "effect"
+import { Effect, Fiber, Layer, Logger, Redacted, Ref, References } from "effect"
+import {
+  layerStoreMemory,
+  RateLimiterError,
+  RateLimiterStore,
+  RateLimitStoreError
+} from "effect/persistence/RateLimiter"
+import { TestClock } from "effect/testing"
 import type { Options, RateLimit } from "../src/index.js"
 import { SemanticScholar } from "../src/index.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
@@ -29,24 +35,31 @@ const twoWorkers = (rateLimit: (store: Layer.Layer<RateLimiterStore>) => Options
       lookups(10),
       SemanticScholar.layer({ apiUrl: "https://api.test", apiKey: Redacted.make("k"), rateLimit: rateLimit(store) })
     )
-    const fiber = yield* Effect.fork(Effect.all([worker, worker], { concurrency: 2 }))
+    const fiber = yield* Effect.forkChild(Effect.all([worker, worker], { concurrency: 2 }))
     yield* TestClock.adjust("1 minute")
     yield* Fiber.join(fiber)
     return (yield* requests).map((r) => r.at)
   })
 
 /** A store that fails every call, counting them. */
-const brokenStore = (calls: Ref.Ref<number>, answer: Effect.Effect<never, RateLimitStoreError>) =>
+const brokenStore = (calls: Ref.Ref<number>, answer: Effect.Effect<never, RateLimiterError>) =>
   Layer.succeed(
     RateLimiterStore,
     RateLimiterStore.of({
-      fixedWindow: () => Effect.zipRight(Ref.update(calls, (n) => n + 1), answer),
-      tokenBucket: () => Effect.zipRight(Ref.update(calls, (n) => n + 1), answer)
+      fixedWindow: () => Effect.andThen(Ref.update(calls, (n) => n + 1), answer),
+      tokenBucket: () => Effect.andThen(Ref.update(calls, (n) => n + 1), answer),
+      adaptiveConsume: () => Effect.andThen(Ref.update(calls, (n) => n + 1), answer),
+      adaptiveFeedback: () => Effect.andThen(Ref.update(calls, (n) => n + 1), answer)
     })
   )
 
 const refused = Effect.fail(
-  new RateLimitStoreError({ message: "fixedWindow failed", cause: new Error("connect ECONNREFUSED 127.0.0.1:6390") })
+  new RateLimiterError({
+    reason: new RateLimitStoreError({
+      message: "fixedWindow failed",
+      cause: new Error("connect ECONNREFUSED 127.0.0.1:6390")
+    })
+  })
 )
 
 const shared = (store: Layer.Layer<RateLimiterStore>, extra: Partial<RateLimit.Shared> = {}): RateLimit.Shared => ({
@@ -62,14 +75,18 @@ const warnings = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const lines = yield* Ref.make<ReadonlyArray<string>>([])
     const logger = Logger.make(({ logLevel, message }) => {
-      if (logLevel._tag === "Warning") Effect.runSync(Ref.update(lines, (all) => [...all, String(message)]))
+      const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
+      if (logLevel === "Warn") Effect.runSync(Ref.update(lines, (all) => [...all, text]))
     })
-    const exit = yield* effect.pipe(Effect.exit, Effect.locally(FiberRef.currentLoggers, HashSet.make(logger)))
+    const exit = yield* effect.pipe(
+      Effect.exit,
+      Effect.provideService(References.CurrentLoggers, new Set([logger]))
+    )
     return { exit, lines: yield* Ref.get(lines) }
   })
 
 describe("shared rate limit", () => {
-  it.scoped("two workers on one store and key send evenly spaced requests, 5/s together", () =>
+  it.effect("two workers on one store and key send evenly spaced requests, 5/s together", () =>
     Effect.gen(function*() {
       const times = yield* twoWorkers((store) => shared(store))
       expect(times).toHaveLength(20)
@@ -77,7 +94,7 @@ describe("shared rate limit", () => {
       expect(Math.max(...times) - Math.min(...times)).toBe(19 * 200)
     }).pipe(Effect.provide(testLayer(ok))))
 
-  it.scoped("with a limiter per worker instead, they send twice the pace (the check above can fail)", () =>
+  it.effect("with a limiter per worker instead, they send twice the pace (the check above can fail)", () =>
     Effect.gen(function*() {
       const times = yield* twoWorkers(() => ({ requests: 1, per: "200 millis" }))
       expect(times).toHaveLength(20)
@@ -101,7 +118,7 @@ describe("shared rate limit", () => {
   it.effect("a store that does not answer fails after storeTimeout", () =>
     Effect.gen(function*() {
       const calls = yield* Ref.make(0)
-      const fiber = yield* Effect.fork(
+      const fiber = yield* Effect.forkChild(
         Effect.flip(
           Effect.provide(
             lookups(1),
@@ -110,7 +127,7 @@ describe("shared rate limit", () => {
         )
       )
       yield* TestClock.adjust("2999 millis")
-      expect(fiber.unsafePoll()).toBeNull()
+      expect(fiber.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust("1 milli")
       const error = yield* Fiber.join(fiber)
       expect(error._tag).toBe("RateLimiterUnavailable")
@@ -127,7 +144,7 @@ describe("shared rate limit", () => {
         yield* lookups(1)
         return (yield* requests).map((r) => r.at)
       }).pipe(Effect.provide(layer))
-      const fiber = yield* Effect.fork(warnings(run))
+      const fiber = yield* Effect.forkChild(warnings(run))
       yield* TestClock.adjust("1 minute")
       const { exit, lines } = yield* Fiber.join(fiber)
       expect(exit._tag).toBe("Success")

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { Duration } from "effect"
-import { Effect, Fiber, FiberRef, HashSet, Logger, LogLevel, Redacted, Ref, Stream, TestClock } from "effect"
+import { Effect, Fiber, Logger, Redacted, Ref, References, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { RetryPolicy, SemanticScholar, withRetry, withStreamOverrides, withTimeout } from "../src/index.js"
 import type { Handler } from "./support/Scripted.js"
@@ -16,9 +17,9 @@ const failingFirst = (n: number, reply: ReturnType<typeof json> | "hang" | "rese
 const gaps = (times: ReadonlyArray<number>) => times.slice(1).map((t, i) => t - times[i]!)
 
 /** Runs `effect` in a fiber, lets the test clock run far ahead, and returns its exit. */
-const runWithClock = <A, E, R>(effect: Effect.Effect<A, E, R>, ahead: Duration.DurationInput = "1 hour") =>
+const runWithClock = <A, E, R>(effect: Effect.Effect<A, E, R>, ahead: Duration.Input = "1 hour") =>
   Effect.gen(function*() {
-    const fiber = yield* Effect.fork(effect)
+    const fiber = yield* Effect.forkChild(effect)
     yield* TestClock.adjust(ahead)
     return yield* Fiber.await(fiber)
   })
@@ -217,8 +218,8 @@ const captureLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     })
     const exit = yield* effect.pipe(
       Effect.exit,
-      Effect.locally(FiberRef.currentLoggers, HashSet.make(logger)),
-      Logger.withMinimumLogLevel(LogLevel.Debug)
+      Effect.provideService(References.CurrentLoggers, new Set([logger])),
+      Effect.provideService(References.MinimumLogLevel, "Debug")
     )
     return { exit, lines: yield* Ref.get(lines) }
   })

@@ -1,8 +1,9 @@
 /**
- * A value carried through Effect machinery that keeps what passed through it (an ended span keeps
- * its exit, a stream buffer its elements) in a box that is emptied as it comes out: effect 3.22
- * keeps such machinery reachable from old-space closures until a full collection, and whatever it
- * still holds then is copied by every scavenge (packages/bench/NOTES.md, "third pass").
+ * A value carried through Effect machinery that keeps what passed through it, in a box that is
+ * emptied as it comes out. One use is left: a page's span. Effect 4.1 still hands a span its exit
+ * when it ends (`Span.end(endTime, exit)`), and a tracer may keep ended spans (a recording one
+ * does; Observability.test.ts "an ended page span does not hold the page"), so with the page in
+ * that exit every page of a harvest stayed reachable. The prefetch buffer no longer needs one.
  */
 export interface Box<A> {
   value: A | undefined

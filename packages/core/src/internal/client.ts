@@ -3,13 +3,12 @@
  * transport configured once, the batching windows opened, and the three APIs' operations
  * assembled over them.
  */
-import * as Persistence from "@effect/experimental/Persistence"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as RateLimiter from "effect/RateLimiter"
+import * as Persistence from "effect/persistence/Persistence"
 import type * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type { Options } from "../Options.js"
@@ -21,6 +20,7 @@ import type { InvalidOptions } from "../S2Error.js"
 import type { Service } from "../SemanticScholar.js"
 import * as ResponseCacheHook from "./cache.js"
 import * as Datasets from "./datasets.js"
+import * as Endpoint from "./endpoint.js"
 import * as Graph from "./graph.js"
 import * as Lookups from "./lookups.js"
 import * as Recommendations from "./recommendations.js"
@@ -29,27 +29,27 @@ import * as SharedLimiter from "./sharedLimiter.js"
 import * as Transport from "./transport.js"
 import * as Validate from "./validate.js"
 
-const option = Validate.option
+/** A layer option's check as an effect: a typed `InvalidOptions`, nothing sent. */
+const option = <A>(check: Validate.Check<A>) => Effect.fromResult(Validate.option(check))
 
-const sharedLimiter = (shared: RateLimitModule.Shared) =>
-  Effect.gen(function*() {
-    const perSecond = yield* option(Validate.positiveNumber("rateLimit.perSecond", shared.perSecond ?? 1))
-    const key = shared.key ?? "s2-effect"
-    if (key.length === 0) {
-      return yield* option(Validate.refuse("rateLimit.key", "rateLimit.key is empty: give the counter a name"))
-    }
-    const storeTimeout = yield* option(
-      Validate.positiveDuration("rateLimit.storeTimeout", shared.storeTimeout ?? "2 seconds")
-    )
-    return yield* SharedLimiter.make({
-      store: shared.store,
-      key,
-      perSecond,
-      onStoreError: shared.onStoreError ?? "fail",
-      storeTimeout,
-      label: shared.label ?? "a shared store"
-    }).pipe(Effect.mapError(storeError("rateLimit.store")))
-  })
+const sharedLimiter = Effect.fnUntraced(function*(shared: RateLimitModule.Shared) {
+  const perSecond = yield* option(Validate.positiveNumber("rateLimit.perSecond", shared.perSecond ?? 1))
+  const key = shared.key ?? "s2-effect"
+  if (key.length === 0) {
+    return yield* option(Validate.refuse("rateLimit.key", "rateLimit.key is empty: give the counter a name"))
+  }
+  const storeTimeout = yield* option(
+    Validate.positiveDuration("rateLimit.storeTimeout", shared.storeTimeout ?? "2 seconds")
+  )
+  return yield* SharedLimiter.make({
+    store: shared.store,
+    key,
+    perSecond,
+    onStoreError: shared.onStoreError ?? "fail",
+    storeTimeout,
+    label: shared.label ?? "a shared store"
+  }).pipe(Effect.mapError(storeError("rateLimit.store")))
+})
 
 /** A store named by an option that cannot be opened is a wrong setting of the client. */
 const storeError = (parameter: string) => (error: unknown): InvalidOptions =>
@@ -73,24 +73,33 @@ const rateLimiter = (
     if (RateLimitModule.isShared(chosen)) return Option.some(yield* sharedLimiter(chosen))
     const limit = yield* option(Validate.wholeNumber("rateLimit.requests", chosen.requests, { min: 1 }))
     const interval = yield* option(Validate.positiveDuration("rateLimit.per", chosen.per))
-    return Option.some<Transport.Pace>(yield* RateLimiter.make({ limit, interval, algorithm: "fixed-window" }))
+    return Option.some(yield* SharedLimiter.perProcess({ limit, interval }))
   })
 
-/** The response cache's transport hook, over the store the option names (opened in the scope). */
-const responseCache = (cache: CacheOptions, apiUrl: string) =>
-  Effect.gen(function*() {
-    const timeToLive = yield* option(Validate.positiveDuration("cache.timeToLive", cache.timeToLive ?? "1 day"))
-    const context = yield* Layer.build(cache.store).pipe(Effect.mapError(storeError("cache.store")))
-    return yield* ResponseCacheHook.make({
-      persistence: Context.get(context, Persistence.ResultPersistence),
-      apiUrl,
-      timeToLive,
-      storeId: cache.storeId ?? "s2-effect"
-    })
-  })
+/**
+ * The response cache over the store the option names (opened in the scope, guarded): the
+ * transport's hook, and what the batching windows need to store each lookup on its own.
+ */
+const responseCache = Effect.fnUntraced(function*(cache: CacheOptions, apiUrl: string) {
+  const timeToLive = yield* option(Validate.positiveDuration("cache.timeToLive", cache.timeToLive ?? "1 day"))
+  const context = yield* Layer.build(cache.store).pipe(Effect.mapError(storeError("cache.store")))
+  const persistence = ResponseCacheHook.guard(Context.get(context, Persistence.Persistence))
+  const storeId = cache.storeId ?? "s2-effect"
+  const lookups: Lookups.Cache = {
+    persistence,
+    storeId,
+    timeToLive: ResponseCacheHook.timeToLiveOf(timeToLive),
+    keyOf: (request) => ResponseCacheHook.keyOf(apiUrl, request)
+  }
+  return { around: yield* ResponseCacheHook.make({ persistence, apiUrl, timeToLive, storeId }), lookups }
+})
 
 /** The batching windows of lookups; opened even when off, so `withBatching` can switch them on. */
-const lookupLoaders = (batching: Options["batching"], execute: Transport.Transport["execute"]) =>
+const lookupLoaders = (
+  batching: Options["batching"],
+  execute: Transport.Transport["execute"],
+  cache: Lookups.Cache | undefined
+) =>
   Effect.gen(function*() {
     const given = typeof batching === "object" ? batching : {}
     const settings: Lookups.Settings = {
@@ -102,27 +111,41 @@ const lookupLoaders = (batching: Options["batching"], execute: Transport.Transpo
     }
     return {
       settings,
-      papers: yield* Lookups.loader(Graph.getPapers, execute, settings),
-      authors: yield* Lookups.loader(Graph.getAuthors, execute, settings)
+      papers: yield* Lookups.loader(
+        { ...Graph.getPapers, route: Endpoint.route(Graph.getPapers) },
+        execute,
+        settings,
+        cache
+      ),
+      authors: yield* Lookups.loader(
+        { ...Graph.getAuthors, route: Endpoint.route(Graph.getAuthors) },
+        execute,
+        settings,
+        cache
+      )
     }
   })
 
-/** The transport's settings from the layer's options. */
+/** The transport's settings from the layer's options, and the response cache's part for lookups. */
 const transportConfig = (options: Options) =>
   Effect.gen(function*() {
     const apiUrl = yield* option(Validate.httpUrl("apiUrl", options.apiUrl ?? defaultApiUrl, defaultApiUrl))
-    return {
+    const timeout = yield* option(Validate.positiveDuration("timeout", options.timeout ?? "30 seconds"))
+    const pace = yield* rateLimiter(options.rateLimit, options.apiKey)
+    const cache = options.cache === undefined ? undefined : yield* responseCache(options.cache, apiUrl)
+    const config = {
       apiUrl,
-      apiKey: Option.fromNullable(options.apiKey),
-      timeout: yield* option(Validate.positiveDuration("timeout", options.timeout ?? "30 seconds")),
+      apiKey: Option.fromNullishOr(options.apiKey),
+      timeout,
       retry: options.retry ?? defaultPolicy,
-      rateLimiter: yield* rateLimiter(options.rateLimit, options.apiKey),
-      around: options.cache === undefined ? undefined : yield* responseCache(options.cache, apiUrl),
+      rateLimiter: pace,
+      around: cache?.around,
       maxResponseBytes: yield* option(
         Validate.wholeNumber("maxResponseBytes", options.maxResponseBytes ?? defaultMaxResponseBytes, { min: 1 })
       ),
       transformClient: options.transformClient
     } satisfies Transport.TransportConfig
+    return { config, lookups: cache?.lookups }
   })
 
 /** The service over the `HttpClient` in context; the limiter, windows and cache store live in the scope. */
@@ -130,13 +153,9 @@ export const make = (
   options: Options = {}
 ): Effect.Effect<Service, InvalidOptions, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function*() {
-    const config = yield* transportConfig(options)
+    const { config, lookups } = yield* transportConfig(options)
     const transport = yield* Transport.fromClient(config)
-    // Batched lookups are cached one lookup at a time (in Graph), so their batch calls skip the cache.
-    const direct = config.around === undefined
-      ? transport
-      : yield* Transport.fromClient({ ...config, around: undefined })
-    const loaders = yield* lookupLoaders(options.batching, direct.execute)
+    const loaders = yield* lookupLoaders(options.batching, transport.execute, lookups)
     const context = { transport, loaders }
     return { ...Graph.make(context), ...Recommendations.make(context), ...Datasets.make(context) }
   })

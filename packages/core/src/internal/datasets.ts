@@ -34,22 +34,22 @@ export const make = (context: Endpoint.Context) => ({
     return yield* Endpoint.call(context, getAvailableReleases, Req.get("datasets", getAvailableReleases.path), releases)
   }),
   getRelease: Endpoint.fn(getRelease)(function*(releaseId: string) {
-    const release = yield* Validate.input(Validate.releaseId(releaseId, "releaseId"))
+    const release = yield* Validate.inputEffect(Validate.releaseId(releaseId, "releaseId"))
     return yield* Endpoint.call(context, getRelease, Req.get("datasets", place(getRelease, { release })), Release)
   }),
   getDatasetDownloadLinks: Endpoint.fn(getDatasetDownloadLinks)(function*(releaseId: string, datasetName: string) {
-    const release = yield* Validate.input(Validate.releaseId(releaseId, "releaseId"))
-    const name = yield* Validate.input(Validate.datasetName(datasetName))
+    const release = yield* Validate.inputEffect(Validate.releaseId(releaseId, "releaseId"))
+    const name = yield* Validate.inputEffect(Validate.datasetName(datasetName))
     const path = place(getDatasetDownloadLinks, { release, name })
     return yield* Endpoint.call(context, getDatasetDownloadLinks, Req.get("datasets", path), Dataset)
   }),
   getDatasetDiffs: Endpoint.fn(getDatasetDiffs)(
     function*(datasetName: string, startReleaseId: string, endReleaseId: string) {
-      const name = yield* Validate.input(Validate.datasetName(datasetName))
-      const start = yield* Validate.input(Validate.releaseId(startReleaseId, "startReleaseId", false))
-      const end = yield* Validate.input(Validate.releaseId(endReleaseId, "endReleaseId"))
+      const name = yield* Validate.inputEffect(Validate.datasetName(datasetName))
+      const start = yield* Validate.inputEffect(Validate.releaseId(startReleaseId, "startReleaseId", false))
+      const end = yield* Validate.inputEffect(Validate.releaseId(endReleaseId, "endReleaseId"))
       if (end !== "latest" && end < start) {
-        return yield* Validate.input(
+        return yield* Validate.inputEffect(
           Validate.refuse("endReleaseId", `endReleaseId ${end} is before startReleaseId ${start}`)
         )
       }

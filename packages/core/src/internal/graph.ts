@@ -31,7 +31,6 @@ import * as Endpoint from "./endpoint.js"
 import { AutocompleteAnswer, MatchAnswer, SnippetAnswer } from "./envelopes.js"
 import * as Lookups from "./lookups.js"
 import * as Req from "./request.js"
-import * as Transport from "./transport.js"
 import * as Validate from "./validate.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -42,7 +41,7 @@ type Subject = "paper" | "author" | "query"
 
 interface Lookup<A, I> extends Endpoint.Endpoint {
   readonly subject: "paper" | "author"
-  readonly schema: Schema.Schema<A, I>
+  readonly schema: Schema.Codec<A, I>
 }
 
 export const getPaper: Lookup<Paper, typeof Paper.Encoded> = {
@@ -105,7 +104,7 @@ const list = <A, I>(
   path: string,
   subject: Subject,
   fields: Fields.FieldSet,
-  item: Schema.Schema<A, I>,
+  item: Schema.Codec<A, I>,
   more: { readonly label: string; readonly dated?: boolean; readonly maxLimit?: number; readonly ceiling?: number }
 ) => ({
   name,
@@ -175,13 +174,16 @@ const autocompleteLength = 100
 // validated requests
 
 const idOf = (subject: "paper" | "author", id: string) =>
-  Validate.input(subject === "paper" ? Validate.paperId(id) : Validate.authorId(id))
+  Validate.inputEffect(subject === "paper" ? Validate.paperId(id) : Validate.authorId(id))
 
 /** Bulk search may list everything (an empty query); the others need words to search for. */
 const queryParam = (text: string, allowEmpty = false): Effect.Effect<Filters.QueryParam, S2Error> =>
   allowEmpty
     ? Effect.succeed(["query", text])
-    : Effect.as(Validate.input(Validate.nonBlank("query", text, "the words to search for")), ["query", text] as const)
+    : Effect.as(
+      Validate.inputEffect(Validate.nonBlank("query", text, "the words to search for")),
+      ["query", text] as const
+    )
 
 /** Path and query of a list: subject, `extra` (search filters), fields, then the date range. */
 const listRequest = <P, I>(
@@ -197,7 +199,10 @@ const listRequest = <P, I>(
     else path = Endpoint.place(endpoint, yield* idOf(endpoint.subject, subject))
     query.push(...yield* extra, yield* Endpoint.fieldsParam(endpoint, options.fields))
     if (endpoint.dated && options.publicationDateOrYear !== undefined) {
-      query.push(["publicationDateOrYear", yield* Validate.input(Validate.dateRange(options.publicationDateOrYear))])
+      query.push([
+        "publicationDateOrYear",
+        yield* Validate.inputEffect(Validate.dateRange(options.publicationDateOrYear))
+      ])
     }
     return { path, query }
   })
@@ -209,7 +214,7 @@ const searchFilters = (options: SearchPaperOptions) =>
     if (options.bulk === true) {
       if (options.sort !== undefined) params.push(["sort", yield* Filters.validateSort(options.sort)])
     } else if ("sort" in options && options.sort !== undefined) {
-      return yield* Validate.input(
+      return yield* Validate.inputEffect(
         Validate.refuse("sort", "sort is only allowed with bulk: true (relevance search is ranked)")
       )
     }
@@ -227,11 +232,11 @@ const bulkQuery = (text: string, options: BulkSearchOptions) =>
 const snippetQuery = (text: string, options: SnippetSearchOptions) =>
   Effect.gen(function*() {
     const params: Array<Filters.QueryParam> = [yield* queryParam(text)]
-    params.push(["limit", String(yield* Validate.input(Validate.limit(options.limit ?? 10, 1000)))])
+    params.push(["limit", String(yield* Validate.inputEffect(Validate.limit(options.limit ?? 10, 1000)))])
     if (options.fields !== undefined) {
       const wrong = options.fields.filter((f) => !/^snippet\.[A-Za-z]/.test(f))
       if (options.fields.length === 0 || wrong.length > 0) {
-        return yield* Validate.input(Validate.refuse(
+        return yield* Validate.inputEffect(Validate.refuse(
           "fields",
           `snippet fields must be snippet.* paths such as snippet.text (score and paper always come back); got ${
             wrong.map((f) => JSON.stringify(f)).join(", ") || "an empty list"
@@ -241,25 +246,25 @@ const snippetQuery = (text: string, options: SnippetSearchOptions) =>
       params.push(["fields", options.fields.join(",")])
     }
     if (options.paperIds !== undefined) {
-      yield* Validate.input(Validate.listSize("paperIds", options.paperIds, { min: 0, max: 100, noun: "ids" }))
-      const ids = yield* Validate.input(Validate.ids(options.paperIds, Validate.paperId, "paperIds"))
+      yield* Validate.inputEffect(Validate.listSize("paperIds", options.paperIds, { min: 0, max: 100, noun: "ids" }))
+      const ids = yield* Validate.inputEffect(Validate.ids(options.paperIds, Validate.paperId, "paperIds"))
       // One comma-joined value on the wire: an id with a comma would be read as two.
       const split = ids.findIndex((id) => id.includes(","))
       if (split >= 0) {
-        return yield* Validate.input(
+        return yield* Validate.inputEffect(
           Validate.refuse("paperIds", `paperIds[${split}] contains a comma, which the API would read as two ids`)
         )
       }
       params.push(["paperIds", ids.join(",")])
     }
     if (options.authors !== undefined) {
-      yield* Validate.input(Validate.listSize("authors", options.authors, { min: 1, max: 10, noun: "names" }))
-      params.push(["authors", yield* Validate.input(Validate.commaList("authors", options.authors, "name"))])
+      yield* Validate.inputEffect(Validate.listSize("authors", options.authors, { min: 1, max: 10, noun: "names" }))
+      params.push(["authors", yield* Validate.inputEffect(Validate.commaList("authors", options.authors, "name"))])
     }
     if (options.insertedBefore !== undefined) {
       params.push([
         "insertedBefore",
-        yield* Validate.input(Validate.singleDate("insertedBefore", options.insertedBefore))
+        yield* Validate.inputEffect(Validate.singleDate("insertedBefore", options.insertedBefore))
       ])
     }
     const { fieldsOfStudy, minCitationCount, publicationDateOrYear, venue, year } = options
@@ -284,8 +289,8 @@ const batch = <A, I>(context: Context, endpoint: Batch<A, I>) => {
   const ask = Lookups.ask(endpoint, context.transport.execute)
   return Endpoint.fn(endpoint)(
     function*(ids: ReadonlyArray<string>, options: BatchOptions<string> = {}) {
-      yield* Validate.input(Validate.ids(ids, endpoint.id, `${endpoint.noun}Ids`))
-      const concurrency = yield* Validate.input(
+      yield* Validate.inputEffect(Validate.ids(ids, endpoint.id, `${endpoint.noun}Ids`))
+      const concurrency = yield* Validate.inputEffect(
         Validate.wholeNumber("concurrency", options.concurrency ?? 1, { min: 1 })
       )
       const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)
@@ -310,16 +315,10 @@ const batch = <A, I>(context: Context, endpoint: Batch<A, I>) => {
 }
 
 /**
- * A single lookup, through the batching window when batching is on. With a cache, each batched
- * lookup is its own entry (keyed as a batch of one id), so a re-run is answered from the cache
- * however its lookups were grouped.
+ * A single lookup, through the batching window when batching is on (with a cache, the window
+ * stores each lookup on its own: see `lookups.ts`).
  */
-const lookup = <A, I>(
-  context: Context,
-  endpoint: Lookup<A, I>,
-  viaBatch: Batch<A, I>,
-  loader: Lookups.Loader<A>
-) =>
+const lookup = <A, I>(context: Context, endpoint: Lookup<A, I>, loader: Lookups.Loader<A>) =>
   Endpoint.fn(endpoint)(function*(id: string, options: FieldsOption<string> = {}) {
     const checked = yield* idOf(endpoint.subject, id)
     const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)
@@ -330,62 +329,58 @@ const lookup = <A, I>(
         endpoint.schema
       )
     }
-    const batched = Effect.request(Lookups.Lookup<A>(checked, fields), loader)
-    const around = context.transport.config.around
-    if (around === undefined) return yield* batched
-    const entry = Req.post("graph", viaBatch.path, [["fields", fields]], { ids: [checked] })
-    return yield* Effect.flatMap(
-      around(entry, batched),
-      (json) => Transport.decode(viaBatch.schema, json, { method: "POST", url: viaBatch.path })
-    )
+    return yield* loader(checked, fields)
   })
+
+/** The lists of the graph, as streams of pages. */
+const pageOperations = (context: Context) => ({
+  getPaperAuthorsPages: (paperId: string, options: FieldsOption<string> & PageOptions = {}) =>
+    Endpoint.offsetList(
+      context,
+      lists.getPaperAuthors,
+      listRequest(lists.getPaperAuthors, paperId, options),
+      options
+    ),
+  getPaperCitationsPages: (paperId: string, options: FieldsOption<string> & DatedPageOptions = {}) =>
+    Endpoint.offsetList(
+      context,
+      lists.getPaperCitations,
+      listRequest(lists.getPaperCitations, paperId, options),
+      options
+    ),
+  getPaperReferencesPages: (paperId: string, options: FieldsOption<string> & PageOptions = {}) =>
+    Endpoint.offsetList(
+      context,
+      lists.getPaperReferences,
+      listRequest(lists.getPaperReferences, paperId, options),
+      options
+    ),
+  getAuthorPapersPages: (authorId: string, options: FieldsOption<string> & DatedPageOptions = {}) =>
+    Endpoint.offsetList(
+      context,
+      lists.getAuthorPapers,
+      listRequest(lists.getAuthorPapers, authorId, options),
+      options
+    ),
+  searchAuthorPages: (query: string, options: FieldsOption<string> & PageOptions = {}) =>
+    Endpoint.offsetList(context, lists.searchAuthor, listRequest(lists.searchAuthor, query, options), options),
+  searchPaperPages: (
+    query: string,
+    options: SearchPaperOptions = {}
+  ): Stream.Stream<TokenPage<Paper> | OffsetPage<Paper>, S2Error> =>
+    options.bulk === true
+      ? Endpoint.tokenList(context, searchPaperBulk, bulkQuery(query, options), options)
+      : Endpoint.offsetList(
+        context,
+        lists.searchPaper,
+        listRequest(lists.searchPaper, query, options, searchFilters(options)),
+        options as RelevanceSearchOptions
+      )
+})
 
 /** The graph operations of the service. */
 export const make = (context: Context) => {
-  const pages = {
-    getPaperAuthorsPages: (paperId: string, options: FieldsOption<string> & PageOptions = {}) =>
-      Endpoint.offsetList(
-        context,
-        lists.getPaperAuthors,
-        listRequest(lists.getPaperAuthors, paperId, options),
-        options
-      ),
-    getPaperCitationsPages: (paperId: string, options: FieldsOption<string> & DatedPageOptions = {}) =>
-      Endpoint.offsetList(
-        context,
-        lists.getPaperCitations,
-        listRequest(lists.getPaperCitations, paperId, options),
-        options
-      ),
-    getPaperReferencesPages: (paperId: string, options: FieldsOption<string> & PageOptions = {}) =>
-      Endpoint.offsetList(
-        context,
-        lists.getPaperReferences,
-        listRequest(lists.getPaperReferences, paperId, options),
-        options
-      ),
-    getAuthorPapersPages: (authorId: string, options: FieldsOption<string> & DatedPageOptions = {}) =>
-      Endpoint.offsetList(
-        context,
-        lists.getAuthorPapers,
-        listRequest(lists.getAuthorPapers, authorId, options),
-        options
-      ),
-    searchAuthorPages: (query: string, options: FieldsOption<string> & PageOptions = {}) =>
-      Endpoint.offsetList(context, lists.searchAuthor, listRequest(lists.searchAuthor, query, options), options),
-    searchPaperPages: (
-      query: string,
-      options: SearchPaperOptions = {}
-    ): Stream.Stream<TokenPage<Paper> | OffsetPage<Paper>, S2Error> =>
-      options.bulk === true
-        ? Endpoint.tokenList(context, searchPaperBulk, bulkQuery(query, options), options)
-        : Endpoint.offsetList(
-          context,
-          lists.searchPaper,
-          listRequest(lists.searchPaper, query, options, searchFilters(options)),
-          options as RelevanceSearchOptions
-        )
-  }
+  const pages = pageOperations(context)
   return {
     ...pages,
     ...Endpoint.recordsOf(pages),
@@ -393,8 +388,8 @@ export const make = (context: Context) => {
     searchPaperPages: pages.searchPaperPages as Service["searchPaperPages"],
     getPapers: batch(context, getPapers) as Service["getPapers"],
     getAuthors: batch(context, getAuthors) as Service["getAuthors"],
-    getPaper: lookup(context, getPaper, getPapers, context.loaders.papers),
-    getAuthor: lookup(context, getAuthor, getAuthors, context.loaders.authors),
+    getPaper: lookup(context, getPaper, context.loaders.papers),
+    getAuthor: lookup(context, getAuthor, context.loaders.authors),
     matchPaperTitle: Endpoint.fn(matchPaperTitle)(
       function*(text: string, options: Filters.SearchFilters & FieldsOption<string> = {}) {
         const params = [yield* queryParam(text), ...yield* Filters.render(options)]

@@ -1,72 +1,106 @@
 /**
- * Automatic batching of single lookups. A `getPaper` / `getAuthor` becomes a `Request`; the
- * resolver answers every request collected in one batching window with `POST /…/batch` calls, one
- * per field selection (and per 500 / 1000 ids), each id asked once. `@effect/experimental`'s
- * `dataLoader` does the collecting across fibers; this module only knows the wire.
+ * Automatic batching of single lookups. A `getPaper` / `getAuthor` becomes a `Request`, and one
+ * `RequestResolver` per batch endpoint answers every request collected in its window with
+ * `POST /…/batch` calls, one per field selection (and per 500 / 1000 ids), each id asked once, each
+ * call in its span. With a response cache the resolver is `persisted`: a lookup answered by the
+ * store never reaches a batch call, and each answer is stored under its own key, so a re-run hits
+ * however its lookups were grouped. This module only knows the wire; Effect collects the requests
+ * of every fiber.
  */
-import * as DataLoader from "@effect/experimental/RequestResolver"
-import type * as Arr from "effect/Array"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Request from "effect/Request"
+import * as Exit from "effect/Exit"
+import * as Persistable from "effect/persistence/Persistable"
+import * as Persistence from "effect/persistence/Persistence"
+import type * as Request from "effect/Request"
 import * as RequestResolver from "effect/RequestResolver"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type { S2Error } from "../S2Error.js"
-import { DecodeError, ObjectNotFound } from "../S2Error.js"
+import { DecodeError, isS2Error, ObjectNotFound } from "../S2Error.js"
 import * as Req from "./request.js"
 import type { Transport } from "./transport.js"
+import * as TransportModule from "./transport.js"
 
 /** A batch endpoint: where it is, how many ids a call takes, and what each position decodes to. */
 export interface BatchEndpoint<A, I> {
+  /** The operation of the batch endpoint (`getPapers`): each batch call is a span `SemanticScholar.<name>`. */
+  readonly name: string
   readonly path: string
   readonly size: number
-  readonly schema: Schema.Schema<A, I>
+  readonly schema: Schema.Codec<A, I>
   readonly noun: string
 }
 
-/**
- * One call of a batch endpoint: the entries in the order of `ids`, `null` where unknown. Positions
- * are how unknown ids are told apart, so an answer of another length is unusable.
- */
+/** Positions are how unknown ids are told apart, so an answer of another length is unusable. */
+const lengthCheck = (endpoint: { readonly path: string }, ids: ReadonlyArray<string>) =>
+<A>(
+  answer: Effect.Effect<ReadonlyArray<A>, S2Error>
+): Effect.Effect<ReadonlyArray<A>, S2Error> =>
+  Effect.filterOrFail(
+    answer,
+    (entries) => entries.length === ids.length,
+    (entries) =>
+      new DecodeError({
+        message: `${endpoint.path} answered ${entries.length} entries for ${ids.length} ids`,
+        excerpt: `${entries.length} entries`,
+        reason: "length",
+        method: "POST",
+        url: endpoint.path
+      })
+  )
+
+/** One call of a batch endpoint: the entries in the order of `ids`, `null` where unknown. */
 export const ask = <A, I>(endpoint: BatchEndpoint<A, I>, execute: Transport["execute"]) => {
   const answer = Schema.Array(Schema.NullOr(endpoint.schema))
   return (fields: string, ids: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<A | null>, S2Error> =>
-    execute(Req.post("graph", endpoint.path, [["fields", fields]], { ids }), answer).pipe(
-      Effect.filterOrFail(
-        (entries) => entries.length === ids.length,
-        (entries) =>
-          new DecodeError({
-            message: `${endpoint.path} answered ${entries.length} entries for ${ids.length} ids`,
-            excerpt: `${entries.length} entries`,
-            method: "POST",
-            url: endpoint.path
-          })
-      )
-    )
+    execute(Req.post("graph", endpoint.path, [["fields", fields]], { ids }), answer).pipe(lengthCheck(endpoint, ids))
 }
 
-/** One lookup: a validated id and the rendered `fields` value. */
-export interface Lookup<A> extends Request.Request<A, S2Error> {
-  readonly _tag: "Lookup"
-  readonly id: string
-  readonly fields: string
-}
+/** The answer of a batch call for lookups: JSON entries, each decoded by its own caller. */
+const entries = Schema.Array(Schema.Unknown)
 
-const makeLookup = Request.tagged<Lookup<unknown>>("Lookup")
+/**
+ * The entries of one batch call for lookups, as JSON. The call skips the response cache: its
+ * lookups are stored one by one (see {@link loader}).
+ */
+const askRaw = (endpoint: BatchEndpoint<unknown, unknown>, execute: Transport["execute"]) =>
+(
+  fields: string,
+  ids: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<unknown>, S2Error> =>
+  execute({ ...Req.post("graph", endpoint.path, [["fields", fields]], { ids }), cache: false }, entries).pipe(
+    lengthCheck(endpoint, ids)
+  )
 
-export const Lookup = <A>(id: string, fields: string): Lookup<A> => makeLookup({ id, fields }) as Lookup<A>
+/** Errors of a store: the resolver's store never raises them (see `cache.ts`), but its type says it may. */
+type StoreError = Persistence.PersistenceError | Schema.SchemaError
+
+/**
+ * One lookup: a validated id, the rendered `fields` value, and its key in the response cache (the
+ * key of a batch call for this id alone; empty without a cache). Its answer is the JSON entry,
+ * stored as is, so a cached answer is decoded exactly like a fresh one.
+ */
+export class Lookup extends Persistable.Class<{
+  payload: { readonly id: string; readonly fields: string; readonly key: string }
+  requestError: S2Error | StoreError
+}>()("Lookup", {
+  primaryKey: (lookup) => lookup.key,
+  success: Schema.Unknown,
+  error: ObjectNotFound
+}) {}
 
 /** The calls one batch of requests needs: per field selection, chunks of distinct ids. */
-const calls = <A>(requests: ReadonlyArray<Lookup<A>>, size: number) => {
-  const byFields = new Map<string, Map<string, Array<Lookup<A>>>>()
-  for (const request of requests) {
-    let byId = byFields.get(request.fields)
-    if (byId === undefined) byFields.set(request.fields, byId = new Map())
-    const waiting = byId.get(request.id)
-    if (waiting === undefined) byId.set(request.id, [request])
-    else waiting.push(request)
+const calls = (entries: ReadonlyArray<Request.Entry<Lookup>>, size: number) => {
+  const byFields = new Map<string, Map<string, Array<Request.Entry<Lookup>>>>()
+  for (const entry of entries) {
+    const { fields, id } = entry.request
+    let byId = byFields.get(fields)
+    if (byId === undefined) byFields.set(fields, byId = new Map())
+    const waiting = byId.get(id)
+    if (waiting === undefined) byId.set(id, [entry])
+    else waiting.push(entry)
   }
   return [...byFields].flatMap(([fields, byId]) => {
     const ids = [...byId.keys()]
@@ -78,48 +112,44 @@ const calls = <A>(requests: ReadonlyArray<Lookup<A>>, size: number) => {
   })
 }
 
-/** Answers lookups with batch calls: each caller gets its record, or `ObjectNotFound` for a `null`. */
-export const resolver = <A, I>(
-  endpoint: BatchEndpoint<A, I>,
+/** Answers lookups with batch calls: each caller gets its entry, or `ObjectNotFound` for a `null`. */
+export const resolver = (
+  endpoint: BatchEndpoint<unknown, unknown>,
   execute: Transport["execute"]
-): RequestResolver.RequestResolver<Lookup<A>> => {
-  const call = ask(endpoint, execute)
-  return RequestResolver.makeBatched((requests: Arr.NonEmptyArray<Lookup<A>>) =>
+): RequestResolver.RequestResolver<Lookup> => {
+  const call = askRaw(endpoint, execute)
+  const notFound = (id: string) =>
+    Exit.fail(
+      new ObjectNotFound({
+        message: `${endpoint.noun} ${id} not found (null in the answer of POST ${endpoint.path})`,
+        method: "POST",
+        url: endpoint.path
+      })
+    )
+  return RequestResolver.make<Lookup>((batch) =>
     Effect.forEach(
-      calls(requests, endpoint.size),
+      calls(batch, endpoint.size),
       ({ byId, fields, ids }) =>
         call(fields, ids).pipe(
-          Effect.matchCauseEffect({
-            onFailure: (cause) =>
-              Effect.forEach(ids.flatMap((id) => byId.get(id) ?? []), (r) => Request.failCause(r, cause), {
-                discard: true
-              }),
-            onSuccess: (entries) =>
-              Effect.forEach(ids, (id, i) => {
-                const entry = entries[i] ?? null
-                const complete = entry === null
-                  ? (r: Lookup<A>) =>
-                    Request.fail(
-                      r,
-                      new ObjectNotFound({
-                        message: `${endpoint.noun} ${id} not found (null in the answer of POST ${endpoint.path})`,
-                        method: "POST",
-                        url: endpoint.path
-                      })
-                    )
-                  : (r: Lookup<A>) => Request.succeed(r, entry)
-                return Effect.forEach(byId.get(id) ?? [], complete, { discard: true })
-              }, { discard: true })
+          Effect.matchCause({
+            onFailure: (cause) => {
+              for (const id of ids) for (const entry of byId.get(id) ?? []) entry.completeUnsafe(Exit.failCause(cause))
+            },
+            onSuccess: (answer) =>
+              ids.forEach((id, i) => {
+                const entry = answer[i] ?? null
+                const exit = entry === null ? notFound(id) : Exit.succeed(entry)
+                for (const waiting of byId.get(id) ?? []) waiting.completeUnsafe(exit)
+              })
           })
         ),
       // The limiter paces the calls; a batch with several field selections sends them together.
+      // A batch runs with the context of the lookup that opened it: the layer's time-out and
+      // retry apply to it, not that one caller's overrides.
       { concurrency: "unbounded", discard: true }
-    )
+    ).pipe(Effect.provideService(TransportModule.Overrides, {}))
   )
 }
-
-/** The resolver behind a batching window. */
-export type Loader<A> = RequestResolver.RequestResolver<Lookup<A>>
 
 /** The batching settings of a layer, resolved. */
 export interface Settings {
@@ -129,21 +159,61 @@ export interface Settings {
   readonly maxSize: number
 }
 
+/** The response cache as the batching window uses it. */
+export interface Cache {
+  /** A store that never fails: trouble is logged and read as a miss. */
+  readonly persistence: Persistence.Persistence["Service"]
+  readonly storeId: string
+  readonly timeToLive: (exit: Exit.Exit<unknown, unknown>) => Duration.Duration
+  /** The key of a request, as the response cache makes it for every other request. */
+  readonly keyOf: (request: Req.S2Request) => Effect.Effect<string>
+}
+
+/** A lookup through the batching window: the record of an id, with the rendered `fields`. */
+export type Loader<A> = (id: string, fields: string) => Effect.Effect<A, S2Error>
+
 /**
- * The resolver behind a batching window: requests from any fiber wait up to `window` (or until
- * `maxSize` are waiting) and go out together. Lives in the layer's scope.
+ * The batching window of a batch endpoint: lookups from any fiber wait up to `window` (or until
+ * `maxSize` are waiting) and go out together. The store of a cache is opened in the scope.
  */
 export const loader = <A, I>(
-  endpoint: BatchEndpoint<A, I>,
+  endpoint: BatchEndpoint<A, I> & { readonly route: string },
   execute: Transport["execute"],
-  settings: Settings
-): Effect.Effect<RequestResolver.RequestResolver<Lookup<A>>, never, Scope.Scope> =>
-  DataLoader.dataLoader(resolver(endpoint, execute), {
-    window: settings.window,
-    maxBatchSize: Math.min(settings.maxSize, endpoint.size)
+  settings: Settings,
+  cache: Cache | undefined
+): Effect.Effect<Loader<A>, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const batches = resolver(endpoint as BatchEndpoint<unknown, unknown>, execute).pipe(
+      RequestResolver.withSpan(`SemanticScholar.${endpoint.name}`, {
+        attributes: { "s2.endpoint": endpoint.route },
+        kind: "client"
+      }),
+      RequestResolver.setDelay(settings.window),
+      RequestResolver.batchN(Math.min(settings.maxSize, endpoint.size))
+    )
+    const resolved = cache === undefined ? batches : (yield* RequestResolver.persisted(
+      // `persisted` asks that a request fail with store errors only; a lookup's `ObjectNotFound` is
+      // stored like a record, and its other errors (a failed batch call) pass through unstored.
+      batches as unknown as RequestResolver.RequestResolver<Request.Request<unknown, StoreError> & Persistable.Any>,
+      { storeId: cache.storeId, timeToLive: cache.timeToLive }
+    ).pipe(Effect.provideService(Persistence.Persistence, cache.persistence))) as RequestResolver.RequestResolver<
+      Lookup
+    >
+    const target = { method: "POST", url: endpoint.path }
+    return (id, fields) =>
+      Effect.gen(function*() {
+        const key = cache === undefined
+          ? ""
+          : yield* cache.keyOf(Req.post("graph", endpoint.path, [["fields", fields]], { ids: [id] }))
+        const json = yield* Effect.request(new Lookup({ id, fields, key }), resolved).pipe(
+          Effect.catchIf((error): error is StoreError => !isS2Error(error), Effect.die)
+        )
+        return yield* TransportModule.decode(endpoint.schema, json, target)
+      })
   })
 
 /** Batching switched on or off for a scope of work (`withBatching`); unset follows the layer. */
-export class BatchingOverride extends Context.Reference<BatchingOverride>()("@s2-effect/core/BatchingOverride", {
-  defaultValue: (): { readonly enabled?: boolean } => ({})
-}) {}
+export const BatchingOverride = Context.Reference<{ readonly enabled?: boolean }>(
+  "@s2-effect/core/BatchingOverride",
+  { defaultValue: () => ({}) }
+)

@@ -4,14 +4,14 @@
  * ahead when asked); each page is one transport call, so a failed page is retried on its own and
  * the stream resumes from it.
  */
-import * as Chunk from "effect/Chunk"
+import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
 import type { OffsetPage, TokenPage } from "../Page.js"
 import type { S2Error } from "../S2Error.js"
 import { ProtocolError } from "../S2Error.js"
-import * as Box from "./box.js"
 import * as Metrics from "./metrics.js"
 
 export interface OffsetPaging {
@@ -28,14 +28,19 @@ export interface OffsetPaging {
   readonly prefetch: number
 }
 
-/**
- * `prefetch` pages fetched ahead of the consumer. A page crosses the buffer in a {@link Box}: the
- * buffer kept every page reachable past the scavenges (70 MB more promoted over 200,000 records).
- */
+/** `prefetch` pages fetched ahead of the consumer. */
 const ahead = <A, E>(stream: Stream.Stream<A, E>, prefetch: number): Stream.Stream<A, E> =>
-  prefetch > 0
-    ? stream.pipe(Stream.map(Box.box), Stream.buffer({ capacity: prefetch }), Stream.map(Box.unbox))
-    : stream
+  prefetch > 0 ? Stream.buffer(stream, { capacity: prefetch }) : stream
+
+/**
+ * `Stream.paginate` with one page an element: `step` gives the page and the next state, if any.
+ * The stream ends after a page without a next state.
+ */
+const pages = <S, P, E>(
+  start: S,
+  step: (state: S) => Effect.Effect<readonly [P, Option.Option<S>], E>
+): Stream.Stream<P, E> =>
+  Stream.paginate(start, (state) => Effect.map(step(state), ([page, next]) => [[page], next] as const))
 
 const done = <P>(page: P) => Effect.succeed([page, Option.none()] as const)
 
@@ -52,7 +57,8 @@ const brokenCursor = <P>(page: P, label: string, endpoint: string, cursor: strin
           message: `S2 ${label} (${endpoint}): the server's cursor ${cursor} ${why}; ` +
             "the stream stops here rather than repeat or skip records",
           endpoint,
-          cursor
+          cursor,
+          reason: "cursor"
         })
       )
     ] as const
@@ -80,7 +86,7 @@ export const offsetPages = <P extends Pick<OffsetPage<unknown>, "next" | "data">
   paging: OffsetPaging
 ): Stream.Stream<P, S2Error> =>
   ahead(
-    Stream.paginateEffect(paging.offset as number | ProtocolError, (state) =>
+    pages(paging.offset as number | ProtocolError, (state) =>
       follow(state, (offset: number) =>
         Effect.map(fetch(offset, Math.min(paging.limit, paging.ceiling - offset)), (page) =>
           [page, offset] as const)).pipe(
@@ -133,7 +139,7 @@ export const tokenPages = <A>(
   endpoint: string
 ): Stream.Stream<TokenPage<A>, S2Error> =>
   ahead(
-    Stream.paginateEffect(
+    pages(
       { token: start, recent: start === undefined ? [] : [start] } as Cursor | ProtocolError,
       (state) =>
         Effect.flatMap(
@@ -161,9 +167,19 @@ interface Cursor {
 /** Tokens are opaque and may be long: enough to recognise one in a message. */
 const excerpt = (token: string) => token.length <= 40 ? token : `${token.slice(0, 40)}…`
 
-/** The records of a stream of pages, chunk by page, without copying; counted in `recordsStreamed`. */
+/**
+ * The records of a stream of pages, a page's `data` array the stream's chunk (not copied); an empty
+ * page emits nothing, and the next one is pulled. Counted in `recordsStreamed`.
+ */
 export const records = <A, E>(pages: Stream.Stream<{ readonly data: ReadonlyArray<A> }, E>): Stream.Stream<A, E> =>
-  Stream.mapConcatChunk(pages, (page) => {
-    Metrics.countRecords(page.data.length)
-    return Chunk.unsafeFromArray(page.data)
-  })
+  Stream.transformPull(
+    pages,
+    (pull) =>
+      Effect.succeed(Effect.suspend(function next(): Pull.Pull<Arr.NonEmptyReadonlyArray<A>, E> {
+        return Effect.flatMap(pull, (chunk) => {
+          const data = chunk.length === 1 ? chunk[0].data : chunk.flatMap((page) => page.data)
+          Metrics.countRecords(data.length)
+          return Arr.isReadonlyArrayNonEmpty(data) ? Effect.succeed(data) : next()
+        })
+      }))
+  )

@@ -35,21 +35,21 @@ const pools = ["recent", "all-cs"] as const
 const query = (endpoint: Endpoint.Endpoint, options: ListRecommendationOptions) =>
   Effect.gen(function*() {
     const fields = yield* Endpoint.fieldsParam(endpoint, options.fields)
-    const limit = yield* Validate.input(Validate.limit(options.limit ?? 100, maxLimit))
+    const limit = yield* Validate.inputEffect(Validate.limit(options.limit ?? 100, maxLimit))
     return [fields, ["limit", String(limit)]] satisfies ReadonlyArray<Filters.QueryParam>
   })
 
 const examples = (positivePaperIds: ReadonlyArray<string>, negativePaperIds: ReadonlyArray<string> | undefined) =>
   Effect.gen(function*() {
     if (positivePaperIds.length === 0) {
-      return yield* Validate.input(Validate.refuse(
+      return yield* Validate.inputEffect(Validate.refuse(
         "positivePaperIds",
         "positivePaperIds is empty: give at least one paper to find papers like it (the API needs a positive example)"
       ))
     }
-    const positive = yield* Validate.input(Validate.ids(positivePaperIds, Validate.paperId, "positivePaperIds"))
+    const positive = yield* Validate.inputEffect(Validate.ids(positivePaperIds, Validate.paperId, "positivePaperIds"))
     if (negativePaperIds === undefined || negativePaperIds.length === 0) return { positivePaperIds: positive }
-    const negative = yield* Validate.input(Validate.ids(negativePaperIds, Validate.paperId, "negativePaperIds"))
+    const negative = yield* Validate.inputEffect(Validate.ids(negativePaperIds, Validate.paperId, "negativePaperIds"))
     return { positivePaperIds: positive, negativePaperIds: negative }
   })
 
@@ -57,8 +57,8 @@ const examples = (positivePaperIds: ReadonlyArray<string>, negativePaperIds: Rea
 export const make = (context: Endpoint.Context) => ({
   getRecommendedPapers: Endpoint.fn(getRecommendedPapers)(
     function*(paperId: string, options: RecommendationOptions = {}) {
-      const id = yield* Validate.input(Validate.paperId(paperId))
-      const poolFrom = yield* Validate.input(Validate.oneOf("poolFrom", options.poolFrom ?? "recent", pools))
+      const id = yield* Validate.inputEffect(Validate.paperId(paperId))
+      const poolFrom = yield* Validate.inputEffect(Validate.oneOf("poolFrom", options.poolFrom ?? "recent", pools))
       const params = [...yield* query(getRecommendedPapers, options), ["from", poolFrom] as const]
       const request = Req.get("recommendations", Endpoint.place(getRecommendedPapers, id), params)
       const answer = yield* Endpoint.call(context, getRecommendedPapers, request, RecommendationAnswer)

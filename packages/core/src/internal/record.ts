@@ -1,7 +1,7 @@
 import * as Schema from "effect/Schema"
 
 /** Optional on the wire (absent when not asked for) and possibly `null`. */
-export const field = <S extends Schema.Schema.All>(schema: S) => Schema.optional(Schema.NullOr(schema))
+export const field = <S extends Schema.Top>(schema: S) => Schema.optional(Schema.NullOr(schema))
 
 /**
  * The record as it came over the wire — the record itself, not a copy. Records are decoded with
@@ -48,11 +48,7 @@ export interface WireRecord {
 /** The record class {@link record} makes: a `Schema.Class` whose instances are {@link WireRecord}s. */
 export type RecordClass<Self, Fields extends Schema.Struct.Fields> = Schema.Class<
   Self,
-  Fields,
-  Schema.Struct.Encoded<Fields>,
-  Schema.Struct.Context<Fields>,
-  Schema.Struct.Constructor<Fields>,
-  object,
+  Schema.Struct<Fields>,
   WireRecord
 >
 

@@ -20,6 +20,11 @@ export interface S2Request {
   readonly path: string
   readonly query: ReadonlyArray<QueryParam>
   readonly body?: unknown
+  /**
+   * `false`: the response cache neither reads nor stores this answer. A batch call of lookups is
+   * one: each of its lookups is stored on its own (`lookups.ts`), so the one transport serves both.
+   */
+  readonly cache?: false | undefined
 }
 
 export const get = (api: Api, path: string, query: ReadonlyArray<QueryParam> = []): S2Request => ({

@@ -4,10 +4,10 @@
  * bound, so memory never holds more than it. Stopping the stream aborts the request, which drops
  * the connection instead of draining the rest.
  */
-import type * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import type * as HttpClientError from "effect/http/HttpClientError"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Stream from "effect/Stream"
 import { ProtocolError } from "../S2Error.js"
 
@@ -58,22 +58,20 @@ const own = (chunk: Uint8Array): Uint8Array =>
 const readUpTo = (
   response: HttpClientResponse.HttpClientResponse,
   max: number
-): Effect.Effect<Reading, HttpClientError.ResponseError> =>
-  Effect.suspend(() =>
-    Stream.runFoldWhile(
-      response.stream,
-      { chunks: [], size: 0, over: false } as Reading,
-      (reading) => !reading.over,
-      (reading, chunk) => {
+): Effect.Effect<Reading, HttpClientError.HttpClientError> =>
+  Effect.suspend(() => {
+    const reading: Reading = { chunks: [], size: 0, over: false }
+    // Returning false ends the run, which closes the stream and so aborts the request.
+    return Stream.runForEachWhile(response.stream, (chunk) =>
+      Effect.sync(() => {
         const room = max - reading.size
         reading.over = chunk.length > room
         if (!reading.over) reading.chunks.push(own(chunk))
         else if (room > 0) reading.chunks.push(own(chunk.subarray(0, room)))
         reading.size += chunk.length
-        return reading
-      }
-    )
-  )
+        return !reading.over
+      })).pipe(Effect.as(reading))
+  })
 
 /** UTF-8 decoded chunk by chunk: no joined copy of the bytes. A character cut at the end is dropped. */
 const text = (reading: Reading): string => {
@@ -104,11 +102,11 @@ const whole = (response: HttpClientResponse.HttpClientResponse): boolean => {
 export const readCapped = (
   response: HttpClientResponse.HttpClientResponse,
   max: number
-): Effect.Effect<string, HttpClientError.ResponseError | TooLarge> => {
+): Effect.Effect<string, HttpClientError.HttpClientError | TooLarge> => {
   const declared = declaredLength(response)
   if (declared !== undefined && declared > max) {
     // Nothing worth reading: one chunk ends the stream, which aborts the request.
-    return Effect.zipRight(
+    return Effect.andThen(
       Stream.runHead(response.stream).pipe(Effect.ignore),
       Effect.fail(new TooLarge({ read: 0, declared }))
     )
@@ -123,7 +121,7 @@ export const readCapped = (
 /** The start of an error body, at most {@link errorBodyBytes}: enough for the server's message. */
 export const readStart = (
   response: HttpClientResponse.HttpClientResponse
-): Effect.Effect<string, HttpClientError.ResponseError> => Effect.map(readUpTo(response, errorBodyBytes), text)
+): Effect.Effect<string, HttpClientError.HttpClientError> => Effect.map(readUpTo(response, errorBodyBytes), text)
 
 /** Where a request went, for error messages; never holds the key. */
 export interface Target {
@@ -139,6 +137,7 @@ export const tooLarge = (over: TooLarge, max: number, target: Target, status: nu
         ? `stopped after ${formatBytes(over.read)}`
         : `content-length ${formatBytes(over.declared)}`
     }; raise maxResponseBytes in the layer options if the answer is genuine`,
+    reason: "tooLarge",
     status,
     ...target
   })

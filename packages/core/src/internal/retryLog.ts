@@ -5,10 +5,9 @@
  * the annotations `s2.retry` (a short cause such as `429` or `connection refused`) and
  * `s2.retryWaitMillis`, which the CLI's progress line reads.
  */
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
-import * as ScheduleDecision from "effect/ScheduleDecision"
-import * as ScheduleIntervals from "effect/ScheduleIntervals"
 import type { Cause, RetryPolicy } from "../RetryPolicy.js"
 import { causeOf, isRetryStep } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
@@ -43,30 +42,44 @@ const pathOf = (url: string): string => {
   }
 }
 
-/** Wraps `policy` so that each retry it decides on is logged once at Warning level. */
+/** The Warning line of one retry: the operation, the cause, which attempt of how many, and the wait. */
+const retryLine = (
+  target: { readonly method: string; readonly url: string },
+  error: S2Error,
+  out: unknown,
+  attempt: number,
+  wait: number
+): string => {
+  const counted = isRetryStep(out)
+    ? ` (${causeText[out.cause]}), attempt ${out.retry} of ${out.of + 1}`
+    : `, attempt ${attempt}`
+  return `S2 ${target.method} ${pathOf(target.url)}: ${shortCause(error)}${counted} failed; retrying in ${
+    formatWait(wait)
+  }`
+}
+
+/**
+ * Wraps `policy` so that each retry it decides on is logged once at Warning level (and counted).
+ * When the policy is done, its end passes through unlogged: no retry follows.
+ */
 export const withRetryLog = (
   policy: RetryPolicy,
   target: { readonly method: string; readonly url: string }
 ): RetryPolicy =>
-  Schedule.makeWithState(
-    { inner: policy.initial as unknown, attempt: 0 },
-    (now, error: S2Error, state) =>
-      Effect.flatMap(policy.step(now, error, state.inner), ([inner, out, decision]) => {
-        const attempt = state.attempt + 1
-        const next = [{ inner, attempt }, out, decision] as const
-        if (ScheduleDecision.isDone(decision)) return Effect.succeed(next)
-        const wait = Math.max(0, ScheduleIntervals.start(decision.intervals) - now)
-        Metrics.countRetry(isRetryStep(out) ? out.cause : causeOf(error) ?? error._tag)
+  Schedule.fromStep(Effect.map(Schedule.toStep(policy), (step) => {
+    let attempt = 0
+    return (now: number, error: S2Error) =>
+      Effect.flatMap(step(now, error), (next) => {
+        const [out, delay] = next
+        attempt++
+        const wait = Math.max(0, Duration.toMillis(delay))
         const cause = shortCause(error)
-        const counted = isRetryStep(out)
-          ? ` (${causeText[out.cause]}), attempt ${out.retry} of ${out.of + 1}`
-          : `, attempt ${attempt}`
-        const line = `S2 ${target.method} ${pathOf(target.url)}: ${cause}${counted} failed; retrying in ${
-          formatWait(wait)
-        }`
-        return Effect.logWarning(line).pipe(
-          Effect.annotateLogs({ "s2.retry": cause, "s2.retryWaitMillis": wait }),
-          Effect.as(next)
-        )
+        return Effect.withFiber((fiber) => {
+          Metrics.countRetry(isRetryStep(out) ? out.cause : causeOf(error) ?? error._tag, fiber.context)
+          return Effect.logWarning(retryLine(target, error, out, attempt, wait)).pipe(
+            Effect.annotateLogs({ "s2.retry": cause, "s2.retryWaitMillis": wait }),
+            Effect.as(next)
+          )
+        })
       })
-  )
+  }))

@@ -1,15 +1,16 @@
 /**
- * The transport's pacing hook over `@effect/experimental`'s RateLimiter and a store shared by many
- * processes. Each request takes the next free slot of `1 / perSecond` in the store and waits for
- * it, so the workers together send evenly spaced requests instead of each bursting at its own pace.
+ * The transport's pacing hooks. `make`: over `effect/persistence/RateLimiter` and a store shared by
+ * many processes; each request takes the next free slot of `1 / perSecond` in the store and waits
+ * for it, so the workers together send evenly spaced requests instead of each bursting at its own
+ * pace. `perProcess`: the same fixed windows counted in this process alone (Effect 4 has no
+ * in-process rate limiter of its own any more).
  */
-import * as ExperimentalRateLimiter from "@effect/experimental/RateLimiter"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as RateLimiter from "effect/RateLimiter"
+import * as RateLimiter from "effect/persistence/RateLimiter"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import type { Shared } from "../RateLimit.js"
@@ -33,30 +34,92 @@ const localSpell = Duration.seconds(30)
 const describe = (cause: unknown): string =>
   cause instanceof Error ? cause.message : typeof cause === "string" ? cause : "unknown failure"
 
+/** What went wrong with the store: the store's own cause when it gave one. */
+const storeProblem = (error: RateLimiter.RateLimiterError): string =>
+  error.reason._tag === "RateLimitStoreError"
+    ? describe(error.reason.cause ?? error.reason.message)
+    : describe(error)
+
+const wait = <A>(task: Effect.Effect<A, S2Error>) => (delay: Duration.Duration) =>
+  Duration.isZero(delay) ? task : Effect.delay(task, delay)
+
+/**
+ * At most `limit` requests in each window of `interval`, counted in this process, shared by every
+ * fiber that uses the returned hook. Each request reserves its place at once (the next window with
+ * room) and waits for it, so concurrent callers are spread over the windows in the order they came.
+ */
+export const perProcess = (options: {
+  readonly limit: number
+  readonly interval: Duration.Input
+}): Effect.Effect<Pace> =>
+  Effect.sync(() => {
+    const interval = Duration.toMillis(options.interval)
+    let windowStart = Number.NEGATIVE_INFINITY
+    let used = 0
+    const reserve = (now: number): number => {
+      if (now >= windowStart + interval) {
+        windowStart = now
+        used = 0
+      } else if (used >= options.limit) {
+        windowStart += interval
+        used = 0
+      }
+      used++
+      return Math.max(0, windowStart - now)
+    }
+    return <A>(task: Effect.Effect<A, S2Error>) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => wait(task)(Duration.millis(reserve(now))))
+  })
+
+/** The store's answer for one request: how long to wait for its slot; fails with what went wrong. */
+const slotOf = (limiter: RateLimiter.RateLimiter, options: Resolved) => {
+  const problem = (why: string) => `the shared rate limit's store (${options.label}) ${why}`
+  return limiter.consume({
+    key: options.key,
+    limit: 1,
+    window: Duration.millis(1000 / options.perSecond),
+    onExceeded: "delay",
+    algorithm: "fixed-window"
+  }).pipe(
+    Effect.mapError((error) => problem(`failed: ${storeProblem(error)}`)),
+    Effect.timeoutOrElse({
+      duration: options.storeTimeout,
+      orElse: () => Effect.fail(problem(`did not answer within ${Duration.format(options.storeTimeout)}`))
+    }),
+    Effect.map(({ delay }) => delay)
+  )
+}
+
+/**
+ * With `onStoreError: "local"`: a store failure switches this process to its own pace for
+ * {@link localSpell}, with one warning, after which the store is asked again.
+ */
+const withFallback = (slot: Effect.Effect<Duration.Duration, string>, options: Resolved) =>
+  Effect.gen(function*() {
+    const local = yield* perProcess({ limit: 1, interval: Duration.millis(1000 / options.perSecond) })
+    const localUntil = yield* Ref.make(0)
+    const fallBack = <A>(task: Effect.Effect<A, S2Error>) => (why: string) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => Ref.set(localUntil, now + Duration.toMillis(localSpell))).pipe(
+        Effect.andThen(Effect.logWarning(
+          `${why}: pacing this process alone at ${options.perSecond}/s for ${
+            Duration.format(localSpell)
+          }, then asking the store again`
+        )),
+        Effect.andThen(local(task))
+      )
+    const pace: Pace = <A>(task: Effect.Effect<A, S2Error>) =>
+      Effect.flatMap(Effect.zip(Clock.currentTimeMillis, Ref.get(localUntil)), ([now, until]) =>
+        now < until
+          ? local(task)
+          : Effect.matchEffect(slot, { onFailure: fallBack(task), onSuccess: wait(task) }))
+    return pace
+  })
+
 export const make = (options: Resolved): Effect.Effect<Pace, InvalidOptions, Scope.Scope> =>
   Effect.gen(function*() {
-    const context = yield* Layer.build(ExperimentalRateLimiter.layer.pipe(Layer.provide(options.store)))
-    const limiter = Context.get(context, ExperimentalRateLimiter.RateLimiter)
-    const interval = Duration.millis(1000 / options.perSecond)
-    const problem = (why: string) => `the shared rate limit's store (${options.label}) ${why}`
-    // A slot of `interval` per request: the store answers how long to wait for ours. Fails with
-    // what went wrong with the store.
-    const slot = limiter.consume({
-      key: options.key,
-      limit: 1,
-      window: interval,
-      onExceeded: "delay",
-      algorithm: "fixed-window"
-    }).pipe(
-      Effect.mapError((error) => problem(`failed: ${describe(error.reason === "StoreError" ? error.cause : error)}`)),
-      Effect.timeoutFail({
-        duration: options.storeTimeout,
-        onTimeout: () => problem(`did not answer within ${Duration.format(options.storeTimeout)}`)
-      }),
-      Effect.map(({ delay }) => delay)
-    )
-    const wait = <A>(task: Effect.Effect<A, S2Error>) => (delay: Duration.Duration) =>
-      Duration.isZero(delay) ? task : Effect.delay(task, delay)
+    const context = yield* Layer.build(RateLimiter.layer.pipe(Layer.provide(options.store)))
+    const slot = slotOf(Context.get(context, RateLimiter.RateLimiter), options)
+    if (options.onStoreError === "local") return yield* withFallback(slot, options)
     const shared: Pace = (task) =>
       slot.pipe(
         Effect.mapError((why) =>
@@ -64,22 +127,5 @@ export const make = (options: Resolved): Effect.Effect<Pace, InvalidOptions, Sco
         ),
         Effect.flatMap(wait(task))
       )
-    if (options.onStoreError === "fail") return shared
-
-    const local = yield* RateLimiter.make({ limit: 1, interval, algorithm: "fixed-window" })
-    const localUntil = yield* Ref.make(0)
-    const fallBack = <A>(task: Effect.Effect<A, S2Error>) => (why: string) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => Ref.set(localUntil, now + Duration.toMillis(localSpell))).pipe(
-        Effect.zipRight(Effect.logWarning(
-          `${why}: pacing this process alone at ${options.perSecond}/s for ${
-            Duration.format(localSpell)
-          }, then asking the store again`
-        )),
-        Effect.zipRight(local(task))
-      )
-    return <A>(task: Effect.Effect<A, S2Error>) =>
-      Effect.flatMap(Effect.zip(Clock.currentTimeMillis, Ref.get(localUntil)), ([now, until]) =>
-        now < until
-          ? local(task)
-          : Effect.matchEffect(slot, { onFailure: fallBack(task), onSuccess: wait(task) }))
+    return shared
   })

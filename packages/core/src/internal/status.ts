@@ -4,9 +4,9 @@
  * the first that matches the status builds the error, and a status none matches is an
  * `UnexpectedStatus`, so every status ends in an error.
  */
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type { Answer, Responder, ResponseContext } from "../HttpStatus.js"
 import type { S2Error } from "../S2Error.js"
 import {

@@ -2,21 +2,28 @@
  * The only place that talks HTTP. Every operation hands it a described request and a schema; here
  * the request gets its base URL and key, is paced, timed out, retried, logged (key redacted),
  * and its answer is turned into a record or a typed error.
+ *
+ * The platform client is composed with the HttpClient's own combinators (base URL and headers by
+ * request mapping, trace headers off, each attempt counted and logged); one attempt (send, bounded
+ * read, status) is an Effect, retried with the per-cause schedule of the retry policy.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { flow, identity } from "effect/Function"
+import * as HttpClient from "effect/http/HttpClient"
+import type * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as LogLevel from "effect/LogLevel"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
+import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import * as Metrics from "../Metrics.js"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
@@ -55,20 +62,24 @@ export type Pace = <A>(task: Effect.Effect<A, S2Error>) => Effect.Effect<A, S2Er
 /** Given a request and the effect that fetches its JSON answer, the effect to run instead. */
 export type Around = (request: S2Request, fetch: Effect.Effect<unknown, S2Error>) => Effect.Effect<unknown, S2Error>
 
+/** The overrides a call or a scope sets with `withTimeout` / `withRetry`; absent fields leave the layer's. */
+export interface OverridesValue {
+  readonly timeout?: Duration.Duration
+  readonly retry?: RetryPolicy | false
+}
+
 /**
  * Overrides of time-out and retry for one call or one scope, set with `withTimeout` / `withRetry`.
  * A context reference rather than layer state, so it can be provided to an Effect or a Stream alike.
  */
-export class Overrides extends Context.Reference<Overrides>()("@s2-effect/core/Overrides", {
-  defaultValue: (): {
-    readonly timeout?: Duration.Duration
-    readonly retry?: RetryPolicy | false
-  } => ({})
-}) {}
+export const Overrides: Context.Reference<OverridesValue> = Context.Reference<OverridesValue>(
+  "@s2-effect/core/Overrides",
+  { defaultValue: () => ({}) }
+)
 
 export interface Transport {
   readonly config: TransportConfig
-  readonly execute: <A, I>(request: S2Request, schema: Schema.Schema<A, I>) => Effect.Effect<A, S2Error>
+  readonly execute: <A, I>(request: S2Request, schema: Schema.Codec<A, I>) => Effect.Effect<A, S2Error>
 }
 
 type Target = Response.Target
@@ -103,8 +114,8 @@ export const describeForLog = (
 /** The status on the operation's span; a 429 is counted whether it is retried or not. */
 const annotateStatus = (status: number) =>
   status === 429
-    ? Effect.zipRight(
-      Metric.increment(Metrics.rateLimited),
+    ? Effect.andThen(
+      Metric.update(Metrics.rateLimited, 1),
       Effect.annotateCurrentSpan("http.response.status_code", status)
     )
     : Effect.annotateCurrentSpan("http.response.status_code", status)
@@ -116,27 +127,26 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
     return new TransportError({
       message: `${describeReason[reason](hostPort(target.url))} (${where})`,
       reason,
+      cause: error,
       ...target
     })
   }
-  const detail = innermostMessage(error.cause)
+  const detail = innermostMessage(error.reason.cause)
   return new TransportError({
     message: `${where} failed at ${hostPort(target.url)}: ${error.message}${
       detail === undefined ? "" : ` (${detail})`
     }`,
+    cause: error,
     ...target
   })
 }
-
-/** Unknown fields are preserved: the server adds fields over time, and `raw` must show them. */
-const decodeOptions = { onExcessProperty: "preserve" } as const
 
 /**
  * `hide` removes the key from the text of an error before it is cut to length (a server may echo
  * it). `fresh`: the JSON was parsed for this call alone, so its records may be built in place.
  */
 export const decode = <A, I>(
-  schema: Schema.Schema<A, I>,
+  schema: Schema.Codec<A, I>,
   json: unknown,
   target: Target,
   hide: (text: string) => string = (text) => text,
@@ -148,172 +158,265 @@ export const decode = <A, I>(
     : slowDecode(schema, json, target, hide)
 }
 
+const tooDeep = "(a value nested too deeply to show)"
+
+const formatIssue = SchemaIssue.makeFormatterDefault()
+
 /**
- * A bounded rendering of a server's value. A hostile body can nest deeply enough to overflow the
- * stack of any recursive printer; that must still end as a `DecodeError`, not a defect.
+ * Whether a JSON value nests deeper than `max` (walked without recursion). A hostile body can nest
+ * deeply enough to overflow the stack of any recursive printer (`JSON.stringify` among them); such a
+ * value is named, not shown, so the failure still ends as a `DecodeError`, not a defect.
  */
+const nestsDeeper = (json: unknown, max: number): boolean => {
+  const stack: Array<readonly [unknown, number]> = [[json, 0]]
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!
+    if (typeof value !== "object" || value === null) continue
+    if (depth >= max) return true
+    for (const child of Object.values(value)) stack.push([child, depth + 1])
+  }
+  return false
+}
+
+/** A bounded rendering of a server's value, the key hidden before it is cut. */
 const shown = (render: () => string, max: number, hide: (text: string) => string): string => {
   try {
     return excerpt(hide(render()), max)
   } catch {
-    return "(a value nested too deeply to show)"
+    return tooDeep
   }
 }
 
-/** Schema's own decoder: the reference behaviour, and the source of the error message. */
+/**
+ * Schema's own decoder: the reference behaviour, and the source of the error message. The issue
+ * reports the offending values (as v3's messages did) unless the body nests too deeply to show.
+ */
 const slowDecode = <A, I>(
-  schema: Schema.Schema<A, I>,
+  schema: Schema.Codec<A, I>,
   json: unknown,
   target: Target,
   hide: (text: string) => string
-): Effect.Effect<A, DecodeError> =>
+): Effect.Effect<A, DecodeError> => {
+  const deep = nestsDeeper(json, 1000)
   // Schema memoises the compiled parser per schema, so this does not rebuild it per page.
-  Schema.decodeUnknownEither(schema, decodeOptions)(json).pipe(
-    Effect.mapError((error) =>
-      new DecodeError({
-        message: `the response of ${target.method} ${target.url} is not of the expected shape: ${
-          shown(() => ParseResult.TreeFormatter.formatIssueSync(error.issue), 1000, hide)
-        }`,
-        excerpt: shown(() => JSON.stringify(error.issue.actual) ?? String(error.issue.actual), 500, hide),
-        ...target
-      })
-    )
+  const result = Schema.decodeUnknownResult(schema, { reportInput: !deep })(json)
+  if (Result.isSuccess(result)) return Effect.succeed(result.success)
+  const issue = shown(() => formatIssue(result.failure.issue), 1000, hide)
+  return Effect.fail(
+    new DecodeError({
+      message: `the response of ${target.method} ${target.url} is not of the expected shape: ${issue}${
+        deep ? ` ${tooDeep}` : ""
+      }`,
+      excerpt: deep ? tooDeep : shown(() => JSON.stringify(json) ?? String(json), 500, hide),
+      // No `cause`: the schema's issue holds the server's values, which may echo the key.
+      reason: "shape",
+      ...target
+    })
   )
+}
 
 /** Status, headers and text of an answer: a success read whole up to the bound, an error's start only. */
 const readResponse = (response: HttpClientResponse.HttpClientResponse, maxBytes: number, target: Target) => {
   const { headers, status } = response
-  const text: Effect.Effect<string, HttpClientError.ResponseError | Response.TooLarge> = status >= 200 && status < 300
+  const text: Effect.Effect<string, HttpClientError.HttpClientError | Response.TooLarge> = status >= 200 && status < 300
     ? Response.readCapped(response, maxBytes)
     : Response.readStart(response)
   return text.pipe(
     Effect.mapError((error) =>
       error._tag === "TooLarge" ? Response.tooLarge(error, maxBytes, target, status) : transportError(error, target)
     ),
-    Effect.map((text) => ({ status, headers, text }))
+    Effect.map((text): Read => ({ status, headers, text }))
   )
 }
 
-export const make = (platformClient: HttpClient.HttpClient, config: TransportConfig): Transport => {
-  // No b3/traceparent headers: they would make every browser call a CORS preflight that the API
-  // (or a proxy) may refuse, and they would hand the caller's trace ids to a third party.
-  const client = HttpClient.withTracerPropagation(
-    config.transformClient === undefined ? platformClient : config.transformClient(platformClient),
-    false
-  )
-  const root = config.apiUrl
-  const key = Option.map(config.apiKey, Redacted.value)
-  const hideKey = Response.redactKey(Option.getOrUndefined(key))
+/** The JSON of a 2xx answer; a body that does not parse was cut short. */
+const parseJson = (text: string, status: number, target: Target, hide: (text: string) => string) =>
+  Effect.try({
+    try: (): unknown => JSON.parse(text),
+    catch: () => {
+      const where = `${target.method} ${target.url} (HTTP ${status})`
+      return new TransportError({
+        message: `the body of ${where} is not valid JSON; was it cut short? It starts: ${excerpt(hide(text), 120)}`,
+        reason: "cutShort",
+        status,
+        ...target
+      })
+    }
+  })
 
-  const attempt = (request: S2Request, timeout: Duration.Duration) => {
-    const url = `${root}${prefixes[request.api]}${request.path}`
-    const search = new URLSearchParams(request.query.map(([name, value]) => [name, value])).toString()
-    const target: Target = { method: request.method, url: search === "" ? url : `${url}?${search}` }
-    const body = request.body === undefined ? undefined : JSON.stringify(request.body)
-    const headers: Record<string, string> = { accept: "application/json" }
-    if (Option.isSome(key)) headers["x-api-key"] = key.value
-    if (body !== undefined) headers["content-type"] = "application/json"
-    const httpRequest = HttpClientRequest.make(request.method)(target.url).pipe(
-      HttpClientRequest.setHeaders(headers),
-      body === undefined ? (r) => r : HttpClientRequest.bodyText(body, "application/json")
-    )
-    const exchange = Effect.suspend(() => {
-      MetricsCount.countRequest()
-      return client.execute(httpRequest)
-    }).pipe(
-      Effect.mapError((error) => transportError(error, target)),
-      Effect.tap((response) => annotateStatus(response.status)),
-      Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
-      Effect.timeoutFail({
-        duration: timeout,
-        onTimeout: () =>
-          new Timeout({
-            message: `no response from ${target.method} ${target.url} within ${Duration.format(timeout)}`,
-            timeoutMillis: Duration.toMillis(timeout),
-            ...target
-          })
-      }),
-      Effect.flatMap(({ headers: responseHeaders, status, text }) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<unknown, S2Error> => {
-          if (status >= 200 && status < 300) {
-            try {
-              return Effect.succeed(JSON.parse(text))
-            } catch {
-              return Effect.fail(
-                new TransportError({
-                  message:
-                    `the body of ${target.method} ${target.url} (HTTP ${status}) is not valid JSON; was it cut short? It starts: ${
-                      excerpt(hideKey(text), 120)
-                    }`,
-                  reason: "cutShort",
-                  status,
-                  ...target
-                })
-              )
-            }
-          }
-          // Any other status, a redirect included (not followed: the key goes to the API root only).
-          const retryAfterMillis = Status.parseRetryAfter(responseHeaders["retry-after"], now)
-          const { location } = responseHeaders
-          return Effect.fail(Status.toError({ status, ...target, body: hideKey(text), retryAfterMillis, location }))
+/** What was read of an answer. */
+interface Read {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
+}
+
+/**
+ * An answer read: its JSON when the status is 2xx, else the typed error of the status. Any other
+ * status, a redirect included, is final (not followed: the key goes to the API root only).
+ */
+const toAnswer =
+  (target: Target, hide: (text: string) => string) =>
+  ({ headers, status, text }: Read): Effect.Effect<unknown, S2Error> =>
+    status >= 200 && status < 300
+      ? parseJson(text, status, target, hide)
+      : Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.fail(Status.toError({
+          status,
+          ...target,
+          body: hide(text),
+          retryAfterMillis: Status.parseRetryAfter(headers["retry-after"], now),
+          location: headers.location
+        })))
+
+/** The body of a request as text, for the debug line. */
+const bodyText = (request: HttpClientRequest.HttpClientRequest): string | undefined =>
+  request.body._tag === "Uint8Array" ? new TextDecoder().decode(request.body.body) : undefined
+
+/**
+ * The headers of a request as the debug line shows them: the body's own headers last, beside the
+ * payload, and without `content-length`, which curl computes from `-d` itself.
+ */
+const loggedHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> => {
+  const entries = Object.entries(headers).filter(([name]) => name !== "content-length")
+  const body = (name: string) => name.startsWith("content-")
+  return Object.fromEntries([...entries.filter(([name]) => !body(name)), ...entries.filter(([name]) => body(name))])
+}
+
+/** The debug line of each attempt, built only when debug logging is on. */
+const logRequest = (request: HttpClientRequest.HttpClientRequest) =>
+  Effect.flatMap(LogLevel.isEnabled("Debug"), (enabled) =>
+    enabled
+      ? Effect.logDebug(
+        describeForLog(
+          { method: request.method, url: request.url },
+          loggedHeaders(request.headers),
+          bodyText(request)
+        )
+      )
+      : Effect.void)
+
+/** Counts one attempt in the registry of the fiber making it. */
+const countAttempt = Effect.withFiber((fiber) => Effect.succeed(MetricsCount.countRequest(fiber.context)))
+
+/**
+ * The platform client as the API wants it: the base URL and the headers (the key among them) set
+ * by request mapping, each attempt counted and logged, then the user's wrapper (which sees the
+ * request as it will be sent, as before). No b3/traceparent headers: they would make every browser
+ * call a CORS preflight that the API (or a proxy) may refuse, and would hand the caller's trace
+ * ids to a third party.
+ */
+const apiClient = (platformClient: HttpClient.HttpClient, config: TransportConfig, key: string | undefined) => {
+  const client = platformClient.pipe(
+    HttpClient.mapRequest(flow(
+      HttpClientRequest.prependUrl(config.apiUrl),
+      HttpClientRequest.acceptJson,
+      key === undefined ? identity : HttpClientRequest.setHeader("x-api-key", key)
+    )),
+    HttpClient.tapRequest((request) => Effect.andThen(countAttempt, logRequest(request))),
+    HttpClient.transformResponse(Effect.provideService(HttpClient.TracerPropagationEnabled, false))
+  )
+  return config.transformClient === undefined ? client : config.transformClient(client)
+}
+
+/** Where a request goes, for messages and logs (never holds the key), and its path for the client. */
+const targetOf = (root: string, request: S2Request) => {
+  const search = new URLSearchParams(request.query.map(([name, value]) => [name, value])).toString()
+  const path = `${prefixes[request.api]}${request.path}${search === "" ? "" : `?${search}`}`
+  const target: Target = { method: request.method, url: `${root}${path}` }
+  return { target, path }
+}
+
+/** The request for the client: its path below the root, and its body as JSON. */
+const httpRequest = (request: S2Request, path: string): HttpClientRequest.HttpClientRequest => {
+  const bare = HttpClientRequest.make(request.method)(path)
+  return request.body === undefined
+    ? bare
+    : HttpClientRequest.bodyText(bare, JSON.stringify(request.body), "application/json")
+}
+
+/** The time-out of one attempt, reading the body included. */
+const timeoutOf = (timeout: Duration.Duration, target: Target) =>
+  Effect.timeoutOrElse({
+    duration: timeout,
+    orElse: () =>
+      Effect.fail(
+        new Timeout({
+          message: `no response from ${target.method} ${target.url} within ${Duration.format(timeout)}`,
+          timeoutMillis: Duration.toMillis(timeout),
+          ...target
         })
       )
-    )
-    const paced = Option.match(config.rateLimiter, { onNone: () => exchange, onSome: (limit) => limit(exchange) })
-    return {
-      target,
-      // The debug line (with its curl command) is only built when debug logging is on.
-      run: Effect.zipRight(
-        Effect.whenLogLevel(
-          Effect.suspend(() => Effect.logDebug(describeForLog(target, headers, body))),
-          LogLevel.Debug
-        ),
-        paced
-      )
-    }
-  }
+  })
 
-  const logFailure = (error: S2Error) => Effect.logDebug(`S2 attempt failed (${error._tag}): ${error.message}`)
+/**
+ * The JSON of each answer, read inside the retried exchange (a body cut short is retried like any
+ * failed attempt) and taken once by the call that sent the request: the client hands back only the
+ * response. Keyed weakly, and deleted when taken, so nothing here outlives the call.
+ */
+const answers = new WeakMap<HttpClientResponse.HttpClientResponse, unknown>()
+
+const takeAnswer = (response: HttpClientResponse.HttpClientResponse): unknown => {
+  const json = answers.get(response)
+  answers.delete(response)
+  return json
+}
+
+/** The attempt's number (1 for the first) on the operation's span, from the retry schedule's count. */
+const annotateAttempt = Effect.flatMap(
+  Effect.service(Schedule.CurrentMetadata),
+  (meta) => Effect.annotateCurrentSpan("s2.attempts", meta.attempt + 1)
+)
+
+/** `retry: false`: one attempt, through the same retry as any policy (which numbers the attempts). */
+const noRetry = Schedule.recurs(0)
+
+export const make = (platformClient: HttpClient.HttpClient, config: TransportConfig): Transport => {
+  const key = Option.getOrUndefined(Option.map(config.apiKey, Redacted.value))
+  const client = apiClient(platformClient, config, key)
+  const hideKey = Response.redactKey(key)
+  const pace = Option.getOrElse(config.rateLimiter, (): Pace => identity)
+
+  /** The answer of a response, read within the bound: its JSON kept for the caller, or its status's error. */
+  const readAnswer = (target: Target) => (response: HttpClientResponse.HttpClientResponse) =>
+    readResponse(response, config.maxResponseBytes, target).pipe(
+      Effect.flatMap(toAnswer(target, hideKey)),
+      Effect.map((json) => answers.set(response, json))
+    )
 
   /**
-   * The first attempt runs bare; the retry schedule (a driver and its state per call) is built only
-   * when it fails, and sees that failure first, as if it had run from the start. Nearly every page
-   * of a harvest succeeds at once, and the schedule was a measurable part of its per-page cost.
+   * The client of one call: each attempt paced, numbered, sent, its status on the span and its body
+   * read, all within the time-out; failed attempts retried by the policy, each retry logged.
    */
-  const withRetry = (once: Effect.Effect<unknown, S2Error>, policy: RetryPolicy, target: Target) =>
-    Effect.catchAll(once, (first) => {
-      let replay: S2Error | undefined = first
-      const again = Effect.suspend(() => {
-        if (replay === undefined) return Effect.tapError(once, logFailure)
-        const error = replay
-        replay = undefined
-        return Effect.fail(error)
-      })
-      return Effect.zipRight(logFailure(first), Effect.retry(again, withRetryLog(policy, target)))
-    })
+  const exchange = (target: Target, timeout: Duration.Duration, policy: RetryPolicy | false) =>
+    client.pipe(
+      HttpClient.transformResponse((sent) =>
+        pace(
+          Effect.andThen(annotateAttempt, sent).pipe(
+            Effect.mapError((error) => transportError(error, target)),
+            Effect.tap((response) => annotateStatus(response.status)),
+            Effect.tap(readAnswer(target)),
+            timeoutOf(timeout, target)
+          )
+        )
+      ),
+      HttpClient.retry(policy === false ? noRetry : withRetryLog(policy, target))
+    )
 
-  const execute = <A, I>(request: S2Request, schema: Schema.Schema<A, I>) =>
-    Effect.gen(function*() {
-      const overrides = yield* Overrides
-      const policy = overrides.retry ?? config.retry
-      const { run: once, target } = attempt(request, overrides.timeout ?? config.timeout)
-      let attempts = 0
-      const run = Effect.suspend(() => {
-        attempts++
-        return once
-      })
-      const fetch = Effect.ensuring(
-        policy === false ? run : withRetry(run, policy, target),
-        Effect.suspend(() => Effect.annotateCurrentSpan("s2.attempts", attempts))
-      )
-      const json = yield* config.around === undefined ? fetch : config.around(request, fetch)
-      // Without `around` the JSON is this exchange's own; with it (the response cache) it may be shared.
-      return yield* decode(schema, json, target, hideKey, config.around === undefined)
-    })
+  const execute = Effect.fnUntraced(function*<A, I>(request: S2Request, schema: Schema.Codec<A, I>) {
+    const overrides = yield* Effect.service(Overrides)
+    const { path, target } = targetOf(config.apiUrl, request)
+    const fetch = exchange(target, overrides.timeout ?? config.timeout, overrides.retry ?? config.retry)
+      .execute(httpRequest(request, path))
+      .pipe(Effect.map(takeAnswer))
+    const json = yield* config.around === undefined ? fetch : config.around(request, fetch)
+    // Without `around` the JSON is this exchange's own; with it (the response cache) it may be shared.
+    return yield* decode(schema, json, target, hideKey, config.around === undefined)
+  })
 
   return { config, execute }
 }
 
 /** Used by the service layer to build the transport from its dependencies. */
 export const fromClient = (config: TransportConfig) =>
-  Effect.map(HttpClient.HttpClient, (client) => make(client, config))
+  Effect.map(Effect.service(HttpClient.HttpClient), (client) => make(client, config))

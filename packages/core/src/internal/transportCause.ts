@@ -3,7 +3,7 @@
  * {@link TransportReason}, and the sentence each reason gets in a `TransportError`. Kept apart from
  * the transport so the table can grow without touching the exchange itself.
  */
-import type * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientError from "effect/http/HttpClientError"
 import type { TransportReason } from "../S2Error.js"
 
 /** Error codes of Node (libuv) and undici, by what they mean. */
@@ -35,12 +35,13 @@ export const innermostMessage = (error: unknown): string | undefined =>
  * status arrived) is a body cut short unless its code says the connection was reset.
  */
 export const reasonOf = (error: HttpClientError.HttpClientError): TransportReason | undefined => {
-  for (const link of chain(error)) {
+  for (const link of chain(error.reason)) {
     const code = codeOf(link)
     const found = code === undefined ? undefined : codes.find(([, names]) => names.includes(code))
     if (found !== undefined) return found[0]
   }
-  return error._tag === "ResponseError" ? "cutShort" : undefined
+  // A reason with a response (Effect 4's DecodeError, EmptyBodyError...) failed after the status arrived.
+  return "response" in error.reason ? "cutShort" : undefined
 }
 
 /** `host:port` of a URL, with the scheme's default port written out. */

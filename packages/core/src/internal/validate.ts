@@ -1,14 +1,15 @@
 /**
  * Every check of input that can never succeed, in one place: ids, whole numbers and their ranges,
  * durations, dates and ranges of dates, enums, sizes and items of lists, URLs, release ids and
- * dataset names. A check answers `Either<A, Invalid>`; who asked decides what a refusal is: an
+ * dataset names. A check answers `Result<A, Invalid>`; who asked decides what a refusal is: an
  * operation's argument (`BadQueryParameters`), a layer option (`InvalidOptions`), or a CLI flag
  * (the CLI's bad-input error). Used by the core, the Node datasets code and the CLI.
  */
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
-import * as Either from "effect/Either"
+import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import { BadQueryParameters, InvalidOptions } from "../S2Error.js"
 
 /**
@@ -25,10 +26,10 @@ export class Invalid extends Data.TaggedError("Invalid")<{ readonly parameter: s
  * @category models
  * @since 0.1.0
  */
-export type Check<A> = Either.Either<A, Invalid>
+export type Check<A> = Result.Result<A, Invalid>
 
 export const refuse = (parameter: string, message: string): Check<never> =>
-  Either.left(new Invalid({ parameter, message }))
+  Result.fail(new Invalid({ parameter, message }))
 
 /** A refusal of an operation's input: nothing was sent. */
 export const asInput = (invalid: Invalid): BadQueryParameters =>
@@ -40,11 +41,14 @@ export const asOption = (invalid: Invalid): InvalidOptions =>
 
 export const isInvalidOptions = (u: unknown): u is InvalidOptions => u instanceof InvalidOptions
 
-/** An operation's check, as a typed `BadQueryParameters` (an Either, so it can be yielded). */
-export const input = <A>(check: Check<A>): Either.Either<A, BadQueryParameters> => Either.mapLeft(check, asInput)
+/** An operation's check, as a typed `BadQueryParameters` (a Result, so it can be yielded). */
+export const input = <A>(check: Check<A>): Result.Result<A, BadQueryParameters> => Result.mapError(check, asInput)
+
+/** An operation's check as an effect, for the operations that return one. */
+export const inputEffect = <A>(check: Check<A>): Effect.Effect<A, BadQueryParameters> => Effect.fromResult(input(check))
 
 /** A layer option's check, as a typed `InvalidOptions`. */
-export const option = <A>(check: Check<A>): Either.Either<A, InvalidOptions> => Either.mapLeft(check, asOption)
+export const option = <A>(check: Check<A>): Result.Result<A, InvalidOptions> => Result.mapError(check, asOption)
 
 // ---------------------------------------------------------------------------------------------
 // numbers and durations
@@ -55,7 +59,7 @@ export const wholeNumber = (
   n: number,
   range: { readonly min: number; readonly max?: number | undefined }
 ): Check<number> => {
-  if (Number.isSafeInteger(n) && n >= range.min && (range.max === undefined || n <= range.max)) return Either.right(n)
+  if (Number.isSafeInteger(n) && n >= range.min && (range.max === undefined || n <= range.max)) return Result.succeed(n)
   return range.max === undefined
     ? refuse(parameter, `${parameter} ${n} is invalid: give a whole number ≥ ${range.min}`)
     : refuse(parameter, `${parameter} ${n} is out of range: give a whole number from ${range.min} to ${range.max}`)
@@ -67,13 +71,13 @@ export const limit = (limit: number, max: number, parameter = "limit"): Check<nu
 
 /** A number > 0, fractions allowed (a rate). */
 export const positiveNumber = (parameter: string, n: number): Check<number> =>
-  Number.isFinite(n) && n > 0 ? Either.right(n) : refuse(parameter, `${parameter} ${n} is invalid: give a number > 0`)
+  Number.isFinite(n) && n > 0 ? Result.succeed(n) : refuse(parameter, `${parameter} ${n} is invalid: give a number > 0`)
 
 /** A duration > 0, in any form `Duration` reads ("30 seconds", 500, …). */
-export const positiveDuration = (parameter: string, input: Duration.DurationInput): Check<Duration.Duration> => {
-  const duration = Duration.decodeUnknown(input)
-  return Option.isSome(duration) && Duration.greaterThan(duration.value, Duration.zero)
-    ? Either.right(duration.value)
+export const positiveDuration = (parameter: string, input: Duration.Input): Check<Duration.Duration> => {
+  const duration = Duration.fromInput(input)
+  return Option.isSome(duration) && Duration.isGreaterThan(duration.value, Duration.zero)
+    ? Result.succeed(duration.value)
     : refuse(parameter, `${parameter} ${String(input)} is invalid: give a positive duration such as "30 seconds"`)
 }
 
@@ -82,13 +86,13 @@ export const positiveDuration = (parameter: string, input: Duration.DurationInpu
 
 /** Text with something in it besides spaces. */
 export const nonBlank = (parameter: string, text: string, what: string): Check<string> =>
-  text.trim().length === 0 ? refuse(parameter, `${parameter} is empty: give ${what}`) : Either.right(text)
+  text.trim().length === 0 ? refuse(parameter, `${parameter} is empty: give ${what}`) : Result.succeed(text)
 
 /** One of a fixed set of values. */
 export const oneOf = <A extends string>(parameter: string, value: string, allowed: ReadonlyArray<A>): Check<A> => {
   const found = allowed.find((known) => known === value)
   return found !== undefined
-    ? Either.right(found)
+    ? Result.succeed(found)
     : refuse(
       parameter,
       `${parameter} ${JSON.stringify(value)} is invalid: give ${allowed.map((a) => JSON.stringify(a)).join(" or ")}`
@@ -114,7 +118,7 @@ export const enumList = <A extends string>(
     typeof value === "string" && !allowed.some((known) => known === value)
   )
   return unknown.length === 0
-    ? Either.right(values.join(","))
+    ? Result.succeed(values.join(","))
     : refuse(
       parameter,
       `${parameter} has unknown value(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")}; allowed: ${
@@ -130,7 +134,7 @@ export const listSize = <A>(
   range: { readonly min: number; readonly max: number; readonly noun: string }
 ): Check<ReadonlyArray<A>> =>
   items.length >= range.min && items.length <= range.max
-    ? Either.right(items)
+    ? Result.succeed(items)
     : refuse(
       parameter,
       range.min === range.max || range.min === 0
@@ -142,14 +146,14 @@ export const listSize = <A>(
 export const commaList = (parameter: string, names: ReadonlyArray<string>, what: string): Check<string> =>
   names.length === 0 || names.some((name) => name.trim() === "" || name.includes(","))
     ? refuse(parameter, `${parameter} must list at least one non-empty ${what}, without commas`)
-    : Either.right(names.join(","))
+    : Result.succeed(names.join(","))
 
 /** An http(s) URL, returned without trailing slashes. */
 export const httpUrl = (parameter: string, url: string, example: string): Check<string> => {
   try {
     const parsed = new URL(url)
     return parsed.protocol === "http:" || parsed.protocol === "https:"
-      ? Either.right(url.replace(/\/+$/, ""))
+      ? Result.succeed(url.replace(/\/+$/, ""))
       : refuse(parameter, `${parameter} ${JSON.stringify(url)} must be an http or https URL`)
   } catch {
     return refuse(parameter, `${parameter} ${JSON.stringify(url)} is not a URL; give the API root such as ${example}`)
@@ -189,7 +193,7 @@ export const yearRange = (year: number | string): Check<string> => {
     (from !== undefined || to !== undefined) &&
     (match[2] !== undefined || to === undefined) &&
     (from === undefined || to === undefined || Number(from) <= Number(to))
-  return ok ? Either.right(text) : refuse(
+  return ok ? Result.succeed(text) : refuse(
     "year",
     `year ${
       JSON.stringify(text)
@@ -209,14 +213,14 @@ export const dateRange = (value: string, parameter = "publicationDateOrYear"): C
     )
   if (parts.length > 2) return fail("has more than one ':'")
   const [start = "", end] = parts
-  if (parts.length === 1) return dateKey(start) === undefined ? fail("is not a date") : Either.right(value)
+  if (parts.length === 1) return dateKey(start) === undefined ? fail("is not a date") : Result.succeed(value)
   if (start === "" && end === "") return fail("has neither a start nor an end")
   const startKey = start === "" ? "" : dateKey(start)
   const endKey = end === "" || end === undefined ? "" : dateKey(end)
   if (startKey === undefined) return fail("has a malformed start")
   if (endKey === undefined) return fail("has a malformed end")
   if (startKey !== "" && endKey !== "" && startKey > endKey) return fail("starts after it ends")
-  return Either.right(value)
+  return Result.succeed(value)
 }
 
 /** One date, not a range (`insertedBefore`). */
@@ -245,14 +249,14 @@ const anyId = (id: string, parameter: string, forms: string): Check<string> => {
   if (control.test(id)) {
     return refuse(parameter, `${parameter} ${JSON.stringify(id)} contains a control character: give ${forms}`)
   }
-  return Either.right(id)
+  return Result.succeed(id)
 }
 
 /** A paper id in any form the API accepts; an unknown prefix or a bare prefix is refused. */
 export const paperId = (id: string, parameter = "paperId"): Check<string> =>
-  Either.flatMap(anyId(id, parameter, paperIdForms), () => {
+  Result.flatMap(anyId(id, parameter, paperIdForms), () => {
     const prefix = prefixShape.exec(id)?.[1]
-    if (prefix === undefined) return Either.right(id)
+    if (prefix === undefined) return Result.succeed(id)
     const known = idPrefixes.find((name) => name.toUpperCase() === prefix.toUpperCase())
     if (known === undefined) {
       return refuse(
@@ -264,7 +268,7 @@ export const paperId = (id: string, parameter = "paperId"): Check<string> =>
     }
     return id.slice(prefix.length + 1).trim().length === 0
       ? refuse(parameter, `${parameter} ${JSON.stringify(id)} has nothing after ${known}:`)
-      : Either.right(id)
+      : Result.succeed(id)
   })
 
 /** An author id: anything but an empty or control-character string (the server decides the rest). */
@@ -280,9 +284,9 @@ export const ids = (
   if (list.length === 0) return refuse(parameter, `${parameter} is empty: give at least one id`)
   for (let i = 0; i < list.length; i++) {
     const checked = check(list[i]!, `${parameter}[${i}]`)
-    if (Either.isLeft(checked)) return Either.left(checked.left)
+    if (Result.isFailure(checked)) return Result.fail(checked.failure)
   }
-  return Either.right(list)
+  return Result.succeed(list)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,7 +295,7 @@ export const ids = (
 /** A release: a `YYYY-MM-DD` date, or `latest` where allowed. */
 export const releaseId = (id: string, parameter: string, latest = true): Check<string> =>
   (latest && id === "latest") || isFullDate(id)
-    ? Either.right(id)
+    ? Result.succeed(id)
     : refuse(
       parameter,
       `${parameter} ${JSON.stringify(id)} is invalid: give a release date (YYYY-MM-DD)${latest ? ` or "latest"` : ""}`
@@ -300,7 +304,7 @@ export const releaseId = (id: string, parameter: string, latest = true): Check<s
 /** A dataset name as the API spells them (letters, digits, `_`, `.`, `-`). */
 export const datasetName = (name: string, parameter = "datasetName"): Check<string> =>
   /^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name)
-    ? Either.right(name)
+    ? Result.succeed(name)
     : refuse(
       parameter,
       `${parameter} ${JSON.stringify(name)} is invalid: give a dataset name such as papers, abstracts or s2orc_v2`

@@ -2,10 +2,10 @@
  * A tiny scripted HttpClient for unit tests of the transport: each request is recorded and answered
  * by a handler, in Effect, so `TestClock` controls any waiting the handler does.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Clock, Context, Effect, Layer, Ref } from "effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type { Options } from "../../src/Options.js"
 import { SemanticScholar } from "../../src/SemanticScholar.js"
 
@@ -32,7 +32,7 @@ const broken = {
   refused: { description: "connect ECONNREFUSED", code: "ECONNREFUSED" }
 } as const
 
-export class Requests extends Context.Tag("test/Requests")<Requests, Ref.Ref<ReadonlyArray<Seen>>>() {}
+export class Requests extends Context.Service<Requests, Ref.Ref<ReadonlyArray<Seen>>>()("test/Requests") {}
 
 const decoder = new TextDecoder()
 
@@ -45,14 +45,14 @@ export const json = (body: unknown, status = 200, headers: Record<string, string
 export const clientLayer = (handler: Handler) =>
   Layer.effect(
     HttpClient.HttpClient,
-    Effect.map(Requests, (seen) =>
+    Effect.map(Effect.service(Requests), (seen) =>
       HttpClient.make((request, url) =>
         Effect.gen(function*() {
           const body = request.body._tag === "Uint8Array" ? JSON.parse(decoder.decode(request.body.body)) : undefined
           const entry: Seen = {
             method: request.method,
             url,
-            headers: request.headers,
+            headers: { ...request.headers },
             body,
             at: yield* Clock.currentTimeMillis
           }
@@ -61,11 +61,12 @@ export const clientLayer = (handler: Handler) =>
           if (reply === "reset" || reply === "refused") {
             const { code, description } = broken[reply]
             return yield* Effect.fail(
-              new HttpClientError.RequestError({
-                request,
-                reason: "Transport",
-                description,
-                cause: Object.assign(new Error(description), { code })
+              new HttpClientError.HttpClientError({
+                reason: new HttpClientError.TransportError({
+                  request,
+                  description,
+                  cause: Object.assign(new Error(description), { code })
+                })
               })
             )
           }
@@ -85,4 +86,4 @@ export const clientLayer = (handler: Handler) =>
 export const testLayer = (handler: Handler, options: Options = {}) =>
   SemanticScholar.layer({ apiUrl: "https://api.test", ...options }).pipe(Layer.provideMerge(clientLayer(handler)))
 
-export const requests = Effect.flatMap(Requests, Ref.get)
+export const requests = Effect.flatMap(Effect.service(Requests), Ref.get)

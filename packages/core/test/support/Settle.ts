@@ -4,10 +4,11 @@
  * that sleep would then never fire: advancing in small steps until the fiber is done cannot miss it.
  */
 import type { Duration } from "effect"
-import { Effect, Fiber, Option, TestClock } from "effect"
+import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 
-export const settle = <A, E>(fiber: Fiber.Fiber<A, E>, step: Duration.DurationInput = "10 millis") =>
+export const settle = <A, E>(fiber: Fiber.Fiber<A, E>, step: Duration.Input = "10 millis") =>
   Effect.gen(function*() {
-    while (Option.isNone(yield* Fiber.poll(fiber))) yield* TestClock.adjust(step)
+    while (fiber.pollUnsafe() === undefined) yield* TestClock.adjust(step)
     return yield* Fiber.join(fiber)
   })
