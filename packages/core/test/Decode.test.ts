@@ -24,10 +24,17 @@ const known = (value: unknown, shape: unknown): unknown => {
   )
 }
 
-/** With unknown keys kept, every key of the input object is in the record (the wire's fields). */
-const keepsWireKeys = (value: unknown, input: unknown) => {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return
-  for (const key of Object.keys(input)) expect(Object.keys(value as object)).toContain(key)
+/**
+ * With unknown keys kept, every key of every input object is in the decoded value (the wire's
+ * fields, down the tree).
+ */
+const keepsWireKeys = (value: unknown, input: unknown): void => {
+  if (typeof input !== "object" || input === null || typeof value !== "object" || value === null) return
+  if (Array.isArray(input)) return input.forEach((item, i) => keepsWireKeys((value as ReadonlyArray<unknown>)[i], item))
+  for (const [key, item] of Object.entries(input)) {
+    expect(Object.keys(value)).toContain(key)
+    keepsWireKeys((value as Record<string, unknown>)[key], item)
+  }
 }
 
 /**

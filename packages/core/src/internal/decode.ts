@@ -260,7 +260,14 @@ const properties = (ast: SchemaAST.Objects, c: Compilation): ReadonlyArray<Prope
       : property.type.context?.isOptional === true
       ? "optional"
       : "required"
-    out.push({ name: property.name, decode, absent, type: property.type })
+    // A transformation may turn a present value into none: for a required key, Schema's missing key.
+    const strict: Decode = absent === "optional" || property.type.encoding === undefined
+      ? decode
+      : (u) => {
+        const value = decode(u)
+        return value === missing ? fail : value
+      }
+    out.push({ name: property.name, decode: strict, absent, type: property.type })
   }
   return out
 }

@@ -41,14 +41,17 @@ export const asOption = (invalid: Invalid): InvalidOptions =>
 
 export const isInvalidOptions = (u: unknown): u is InvalidOptions => u instanceof InvalidOptions
 
-/** An operation's check, as a typed `BadQueryParameters` (a Result, so it can be yielded). */
+/** An operation's check, as a typed `BadQueryParameters`. */
 export const input = <A>(check: Check<A>): Result.Result<A, BadQueryParameters> => Result.mapError(check, asInput)
 
-/** An operation's check as an effect, for the operations that return one. */
+/** An operation's check as an effect (a `Result` cannot be yielded in `Effect.gen`). */
 export const inputEffect = <A>(check: Check<A>): Effect.Effect<A, BadQueryParameters> => Effect.fromResult(input(check))
 
 /** A layer option's check, as a typed `InvalidOptions`. */
 export const option = <A>(check: Check<A>): Result.Result<A, InvalidOptions> => Result.mapError(check, asOption)
+
+/** A layer option's check as an effect (a `Result` cannot be yielded in `Effect.gen`). */
+export const optionEffect = <A>(check: Check<A>): Effect.Effect<A, InvalidOptions> => Effect.fromResult(option(check))
 
 // ---------------------------------------------------------------------------------------------
 // numbers and durations
