@@ -56,7 +56,7 @@ const main = Effect.gen(function*() {
   const inMemory = (fields: string) => (token: string | null) =>
     client.get(`https://api.semanticscholar.org${query(fields, token)}`).pipe(
       Effect.flatMap((r) => r.json),
-      Effect.map((json) => json as Page),
+      Effect.map((json) => json as unknown as Page),
       Effect.orDie
     )
   for (const fields of ["title", "title,year,citationCount,authors"]) {

@@ -30,8 +30,8 @@
  * ```
  * @since 0.1.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as FileSystem from "effect/FileSystem"
+import type * as HttpClient from "effect/http/HttpClient"
 import type * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as internal from "./internal/cassette.js"
@@ -72,7 +72,7 @@ export interface Options<M extends Mode = Mode> {
 export const RecordedRequest = Schema.Struct({
   method: Schema.String,
   path: Schema.String,
-  query: Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Array(Schema.String)) }),
+  query: Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Array(Schema.String)])),
   body: Schema.optional(Schema.Unknown),
   bodyText: Schema.optional(Schema.String)
 })
@@ -91,7 +91,7 @@ export type RecordedRequest = typeof RecordedRequest.Type
  */
 export const RecordedResponse = Schema.Struct({
   status: Schema.Int,
-  headers: Schema.Record({ key: Schema.String, value: Schema.String }),
+  headers: Schema.Record(Schema.String, Schema.String),
   body: Schema.optional(Schema.Unknown),
   bodyText: Schema.optional(Schema.String)
 })
@@ -130,9 +130,9 @@ export type File = typeof File.Type
 /**
  * No recorded exchange matches a request in `replay` mode. `differences` compares the request with
  * the `nearest` recorded one field by field (method, path, each query parameter, body); the
- * message shows all of it. Reaches the caller as the `cause` of an `HttpClientError.RequestError`
- * (the message is its description), so the s2-effect client reports it as a `TransportError`
- * carrying the same text.
+ * message shows all of it. Reaches the caller as the `cause` of an `HttpClientError` whose reason
+ * is a `TransportError` (the message is its description), so the s2-effect client reports it as a
+ * `TransportError` carrying the same text.
  *
  * @category errors
  * @since 0.1.0

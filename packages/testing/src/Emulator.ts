@@ -5,9 +5,9 @@
  *
  * @since 0.1.0
  */
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type { Corpus, CorpusOptions } from "./Corpus.js"
 import type { Config } from "./Faults.js"
@@ -112,9 +112,9 @@ export interface EmulatorService {
  *
  * @example
  * ```ts
- * import { HttpClient } from "@effect/platform"
  * import { it, expect } from "@effect/vitest"
  * import { Effect } from "effect"
+ * import { HttpClient } from "effect/http"
  * import { Emulator } from "@s2-effect/testing"
  *
  * it.effect("fetches a paper", () =>
@@ -129,7 +129,7 @@ export interface EmulatorService {
  * @category services
  * @since 0.1.0
  */
-export class Emulator extends Context.Tag("@s2-effect/testing/Emulator")<Emulator, EmulatorService>() {
+export class Emulator extends Context.Service<Emulator, EmulatorService>()("@s2-effect/testing/Emulator") {
   /**
    * Builds an emulator (corpus included) without providing anything.
    *

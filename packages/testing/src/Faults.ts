@@ -137,8 +137,8 @@ export const status = (
  * @category constructors
  * @since 0.1.0
  */
-export const latency = (duration: Duration.DurationInput): Fault =>
-  internal.Fault.Latency({ millis: Duration.toMillis(Duration.decode(duration)) })
+export const latency = (duration: Duration.Input): Fault =>
+  internal.Fault.Latency({ millis: Duration.toMillis(duration) })
 
 /**
  * Never answer.

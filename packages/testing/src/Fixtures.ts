@@ -55,24 +55,24 @@ export type Input<A> = Partial<A> & Extra
  * @category models
  * @since 0.1.0
  */
-export type PaperInput = Input<Schema.Schema.Encoded<typeof Paper>>
+export type PaperInput = Input<Schema.Codec.Encoded<typeof Paper>>
 /**
  * @category models
  * @since 0.1.0
  */
-export type PaperRefInput = Input<Schema.Schema.Encoded<typeof PaperRef>>
+export type PaperRefInput = Input<Schema.Codec.Encoded<typeof PaperRef>>
 /**
  * @category models
  * @since 0.1.0
  */
-export type CitationInput = Input<Omit<Schema.Schema.Encoded<typeof Citation>, "citingPaper">> & {
+export type CitationInput = Input<Omit<Schema.Codec.Encoded<typeof Citation>, "citingPaper">> & {
   readonly citingPaper?: PaperRefInput
 }
 /**
  * @category models
  * @since 0.1.0
  */
-export type ReferenceInput = Input<Omit<Schema.Schema.Encoded<typeof Reference>, "citedPaper">> & {
+export type ReferenceInput = Input<Omit<Schema.Codec.Encoded<typeof Reference>, "citedPaper">> & {
   readonly citedPaper?: PaperRefInput
 }
 
@@ -101,7 +101,7 @@ const decodeAuthor = internal.decoder(Author)
  * @category constructors
  * @since 0.1.0
  */
-export const author = (fields: Input<Schema.Schema.Encoded<typeof Author>> = {}): Author =>
+export const author = (fields: Input<Schema.Codec.Encoded<typeof Author>> = {}): Author =>
   decodeAuthor(internal.withId("authorId", fields, internal.numericId))
 
 const decodePaperAuthor = internal.decoder(PaperAuthor)
@@ -111,7 +111,7 @@ const decodePaperAuthor = internal.decoder(PaperAuthor)
  * @category constructors
  * @since 0.1.0
  */
-export const paperAuthor = (fields: Input<Schema.Schema.Encoded<typeof PaperAuthor>> = {}): PaperAuthor =>
+export const paperAuthor = (fields: Input<Schema.Codec.Encoded<typeof PaperAuthor>> = {}): PaperAuthor =>
   decodePaperAuthor(internal.withId("authorId", fields, internal.numericId))
 
 const decodeCitation = internal.decoder(Citation)
@@ -141,7 +141,7 @@ const decodeSnippet = internal.decoder(Snippet)
  * @category constructors
  * @since 0.1.0
  */
-export const snippet = (fields: Input<Schema.Schema.Encoded<typeof Snippet>> = {}): Snippet =>
+export const snippet = (fields: Input<Schema.Codec.Encoded<typeof Snippet>> = {}): Snippet =>
   decodeSnippet({ score: 1, paper: {}, ...fields })
 
 const decodeAutocomplete = internal.decoder(Autocomplete)
@@ -151,7 +151,7 @@ const decodeAutocomplete = internal.decoder(Autocomplete)
  * @category constructors
  * @since 0.1.0
  */
-export const autocomplete = (fields: Input<Schema.Schema.Encoded<typeof Autocomplete>> = {}): Autocomplete =>
+export const autocomplete = (fields: Input<Schema.Codec.Encoded<typeof Autocomplete>> = {}): Autocomplete =>
   decodeAutocomplete(internal.withId("id", fields, (hex) => hex))
 
 const decodeRelease = internal.decoder(Release)
@@ -161,7 +161,7 @@ const decodeRelease = internal.decoder(Release)
  * @category constructors
  * @since 0.1.0
  */
-export const release = (fields: Input<Schema.Schema.Encoded<typeof Release>> = {}): Release =>
+export const release = (fields: Input<Schema.Codec.Encoded<typeof Release>> = {}): Release =>
   decodeRelease({ release_id: "2025-01-07", datasets: [], ...fields })
 
 const decodeDataset = internal.decoder(Dataset)
@@ -171,7 +171,7 @@ const decodeDataset = internal.decoder(Dataset)
  * @category constructors
  * @since 0.1.0
  */
-export const dataset = (fields: Input<Schema.Schema.Encoded<typeof Dataset>> = {}): Dataset =>
+export const dataset = (fields: Input<Schema.Codec.Encoded<typeof Dataset>> = {}): Dataset =>
   decodeDataset({ name: "papers", files: [], ...fields })
 
 const decodeDatasetDiff = internal.decoder(DatasetDiff)
@@ -181,5 +181,5 @@ const decodeDatasetDiff = internal.decoder(DatasetDiff)
  * @category constructors
  * @since 0.1.0
  */
-export const datasetDiff = (fields: Input<Schema.Schema.Encoded<typeof DatasetDiff>> = {}): DatasetDiff =>
+export const datasetDiff = (fields: Input<Schema.Codec.Encoded<typeof DatasetDiff>> = {}): DatasetDiff =>
   decodeDatasetDiff({ dataset: "papers", start_release: "2025-01-07", end_release: "2025-01-14", diffs: [], ...fields })

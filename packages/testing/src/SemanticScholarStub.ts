@@ -149,7 +149,7 @@ export interface Options {
   /** Retry policy when the code under test sets none with `withRetry`. Default `false`: one attempt. */
   readonly retry?: RetryPolicy.RetryPolicy | false | undefined
   /** Time-out of each answer when the code sets none with `withTimeout`. Default: none. */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
 }
 
 /**

@@ -6,6 +6,8 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Runtime from "effect/Runtime"
 import { parseArgs } from "node:util"
 import * as bulkQuery from "./internal/bulkQuery.js"
 import { startEmulator } from "./Server.js"
@@ -96,7 +98,8 @@ const rateLimit = ((raw: string | undefined): number | undefined => {
 
 /** The message for a server that could not start, from the defect `startEmulator` dies with. */
 const describeFailure = (cause: Cause.Cause<unknown>): string => {
-  const error = [...Cause.defects(cause), ...Cause.failures(cause)][0]
+  const defects = cause.reasons.filter(Cause.isDieReason).map((reason) => reason.defect)
+  const error = [...defects, ...cause.reasons.filter(Cause.isFailReason).map((reason) => reason.error)][0]
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined
   if (code === "EADDRINUSE") return `port ${port} on 127.0.0.1 is in use; pick another --port (0: any free port)`
   if (code === "EACCES") return `no permission to listen on port ${port}; pick a port above 1023 (0: any free port)`
@@ -125,13 +128,20 @@ const program = Effect.scoped(Effect.gen(function*() {
   )
   return yield* Effect.never
 })).pipe(
-  Effect.tapErrorCause((cause) =>
-    Cause.isInterruptedOnly(cause)
+  Effect.tapCause((cause) =>
+    Cause.hasInterruptsOnly(cause)
       ? Effect.void
       : Effect.sync(() => process.stderr.write(`s2-emulator: cannot start: ${describeFailure(cause)}\n`))
   )
 )
 
+/**
+ * Stopping the emulator is how it is meant to end: SIGINT/SIGTERM exit 0 (Effect 4's default would be 130),
+ * so a script that stops it after its tests does not see a failure. A failed start exits 1.
+ */
+const teardown: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+
 // runMain interrupts the program on SIGINT/SIGTERM, which closes the server with its scope, and exits
 // 1 when it fails (the message above says why).
-NodeRuntime.runMain(program, { disableErrorReporting: true })
+NodeRuntime.runMain(program, { disableErrorReporting: true, teardown })

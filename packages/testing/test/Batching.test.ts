@@ -5,7 +5,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { Options } from "@s2-effect/core"
 import { SemanticScholar, withBatching } from "@s2-effect/core"
-import { Clock, Effect, Fiber, Layer, TestClock } from "effect"
+import { Clock, Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import { Corpus, Emulator } from "../src/index.js"
 
 const corpus = Corpus.make({ seed: 11, size: 10_000 })
@@ -37,7 +38,7 @@ const lookUp = (
 const runOut = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const start = yield* Clock.currentTimeMillis
-    const fiber = yield* Effect.fork(Effect.zip(effect, Clock.currentTimeMillis))
+    const fiber = yield* Effect.forkChild(Effect.zip(effect, Clock.currentTimeMillis))
     yield* TestClock.adjust("1 minute")
     const [value, end] = yield* Fiber.join(fiber)
     return { value, elapsedMillis: end - start }

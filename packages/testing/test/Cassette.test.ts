@@ -5,13 +5,11 @@
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import type { Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
-import { Cause, Chunk, Effect, Exit, Layer, Option, Redacted, Stream } from "effect"
+import { Cause, Effect, Exit, FileSystem, Layer, Option, Redacted, Stream } from "effect"
+import { HttpClient, HttpClientResponse } from "effect/http"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { Cassette, Corpus, startEmulator } from "../src/index.js"
@@ -43,7 +41,7 @@ const program = (fields: ReadonlyArray<"title" | "year"> = ["title"]) =>
       Effect.match({ onFailure: (e) => e, onSuccess: () => expect.fail("CorpusId:888888888 should not exist") })
     )
     return {
-      citations: Chunk.toReadonlyArray(citations).map((c) => c.raw),
+      citations: citations.map((c) => c.raw),
       found: batch.found.map((p) => p.raw),
       notFound: batch.notFound,
       missing: { tag: missing._tag, status: "status" in missing ? missing.status : undefined, message: missing.message }
@@ -56,7 +54,7 @@ const tempCassette = Effect.map(
 )
 
 describe("Cassette", () => {
-  it.scoped("records over HTTP, then replays with the emulator stopped: same records, same errors", () =>
+  it.effect("records over HTTP, then replays with the emulator stopped: same records, same errors", () =>
     Effect.gen(function*() {
       const path = yield* tempCassette
       // Record against the live emulator; its scope (and server) ends with this block.
@@ -105,7 +103,7 @@ describe("Cassette", () => {
       expect(offsets).toEqual([...offsets].sort((a, b) => a - b))
     }).pipe(Effect.provide(NodeFileSystem.layer)))
 
-  it.scoped("a changed query fails with the request and the nearest recorded one, field by field", () =>
+  it.effect("a changed query fails with the request and the nearest recorded one, field by field", () =>
     Effect.gen(function*() {
       const path = yield* tempCassette
       const url = yield* Effect.scoped(Effect.gen(function*() {
@@ -142,8 +140,9 @@ describe("Cassette", () => {
           Effect.provide(Cassette.layer({ path, mode: "replay" }))
         )
       )
-      const failure = Exit.isFailure(exit) ? Option.getOrThrow(Cause.failureOption(exit.cause)) : undefined
-      expect(failure?._tag).toBe("RequestError")
+      const failure = Exit.isFailure(exit) ? Option.getOrThrow(Cause.findErrorOption(exit.cause)) : undefined
+      expect(failure?._tag).toBe("HttpClientError")
+      expect(failure !== undefined && "reason" in failure ? failure.reason._tag : undefined).toBe("TransportError")
       const miss = (failure as { cause: Cassette.CassetteMiss }).cause
       expect(miss._tag).toBe("CassetteMiss")
       expect(miss.request.query).toEqual({ fields: "title", offset: "0", limit: "4" })
@@ -155,7 +154,7 @@ describe("Cassette", () => {
       expect(ignoring.notFound).toEqual(["CorpusId:999999999"])
     }).pipe(Effect.provide(NodeFileSystem.layer)))
 
-  it.scoped("auto replays what it has and records what it lacks; replay of a missing file fails", () =>
+  it.effect("auto replays what it has and records what it lacks; replay of a missing file fails", () =>
     Effect.gen(function*() {
       const path = yield* tempCassette
       const missing = yield* Effect.flip(

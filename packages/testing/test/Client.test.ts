@@ -6,7 +6,8 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import type { Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
-import { Chunk, Effect, Fiber, Layer, Redacted, Stream, TestClock, TestContext } from "effect"
+import { Effect, Fiber, Layer, Redacted, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { Corpus, Emulator, Faults, startEmulator } from "../src/index.js"
 
@@ -18,13 +19,13 @@ const key = Redacted.make("client-test-key")
 const options: Options = { apiKey: key, rateLimit: false }
 
 const inMemory = SemanticScholar.layer(options).pipe(Layer.provideMerge(Emulator.layer({ corpus })))
-const overHttp = Layer.unwrapScoped(Effect.map(
+const overHttp = Layer.unwrap(Effect.map(
   startEmulator({ corpus }),
   (server) => SemanticScholar.layer({ ...options, apiUrl: server.url }).pipe(Layer.provide(NodeHttpClient.layerUndici))
 ))
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>): Effect.Effect<ReadonlyArray<A>, E, R> =>
+  Stream.runCollect(stream)
 
 const everyOperation = Effect.gen(function*() {
   const s2 = yield* SemanticScholar
@@ -118,7 +119,7 @@ describe("the core client against the emulator", () => {
     () => everyOperation.pipe(Effect.provide(inMemory)),
     60_000
   )
-  it.scopedLive(
+  it.live(
     "over HTTP: every operation decodes every answer",
     () => everyOperation.pipe(Effect.provide(overHttp)),
     60_000
@@ -153,7 +154,7 @@ describe("the core client against the emulator", () => {
       let faulted = 0
       const run = (faults: Faults.Config) =>
         Effect.gen(function*() {
-          const fiber = yield* Effect.fork(harvest)
+          const fiber = yield* Effect.forkChild(harvest)
           // Hangs end at the 30 s time-out and retries wait up to 60 s: a day of TestClock covers them.
           yield* TestClock.adjust("1 day")
           const ids = yield* Fiber.join(fiber)
@@ -162,7 +163,7 @@ describe("the core client against the emulator", () => {
           return ids
         }).pipe(
           Effect.provide(SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ corpus: small, faults })))),
-          Effect.provide(TestContext.TestContext),
+          Effect.provide(TestClock.layer()),
           Effect.runPromise
         )
       const clean = await run({})
@@ -205,7 +206,7 @@ describe("the core client against the emulator", () => {
       const cited = Array.from({ length: small.size }, (_, i) => i).reduce((best, i) =>
         small.citationCount(i) > small.citationCount(best) ? i : best
       )
-      const streams = (s2: SemanticScholar["Type"]) => [
+      const streams = (s2: SemanticScholar["Service"]) => [
         Stream.map(s2.searchPaper("", { bulk: true, fields: ["title"] }), (p) => p.paperId),
         Stream.map(
           s2.getPaperCitations(small.paper(cited).paperId, { fields: ["title"], limit: 10 }),
@@ -218,17 +219,17 @@ describe("the core client against the emulator", () => {
           const outcomes: Array<{ readonly ids: ReadonlyArray<string | null>; readonly error: unknown }> = []
           for (const stream of streams(s2)) {
             const ids: Array<string | null> = []
-            const fiber = yield* Effect.fork(
-              Effect.either(Stream.runForEach(stream, (id) => Effect.sync(() => ids.push(id))))
+            const fiber = yield* Effect.forkChild(
+              Effect.result(Stream.runForEach(stream, (id) => Effect.sync(() => ids.push(id))))
             )
             yield* TestClock.adjust("1 day")
             const result = yield* Fiber.join(fiber)
-            outcomes.push({ ids, error: result._tag === "Left" ? result.left : undefined })
+            outcomes.push({ ids, error: result._tag === "Failure" ? result.failure : undefined })
           }
           return { outcomes, requests: (yield* (yield* Emulator).requests).length }
         }).pipe(
           Effect.provide(SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ corpus: small, faults })))),
-          Effect.provide(TestContext.TestContext),
+          Effect.provide(TestClock.layer()),
           Effect.runPromise
         )
       const clean = await run({})

@@ -1,8 +1,6 @@
 /**
  * The stub layer and the record builders: what a user's test writes, what the code under test sees.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import type { Paper } from "@s2-effect/core"
 import {
@@ -14,7 +12,9 @@ import {
   withRetry,
   withTimeout
 } from "@s2-effect/core"
-import { Cause, Chunk, Effect, Exit, Fiber, Layer, Option, Stream, TestClock } from "effect"
+import { Cause, Effect, Exit, Fiber, Layer, Option, Stream } from "effect"
+import { HttpClient, HttpClientResponse } from "effect/http"
+import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { Fixtures, SemanticScholarStub } from "../src/index.js"
 
@@ -24,14 +24,16 @@ const citedBy = (id: string) =>
     const s2 = yield* SemanticScholar
     const paper = yield* s2.getPaper(id, { fields: ["title"] })
     const citing = yield* Stream.runCollect(s2.getPaperCitations(paper.paperId, { fields: ["title"] }))
-    return { title: paper.title, citing: Chunk.toReadonlyArray(citing).map((c) => c.citingPaper.title) }
+    return { title: paper.title, citing: citing.map((c) => c.citingPaper.title) }
   })
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  Effect.map(Stream.runCollect(stream), Chunk.toReadonlyArray)
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>): Effect.Effect<ReadonlyArray<A>, E, R> =>
+  Stream.runCollect(stream)
 
 const defectMessage = <A, E>(exit: Exit.Exit<A, E>) =>
-  Exit.isFailure(exit) ? Option.map(Cause.dieOption(exit.cause), (d) => (d as Error).message) : Option.none()
+  Exit.isFailure(exit)
+    ? Option.map(Option.fromUndefinedOr(exit.cause.reasons.find(Cause.isDieReason)), (d) => (d.defect as Error).message)
+    : Option.none()
 
 describe("SemanticScholarStub", () => {
   it.effect("serves the operations given: a function of the arguments, an array as a stream", () =>
@@ -59,7 +61,7 @@ describe("SemanticScholarStub", () => {
       const stream = yield* Effect.exit(Stream.runDrain(s2.getPaperReferences("x")))
       expect(Option.getOrThrow(defectMessage(stream))).toContain("SemanticScholar.getPaperReferences is not stubbed")
       // A defect is not an error the code under test can swallow.
-      const caught = yield* Effect.exit(Effect.catchAll(s2.searchSnippet("q"), () => Effect.succeed([])))
+      const caught = yield* Effect.exit(Effect.catch(s2.searchSnippet("q"), () => Effect.succeed([])))
       expect(Exit.isFailure(caught)).toBe(true)
     }).pipe(Effect.provide(SemanticScholarStub.layer({}))))
 
@@ -156,10 +158,10 @@ describe("SemanticScholarStub", () => {
   it.effect("withTimeout fails a slow stub on the TestClock", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fiber = yield* Effect.fork(s2.getPaper("CorpusId:1").pipe(withTimeout("5 seconds")))
+      const fiber = yield* Effect.forkChild(s2.getPaper("CorpusId:1").pipe(withTimeout("5 seconds")))
       yield* TestClock.adjust("5 seconds")
       const exit = yield* Fiber.await(fiber)
-      expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause).pipe(Option.map((e) => e._tag))).toEqual(
+      expect(Exit.isFailure(exit) && Cause.findErrorOption(exit.cause).pipe(Option.map((e) => e._tag))).toEqual(
         Option.some("Timeout")
       )
     }).pipe(Effect.provide(SemanticScholarStub.layer({
@@ -180,7 +182,7 @@ describe("SemanticScholarStub", () => {
 
       calls = 0
       const policy = RetryPolicy.make({ times: 3, base: "1 second" })
-      const fiber = yield* Effect.fork(Effect.provide(get.pipe(withRetry(policy)), layer))
+      const fiber = yield* Effect.forkChild(Effect.provide(get.pipe(withRetry(policy)), layer))
       yield* TestClock.adjust("1 second")
       yield* TestClock.adjust("2 seconds")
       const paper = yield* Fiber.join(fiber)

@@ -11,7 +11,7 @@ const fetchText = (url: string, init?: RequestInit) =>
 const text = (b: Uint8Array) => new TextDecoder().decode(b)
 
 describe("HTTP server", () => {
-  it.scoped("serves the API on 127.0.0.1 with CORS, files on localhost, and closes with its scope", () =>
+  it.effect("serves the API on 127.0.0.1 with CORS, files on localhost, and closes with its scope", () =>
     Effect.gen(function*() {
       const emulator = yield* startEmulator({ seed: 1, size: 500, releases: { count: 3 } })
       expect(emulator.url).toBe(`http://127.0.0.1:${emulator.port}`)
@@ -52,7 +52,7 @@ describe("HTTP server", () => {
       expect(requests.find((r) => r.keyPresent)!.headers["x-api-key"]).toBe("<redacted>")
     }))
 
-  it.scoped("bulk pages over HTTP; faults: 503, truncation, reset, hang closed by the scope", () =>
+  it.effect("bulk pages over HTTP; faults: 503, truncation, reset, hang closed by the scope", () =>
     Effect.gen(function*() {
       const emulator = yield* startEmulator({ size: 2000, bulkSize: 10_000_000 })
       const page = JSON.parse(text((yield* fetchText(`${emulator.url}/graph/v1/paper/search/bulk`)).body)) as {
@@ -91,7 +91,7 @@ describe("HTTP server", () => {
       expect(yield* Effect.promise(() => hung)).toBe("aborted")
     }))
 
-  it.scoped("applies the key policy with the wall clock", () =>
+  it.effect("applies the key policy with the wall clock", () =>
     Effect.gen(function*() {
       const emulator = yield* startEmulator({ size: 200, faults: { keyPolicy: { keys: ["good"] } } })
       expect(

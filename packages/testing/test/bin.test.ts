@@ -14,7 +14,7 @@ interface Ran {
 
 /** Runs the bin to its end (it must end by itself: bad arguments or a failed start). */
 const run = (args: ReadonlyArray<string>) =>
-  Effect.async<Ran>((resume) => {
+  Effect.callback<Ran>((resume) => {
     const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] })
     let stdout = ""
     let stderr = ""
@@ -27,7 +27,7 @@ const run = (args: ReadonlyArray<string>) =>
 /** Starts the bin and waits for its ready line; stopped with SIGINT when the scope closes. */
 const start = (args: ReadonlyArray<string>) =>
   Effect.acquireRelease(
-    Effect.async<{ readonly child: ChildProcess; readonly line: string; readonly url: string }, Error>((resume) => {
+    Effect.callback<{ readonly child: ChildProcess; readonly line: string; readonly url: string }, Error>((resume) => {
       const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] })
       let out = ""
       child.stdout.on("data", (chunk: Buffer) => {
@@ -39,7 +39,7 @@ const start = (args: ReadonlyArray<string>) =>
       child.on("close", (code) => resume(Effect.fail(new Error(`s2-emulator exited with ${code}: ${out}`))))
     }),
     ({ child }) =>
-      Effect.async<number | null>((resume) => {
+      Effect.callback<number | null>((resume) => {
         if (child.exitCode !== null) return resume(Effect.succeed(child.exitCode))
         child.on("close", (code) => resume(Effect.succeed(code)))
         child.kill("SIGINT")
@@ -78,7 +78,7 @@ describe("the s2-emulator bin", () => {
       expect(viaPnpm.stdout).toContain("usage: s2-emulator")
     }), 120_000)
 
-  it.scoped(
+  it.effect(
     "prints its URL and corpus size when ready, serves the landmarks, and a second one on its port exits 1",
     () =>
       Effect.gen(function*() {

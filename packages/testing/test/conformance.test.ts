@@ -2,9 +2,9 @@
  * Conformance: replays every recorded real exchange (../shared/s2-recordings/test_*.json, read at
  * run time, never copied) against the emulator and compares the response body shapes.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"

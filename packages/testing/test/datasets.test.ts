@@ -1,6 +1,6 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
 import { gunzipSync } from "node:zlib"
 import { Emulator } from "../src/index.js"
 import { arr, call, obj } from "./helpers.js"

@@ -1,11 +1,12 @@
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientError from "effect/http/HttpClientError"
+import type * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import * as Semaphore from "effect/Semaphore"
 import type { Entry, File, Mode, Options, RecordedRequest, RecordedResponse } from "../Cassette.js"
 import { CassetteFileError, CassetteMiss, File as FileSchema } from "../Cassette.js"
 
@@ -121,22 +122,21 @@ export const serialize = (entries: ReadonlyArray<Entry>, secrets: ReadonlyArray<
   return text
 }
 
-const readCassette = (fs: FileSystem.FileSystem, path: string, mode: Mode) =>
-  Effect.gen(function*() {
-    const fail = (why: string) => new CassetteFileError({ message: `cassette ${path} ${why}`, path })
-    const exists = yield* Effect.mapError(fs.exists(path), (e) => fail(`cannot be read: ${e.message}`))
-    if (!exists) {
-      return mode === "replay"
-        ? yield* Effect.fail(fail("does not exist: record it first with mode \"record\" or \"auto\""))
-        : []
-    }
-    const text = yield* Effect.mapError(fs.readFileString(path), (e) => fail(`cannot be read: ${e.message}`))
-    const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => fail("is not JSON") })
-    const file = yield* Schema.decodeUnknown(FileSchema)(json).pipe(
-      Effect.mapError((e) => fail(`is not a cassette (version 1): ${e.message}`))
-    )
-    return file.entries
-  })
+const readCassette = Effect.fn(function*(fs: FileSystem.FileSystem, path: string, mode: Mode) {
+  const fail = (why: string) => new CassetteFileError({ message: `cassette ${path} ${why}`, path })
+  const exists = yield* Effect.mapError(fs.exists(path), (e) => fail(`cannot be read: ${e.message}`))
+  if (!exists) {
+    return mode === "replay"
+      ? yield* Effect.fail(fail("does not exist: record it first with mode \"record\" or \"auto\""))
+      : []
+  }
+  const text = yield* Effect.mapError(fs.readFileString(path), (e) => fail(`cannot be read: ${e.message}`))
+  const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => fail("is not JSON") })
+  const file = yield* Schema.decodeUnknownEffect(FileSchema)(json).pipe(
+    Effect.mapError((e) => fail(`is not a cassette (version 1): ${e.message}`))
+  )
+  return file.entries
+})
 
 const toResponse = (request: HttpClientRequest.HttpClientRequest, recorded: RecordedResponse) =>
   HttpClientResponse.fromWeb(
@@ -147,92 +147,119 @@ const toResponse = (request: HttpClientRequest.HttpClientRequest, recorded: Reco
     })
   )
 
-export const make = (options: Options) =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const upstream = options.mode === "replay" ? undefined : yield* HttpClient.HttpClient
-    const ignored = new Set(options.ignoreQuery ?? [])
-    const same = matches(ignored)
-    const old = yield* readCassette(fs, options.path, options.mode)
-    // Entries recorded in this run, and how many answers each recorded request has served.
-    const fresh: Array<Entry> = []
-    const secrets = new Set<string>()
-    const served = new Map<Entry, number>()
-    const lock = yield* Effect.makeSemaphore(1)
+/** A cassette in use: what was read, what this run recorded, and the secrets its requests carried. */
+interface Tape {
+  readonly path: string
+  readonly mode: Mode
+  readonly ignored: ReadonlySet<string>
+  readonly same: (a: RecordedRequest, b: RecordedRequest) => boolean
+  readonly old: ReadonlyArray<Entry>
+  /** Entries recorded in this run. */
+  readonly fresh: Array<Entry>
+  readonly secrets: Set<string>
+  /** How many answers each recorded request has served. */
+  readonly served: Map<Entry, number>
+}
 
-    const write = lock.withPermits(1)(Effect.suspend(() => {
-      const kept = old.filter((entry) => !fresh.some((f) => same(f.request, entry.request)))
-      const text = serialize([...kept, ...fresh], [...secrets])
-      const dir = options.path.replace(/[/\\][^/\\]*$/, "")
-      const temp = `${options.path}.tmp`
-      return Effect.all([
-        dir === options.path ? Effect.void : fs.makeDirectory(dir, { recursive: true }),
-        fs.writeFileString(temp, text),
-        fs.rename(temp, options.path)
-      ], { discard: true })
-    }))
-
-    /** The recorded answer: successive identical requests get successive answers, then the last again. */
-    const replay = (asked: RecordedRequest): RecordedResponse | undefined => {
-      const candidates = (options.mode === "record" ? fresh : [...old, ...fresh]).filter((e) => same(asked, e.request))
-      const first = candidates[0]
-      if (first === undefined) return undefined
-      const count = served.get(first) ?? 0
-      served.set(first, count + 1)
-      return (candidates[Math.min(count, candidates.length - 1)] ?? first).response
-    }
-
-    const miss = (request: HttpClientRequest.HttpClientRequest, asked: RecordedRequest) => {
-      const ranked = [...old, ...fresh]
-        .map((entry) => ({ entry, comparison: compare(asked, entry.request, ignored) }))
-        .sort((a, b) => distance(a.comparison) - distance(b.comparison))
-      const nearest = ranked[0]
-      const differences = nearest === undefined ? [] : nearest.comparison.map((c) => c.line)
-      const message = [
-        `no recorded exchange in ${options.path} matches ${show(asked)}`,
-        ...(nearest === undefined
-          ? ["the cassette is empty"]
-          : [`nearest recorded: ${show(nearest.entry.request)}`, ...differences]),
-        ...(ignored.size > 0 ? [`  (query parameters ignored: ${[...ignored].join(", ")})`] : [])
-      ].join("\n")
-      const cause = new CassetteMiss({
-        message,
-        path: options.path,
-        request: asked,
-        ...(nearest === undefined ? {} : { nearest: nearest.entry.request }),
-        differences
-      })
-      return new HttpClientError.RequestError({ request, reason: "Transport", cause, description: message })
-    }
-
-    const record = (request: HttpClientRequest.HttpClientRequest, asked: RecordedRequest) =>
-      Effect.gen(function*() {
-        for (const name of secretHeaders) {
-          const value = request.headers[name]
-          if (value !== undefined && value !== "") secrets.add(value.replace(/^Bearer\s+/i, ""))
-        }
-        const response = yield* upstream!.execute(request)
-        const text = yield* response.text
-        const headers = Object.fromEntries(keptHeaders.flatMap((name) => {
-          const value = response.headers[name]
-          return value === undefined ? [] : [[name, value] as const]
-        }))
-        const recorded: RecordedResponse = { status: response.status, headers, ...bodyFields(text) }
-        fresh.push({ request: asked, response: recorded })
-        yield* Effect.orDie(write)
-        return toResponse(request, recorded)
-      })
-
-    return HttpClient.make((request, url) => {
-      const asked = describeRequest(request, url)
-      if (options.mode !== "record") {
-        const found = replay(asked)
-        if (found !== undefined) return Effect.succeed(toResponse(request, found))
-        if (options.mode === "replay") return Effect.fail(miss(request, asked))
-      }
-      return record(request, asked)
-    })
+/** The whole file again (old entries not recorded anew, then this run's), written to a temporary file then moved. */
+const writeTape = (fs: FileSystem.FileSystem, tape: Tape) =>
+  Effect.suspend(() => {
+    const kept = tape.old.filter((entry) => !tape.fresh.some((f) => tape.same(f.request, entry.request)))
+    const text = serialize([...kept, ...tape.fresh], [...tape.secrets])
+    const dir = tape.path.replace(/[/\\][^/\\]*$/, "")
+    const temp = `${tape.path}.tmp`
+    return Effect.all([
+      dir === tape.path ? Effect.void : fs.makeDirectory(dir, { recursive: true }),
+      fs.writeFileString(temp, text),
+      fs.rename(temp, tape.path)
+    ], { discard: true })
   })
+
+/** The recorded answer: successive identical requests get successive answers, then the last again. */
+const replay = (tape: Tape, asked: RecordedRequest): RecordedResponse | undefined => {
+  const candidates = (tape.mode === "record" ? tape.fresh : [...tape.old, ...tape.fresh])
+    .filter((e) => tape.same(asked, e.request))
+  const first = candidates[0]
+  if (first === undefined) return undefined
+  const count = tape.served.get(first) ?? 0
+  tape.served.set(first, count + 1)
+  return (candidates[Math.min(count, candidates.length - 1)] ?? first).response
+}
+
+const miss = (tape: Tape, request: HttpClientRequest.HttpClientRequest, asked: RecordedRequest) => {
+  const ranked = [...tape.old, ...tape.fresh]
+    .map((entry) => ({ entry, comparison: compare(asked, entry.request, tape.ignored) }))
+    .sort((a, b) => distance(a.comparison) - distance(b.comparison))
+  const nearest = ranked[0]
+  const differences = nearest === undefined ? [] : nearest.comparison.map((c) => c.line)
+  const message = [
+    `no recorded exchange in ${tape.path} matches ${show(asked)}`,
+    ...(nearest === undefined
+      ? ["the cassette is empty"]
+      : [`nearest recorded: ${show(nearest.entry.request)}`, ...differences]),
+    ...(tape.ignored.size > 0 ? [`  (query parameters ignored: ${[...tape.ignored].join(", ")})`] : [])
+  ].join("\n")
+  const cause = new CassetteMiss({
+    message,
+    path: tape.path,
+    request: asked,
+    ...(nearest === undefined ? {} : { nearest: nearest.entry.request }),
+    differences
+  })
+  return new HttpClientError.HttpClientError({
+    reason: new HttpClientError.TransportError({ request, cause, description: message })
+  })
+}
+
+const record = Effect.fn(function*(
+  tape: Tape,
+  upstream: HttpClient.HttpClient,
+  write: Effect.Effect<void, unknown>,
+  request: HttpClientRequest.HttpClientRequest,
+  asked: RecordedRequest
+) {
+  for (const name of secretHeaders) {
+    const value = request.headers[name]
+    if (value !== undefined && value !== "") tape.secrets.add(value.replace(/^Bearer\s+/i, ""))
+  }
+  const response = yield* upstream.execute(request)
+  const text = yield* response.text
+  const headers = Object.fromEntries(keptHeaders.flatMap((name) => {
+    const value = response.headers[name]
+    return value === undefined ? [] : [[name, value] as const]
+  }))
+  const recorded: RecordedResponse = { status: response.status, headers, ...bodyFields(text) }
+  tape.fresh.push({ request: asked, response: recorded })
+  yield* Effect.orDie(write)
+  return toResponse(request, recorded)
+})
+
+export const make = Effect.fn(function*(options: Options) {
+  const fs = yield* FileSystem.FileSystem
+  const upstream = options.mode === "replay" ? undefined : yield* HttpClient.HttpClient
+  const ignored = new Set(options.ignoreQuery ?? [])
+  const tape: Tape = {
+    path: options.path,
+    mode: options.mode,
+    ignored,
+    same: matches(ignored),
+    old: yield* readCassette(fs, options.path, options.mode),
+    fresh: [],
+    secrets: new Set(),
+    served: new Map()
+  }
+  const lock = yield* Semaphore.make(1)
+  const write = lock.withPermits(1)(writeTape(fs, tape))
+  return HttpClient.make((request, url) => {
+    const asked = describeRequest(request, url)
+    if (options.mode !== "record") {
+      const found = replay(tape, asked)
+      if (found !== undefined) return Effect.succeed(toResponse(request, found))
+      if (options.mode === "replay") return Effect.fail(miss(tape, request, asked))
+    }
+    return record(tape, upstream!, write, request, asked)
+  })
+})
 
 export const layer = (options: Options) =>
   Layer.effect(HttpClient.HttpClient, make(options)) as Layer.Layer<

@@ -1,12 +1,11 @@
 /** The in-memory emulator: an `HttpClient` that hands each request to the {@link EmulatorCore}. */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientError from "effect/http/HttpClientError"
+import type * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Stream from "effect/Stream"
 import type * as Emulator from "../Emulator.js"
 import { EmulatorCore, truncateBody } from "./core.js"
@@ -31,7 +30,7 @@ const requestBody = (request: HttpClientRequest.HttpClientRequest): Effect.Effec
       )
     case "Stream":
       return Stream.runCollect(body.stream).pipe(
-        Effect.map((chunks) => Buffer.concat(Chunk.toReadonlyArray(chunks)).toString("utf8")),
+        Effect.map((chunks) => Buffer.concat(chunks).toString("utf8")),
         Effect.orElseSucceed(() => undefined)
       )
     case "FormData":
@@ -63,7 +62,7 @@ export const makeService = (core: EmulatorCore): Emulator.EmulatorService => ({
 /**
  * An `HttpClient` answering from the emulator. Latency and hangs use Effect's Clock
  * (`Effect.sleep`, `Effect.never`), so `TestClock` controls them and a hang is interruptible;
- * a reset fails with a `RequestError` of reason `"Transport"`.
+ * a reset fails with an `HttpClientError` whose reason is a `TransportError`.
  */
 const httpClient = (core: EmulatorCore): HttpClient.HttpClient =>
   HttpClient.make((request, url) =>
@@ -80,12 +79,13 @@ const httpClient = (core: EmulatorCore): HttpClient.HttpClient =>
           return yield* Effect.never
         case "Reset":
           return yield* Effect.fail(
-            new HttpClientError.RequestError({
-              request,
-              reason: "Transport",
-              description: "connection reset by peer (emulated)",
-              // The code Node gives a reset, so clients tell it from a refused connection as they would live.
-              cause: Object.assign(new Error("read ECONNRESET (emulated)"), { code: "ECONNRESET" })
+            new HttpClientError.HttpClientError({
+              reason: new HttpClientError.TransportError({
+                request,
+                description: "connection reset by peer (emulated)",
+                // The code Node gives a reset, so clients tell it from a refused connection as they would live.
+                cause: Object.assign(new Error("read ECONNRESET (emulated)"), { code: "ECONNRESET" })
+              })
             })
           )
         case "Respond":

@@ -1,5 +1,7 @@
 /** How fixtures become records: decoded through the client's schemas, ids derived from the other fields. */
-import * as Schema from "effect/Schema"
+import { Decoder } from "@s2-effect/core"
+import * as Result from "effect/Result"
+import type * as Schema from "effect/Schema"
 import type * as Fixtures from "../Fixtures.js"
 
 /**
@@ -18,9 +20,17 @@ const inInputOrder = (input: unknown, decoded: unknown): unknown => {
   return out
 }
 
-export const decoder = <A, I>(schema: Schema.Schema<A, I>) => {
-  const decode = Schema.decodeUnknownSync(schema, { onExcessProperty: "preserve" })
-  return (input: unknown): A => inInputOrder(input, decode(input)) as A
+/**
+ * The client's own decoder (Effect 4's Schema has no `onExcessProperty: "preserve"`): unknown fields
+ * kept as on records from the API. A value the schema refuses throws its `SchemaError`.
+ */
+export const decoder = <A, I>(schema: Schema.Codec<A, I>) => {
+  const decode = Decoder.decodeUnknownResult(schema, { onExcessProperty: "preserve" })
+  return (input: unknown): A => {
+    const result = decode(input)
+    if (Result.isFailure(result)) throw result.failure
+    return inInputOrder(input, result.success) as A
+  }
 }
 
 /** A stable id from the other fields (FNV-1a, five rounds for 40 hex digits). */

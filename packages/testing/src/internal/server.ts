@@ -8,7 +8,7 @@ import { EmulatorCore, truncateBody } from "./core.js"
 import { makeService } from "./emulator.js"
 
 const listen = (server: http.Server, port: number, host: string): Effect.Effect<number, Error> =>
-  Effect.async<number, Error>((resume) => {
+  Effect.callback<number, Error>((resume) => {
     const onError = (e: Error) => resume(Effect.fail(e))
     server.once("error", onError)
     server.listen(port, host, () => {
@@ -18,8 +18,8 @@ const listen = (server: http.Server, port: number, host: string): Effect.Effect<
     })
   })
 
-export const start = (options: Server.ServerOptions): Effect.Effect<Server.EmulatorServer, never, Scope.Scope> =>
-  Effect.gen(function*() {
+export const start: (options: Server.ServerOptions) => Effect.Effect<Server.EmulatorServer, never, Scope.Scope> = Effect
+  .fn(function*(options: Server.ServerOptions) {
     // Filled in once the port (and so the file host) is known.
     const ref: { core: EmulatorCore | undefined } = { core: undefined }
     const sockets = new Set<Socket>()
@@ -82,7 +82,7 @@ export const start = (options: Server.ServerOptions): Effect.Effect<Server.Emula
     const core = new EmulatorCore(options, `http://localhost:${port}`)
     ref.core = core
     yield* Effect.addFinalizer(() =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         for (const t of timers) clearTimeout(t)
         for (const s of sockets) s.destroy()
         let open = servers.length

@@ -1,6 +1,5 @@
 import type { OffsetPage, S2Error, Service, TokenPage } from "@s2-effect/core"
 import { isS2Error, ObjectNotFound, Overrides, SemanticScholar, Timeout } from "@s2-effect/core"
-import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -79,6 +78,9 @@ const notStubbed = (name: string) =>
 
 type Given = unknown
 
+/** A defect whose message says what is wrong (Effect 4 has no `Effect.dieMessage`). */
+const dieMessage = (message: string) => Effect.die(new Error(message))
+
 const given = (handler: Given, args: ReadonlyArray<unknown>): unknown =>
   typeof handler === "function" ? (handler as (...a: ReadonlyArray<unknown>) => unknown)(...args) : handler
 
@@ -133,101 +135,105 @@ const envelopes = (paged: Paged, bulk: boolean): ReadonlyArray<OffsetPage<unknow
 const ending = <A>(stream: Stream.Stream<A, S2Error>, error: S2Error | undefined) =>
   error === undefined ? stream : Stream.concat(stream, Stream.fail(error))
 
-export const make = (handlers: Handlers, options: Options = {}): Service => {
-  const timeoutDefault = options.timeout === undefined ? undefined : Duration.decode(options.timeout)
-  const retryDefault = options.retry ?? false
+/** One call of an operation: each attempt calls the handler again; time-out and retry as the client would. */
+type Attempt = (name: string, answer: () => unknown) => Effect.Effect<unknown, S2Error>
 
-  /** One call: each attempt calls the handler again; time-out and retry as the client would. */
-  const attempt = (name: string, answer: () => unknown) =>
-    Effect.gen(function*() {
-      const overrides = yield* Overrides.current
-      const timeout = overrides.timeout ?? timeoutDefault
-      const policy = overrides.retry ?? retryDefault
-      const once = Effect.suspend(() => toEffect(answer()))
-      const timed = timeout === undefined ? once : Effect.timeoutFail(once, {
-        duration: timeout,
-        onTimeout: () =>
+const makeAttempt = (options: Options): Attempt => {
+  const timeoutDefault = options.timeout === undefined ? undefined : Duration.fromInputUnsafe(options.timeout)
+  const retryDefault = options.retry ?? false
+  return Effect.fn(function*(name: string, answer: () => unknown) {
+    const overrides = yield* Overrides.current
+    const timeout = overrides.timeout ?? timeoutDefault
+    const policy = overrides.retry ?? retryDefault
+    const once = Effect.suspend(() => toEffect(answer()))
+    const timed = timeout === undefined ? once : Effect.timeoutOrElse(once, {
+      duration: timeout,
+      orElse: () =>
+        Effect.fail(
           new Timeout({
             message: `the stub of ${name} did not answer within ${Duration.format(timeout)}`,
             timeoutMillis: Duration.toMillis(timeout)
           })
+        )
+    })
+    return yield* policy === false ? timed : Effect.retry(timed, policy)
+  })
+}
+
+interface Lookup {
+  readonly match: Match
+  readonly noun: string
+}
+
+const lookup = (attempt: Attempt, name: string, spec: Lookup, handler: Given) => (...args: ReadonlyArray<unknown>) =>
+  attempt(name, () => {
+    if (!Array.isArray(handler)) return given(handler, args)
+    const id = String(args[0])
+    return handler.find((record: AnyRecord) => spec.match(id, record)) ??
+      new ObjectNotFound({ message: `${spec.noun} ${id} is not among the records stubbed for ${name}`, status: 404 })
+  })
+
+const batch = (attempt: Attempt, name: string, spec: Lookup, handler: Given) =>
+  Effect.fn(function*(ids: ReadonlyArray<string>, batchOptions: AnyRecord = {}) {
+    const answer = yield* attempt(name, () =>
+      Array.isArray(handler)
+        ? ids.map((id) => handler.find((record: AnyRecord) => spec.match(id, record)) ?? null)
+        : given(handler, [ids, batchOptions]))
+    if (!Array.isArray(answer) || answer.length !== ids.length) {
+      return yield* dieMessage(`the stub of ${name} must answer one record or null per id (${ids.length})`)
+    }
+    const found = answer.filter((entry) => entry !== null)
+    const notFound = ids.filter((_, i) => answer[i] === null)
+    if (found.length === 0) {
+      return yield* new ObjectNotFound({
+        message: `none of the ${ids.length} ${spec.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`
       })
-      return yield* policy === false ? timed : Effect.retry(timed, policy)
-    })
+    }
+    return batchOptions["returnNotFound"] === true ? { found, notFound } : found
+  })
 
-  const lookup = (name: string, spec: { readonly match: Match; readonly noun: string }, handler: Given) =>
-  (
-    ...args: ReadonlyArray<unknown>
-  ) =>
-    attempt(name, () => {
-      if (!Array.isArray(handler)) return given(handler, args)
-      const id = String(args[0])
-      return handler.find((record: AnyRecord) => spec.match(id, record)) ??
-        new ObjectNotFound({ message: `${spec.noun} ${id} is not among the records stubbed for ${name}`, status: 404 })
-    })
+const stream = (attempt: Attempt, name: string, kind: "records" | "pages", handler: Given) =>
+(
+  first: unknown,
+  streamOptions: AnyRecord = {}
+) =>
+  Stream.unwrap(Effect.map(attempt(name, () => given(handler, [first, streamOptions])), (records) => {
+    const bulk = streamOptions["bulk"] === true
+    const paged = paginate(records as Records<unknown>, streamOptions, bulk)
+    return ending(
+      kind === "pages"
+        ? Stream.fromIterable(envelopes(paged, bulk))
+        : Stream.fromArrays(...paged.pages),
+      paged.error
+    )
+  }))
 
-  const batch = (name: string, spec: { readonly match: Match; readonly noun: string }, handler: Given) =>
-  (
-    ids: ReadonlyArray<string>,
-    batchOptions: AnyRecord = {}
-  ) =>
-    Effect.gen(function*() {
-      const answer = yield* attempt(name, () =>
-        Array.isArray(handler)
-          ? ids.map((id) => handler.find((record: AnyRecord) => spec.match(id, record)) ?? null)
-          : given(handler, [ids, batchOptions]))
-      if (!Array.isArray(answer) || answer.length !== ids.length) {
-        return yield* Effect.dieMessage(`the stub of ${name} must answer one record or null per id (${ids.length})`)
-      }
-      const found = answer.filter((entry) => entry !== null)
-      const notFound = ids.filter((_, i) => answer[i] === null)
-      if (found.length === 0) {
-        return yield* new ObjectNotFound({
-          message: `none of the ${ids.length} ${spec.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`
-        })
-      }
-      return batchOptions["returnNotFound"] === true ? { found, notFound } : found
-    })
-
-  const stream = (name: string, kind: "records" | "pages", handler: Given) =>
-  (
-    first: unknown,
-    streamOptions: AnyRecord = {}
-  ) =>
-    Stream.unwrap(Effect.map(attempt(name, () => given(handler, [first, streamOptions])), (records) => {
-      const bulk = streamOptions["bulk"] === true
-      const paged = paginate(records as Records<unknown>, streamOptions, bulk)
-      return ending(
-        kind === "pages"
-          ? Stream.fromIterable(envelopes(paged, bulk))
-          : Stream.fromChunks(...paged.pages.map((page) => Chunk.fromIterable(page))),
-        paged.error
-      )
-    }))
-
+export const make = (handlers: Handlers, options: Options = {}): Service => {
+  const attempt = makeAttempt(options)
   const build = (name: keyof Service, spec: Spec): unknown => {
     const own = handlers[name] as Given
     switch (spec.kind) {
       case "effect":
         return own === undefined
-          ? () => Effect.dieMessage(notStubbed(name))
+          ? () => dieMessage(notStubbed(name))
           : (...args: ReadonlyArray<unknown>) => attempt(name, () => given(own, args))
       case "lookup":
       case "batch":
         return own === undefined
-          ? () => Effect.dieMessage(notStubbed(name))
+          ? () => dieMessage(notStubbed(name))
           : spec.kind === "lookup"
-          ? lookup(name, spec, own)
-          : batch(name, spec, own)
+          ? lookup(attempt, name, spec, own)
+          : batch(attempt, name, spec, own)
       case "records":
       case "pages": {
         // One set of records serves both forms of a list.
         const handler = own ?? (handlers[spec.sibling] as Given)
-        return handler === undefined ? () => Stream.dieMessage(notStubbed(name)) : stream(name, spec.kind, handler)
+        return handler === undefined
+          ? () => Stream.die(new Error(notStubbed(name)))
+          : stream(attempt, name, spec.kind, handler)
       }
     }
   }
-
   return Object.fromEntries(
     operations.map((name) => [name, build(name, table[name])])
   ) as unknown as Service
