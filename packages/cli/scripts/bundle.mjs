@@ -14,7 +14,6 @@ import { pathToFileURL } from "node:url"
 import { slimUndici } from "./slim-undici.mjs"
 
 const here = import.meta.dirname
-const stub = Path.join(here, "no-config-files.mjs")
 
 /** @param {string} outdir @param {string} undici the file standing in for undici */
 const options = (outdir, undici) => /** @type {const} */ ({
@@ -29,7 +28,7 @@ const options = (outdir, undici) => /** @type {const} */ ({
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: "linked",
-  alias: { yaml: stub, toml: stub, ini: stub, undici },
+  alias: { undici },
   logLevel: "warning"
 })
 

@@ -4,8 +4,8 @@
  *
  * @since 0.1.0
  */
-import * as Options from "@effect/cli/Options"
 import type { ResponseCache } from "@s2-effect/core"
+import * as Flag from "effect/cli/Flag"
 import * as Config from "effect/Config"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -14,22 +14,26 @@ import type { CliError } from "./ExitCode.js"
 import { badInput } from "./ExitCode.js"
 
 /**
- * The cache flags, merged into every command's options.
+ * The cache flags, shared by every command (the root's flags). `S2_CACHE` is the fallback of
+ * `--cache` through the framework's config fallback.
  *
  * @since 0.1.0
  */
-export const options = {
-  cache: Options.directory("cache").pipe(
-    Options.withDescription(
+export const flags = {
+  cache: Flag.String("cache").pipe(
+    Flag.withMetavar("dir"),
+    Flag.withDescription(
       "Keep API answers in this directory and reuse them (default: S2_CACHE; no cache when neither is set)"
     ),
-    Options.optional
+    Flag.withFallbackConfig(Config.NonEmptyString("S2_CACHE")),
+    Flag.optional
   ),
-  cacheTtl: Options.text("cache-ttl").pipe(
-    Options.withDescription(
+  cacheTtl: Flag.String("cache-ttl").pipe(
+    Flag.withMetavar("duration"),
+    Flag.withDescription(
       "How long a cached answer is reused: a duration such as \"1 day\" or \"12 hours\" (default 1 day)"
     ),
-    Options.optional
+    Flag.optional
   )
 } as const
 
@@ -44,7 +48,7 @@ export interface Flags {
 }
 
 /**
- * The layer's `cache` option from the flags and `S2_CACHE`, or `undefined` for none. Answers of
+ * The layer's `cache` option from the flags (`--cache` or `S2_CACHE`), or `undefined` for none. Answers of
  * the in-process emulator are kept apart from the API's, so a cache directory never mixes them.
  *
  * @since 0.1.0
@@ -54,10 +58,7 @@ export const cacheOption = (
   emulator: boolean
 ): Effect.Effect<ResponseCache.CacheOptions | undefined, CliError> =>
   Effect.gen(function*() {
-    const fromEnv = yield* Config.option(Config.nonEmptyString("S2_CACHE")).pipe(
-      Effect.orElseSucceed(() => Option.none<string>())
-    )
-    const directory = Option.orElse(flags.cache, () => fromEnv)
+    const directory = flags.cache
     if (Option.isNone(directory)) {
       return Option.isSome(flags.cacheTtl)
         ? yield* Effect.fail(badInput("--cache-ttl needs a cache: give --cache DIR or set S2_CACHE"))
@@ -66,8 +67,8 @@ export const cacheOption = (
     const timeToLive = yield* Option.match(flags.cacheTtl, {
       onNone: () => Effect.succeed(Duration.days(1)),
       onSome: (text) => {
-        const ttl = Duration.decodeUnknown(text.trim())
-        return Option.isSome(ttl) && Duration.greaterThan(ttl.value, Duration.zero)
+        const ttl = Duration.fromInput(text.trim() as Duration.Input)
+        return Option.isSome(ttl) && Duration.isGreaterThan(ttl.value, Duration.zero)
           ? Effect.succeed(ttl.value)
           : Effect.fail(
             badInput(

@@ -7,11 +7,12 @@
  *
  * @since 0.1.0
  */
-import * as Options from "@effect/cli/Options"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import type { Cassette } from "@s2-effect/testing"
+import * as Cause from "effect/Cause"
+import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as path from "node:path"
@@ -19,18 +20,20 @@ import type { CliError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 
 /**
- * The two options, merged into the shared ones.
+ * The two flags, among the shared ones.
  *
  * @since 0.1.0
  */
-export const options = {
-  record: Options.text("record").pipe(
-    Options.withDescription("Record every exchange to DIR/s2.cassette.json (the API key is never written)"),
-    Options.optional
+export const flags = {
+  record: Flag.String("record").pipe(
+    Flag.withMetavar("dir"),
+    Flag.withDescription("Record every exchange to DIR/s2.cassette.json (the API key is never written)"),
+    Flag.optional
   ),
-  replay: Options.text("replay").pipe(
-    Options.withDescription("Answer from DIR/s2.cassette.json, recorded with --record: no network, one attempt"),
-    Options.optional
+  replay: Flag.String("replay").pipe(
+    Flag.withMetavar("dir"),
+    Flag.withDescription("Answer from DIR/s2.cassette.json, recorded with --record: no network, one attempt"),
+    Flag.optional
   )
 } as const
 
@@ -78,7 +81,7 @@ export const around = (
         ({ Cassette }) =>
           Cassette.layer({ path: file(dir), mode }).pipe(
             Layer.provide(Layer.merge(http, NodeFileSystem.layer)),
-            Layer.mapError((error) =>
+            mapLayerError((error) =>
               fileError(
                 `cannot use the cassette for --${mode} ${dir}`,
                 // The library's advice names its modes; a CLI user records with a flag.
@@ -92,3 +95,15 @@ export const around = (
       )
   })
 }
+
+/**
+ * Maps the error a layer fails with while it is built (Layer has no `mapError` in effect 4).
+ *
+ * @since 0.1.0
+ */
+export const mapLayerError =
+  <E, E2>(f: (error: E) => E2) => <A, R>(self: Layer.Layer<A, E, R>): Layer.Layer<A, E2, R> =>
+    Layer.catchCause(
+      self,
+      (cause) => Layer.effectContext(Effect.failCause(Cause.map(cause, f)) as Effect.Effect<never, E2>)
+    ) as Layer.Layer<A, E2, R>

@@ -4,12 +4,20 @@
  *
  * @since 0.1.0
  */
-import type * as CliApp from "@effect/cli/CliApp"
-import * as Command from "@effect/cli/Command"
-import * as ValidationError from "@effect/cli/ValidationError"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
 import * as Cause from "effect/Cause"
+import * as CliConfig from "effect/cli/CliConfig"
+import * as CliOutput from "effect/cli/CliOutput"
+import * as Command from "effect/cli/Command"
+import * as GlobalFlag from "effect/cli/GlobalFlag"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import * as Terminal from "effect/Terminal"
 import * as Authors from "./commands/authors.js"
 import * as Datasets from "./commands/datasets.js"
 import * as Demo from "./commands/demo.js"
@@ -17,6 +25,7 @@ import * as Harvest from "./commands/harvest.js"
 import * as Papers from "./commands/papers.js"
 import * as Recommend from "./commands/recommend.js"
 import * as Search from "./commands/search.js"
+import { s2, toArgs } from "./Common.js"
 import { CliError, ExitCode } from "./ExitCode.js"
 import * as Help from "./Help.js"
 import { Stdio } from "./Stdio.js"
@@ -52,15 +61,12 @@ export const commands = [
   Harvest.harvest
 ] as const
 
-const description =
-  "The Semantic Scholar APIs from the command line. The API key comes from S2_API_KEY (or --api-key-file)."
-
 /**
  * The command tree without `demo`: what the demo runs, step by step.
  *
  * @since 0.1.0
  */
-export const base = Command.make("s2").pipe(Command.withDescription(description), Command.withSubcommands(commands))
+export const base = s2.pipe(Command.withSubcommands(commands))
 
 /**
  * `s2 demo`: runs ordinary command lines of {@link base} against a 100,000-paper in-process emulator.
@@ -68,104 +74,100 @@ export const base = Command.make("s2").pipe(Command.withDescription(description)
  * @since 0.1.0
  */
 export const demo = Command.make("demo", {}, () =>
-  Effect.flatMap(
-    Demo.program((argv) => runWith(app(base, commands), argv)),
-    (code) => code === ExitCode.ok ? Effect.void : Effect.fail(new CliError({ message: "demo step failed", code }))
-  )).pipe(Command.withDescription("Show the CLI at work against a 100,000-paper in-process emulator (offline)"))
+  Effect.gen(function*() {
+    // The flags every command takes act on each step of the demo (`s2 demo --verbose`).
+    const shared = toArgs(yield* s2)
+    const code = yield* Demo.program((argv) => runWith(base, argv), shared)
+    if (code !== ExitCode.ok) return yield* Effect.fail(new CliError({ message: "demo step failed", code }))
+  })).pipe(Command.withDescription("Show the CLI at work against a 100,000-paper in-process emulator (offline)"))
 
 /**
  * The root command.
  *
  * @since 0.1.0
  */
-export const root = Command.make("s2").pipe(
-  Command.withDescription(description),
-  Command.withSubcommands([...commands, demo])
-)
+export const root = s2.pipe(Command.withSubcommands([...commands, demo]))
 
-/**
- * A command tree ready to run: @effect/cli's runner and the tree the help is rendered from.
- *
- * @since 0.1.0
- */
-export interface App<E, R> {
-  readonly run: (argv: ReadonlyArray<string>) => Effect.Effect<void, E | ValidationError.ValidationError, R>
-  readonly tree: Help.Node
-}
+/** The built-in flags `s2` has: no wizard, shell completions or log level of the framework. */
+const cliConfig = CliConfig.make({ builtIns: [GlobalFlag.Help, GlobalFlag.Version] })
 
-/**
- * The {@link App} of a root command and its subcommands.
- *
- * @since 0.1.0
- */
-export const app = <Name extends string, R, E, A>(
-  root: Command.Command<Name, R, E, A>,
-  children: ReadonlyArray<{ readonly descriptor: Help.Node["descriptor"] }>
-): App<E, R | CliApp.CliApp.Environment> => ({
-  run: Command.run(root, { name: "s2", version }),
-  tree: Help.tree(root.descriptor, children.map((child) => child.descriptor))
-})
+const isCliError = (u: unknown): u is CliError =>
+  typeof u === "object" && u !== null && "_tag" in u && u._tag === "CliError"
+
+/** The exit code of a failed run, and its line on stderr (parse errors are printed by {@link Help.presenter}). */
+const failure = (cause: Cause.Cause<unknown>, verbose: boolean) =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio
+    if (Cause.hasInterruptsOnly(cause)) return yield* Effect.interrupt
+    const error = Option.getOrUndefined(Cause.findErrorOption(cause))
+    // Help shown for a command line that could not be parsed, or a missing command.
+    if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "ShowHelp") {
+      return ExitCode.badInput
+    }
+    if (isCliError(error)) {
+      yield* stdio.err(`s2: ${error.message}\n${verbose ? Cause.pretty(cause) + "\n" : ""}`)
+      return error.code
+    }
+    yield* stdio.err(
+      `s2: unexpected failure: ${Cause.squash(cause)}${
+        verbose ? "\n" + Cause.pretty(cause) : " (run with --verbose for details)"
+      }\n`
+    )
+    return ExitCode.other
+  })
 
 /**
  * Runs a command tree with `argv` (as `process.argv`: two leading entries, then the arguments) and
- * answers the exit code. `--help`, `--version` and a missing command are answered here (see
- * {@link Help}); errors are printed as one line (`s2: …`); with `--verbose`, the full cause follows.
+ * answers the exit code. `--help`, `--version`, a missing command and parse errors are printed by
+ * {@link Help.presenter}; other errors are printed as one line (`s2: …`); with `--verbose`, the
+ * full cause follows.
  *
  * @since 0.1.0
  */
-export const runWith = <E, R>(
-  app: App<E, R>,
+export const runWith = <Name extends string, Input, ContextInput, E, R>(
+  command: Command.Command<Name, Input, ContextInput, E, R>,
   argv: ReadonlyArray<string>
-): Effect.Effect<ExitCode, never, R | Stdio> =>
+): Effect.Effect<ExitCode, never, R | Stdio | Command.Environment> =>
   Effect.gen(function*() {
     const stdio = yield* Stdio
-    const given = argv.slice(2)
-    const flags = given.includes("--") ? given.slice(0, given.indexOf("--")) : given
-    const { args, node, path } = Help.locate(app.tree, given)
-    if (flags.includes("--version")) return yield* Effect.as(stdio.out(`${version}\n`), ExitCode.ok)
-    if (flags.includes("--help") || flags.includes("-h")) {
-      return yield* Effect.as(stdio.out(Help.render(Help.help(path, node), stdio.outIsTTY)), ExitCode.ok)
-    }
-    if (node.children.length > 0 && args.slice(path.length).every((arg) => arg.startsWith("-"))) {
-      return yield* Effect.as(stdio.err(Help.shortUsage(path, node)), ExitCode.badInput)
-    }
-    const verbose = argv.includes("--verbose")
-    return yield* app.run([...argv.slice(0, 2), ...args]).pipe(
-      withoutCliErrorOutput,
+    const args = argv.slice(2)
+    const verbose = (args.includes("--") ? args.slice(0, args.indexOf("--")) : args).includes("--verbose")
+    return yield* Command.runWith(command, { version })(args).pipe(
       Effect.as<ExitCode>(ExitCode.ok),
-      Effect.catchAllCause((cause) => {
-        if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
-        const failure = Cause.failureOption(cause)
-        if (failure._tag === "Some") {
-          const error: unknown = failure.value
-          if (ValidationError.isValidationError(error)) {
-            return Effect.as(stdio.err(`s2: ${Help.parseError(error, path, node, args)}\n`), ExitCode.badInput)
-          }
-          if (isCliError(error)) {
-            return Effect.as(
-              stdio.err(`s2: ${error.message}\n${verbose ? Cause.pretty(cause) + "\n" : ""}`),
-              error.code
-            )
-          }
-        }
-        return Effect.as(
-          stdio.err(
-            `s2: unexpected failure: ${Cause.squash(cause)}${
-              verbose ? "\n" + Cause.pretty(cause) : " (run with --verbose for details)"
-            }\n`
-          ),
-          ExitCode.other
-        )
-      })
+      Effect.provideService(CliOutput.Presenter, Help.presenter({ stdio, root: command, version })),
+      Effect.provideService(CliConfig.CliConfig, cliConfig),
+      Effect.catchCause((cause) => failure(cause, verbose))
     )
   })
 
-/** @effect/cli prints its parse errors with `Console.error`; {@link runWith} prints its own line. */
-const withoutCliErrorOutput = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.flatMap(Effect.console, (console) => Effect.withConsole(self, { ...console, error: () => Effect.void }))
+const unused = (what: string) => Effect.die(new Error(`s2 has no ${what}`))
 
-const isCliError = (u: unknown): u is { readonly message: string; readonly code: ExitCode } =>
-  typeof u === "object" && u !== null && "_tag" in u && u._tag === "CliError"
+/**
+ * What `effect/cli` needs to run `s2` in Node: the file system, paths and standard streams of
+ * `@effect/platform-node`. The terminal (prompts, the wizard) and child processes are in its
+ * environment too, but `s2` has none of them: Node's terminal would open standard input as a
+ * stream, after which `--ids-file -` could not read it from a pipe (EAGAIN), and both would be
+ * loaded on every start.
+ *
+ * @since 0.1.0
+ */
+export const platform: Layer.Layer<Command.Environment> = Layer.mergeAll(
+  NodeFileSystem.layer,
+  NodePath.layer,
+  NodeStdio.layer,
+  Layer.succeed(
+    Terminal.Terminal,
+    Terminal.make({
+      columns: Effect.sync(() => process.stdout.columns ?? 80),
+      rows: Effect.sync(() => process.stdout.rows ?? 24),
+      size: unused("terminal input"),
+      readInput: unused("terminal input"),
+      readLine: unused("terminal input"),
+      display: (text) => Effect.sync(() => void process.stdout.write(text))
+    })
+  ),
+  Layer.succeed(ChildProcessSpawner.ChildProcessSpawner, ChildProcessSpawner.make(() => unused("child processes")))
+)
 
 /**
  * Runs `s2` with `argv`.
@@ -174,4 +176,4 @@ const isCliError = (u: unknown): u is { readonly message: string; readonly code:
  */
 export const run = (
   argv: ReadonlyArray<string>
-): Effect.Effect<ExitCode, never, Stdio | CliApp.CliApp.Environment> => runWith(app(root, [...commands, demo]), argv)
+): Effect.Effect<ExitCode, never, Stdio | Command.Environment> => runWith(root, argv)

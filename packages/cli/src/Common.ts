@@ -1,25 +1,29 @@
 /**
- * The options every command shares, and what they turn into: the client layer (real API, another
- * root, or the in-process emulator), the output format, the field selection, and the mapping of
- * client errors to one-line messages with exit codes.
+ * The flags of `s2` and what they turn into. The flags every command takes (the API root, the key
+ * file, time-outs, retries, logging, the emulator, Redis, the cache, cassettes) are defined once,
+ * on the root command {@link s2}, and inherited by every subcommand; `--fields`, `--max` and
+ * `--format` are flags of the commands they act on. The client is built from the root's flags and
+ * provided to a command by the framework ({@link withClient}); {@link run} maps client errors to
+ * one-line messages with exit codes.
  *
  * @since 0.1.0
  */
-import * as Options from "@effect/cli/Options"
-import * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
 import { BadQueryParameters, Fields, isS2Error, SemanticScholar, Validate } from "@s2-effect/core"
 import type { Emulator } from "@s2-effect/testing"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
-import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as References from "effect/References"
+import * as Result from "effect/Result"
 import * as fs from "node:fs"
 import * as Cache from "./Cache.js"
 import * as Cassettes from "./Cassettes.js"
@@ -30,14 +34,11 @@ import * as SharedLimit from "./SharedLimit.js"
 import { Stdio } from "./Stdio.js"
 
 /**
- * The shared options, parsed.
+ * The flags every command takes, parsed.
  *
  * @since 0.1.0
  */
-export interface Common extends Cache.Flags {
-  readonly fields: Option.Option<string>
-  readonly max: Option.Option<number>
-  readonly format: Option.Option<Format>
+export interface Common extends Cache.Flags, Cassettes.Settings {
   readonly apiUrl: Option.Option<string>
   readonly timeout: Option.Option<string>
   readonly noRetry: boolean
@@ -45,48 +46,120 @@ export interface Common extends Cache.Flags {
   readonly apiKeyFile: Option.Option<string>
   readonly emulator: boolean
   readonly redis: Option.Option<string>
-  readonly record: Option.Option<string>
-  readonly replay: Option.Option<string>
 }
 
+const bool = (name: string, description: string) =>
+  Flag.Boolean(name).pipe(Flag.withDescription(description), Flag.withDefault(false))
+
 /**
- * The shared options, to be merged into every command's own.
+ * The flags every command takes: the root's shared flags.
  *
  * @since 0.1.0
  */
-export const options = {
-  fields: Options.text("fields").pipe(
-    Options.withDescription("Comma-separated fields to return (e.g. title,year,authors.name); `all` for every field"),
-    Options.optional
+export const flags = {
+  apiUrl: Flag.String("api-url").pipe(
+    Flag.withMetavar("url"),
+    Flag.withDescription("API root (default S2_API_URL, else https://api.semanticscholar.org)"),
+    // An empty S2_API_URL is unset (the environment provider drops empty values; blanks: readApiSettings).
+    Flag.withFallbackConfig(Config.String("S2_API_URL")),
+    Flag.optional
   ),
-  max: Options.integer("max").pipe(Options.withDescription("Stop after N records"), Options.optional),
-  format: Options.choice("format", ["json", "jsonl", "table", "csv"]).pipe(
-    Options.withDescription("Output format (default: pretty JSON on a terminal, JSON lines when piped)"),
-    Options.optional
+  timeout: Flag.String("timeout").pipe(
+    Flag.withMetavar("duration"),
+    Flag.withDescription("Per-request time-out: seconds (30) or a duration (\"10 seconds\", 500ms)"),
+    Flag.optional
   ),
-  apiUrl: Options.text("api-url").pipe(
-    Options.withDescription("API root (default S2_API_URL, else https://api.semanticscholar.org)"),
-    Options.optional
+  noRetry: bool("no-retry", "Make one attempt per request"),
+  verbose: bool(
+    "verbose",
+    "Debug log of every request on stderr (API key redacted), stack traces on errors"
   ),
-  timeout: Options.text("timeout").pipe(
-    Options.withDescription("Per-request time-out: seconds (30) or a duration (\"10 seconds\", 500ms)"),
-    Options.optional
+  apiKeyFile: Flag.String("api-key-file").pipe(
+    Flag.withMetavar("file"),
+    Flag.withDescription("Read the API key from this file (default: the S2_API_KEY environment variable)"),
+    Flag.optional
   ),
-  noRetry: Options.boolean("no-retry").pipe(Options.withDescription("Make one attempt per request")),
-  verbose: Options.boolean("verbose").pipe(
-    Options.withDescription("Debug log of every request on stderr (API key redacted), stack traces on errors")
+  emulator: bool(
+    "emulator",
+    "Run against the in-process emulator (offline, no key; size from S2_EMULATOR_SIZE)"
   ),
-  apiKeyFile: Options.text("api-key-file").pipe(
-    Options.withDescription("Read the API key from this file (default: the S2_API_KEY environment variable)"),
-    Options.optional
-  ),
-  emulator: Options.boolean("emulator").pipe(
-    Options.withDescription("Run against the in-process emulator (offline, no key; size from S2_EMULATOR_SIZE)")
-  ),
-  redis: SharedLimit.redisOption,
-  ...Cache.options,
-  ...Cassettes.options
+  redis: SharedLimit.redisFlag,
+  ...Cache.flags,
+  ...Cassettes.flags
 } as const
+
+const description =
+  "The Semantic Scholar APIs from the command line. The API key comes from S2_API_KEY (or --api-key-file)."
+
+/**
+ * The root command `s2` with the flags every command takes, before its subcommands are attached
+ * (see `Cli.ts`). A command reads those flags with `yield* s2`.
+ *
+ * @since 0.1.0
+ */
+export const s2 = Command.make("s2").pipe(Command.withDescription(description), Command.withSharedFlags(flags))
+
+/**
+ * The shared flags as a command line (`--emulator --cache DIR`): what `s2 demo` passes on to each
+ * of its steps, so that every shared flag acts on the demo too. Values that came from the
+ * environment (`S2_CACHE`, `S2_REDIS_URL`) are spelled out; they are the same values.
+ *
+ * @since 0.1.0
+ */
+export const toArgs = (common: Common): Array<string> =>
+  Object.keys(flags).flatMap((key) => {
+    // Each key is its flag's name in camel case (`apiKeyFile`: `--api-key-file`).
+    const name = `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`
+    const value: unknown = common[key as keyof Common]
+    if (typeof value === "boolean") return value ? [name] : []
+    return Option.isOption(value) && Option.isSome(value) ? [name, String(value.value)] : []
+  })
+
+/**
+ * `--fields`: the fields to return, for the commands that select fields.
+ *
+ * @since 0.1.0
+ */
+export const fieldsFlag = Flag.String("fields").pipe(
+  Flag.withMetavar("list"),
+  Flag.withDescription("Comma-separated fields to return (e.g. title,year,authors.name); `all` for every field"),
+  Flag.optional
+)
+
+/**
+ * `--max`: for the commands that print a list.
+ *
+ * @since 0.1.0
+ */
+export const maxFlag = Flag.Int("max").pipe(Flag.withDescription("Stop after N records"), Flag.optional)
+
+/**
+ * `--format`: for the commands that print records.
+ *
+ * @since 0.1.0
+ */
+export const formatFlag = Flag.Literals("format", ["json", "jsonl", "table", "csv"]).pipe(
+  Flag.withDescription("Output format (default: pretty JSON on a terminal, JSON lines when piped)"),
+  Flag.optional
+)
+
+/**
+ * The output flags of a command that prints one record.
+ *
+ * @since 0.1.0
+ */
+export interface Shown {
+  readonly format: Option.Option<Format>
+}
+
+/**
+ * The output flags of a command that prints a list.
+ *
+ * @since 0.1.0
+ */
+export interface Listed extends Shown {
+  readonly max: Option.Option<number>
+}
 
 /**
  * The in-process emulator used by `--emulator`: corpus size and seed. The default size is
@@ -94,26 +167,24 @@ export const options = {
  *
  * @since 0.1.0
  */
-export class EmulatorSettings extends Context.Reference<EmulatorSettings>()("@s2-effect/cli/EmulatorSettings", {
-  defaultValue: (): { readonly size: number | undefined; readonly seed: number } => ({ size: undefined, seed: 1 })
-}) {}
+export const EmulatorSettings = Context.Reference<{ readonly size: number | undefined; readonly seed: number }>(
+  "@s2-effect/cli/EmulatorSettings",
+  { defaultValue: () => ({ size: undefined, seed: 1 }) }
+)
 
-type Built = Effect.Effect.Success<ReturnType<typeof Emulator["make"]>>
+type Built = Effect.Success<ReturnType<typeof Emulator["make"]>>
 const emulators = new Map<string, Built>()
 
 /**
- * The emulator's `HttpClient`, built once per process for a size and seed (the demo runs many
- * commands against one corpus).
- */
-/**
  * The in-process emulator `--emulator` uses, built once per process for the size and seed of
- * {@link EmulatorSettings} (the demo reads its corpus to choose what to show).
+ * {@link EmulatorSettings} (the demo runs many commands against one corpus, and reads it to choose
+ * what to show).
  *
  * @since 0.1.0
  */
 export const inProcessEmulator: Effect.Effect<Built> = Effect.gen(function*() {
   const settings = yield* EmulatorSettings
-  const fromEnv = yield* Config.integer("S2_EMULATOR_SIZE").pipe(Config.withDefault(10_000), Effect.orDie)
+  const fromEnv = yield* Config.Int("S2_EMULATOR_SIZE").pipe(Config.withDefault(10_000), Effect.orDie)
   const size = settings.size ?? fromEnv
   const key = `${settings.seed}/${size}`
   let built = emulators.get(key)
@@ -135,8 +206,8 @@ export const inProcessEmulator: Effect.Effect<Built> = Effect.gen(function*() {
 export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, CliError> => {
   const trimmed = text.trim()
   const unit = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(trimmed)
-  const input: Duration.DurationInput | undefined = unit === null
-    ? Option.getOrUndefined(Duration.decodeUnknown(trimmed))
+  const input: Duration.Input | undefined = unit === null
+    ? Option.getOrUndefined(Duration.fromInput(trimmed as Duration.Input))
     : Duration.millis(Number(unit[1]) * (unit[2] === "ms" ? 1 : unit[2] === "m" ? 60_000 : 1000))
   const message = `--timeout ${JSON.stringify(text)} is invalid: give seconds (30), 500ms, 10s, 2m or "10 seconds"`
   return input === undefined
@@ -151,9 +222,9 @@ export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, Cli
  * @since 0.1.0
  */
 export const check = <A>(result: Validate.Check<A>, message?: string): Effect.Effect<A, CliError> =>
-  Either.match(result, {
-    onLeft: (invalid) => Effect.fail(badInput(message ?? invalid.message)),
-    onRight: Effect.succeed
+  Result.match(result, {
+    onFailure: (invalid) => Effect.fail(badInput(message ?? invalid.message)),
+    onSuccess: Effect.succeed
   })
 
 /**
@@ -176,30 +247,31 @@ const keyFile = (common: Common): Effect.Effect<Option.Option<Redacted.Redacted<
   })
 
 /**
- * Key and API root: `--api-key-file` and `--api-url` when given, else what the client's own
- * `SemanticScholar.config` reads from `S2_API_KEY` and `S2_API_URL` (the same trimming rules).
+ * Key and API root: `--api-key-file` and `--api-url` (or its fallback `S2_API_URL`) when given, else
+ * what the client's own `SemanticScholar.config` reads from `S2_API_KEY`. The API root is trimmed
+ * and a blank one is unset, as the client's config does.
  *
  * @since 0.1.0
  */
-export const readApiSettings = (common: Common) =>
-  Effect.gen(function*() {
-    const file = yield* keyFile(common)
-    return yield* SemanticScholar.config({
-      ...(Option.isSome(file) ? { apiKey: file.value } : {}),
-      ...(Option.isSome(common.apiUrl) ? { apiUrl: common.apiUrl.value } : {})
-    }).pipe(Effect.mapError((error) => badInput(`the environment is invalid: ${String(error)}`)))
-  })
+export const readApiSettings = Effect.fnUntraced(function*(common: Common) {
+  const file = yield* keyFile(common)
+  const apiUrl = Option.filter(Option.map(common.apiUrl, (url) => url.trim()), (url) => url.length > 0)
+  return yield* SemanticScholar.config({
+    ...(Option.isSome(file) ? { apiKey: file.value } : {}),
+    ...(Option.isSome(apiUrl) ? { apiUrl: apiUrl.value } : {})
+  }).pipe(Effect.mapError((error) => badInput(`the environment is invalid: ${String(error)}`)))
+})
 
 /**
- * What a command needs to run against the API: the client layer and the facts the error messages use.
+ * What the error messages of a command say of its client: how many retries it makes and whether
+ * it sends a key. Provided with the client by {@link withClient}.
  *
  * @since 0.1.0
  */
-export interface Client {
-  readonly layer: Layer.Layer<SemanticScholar, CliError>
+export class ClientFacts extends Context.Service<ClientFacts, {
   readonly retries: number
   readonly hasKey: boolean
-}
+}>()("@s2-effect/cli/ClientFacts") {}
 
 const defaultRetries = 10
 
@@ -211,30 +283,35 @@ const defaultRetries = 10
  */
 export const emulatorUrl = "https://emulator.s2.test"
 
+/** The `HttpClient` of the flags: the in-process emulator, or undici for the API (then a cassette around it). */
+const httpClient = (common: Common) =>
+  Cassettes.around(
+    common,
+    common.emulator
+      ? Layer.effect(HttpClient.HttpClient, Effect.map(inProcessEmulator, (built) => built.client))
+      // Loaded when a command talks to the API: undici is a fifth of `s2`'s code (`s2 --help` needs none).
+      : Layer.unwrap(
+        Effect.promise(() => import("@s2-effect/node")).pipe(
+          Effect.map((node) => node.NodeSemanticScholar.httpClient)
+        )
+      )
+  )
+
 /**
- * Builds the client from the shared options and the environment.
+ * The client of the shared flags and the environment, with its {@link ClientFacts}.
  *
  * @since 0.1.0
  */
-export const client = (common: Common): Effect.Effect<Client, CliError> =>
-  Effect.gen(function*() {
+export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFacts, CliError> =>
+  Layer.unwrap(Effect.gen(function*() {
     const { apiKey: key, apiUrl } = yield* readApiSettings(common)
-    const apiKey = Option.fromNullable(key)
+    const apiKey = Option.fromUndefinedOr(key)
     const timeout = Option.isSome(common.timeout) ? yield* parseTimeout(common.timeout.value) : undefined
-    const http = yield* Cassettes.around(
-      common,
-      common.emulator
-        ? Layer.effect(HttpClient.HttpClient, Effect.map(inProcessEmulator, (built) => built.client))
-        // Loaded when a command talks to the API: undici is a fifth of `s2`'s code (`s2 --help` needs none).
-        : Layer.unwrapEffect(
-          Effect.promise(() => import("@s2-effect/node")).pipe(
-            Effect.map((node) => node.NodeSemanticScholar.httpClient)
-          )
-        )
-    )
+    const http = yield* httpClient(common)
     // A replay answers the same every time: retrying cannot help.
     const noRetry = common.noRetry || Cassettes.replaying(common)
     const cache = yield* Cache.cacheOption(common, common.emulator)
+    const facts = { retries: noRetry ? 0 : defaultRetries, hasKey: Option.isSome(apiKey) }
     const layer = SemanticScholar.layer({
       cache,
       apiKey: Option.getOrUndefined(apiKey),
@@ -247,30 +324,55 @@ export const client = (common: Common): Effect.Effect<Client, CliError> =>
       ...(yield* SharedLimit.rateLimit(common.redis))
     }).pipe(
       Layer.provide(http),
-      Layer.mapError((error) =>
-        isS2Error(error)
-          ? fromS2Error(error, { what: "configuring the client", retries: 0, hasKey: Option.isSome(apiKey) })
-          : error
+      Cassettes.mapLayerError((error: S2Error | CliError) =>
+        isS2Error(error) ? fromS2Error(error, { what: "configuring the client", ...facts, retries: 0 }) : error
       )
     )
-    return { layer, retries: noRetry ? 0 : defaultRetries, hasKey: Option.isSome(apiKey) }
-  })
+    return Layer.merge(layer, Layer.succeed(ClientFacts, facts))
+  }))
+
+/**
+ * With `--verbose`: debug-level logging to stderr. Otherwise warnings and above, to stderr: stdout
+ * carries records.
+ *
+ * @since 0.1.0
+ */
+export const logging = (verbose: boolean): Layer.Layer<never> =>
+  Layer.mergeAll(
+    Logger.layer([Logger.consolePretty({ colors: false })]),
+    Layer.succeed(Logger.LogToStderr, true),
+    Layer.succeed(References.MinimumLogLevel, verbose ? "Debug" : "Warn")
+  )
+
+/**
+ * Provides a command with the client of the shared flags, and the logging of `--verbose`: the
+ * framework builds them once the command line is parsed, before the command's handler runs.
+ *
+ * @since 0.1.0
+ */
+export const withClient = <Name extends string, Input, ContextInput, E, R>(
+  self: Command.Command<Name, Input, ContextInput, E, R>
+) =>
+  Command.provide(
+    self,
+    Layer.unwrap(Effect.map(s2, (common) => client(common).pipe(Layer.provideMerge(logging(common.verbose)))))
+  )
 
 /**
  * The output format: `--format`, else pretty JSON on a terminal and JSON lines when piped.
  *
  * @since 0.1.0
  */
-export const format = (common: Common): Effect.Effect<Format, never, Stdio> =>
-  Effect.map(Stdio, (stdio) => Option.getOrElse(common.format, () => (stdio.outIsTTY ? "json" : "jsonl")))
+export const format = (shown: Shown): Effect.Effect<Format, never, Stdio> =>
+  Stdio.useSync((stdio) => Option.getOrElse(shown.format, () => (stdio.outIsTTY ? "json" : "jsonl")))
 
 /**
  * The `--max` limit, checked (a whole number ≥ 1), or `undefined` for no limit.
  *
  * @since 0.1.0
  */
-export const max = (common: Common): Effect.Effect<number | undefined, CliError> =>
-  Option.match(common.max, {
+export const max = (listed: { readonly max: Option.Option<number> }): Effect.Effect<number | undefined, CliError> =>
+  Option.match(listed.max, {
     onNone: () => Effect.succeed(undefined),
     onSome: (n) => check(Validate.wholeNumber("--max", n, { min: 1 }))
   })
@@ -283,11 +385,11 @@ export const max = (common: Common): Effect.Effect<number | undefined, CliError>
  * @since 0.1.0
  */
 export const fields = (
-  common: Common,
+  selected: { readonly fields: Option.Option<string> },
   set: Fields.FieldSet,
   defaults: ReadonlyArray<string>
 ): Effect.Effect<Fields.Selection | undefined, S2Error> => {
-  const given = Option.getOrUndefined(common.fields)
+  const given = Option.getOrUndefined(selected.fields)
   if (given !== undefined && given.trim() === "all") return Effect.succeed(undefined)
   // Checked once here; the client sends a Selection as is. Names the client does not know are
   // refused: `--fields all` is the way to fields newer than this client.
@@ -318,46 +420,17 @@ export const splitList = (text: string): Array<string> =>
   text.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
 
 /**
- * Runs the body of a command against the client: provides the client layer, turns client errors
- * into one-line {@link CliError}s (`what` says what was being done), and with `--verbose` logs
- * every request at debug level on stderr.
+ * Runs the body of a command against the client {@link withClient} provides, turning client errors
+ * into one-line {@link CliError}s (`what` says what was being done).
  *
  * @since 0.1.0
  */
 export const run = <A, R>(
-  common: Common,
   what: string,
   body: Effect.Effect<A, S2Error | CliError, R>
-): Effect.Effect<A, CliError, Exclude<R, SemanticScholar>> =>
-  Effect.gen(function*() {
-    const built = yield* client(common)
-    return yield* body.pipe(
-      Effect.provide(built.layer),
-      Effect.catchIf(
-        isS2Error,
-        (error) => Effect.fail(fromS2Error(error, { what, retries: built.retries, hasKey: built.hasKey }))
-      )
+): Effect.Effect<A, CliError, R | ClientFacts> =>
+  ClientFacts.use((facts) =>
+    body.pipe(
+      Effect.catchIf(isS2Error, (error) => Effect.fail(fromS2Error(error, { what, ...facts })))
     )
-  }).pipe(withLogging(common.verbose))
-
-/**
- * With `--verbose`: debug-level logging to stderr. Otherwise warnings and above, to stderr.
- *
- * @since 0.1.0
- */
-export const withLogging = (verbose: boolean) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  self.pipe(
-    Logger.withMinimumLogLevel(verbose ? LogLevel.Debug : LogLevel.Warning),
-    Effect.provide(stderrOnly)
   )
-
-const stderrLogger = Logger.prettyLogger({ stderr: true, colors: false })
-
-/**
- * The log goes to stderr only: stdout carries records. `NodeRuntime.runMain` has already swapped
- * the default logger (stdout) for its pretty one (stdout too), so both are replaced.
- */
-const stderrOnly = Layer.merge(
-  Logger.replace(Logger.defaultLogger, stderrLogger),
-  Logger.replace(Logger.prettyLoggerDefault, stderrLogger)
-)

@@ -7,7 +7,7 @@
  */
 import type { S2Error } from "@s2-effect/core"
 import { RetryPolicy } from "@s2-effect/core"
-import * as Data from "effect/Data"
+import * as Schema from "effect/Schema"
 
 /**
  * The exit codes, one per kind of failure.
@@ -40,11 +40,11 @@ export type ExitCode = typeof ExitCode[keyof typeof ExitCode]
  *
  * @since 0.1.0
  */
-export class CliError extends Data.TaggedError("CliError")<{
-  readonly message: string
-  readonly code: ExitCode
-  readonly cause?: unknown
-}> {}
+export class CliError extends Schema.TaggedError<CliError>()("CliError", {
+  message: Schema.String,
+  code: Schema.Literals(Object.values(ExitCode)),
+  cause: Schema.optional(Schema.Defect())
+}) {}
 
 /**
  * A failure of bad input given on the command line (exit 2).

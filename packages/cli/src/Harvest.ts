@@ -17,15 +17,15 @@
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import type { S2Error } from "@s2-effect/core"
 import { Fields, SemanticScholar } from "@s2-effect/core"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as HashMap from "effect/HashMap"
+import * as FileSystem from "effect/FileSystem"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
+import * as References from "effect/References"
 import * as Stream from "effect/Stream"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
@@ -56,10 +56,10 @@ export interface Result {
  *
  * @since 0.1.0
  */
-export class BeforeCheckpoint extends Context.Reference<BeforeCheckpoint>()(
+export const BeforeCheckpoint = Context.Reference<(page: number) => Effect.Effect<void>>(
   "@s2-effect/cli/Harvest/BeforeCheckpoint",
   { defaultValue: () => (_page: number): Effect.Effect<void> => Effect.void }
-) {}
+)
 
 const sameSpec = (a: Spec, b: Spec): boolean => JSON.stringify(normalize(a)) === JSON.stringify(normalize(b))
 
@@ -75,10 +75,10 @@ const normalize = (spec: Spec) => ({
 
 /** The output's size and whether it is a directory; `None` when there is no such file. */
 const statOf = (out: string) =>
-  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.stat(out)).pipe(
+  FileSystem.FileSystem.use((fs) => fs.stat(out)).pipe(
     Effect.map((info) => Option.some({ size: Number(info.size), directory: info.type === "Directory" })),
     Effect.catchIf(
-      (error) => error._tag === "SystemError" && error.reason === "NotFound",
+      (error) => error.reason._tag === "NotFound",
       () => Effect.succeed(Option.none())
     ),
     Effect.mapError((cause) => fileError(`cannot read ${out}`, cause))
@@ -269,11 +269,12 @@ export const harvest = (
     const disk = yield* openOutput(out, start)
     // The client logs each retry with its cause and wait as annotations: shown on the progress line
     // until the next page arrives.
-    const retryWatcher = Logger.make(({ annotations }) => {
-      const cause = HashMap.get(annotations, "s2.retry")
-      const wait = HashMap.get(annotations, "s2.retryWaitMillis")
-      if (Option.isNone(cause) || Option.isNone(wait) || typeof wait.value !== "number") return
-      retrying = retryNote(String(cause.value), wait.value)
+    const retryWatcher = Logger.make(({ fiber }) => {
+      const annotations = fiber.getRef(References.CurrentLogAnnotations)
+      const cause = annotations["s2.retry"]
+      const wait = annotations["s2.retryWaitMillis"]
+      if (cause === undefined || typeof wait !== "number") return
+      retrying = retryNote(String(cause), wait)
       Effect.runSync(report(disk.current()))
     })
     // One function for every page: an `Effect.gen` built per page would be a new generator function
@@ -294,10 +295,10 @@ export const harvest = (
       // The next page is on its way while this one is serialised.
       prefetch: 1
     }).pipe(
-      Stream.mapAccum({ bytes, token, records, pages, total, years } as Synced, (position, page) => {
+      Stream.mapAccum((): Synced => ({ bytes, token, records, pages, total, years }), (position, page) => {
         const batch = serialize(position, page, spec.max)
         release(page.data)
-        return [batch.position, batch]
+        return [batch.position, [batch]] as const
       }),
       Stream.takeUntil((batch) => batch.done),
       // The next page is serialised while this one is written and checkpointed.
@@ -306,7 +307,7 @@ export const harvest = (
       // until the stream ends (docs/streams.md).
       Stream.mapEffect(persist),
       Stream.runDrain,
-      Effect.provide(Logger.add(retryWatcher))
+      Effect.provide(Logger.layer([retryWatcher], { mergeWithExisting: true }))
     )
     const checkpoint = yield* disk.finish
     return {

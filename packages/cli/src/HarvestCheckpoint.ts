@@ -11,20 +11,23 @@
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import { Filters } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 
-const Count = Schema.NonNegativeInt
+const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 /** A filter value the client does not know by name (`Filters.unchecked`). */
 const Unchecked = Schema.Struct({ _tag: Schema.Literal("Unchecked"), name: Schema.String })
+
+/** A JSON number: finite (JSON has no NaN or Infinity). */
+const JsonNumber = Schema.Finite
 
 /**
  * What is harvested: the query and every option that changes which records come back, in what
@@ -35,17 +38,17 @@ const Unchecked = Schema.Struct({ _tag: Schema.Literal("Unchecked"), name: Schem
 export const Spec = Schema.Struct({
   query: Schema.String,
   filters: Schema.Struct({
-    year: Schema.optional(Schema.Union(Schema.JsonNumber, Schema.String)),
+    year: Schema.optional(Schema.Union([JsonNumber, Schema.String])),
     publicationTypes: Schema.optional(
-      Schema.Array(Schema.Union(Schema.Literal(...Filters.publicationTypes), Unchecked))
+      Schema.Array(Schema.Union([Schema.Literals(Filters.publicationTypes), Unchecked]))
     ),
     openAccessPdf: Schema.optional(Schema.Boolean),
     venue: Schema.optional(Schema.Array(Schema.String)),
-    fieldsOfStudy: Schema.optional(Schema.Array(Schema.Union(Schema.Literal(...Filters.fieldsOfStudy), Unchecked))),
+    fieldsOfStudy: Schema.optional(Schema.Array(Schema.Union([Schema.Literals(Filters.fieldsOfStudy), Unchecked]))),
     publicationDateOrYear: Schema.optional(Schema.String),
-    minCitationCount: Schema.optional(Schema.JsonNumber)
+    minCitationCount: Schema.optional(JsonNumber)
   }),
-  sort: Schema.NullOr(Schema.Literal(...Filters.sorts)),
+  sort: Schema.NullOr(Schema.Literals(Filters.sorts)),
   /** `null`: the client's default fields. */
   fields: Schema.NullOr(Schema.Array(Schema.String)),
   /** Stop after this many records; `null` for all. */
@@ -67,7 +70,7 @@ const position = {
   /** The search's `total` as last reported (0 before the first page). */
   total: Count,
   /** Records per `year` (`unknown` for none), for the summary chart. */
-  years: Schema.Record({ key: Schema.String, value: Count })
+  years: Schema.Record(Schema.String, Count)
 }
 
 /**
@@ -124,7 +127,7 @@ export const initial = (spec: Spec): Checkpoint => ({
   updatedAt: new Date().toISOString()
 })
 
-const decode = Schema.decodeUnknownEither(Schema.parseJson(Checkpoint))
+const decode = Schema.decodeUnknownResult(Schema.fromJsonString(Checkpoint))
 
 /**
  * The file's text: indented JSON, for people who open it. A checkpoint is its own encoded form (the
@@ -132,7 +135,7 @@ const decode = Schema.decodeUnknownEither(Schema.parseJson(Checkpoint))
  * encoder took 0.4 ms a page, 4% of a harvest.
  */
 const encode = (checkpoint: Checkpoint): string =>
-  JSON.stringify(checkpoint satisfies Schema.Schema.Encoded<typeof Checkpoint>, null, 2)
+  JSON.stringify(checkpoint satisfies typeof Checkpoint.Encoded, null, 2)
 
 /**
  * Where the checkpoint of an output file lives.
@@ -142,10 +145,13 @@ const encode = (checkpoint: Checkpoint): string =>
 export const path = (out: string): string => `${out}.checkpoint.json`
 
 /** What is wrong with a file that does not decode, in one line: the first problem and where. */
-const problem = (error: ParseResult.ParseError): string => {
-  const [first] = ParseResult.ArrayFormatter.formatErrorSync(error)
+const problem = (error: Schema.SchemaError): string => {
+  const [first] = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues
   if (first === undefined) return error.message
-  return first.path.length === 0 ? first.message : `at ${first.path.join(".")}: ${first.message}`
+  const path = (first.path ?? []).map((key) => (typeof key === "object" ? String(key.key) : String(key)))
+  // Schema's words for an absent key, in the words the message had before (`version is missing`).
+  const message = first.message === "Missing key" ? "is missing" : first.message
+  return path.length === 0 ? message : `at ${path.join(".")}: ${message}`
 }
 
 /**
@@ -161,21 +167,21 @@ export const read = (out: string): Effect.Effect<Option.Option<Checkpoint>, CliE
     const text = yield* fs.readFileString(file).pipe(
       Effect.map(Option.some),
       Effect.catchIf(
-        (error) => error._tag === "SystemError" && error.reason === "NotFound",
+        (error) => error.reason._tag === "NotFound",
         () => Effect.succeed(Option.none<string>())
       ),
       Effect.mapError((cause) => fileError(`cannot read the checkpoint ${file}`, cause))
     )
     if (Option.isNone(text)) return Option.none()
     const decoded = decode(text.value)
-    if (Either.isLeft(decoded)) {
+    if (Result.isFailure(decoded)) {
       return yield* Effect.fail(badInput(
         `${file} is not a harvest checkpoint of this version of s2 (${
-          problem(decoded.left)
+          problem(decoded.failure)
         }); remove it, or start again with --overwrite`
       ))
     }
-    return Option.some(decoded.right)
+    return Option.some(decoded.success)
   })
 
 /**
@@ -184,7 +190,7 @@ export const read = (out: string): Effect.Effect<Option.Option<Checkpoint>, CliE
  * @since 0.1.0
  */
 export const exists = (out: string): Effect.Effect<boolean, CliError, FileSystem.FileSystem> =>
-  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.exists(path(out))).pipe(
+  FileSystem.FileSystem.use((fs) => fs.exists(path(out))).pipe(
     Effect.mapError((cause) => fileError(`cannot read the checkpoint ${path(out)}`, cause))
   )
 
@@ -210,7 +216,7 @@ export const write = (
     // writes a checkpoint per page (200 pages: about 0.05 s less CPU, of 1.7 s).
     yield* options.sync
       ? Effect.scoped(
-        Effect.flatMap(fs.open(temp, { flag: "w" }), (handle) => Effect.zipRight(handle.writeAll(bytes), handle.sync))
+        Effect.flatMap(fs.open(temp, { flag: "w" }), (handle) => Effect.andThen(handle.writeAll(bytes), handle.sync))
       )
       : fs.writeFile(temp, bytes)
     yield* fs.rename(temp, file)

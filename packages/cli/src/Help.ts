@@ -1,258 +1,24 @@
 /**
- * Help, usage and parse-error lines of `s2`. @effect/cli parses the command line; what it prints is
- * written for a generic application (`$ search …` usage lines, a type sentence under every option,
- * ANSI escapes into pipes, parse errors that do not say which option was wrong), so the CLI renders
- * those texts itself, here, from the same command descriptors.
+ * What `s2` prints for `--help`, `--version`, a missing command and a command line it cannot parse.
+ * `effect/cli` parses the command line and hands each of these to a `CliOutput.Presenter` with the
+ * help document of the command; `s2`'s presenter ({@link presenter}) writes them its own way: `s2`
+ * usage lines, the command's own flags first and then those every command takes, plain text into a
+ * pipe, wrapped to 100 columns, and parse errors as one `s2: …` line that names the flag.
  *
  * @since 0.1.0
  */
-import * as CliConfig from "@effect/cli/CliConfig"
-import * as Descriptor from "@effect/cli/CommandDescriptor"
-import * as HelpDoc from "@effect/cli/HelpDoc"
-import * as Span from "@effect/cli/HelpDoc/Span"
-import type * as Usage from "@effect/cli/Usage"
-import type * as ValidationError from "@effect/cli/ValidationError"
-import * as HashMap from "effect/HashMap"
-import * as HashSet from "effect/HashSet"
+import type * as CliError from "effect/cli/CliError"
+import type * as CliOutput from "effect/cli/CliOutput"
+import type * as Command from "effect/cli/Command"
+import type * as HelpDoc from "effect/cli/HelpDoc"
+import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-
-/**
- * A command and the commands under it (`datasets` has `releases`, `links`, …).
- *
- * @since 0.1.0
- */
-export interface Node {
-  readonly name: string
-  readonly descriptor: Descriptor.Command<unknown>
-  readonly children: ReadonlyArray<Node>
-}
-
-/**
- * The configuration help is rendered with: @effect/cli's built-in options (`--wizard`,
- * `--completions`, `--log-level`) are left out of every command's option list.
- *
- * @since 0.1.0
- */
-export const config: CliConfig.CliConfig = { ...CliConfig.defaultConfig, showBuiltIns: false }
-
-const nameOf = (descriptor: Descriptor.Command<unknown>): string =>
-  [...HashSet.values(Descriptor.getNames(descriptor))][0] ?? ""
-
-/**
- * The command tree: `root` and its subcommands, one level of nesting under each.
- *
- * @since 0.1.0
- */
-export const tree = (
-  root: Descriptor.Command<unknown>,
-  commands: ReadonlyArray<Descriptor.Command<unknown>>
-): Node => ({
-  name: nameOf(root),
-  descriptor: root,
-  children: commands.map((descriptor) => {
-    const name = nameOf(descriptor)
-    // A leaf lists itself as its only subcommand.
-    const children = [...HashMap.entries(Descriptor.getSubcommands(descriptor))]
-      .filter(([child]) => child !== name)
-      .map(([child, sub]) => ({ name: child, descriptor: sub, children: [] }))
-    if (children.length < 2) return { name, descriptor, children }
-    // The map is unordered: @effect/cli's own help lists the subcommands in the order they were
-    // defined. Rendered only for a command with subcommands: every start builds this tree.
-    const listed = lines(Descriptor.getHelp(descriptor, config), false).join("\n")
-    children.sort((a, b) => listed.indexOf(`\n  ${a.name} `) - listed.indexOf(`\n  ${b.name} `))
-    return { name, descriptor, children }
-  })
-})
-
-/**
- * Where `args` (the arguments after the executable) point in the tree: the command path, its node,
- * and the arguments with each subcommand name moved in front of the options given before it, so
- * that `s2 datasets --api-key-file F links papers` reads as `s2 datasets links --api-key-file F
- * papers`.
- *
- * @since 0.1.0
- */
-export const locate = (
-  root: Node,
-  args: ReadonlyArray<string>
-): { readonly path: ReadonlyArray<string>; readonly node: Node; readonly args: ReadonlyArray<string> } => {
-  const out = [...args]
-  const path: Array<string> = []
-  let node = root
-  for (let i = 0; node.children.length > 0 && i < out.length; i++) {
-    const children = node.children
-    const isChild = (arg: string) => children.some((child) => child.name === arg)
-    // Options given before the subcommand belong to it: find the subcommand after them.
-    const j = out[i]!.startsWith("-") ? out.findIndex((arg, k) => k > i && isChild(arg)) : isChild(out[i]!) ? i : -1
-    if (j < 0) break
-    const [name] = out.splice(j, 1)
-    out.splice(i, 0, name!)
-    path.push(name!)
-    node = children.find((child) => child.name === name)!
-  }
-  return { path, node, args: out }
-}
-
-interface Words {
-  readonly options: Array<string>
-  readonly args: Array<string>
-  optional: boolean
-}
-
-const words = (usage: Usage.Usage, optional: boolean, repeated: boolean, out: Words): void => {
-  switch (usage._tag) {
-    case "Empty":
-    case "Mixed":
-      return
-    case "Named": {
-      const name = usage.names.join(", ")
-      const values = Option.match(usage.acceptedValues, { onNone: () => "", onSome: (v) => ` ${v}` })
-      if (name.startsWith("-")) {
-        // A repeated option may be given zero times: it is optional too.
-        if (optional || repeated) out.optional = true
-        else out.options.push(`${name}${values}`)
-      } else if (name.startsWith("<")) {
-        const arg = `${name}${repeated ? "..." : ""}`
-        out.args.push(optional ? `[${arg}]` : arg)
-      }
-      return
-    }
-    case "Optional":
-      return words(usage.usage, true, repeated, out)
-    case "Repeated":
-      return words(usage.usage, optional, true, out)
-    case "Alternation":
-    case "Concat":
-      words(usage.left, optional, repeated, out)
-      return words(usage.right, optional, repeated, out)
-  }
-}
-
-/**
- * The one-line usage of a command: `s2 search [options] <query>`. Required options are spelled out,
- * optional ones (and repeated ones, which may be given zero times) are `[options]`.
- *
- * @since 0.1.0
- */
-export const usageLine = (path: ReadonlyArray<string>, node: Node): string => {
-  const out: Words = { options: [], args: [], optional: false }
-  words(Descriptor.getUsage(node.descriptor), false, false, out)
-  // A command with subcommands has an empty usage of its own (@effect/cli's `Mixed`).
-  const args = node.children.length > 0 ? ["<command>"] : out.args
-  return ["s2", ...path, ...out.options, ...(out.optional ? ["[options]"] : []), ...args].join(" ")
-}
-
-// What @effect/cli says of every option and argument of a type, whatever it is for.
-const filler =
-  /^(A user-defined piece of text\.|A true or false value\.|An integer\.|A floating point number\.|This setting is optional\.|One of the following: .*)$/
-
-const spanText = (span: Span.Span): string => {
-  switch (span._tag) {
-    case "Text":
-    case "URI":
-      return span.value
-    case "Sequence":
-      return spanText(span.left) + spanText(span.right)
-    default:
-      return spanText(span.value)
-  }
-}
-
-/**
- * The help of a command without @effect/cli's filler sentences and without its list of
- * subcommands (whose lines repeat every option of every command).
- *
- * @since 0.1.0
- */
-export const tidy = (doc: HelpDoc.HelpDoc): HelpDoc.HelpDoc => {
-  switch (doc._tag) {
-    case "Paragraph":
-      return filler.test(spanText(doc.value).trim()) ? HelpDoc.empty : doc
-    case "Header":
-      return spanText(doc.value) === "COMMANDS" ? HelpDoc.empty : doc
-    case "Enumeration":
-      return HelpDoc.empty
-    case "DescriptionList":
-      return HelpDoc.mapDescriptionList(doc, (term, body) => [term, tidy(body)])
-    case "Sequence": {
-      const left = tidy(doc.left)
-      const right = tidy(doc.right)
-      return HelpDoc.isEmpty(left) ? right : HelpDoc.isEmpty(right) ? left : HelpDoc.sequence(left, right)
-    }
-    case "Empty":
-      return doc
-  }
-}
-
-const description = (node: Node): string => {
-  const flat: Array<HelpDoc.HelpDoc> = []
-  const flatten = (doc: HelpDoc.HelpDoc): void => {
-    if (doc._tag === "Sequence") {
-      flatten(doc.left)
-      flatten(doc.right)
-    } else flat.push(doc)
-  }
-  flatten(Descriptor.getHelp(node.descriptor, config))
-  const k = flat.findIndex((doc) => doc._tag === "Header" && spanText(doc.value) === "DESCRIPTION")
-  const paragraph = flat[k + 1]
-  return k >= 0 && paragraph?._tag === "Paragraph" ? spanText(paragraph.value) : ""
-}
-
-const commandsSection = (path: ReadonlyArray<string>, node: Node): HelpDoc.HelpDoc => {
-  const rows = node.children.flatMap((child) => [
-    [child.name, child] as const,
-    ...child.children.map((sub) => [`${child.name} ${sub.name}`, sub] as const)
-  ])
-  const width = Math.max(...rows.map(([name]) => name.length))
-  return HelpDoc.blocks([
-    HelpDoc.h1("COMMANDS"),
-    ...rows.map(([name, child]) => HelpDoc.p(`${name.padEnd(width + 2)}${description(child)}`)),
-    HelpDoc.h1(`Run "${["s2", ...path].join(" ")} <command> --help" for the arguments and options of a command.`)
-  ])
-}
-
-const rootOptions = HelpDoc.blocks([
-  HelpDoc.h1("OPTIONS"),
-  HelpDoc.descriptionList([
-    [Span.text("-h, --help"), HelpDoc.p("Show this help, or a command's (s2 search --help)")],
-    [Span.text("--version"), HelpDoc.p("Show the version of s2")]
-  ])
-])
-
-/**
- * The help of the command at `path`: usage, description, arguments and options; for a command
- * with subcommands, the list of them.
- *
- * @since 0.1.0
- */
-export const help = (path: ReadonlyArray<string>, node: Node): HelpDoc.HelpDoc =>
-  HelpDoc.blocks([
-    HelpDoc.h1("USAGE"),
-    HelpDoc.p(usageLine(path, node)),
-    tidy(Descriptor.getHelp(node.descriptor, config)),
-    ...(node.children.length > 0 ? [commandsSection(path, node)] : []),
-    ...(path.length === 0 ? [rootOptions] : [])
-  ])
-
-/**
- * What `s2` (or `s2 datasets`) without a command prints on standard error before exiting 2.
- *
- * @since 0.1.0
- */
-export const shortUsage = (path: ReadonlyArray<string>, node: Node): string => {
-  const command = ["s2", ...path].join(" ")
-  return [
-    `usage: ${command} <command> [options]`,
-    `commands: ${node.children.map((child) => child.name).join(", ")}`,
-    `Run "${command} --help" for what each does.`,
-    ""
-  ].join("\n")
-}
-
-const bold = (text: string, ansi: boolean): string => ansi ? `\x1b[1m${text}\x1b[0m` : text
+import type { Service as StdioService } from "./Stdio.js"
 
 /** Help is wrapped to the width of a common terminal. */
 const width = 100
+
+const bold = (text: string, ansi: boolean): string => ansi ? `\x1b[1m${text}\x1b[0m` : text
 
 /** Words of `text` in lines of at most `width - indent` characters (a longer word stands alone). */
 const wrap = (text: string, indent: number): Array<string> =>
@@ -263,125 +29,214 @@ const wrap = (text: string, indent: number): Array<string> =>
     return acc
   }, [])
 
-const lines = (doc: HelpDoc.HelpDoc, ansi: boolean, indent = 2): Array<string> => {
-  const pad = " ".repeat(indent)
-  switch (doc._tag) {
-    case "Empty":
-      return []
-    case "Header":
-      return ["", bold(spanText(doc.value), ansi)]
-    case "Paragraph":
-      return wrap(spanText(doc.value), indent).map((line) => pad + line)
-    case "DescriptionList":
-      return doc.definitions.flatMap(([term, body]) => [
-        ...wrap(spanText(term), indent + 2).map((line, i) => pad + (i === 0 ? bold(line, ansi) : `  ${line}`)),
-        ...lines(body, ansi, indent + 4)
-      ])
-    case "Enumeration":
-      return doc.elements.flatMap((element) => lines(element, ansi, indent))
-    case "Sequence":
-      return [...lines(doc.left, ansi, indent), ...lines(doc.right, ansi, indent)]
-  }
-}
+const paragraph = (text: string, indent: number): Array<string> =>
+  wrap(text, indent).map((line) => " ".repeat(indent) + line)
+
+/** A section: a bold title and its lines. */
+const section = (title: string, body: ReadonlyArray<string>, ansi: boolean): Array<string> =>
+  body.length === 0 ? [] : ["", bold(title, ansi), ...body]
+
+/** A term (bold on a terminal) and its description, indented under it. */
+const entry = (term: string, description: string, ansi: boolean): Array<string> => [
+  ...wrap(term, 4).map((line, i) => `  ${i === 0 ? bold(line, ansi) : `  ${line}`}`),
+  ...paragraph(description, 6)
+]
+
+/** The framework appends a choice flag's choices to its description. */
+const choicesSuffix = / \(choices: (.*)\)$/
 
 /**
- * Renders help as text, sections separated by a blank line: headers in bold on a terminal, no
- * escape codes at all otherwise. (@effect/cli's own rendering always writes ANSI codes and puts a
- * blank line after every paragraph.)
+ * A flag's term and description: `--max integer`; a choice flag with a few short choices shows them
+ * in place of its type (`--format json|jsonl|table|csv`) rather than after its description.
+ */
+const flagEntry = (flag: HelpDoc.FlagDoc): readonly [term: string, description: string] => {
+  const names = [...flag.aliases, `--${flag.name}`].join(", ")
+  const description = Option.getOrElse(flag.description, () => "")
+  const choices = flag.type === "choice" ? choicesSuffix.exec(description)?.[1]?.split(", ").join("|") : undefined
+  if (choices !== undefined && choices.length <= 40) {
+    return [`${names} ${choices}`, description.replace(choicesSuffix, "")]
+  }
+  return [flag.type === "boolean" ? names : `${names} ${flag.type}`, description]
+}
+
+const flagEntries = (flags: ReadonlyArray<HelpDoc.FlagDoc>, ansi: boolean): Array<string> =>
+  flags.flatMap((flag) => entry(...flagEntry(flag), ansi))
+
+const argName = (arg: HelpDoc.ArgDoc): string => `<${arg.name}>${arg.variadic ? "..." : ""}`
+
+/** The commands under `command`, one level of nesting: `datasets`, then `datasets releases`, … */
+const commandRows = (command: Command.Command.Any): Array<readonly [string, string]> =>
+  command.subcommands.flatMap((group) =>
+    group.commands.filter((child) => !child.unlisted).flatMap((child) => [
+      [child.name, child.description ?? ""] as const,
+      ...child.subcommands.flatMap((inner) =>
+        inner.commands.map((sub) => [`${child.name} ${sub.name}`, sub.description ?? ""] as const)
+      )
+    ])
+  )
+
+/** The command at `path` (the root's name first). */
+const commandAt = (root: Command.Command.Any, path: ReadonlyArray<string>): Command.Command.Any =>
+  path.slice(1).reduce(
+    (command, name) =>
+      command.subcommands.flatMap((group) => group.commands).find((child) => child.name === name) ?? command,
+    root
+  )
+
+/**
+ * The one-line usage of a command: `s2 search [options] <query>`. Required flags are spelled out,
+ * optional ones are `[options]`.
  *
  * @since 0.1.0
  */
-export const render = (doc: HelpDoc.HelpDoc, ansi: boolean): string =>
-  lines(doc, ansi).join("\n").replace(/^\n/, "") + "\n"
-
-const valueOf = (args: ReadonlyArray<string>, option: string): string | undefined => {
-  const k = args.lastIndexOf(option)
-  if (k >= 0) return args[k + 1]
-  return [...args].reverse().find((arg) => arg.startsWith(`${option}=`))?.slice(option.length + 1)
+export const usageLine = (doc: HelpDoc.HelpDoc, path: ReadonlyArray<string>): string => {
+  const flags = [...doc.flags, ...(doc.inheritedFlags ?? [])]
+  const required = flags.filter((flag) => flag.required).map((flag) => `--${flag.name} ${flag.type}`)
+  const optional = flags.some((flag) => !flag.required) ? ["[options]"] : []
+  const args = doc.subcommands !== undefined
+    ? ["<command>"]
+    : (doc.args ?? []).map((arg) => (arg.required ? argName(arg) : `[${argName(arg)}]`))
+  return [...path, ...required, ...optional, ...args].join(" ")
 }
 
-/** The first option of `usage` that `test` accepts: its name. */
-const optionWith = (
-  usage: Usage.Usage,
-  test: (names: ReadonlyArray<string>, accepted: string | undefined) => boolean
-): string | undefined => {
-  switch (usage._tag) {
-    case "Named":
-      return test(usage.names, Option.getOrUndefined(usage.acceptedValues)) ? usage.names[0] : undefined
-    case "Optional":
-    case "Repeated":
-      return optionWith(usage.usage, test)
-    case "Alternation":
-    case "Concat":
-      return optionWith(usage.left, test) ?? optionWith(usage.right, test)
-    default:
-      return undefined
-  }
-}
-
-interface Failed {
-  readonly path: ReadonlyArray<string>
-  readonly node: Node
-  readonly args: ReadonlyArray<string>
-}
-
-const seeHelp = (failed: Failed) => `(see ${["s2", ...failed.path].join(" ")} --help)`
-
-/** @effect/cli's parse messages, and what `s2` says instead (`undefined`: keep the original). */
-const rewrites: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray, failed: Failed) => string | undefined]> = [
-  [/^Expected one of the following cases: (.*)$/, ([, list], failed) => {
-    const allowed = list!.split(", ")
-    const option = optionWith(
-      Descriptor.getUsage(failed.node.descriptor),
-      (_, accepted) => accepted === allowed.join(" | ")
-    )
-    const given = option === undefined ? undefined : JSON.stringify(valueOf(failed.args, option) ?? "")
-    return option && `${option} ${given} is invalid: give one of ${allowed.join(", ")}`
-  }],
-  [/^'(.*)' is not a (.*)$/, ([, value, type], failed) => {
-    const k = failed.args.indexOf(value!)
-    const option = k > 0 && failed.args[k - 1]!.startsWith("-") ? `${failed.args[k - 1]} ` : ""
-    return `${option}${JSON.stringify(value)} is invalid: give ${/^[aeiou]/.test(type!) ? "an" : "a"} ${type}`
-  }],
-  [/^Expected to find option: '(.*)'$/, ([, option], failed) => `${option} is required ${seeHelp(failed)}`],
-  [/^Missing argument (.*)$/, ([, argument], failed) => `missing argument ${argument} ${seeHelp(failed)}`],
-  [/^Received unknown argument: '(-.*)'$/, ([, option], failed) =>
-    // A known option left without its value is reported as unknown.
-    optionWith(Descriptor.getUsage(failed.node.descriptor), (names) => names.includes(option!)) === undefined
-      ? `unknown option ${option} ${seeHelp(failed)}`
-      : `${option} needs a value ${seeHelp(failed)}`],
-  [
-    /^Received unknown argument: '(.*)'$/,
-    ([, arg], failed) => `unexpected argument ${JSON.stringify(arg)} ${seeHelp(failed)}`
-  ],
-  [
-    /^Invalid subcommand for /,
-    (_, { args, node, path }) =>
-      `unknown command ${JSON.stringify(args[path.length] ?? "")}: use one of ${
-        node.children.map((c) => c.name).join(", ")
-      }`
+const commandsSection = (root: Command.Command.Any, path: ReadonlyArray<string>, ansi: boolean): Array<string> => {
+  const rows = commandRows(commandAt(root, path))
+  const nameWidth = Math.max(...rows.map(([name]) => name.length))
+  return [
+    ...section("COMMANDS", rows.flatMap(([name, text]) => paragraph(`${name.padEnd(nameWidth + 2)}${text}`, 2)), ansi),
+    "",
+    bold(`Run "${path.join(" ")} <command> --help" for the arguments and options of a command.`, ansi)
   ]
-]
+}
 
 /**
- * The message of a command line @effect/cli could not parse, naming the option at fault
+ * The help of the command at `path` (the root's name first): usage, description, arguments, the
+ * command's own flags, then the flags every command takes; for a command with subcommands, the
+ * list of them; for the root, `--help` and `--version`.
+ *
+ * @since 0.1.0
+ */
+export const render = (
+  doc: HelpDoc.HelpDoc,
+  path: ReadonlyArray<string>,
+  root: Command.Command.Any,
+  ansi: boolean
+): string => {
+  const isRoot = path.length <= 1
+  const lines = [
+    bold("USAGE", ansi),
+    `  ${usageLine(doc, path)}`,
+    ...section("DESCRIPTION", doc.description === "" ? [] : paragraph(doc.description, 2), ansi),
+    ...section(
+      "ARGUMENTS",
+      (doc.args ?? []).flatMap((arg) => entry(argName(arg), Option.getOrElse(arg.description, () => ""), ansi)),
+      ansi
+    ),
+    ...section(isRoot ? "OPTIONS OF EVERY COMMAND" : "OPTIONS", flagEntries(doc.flags, ansi), ansi),
+    ...section("OPTIONS OF EVERY COMMAND", flagEntries(doc.inheritedFlags ?? [], ansi), ansi),
+    ...(doc.subcommands === undefined ? [] : commandsSection(root, path, ansi)),
+    ...(isRoot ? section("OTHER OPTIONS", flagEntries(doc.globalFlags ?? [], ansi), ansi) : [])
+  ]
+  return lines.join("\n") + "\n"
+}
+
+/**
+ * What `s2` (or `s2 datasets`) without a command prints on standard error before exiting 2.
+ *
+ * @since 0.1.0
+ */
+export const shortUsage = (doc: HelpDoc.HelpDoc, path: ReadonlyArray<string>): string => {
+  const command = path.join(" ")
+  const names = (doc.subcommands ?? []).flatMap((group) => group.commands.map((child) => child.name))
+  return [
+    `usage: ${command} <command> [options]`,
+    `commands: ${names.join(", ")}`,
+    `Run "${command} --help" for what each does.`,
+    ""
+  ].join("\n")
+}
+
+const article = (noun: string) => (/^[aeiou]/.test(noun) ? "an" : "a")
+
+/** The choices of a choice flag's expectation (`"json" | "jsonl"`), or `undefined`. */
+const choicesOf = (expected: string): ReadonlyArray<string> | undefined =>
+  expected.includes(" | ") ? expected.split(" | ").map((choice) => choice.replace(/^"(.*)"$/, "$1")) : undefined
+
+const invalidValue = (error: CliError.InvalidValue, doc: HelpDoc.HelpDoc, seeHelp: string): string => {
+  const name = error.kind === "flag" ? `--${error.option}` : `<${error.option}>`
+  if (error.kind === "flag" && error.value === "") return `${name} needs a value ${seeHelp}`
+  const choices = choicesOf(error.expected)
+  if (choices !== undefined) {
+    return `${name} ${JSON.stringify(error.value)} is invalid: give one of ${choices.join(", ")}`
+  }
+  const type = [...doc.flags, ...(doc.inheritedFlags ?? []), ...(doc.args ?? [])]
+    .find((param) => param.name === error.option)?.type
+  return type === undefined || type === "string"
+    ? `${name} ${JSON.stringify(error.value)} is invalid: ${error.expected}`
+    : `${name} ${JSON.stringify(error.value)} is invalid: give ${article(type)} ${type}`
+}
+
+/**
+ * The one line of a command line `effect/cli` could not parse, naming the flag or argument at fault
  * (without the `s2: ` prefix).
  *
  * @since 0.1.0
  */
 export const parseError = (
-  error: ValidationError.ValidationError,
-  path: ReadonlyArray<string>,
-  node: Node,
-  args: ReadonlyArray<string>
+  error: CliError.NonShowHelpErrors,
+  doc: HelpDoc.HelpDoc,
+  path: ReadonlyArray<string>
 ): string => {
-  const text = "error" in error
-    ? lines(error.error, false).join(" ").replace(/\s+/g, " ").trim()
-    : "invalid command line"
-  for (const [pattern, rewrite] of rewrites) {
-    const match = pattern.exec(text)
-    const message = match === null ? undefined : rewrite(match, { path, node, args })
-    if (message !== undefined) return message
+  const seeHelp = `(see ${path.join(" ")} --help)`
+  switch (error._tag) {
+    case "InvalidValue":
+      return invalidValue(error, doc, seeHelp)
+    case "MissingOption":
+      return `--${error.option} is required ${seeHelp}`
+    case "MissingArgument":
+      return `missing argument <${error.argument}> ${seeHelp}`
+    case "UnrecognizedOption":
+      return `unknown option ${error.option}${
+        error.suggestions.length > 0 ? ` (did you mean ${error.suggestions.join(" or ")}?)` : ""
+      } ${seeHelp}`
+    case "UnexpectedArgument":
+      return `unexpected argument ${JSON.stringify(error.arguments[0] ?? "")} ${seeHelp}`
+    case "UnknownSubcommand":
+      return `unknown command ${JSON.stringify(error.subcommand)}: use one of ${
+        (doc.subcommands ?? []).flatMap((group) => group.commands.map((child) => child.name)).join(", ")
+      }`
+    default:
+      return error.message
   }
-  return text
 }
+
+/**
+ * The presenter of `s2`'s help, version and parse errors, writing to `stdio`: help and the version
+ * to standard output, a missing command and parse errors to standard error. `root` is the command
+ * tree, for the list of commands under a command.
+ *
+ * @since 0.1.0
+ */
+export const presenter = (options: {
+  readonly stdio: StdioService
+  readonly root: Command.Command.Any
+  readonly version: string
+}): CliOutput.Presenter => ({
+  present: (event) => {
+    const { root, stdio, version } = options
+    switch (event._tag) {
+      case "Version":
+        return stdio.out(`${version}\n`)
+      case "Help":
+        return event.reason === "Requested"
+          ? stdio.out(render(event.helpDoc, event.commandPath, root, stdio.outIsTTY))
+          : stdio.err(shortUsage(event.helpDoc, event.commandPath))
+      case "InvalidInvocation": {
+        const [first] = event.errors
+        return first === undefined
+          ? Effect.void
+          : stdio.err(`s2: ${parseError(first, event.helpDoc, event.commandPath)}\n`)
+      }
+    }
+  }
+})

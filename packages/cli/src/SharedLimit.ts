@@ -4,23 +4,24 @@
  *
  * @since 0.1.0
  */
-import * as Options from "@effect/cli/Options"
 import type { Options as ClientOptions } from "@s2-effect/core"
+import * as Flag from "effect/cli/Flag"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 
 /**
- * The option, with `S2_REDIS_URL` as its fallback.
+ * The flag, with `S2_REDIS_URL` as its fallback.
  *
  * @since 0.1.0
  */
-export const redisOption = Options.text("redis").pipe(
-  Options.withDescription(
+export const redisFlag = Flag.String("redis").pipe(
+  Flag.withMetavar("url"),
+  Flag.withDescription(
     "Share one rate limit (1 request/s) with every process using this Redis, e.g. redis://127.0.0.1:6379 (default S2_REDIS_URL)"
   ),
-  Options.withFallbackConfig(Config.nonEmptyString("S2_REDIS_URL")),
-  Options.optional
+  Flag.withFallbackConfig(Config.NonEmptyString("S2_REDIS_URL")),
+  Flag.optional
 )
 
 /**

@@ -1,6 +1,3 @@
-import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 /**
  * Where the CLI writes: standard output for records, standard error for messages and progress.
  * A service so that tests and the demo can capture or redirect it; writes wait for the stream to
@@ -8,6 +5,9 @@ import * as Layer from "effect/Layer"
  *
  * @since 0.1.0
  */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 /**
  * The two output streams and what is known about them.
@@ -30,7 +30,7 @@ export interface Service {
 }
 
 const write = (stream: NodeJS.WritableStream, text: string): Effect.Effect<void> =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     if (stream.write(text)) resume(Effect.void)
     else stream.once("drain", () => resume(Effect.void))
   })
@@ -40,9 +40,9 @@ const write = (stream: NodeJS.WritableStream, text: string): Effect.Effect<void>
  *
  * @since 0.1.0
  */
-export class Stdio extends Context.Tag("@s2-effect/cli/Stdio")<Stdio, Service>() {
+export class Stdio extends Context.Service<Stdio, Service>()("@s2-effect/cli/Stdio") {
   /** The process's own standard output and standard error. */
-  static readonly layer: Layer.Layer<Stdio> = Layer.sync(Stdio, () => ({
+  static readonly layer: Layer.Layer<Stdio> = Layer.sync(Stdio)(() => ({
     out: (text) => write(process.stdout, text),
     err: (text) => write(process.stderr, text),
     outIsTTY: process.stdout.isTTY === true,

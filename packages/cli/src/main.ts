@@ -3,7 +3,6 @@
  *
  * @since 0.1.0
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -25,10 +24,10 @@ const program = Effect.gen(function*() {
   code = yield* Cli.run(process.argv)
 })
 
-NodeRuntime.runMain(program.pipe(Effect.provide(Layer.merge(NodeContext.layer, Stdio.layer))), {
+NodeRuntime.runMain(program.pipe(Effect.provide(Layer.merge(Cli.platform, Stdio.layer))), {
   disableErrorReporting: true,
   teardown: (exit, onExit) =>
     onExit(
-      Exit.isSuccess(exit) ? code : Cause.isInterruptedOnly(exit.cause) ? ExitCode.interrupted : ExitCode.other
+      Exit.isSuccess(exit) ? code : Cause.hasInterruptsOnly(exit.cause) ? ExitCode.interrupted : ExitCode.other
     )
 })

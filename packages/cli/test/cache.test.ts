@@ -1,7 +1,7 @@
 /**
  * `--cache DIR`, `S2_CACHE` and `--cache-ttl`, run in process against the emulator over HTTP.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
 import { startEmulator } from "@s2-effect/testing"
 import { ConfigProvider, Effect, Layer, Ref } from "effect"
@@ -26,8 +26,8 @@ const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
       errStream: process.stderr
     })
     const code = yield* Cli.run(["node", "s2", ...args]).pipe(
-      Effect.provide(Layer.merge(NodeContext.layer, stdio)),
-      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+      Effect.provide(Layer.merge(NodeServices.layer, stdio)),
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
     )
     return { code, stdout: yield* Ref.get(out), stderr: yield* Ref.get(err) }
   })
@@ -35,7 +35,7 @@ const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-cli-cache-"))
 
 describe("s2 --cache", () => {
-  it.scoped(
+  it.effect(
     "a second run with the same --cache sends nothing and prints the same records",
     () =>
       Effect.gen(function*() {

@@ -2,7 +2,7 @@
  * `--record DIR` / `--replay DIR`: a script of commands recorded against the emulator over HTTP
  * replays with the emulator gone, with the same output and exit codes; the key is never written.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
 import { Corpus, startEmulator } from "@s2-effect/testing"
 import { Effect, Layer } from "effect"
@@ -30,7 +30,7 @@ const s2 = (args: ReadonlyArray<string>) =>
       errStream: process.stderr
     })
     const code = yield* Cli.run(["node", "s2", ...args]).pipe(
-      Effect.provide(Layer.merge(NodeContext.layer, Layer.succeed(Stdio, stdio)))
+      Effect.provide(Layer.merge(NodeServices.layer, Layer.succeed(Stdio, stdio)))
     )
     return { code, out, err }
   })

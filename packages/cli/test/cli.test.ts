@@ -24,7 +24,7 @@ const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}, input
 
 const lines = (text: string) => text.trimEnd().split("\n").map((line) => JSON.parse(line))
 
-let scope: Scope.CloseableScope
+let scope: Scope.Closeable
 let server: EmulatorServer
 let faulty: EmulatorServer
 let paperId: string
@@ -46,7 +46,7 @@ beforeAll(async () => {
           ]
         }
       })
-    ]).pipe(Scope.extend(scope))
+    ]).pipe(Scope.provide(scope))
   )
   ;[server, faulty] = started
   const corpus = server.corpus
@@ -97,6 +97,17 @@ describe.concurrent("s2 commands against the HTTP emulator (each format once)", 
     expect(records).toHaveLength(620)
     expect(records[0].paperId).toBe(corpus.papers[0]?.paperId)
     expect(ran.stderr).toContain("1 of 621 ids not found: CorpusId:1")
+  }, T)
+
+  it("papers --ids-file -: the ids from a pipe that fills late", async () => {
+    const child = start(["papers", "--ids-file", "-", ...api(), "--fields", "title"])
+    let stdout = ""
+    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()))
+    const code = new Promise<number | null>((resolve) => child.on("close", resolve))
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    child.stdin?.end(`${paperId}\n`)
+    expect(await code).toBe(0)
+    expect(lines(stdout)).toHaveLength(1)
   }, T)
 
   it("author (table), authors, author-papers, search-author", async () => {
@@ -341,7 +352,14 @@ describe("what a new user sees: help, parse errors, messages", () => {
     expect(links.stdout).toContain("  s2 datasets links [options] <dataset> [<release>]\n")
     // --positive and --negative may be left out: not shown as required.
     expect(recommend.stdout).toContain("  s2 recommend [options] [<paper-id>]\n")
-    expect((await s2(["harvest", "--help"])).stdout).toContain("  s2 harvest --out text [options] <query>\n")
+    expect((await s2(["harvest", "--help"])).stdout).toContain("  s2 harvest --out file [options] <query>\n")
+    // A command's own flags come first, and only flags that act there: `paper` prints one record.
+    const paper = (await s2(["paper", "--help"])).stdout
+    expect(paper.indexOf("\nOPTIONS\n  --fields list\n")).toBeGreaterThan(0)
+    expect(paper.indexOf("\nOPTIONS\n")).toBeLessThan(paper.indexOf("\nOPTIONS OF EVERY COMMAND\n"))
+    expect(paper).toContain("  --format json|jsonl|table|csv\n")
+    expect(paper).not.toContain("--max")
+    expect(paper).not.toContain("--bulk")
     // Every argument and option has a description: an indented line under its name.
     const entries = search.stdout.slice(search.stdout.indexOf("ARGUMENTS")).split(/\n(?= {2}[-<])/).slice(1)
     expect(entries.length).toBeGreaterThan(15)

@@ -2,7 +2,8 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it, vi } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
 import { Emulator, Faults } from "@s2-effect/testing"
-import { Effect, Exit, Fiber, Layer, Option, TestClock } from "effect"
+import { Effect, Exit, Fiber, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -235,10 +236,10 @@ describe("Harvest", { timeout: 60_000 }, () => {
         yield* Harvest.prepare(out, spec, { resume: false, overwrite: false }),
         watching
       )
-        .pipe(Effect.provide(storm), Effect.fork)
+        .pipe(Effect.provide(storm), Effect.forkChild)
       // The harvest does real file I/O between its waits: move the clock a second at a time, letting
       // that I/O run in between, until it is done (one jump could come before the wait is set).
-      for (let second = 0; second < 120 && Option.isNone(yield* Fiber.poll(fiber)); second++) {
+      for (let second = 0; second < 120 && fiber.pollUnsafe() === undefined; second++) {
         yield* TestClock.adjust("1 second")
         yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
       }

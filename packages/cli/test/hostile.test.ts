@@ -33,7 +33,7 @@ const waitFor = async (done: () => boolean, what: string) => {
 const ids = (file: string) =>
   fs.readFileSync(file, "utf8").trimEnd().split("\n").map((line) => (JSON.parse(line) as { paperId: string }).paperId)
 
-let scope: Scope.CloseableScope
+let scope: Scope.Closeable
 let server: EmulatorServer
 let slow: EmulatorServer
 let faulty: EmulatorServer
@@ -65,7 +65,7 @@ beforeAll(async () => {
           ]
         }
       })
-    ]).pipe(Scope.extend(scope))
+    ]).pipe(Scope.provide(scope))
   )
 })
 

@@ -8,11 +8,11 @@ import { startEmulator } from "@s2-effect/testing"
 import { Clock, Effect, Option } from "effect"
 import * as net from "node:net"
 import type { Common } from "../src/Common.js"
-import { run } from "../src/Common.js"
+import { client, run } from "../src/Common.js"
 import { ExitCode } from "../src/ExitCode.js"
 
 /** A loopback port nothing listens on. */
-const deadPort = Effect.async<number>((resume) => {
+const deadPort = Effect.callback<number>((resume) => {
   const probe = net.createServer()
   probe.listen(0, "127.0.0.1", () => {
     const address = probe.address()
@@ -21,9 +21,6 @@ const deadPort = Effect.async<number>((resume) => {
 })
 
 const common = (apiUrl: string, redis: string): Common => ({
-  fields: Option.none(),
-  max: Option.none(),
-  format: Option.none(),
   apiUrl: Option.some(apiUrl),
   timeout: Option.none(),
   noRetry: false,
@@ -46,7 +43,9 @@ describe("--redis", () => {
         const url = `redis://:hunter2@127.0.0.1:${yield* deadPort}`
         const started = yield* Clock.currentTimeMillis
         const error = yield* Effect.flip(
-          run(common(emulator.url, url), "paper x", Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1")))
+          run("paper x", SemanticScholar.use((s2) => s2.getPaper("CorpusId:1"))).pipe(
+            Effect.provide(client(common(emulator.url, url)))
+          )
         )
         expect(error.code).toBe(ExitCode.rateLimiter)
         expect(error.message).toMatch(

@@ -3,34 +3,33 @@
  *
  * @since 0.1.0
  */
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
 import { Fields, SemanticScholar } from "@s2-effect/core"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Common from "../Common.js"
 import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"
 import { lookUp } from "./batch.js"
-import { authorDefaults, idsFile, listDefaults, publicationDateOrYear } from "./papers.js"
+import { authorDefaults, idsFile, listDefaults, listed, publicationDateOrYear, shown } from "./papers.js"
 
-const authorId = Args.text({ name: "author-id" }).pipe(Args.withDescription("An author id (a number)"))
+const authorId = Argument.String("author-id").pipe(Argument.withDescription("An author id (a number)"))
 
 /**
  * `s2 author <id>`.
  *
  * @since 0.1.0
  */
-export const author = Command.make("author", { ...Common.options, id: authorId }, (o) =>
+export const author = Command.make("author", { id: authorId, ...shown }, (o) =>
   Common.run(
-    o,
     `author ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const fields = yield* Common.fields(o, Fields.authorLookup, [...authorDefaults, "externalIds", "homepage", "url"])
       yield* Output.one(o, yield* s2.getAuthor(o.id, { fields }))
     })
-  )).pipe(Command.withDescription("Look up one author"))
+  )).pipe(Command.withDescription("Look up one author"), Common.withClient)
 
 /**
  * `s2 authors <id…>`: any number of ids, 1000 per request.
@@ -39,10 +38,9 @@ export const author = Command.make("author", { ...Common.options, id: authorId }
  */
 export const authors = Command.make(
   "authors",
-  { ...Common.options, ids: authorId.pipe(Args.repeated), idsFile },
+  { ids: authorId.pipe(Argument.variadic()), idsFile, ...listed },
   (o) =>
     Common.run(
-      o,
       "authors batch",
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -51,7 +49,10 @@ export const authors = Command.make(
         yield* lookUp(o, ids, 1000, (chunk) => s2.getAuthors(chunk, { fields, returnNotFound: true }))
       })
     )
-).pipe(Command.withDescription("Look up many authors (ids as arguments and/or --ids-file), 1000 per request"))
+).pipe(
+  Command.withDescription("Look up many authors (ids as arguments and/or --ids-file), 1000 per request"),
+  Common.withClient
+)
 
 /**
  * `s2 author-papers <id>`.
@@ -60,10 +61,9 @@ export const authors = Command.make(
  */
 export const authorPapers = Command.make(
   "author-papers",
-  { ...Common.options, id: authorId, publicationDateOrYear },
+  { id: authorId, publicationDateOrYear, ...listed },
   (o) =>
     Common.run(
-      o,
       `papers of author ${o.id}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -78,7 +78,7 @@ export const authorPapers = Command.make(
         )
       })
     )
-).pipe(Command.withDescription("The papers of an author (streamed)"))
+).pipe(Command.withDescription("The papers of an author (streamed)"), Common.withClient)
 
 /**
  * `s2 search-author <query>`.
@@ -87,10 +87,9 @@ export const authorPapers = Command.make(
  */
 export const searchAuthor = Command.make(
   "search-author",
-  { ...Common.options, query: Args.text({ name: "query" }).pipe(Args.withDescription("A name or part of one")) },
+  { query: Argument.String("query").pipe(Argument.withDescription("A name or part of one")), ...listed },
   (o) =>
     Common.run(
-      o,
       `author search ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -98,4 +97,4 @@ export const searchAuthor = Command.make(
         yield* Output.stream(o, s2.searchAuthor(o.query, { fields, limit: Output.pageSize(o, 1000) }))
       })
     )
-).pipe(Command.withDescription("Search authors by name"))
+).pipe(Command.withDescription("Search authors by name"), Common.withClient)

@@ -6,7 +6,7 @@
 import type { BatchResult } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import type { Common } from "../Common.js"
+import type { Listed } from "../Common.js"
 import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"
 import { Stdio } from "../Stdio.js"
@@ -19,7 +19,7 @@ import { Stdio } from "../Stdio.js"
  * @since 0.1.0
  */
 export const lookUp = <A, E, R>(
-  common: Common,
+  listed: Listed,
   ids: ReadonlyArray<string>,
   size: number,
   lookup: (chunk: ReadonlyArray<string>) => Effect.Effect<BatchResult<A>, E, R>
@@ -28,7 +28,7 @@ export const lookUp = <A, E, R>(
     const stdio = yield* Stdio
     const missing: Array<string> = []
     yield* Output.stream(
-      common,
+      listed,
       Stream.fromIterable(Ids.chunks(ids, size)).pipe(
         Stream.mapEffect(lookup),
         Stream.tap((result) => Effect.sync(() => missing.push(...result.notFound))),

@@ -3,14 +3,14 @@
  *
  * @since 0.1.0
  */
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as HttpClient from "@effect/platform/HttpClient"
 import { SemanticScholar } from "@s2-effect/core"
 import type { NodeDatasets } from "@s2-effect/node"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as Common from "../Common.js"
@@ -18,16 +18,16 @@ import { fileError } from "../ExitCode.js"
 import * as Output from "../render/Output.js"
 import { Stdio } from "../Stdio.js"
 
-const releaseId = Args.text({ name: "release" }).pipe(
-  Args.withDescription("A release id (YYYY-MM-DD) or latest (the default)"),
-  Args.withDefault("latest")
+const releaseId = Argument.String("release").pipe(
+  Argument.withDescription("A release id (YYYY-MM-DD) or latest (the default)"),
+  Argument.withDefault("latest")
 )
-const datasetName = Args.text({ name: "dataset" }).pipe(Args.withDescription("A dataset name, e.g. papers"))
+const datasetName = Argument.String("dataset").pipe(Argument.withDescription("A dataset name, e.g. papers"))
+const format = { format: Common.formatFlag } as const
 
 /** `s2 datasets releases`. @since 0.1.0 */
-export const releases = Command.make("releases", { ...Common.options }, (o) =>
+export const releases = Command.make("releases", { max: Common.maxFlag, ...format }, (o) =>
   Common.run(
-    o,
     "list of dataset releases",
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
@@ -36,9 +36,8 @@ export const releases = Command.make("releases", { ...Common.options }, (o) =>
   )).pipe(Command.withDescription("The dataset releases, oldest first"))
 
 /** `s2 datasets release [id]`. @since 0.1.0 */
-export const release = Command.make("release", { ...Common.options, release: releaseId }, (o) =>
+export const release = Command.make("release", { release: releaseId, ...format }, (o) =>
   Common.run(
-    o,
     `release ${o.release}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
@@ -49,10 +48,9 @@ export const release = Command.make("release", { ...Common.options, release: rel
 /** `s2 datasets links <dataset> [release]`. @since 0.1.0 */
 export const links = Command.make(
   "links",
-  { ...Common.options, dataset: datasetName, release: releaseId },
+  { dataset: datasetName, release: releaseId, ...format },
   (o) =>
     Common.run(
-      o,
       `download links of ${o.dataset} in release ${o.release}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -65,17 +63,18 @@ export const links = Command.make(
 export const diffs = Command.make(
   "diffs",
   {
-    ...Common.options,
     dataset: datasetName,
-    start: Args.text({ name: "start-release" }).pipe(Args.withDescription("The release to start from (YYYY-MM-DD)")),
-    end: Args.text({ name: "end-release" }).pipe(
-      Args.withDescription("The release to end at (YYYY-MM-DD) or latest (the default)"),
-      Args.withDefault("latest")
-    )
+    start: Argument.String("start-release").pipe(
+      Argument.withDescription("The release to start from (YYYY-MM-DD)")
+    ),
+    end: Argument.String("end-release").pipe(
+      Argument.withDescription("The release to end at (YYYY-MM-DD) or latest (the default)"),
+      Argument.withDefault("latest")
+    ),
+    ...format
   },
   (o) =>
     Common.run(
-      o,
       `diffs of ${o.dataset} from ${o.start} to ${o.end}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -96,29 +95,31 @@ const megabytes = (bytes: number | undefined) => bytes === undefined ? "?" : (by
 export const download = Command.make(
   "download",
   {
-    ...Common.options,
     dataset: datasetName,
     release: releaseId,
-    directory: Options.text("dir").pipe(
-      Options.withDescription("Where to put the files (default: the current directory)"),
-      Options.withDefault(".")
+    directory: Flag.String("dir").pipe(
+      Flag.withMetavar("dir"),
+      Flag.withDescription("Where to put the files (default: the current directory)"),
+      Flag.withDefault(".")
     ),
-    concurrency: Options.integer("concurrency").pipe(
-      Options.withDescription("Files fetched at once (default: 4)"),
-      Options.withDefault(4)
-    )
+    concurrency: Flag.Int("concurrency").pipe(
+      Flag.withDescription("Files fetched at once (default: 4)"),
+      Flag.withDefault(4)
+    ),
+    max: Common.maxFlag,
+    ...format
   },
   (o) =>
     Common.run(
-      o,
       `download of ${o.dataset} in release ${o.release}`,
       Effect.gen(function*() {
         const stdio = yield* Stdio
+        const common = yield* Common.s2
         // Loaded when a download runs: `@s2-effect/node` brings undici, which every other start of
         // `s2` would pay for.
         const { NodeDatasets } = yield* Effect.promise(() => import("@s2-effect/node"))
         // The file host: with --emulator the in-process emulator serves the files too.
-        const files = o.emulator
+        const files = common.emulator
           ? Layer.merge(
             Layer.effect(HttpClient.HttpClient, Effect.map(Common.inProcessEmulator, (built) => built.client)),
             NodeFileSystem.layer
@@ -130,7 +131,7 @@ export const download = Command.make(
           directory: o.directory,
           concurrency: o.concurrency,
           // --no-retry holds for the file host too: one attempt per file.
-          ...(o.noRetry ? { retry: false } : {})
+          ...(common.noRetry ? { retry: false } : {})
         })
           .pipe(
             Stream.runForEach((event) => {
@@ -168,5 +169,7 @@ export const download = Command.make(
  */
 export const datasets = Command.make("datasets").pipe(
   Command.withDescription("The Datasets API: releases, a release, download links, diffs, downloads"),
-  Command.withSubcommands([releases, release, links, diffs, download])
+  Command.withSubcommands([releases, release, links, diffs, download]),
+  // The framework provides the client of the root's flags to every dataset command.
+  Common.withClient
 )

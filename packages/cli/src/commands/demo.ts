@@ -19,12 +19,14 @@ const quote = (arg: string) => (arg === "" || /[\s"'$|&;<>()*?!]/.test(arg) ? `'
 
 /**
  * Runs the demo: `runCommand` runs one `s2` command line (as `process.argv`) and answers its exit
- * code. Stops at the first failing step with its code.
+ * code. Stops at the first failing step with its code. `shared` (the flags every command takes, as
+ * given to `s2 demo`) is added to every step, which already has `--emulator`.
  *
  * @since 0.1.0
  */
 export const program = <R>(
-  runCommand: (argv: ReadonlyArray<string>) => Effect.Effect<ExitCode, never, R>
+  runCommand: (argv: ReadonlyArray<string>) => Effect.Effect<ExitCode, never, R>,
+  shared: ReadonlyArray<string> = []
 ): Effect.Effect<ExitCode, never, R | Stdio> =>
   Effect.gen(function*() {
     const stdio = yield* Stdio
@@ -79,7 +81,9 @@ export const program = <R>(
         "--emulator"
       ]]
     ]
-    for (const [title, args] of steps) {
+    const extra = shared.filter((arg) => arg !== "--emulator")
+    for (const [title, step] of steps) {
+      const args = [...step, ...extra]
       yield* stdio.out(`\n${bold(`# ${title}`)}\n${bold(`$ s2 ${args.map(quote).join(" ")}`)}\n`)
       const code = yield* runCommand(["node", "s2", ...args])
       if (code !== 0) return code

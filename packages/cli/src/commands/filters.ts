@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
-import * as Options from "@effect/cli/Options"
 import { Filters } from "@s2-effect/core"
+import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { splitList } from "../Common.js"
@@ -19,25 +19,35 @@ import { publicationDateOrYear } from "./papers.js"
  *
  * @since 0.1.0
  */
-export const options = {
-  year: Options.text("year").pipe(
-    Options.withDescription("Year or range: 2019, 2016-2020, 2010-, -2015"),
-    Options.optional
+export const flags = {
+  year: Flag.String("year").pipe(
+    Flag.withMetavar("range"),
+    Flag.withDescription("Year or range: 2019, 2016-2020, 2010-, -2015"),
+    Flag.optional
   ),
-  publicationTypes: Options.text("publication-types").pipe(
-    Options.withDescription(`Comma-separated: ${Filters.publicationTypes.join(", ")}`),
-    Options.optional
+  publicationTypes: Flag.String("publication-types").pipe(
+    Flag.withMetavar("list"),
+    Flag.withDescription(`Comma-separated: ${Filters.publicationTypes.join(", ")}`),
+    Flag.optional
   ),
-  openAccessPdf: Options.boolean("open-access-pdf").pipe(Options.withDescription("Only papers with a public PDF")),
-  venue: Options.text("venue").pipe(Options.withDescription("Comma-separated venue names"), Options.optional),
-  fieldsOfStudy: Options.text("fields-of-study").pipe(
-    Options.withDescription(`Comma-separated: ${Filters.fieldsOfStudy.join(", ")}`),
-    Options.optional
+  openAccessPdf: Flag.Boolean("open-access-pdf").pipe(
+    Flag.withDescription("Only papers with a public PDF"),
+    Flag.withDefault(false)
+  ),
+  venue: Flag.String("venue").pipe(
+    Flag.withMetavar("list"),
+    Flag.withDescription("Comma-separated venue names"),
+    Flag.optional
+  ),
+  fieldsOfStudy: Flag.String("fields-of-study").pipe(
+    Flag.withMetavar("list"),
+    Flag.withDescription(`Comma-separated: ${Filters.fieldsOfStudy.join(", ")}`),
+    Flag.optional
   ),
   publicationDateOrYear,
-  minCitationCount: Options.integer("min-citation-count").pipe(
-    Options.withDescription("Only papers cited at least this often"),
-    Options.optional
+  minCitationCount: Flag.Int("min-citation-count").pipe(
+    Flag.withDescription("Only papers cited at least this often"),
+    Flag.optional
   )
 } as const
 
@@ -99,7 +109,7 @@ export const toFilters = (flags: FilterFlags): Effect.Effect<Filters.SearchFilte
   })
 
 /** `--sort` (bulk only). @since 0.1.0 */
-export const sort = Options.choice("sort", Filters.sorts).pipe(
-  Options.withDescription("Bulk order: paperId|publicationDate|citationCount, optionally :asc or :desc"),
-  Options.optional
+export const sort = Flag.Literals("sort", Filters.sorts).pipe(
+  Flag.withDescription("Bulk order: paperId|publicationDate|citationCount, optionally :asc or :desc"),
+  Flag.optional
 )

@@ -4,10 +4,10 @@
  *
  * @since 0.1.0
  */
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import { Fields } from "@s2-effect/core"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Common from "../Common.js"
@@ -57,21 +57,25 @@ export const summary = (out: string, result: Harvest.Result): string => {
 export const harvest = Command.make(
   "harvest",
   {
-    ...Common.options,
-    ...FilterFlags.options,
-    query: Args.text({ name: "query" }).pipe(
-      Args.withDescription("Bulk query: + and, | or, - not, \"phrase\", word*, ( ), ~N; empty matches everything")
+    query: Argument.String("query").pipe(
+      Argument.withDescription("Bulk query: + and, | or, - not, \"phrase\", word*, ( ), ~N; empty matches everything")
     ),
-    out: Options.text("out").pipe(Options.withDescription("The JSON-lines output file")),
+    out: Flag.String("out").pipe(Flag.withMetavar("file"), Flag.withDescription("The JSON-lines output file")),
+    resume: Flag.Boolean("resume").pipe(
+      Flag.withDescription("Continue the harvest into --out from its checkpoint"),
+      Flag.withDefault(false)
+    ),
+    overwrite: Flag.Boolean("overwrite").pipe(
+      Flag.withDescription("Start again even if --out exists"),
+      Flag.withDefault(false)
+    ),
+    fields: Common.fieldsFlag,
+    max: Common.maxFlag,
     sort: FilterFlags.sort,
-    resume: Options.boolean("resume").pipe(
-      Options.withDescription("Continue the harvest into --out from its checkpoint")
-    ),
-    overwrite: Options.boolean("overwrite").pipe(Options.withDescription("Start again even if --out exists"))
+    ...FilterFlags.flags
   },
   (o) =>
     Common.run(
-      o,
       `harvest ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
         const stdio = yield* Stdio
@@ -113,4 +117,7 @@ export const harvest = Command.make(
         yield* stdio.out(summary(o.out, result))
       }).pipe(Effect.scoped)
     )
-).pipe(Command.withDescription("Bulk search into a JSON-lines file, with progress, checkpoints and --resume"))
+).pipe(
+  Command.withDescription("Bulk search into a JSON-lines file, with progress, checkpoints and --resume"),
+  Common.withClient
+)

@@ -3,11 +3,12 @@
  *
  * @since 0.1.0
  */
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import { Fields, SemanticScholar } from "@s2-effect/core"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Common from "../Common.js"
 import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"
@@ -33,36 +34,45 @@ export const edgeDefaults = ["title", "year", "authors", "isInfluential"]
 /** Fields shown for authors when `--fields` is omitted. @since 0.1.0 */
 export const authorDefaults = ["name", "affiliations", "paperCount", "citationCount", "hIndex"]
 
-const paperId = Args.text({ name: "paper-id" }).pipe(
-  Args.withDescription("A paper id: 40-hex paperId, CorpusId:N, DOI:…, ARXIV:…, MAG:…, ACL:…, PMID:…, PMCID:…, URL:…")
+const paperId = Argument.String("paper-id").pipe(
+  Argument.withDescription(
+    "A paper id: 40-hex paperId, CorpusId:N, DOI:…, ARXIV:…, MAG:…, ACL:…, PMID:…, PMCID:…, URL:…"
+  )
 )
 
 /** `--publication-date-or-year`. @since 0.1.0 */
-export const publicationDateOrYear = Options.text("publication-date-or-year").pipe(
-  Options.withDescription("Only papers published in this range: 2019, 2019-03, 2016-03-05:2020-06-06, 2015:, :2015-01"),
-  Options.optional
+export const publicationDateOrYear = Flag.String("publication-date-or-year").pipe(
+  Flag.withMetavar("range"),
+  Flag.withDescription("Only papers published in this range: 2019, 2019-03, 2016-03-05:2020-06-06, 2015:, :2015-01"),
+  Flag.optional
 )
+
+/** The output flags of a lookup of one record. @since 0.1.0 */
+export const shown = { fields: Common.fieldsFlag, format: Common.formatFlag } as const
+
+/** The output flags of a list. @since 0.1.0 */
+export const listed = { fields: Common.fieldsFlag, max: Common.maxFlag, format: Common.formatFlag } as const
 
 /**
  * `s2 paper <id>`.
  *
  * @since 0.1.0
  */
-export const paper = Command.make("paper", { ...Common.options, id: paperId }, (o) =>
+export const paper = Command.make("paper", { id: paperId, ...shown }, (o) =>
   Common.run(
-    o,
     `paper ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const fields = yield* Common.fields(o, Fields.paperLookup, paperDefaults)
       yield* Output.one(o, yield* s2.getPaper(o.id, { fields }))
     })
-  )).pipe(Command.withDescription("Look up one paper"))
+  )).pipe(Command.withDescription("Look up one paper"), Common.withClient)
 
 /** `--ids-file`. @since 0.1.0 */
-export const idsFile = Options.text("ids-file").pipe(
-  Options.withDescription("Read more ids from this file, one per line (- for standard input)"),
-  Options.optional
+export const idsFile = Flag.String("ids-file").pipe(
+  Flag.withMetavar("file"),
+  Flag.withDescription("Read more ids from this file, one per line (- for standard input)"),
+  Flag.optional
 )
 
 /**
@@ -73,10 +83,9 @@ export const idsFile = Options.text("ids-file").pipe(
  */
 export const papers = Command.make(
   "papers",
-  { ...Common.options, ids: paperId.pipe(Args.repeated), idsFile },
+  { ids: paperId.pipe(Argument.variadic()), idsFile, ...listed },
   (o) =>
     Common.run(
-      o,
       "papers batch",
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -85,23 +94,25 @@ export const papers = Command.make(
         yield* lookUp(o, ids, 500, (chunk) => s2.getPapers(chunk, { fields, returnNotFound: true }))
       })
     )
-).pipe(Command.withDescription("Look up many papers (ids as arguments and/or --ids-file), 500 per request"))
+).pipe(
+  Command.withDescription("Look up many papers (ids as arguments and/or --ids-file), 500 per request"),
+  Common.withClient
+)
 
 /**
  * `s2 paper-authors <id>`.
  *
  * @since 0.1.0
  */
-export const paperAuthors = Command.make("paper-authors", { ...Common.options, id: paperId }, (o) =>
+export const paperAuthors = Command.make("paper-authors", { id: paperId, ...listed }, (o) =>
   Common.run(
-    o,
     `authors of paper ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const fields = yield* Common.fields(o, Fields.paperAuthors, authorDefaults)
       yield* Output.stream(o, s2.getPaperAuthors(o.id, { fields, limit: Output.pageSize(o, 1000) }))
     })
-  )).pipe(Command.withDescription("The authors of a paper"))
+  )).pipe(Command.withDescription("The authors of a paper"), Common.withClient)
 
 /**
  * `s2 citations <id>`: the papers citing a paper, streamed page by page.
@@ -110,10 +121,9 @@ export const paperAuthors = Command.make("paper-authors", { ...Common.options, i
  */
 export const citations = Command.make(
   "citations",
-  { ...Common.options, id: paperId, publicationDateOrYear },
+  { id: paperId, publicationDateOrYear, ...listed },
   (o) =>
     Common.run(
-      o,
       `citations of paper ${o.id}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -123,25 +133,24 @@ export const citations = Command.make(
           s2.getPaperCitations(o.id, {
             fields,
             limit: Output.pageSize(o, 1000),
-            publicationDateOrYear: o.publicationDateOrYear._tag === "Some" ? o.publicationDateOrYear.value : undefined
+            publicationDateOrYear: Option.getOrUndefined(o.publicationDateOrYear)
           })
         )
       })
     )
-).pipe(Command.withDescription("Papers citing a paper (streamed)"))
+).pipe(Command.withDescription("Papers citing a paper (streamed)"), Common.withClient)
 
 /**
  * `s2 references <id>`: the papers a paper cites.
  *
  * @since 0.1.0
  */
-export const references = Command.make("references", { ...Common.options, id: paperId }, (o) =>
+export const references = Command.make("references", { id: paperId, ...listed }, (o) =>
   Common.run(
-    o,
     `references of paper ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const fields = yield* Common.fields(o, Fields.citationList, edgeDefaults)
       yield* Output.stream(o, s2.getPaperReferences(o.id, { fields, limit: Output.pageSize(o, 1000) }))
     })
-  )).pipe(Command.withDescription("Papers a paper cites (streamed)"))
+  )).pipe(Command.withDescription("Papers a paper cites (streamed)"), Common.withClient)

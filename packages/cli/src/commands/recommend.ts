@@ -3,16 +3,16 @@
  *
  * @since 0.1.0
  */
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import { Fields, SemanticScholar } from "@s2-effect/core"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Common from "../Common.js"
 import { badInput } from "../ExitCode.js"
 import * as Output from "../render/Output.js"
-import { listDefaults } from "./papers.js"
+import { listDefaults, listed } from "./papers.js"
 
 /**
  * `s2 recommend`.
@@ -22,27 +22,31 @@ import { listDefaults } from "./papers.js"
 export const recommend = Command.make(
   "recommend",
   {
-    ...Common.options,
-    id: Args.text({ name: "paper-id" }).pipe(
-      Args.withDescription("The paper to find papers like (or use --positive / --negative)"),
-      Args.optional
+    id: Argument.String("paper-id").pipe(
+      Argument.withDescription("The paper to find papers like (or use --positive / --negative)"),
+      Argument.optional
     ),
-    positive: Options.text("positive").pipe(
-      Options.withDescription("A paper to find papers like (repeatable)"),
-      Options.repeated
+    positive: Flag.String("positive").pipe(
+      Flag.withMetavar("paper-id"),
+      Flag.withDescription("A paper to find papers like (repeatable)"),
+      Flag.atLeast(0),
+      // May be left out: optional in the usage line.
+      Flag.withDefault([])
     ),
-    negative: Options.text("negative").pipe(
-      Options.withDescription("A paper to find papers unlike (repeatable)"),
-      Options.repeated
+    negative: Flag.String("negative").pipe(
+      Flag.withMetavar("paper-id"),
+      Flag.withDescription("A paper to find papers unlike (repeatable)"),
+      Flag.atLeast(0),
+      Flag.withDefault([])
     ),
-    pool: Options.choice("pool", ["recent", "all-cs"]).pipe(
-      Options.withDescription("Recommend from recent papers (default) or all of computer science (one paper only)"),
-      Options.optional
-    )
+    pool: Flag.Literals("pool", ["recent", "all-cs"]).pipe(
+      Flag.withDescription("Recommend from recent papers (default) or all of computer science (one paper only)"),
+      Flag.optional
+    ),
+    ...listed
   },
   (o) =>
     Common.run(
-      o,
       "recommendations",
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -67,4 +71,7 @@ export const recommend = Command.make(
         return yield* Output.many(o, yield* s2.getRecommendedPapersFromLists(o.positive, o.negative, { fields, limit }))
       })
     )
-).pipe(Command.withDescription("Papers like a paper, or like --positive papers and unlike --negative ones"))
+).pipe(
+  Command.withDescription("Papers like a paper, or like --positive papers and unlike --negative ones"),
+  Common.withClient
+)

@@ -3,20 +3,20 @@
  *
  * @since 0.1.0
  */
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import type { SnippetField } from "@s2-effect/core"
 import { Fields, SemanticScholar } from "@s2-effect/core"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Common from "../Common.js"
 import { badInput } from "../ExitCode.js"
 import * as Output from "../render/Output.js"
 import * as FilterFlags from "./filters.js"
-import { listDefaults, publicationDateOrYear } from "./papers.js"
+import { listDefaults, listed, publicationDateOrYear, shown } from "./papers.js"
 
-const query = Args.text({ name: "query" }).pipe(Args.withDescription("The words to search for"))
+const query = Argument.String("query").pipe(Argument.withDescription("The words to search for"))
 
 /**
  * `s2 search <query>`: relevance search (at most 1,000 results), or with `--bulk` the bulk
@@ -27,15 +27,17 @@ const query = Args.text({ name: "query" }).pipe(Args.withDescription("The words 
 export const search = Command.make(
   "search",
   {
-    ...Common.options,
-    ...FilterFlags.options,
     query,
-    bulk: Options.boolean("bulk").pipe(Options.withDescription("Use bulk search (token paging, --sort)")),
-    sort: FilterFlags.sort
+    ...listed,
+    bulk: Flag.Boolean("bulk").pipe(
+      Flag.withDescription("Use bulk search (token paging, --sort)"),
+      Flag.withDefault(false)
+    ),
+    sort: FilterFlags.sort,
+    ...FilterFlags.flags
   },
   (o) =>
     Common.run(
-      o,
       `${o.bulk ? "bulk " : ""}search ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -52,7 +54,7 @@ export const search = Command.make(
         )
       })
     )
-).pipe(Command.withDescription("Search papers (relevance; --bulk for the bulk endpoint)"))
+).pipe(Command.withDescription("Search papers (relevance; --bulk for the bulk endpoint)"), Common.withClient)
 
 /**
  * `s2 match <title>`: the paper whose title best matches.
@@ -62,13 +64,12 @@ export const search = Command.make(
 export const match = Command.make(
   "match",
   {
-    ...Common.options,
-    ...FilterFlags.options,
-    title: Args.text({ name: "title" }).pipe(Args.withDescription("A paper title"))
+    title: Argument.String("title").pipe(Argument.withDescription("A paper title")),
+    ...shown,
+    ...FilterFlags.flags
   },
   (o) =>
     Common.run(
-      o,
       `title match ${JSON.stringify(o.title)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -77,7 +78,7 @@ export const match = Command.make(
         yield* Output.one(o, yield* s2.matchPaperTitle(o.title, { ...filters, fields }))
       })
     )
-).pipe(Command.withDescription("The paper whose title best matches"))
+).pipe(Command.withDescription("The paper whose title best matches"), Common.withClient)
 
 /**
  * `s2 autocomplete <text>`.
@@ -86,17 +87,20 @@ export const match = Command.make(
  */
 export const autocomplete = Command.make(
   "autocomplete",
-  { ...Common.options, text: Args.text({ name: "text" }).pipe(Args.withDescription("The beginning of a title")) },
+  {
+    text: Argument.String("text").pipe(Argument.withDescription("The beginning of a title")),
+    max: Common.maxFlag,
+    format: Common.formatFlag
+  },
   (o) =>
     Common.run(
-      o,
       `autocomplete ${JSON.stringify(o.text)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
         yield* Output.many(o, yield* s2.getAutocomplete(o.text))
       })
     )
-).pipe(Command.withDescription("Title completions for a partial query"))
+).pipe(Command.withDescription("Title completions for a partial query"), Common.withClient)
 
 /**
  * `s2 snippets <query>`: passages of text matching a query.
@@ -106,29 +110,39 @@ export const autocomplete = Command.make(
 export const snippets = Command.make(
   "snippets",
   {
-    ...Common.options,
     query,
-    paperIds: Options.text("paper-ids").pipe(
-      Options.withDescription("Comma-separated paper ids to search in"),
-      Options.optional
+    fields: Flag.String("fields").pipe(
+      Flag.withMetavar("list"),
+      Flag.withDescription(
+        "Comma-separated snippet fields to return (snippet.text, snippet.section, …); `all` for every field"
+      ),
+      Flag.optional
     ),
-    authors: Options.text("authors").pipe(
-      Options.withDescription("Comma-separated author names (all must match)"),
-      Options.optional
+    max: Common.maxFlag,
+    format: Common.formatFlag,
+    paperIds: Flag.String("paper-ids").pipe(
+      Flag.withMetavar("list"),
+      Flag.withDescription("Comma-separated paper ids to search in"),
+      Flag.optional
     ),
-    minCitationCount: FilterFlags.options.minCitationCount,
-    insertedBefore: Options.text("inserted-before").pipe(
-      Options.withDescription("Only snippets inserted before YYYY[-MM[-DD]]"),
-      Options.optional
+    authors: Flag.String("authors").pipe(
+      Flag.withMetavar("list"),
+      Flag.withDescription("Comma-separated author names (all must match)"),
+      Flag.optional
     ),
-    year: FilterFlags.options.year,
-    venue: FilterFlags.options.venue,
-    fieldsOfStudy: FilterFlags.options.fieldsOfStudy,
+    minCitationCount: FilterFlags.flags.minCitationCount,
+    insertedBefore: Flag.String("inserted-before").pipe(
+      Flag.withMetavar("date"),
+      Flag.withDescription("Only snippets inserted before YYYY[-MM[-DD]]"),
+      Flag.optional
+    ),
+    year: FilterFlags.flags.year,
+    venue: FilterFlags.flags.venue,
+    fieldsOfStudy: FilterFlags.flags.fieldsOfStudy,
     publicationDateOrYear
   },
   (o) =>
     Common.run(
-      o,
       `snippet search ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -163,4 +177,4 @@ export const snippets = Command.make(
         )
       })
     )
-).pipe(Command.withDescription("Passages of text matching a query"))
+).pipe(Command.withDescription("Passages of text matching a query"), Common.withClient)

@@ -6,7 +6,7 @@ import * as Predicate from "effect/Predicate"
  * @since 0.1.0
  */
 
-const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> => Predicate.isRecord(u) && !Array.isArray(u)
+const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> => Predicate.isObject(u) && !Array.isArray(u)
 
 /**
  * The columns of a record: its keys, nested objects flattened into dotted paths (`externalIds.DOI`,

@@ -45,7 +45,7 @@ export const makeWriter = (format: Format, stdio: StdioService, single = false, 
   if (format === "table" || format === "csv") {
     const writer = makeRecordWriter(format, stdio, single)
     return {
-      write: (record) => writer.write(Predicate.isRecord(record) ? record : { [column]: record }),
+      write: (record) => writer.write(Predicate.isObject(record) ? record : { [column]: record }),
       end: writer.end
     }
   }

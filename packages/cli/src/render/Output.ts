@@ -7,8 +7,8 @@
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import * as Stream from "effect/Stream"
-import type { Common } from "../Common.js"
-import * as CommonModule from "../Common.js"
+import type { Listed, Shown } from "../Common.js"
+import * as Common from "../Common.js"
 import type { CliError } from "../ExitCode.js"
 import { Stdio } from "../Stdio.js"
 import { makeWriter } from "./Format.js"
@@ -19,17 +19,17 @@ import { makeWriter } from "./Format.js"
  * @since 0.1.0
  */
 export const toJson = (record: unknown): unknown =>
-  Predicate.hasProperty(record, "raw") && Predicate.isRecord(record.raw) ? record.raw : record
+  Predicate.hasProperty(record, "raw") && Predicate.isObject(record.raw) ? record.raw : record
 
 /**
  * Prints one record (an object in JSON, a field/value list in a table).
  *
  * @since 0.1.0
  */
-export const one = (common: Common, record: unknown): Effect.Effect<void, never, Stdio> =>
+export const one = (shown: Shown, record: unknown): Effect.Effect<void, never, Stdio> =>
   Effect.gen(function*() {
     const stdio = yield* Stdio
-    const writer = makeWriter(yield* CommonModule.format(common), stdio, true)
+    const writer = makeWriter(yield* Common.format(shown), stdio, true)
     yield* writer.write(toJson(record))
     yield* writer.end
   })
@@ -40,14 +40,14 @@ export const one = (common: Common, record: unknown): Effect.Effect<void, never,
  * @since 0.1.0
  */
 export const stream = <E, R>(
-  common: Common,
+  listed: Listed,
   records: Stream.Stream<unknown, E, R>,
   column?: string
 ): Effect.Effect<number, E | CliError, R | Stdio> =>
   Effect.gen(function*() {
     const stdio = yield* Stdio
-    const max = yield* CommonModule.max(common)
-    const writer = makeWriter(yield* CommonModule.format(common), stdio, false, column)
+    const max = yield* Common.max(listed)
+    const writer = makeWriter(yield* Common.format(listed), stdio, false, column)
     let count = 0
     yield* (max === undefined ? records : Stream.take(records, max)).pipe(
       Stream.runForEach((record) => {
@@ -65,15 +65,15 @@ export const stream = <E, R>(
  * @since 0.1.0
  */
 export const many = (
-  common: Common,
+  listed: Listed,
   records: ReadonlyArray<unknown>,
   column?: string
-): Effect.Effect<number, CliError, Stdio> => stream(common, Stream.fromIterable(records), column)
+): Effect.Effect<number, CliError, Stdio> => stream(listed, Stream.fromIterable(records), column)
 
 /**
  * The page size to ask for: no more than `--max` needs, within the endpoint's limit.
  *
  * @since 0.1.0
  */
-export const pageSize = (common: Common, endpointMax: number, fallback = 100): number | undefined =>
-  common.max._tag === "Some" && common.max.value >= 1 ? Math.min(common.max.value, endpointMax) : fallback
+export const pageSize = (listed: Listed, endpointMax: number, fallback = 100): number | undefined =>
+  listed.max._tag === "Some" && listed.max.value >= 1 ? Math.min(listed.max.value, endpointMax) : fallback

@@ -189,7 +189,7 @@ export const plain = (write: (line: string) => Effect.Effect<void>, intervalMill
         return write(plainLine(state) + "\n")
       }),
     stop: Effect.suspend(() =>
-      last === undefined || last === printed ? Effect.void : Effect.zipRight(
+      last === undefined || last === printed ? Effect.void : Effect.andThen(
         Effect.sync(() => {
           printed = last
         }),
