@@ -4,9 +4,9 @@
  *
  * @since 0.1.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import type { DatasetDiff, S2Error } from "@s2-effect/core"
+import type * as FileSystem from "effect/FileSystem"
+import type * as HttpClient from "effect/http/HttpClient"
 import type * as Stream from "effect/Stream"
 import type { ReadOptions } from "./DatasetFile.js"
 import type { DatasetFileError } from "./DatasetFileError.js"
@@ -44,7 +44,7 @@ export interface DiffRecord {
  *   const diff = yield* s2.getDatasetDiffs("papers", "2025-01-07", "latest")
  *   yield* NodeDatasets.diffRecords(diff).pipe(
  *     Stream.runForEach(({ op, record }) =>
- *       Effect.map(Schema.decodeUnknown(Key)(record), ({ corpusid }) => {
+ *       Effect.map(Schema.decodeUnknownEffect(Key)(record), ({ corpusid }) => {
  *         if (op === "update") mirror.set(corpusid, record)
  *         else mirror.delete(corpusid)
  *       })

@@ -6,12 +6,12 @@
  *
  * @since 0.1.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import type { RetryPolicy, S2Error, SemanticScholar } from "@s2-effect/core"
 import type * as Data from "effect/Data"
 import type * as Duration from "effect/Duration"
-import type * as Either from "effect/Either"
+import type * as FileSystem from "effect/FileSystem"
+import type * as HttpClient from "effect/http/HttpClient"
+import type * as Result from "effect/Result"
 import type * as Stream from "effect/Stream"
 import type { DatasetFileError } from "./DatasetFileError.js"
 import * as internal from "./internal/download.js"
@@ -94,7 +94,7 @@ export interface DownloadOptions {
    */
   readonly retry?: RetryPolicy.RetryPolicy | false | undefined
   /** How long the host may stay silent (before answering, or between chunks). Default 60 seconds. */
-  readonly idleTimeout?: Duration.DurationInput | undefined
+  readonly idleTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -106,12 +106,12 @@ export interface DownloadOptions {
  * import { NodeDatasets } from "@s2-effect/node"
  *
  * NodeDatasets.fileNameOf("https://bucket.s3.amazonaws.com/staging/papers/part-0.jsonl.gz?X-Amz-Signature=abc")
- * // Either.right("part-0.jsonl.gz")
+ * // Result.succeed("part-0.jsonl.gz")
  * ```
  * @category utils
  * @since 0.1.0
  */
-export const fileNameOf: (url: string) => Either.Either<string, DatasetFileError> = internal.fileNameOf
+export const fileNameOf: (url: string) => Result.Result<string, DatasetFileError> = internal.fileNameOf
 
 /**
  * Downloads one file of a dataset (a link from `getDatasetDownloadLinks` or a diff) into

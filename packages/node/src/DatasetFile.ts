@@ -5,10 +5,10 @@
  *
  * @since 0.1.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
 import type * as Duration from "effect/Duration"
+import type * as FileSystem from "effect/FileSystem"
+import type * as HttpClient from "effect/http/HttpClient"
 import type * as Schema from "effect/Schema"
 import type * as Stream from "effect/Stream"
 import type { DatasetFileError } from "./DatasetFileError.js"
@@ -22,9 +22,9 @@ import * as internal from "./internal/jsonLines.js"
  */
 export interface ReadOptions<A = unknown, I = unknown> {
   /** Decodes each record; without it the records are the parsed JSON (`unknown`). */
-  readonly schema?: Schema.Schema<A, I> | undefined
+  readonly schema?: Schema.Codec<A, I> | undefined
   /** How long the host of a link may stay silent. Default 60 seconds. */
-  readonly idleTimeout?: Duration.DurationInput | undefined
+  readonly idleTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -49,7 +49,7 @@ export interface ReadOptions<A = unknown, I = unknown> {
 export const gzipJsonLines: <A = unknown, I = unknown, E = never, R = never>(
   bytes: Stream.Stream<Uint8Array, E, R>,
   file: string,
-  schema?: Schema.Schema<A, I>
+  schema?: Schema.Codec<A, I>
 ) => Stream.Stream<A, E | DatasetFileError, R> = internal.gzipJsonLines
 
 /**

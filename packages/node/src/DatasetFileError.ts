@@ -27,7 +27,7 @@ import * as Schema from "effect/Schema"
  * @since 0.1.0
  */
 export class DatasetFileError extends Schema.TaggedError<DatasetFileError>()("DatasetFileError", {
-  reason: Schema.Literal("Io", "Name", "Corrupt", "Truncated", "Json", "Schema"),
+  reason: Schema.Literals(["Io", "Name", "Corrupt", "Truncated", "Json", "Schema"]),
   file: Schema.String,
   line: Schema.optional(Schema.Number),
   message: Schema.String

@@ -6,12 +6,15 @@
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
-import type { PlatformError } from "@effect/platform/Error"
-import * as KeyValueStore from "@effect/platform/KeyValueStore"
 import { ResponseCache } from "@s2-effect/core"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { RedisOptions } from "ioredis"
+import * as KeyValueStore from "effect/persistence/KeyValueStore"
+import * as Persistence from "effect/persistence/Persistence"
+import type * as PersistenceRedis from "effect/persistence/Redis"
+import type { PlatformError } from "effect/PlatformError"
+import * as NodeRedis from "./internal/redis.js"
 
 /**
  * Answers kept as files in a directory (created when missing), one small JSON file per answer, so
@@ -34,40 +37,72 @@ export const fileSystem = (directory: string): Layer.Layer<ResponseCache.Store, 
     Layer.provide(Layer.merge(NodeFileSystem.layer, NodePath.layer))
   )
 
-/** The client's defaults for Redis: a server that is down or slow ends in an error within seconds. */
-const redisDefaults: RedisOptions = {
-  connectTimeout: 2000,
-  commandTimeout: 2000,
-  maxRetriesPerRequest: 1
-}
+/**
+ * node-redis's client options (`createClient` of the `redis` package), such as
+ * `{ url: "redis://127.0.0.1:6379" }` or `{ socket: { host, port } }`.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type RedisOptions = NodeRedis.Options
+
+const unreachable = (error: PersistenceRedis.RedisError) =>
+  new Persistence.PersistenceError({
+    // The cache's warning adds the cause's own words.
+    message: "cannot connect to Redis",
+    cause: error.cause
+  })
+
+/**
+ * `Persistence`'s Redis backing, connected on first use (see `internal/redis.ts`): every operation
+ * waits for the connection, and one that cannot be made fails the operation, which the cache turns
+ * into a warning and a request to the API.
+ */
+const lazyBacking = (options: RedisOptions): Layer.Layer<Persistence.BackingPersistence> =>
+  Layer.effect(
+    Persistence.BackingPersistence,
+    Effect.map(
+      NodeRedis.lazily(
+        Effect.flatMap(
+          Layer.build(Persistence.layerBackingRedis.pipe(Layer.provide(NodeRedis.layer(options)))),
+          (context) => Effect.succeed(Context.get(context, Persistence.BackingPersistence))
+        ).pipe(Effect.mapError(unreachable))
+      ),
+      (backing) =>
+        Persistence.BackingPersistence.of({
+          make: (storeId) =>
+            Effect.map(
+              NodeRedis.lazily(Effect.flatMap(backing, (b) => b.make(storeId))),
+              (store): Persistence.BackingPersistenceStore => ({
+                get: (key) => Effect.flatMap(store, (s) => s.get(key)),
+                getMany: (keys) => Effect.flatMap(store, (s) => s.getMany(keys)),
+                set: (key, value, ttl) => Effect.flatMap(store, (s) => s.set(key, value, ttl)),
+                setMany: (entries) => Effect.flatMap(store, (s) => s.setMany(entries)),
+                remove: (key) => Effect.flatMap(store, (s) => s.remove(key)),
+                clear: Effect.flatMap(store, (s) => s.clear)
+              })
+            )
+        })
+    )
+  )
 
 /**
  * Answers kept in Redis with their time to live, shared by every process and machine that uses the
- * server. Needs the `ioredis` package (an optional peer dependency). When Redis cannot be reached the
- * client logs a warning and asks the API instead; a request never fails because of the cache.
+ * server, through `@effect/platform-node`'s `NodeRedis` (the `redis` package). The connection is
+ * made on first use; when Redis cannot be reached the client logs a warning and asks the API
+ * instead: a request never fails because of the cache. A server that is down or slow ends in an
+ * error within seconds (defaults: 2 s to connect, 2 s per command, no queueing while reconnecting).
  *
  * @example
  * ```ts
  * import { NodeCache, NodeSemanticScholar } from "@s2-effect/node"
  *
  * const client = NodeSemanticScholar.layer({
- *   cache: { store: NodeCache.redis({ host: "127.0.0.1", port: 6379 }), timeToLive: "1 day" }
+ *   cache: { store: NodeCache.redis({ url: "redis://127.0.0.1:6379" }), timeToLive: "1 day" }
  * })
  * ```
  * @category constructors
  * @since 0.1.0
  */
-export const redis = (options: RedisOptions = {}): Layer.Layer<ResponseCache.Store, Error> =>
-  Layer.unwrapEffect(
-    Effect.tryPromise({
-      // Loaded only when asked for, so that ioredis is needed only by those who use Redis.
-      try: () => import("@effect/experimental/Persistence/Redis"),
-      catch: (cause) => new Error(`the Redis store needs the ioredis package (npm install ioredis): ${String(cause)}`)
-    }).pipe(
-      // The same service as core's (tags are matched by key), typed through another copy of the
-      // package when pnpm resolves it with the optional ioredis peer.
-      Effect.map((Redis) =>
-        Redis.layerResult({ ...redisDefaults, ...options }) as unknown as Layer.Layer<ResponseCache.Store>
-      )
-    )
-  )
+export const redis = (options: RedisOptions = {}): Layer.Layer<ResponseCache.Store> =>
+  Persistence.layer.pipe(Layer.provide(lazyBacking(NodeRedis.withDefaults(options))))

@@ -1,17 +1,19 @@
 /**
  * One rate limit for every process and machine on one API key, counted in Redis through
- * `@effect/experimental`'s `RateLimiter/Redis` store (ioredis). Loaded only when asked for, so a
- * client without Redis never loads ioredis.
+ * `effect/persistence`'s RateLimiter and its Redis store, over `@effect/platform-node`'s
+ * `NodeRedis` (node-redis). The connection is made on first use: a client whose Redis is down
+ * still starts, and meets the limit's `onStoreError` when it asks.
  *
  * @since 0.1.0
  */
-import type { RateLimiterStore } from "@effect/experimental/RateLimiter"
 import type { RateLimit } from "@s2-effect/core"
 import { InvalidOptions } from "@s2-effect/core"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { RedisOptions } from "ioredis"
+import * as RateLimiter from "effect/persistence/RateLimiter"
+import type * as PersistenceRedis from "effect/persistence/Redis"
+import * as NodeRedis from "./internal/redis.js"
 
 /**
  * The shared limit in the layer options: `rateLimit: { store: "redis", url, key, perSecond }`.
@@ -30,7 +32,7 @@ export interface Redis {
   /** `"fail"` (default): `RateLimiterUnavailable` when Redis is gone; `"local"`: pace this process alone. */
   readonly onStoreError?: "fail" | "local" | undefined
   /** The longest wait for Redis's answer. Default 2 seconds. */
-  readonly storeTimeout?: Duration.DurationInput | undefined
+  readonly storeTimeout?: Duration.Input | undefined
 }
 
 /** The URL as it may be shown: without its password. */
@@ -40,20 +42,40 @@ const shown = (url: URL) => {
   return copy.href.replace(/\/$/, "")
 }
 
-const connection = (url: URL): RedisOptions => ({
-  host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
-  port: url.port === "" ? 6379 : Number(url.port),
-  ...(url.username === "" ? {} : { username: decodeURIComponent(url.username) }),
-  ...(url.password === "" ? {} : { password: decodeURIComponent(url.password) }),
-  ...(url.pathname.length > 1 ? { db: Number(url.pathname.slice(1)) } : {}),
-  ...(url.protocol === "rediss:" ? { tls: {} } : {}),
-  // Fail fast rather than queue: a command waits for at most one reconnection, and the client
-  // gives up on one that is not answered, so a lost Redis ends in a typed error within seconds.
-  connectTimeout: 2_000,
-  commandTimeout: 2_000,
-  maxRetriesPerRequest: 1,
-  retryStrategy: (attempt) => Math.min(attempt * 200, 2_000)
-})
+/** What the limiter is told when Redis cannot be reached at all (it names the store itself). */
+const unreachable = (error: PersistenceRedis.RedisError) =>
+  new RateLimiter.RateLimiterError({
+    reason: new RateLimiter.RateLimitStoreError({
+      // The limiter's message adds the cause's own words.
+      message: "cannot connect",
+      cause: error.cause
+    })
+  })
+
+/**
+ * The Redis store for a parsed URL, connected on first use (see `internal/redis.ts`): each
+ * operation waits for the connection, and a connection that cannot be made fails the operation
+ * with the store error the limiter turns into `RateLimiterUnavailable` or its local pace.
+ */
+const lazyStore = (url: URL): Layer.Layer<RateLimiter.RateLimiterStore> =>
+  Layer.effect(
+    RateLimiter.RateLimiterStore,
+    Effect.map(
+      NodeRedis.lazily(
+        Effect.flatMap(
+          Layer.build(NodeRedis.layer(NodeRedis.withDefaults({ url: url.href }))),
+          (redis) => Effect.provideContext(RateLimiter.makeStoreRedis({ prefix: "s2-effect:ratelimit:" }), redis)
+        ).pipe(Effect.mapError(unreachable))
+      ),
+      (store) =>
+        RateLimiter.RateLimiterStore.of({
+          fixedWindow: (options) => Effect.flatMap(store, (s) => s.fixedWindow(options)),
+          tokenBucket: (options) => Effect.flatMap(store, (s) => s.tokenBucket(options)),
+          adaptiveConsume: (options) => Effect.flatMap(store, (s) => s.adaptiveConsume(options)),
+          adaptiveFeedback: (options) => Effect.flatMap(store, (s) => s.adaptiveFeedback(options))
+        })
+    )
+  )
 
 const parse = (url: string): URL | undefined => {
   try {
@@ -66,8 +88,9 @@ const parse = (url: string): URL | undefined => {
 }
 
 /**
- * The Redis store of `@effect/experimental`'s RateLimiter for a `redis://` URL. The connection
- * lives as long as the layer; a URL that is not `redis://` or `rediss://` fails the layer.
+ * The Redis store of `effect/persistence`'s RateLimiter for a `redis://` URL. The connection is
+ * made on first use and lives as long as the layer; a URL that is not `redis://` or `rediss://`
+ * fails the layer.
  *
  * @example
  * ```ts
@@ -78,24 +101,22 @@ const parse = (url: string): URL | undefined => {
  * @category constructors
  * @since 0.1.0
  */
-export const redisStore = (url: string): Layer.Layer<RateLimiterStore, InvalidOptions> => {
+export const redisStore = (url: string): Layer.Layer<RateLimiter.RateLimiterStore, InvalidOptions> => {
   const parsed = parse(url)
   if (parsed === undefined) {
-    return Layer.fail(
-      new InvalidOptions({
-        message: `rateLimit.url ${
-          JSON.stringify(url.replace(/:[^:@/]*@/, ":***@"))
-        } is invalid: give redis://host:port`,
-        option: "rateLimit.url"
-      })
+    return Layer.effect(
+      RateLimiter.RateLimiterStore,
+      Effect.fail(
+        new InvalidOptions({
+          message: `rateLimit.url ${
+            JSON.stringify(url.replace(/:[^:@/]*@/, ":***@"))
+          } is invalid: give redis://host:port`,
+          option: "rateLimit.url"
+        })
+      )
     )
   }
-  return Layer.unwrapEffect(
-    Effect.map(
-      Effect.promise(() => import("@effect/experimental/RateLimiter/Redis")),
-      (Redis) => Redis.layerStore({ ...connection(parsed), prefix: "s2-effect:ratelimit:" })
-    )
-  )
+  return lazyStore(parsed)
 }
 
 /**

@@ -5,11 +5,11 @@
  * @since 0.1.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import type { Configured, InvalidOptions, Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
-import type * as ConfigError from "effect/ConfigError"
+import type * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as NodeRateLimit from "./NodeRateLimit.js"
 
@@ -95,5 +95,5 @@ export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, I
  */
 export const layerConfig = (
   options: Configured<NodeOptions> = {}
-): Layer.Layer<SemanticScholar, InvalidOptions | ConfigError.ConfigError> =>
-  Layer.unwrapEffect(Effect.map(SemanticScholar.config<NodeOptions>(options), layer))
+): Layer.Layer<SemanticScholar, InvalidOptions | Config.ConfigError> =>
+  Layer.unwrap(Effect.map(SemanticScholar.config<NodeOptions>(options), layer))

@@ -23,7 +23,7 @@ interface Endless {
  */
 const endless = (status: number, size: number, declare: boolean) =>
   Effect.acquireRelease(
-    Effect.async<Endless & { readonly server: Http.Server }>((resume) => {
+    Effect.callback<Endless & { readonly server: Http.Server }>((resume) => {
       const chunk = Buffer.alloc(64 * 1024, "y".charCodeAt(0))
       let sent = 0
       const server = Http.createServer((_req, res) => {
@@ -50,7 +50,7 @@ const endless = (status: number, size: number, declare: boolean) =>
         })))
     }),
     ({ server }) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })
@@ -61,7 +61,7 @@ const endless = (status: number, size: number, declare: boolean) =>
  * peak RSS growth: the measure is then the client's alone, not that of other tests in this process.
  */
 const lookupInChild = (url: string) =>
-  Effect.async<{ readonly growth: number; readonly error: { readonly _tag: string; readonly message: string } }>(
+  Effect.callback<{ readonly growth: number; readonly error: { readonly _tag: string; readonly message: string } }>(
     (resume) => {
       const probe = fileURLToPath(new URL("./support/lookupRss.ts", import.meta.url))
       const root = fileURLToPath(new URL("../../..", import.meta.url))
@@ -79,7 +79,7 @@ const lookupInChild = (url: string) =>
   )
 
 describe("bodies far larger than any page", () => {
-  it.scopedLive(
+  it.live(
     "a 200 MB answer without content-length fails at the 32 MB cap, before 100 MB of RSS growth",
     () =>
       Effect.gen(function*() {
@@ -96,7 +96,7 @@ describe("bodies far larger than any page", () => {
     60_000
   )
 
-  it.scopedLive("a declared 200 MB answer fails at once, from its content-length", () =>
+  it.live("a declared 200 MB answer fails at once, from its content-length", () =>
     Effect.gen(function*() {
       const server = yield* endless(200, 200 * MB, true)
       const { error, growth } = yield* lookupInChild(server.url)
@@ -108,7 +108,7 @@ describe("bodies far larger than any page", () => {
       expect(server.sent()).toBeLessThan(30 * MB)
     }), 60_000)
 
-  it.scopedLive("a 500 with a 200 MB body: only its start is read, the error is typed", () =>
+  it.live("a 500 with a 200 MB body: only its start is read, the error is typed", () =>
     Effect.gen(function*() {
       const server = yield* endless(500, 200 * MB, false)
       const { error, growth } = yield* lookupInChild(server.url)

@@ -5,11 +5,13 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
 import { Corpus, Emulator } from "@s2-effect/testing"
-import { Effect, Layer, TestClock } from "effect"
+import { Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { NodeCache } from "../src/index.js"
+import { redisServer } from "./support/redis.js"
 
 const corpus = Corpus.make({ seed: 5, size: 1000 })
 const ids = Array.from({ length: 500 }, (_, i) => `CorpusId:${corpus.paper(i).corpusId}`)
@@ -100,4 +102,35 @@ describe("NodeCache.fileSystem", () => {
       expect(error._tag).toBe("InvalidOptions")
       expect(error.message).toContain("the cache store could not be opened")
     }))
+})
+
+describe("NodeCache.redis", () => {
+  const redisClient = (url: string) =>
+    SemanticScholar.layer({
+      rateLimit: false,
+      cache: { store: NodeCache.redis({ url }), timeToLive: "1 hour" }
+    }).pipe(Layer.provideMerge(Emulator.layer({ corpus })))
+
+  it.live("a second client on the same server reuses the answers", () =>
+    Effect.gen(function*() {
+      const redis = yield* redisServer
+      const first = yield* Effect.provide(pass(), redisClient(redis.url))
+      const second = yield* Effect.provide(pass(), redisClient(redis.url))
+      expect([first.sent, second.sent]).toEqual([500, 0])
+      expect(second.records).toEqual(first.records)
+    }), 60_000)
+
+  it.live(
+    "a Redis that is down as the client starts costs warnings, never a failed lookup",
+    () =>
+      Effect.gen(function*() {
+        const redis = yield* redisServer
+        yield* redis.kill
+        // Down from the start: the client starts, and every lookup is answered by the API.
+        const down = yield* Effect.provide(pass(), redisClient(redis.url))
+        expect(down.sent).toBe(500)
+        expect(down.records).toHaveLength(500)
+      }),
+    60_000
+  )
 })

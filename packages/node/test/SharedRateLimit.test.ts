@@ -6,7 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { startEmulator } from "@s2-effect/testing"
-import { Clock, Effect, Fiber, FiberRef, HashSet, Logger, Redacted, Schedule } from "effect"
+import { Cause, Clock, Effect, Fiber, Logger, Option, Redacted, References, Schedule } from "effect"
 import { buildSync } from "esbuild"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -135,9 +135,9 @@ const withWarnings = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const lines: Array<string> = []
     const logger = Logger.make(({ logLevel, message }) => {
-      if (logLevel._tag === "Warning") lines.push(String(message))
+      if (logLevel === "Warn") lines.push(Array.isArray(message) ? message.join(" ") : String(message))
     })
-    const exit = yield* effect.pipe(Effect.exit, Effect.locally(FiberRef.currentLoggers, HashSet.make(logger)))
+    const exit = yield* effect.pipe(Effect.exit, Effect.provideService(References.CurrentLoggers, new Set([logger])))
     return { exit, lines }
   })
 
@@ -156,7 +156,7 @@ const lookupsWhileRedisDies = (onStoreError: "fail" | "local", lookups: number) 
         Array.from({ length: lookups }, (_, i) => emulator.corpus.paper(i).paperId),
         (id) => s2.getPaper(id, { fields: ["title"] })
       )).pipe(Effect.provide(client))
-    const fiber = yield* Effect.fork(withWarnings(run))
+    const fiber = yield* Effect.forkChild(withWarnings(run))
     // Let a few requests through the shared limiter first.
     const before = yield* emulator.requests.pipe(
       Effect.map((seen) => seen.length),
@@ -180,7 +180,7 @@ describe("when Redis goes away mid-run", () => {
       const { afterKill, before, exit, sent } = yield* lookupsWhileRedisDies("fail", 100)
       expect(before).toBeGreaterThanOrEqual(3)
       expect(exit._tag).toBe("Failure")
-      const error = exit._tag === "Failure" && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+      const error = exit._tag === "Failure" ? Cause.findErrorOption(exit.cause).pipe(Option.getOrUndefined) : undefined
       expect(error?._tag).toBe("RateLimiterUnavailable")
       expect(error?.message).toMatch(/^the shared rate limit's store \(Redis at redis:\/\/127\.0\.0\.1:\d+\) /)
       expect(afterKill).toBeLessThan(5_000)
@@ -196,6 +196,58 @@ describe("when Redis goes away mid-run", () => {
       expect(lines[0]).toContain("Redis at redis://127.0.0.1:")
       expect(lines[0]).toContain("pacing this process alone at 10/s")
     }), 20_000)
+})
+
+describe("when Redis is down as the client starts", () => {
+  const lookups = (onStoreError: "fail" | "local") =>
+    Effect.gen(function*() {
+      const redis = yield* redisServer
+      yield* redis.kill
+      const emulator = yield* startEmulator({ seed: 1, size: 100 })
+      const client = NodeSemanticScholar.layer({
+        apiUrl: emulator.url,
+        apiKey: Redacted.make("one-key"),
+        rateLimit: { store: "redis", url: redis.url, key: `down-${onStoreError}`, perSecond: 10, onStoreError }
+      })
+      const started = yield* Clock.currentTimeMillis
+      const { exit, lines } = yield* withWarnings(
+        Effect.flatMap(SemanticScholar, (s2) =>
+          Effect.forEach(
+            Array.from({ length: 5 }, (_, i) => emulator.corpus.paper(i).paperId),
+            (id) => s2.getPaper(id, { fields: ["title"] })
+          )).pipe(Effect.provide(client))
+      )
+      return { exit, lines, sent: (yield* emulator.requests).length, took: (yield* Clock.currentTimeMillis) - started }
+    }).pipe(Effect.scoped)
+
+  it.live(
+    "the client starts; the first request fails with RateLimiterUnavailable, nothing is sent",
+    () =>
+      Effect.gen(function*() {
+        const { exit, sent, took } = yield* lookups("fail")
+        const error = exit._tag === "Failure"
+          ? Cause.findErrorOption(exit.cause).pipe(Option.getOrUndefined)
+          : undefined
+        expect(error?._tag).toBe("RateLimiterUnavailable")
+        expect(error?.message).toMatch(/^the shared rate limit's store \(Redis at redis:\/\/127\.0\.0\.1:\d+\) /)
+        expect(sent).toBe(0)
+        expect(took).toBeLessThan(5_000)
+      }),
+    20_000
+  )
+
+  it.live(
+    "or, with onStoreError: \"local\", every request is sent at this process's pace after one warning",
+    () =>
+      Effect.gen(function*() {
+        const { exit, lines, sent } = yield* lookups("local")
+        expect(exit._tag).toBe("Success")
+        expect(sent).toBe(5)
+        expect(lines).toHaveLength(1)
+        expect(lines[0]).toContain("pacing this process alone at 10/s")
+      }),
+    20_000
+  )
 })
 
 describe("the redis rate-limit option", () => {

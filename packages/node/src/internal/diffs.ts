@@ -1,6 +1,6 @@
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import type { DatasetDiff, S2Error } from "@s2-effect/core"
+import type * as FileSystem from "effect/FileSystem"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Stream from "effect/Stream"
 import type { DiffRecord } from "../DatasetDiffs.js"
 import type { ReadOptions } from "../DatasetFile.js"

@@ -3,9 +3,6 @@
  * after an interruption or a transient failure, and renamed once complete. One attempt is a stream
  * of events; the retry loop around it resumes from what is on disk each time.
  */
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type { InvalidOptions, RetryPolicy, S2Error } from "@s2-effect/core"
 import {
   isS2Error,
@@ -18,10 +15,12 @@ import {
 import * as Data from "effect/Data"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Option from "effect/Option"
+import * as FileSystem from "effect/FileSystem"
+import * as HttpClient from "effect/http/HttpClient"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import type * as PlatformError from "effect/PlatformError"
+import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
-import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as Stream from "effect/Stream"
 import * as NodePath from "node:path"
 import type { DownloadEvent as Event, DownloadOptions } from "../DatasetDownload.js"
@@ -35,10 +34,10 @@ const defaultConcurrency = 4
 type Failure = S2Error | DatasetFileError
 type Needs = HttpClient.HttpClient | FileSystem.FileSystem
 
-export const fileNameOf = (url: string): Either.Either<string, DatasetFileError> => {
+export const fileNameOf = (url: string): Result.Result<string, DatasetFileError> => {
   const shown = FileHost.withoutQuery(url)
   const fail = (why: string) =>
-    Either.left(new DatasetFileError({ reason: "Name", file: shown, message: `${shown}: ${why}` }))
+    Result.fail(new DatasetFileError({ reason: "Name", file: shown, message: `${shown}: ${why}` }))
   let pathname: string
   try {
     pathname = new URL(url).pathname
@@ -55,7 +54,7 @@ export const fileNameOf = (url: string): Either.Either<string, DatasetFileError>
   if (name === "" || name === "." || name === ".." || /[/\\\0]/.test(name)) {
     return fail(`its last path segment ${JSON.stringify(name)} cannot be a file name`)
   }
-  return Either.right(name)
+  return Result.succeed(name)
 }
 
 interface Settings {
@@ -67,11 +66,11 @@ interface Settings {
 /** The options checked before anything is sent: bad ones are the caller's settings, not a request. */
 const validate = (options: DownloadOptions): Effect.Effect<Settings, InvalidOptions> =>
   Effect.gen(function*() {
-    const concurrency = yield* Either.mapLeft(
+    const concurrency = yield* Effect.fromResult(Result.mapError(
       Validate.wholeNumber("concurrency", options.concurrency ?? defaultConcurrency, { min: 1 }),
       Validate.asOption
-    )
-    const idle = yield* FileHost.idleTimeout(options.idleTimeout)
+    ))
+    const idle = yield* Effect.fromResult(FileHost.idleTimeout(options.idleTimeout))
     return { concurrency, idle, retry: options.retry ?? Retry.defaultPolicy }
   })
 
@@ -92,19 +91,6 @@ const contentLength = (response: HttpClientResponse.HttpClientResponse): number 
   const value = response.headers["content-length"]
   return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined
 }
-
-/**
- * The retry policy takes {@link S2Error}s; a disk error is not transient, so it ends the retries
- * rather than being fed to a schedule that cannot judge it.
- */
-const onlyS2Errors = (policy: RetryPolicy.RetryPolicy): Schedule.Schedule<unknown, Failure> =>
-  Schedule.makeWithState(
-    policy.initial,
-    (now, input: Failure, state) =>
-      isS2Error(input)
-        ? policy.step(now, input, state)
-        : Effect.succeed([state, undefined, ScheduleDecision.done] as const)
-  )
 
 /** The outcome of asking the host for the rest of a file. */
 type Answer = Data.TaggedEnum<{
@@ -130,12 +116,34 @@ interface Job {
   readonly fs: FileSystem.FileSystem
 }
 
+const notFound = (e: PlatformError.PlatformError) => e.reason._tag === "NotFound"
+
 const sizeOf = (fs: FileSystem.FileSystem, path: string) =>
   fs.stat(path).pipe(
     Effect.map((info) => Number(info.size)),
-    Effect.catchIf((e) => e._tag === "SystemError" && e.reason === "NotFound", () => Effect.succeed(0)),
+    Effect.catchIf(notFound, () => Effect.succeed(0)),
     Effect.mapError(FileHost.ioError(path, "cannot read the size of"))
   )
+
+/**
+ * The size of the partial file, which must be a file of ours: a symbolic link there (planted, or
+ * left by another tool) is refused rather than resumed, so nothing is ever written through it.
+ */
+const partSize = Effect.fn("NodeDatasets.partSize")(function*(job: Job) {
+  const info = yield* job.fs.lstat(job.part).pipe(
+    Effect.catchIf(notFound, () => Effect.undefined),
+    Effect.mapError(FileHost.ioError(job.part, "cannot read the size of"))
+  )
+  if (info === undefined) return 0
+  if (info.type === "SymbolicLink") {
+    return yield* new DatasetFileError({
+      reason: "Io",
+      file: job.part,
+      message: `${job.part} is a symbolic link: a download never writes through one; remove it to download again`
+    })
+  }
+  return Number(info.size)
+})
 
 /** Asks once for the bytes from `from` on, and reads the answer. */
 const askOnce = (job: Job, from: number): Effect.Effect<Answer, S2Error> =>
@@ -167,9 +175,9 @@ const askOnce = (job: Job, from: number): Effect.Effect<Answer, S2Error> =>
 const ask = (job: Job, from: number): Effect.Effect<Found, Failure> =>
   Effect.flatMap(askOnce(job, from), (answer) =>
     found(answer) ? Effect.succeed(answer) : job.fs.remove(job.part).pipe(
-      Effect.catchIf((e) => e._tag === "SystemError" && e.reason === "NotFound", () => Effect.void),
+      Effect.catchIf(notFound, () => Effect.void),
       Effect.mapError(FileHost.ioError(job.part, "cannot remove")),
-      Effect.zipRight(askOnce(job, 0)),
+      Effect.andThen(askOnce(job, 0)),
       Effect.filterOrFail(found, (again) =>
         new UnexpectedStatus({
           message: `the file host (GET ${FileHost.withoutQuery(job.url)}) answered the whole file with ${
@@ -200,35 +208,39 @@ const finish = (job: Job, total: number | undefined): Effect.Effect<Event, Failu
 
 /** Appends the body to the partial file, one `Progress` per chunk, flushed at the end. */
 const write = (job: Job, body: Stream.Stream<Uint8Array, S2Error>, from: number, total: number | undefined) =>
-  Stream.unwrapScoped(Effect.gen(function*() {
-    const handle = yield* job.fs.open(job.part, { flag: from > 0 ? "a" : "w" }).pipe(
+  Stream.unwrap(Effect.gen(function*() {
+    // `noFollow`: a symbolic link put in place of the partial file since it was checked is not
+    // followed; the open fails instead of writing wherever it points.
+    const handle = yield* job.fs.open(job.part, { flag: from > 0 ? "a" : "w", noFollow: true }).pipe(
       Effect.mapError(FileHost.ioError(job.part, "cannot open"))
     )
     return body.pipe(
-      Stream.mapAccumEffect(from, (done, chunk) =>
+      Stream.mapAccumEffect(() => from, (done, chunk) =>
         handle.writeAll(chunk).pipe(
           Effect.mapError(FileHost.ioError(job.part, "cannot write")),
           Effect.as(
             [
               done + chunk.length,
-              DownloadEvent.Progress({
+              [DownloadEvent.Progress({
                 file: job.file,
                 path: job.path,
                 bytesDone: done + chunk.length,
                 bytesTotal: total
-              })
+              })]
             ] as const
           )
         )),
       // Flushed before the rename, so a crash never leaves a short file under the final name.
-      Stream.concat(Stream.execute(handle.sync.pipe(Effect.mapError(FileHost.ioError(job.part, "cannot flush")))))
+      Stream.concat(
+        Stream.fromEffectDrain(handle.sync.pipe(Effect.mapError(FileHost.ioError(job.part, "cannot flush"))))
+      )
     )
   }))
 
 /** One attempt: ask for what is missing, announce where it starts, write it, finish. */
 const attempt = (job: Job): Stream.Stream<Event, Failure> =>
   Stream.unwrap(Effect.gen(function*() {
-    const answer = yield* ask(job, yield* sizeOf(job.fs, job.part))
+    const answer = yield* ask(job, yield* partSize(job))
     const from = answer._tag === "Body" ? answer.from : answer.total
     const started = DownloadEvent.Started({ file: job.file, path: job.path, bytesDone: from, bytesTotal: answer.total })
     const rest = answer._tag === "Body" ? write(job, answer.body, answer.from, answer.total) : Stream.empty
@@ -238,27 +250,42 @@ const attempt = (job: Job): Stream.Stream<Event, Failure> =>
 /** The first `Started` of a file only: a resumed attempt reports bytes, not a new start. */
 const startedOnce = <E, R>(events: Stream.Stream<Event, E, R>): Stream.Stream<Event, E, R> =>
   events.pipe(
-    Stream.mapAccum(false, (announced, event): readonly [boolean, Option.Option<Event>] =>
+    Stream.mapAccum(() => false, (announced, event): readonly [boolean, ReadonlyArray<Event>] =>
       event._tag !== "Started"
-        ? [announced, Option.some(event)]
-        : [true, announced ? Option.none() : Option.some(event)]),
-    Stream.filterMap((event: Option.Option<Event>) => event)
+        ? [announced, [event]]
+        : [true, announced ? [] : [event]])
   )
 
 /**
  * Attempts until one completes or the policy gives up, each resuming from what is on disk: the
  * loop of `Stream.retry`, except that the policy starts afresh only when bytes arrive (so a long
- * file on a flaky link still completes, and a retry that gets nowhere does not reset it).
+ * file on a flaky link still completes, and a retry that gets nowhere does not reset it). The
+ * policy takes {@link S2Error}s; a disk error is not transient, so it ends the retries rather than
+ * being fed to a schedule that cannot judge it.
  */
 const attempts = (job: Job, policy: RetryPolicy.RetryPolicy): Stream.Stream<Event, Failure> =>
-  Stream.unwrap(Effect.map(Schedule.driver(onlyS2Errors(policy)), (driver) => {
+  Stream.unwrap(Effect.gen(function*() {
+    // A step of the policy, sleeping its wait; a new one is a policy started afresh.
+    let step = yield* Schedule.toStepWithSleep(policy)
+    let progressed = false
+    const retry = (error: S2Error) =>
+      Effect.gen(function*() {
+        if (progressed) {
+          progressed = false
+          step = yield* Schedule.toStepWithSleep(policy)
+        }
+        return yield* step(error)
+      })
     const loop: Stream.Stream<Event, Failure> = attempt(job).pipe(
-      Stream.tap((event) => event._tag === "Progress" ? driver.reset : Effect.void),
-      Stream.catchAll((error) =>
-        Stream.unwrap(Effect.match(driver.next(error), {
-          onFailure: () => Stream.fail(error),
-          onSuccess: () => loop
-        }))
+      Stream.tap((event) =>
+        Effect.sync(() => {
+          if (event._tag === "Progress") progressed = true
+        })
+      ),
+      Stream.catch((error) =>
+        isS2Error(error)
+          ? Stream.unwrap(Effect.match(retry(error), { onFailure: () => Stream.fail(error), onSuccess: () => loop }))
+          : Stream.fail(error)
       )
     )
     return loop
@@ -267,9 +294,8 @@ const attempts = (job: Job, policy: RetryPolicy.RetryPolicy): Stream.Stream<Even
 const fetchOne = (url: string, directory: string, settings: Settings): Stream.Stream<Event, Failure, Needs> =>
   Stream.unwrap(Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
-    // No tracing span: it would record the full link, signature included.
-    const client = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerDisabledWhen(() => true))
-    const file = yield* fileNameOf(url)
+    const client = yield* HttpClient.HttpClient
+    const file = yield* Effect.fromResult(fileNameOf(url))
     const path = NodePath.join(directory, file)
     // A file under its final name was renamed there only once complete: nothing to fetch.
     if (yield* fs.exists(path).pipe(Effect.mapError(FileHost.ioError(path, "cannot check")))) {
@@ -298,7 +324,7 @@ const checkNames = (files: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const seen = new Map<string, string>()
     for (const url of files) {
-      const name = yield* fileNameOf(url)
+      const name = yield* Effect.fromResult(fileNameOf(url))
       const other = seen.get(name)
       const shown = FileHost.withoutQuery(url)
       if (other !== undefined) {

@@ -4,16 +4,15 @@
  * (its signature, a credential) stays out of every message, log and error. Statuses are mapped by
  * the core's one mapping (`HttpStatus`), speaking of "the file host".
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import type { S2Error } from "@s2-effect/core"
-import type { InvalidOptions } from "@s2-effect/core"
+import type { InvalidOptions, S2Error } from "@s2-effect/core"
 import { HttpStatus, Timeout, TransportError, Validate } from "@s2-effect/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as HttpClient from "effect/http/HttpClient"
+import type * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { DatasetFileError } from "../DatasetFileError.js"
 
@@ -39,22 +38,31 @@ const defaultIdleTimeout = Duration.seconds(60)
 
 /** How long the host may stay silent: the option checked, a bad one a typed `InvalidOptions`. */
 export const idleTimeout = (
-  given: Duration.DurationInput | undefined
-): Either.Either<Duration.Duration, InvalidOptions> =>
-  Either.mapLeft(Validate.positiveDuration("idleTimeout", given ?? defaultIdleTimeout), Validate.asOption)
+  given: Duration.Input | undefined
+): Result.Result<Duration.Duration, InvalidOptions> =>
+  Result.mapError(Validate.positiveDuration("idleTimeout", given ?? defaultIdleTimeout), Validate.asOption)
 
 /** A disk failure as a {@link DatasetFileError}: `what` the client tried, on which file. */
 export const ioError = (file: string, what: string) => (error: { readonly message: string }) =>
   new DatasetFileError({ reason: "Io", file, message: `${what} ${file}: ${error.message}` })
 
+/** The kind of failure, as the platform names it: `Transport`, `Decode`, `InvalidUrl`, … */
+const reasonName = (reason: HttpClientError.HttpClientErrorReason): string => reason._tag.replace(/Error$/, "")
+
+/**
+ * What went wrong, in the platform's words or else the socket's (undici's "other side closed",
+ * "terminated"): never the platform's message, which repeats the full URL, signature included.
+ */
+const detail = (reason: HttpClientError.HttpClientErrorReason): string | undefined =>
+  reason.description ?? (reason.cause instanceof Error ? reason.cause.message : undefined)
+
 const transportError = (error: HttpClientError.HttpClientError, target: Target): TransportError =>
   new TransportError({
-    // The platform's message repeats the full URL, signature included; keep only the reason.
-    message: `${target.method} ${target.url} failed: ${error.reason}${
-      error.description === undefined ? "" : ` (${error.description})`
+    message: `${target.method} ${target.url} failed: ${reasonName(error.reason)}${
+      detail(error.reason) === undefined ? "" : ` (${detail(error.reason)})`
     }`,
     // Broken while the body was read: the host was there, so it gets the server-failure budget.
-    ...(error._tag === "ResponseError" ? { reason: "cutShort" as const } : {}),
+    ...("response" in error.reason ? { reason: "cutShort" as const } : {}),
     ...target
   })
 
@@ -83,17 +91,17 @@ const redirectTarget = (
   response: HttpClientResponse.HttpClientResponse,
   url: string,
   hops: number
-): Either.Either<string, string> => {
-  if (hops >= maxRedirects) return Either.left(`more than ${maxRedirects} redirects`)
+): Result.Result<string, string> => {
+  if (hops >= maxRedirects) return Result.fail(`more than ${maxRedirects} redirects`)
   const location = response.headers["location"]
-  if (location === undefined) return Either.left("a redirect without a location")
+  if (location === undefined) return Result.fail("a redirect without a location")
   try {
     const next = new URL(location, url)
     return next.protocol === "http:" || next.protocol === "https:"
-      ? Either.right(next.href)
-      : Either.left(`a redirect to a ${next.protocol} URL is not followed`)
+      ? Result.succeed(next.href)
+      : Result.fail(`a redirect to a ${next.protocol} URL is not followed`)
   } catch {
-    return Either.left("a redirect to an invalid location")
+    return Result.fail("a redirect to an invalid location")
   }
 }
 
@@ -120,14 +128,16 @@ export const request = (
   return client.execute(
     HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders({ "accept-encoding": "identity", ...headers }))
   ).pipe(
+    // No tracing span: it would record the full link, signature included.
+    Effect.provideService(HttpClient.TracerDisabledWhen, () => true),
     Effect.mapError((error) => transportError(error, target)),
-    Effect.timeoutFail({ duration: idle, onTimeout: () => timeoutError(target, idle) }),
+    Effect.timeoutOrElse({ duration: idle, orElse: () => Effect.fail(timeoutError(target, idle)) }),
     Effect.flatMap((response) => {
       if (!HttpStatus.isRedirect(response.status)) return Effect.succeed({ response, target })
-      return Effect.zipRight(
+      return Effect.andThen(
         discard(response),
-        Either.match(redirectTarget(response, url, hops), {
-          onLeft: (notFollowed) =>
+        Result.match(redirectTarget(response, url, hops), {
+          onFailure: (notFollowed) =>
             Effect.fail(HttpStatus.toError({
               status: response.status,
               ...target,
@@ -135,7 +145,7 @@ export const request = (
               responder: "fileHost",
               notFollowed
             })),
-          onRight: (next) => request(client, next, headers, idle, hops + 1)
+          onSuccess: (next) => request(client, next, headers, idle, hops + 1)
         })
       )
     })
@@ -151,5 +161,5 @@ export const bodyOf = (
   response.stream.pipe(
     Stream.mapError((error) => transportError(error, target)),
     // Per pull, so this bounds silence between chunks, not the length of a large download.
-    Stream.timeoutFail(() => timeoutError(target, idle), idle)
+    Stream.timeoutOrElse({ duration: idle, orElse: () => Stream.fail(timeoutError(target, idle)) })
   )

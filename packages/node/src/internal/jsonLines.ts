@@ -4,23 +4,24 @@
  * only for a record it declines, to say what is wrong).
  */
 import * as NodeStream from "@effect/platform-node/NodeStream"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
 import { Decoder } from "@s2-effect/core"
-import * as Chunk from "effect/Chunk"
 import * as Data from "effect/Data"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as FileSystem from "effect/FileSystem"
+import * as HttpClient from "effect/http/HttpClient"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Zlib from "node:zlib"
 import type { ReadOptions } from "../DatasetFile.js"
 import { DatasetFileError } from "../DatasetFileError.js"
 import * as FileHost from "./fileHost.js"
+
+/** A record's decoder: the caller's schema, or none (the parsed JSON as it is). */
+type Decode<A> = (json: unknown) => Result.Result<A, { readonly message: string }>
 
 /**
  * Splits text into lines and parses each as JSON, counting lines. Each chunk is decoded once with
@@ -34,7 +35,7 @@ class LineParser<A> {
   private readonly decoder = new TextDecoder("utf-8")
   constructor(
     readonly file: string,
-    readonly decode: (json: unknown) => Either.Either<A, ParseResult.ParseError>
+    readonly decode: Decode<A>
   ) {}
 
   private parse(raw: string, out: Array<A>): DatasetFileError | undefined {
@@ -56,17 +57,15 @@ class LineParser<A> {
       })
     }
     const decoded = this.decode(json)
-    if (Either.isLeft(decoded)) {
+    if (Result.isFailure(decoded)) {
       return new DatasetFileError({
         reason: "Schema",
         file: this.file,
         line: this.line,
-        message: `${this.file}, line ${this.line}: the record does not match the schema: ${
-          ParseResult.TreeFormatter.formatIssueSync(decoded.left.issue)
-        }`
+        message: `${this.file}, line ${this.line}: the record does not match the schema: ${decoded.failure.message}`
       })
     }
-    out.push(decoded.right)
+    out.push(decoded.success)
     return undefined
   }
 
@@ -100,7 +99,7 @@ class LineParser<A> {
 const emit = <A>(
   { error, records }: { readonly records: Array<A>; readonly error: DatasetFileError | undefined }
 ): Stream.Stream<A, DatasetFileError> => {
-  const chunk = Stream.fromChunk(Chunk.unsafeFromArray(records))
+  const chunk = Stream.fromArray(records)
   return error === undefined ? chunk : Stream.concat(chunk, Stream.fail(error))
 }
 
@@ -124,7 +123,7 @@ const gunzipError = (file: string, line: number, cause: unknown): DatasetFileErr
 const records = <A, E, R>(
   bytes: Stream.Stream<Uint8Array, E, R>,
   file: string,
-  decode: (json: unknown) => Either.Either<A, ParseResult.ParseError>
+  decode: Decode<A>
 ): Stream.Stream<A, E | DatasetFileError, R> =>
   Stream.suspend(() => {
     const parser = new LineParser<A>(file, decode)
@@ -133,10 +132,10 @@ const records = <A, E, R>(
     let sourceError: Option.Option<E> = Option.none()
     return bytes.pipe(
       Stream.tapError((e) => Effect.sync(() => (sourceError = Option.some(e)))),
-      NodeStream.pipeThroughDuplex(
-        () => Zlib.createGunzip({ chunkSize: 256 * 1024 }),
-        (cause) => new GunzipFailure({ cause })
-      ),
+      NodeStream.pipeThroughDuplex({
+        evaluate: () => Zlib.createGunzip({ chunkSize: 256 * 1024 }),
+        onError: (cause) => new GunzipFailure({ cause })
+      }),
       Stream.flatMap((chunk) => emit(parser.push(chunk))),
       Stream.concat(Stream.suspend(() => emit(parser.end()))),
       // Mapped here, downstream of the parser, so the line count covers every line before the break.
@@ -150,25 +149,20 @@ const records = <A, E, R>(
   })
 
 /** Without a schema the records are the parsed JSON, and `A` is its default, `unknown`. */
-const decoderOf = <A, I>(
-  schema: Schema.Schema<A, I> | undefined
-): (json: unknown) => Either.Either<A, ParseResult.ParseError> =>
-  schema === undefined
-    ? (Either.right as (json: unknown) => Either.Either<A, ParseResult.ParseError>)
-    : Decoder.decodeUnknownEither(schema)
+const decoderOf = <A, I>(schema: Schema.Codec<A, I> | undefined): Decode<A> =>
+  schema === undefined ? (Result.succeed as Decode<A>) : Decoder.decodeUnknownResult(schema)
 
 export const gzipJsonLines = <A, I, E, R>(
   bytes: Stream.Stream<Uint8Array, E, R>,
   file: string,
-  schema?: Schema.Schema<A, I>
+  schema?: Schema.Codec<A, I>
 ): Stream.Stream<A, E | DatasetFileError, R> => records(bytes, file, decoderOf(schema))
 
 /** The bytes of a link, with no retry: a read cannot resume. */
-const fromUrl = (url: string, idleTimeout: Duration.DurationInput | undefined) =>
+const fromUrl = (url: string, idleTimeout: Duration.Input | undefined) =>
   Stream.unwrap(Effect.gen(function*() {
-    const idle = yield* FileHost.idleTimeout(idleTimeout)
-    // No tracing span: it would record the full link, signature included.
-    const client = (yield* HttpClient.HttpClient).pipe(HttpClient.withTracerDisabledWhen(() => true))
+    const idle = yield* Effect.fromResult(FileHost.idleTimeout(idleTimeout))
+    const client = yield* HttpClient.HttpClient
     const { response, target } = yield* FileHost.request(client, url, {}, idle)
     if (response.status !== 200) return yield* FileHost.failWithStatus(response, target)
     return FileHost.bodyOf(response, target, idle)

@@ -3,7 +3,7 @@
  * one lookup against the URL in argv, RSS sampled every few milliseconds. Prints one JSON line.
  */
 import { SemanticScholar } from "@s2-effect/core"
-import { Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import { NodeSemanticScholar } from "../../src/index.js"
 
 const url = process.argv[2] ?? ""
@@ -22,5 +22,5 @@ const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss()
 const exit = await lookup(url)
 clearInterval(timer)
 peak = Math.max(peak, process.memoryUsage.rss())
-const error = Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
 process.stdout.write(JSON.stringify({ growth: peak - before, error: error ?? String(exit._tag) }) + "\n")

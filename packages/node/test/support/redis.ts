@@ -16,7 +16,7 @@ export interface RedisServer {
   readonly kill: Effect.Effect<void>
 }
 
-const freePort = Effect.async<number>((resume) => {
+const freePort = Effect.callback<number>((resume) => {
   const probe = net.createServer()
   probe.listen(0, "127.0.0.1", () => {
     const address = probe.address()
@@ -28,13 +28,13 @@ const freePort = Effect.async<number>((resume) => {
 const binary = process.env["REDIS_SERVER"] ?? "redis-server"
 
 const exited = (child: ChildProcess) =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
     child.once("exit", () => resume(Effect.void))
   })
 
 const start = (port: number) =>
-  Effect.async<ChildProcess, RedisMissing>((resume) => {
+  Effect.callback<ChildProcess, RedisMissing>((resume) => {
     const child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
       stdio: ["ignore", "pipe", "pipe"]
     })
