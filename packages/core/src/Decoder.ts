@@ -51,15 +51,3 @@ export const decodeUnknownResult: <A, I>(
   schema: Schema.Codec<A, I>,
   options?: DecodeOptions
 ) => (u: unknown) => Result.Result<A, Schema.SchemaError> = internal.decodeUnknownResult
-
-/**
- * The former name of {@link decodeUnknownResult} (Effect 3's `Either` is Effect 4's `Result`).
- *
- * @deprecated use {@link decodeUnknownResult}
- * @category decoding
- * @since 0.1.0
- */
-export const decodeUnknownEither: <A, I>(
-  schema: Schema.Codec<A, I>,
-  options?: DecodeOptions
-) => (u: unknown) => Result.Result<A, Schema.SchemaError> = internal.decodeUnknownResult

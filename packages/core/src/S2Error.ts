@@ -216,8 +216,10 @@ export type DecodeReason = typeof DecodeReason.Type
 
 /**
  * A 2xx body that is JSON but not of the expected shape. `excerpt` holds the start of the offending
- * value so the mismatch can be seen without a debugger; `reason` says which mismatch, when known,
- * and `cause` holds the schema's issue.
+ * value so the mismatch can be seen without a debugger; `reason` says which mismatch, when known.
+ * For `"shape"`, `cause` is Schema's `SchemaError`: its issue gives the paths that failed and what
+ * was expected, but no value of the body (the message and excerpt show those, with the API key
+ * hidden wherever the server echoed it).
  *
  * @category errors
  * @since 0.1.0

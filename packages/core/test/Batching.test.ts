@@ -3,12 +3,13 @@
  * caller gets back.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Tracer } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import type { Options, S2Error } from "../src/index.js"
 import { SemanticScholar, withBatching } from "../src/index.js"
 import type { Seen } from "./support/Scripted.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
 import { settle } from "./support/Settle.js"
+import { recordingTracer } from "./support/Tracing.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")
 
@@ -30,41 +31,6 @@ const failure = <A, E>(exit: Exit.Exit<A, E> | undefined): E | undefined => {
   const reasons = exit !== undefined && Exit.isFailure(exit) ? exit.cause.reasons : []
   const [only] = reasons
   return reasons.length === 1 && only !== undefined && Cause.isFailReason(only) ? only.error : undefined
-}
-
-/** A tracer that keeps each span's name, attributes at its end, and how many spans it links. */
-const recordingTracer = () => {
-  const spans: Array<{ readonly name: string; readonly attributes: Map<string, unknown>; readonly links: number }> = []
-  let next = 0
-  const tracer = Tracer.make({
-    span: ({ annotations, kind, links, name, parent, sampled, startTime }) => {
-      const attributes = new Map<string, unknown>()
-      spans.push({ name, attributes, links: links.length })
-      let status: Tracer.SpanStatus = { _tag: "Started", startTime }
-      return {
-        _tag: "Span",
-        name,
-        spanId: `span-${++next}`,
-        traceId: "trace-1",
-        parent,
-        annotations,
-        get status() {
-          return status
-        },
-        attributes,
-        links,
-        sampled,
-        kind,
-        end: (endTime, exit) => {
-          status = { _tag: "Ended", startTime, endTime, exit }
-        },
-        attribute: (key, value) => void attributes.set(key, value),
-        event: () => {},
-        addLinks: () => {}
-      }
-    }
-  })
-  return { spans, tracer }
 }
 
 const batched = (options: Options = {}) => testLayer(server, { batching: true, ...options })

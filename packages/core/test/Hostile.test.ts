@@ -3,12 +3,13 @@
  * deeply nested bodies, a key echoed back. Whatever they answer, streams end and errors are typed.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Cause } from "effect"
-import { Effect, Exit, Fiber, Redacted, Stream } from "effect"
+import { Cause, Effect, Exit, Fiber, Redacted, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
+import { inspect } from "node:util"
 import { SemanticScholar } from "../src/index.js"
 import type { Handler, Seen } from "./support/Scripted.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
+import { settle } from "./support/Settle.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")
 const citing = (n: number) => ({ citingPaper: { paperId: sha(n), title: `Paper ${n}` } })
@@ -203,6 +204,67 @@ describe("hostile answers end in typed errors", () => {
       () => Effect.succeed(json({ paperId: 5, echo: `${"x".repeat(474)}secret-key` })),
       { apiKey: Redacted.make("secret-key"), retry: false }
     ))))
+
+  // A key with characters JSON escapes, too: hiding it in the JSON text would miss its escaped form.
+  for (const key of ["secret-key", "sec\"ret\\key"]) {
+    /** A body of the wrong shape that echoes the key as a refused value, a name and a long string. */
+    const echoing = { paperId: [key], title: key, [key]: { key }, echo: `${"x".repeat(474)}${key}` }
+    const echo = (request: Seen) =>
+      Effect.succeed(json(
+        request.url.pathname.endsWith("/batch")
+          ? (request.body as { ids: Array<string> }).ids.map(() => echoing)
+          : echoing
+      ))
+
+    /** Every way an error is shown: its message, string, stack, JSON, inspection, and as a failure. */
+    const forms = (error: unknown): Array<string> => [
+      String(error),
+      (error as Error).stack ?? "",
+      JSON.stringify(error),
+      inspect(error, { depth: null }),
+      Cause.pretty(Cause.fail(error))
+    ]
+
+    it.effect(`an error body echoing the key ${JSON.stringify(key)}: the key is in none of the error's forms`, () =>
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const error = yield* Effect.flip(s2.getPaper("CorpusId:1"))
+        expect(error._tag).toBe("BadQueryParameters")
+        expect(error.message).toContain("bad key <redacted>")
+        for (const form of forms(error)) {
+          expect(form).not.toContain(key)
+          expect(form).not.toContain(JSON.stringify(key).slice(1, -1))
+        }
+      }).pipe(Effect.provide(testLayer(
+        () => Effect.succeed(json({ error: `bad key ${key}` }, 400)),
+        { apiKey: Redacted.make(key), retry: false }
+      ))))
+
+    for (const batching of [false, true]) {
+      it.effect(
+        `a DecodeError keeps Schema's error as its cause, the echoed key ${JSON.stringify(key)} in none of its forms${
+          batching ? " (batched lookup)" : ""
+        }`,
+        () =>
+          Effect.gen(function*() {
+            const s2 = yield* SemanticScholar
+            // Two lookups at once: with batching, one batch call answers both (the window runs on TestClock).
+            const both = Effect.all([s2.getPaper("CorpusId:1"), s2.getPaper("CorpusId:2")], { concurrency: 2 })
+            const error = yield* Effect.flip(settle(yield* Effect.forkChild(both)))
+            if (error._tag !== "DecodeError") return expect.unreachable()
+            expect(error.reason).toBe("shape")
+            expect(error.message).toContain("<redacted>")
+            expect(Schema.isSchemaError(error.cause)).toBe(true)
+            expect(String(error.cause)).toContain("paperId")
+            for (const form of [...forms(error), ...forms(error.cause)]) {
+              expect(form).not.toContain(key)
+              expect(form).not.toContain(JSON.stringify(key).slice(1, -1))
+              expect(form).not.toContain("secre")
+            }
+          }).pipe(Effect.provide(testLayer(echo, { apiKey: Redacted.make(key), retry: false, batching })))
+      )
+    }
+  }
 
   it.effect("a body over maxResponseBytes fails with ProtocolError saying the size, and is not retried", () =>
     Effect.gen(function*() {

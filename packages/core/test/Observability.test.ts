@@ -1,62 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Metric, Option, Redacted, Stream, Tracer } from "effect"
+import { Effect, Exit, Fiber, Metric, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { Metrics, SemanticScholar } from "../src/index.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
-
-interface Recorded {
-  readonly name: string
-  readonly parent: string | undefined
-  readonly attributes: Map<string, unknown>
-  ended: boolean
-  exit?: Exit.Exit<unknown, unknown>
-}
-
-/** A tracer that keeps every span it is asked for, with its attributes as they stand at the end. */
-const recordingTracer = () => {
-  const spans: Array<Recorded> = []
-  let next = 0
-  const tracer = Tracer.make({
-    span: ({ annotations, kind, links, name, parent, sampled, startTime }) => {
-      const attributes = new Map<string, unknown>()
-      const recorded: Recorded = {
-        name,
-        parent: Option.match(parent, { onNone: () => undefined, onSome: (p) => p.spanId }),
-        attributes,
-        ended: false
-      }
-      spans.push(recorded)
-      const spanId = `span-${++next}`
-      let status: Tracer.SpanStatus = { _tag: "Started", startTime }
-      return {
-        _tag: "Span",
-        name,
-        spanId,
-        traceId: "trace-1",
-        parent,
-        annotations,
-        get status() {
-          return status
-        },
-        attributes,
-        links,
-        sampled,
-        kind,
-        end: (endTime, exit) => {
-          status = { _tag: "Ended", startTime, endTime, exit }
-          recorded.ended = true
-          recorded.exit = exit
-        },
-        attribute: (key, value) => {
-          attributes.set(key, value)
-        },
-        event: () => {},
-        addLinks: () => {}
-      }
-    }
-  })
-  return { spans, tracer }
-}
+import { recordingTracer } from "./support/Tracing.js"
 
 const paper = { paperId: "p1", title: "A title" }
 

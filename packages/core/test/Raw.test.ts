@@ -16,12 +16,23 @@ interface HasRaw {
   readonly raw: Readonly<Record<string, unknown>>
 }
 
+/**
+ * Whether every name in a JSON value is written without escapes. Node 24's `JSON.parse` reads an
+ * escaped name wrong once it has read the name `"\\"` (V8's key cache, nodejs/node#63785): the
+ * value the client is given is then not the text, whatever the client does with it.
+ */
+const plainNames = (value: unknown): boolean =>
+  typeof value !== "object" || value === null ||
+  Object.entries(value).every(([name, child]) =>
+    (Array.isArray(value) || JSON.stringify(name) === `"${name}"`) && plainNames(child)
+  )
+
 /** Fields the client does not know (the server adds fields over time): any name but its own fields'. */
 const unknownFields = (known: ReadonlyArray<string>) =>
   Arbitrary.map(
     Arbitrary.array(Arbitrary.all([Arbitrary.schema(Schema.String), Arbitrary.schema(Schema.Json)]), { maxLength: 3 }),
     (entries) => Object.fromEntries(entries.filter(([key]) => key !== "__proto__" && !known.includes(key)))
-  )
+  ).pipe(Arbitrary.filter(plainNames))
 
 const rawProperty = <A extends HasRaw, I>(
   name: string,

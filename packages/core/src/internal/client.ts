@@ -97,7 +97,7 @@ const responseCache = Effect.fnUntraced(function*(cache: CacheOptions, apiUrl: s
 /** The batching windows of lookups; opened even when off, so `withBatching` can switch them on. */
 const lookupLoaders = (
   batching: Options["batching"],
-  execute: Transport.Transport["execute"],
+  transport: Transport.Transport,
   cache: Lookups.Cache | undefined
 ) =>
   Effect.gen(function*() {
@@ -113,13 +113,13 @@ const lookupLoaders = (
       settings,
       papers: yield* Lookups.loader(
         { ...Graph.getPapers, route: Endpoint.route(Graph.getPapers) },
-        execute,
+        transport,
         settings,
         cache
       ),
       authors: yield* Lookups.loader(
         { ...Graph.getAuthors, route: Endpoint.route(Graph.getAuthors) },
-        execute,
+        transport,
         settings,
         cache
       )
@@ -155,7 +155,7 @@ export const make = (
   Effect.gen(function*() {
     const { config, lookups } = yield* transportConfig(options)
     const transport = yield* Transport.fromClient(config)
-    const loaders = yield* lookupLoaders(options.batching, transport.execute, lookups)
+    const loaders = yield* lookupLoaders(options.batching, transport, lookups)
     const context = { transport, loaders }
     return { ...Graph.make(context), ...Recommendations.make(context), ...Datasets.make(context) }
   })

@@ -17,7 +17,6 @@ import type {
   DatedPageOptions,
   FieldsOption,
   PageOptions,
-  RelevanceSearchOptions,
   SearchPaperOptions,
   SnippetSearchOptions
 } from "../Options.js"
@@ -332,50 +331,35 @@ const lookup = <A, I>(context: Context, endpoint: Lookup<A, I>, loader: Lookups.
     return yield* loader(checked, fields)
   })
 
+/** The pages of an offset list of `subject` (an id, or the query of a search). */
+const offsetPages = <A, P extends OffsetPage<A>, I>(
+  context: Context,
+  endpoint: List<P, I>,
+  subject: string,
+  options: FieldsOption<string> & DatedPageOptions,
+  extra?: Effect.Effect<ReadonlyArray<Filters.QueryParam>, S2Error>
+): Stream.Stream<P, S2Error> =>
+  Endpoint.offsetList(context, endpoint, listRequest(endpoint, subject, options, extra), options)
+
 /** The lists of the graph, as streams of pages. */
 const pageOperations = (context: Context) => ({
   getPaperAuthorsPages: (paperId: string, options: FieldsOption<string> & PageOptions = {}) =>
-    Endpoint.offsetList(
-      context,
-      lists.getPaperAuthors,
-      listRequest(lists.getPaperAuthors, paperId, options),
-      options
-    ),
+    offsetPages(context, lists.getPaperAuthors, paperId, options),
   getPaperCitationsPages: (paperId: string, options: FieldsOption<string> & DatedPageOptions = {}) =>
-    Endpoint.offsetList(
-      context,
-      lists.getPaperCitations,
-      listRequest(lists.getPaperCitations, paperId, options),
-      options
-    ),
+    offsetPages(context, lists.getPaperCitations, paperId, options),
   getPaperReferencesPages: (paperId: string, options: FieldsOption<string> & PageOptions = {}) =>
-    Endpoint.offsetList(
-      context,
-      lists.getPaperReferences,
-      listRequest(lists.getPaperReferences, paperId, options),
-      options
-    ),
+    offsetPages(context, lists.getPaperReferences, paperId, options),
   getAuthorPapersPages: (authorId: string, options: FieldsOption<string> & DatedPageOptions = {}) =>
-    Endpoint.offsetList(
-      context,
-      lists.getAuthorPapers,
-      listRequest(lists.getAuthorPapers, authorId, options),
-      options
-    ),
+    offsetPages(context, lists.getAuthorPapers, authorId, options),
   searchAuthorPages: (query: string, options: FieldsOption<string> & PageOptions = {}) =>
-    Endpoint.offsetList(context, lists.searchAuthor, listRequest(lists.searchAuthor, query, options), options),
+    offsetPages(context, lists.searchAuthor, query, options),
   searchPaperPages: (
     query: string,
     options: SearchPaperOptions = {}
   ): Stream.Stream<TokenPage<Paper> | OffsetPage<Paper>, S2Error> =>
     options.bulk === true
       ? Endpoint.tokenList(context, searchPaperBulk, bulkQuery(query, options), options)
-      : Endpoint.offsetList(
-        context,
-        lists.searchPaper,
-        listRequest(lists.searchPaper, query, options, searchFilters(options)),
-        options as RelevanceSearchOptions
-      )
+      : offsetPages(context, lists.searchPaper, query, options, searchFilters(options))
 })
 
 /** The graph operations of the service. */

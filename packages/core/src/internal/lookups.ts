@@ -178,12 +178,12 @@ export type Loader<A> = (id: string, fields: string) => Effect.Effect<A, S2Error
  */
 export const loader = <A, I>(
   endpoint: BatchEndpoint<A, I> & { readonly route: string },
-  execute: Transport["execute"],
+  transport: Pick<Transport, "execute" | "decode">,
   settings: Settings,
   cache: Cache | undefined
 ): Effect.Effect<Loader<A>, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const batches = resolver(endpoint as BatchEndpoint<unknown, unknown>, execute).pipe(
+    const batches = resolver(endpoint as BatchEndpoint<unknown, unknown>, transport.execute).pipe(
       RequestResolver.withSpan(`SemanticScholar.${endpoint.name}`, {
         attributes: { "s2.endpoint": endpoint.route },
         kind: "client"
@@ -208,7 +208,8 @@ export const loader = <A, I>(
         const json = yield* Effect.request(new Lookup({ id, fields, key }), resolved).pipe(
           Effect.catchIf((error): error is StoreError => !isS2Error(error), Effect.die)
         )
-        return yield* TransportModule.decode(endpoint.schema, json, target)
+        // Decoded here, by its own caller, with the key hidden as in any answer the transport decodes.
+        return yield* transport.decode(endpoint.schema, json, target)
       })
   })
 

@@ -142,6 +142,15 @@ export const tooLarge = (over: TooLarge, max: number, target: Target, status: nu
     ...target
   })
 
-/** The text with every occurrence of the key replaced, for anything a server echoed back. */
-export const redactKey = (key: string | undefined) => (text: string): string =>
-  key === undefined || key === "" || !text.includes(key) ? text : text.split(key).join("<redacted>")
+const replaced = (text: string, part: string): string =>
+  text.includes(part) ? text.split(part).join("<redacted>") : text
+
+/**
+ * The text with every occurrence of the key replaced, for anything a server echoed back: as it is,
+ * and as a JSON string writes it (a key with a quote or a backslash is written escaped in a body).
+ */
+export const redactKey = (key: string | undefined) => {
+  if (key === undefined || key === "") return (text: string): string => text
+  const escaped = JSON.stringify(key).slice(1, -1)
+  return (text: string): string => replaced(escaped === key ? text : replaced(text, escaped), key)
+}

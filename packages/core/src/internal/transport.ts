@@ -80,9 +80,17 @@ export const Overrides: Context.Reference<OverridesValue> = Context.Reference<Ov
 export interface Transport {
   readonly config: TransportConfig
   readonly execute: <A, I>(request: S2Request, schema: Schema.Codec<A, I>) => Effect.Effect<A, S2Error>
+  /**
+   * {@link decode} with this transport's key hidden: for JSON that came through `execute` and is
+   * decoded later by its caller (a batched lookup's entry).
+   */
+  readonly decode: <A, I>(schema: Schema.Codec<A, I>, json: unknown, target: Target) => Effect.Effect<A, DecodeError>
 }
 
 type Target = Response.Target
+
+/** What an error may show of a server's text: the text with the key hidden. */
+type Hide = (text: string) => string
 
 const redactedKey = "<redacted>"
 
@@ -149,7 +157,7 @@ export const decode = <A, I>(
   schema: Schema.Codec<A, I>,
   json: unknown,
   target: Target,
-  hide: (text: string) => string = (text) => text,
+  hide: Hide = (text) => text,
   fresh = false
 ): Effect.Effect<A, DecodeError> => {
   const fast = fastDecoder(schema)?.(json, fresh)
@@ -179,7 +187,7 @@ const nestsDeeper = (json: unknown, max: number): boolean => {
 }
 
 /** A bounded rendering of a server's value, the key hidden before it is cut. */
-const shown = (render: () => string, max: number, hide: (text: string) => string): string => {
+const shown = (render: () => string, max: number, hide: Hide): string => {
   try {
     return excerpt(hide(render()), max)
   } catch {
@@ -187,29 +195,79 @@ const shown = (render: () => string, max: number, hide: (text: string) => string
   }
 }
 
+const failureOf = <A, E>(result: Result.Result<A, E>): E | undefined =>
+  Result.isFailure(result) ? result.failure : undefined
+
+/** A number whose digits show the key, as the text they show; any other number as it is. */
+const hiddenNumber = (n: number, hide: Hide): number | string => {
+  const text = String(n)
+  const hidden = hide(text)
+  return hidden === text ? n : hidden
+}
+
+/** Sets an own, enumerable property: also a JSON name `__proto__`, which an assignment would not. */
+const put = (into: object, name: string, value: unknown) =>
+  Object.defineProperty(into, name, { value, enumerable: true, writable: true, configurable: true })
+
 /**
- * Schema's own decoder: the reference behaviour, and the source of the error message. The issue
- * reports the offending values (as v3's messages did) unless the body nests too deeply to show.
+ * A copy of a JSON value with the key hidden in every string, every name and every number, walked
+ * without recursion (a hostile body may nest too deeply for it). Hiding values rather than the
+ * JSON text also hides a key with characters that JSON escapes.
+ */
+const hiddenCopy = (json: unknown, hide: Hide): unknown => {
+  const root = {}
+  const stack: Array<readonly [unknown, object, string]> = [[json, root, "json"]]
+  while (stack.length > 0) {
+    const [value, into, name] = stack.pop()!
+    if (typeof value === "object" && value !== null) {
+      const copy = Array.isArray(value) ? new Array<unknown>(value.length) : {}
+      put(into, name, copy)
+      for (const [key, child] of Object.entries(value)) {
+        const hidden = Array.isArray(value) ? key : hide(key)
+        // Each name is set now, so the copy keeps the body's order (the stack fills the values in reverse).
+        put(copy, hidden, undefined)
+        stack.push([child, copy, hidden])
+      }
+    } else {
+      put(
+        into,
+        name,
+        typeof value === "string" ? hide(value) : typeof value === "number" ? hiddenNumber(value, hide) : value
+      )
+    }
+  }
+  return (root as { readonly json?: unknown }).json
+}
+
+/**
+ * Schema's own decoder: the reference behaviour, and the source of the error. The error is built
+ * from a copy of the body with the key hidden: its message reports the offending values (as v3's
+ * did) unless the body nests too deeply to show, and its `cause` is Schema's error of the copy,
+ * decoded without reporting values, so it holds the paths but no value of the body (nor the page).
  */
 const slowDecode = <A, I>(
   schema: Schema.Codec<A, I>,
   json: unknown,
   target: Target,
-  hide: (text: string) => string
+  hide: Hide
 ): Effect.Effect<A, DecodeError> => {
-  const deep = nestsDeeper(json, 1000)
   // Schema memoises the compiled parser per schema, so this does not rebuild it per page.
-  const result = Schema.decodeUnknownResult(schema, { reportInput: !deep })(json)
+  const result = Schema.decodeUnknownResult(schema)(json)
   if (Result.isSuccess(result)) return Effect.succeed(result.success)
-  const issue = shown(() => formatIssue(result.failure.issue), 1000, hide)
+  const deep = nestsDeeper(json, 1000)
+  const hidden = hiddenCopy(json, hide)
+  // The copy passes only where the key itself was refused (say, in a string too long): no cause then.
+  const cause = failureOf(Schema.decodeUnknownResult(schema)(hidden))
+  const reported = deep ? undefined : failureOf(Schema.decodeUnknownResult(schema, { reportInput: true })(hidden))
+  const issue = (reported ?? cause ?? result.failure).issue
   return Effect.fail(
     new DecodeError({
-      message: `the response of ${target.method} ${target.url} is not of the expected shape: ${issue}${
-        deep ? ` ${tooDeep}` : ""
-      }`,
-      excerpt: deep ? tooDeep : shown(() => JSON.stringify(json) ?? String(json), 500, hide),
-      // No `cause`: the schema's issue holds the server's values, which may echo the key.
+      message: `the response of ${target.method} ${target.url} is not of the expected shape: ${
+        shown(() => formatIssue(issue), 1000, hide)
+      }${deep ? ` ${tooDeep}` : ""}`,
+      excerpt: deep ? tooDeep : shown(() => JSON.stringify(hidden) ?? String(hidden), 500, hide),
       reason: "shape",
+      cause,
       ...target
     })
   )
@@ -230,7 +288,7 @@ const readResponse = (response: HttpClientResponse.HttpClientResponse, maxBytes:
 }
 
 /** The JSON of a 2xx answer; a body that does not parse was cut short. */
-const parseJson = (text: string, status: number, target: Target, hide: (text: string) => string) =>
+const parseJson = (text: string, status: number, target: Target, hide: Hide) =>
   Effect.try({
     try: (): unknown => JSON.parse(text),
     catch: () => {
@@ -255,19 +313,17 @@ interface Read {
  * An answer read: its JSON when the status is 2xx, else the typed error of the status. Any other
  * status, a redirect included, is final (not followed: the key goes to the API root only).
  */
-const toAnswer =
-  (target: Target, hide: (text: string) => string) =>
-  ({ headers, status, text }: Read): Effect.Effect<unknown, S2Error> =>
-    status >= 200 && status < 300
-      ? parseJson(text, status, target, hide)
-      : Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.fail(Status.toError({
-          status,
-          ...target,
-          body: hide(text),
-          retryAfterMillis: Status.parseRetryAfter(headers["retry-after"], now),
-          location: headers.location
-        })))
+const toAnswer = (target: Target, hide: Hide) => ({ headers, status, text }: Read): Effect.Effect<unknown, S2Error> =>
+  status >= 200 && status < 300
+    ? parseJson(text, status, target, hide)
+    : Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.fail(Status.toError({
+        status,
+        ...target,
+        body: hide(text),
+        retryAfterMillis: Status.parseRetryAfter(headers["retry-after"], now),
+        location: headers.location
+      })))
 
 /** The body of a request as text, for the debug line. */
 const bodyText = (request: HttpClientRequest.HttpClientRequest): string | undefined =>
@@ -414,7 +470,11 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
     return yield* decode(schema, json, target, hideKey, config.around === undefined)
   })
 
-  return { config, execute }
+  return {
+    config,
+    execute,
+    decode: (schema, json, target) => decode(schema, json, target, hideKey)
+  }
 }
 
 /** Used by the service layer to build the transport from its dependencies. */

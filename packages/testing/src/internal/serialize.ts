@@ -1,9 +1,9 @@
 /** Wire JSON for papers, authors and citation edges, honouring a {@link FieldSpec}. */
-import type { Corpus, PaperCore } from "../Corpus.js"
+import type { AuthorCore, Corpus, PaperCore } from "../Corpus.js"
 import { authorsYear, embeddingOf } from "./corpus/generate.js"
 import { isInfluential } from "./corpus/graph.js"
 import { TOPICS } from "./corpus/vocabulary.js"
-import { AUTHOR_FIELDS, type FieldSpec, PAPER_FIELDS } from "./fields.js"
+import { AUTHOR_FIELDS, EDGE_FIELDS, type FieldSpec, PAPER_FIELDS } from "./fields.js"
 import { at, hash, hashString, Rng } from "./prng.js"
 
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -25,106 +25,98 @@ const uuidOf = (h: number, h2: number): string => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
 }
 
-const paperField = (corpus: Corpus, i: number, p: PaperCore, name: string, spec: FieldSpec): Json | undefined => {
-  switch (name) {
-    case "paperId":
-      return p.paperId
-    case "corpusId":
-      return p.corpusId
-    case "externalIds":
-      return p.externalIds
-    case "url":
-      return `https://www.semanticscholar.org/paper/${p.paperId}`
-    case "title":
-      return p.title
-    case "abstract":
-      return p.abstract
-    case "venue":
-      return p.venue?.name ?? ""
-    case "publicationVenue": {
-      const v = p.venue
-      if (v === null) return null
-      const out: JsonObject = {
-        id: uuidOf(hashString(v.name), 1),
-        name: v.name,
-        type: v.type,
-        alternate_names: [v.short]
-      }
-      if (v.issn !== null) out.issn = v.issn
-      out.url = `https://${v.host}/`
-      return out
-    }
-    case "year":
-      return p.year
-    case "referenceCount":
-      return corpus.referenceCount(i)
-    case "citationCount":
-      return corpus.citationCount(i)
-    case "influentialCitationCount":
-      return corpus.influentialCitationCount(i)
-    case "isOpenAccess":
-      return p.openAccess !== null
-    case "openAccessPdf":
-      return p.openAccess === null ? null : { url: p.openAccess.url, status: p.openAccess.status }
-    case "fieldsOfStudy":
-      return p.fieldsOfStudy
-    case "s2FieldsOfStudy":
-      return p.s2FieldsOfStudy
-    case "tldr":
-      return p.tldr === null ? null : { model: "tldr@v2.0.0", text: p.tldr }
-    case "publicationTypes":
-      return p.publicationTypes
-    case "publicationDate":
-      return p.publicationDate
-    case "journal":
-      return p.journal
-    case "citationStyles": {
-      const names = p.authors.map((a) => corpus.author(a).name)
-      const last = (names[0]?.split(" ").at(-1) ?? "Anon").replace(/[^A-Za-z]/g, "")
-      const key = `${last}${p.year}${p.title.split(" ").slice(0, 2).map((w) => w[0]?.toUpperCase() ?? "").join("")}`
-      const kind = p.venue?.type === "conference" ? "Inproceedings" : "Article"
-      return {
-        bibtex: `@${kind}{${key},\n author = {${
-          names.join(" and ")
-        }},\n title = {${p.title}},\n year = {${p.year}}\n}\n`
-      }
-    }
-    case "embedding": {
-      const models = spec.nested.get("embedding")
-      const model = models !== undefined && models.has("specter_v2") ? "specter_v2" : "specter_v1"
-      return { model, vector: embeddingOf(corpus.seed, i, p.topic, model) }
-    }
-    case "textAvailability":
-      return p.openAccess !== null ? "fulltext" : p.abstract !== null ? "abstract" : "none"
-    case "authors": {
-      const sub = authorSelection(spec.nested.get("authors"))
-      return p.authors.map((a) => authorJson(corpus, a, { top: sub, nested: new Map() }))
-    }
-    case "citations":
-    case "references": {
-      const sub: FieldSpec = { top: spec.nested.get(name) ?? PAPER_DEFAULT_NESTED, nested: new Map() }
-      const ids = name === "citations" ? citingOf(corpus, i) : citedOf(corpus, i)
-      const out: Array<Json> = []
-      for (let k = 0; k < ids.length && k < NESTED_LIST_CAP; k++) out.push(paperJson(corpus, ids[k]!, sub))
-      if (name === "references") {
-        for (let u = 0; u < unresolvedCount(corpus, i); u++) out.push(unresolvedJson(corpus, i, u, sub))
-      }
-      return out
-    }
-  }
-  return undefined
+/** Where a field is read: paper `i` of `corpus`, generated as `p`, asked for with `spec`. */
+interface PaperAt {
+  readonly corpus: Corpus
+  readonly i: number
+  readonly p: PaperCore
+  readonly spec: FieldSpec
 }
 
-export const paperJson = (corpus: Corpus, i: number, spec: FieldSpec): JsonObject => {
-  const p = corpus.paper(i)
-  const out: JsonObject = { paperId: p.paperId }
-  for (const name of PAPER_FIELDS) {
-    if (name === "paperId" || !spec.top.has(name)) continue
-    const value = paperField(corpus, i, p, name, spec)
-    if (value !== undefined) out[name] = value
+const publicationVenueJson = (v: PaperCore["venue"]): Json => {
+  if (v === null) return null
+  const out: JsonObject = { id: uuidOf(hashString(v.name), 1), name: v.name, type: v.type, alternate_names: [v.short] }
+  if (v.issn !== null) out.issn = v.issn
+  out.url = `https://${v.host}/`
+  return out
+}
+
+const citationStylesJson = ({ corpus, p }: PaperAt): Json => {
+  const names = p.authors.map((a) => corpus.author(a).name)
+  const last = (names[0]?.split(" ").at(-1) ?? "Anon").replace(/[^A-Za-z]/g, "")
+  const key = `${last}${p.year}${p.title.split(" ").slice(0, 2).map((w) => w[0]?.toUpperCase() ?? "").join("")}`
+  const kind = p.venue?.type === "conference" ? "Inproceedings" : "Article"
+  return {
+    bibtex: `@${kind}{${key},\n author = {${names.join(" and ")}},\n title = {${p.title}},\n year = {${p.year}}\n}\n`
+  }
+}
+
+/** `citations` / `references`: the linked papers (capped), then a reference's unresolved entries. */
+const linkedPapersJson = (name: "citations" | "references") => ({ corpus, i, spec }: PaperAt): Json => {
+  const sub: FieldSpec = { top: spec.nested.get(name) ?? PAPER_DEFAULT_NESTED, nested: new Map() }
+  const ids = name === "citations" ? citingOf(corpus, i) : citedOf(corpus, i)
+  const out: Array<Json> = []
+  for (let k = 0; k < ids.length && k < NESTED_LIST_CAP; k++) out.push(paperJson(corpus, ids[k]!, sub))
+  if (name === "references") {
+    for (let u = 0; u < unresolvedCount(corpus, i); u++) out.push(unresolvedJson(corpus, i, u, sub))
   }
   return out
 }
+
+/** How each paper field is answered. */
+const PAPER_FIELD: { readonly [F in (typeof PAPER_FIELDS)[number]]: (at: PaperAt) => Json } = {
+  paperId: ({ p }) => p.paperId,
+  corpusId: ({ p }) => p.corpusId,
+  externalIds: ({ p }) => p.externalIds,
+  url: ({ p }) => `https://www.semanticscholar.org/paper/${p.paperId}`,
+  title: ({ p }) => p.title,
+  abstract: ({ p }) => p.abstract,
+  venue: ({ p }) => p.venue?.name ?? "",
+  publicationVenue: ({ p }) => publicationVenueJson(p.venue),
+  year: ({ p }) => p.year,
+  referenceCount: ({ corpus, i }) => corpus.referenceCount(i),
+  citationCount: ({ corpus, i }) => corpus.citationCount(i),
+  influentialCitationCount: ({ corpus, i }) => corpus.influentialCitationCount(i),
+  isOpenAccess: ({ p }) => p.openAccess !== null,
+  openAccessPdf: ({ p }) => p.openAccess === null ? null : { url: p.openAccess.url, status: p.openAccess.status },
+  fieldsOfStudy: ({ p }) => p.fieldsOfStudy,
+  s2FieldsOfStudy: ({ p }) => p.s2FieldsOfStudy,
+  tldr: ({ p }) => p.tldr === null ? null : { model: "tldr@v2.0.0", text: p.tldr },
+  publicationTypes: ({ p }) => p.publicationTypes,
+  publicationDate: ({ p }) => p.publicationDate,
+  journal: ({ p }) => p.journal,
+  citationStyles: citationStylesJson,
+  embedding: ({ corpus, i, p, spec }) => {
+    const models = spec.nested.get("embedding")
+    const model = models !== undefined && models.has("specter_v2") ? "specter_v2" : "specter_v1"
+    return { model, vector: embeddingOf(corpus.seed, i, p.topic, model) }
+  },
+  textAvailability: ({ p }) => p.openAccess !== null ? "fulltext" : p.abstract !== null ? "abstract" : "none",
+  authors: ({ corpus, p, spec }) => {
+    const sub = authorSelection(spec.nested.get("authors"))
+    return p.authors.map((a) => authorJson(corpus, a, { top: sub, nested: new Map() }))
+  },
+  citations: linkedPapersJson("citations"),
+  references: linkedPapersJson("references")
+}
+
+/** A record's JSON: its id, then each field of `names` that `top` asks for, in `names` order. */
+const selectedJson = <F extends string, At>(
+  id: F,
+  names: ReadonlyArray<F>,
+  field: { readonly [K in F]: (at: At) => Json },
+  at: At,
+  top: ReadonlySet<string>
+): JsonObject => {
+  const out: JsonObject = { [id]: field[id](at) }
+  for (const name of names) {
+    if (name !== id && top.has(name)) out[name] = field[name](at)
+  }
+  return out
+}
+
+export const paperJson = (corpus: Corpus, i: number, spec: FieldSpec): JsonObject =>
+  selectedJson("paperId", PAPER_FIELDS, PAPER_FIELD, { corpus, i, p: corpus.paper(i), spec }, spec.top)
 
 export const citingOf = (corpus: Corpus, i: number): Int32Array =>
   i < corpus.size
@@ -149,52 +141,46 @@ export const unresolvedJson = (corpus: Corpus, i: number, u: number, spec: Field
   return out
 }
 
-export const authorJson = (corpus: Corpus, j: number, spec: FieldSpec): JsonObject => {
-  const a = corpus.author(j)
-  const out: JsonObject = { authorId: a.authorId }
-  for (const name of AUTHOR_FIELDS) {
-    if (name === "authorId" || !spec.top.has(name)) continue
-    switch (name) {
-      case "externalIds":
-        out.externalIds = a.externalIds
-        break
-      case "url":
-        out.url = `https://www.semanticscholar.org/author/${a.authorId}`
-        break
-      case "name":
-        out.name = a.name
-        break
-      case "affiliations":
-        out.affiliations = a.affiliations
-        break
-      case "homepage":
-        out.homepage = a.homepage
-        break
-      case "paperCount":
-        out.paperCount = corpus.authorPaperCount(j)
-        break
-      case "citationCount":
-        out.citationCount = corpus.authorCitationCount[j]!
-        break
-      case "hIndex":
-        out.hIndex = corpus.authorHIndex[j]!
-        break
-      case "papers": {
-        const sub = spec.nested.get("papers") ?? PAPER_DEFAULT_NESTED
-        const subSpec: FieldSpec = { top: sub, nested: new Map() }
-        const list: Array<Json> = []
-        const from = corpus.authorPaperStart[j]!
-        const to = Math.min(corpus.authorPaperStart[j + 1]!, from + NESTED_LIST_CAP)
-        for (let k = from; k < to; k++) list.push(paperJson(corpus, corpus.authorPapers[k]!, subSpec))
-        out.papers = list
-        break
-      }
-    }
-  }
-  return out
+/** Where an author field is read: author `j` of `corpus`, generated as `a`, asked for with `spec`. */
+interface AuthorAt {
+  readonly corpus: Corpus
+  readonly j: number
+  readonly a: AuthorCore
+  readonly spec: FieldSpec
 }
 
+/** How each author field is answered. */
+const AUTHOR_FIELD: { readonly [F in (typeof AUTHOR_FIELDS)[number]]: (at: AuthorAt) => Json } = {
+  authorId: ({ a }) => a.authorId,
+  externalIds: ({ a }) => a.externalIds,
+  url: ({ a }) => `https://www.semanticscholar.org/author/${a.authorId}`,
+  name: ({ a }) => a.name,
+  affiliations: ({ a }) => a.affiliations,
+  homepage: ({ a }) => a.homepage,
+  paperCount: ({ corpus, j }) => corpus.authorPaperCount(j),
+  citationCount: ({ corpus, j }) => corpus.authorCitationCount[j]!,
+  hIndex: ({ corpus, j }) => corpus.authorHIndex[j]!,
+  papers: ({ corpus, j, spec }) => {
+    const subSpec: FieldSpec = { top: spec.nested.get("papers") ?? PAPER_DEFAULT_NESTED, nested: new Map() }
+    const list: Array<Json> = []
+    const from = corpus.authorPaperStart[j]!
+    const to = Math.min(corpus.authorPaperStart[j + 1]!, from + NESTED_LIST_CAP)
+    for (let k = from; k < to; k++) list.push(paperJson(corpus, corpus.authorPapers[k]!, subSpec))
+    return list
+  }
+}
+
+export const authorJson = (corpus: Corpus, j: number, spec: FieldSpec): JsonObject =>
+  selectedJson("authorId", AUTHOR_FIELDS, AUTHOR_FIELD, { corpus, j, a: corpus.author(j), spec }, spec.top)
+
 const INTENTS = ["background", "methodology", "result"] as const
+
+/** The other paper's selection in an edge: what is not an edge field, or its title when nothing is. */
+const edgePaperSpec = (spec: FieldSpec): FieldSpec => {
+  const top = new Set([...spec.top].filter((f) => !(EDGE_FIELDS as ReadonlyArray<string>).includes(f)))
+  if (top.size === 0) top.add("title")
+  return { top, nested: spec.nested }
+}
 
 /** One citation edge; `side` names the other paper's key (`citingPaper` or `citedPaper`). */
 export const edgeJson = (
@@ -223,13 +209,7 @@ export const edgeJson = (
     if (spec.top.has("contextsWithIntent")) out.contextsWithIntent = withIntent
   }
   if (spec.top.has("isInfluential")) out.isInfluential = isInfluential(corpus.seed, citing, cited)
-  const paperTop = new Set(
-    [...spec.top].filter((f) =>
-      f !== "contexts" && f !== "intents" && f !== "contextsWithIntent" && f !== "isInfluential"
-    )
-  )
-  if (paperTop.size === 0) paperTop.add("title")
-  out[side] = paperJson(corpus, side === "citingPaper" ? citing : cited, { top: paperTop, nested: spec.nested })
+  out[side] = paperJson(corpus, side === "citingPaper" ? citing : cited, edgePaperSpec(spec))
   return out
 }
 
@@ -239,13 +219,7 @@ export const unresolvedEdgeJson = (corpus: Corpus, citing: number, u: number, sp
   if (spec.top.has("intents")) out.intents = []
   if (spec.top.has("contextsWithIntent")) out.contextsWithIntent = []
   if (spec.top.has("isInfluential")) out.isInfluential = false
-  const paperTop = new Set(
-    [...spec.top].filter((f) =>
-      f !== "contexts" && f !== "intents" && f !== "contextsWithIntent" && f !== "isInfluential"
-    )
-  )
-  if (paperTop.size === 0) paperTop.add("title")
-  out.citedPaper = unresolvedJson(corpus, citing, u, { top: paperTop, nested: spec.nested })
+  out.citedPaper = unresolvedJson(corpus, citing, u, edgePaperSpec(spec))
   return out
 }
 

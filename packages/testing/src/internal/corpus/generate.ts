@@ -13,7 +13,8 @@ import {
   SENTENCE_PATTERNS,
   TITLE_PATTERNS,
   type Topic,
-  TOPICS
+  TOPICS,
+  type Venue
 } from "./vocabulary.js"
 
 const SALT_PAPER = 0x5eed01
@@ -80,19 +81,22 @@ const pickYear = (rng: Rng): number => {
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, "0")
 
-export const paperCore = (seed: number, i: number, universe: number, authorCount: number): PaperCore => {
-  const rng = new Rng(hash(seed, i, SALT_PAPER))
-  const topicIndex = pickTopic(rng)
-  const topic = at(TOPICS, topicIndex)
-  const title = capitalize(fill(rng.pick(TITLE_PATTERNS), topic, rng))
-  let abstract: string | null = null
-  if (rng.chance(0.88)) {
-    const n = 3 + rng.int(3)
-    const sentences: Array<string> = []
-    for (let k = 0; k < n; k++) sentences.push(capitalize(fill(rng.pick(SENTENCE_PATTERNS), topic, rng)))
-    abstract = sentences.join(" ")
-  }
-  const year = pickYear(rng)
+/*
+ * The pieces of a paper, each drawn from the paper's one Rng. `paperCore` calls them in a fixed
+ * order: each piece takes the draws that follow those of the pieces before it, so reordering the
+ * calls (or adding a draw to one) changes every generated corpus.
+ */
+
+const abstractOf = (rng: Rng, topic: Topic): string | null => {
+  if (!rng.chance(0.88)) return null
+  const n = 3 + rng.int(3)
+  const sentences: Array<string> = []
+  for (let k = 0; k < n; k++) sentences.push(capitalize(fill(rng.pick(SENTENCE_PATTERNS), topic, rng)))
+  return sentences.join(" ")
+}
+
+/** A date in `year`: none for 12%, January 1st for 18% (a year-only date), else a day of the year. */
+const dateOf = (rng: Rng, year: number): { readonly month: number; readonly publicationDate: string | null } => {
   const dateRoll = rng.float()
   const month = 1 + rng.int(12)
   const day = 1 + rng.int(28)
@@ -101,10 +105,21 @@ export const paperCore = (seed: number, i: number, universe: number, authorCount
     : dateRoll < 0.3
     ? `${year}-01-01`
     : `${year}-${pad(month)}-${pad(day)}`
-  const venue = rng.chance(0.85) ? rng.pick(topic.venues) : null
-  const paperId = paperIdOf(seed, i, universe)
-  const corpusId = corpusIdOf(seed, i)
+  return { month, publicationDate }
+}
 
+/** What a paper's external ids are made of. */
+interface IdParts {
+  readonly i: number
+  readonly topic: Topic
+  readonly topicIndex: number
+  readonly venue: Venue | null
+  readonly year: number
+  readonly month: number
+}
+
+const externalIdsOf = (rng: Rng, paper: IdParts, corpusId: number): Record<string, string | number> => {
+  const { i, month, topic, topicIndex, venue, year } = paper
   const externalIds: Record<string, string | number> = {}
   const yy = pad(year % 100)
   if (topic.fields.includes("Computer Science") && rng.chance(0.6)) {
@@ -125,7 +140,10 @@ export const paperCore = (seed: number, i: number, universe: number, authorCount
     if (rng.chance(0.5)) externalIds.PubMedCentral = String(1000000 + i)
   }
   externalIds.CorpusId = corpusId
+  return externalIds
+}
 
+const fieldsOf = (rng: Rng, topic: Topic): Pick<PaperCore, "fieldsOfStudy" | "s2FieldsOfStudy"> => {
   const primary = rng.pick(topic.fields)
   let fieldsOfStudy: Array<string> | null = null
   if (rng.chance(0.88)) {
@@ -137,42 +155,70 @@ export const paperCore = (seed: number, i: number, universe: number, authorCount
   for (const f of fieldsOfStudy ?? []) s2FieldsOfStudy.push({ category: f, source: "external" })
   s2FieldsOfStudy.push({ category: primary, source: "s2-fos-model" })
   if (rng.chance(0.3)) s2FieldsOfStudy.push({ category: rng.pick(FIELDS_OF_STUDY), source: "s2-fos-model" })
+  return { fieldsOfStudy, s2FieldsOfStudy }
+}
 
-  let publicationTypes: Array<string> | null = null
-  if (rng.chance(0.8)) {
-    publicationTypes = [venue?.type === "conference" ? "Conference" : "JournalArticle"]
-    if (rng.chance(0.25)) {
-      const extra = rng.pick(
-        topic.pubmed ? ["Review", "ClinicalTrial", "CaseReport", "MetaAnalysis", "Study"] : PUBLICATION_TYPES
-      )
-      if (!publicationTypes.includes(extra)) publicationTypes.push(extra)
-    }
+const publicationTypesOf = (rng: Rng, topic: Topic, venue: Venue | null): Array<string> | null => {
+  if (!rng.chance(0.8)) return null
+  const publicationTypes = [venue?.type === "conference" ? "Conference" : "JournalArticle"]
+  if (rng.chance(0.25)) {
+    const extra = rng.pick(
+      topic.pubmed ? ["Review", "ClinicalTrial", "CaseReport", "MetaAnalysis", "Study"] : PUBLICATION_TYPES
+    )
+    if (!publicationTypes.includes(extra)) publicationTypes.push(extra)
   }
+  return publicationTypes
+}
 
-  // Heavy-tailed author choice: a few prolific authors, many with one or two papers.
+/** Heavy-tailed author choice: a few prolific authors, many with one or two papers. */
+const authorsOf = (rng: Rng, authorCount: number): Array<number> => {
   const nAuthors = 1 + Math.min(7, Math.floor(-Math.log(1 - rng.float()) * 2))
   const authors: Array<number> = []
   for (let k = 0; k < nAuthors; k++) {
     const a = Math.floor(authorCount * Math.pow(rng.float(), 2.2))
     if (!authors.includes(a)) authors.push(a)
   }
+  return authors
+}
 
-  let openAccess: PaperCore["openAccess"] = null
-  if (rng.chance(0.35)) {
-    const status = rng.pick(["GREEN", "GOLD", "HYBRID", "BRONZE", null] as const)
-    openAccess = { url: `https://${venue?.host ?? "arxiv.org"}/pdf/${paperId.slice(0, 12)}.pdf`, status }
-  }
-  const tldr = abstract !== null && rng.chance(0.7)
+const openAccessOf = (rng: Rng, venue: Venue | null, paperId: string): PaperCore["openAccess"] => {
+  if (!rng.chance(0.35)) return null
+  const status = rng.pick(["GREEN", "GOLD", "HYBRID", "BRONZE", null] as const)
+  return { url: `https://${venue?.host ?? "arxiv.org"}/pdf/${paperId.slice(0, 12)}.pdf`, status }
+}
+
+const tldrOf = (rng: Rng, topic: Topic, abstract: string | null): string | null =>
+  abstract !== null && rng.chance(0.7)
     ? `This paper ${rng.pick(["shows", "proposes", "studies", "argues"])} that ${
       fill("{method} improves {adj} {noun}", topic, rng)
     }.`
     : null
-  const journal: PaperCore["journal"] = venue === null
+
+const journalOf = (rng: Rng, venue: Venue | null, year: number): PaperCore["journal"] =>
+  venue === null
     ? null
     : rng.chance(0.5)
     ? { name: venue.name }
     : { name: venue.name, volume: String(1 + (year % 60)), pages: `${1 + rng.int(900)}-${901 + rng.int(99)}` }
 
+export const paperCore = (seed: number, i: number, universe: number, authorCount: number): PaperCore => {
+  const rng = new Rng(hash(seed, i, SALT_PAPER))
+  const topicIndex = pickTopic(rng)
+  const topic = at(TOPICS, topicIndex)
+  const title = capitalize(fill(rng.pick(TITLE_PATTERNS), topic, rng))
+  const abstract = abstractOf(rng, topic)
+  const year = pickYear(rng)
+  const { month, publicationDate } = dateOf(rng, year)
+  const venue = rng.chance(0.85) ? rng.pick(topic.venues) : null
+  const paperId = paperIdOf(seed, i, universe)
+  const corpusId = corpusIdOf(seed, i)
+  const externalIds = externalIdsOf(rng, { i, topic, topicIndex, venue, year, month }, corpusId)
+  const { fieldsOfStudy, s2FieldsOfStudy } = fieldsOf(rng, topic)
+  const publicationTypes = publicationTypesOf(rng, topic, venue)
+  const authors = authorsOf(rng, authorCount)
+  const openAccess = openAccessOf(rng, venue, paperId)
+  const tldr = tldrOf(rng, topic, abstract)
+  const journal = journalOf(rng, venue, year)
   return {
     index: i,
     paperId,

@@ -6,7 +6,7 @@
  * `start → end` to `start` gives `end`.
  */
 import { gzipSync } from "node:zlib"
-import type { Corpus } from "../../Corpus.js"
+import type { Corpus, PaperCore } from "../../Corpus.js"
 import type { RouteContext } from "../context.js"
 import { embeddingOf } from "../corpus/generate.js"
 import { isInfluential } from "../corpus/graph.js"
@@ -49,32 +49,6 @@ const readme = (name: string | undefined): string =>
       : `The "${name}" dataset: ${DESCRIPTIONS[name] ?? ""}`
   }\nFiles are gzipped JSON lines.\n`
 
-const keyField = (dataset: string): string =>
-  dataset === "authors"
-    ? "authorid"
-    : dataset === "citations"
-    ? "citationid"
-    : dataset === "publication-venues"
-    ? "id"
-    : "corpusid"
-
-/** How many records a dataset holds (embeddings capped: their lines are large). */
-const itemCount = (corpus: Corpus, dataset: string): number => {
-  switch (dataset) {
-    case "authors":
-      return Math.min(corpus.authorCount, 10_000)
-    case "citations":
-      return Math.min(corpus.graph.refTargets.length, 10_000)
-    case "publication-venues":
-      return VENUES.length
-    case "embeddings-specter_v1":
-    case "embeddings-specter_v2":
-      return Math.min(corpus.size, 1_000)
-    default:
-      return Math.min(corpus.size, 10_000)
-  }
-}
-
 const deletedAt = (corpus: Corpus, dataset: string, k: number, releases: number): number => {
   const h = hash(corpus.seed, hashString(dataset), k, 67)
   return unit(h) < DELETE_RATE ? 1 + (hash(h, 71) % Math.max(1, releases - 1)) : Number.POSITIVE_INFINITY
@@ -97,10 +71,73 @@ const citingOfEdge = (corpus: Corpus, e: number): number => {
   return lo
 }
 
-/** One record of `dataset` as of update `version` (a release index). */
-const record = (corpus: Corpus, dataset: string, k: number, version: number): Record<string, unknown> => {
-  switch (dataset) {
-    case "authors": {
+/**
+ * What the routes need of a dataset: the field its records are keyed by (a deletion line holds only
+ * that field), how many records it holds, and one record as of update `version` (a release index).
+ */
+interface DatasetShape {
+  readonly key: string
+  readonly count: (corpus: Corpus) => number
+  readonly record: (corpus: Corpus, k: number, version: number) => Record<string, unknown>
+}
+
+/** A dataset with a record per paper, keyed by `corpusid`; `cap` bounds it (embedding lines are large). */
+const perPaper = (
+  cap: number,
+  record: (p: PaperCore, corpus: Corpus, k: number, version: number) => Record<string, unknown>
+): DatasetShape => ({
+  key: "corpusid",
+  count: (corpus) => Math.min(corpus.size, cap),
+  record: (corpus, k, version) => record(corpus.paper(k), corpus, k, version)
+})
+
+const embeddings = (model: string): DatasetShape =>
+  perPaper(1_000, (p, corpus, k) => ({
+    corpusid: p.corpusId,
+    model,
+    vector: JSON.stringify(embeddingOf(corpus.seed, k, p.topic, model))
+  }))
+
+const s2orc = perPaper(10_000, (p) => ({
+  corpusid: p.corpusId,
+  externalids: p.externalIds,
+  content: {
+    source: { pdfurls: p.openAccess === null ? [] : [p.openAccess.url] },
+    text: `${p.title}\n\n${p.abstract ?? ""}`,
+    annotations: { title: `[{"start":0,"end":${p.title.length}}]` }
+  }
+}))
+
+const papers = perPaper(10_000, (p, corpus, k, version) => ({
+  corpusid: p.corpusId,
+  externalids: p.externalIds,
+  url: `https://www.semanticscholar.org/paper/${p.paperId}`,
+  title: p.title,
+  authors: p.authors.map((a) => ({ authorId: corpus.author(a).authorId, name: corpus.author(a).name })),
+  venue: p.venue?.name ?? "",
+  year: p.year,
+  referencecount: corpus.referenceCount(k),
+  citationcount: corpus.citationCount(k) + version,
+  influentialcitationcount: corpus.influentialCitationCount(k),
+  isopenaccess: p.openAccess !== null,
+  s2fieldsofstudy: p.s2FieldsOfStudy,
+  publicationtypes: p.publicationTypes,
+  publicationdate: p.publicationDate,
+  journal: p.journal
+}))
+
+const DATASETS: Readonly<Record<string, DatasetShape>> = {
+  "abstracts": perPaper(10_000, (p) => ({
+    corpusid: p.corpusId,
+    openaccessinfo: p.openAccess === null
+      ? null
+      : { url: p.openAccess.url, status: p.openAccess.status, license: null },
+    abstract: p.abstract
+  })),
+  "authors": {
+    key: "authorid",
+    count: (corpus) => Math.min(corpus.authorCount, 10_000),
+    record: (corpus, k, version) => {
       const a = corpus.author(k)
       return {
         authorid: a.authorId,
@@ -115,7 +152,11 @@ const record = (corpus: Corpus, dataset: string, k: number, version: number): Re
         hindex: corpus.authorHIndex[k]!
       }
     }
-    case "citations": {
+  },
+  "citations": {
+    key: "citationid",
+    count: (corpus) => Math.min(corpus.graph.refTargets.length, 10_000),
+    record: (corpus, k, version) => {
       const citing = citingOfEdge(corpus, k)
       const cited = corpus.graph.refTargets[k]!
       return {
@@ -127,7 +168,15 @@ const record = (corpus: Corpus, dataset: string, k: number, version: number): Re
         intents: []
       }
     }
-    case "publication-venues": {
+  },
+  "embeddings-specter_v1": embeddings("specter_v1"),
+  "embeddings-specter_v2": embeddings("specter_v2"),
+  "paper-ids": perPaper(10_000, (p) => ({ sha: p.paperId, corpusid: p.corpusId, primary: true })),
+  "papers": papers,
+  "publication-venues": {
+    key: "id",
+    count: () => VENUES.length,
+    record: (_corpus, k) => {
       const v = VENUES[k]!
       return {
         id: `venue-${hashString(v.name).toString(16)}`,
@@ -139,60 +188,14 @@ const record = (corpus: Corpus, dataset: string, k: number, version: number): Re
         alternate_urls: []
       }
     }
-  }
-  const p = corpus.paper(k)
-  const base = { corpusid: p.corpusId }
-  switch (dataset) {
-    case "abstracts":
-      return {
-        ...base,
-        openaccessinfo: p.openAccess === null
-          ? null
-          : { url: p.openAccess.url, status: p.openAccess.status, license: null },
-        abstract: p.abstract
-      }
-    case "tldrs":
-      return { ...base, model: "tldr@v2.0.0", text: p.tldr }
-    case "embeddings-specter_v1":
-    case "embeddings-specter_v2": {
-      const model = dataset.slice("embeddings-".length)
-      return { ...base, model, vector: JSON.stringify(embeddingOf(corpus.seed, k, p.topic, model)) }
-    }
-    case "paper-ids":
-      return { sha: p.paperId, corpusid: p.corpusId, primary: true }
-    case "s2orc":
-    case "s2orc_v2": {
-      const text = `${p.title}\n\n${p.abstract ?? ""}`
-      return {
-        ...base,
-        externalids: p.externalIds,
-        content: {
-          source: { pdfurls: p.openAccess === null ? [] : [p.openAccess.url] },
-          text,
-          annotations: { title: `[{"start":0,"end":${p.title.length}}]` }
-        }
-      }
-    }
-    default:
-      return {
-        ...base,
-        externalids: p.externalIds,
-        url: `https://www.semanticscholar.org/paper/${p.paperId}`,
-        title: p.title,
-        authors: p.authors.map((a) => ({ authorId: corpus.author(a).authorId, name: corpus.author(a).name })),
-        venue: p.venue?.name ?? "",
-        year: p.year,
-        referencecount: corpus.referenceCount(k),
-        citationcount: corpus.citationCount(k) + version,
-        influentialcitationcount: corpus.influentialCitationCount(k),
-        isopenaccess: p.openAccess !== null,
-        s2fieldsofstudy: p.s2FieldsOfStudy,
-        publicationtypes: p.publicationTypes,
-        publicationdate: p.publicationDate,
-        journal: p.journal
-      }
-  }
+  },
+  "s2orc": s2orc,
+  "s2orc_v2": s2orc,
+  "tldrs": perPaper(10_000, (p) => ({ corpusid: p.corpusId, model: "tldr@v2.0.0", text: p.tldr }))
 }
+
+/** The shape of a dataset of {@link DATASET_NAMES}; any other name reads as `papers`. */
+const datasetShape = (dataset: string): DatasetShape => DATASETS[dataset] ?? papers
 
 const signature = (corpus: Corpus, path: string): string =>
   `X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=${
@@ -299,10 +302,11 @@ export const fileLines = (corpus: Corpus, config: DatasetsConfig, path: string):
     const r = config.releases.indexOf(release)
     const k = Number(part)
     if (r < 0 || !DATASET_NAMES.includes(dataset) || k >= FILES_PER_RELEASE) return undefined
-    const n = itemCount(corpus, dataset)
+    const { count, record } = datasetShape(dataset)
+    const n = count(corpus)
     for (let item = k; item < n; item += FILES_PER_RELEASE) {
       if (deletedAt(corpus, dataset, item, R) <= r) continue
-      lines.push(JSON.stringify(record(corpus, dataset, item, lastUpdate(corpus, dataset, item, r))))
+      lines.push(JSON.stringify(record(corpus, item, lastUpdate(corpus, dataset, item, r))))
     }
     return lines.join("\n") + (lines.length > 0 ? "\n" : "")
   }
@@ -313,14 +317,14 @@ export const fileLines = (corpus: Corpus, config: DatasetsConfig, path: string):
     if (r < 0 || config.releases[r + 1] !== b || !DATASET_NAMES.includes(dataset) || k >= FILES_PER_DIFF) {
       return undefined
     }
-    const n = itemCount(corpus, dataset)
-    const key = keyField(dataset)
+    const { count, key, record } = datasetShape(dataset)
+    const n = count(corpus)
     for (let item = k; item < n; item += FILES_PER_DIFF) {
       const gone = deletedAt(corpus, dataset, item, R)
       if (kind === "deletes") {
-        if (gone === r + 1) lines.push(JSON.stringify({ [key]: record(corpus, dataset, item, 0)[key] }))
+        if (gone === r + 1) lines.push(JSON.stringify({ [key]: record(corpus, item, 0)[key] }))
       } else if (gone > r + 1 && updatedIn(corpus, dataset, item, r + 1)) {
-        lines.push(JSON.stringify(record(corpus, dataset, item, r + 1)))
+        lines.push(JSON.stringify(record(corpus, item, r + 1)))
       }
     }
     return lines.join("\n") + (lines.length > 0 ? "\n" : "")
