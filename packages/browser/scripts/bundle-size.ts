@@ -1,8 +1,8 @@
 /**
  * How much `@s2-effect/browser` adds to a page: a typical entry (the browser layer, `getPaper` and a
  * `searchPaper` stream) is bundled for browsers, minified and tree-shaken, by the two bundlers a page
- * is likely built with — Vite (Rollup) and esbuild — and gzipped; a baseline entry (Effect and the
- * platform's XMLHttpRequest client alone) shows what the client itself costs on top. Prints the
+ * is likely built with — Vite (Rollup) and esbuild — and gzipped; a baseline entry (Effect and its
+ * Fetch HttpClient alone) shows what the client itself costs on top. Prints the
  * table and writes it into docs/browser.md between its markers.
  *
  *   pnpm --filter @s2-effect/browser bundle-size            # measure and update docs/browser.md
@@ -43,13 +43,13 @@ const entries: ReadonlyArray<Entry> = [
     `
   },
   {
-    name: "baseline: Effect + `@effect/platform-browser`'s XMLHttpRequest client, one JSON GET",
+    name: "baseline: Effect + `effect/http`'s Fetch client, one JSON GET",
     source: `
-      import * as BrowserHttpClient from "@effect/platform-browser/BrowserHttpClient"
-      import * as HttpClient from "@effect/platform/HttpClient"
+      import * as FetchHttpClient from "effect/http/FetchHttpClient"
+      import * as HttpClient from "effect/http/HttpClient"
       import { Effect } from "effect"
       const program = Effect.flatMap(HttpClient.HttpClient, (client) => Effect.flatMap(client.get("/s2/graph/v1/paper/CorpusId:1"), (res) => res.json))
-      Effect.runPromise(Effect.provide(program, BrowserHttpClient.layerXMLHttpRequest)).then(console.log)
+      Effect.runPromise(Effect.provide(program, FetchHttpClient.layer)).then(console.log)
     `
   }
 ]

@@ -1,16 +1,16 @@
 /**
- * The client in browsers: `@effect/platform-browser`'s HttpClient (XMLHttpRequest, which can abort
- * a request in flight when its fiber is interrupted).
+ * The client in browsers: Effect's HttpClient over the Fetch API (`effect/http/FetchHttpClient`).
+ * Interrupting a fiber aborts its `fetch` in flight through the request's `AbortSignal`.
  *
  * @since 0.1.0
  */
-import * as BrowserHttpClient from "@effect/platform-browser/BrowserHttpClient"
 import type { InvalidOptions, Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as Layer from "effect/Layer"
 
 /**
- * The client over the browser's HttpClient. A key in a page is visible to its users: prefer a
+ * The client over the browser's Fetch API. A key in a page is visible to its users: prefer a
  * proxy of your own that adds it, and point `apiUrl` at the proxy.
  *
  * @example
@@ -28,4 +28,4 @@ import * as Layer from "effect/Layer"
  * @since 0.1.0
  */
 export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, InvalidOptions> =>
-  SemanticScholar.layer(options).pipe(Layer.provide(BrowserHttpClient.layerXMLHttpRequest))
+  SemanticScholar.layer(options).pipe(Layer.provide(FetchHttpClient.layer))

@@ -25,7 +25,7 @@ let proxy: WatchingProxy
 let browser: Browser
 
 beforeAll(async () => {
-  emulator = await Effect.runPromise(Scope.extend(startEmulator({ seed: 1, size: 500, bulkSize: 2500 }), scope))
+  emulator = await Effect.runPromise(Scope.provide(startEmulator({ seed: 1, size: 500, bulkSize: 2500 }), scope))
   proxy = await watchingProxy(emulator.url)
   const script = await bundle(path.join(here, "browser", "entry.ts"))
   site = await serveFiles({
@@ -204,7 +204,7 @@ describe("BrowserSemanticScholar in headless Chromium, against the emulator over
     expect(loaded(result).interrupted).toBe(true)
     expect((await abort).path).toMatch(new RegExp(`^/graph/v1${apiPath}\\?`))
     expect((await requestsTo(apiPath)).map((r) => r.outcome)).toEqual(["hang"])
-    // And the browser's side: Chromium's network stack reports the XMLHttpRequest aborted.
+    // And the browser's side: Chromium's network stack reports the fetch aborted.
     expect((await failed).failure()?.errorText).toBe("net::ERR_ABORTED")
     expect(browser.pageErrors).toEqual([])
   }, 20_000)

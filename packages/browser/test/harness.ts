@@ -89,7 +89,7 @@ export interface Exchange {
 }
 
 export interface WatchingProxy extends Served {
-  /** Requests whose client went away before the answer was complete (an aborted XMLHttpRequest). */
+  /** Requests whose client went away before the answer was complete (an aborted fetch). */
   readonly aborted: ReadonlyArray<Exchange>
   /** Resolves at the next such abort, or rejects after `timeoutMillis`. */
   readonly nextAbort: (timeoutMillis: number) => Promise<Exchange>

@@ -1,132 +1,306 @@
-// The pack-and-install smoke test (after `pnpm build`): packs core, node, testing and cli as
-// `pnpm publish` would, installs the tarballs into a blank temporary project together with
-// `effect` and `@effect/platform(-node)` from the registry, starts the installed `s2-emulator` bin
-// with plain Node, and runs one ESM script (`import`) and one CommonJS script (`require`) that query
-// it, plus the installed `s2` bin. Exits non-zero on any mismatch. `--keep` leaves the project.
+// The pack-and-install smoke test (after `pnpm build`). It runs the install lines of the docs as
+// written (docs.mjs finds them: README.md, docs/getting-started.md, packages/*/README.md), each
+// variant in a fresh project, with npm and with pnpm:
+// - the registry lines (`npm install @s2-effect/core …`) against a local registry that serves the
+//   packed tarballs for the `@s2-effect` scope only (registry.mjs), everything else from the real
+//   registry, as after the first release;
+// - the tarball lines of getting-started (`pnpm pack --out /tmp/…`, then `cd ../my-project` and
+//   the installs) with no such registry, from a folder `s2-effect` that is this clone, so a lookup
+//   of an unpublished package fails as it would for a reader.
+// Then, by what the lines installed: an ESM (`import`) and a CommonJS (`require`) script query an
+// emulator (the installed `s2-emulator` bin when there is one) through @s2-effect/node or
+// @s2-effect/browser; `tsc` type-checks a program (skipLibCheck off) when TypeScript was installed;
+// an installed global `s2` looks a paper up. Exits non-zero on any failure. `--keep` keeps the folder.
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { pack, repoRoot } from "./pack.mjs"
+import { installVariants, isCloneSetup } from "./docs.mjs"
+import { pack, published, repoRoot } from "./pack.mjs"
+import { startRegistry } from "./registry.mjs"
 
 const started = Date.now()
 const keep = process.argv.includes("--keep")
 const log = (message) => console.log(`[smoke ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`)
-const range = (dep) => JSON.parse(fs.readFileSync(path.join(repoRoot, "packages/node/package.json"), "utf8")).peerDependencies[dep]
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "s2-effect-smoke-"))
-const project = path.join(work, "project")
-let emulator
-try {
-  const tarballs = pack(["core", "node", "testing", "cli"], path.join(work, "tarballs"))
-  log(`packed ${Object.values(tarballs).map((t) => path.basename(t)).join(", ")}`)
+const clone = path.join(work, "s2-effect")
+const project = path.join(work, "my-project")
+const npmGlobal = path.join(work, "npm-global")
+const pnpmHome = path.join(work, "pnpm-home")
+const xdg = path.join(work, "xdg")
+/** The tarballs getting-started's lines write; removed at the end unless they were there before. */
+const documentedTarballs = ["core", "node", "testing"].map((name) => `/tmp/s2-effect-${name}.tgz`)
+  .filter((file) => !fs.existsSync(file))
 
-  // A blank project: package.json only, no "type" (so .mjs is ESM and .cjs is CommonJS by name).
-  fs.mkdirSync(project)
-  fs.writeFileSync(
-    path.join(project, "package.json"),
-    JSON.stringify({ name: "s2-effect-smoke-project", version: "0.0.0", private: true }, null, 2)
-  )
-  const specs = [
-    ...Object.values(tarballs),
-    `effect@${range("effect")}`,
-    `@effect/platform@${range("@effect/platform")}`,
-    `@effect/platform-node@${range("@effect/platform-node")}`
-  ]
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], {
-    cwd: project,
-    stdio: "inherit"
-  })
-  log("npm install done")
-
-  // The emulator from the installed package's bin, run by plain Node (no tsx in this project).
-  const url = await new Promise((resolve, reject) => {
-    emulator = spawn(
-      process.execPath,
-      [path.join(project, "node_modules/.bin/s2-emulator"), "--port", "0", "--size", "2000", "--seed", "7"],
-      { cwd: project, stdio: ["ignore", "pipe", "inherit"] }
+/**
+ * Runs a command to its end without blocking this process: the local registry answers from here,
+ * so a synchronous wait for an install would never see its answers.
+ */
+const run = (command, args, options) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "inherit", "inherit"] })
+    child.on("error", reject)
+    child.on("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed: ${signal ?? `exit ${code}`}`))
     )
+  })
+
+/**
+ * Starts an `s2-emulator` bin on a free port, as a shell would (npm links the script, pnpm writes a
+ * shell shim), under plain Node: no tsx in a fresh project.
+ */
+const startEmulator = (bin, cwd, env = process.env) =>
+  new Promise((resolve, reject) => {
+    const [command, ...args] = Array.isArray(bin) ? bin : [bin]
+    const child = spawn(command, [...args, "--port", "0", "--size", "2000", "--seed", "7"], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "inherit"]
+    })
     let out = ""
     const timer = setTimeout(() => reject(new Error(`s2-emulator did not start: ${out}`)), 60_000)
-    emulator.stdout.on("data", (chunk) => {
+    child.stdout.on("data", (chunk) => {
       out += chunk
       const match = /listening on (http:\/\/\S+)/.exec(out)
       if (match) {
         clearTimeout(timer)
-        resolve(match[1])
+        resolve({ url: match[1], stop: () => child.kill("SIGTERM") })
       }
     })
-    emulator.on("exit", (code) => reject(new Error(`s2-emulator exited with ${code}: ${out}`)))
+    child.on("exit", (code) => reject(new Error(`s2-emulator exited with ${code}: ${out}`)))
   })
-  log(`s2-emulator listening on ${url}`)
 
-  const query = (imports, run) =>
-    `${imports}
+// ---- the programs run in an installed project ----
+
+const nodeProgram = (imports, withTesting) =>
+  `${imports}
 const program = Effect.gen(function*() {
   const s2 = yield* SemanticScholar
   const found = yield* s2.searchPaper("graph", { fields: ["title"] }).pipe(Stream.take(5), Stream.runCollect)
-  const first = Chunk.unsafeHead(found)
+  const first = found[0]
   const paper = yield* s2.getPaper(first.paperId, { fields: ["title", "year", "citationCount"] })
   const citing = yield* s2.getPaperCitations(paper.paperId, { fields: ["title"] }).pipe(Stream.take(3), Stream.runCollect)
   return { found: found.length, paperId: paper.paperId, title: paper.title, sameTitle: paper.title === first.title, citing: citing.length, isPaper: paper instanceof Paper }
 })
-// The same seed and size in memory (Emulator.layer, no sockets) give the same corpus.
-const inMemory = (paperId) => Effect.flatMap(SemanticScholar, (s2) => s2.getPaper(paperId, { fields: ["title"] })).pipe(
+${
+    withTesting
+      ? `// The same seed and size in memory (Emulator.layer, no sockets) give the same corpus.
+const inMemory = (paperId) => Effect.gen(function*() {
+  const s2 = yield* SemanticScholar
+  return yield* s2.getPaper(paperId, { fields: ["title"] })
+}).pipe(
   Effect.provide(SemanticScholar.layer().pipe(Layer.provide(Testing.Emulator.layer({ seed: 7, size: 2000 }))))
 )
-${run}(program.pipe(
+const compare = (out) => Effect.map(inMemory(out.paperId), (p) => ({ ...out, inMemorySameTitle: p.title === out.title }))`
+      : "const compare = (out) => Effect.succeed(out)"
+  }
+Effect.runPromise(program.pipe(
   Effect.provide(NodeSemanticScholar.layer({ apiUrl: process.env.S2_API_URL, retry: false })),
-  Effect.flatMap((out) => Effect.map(inMemory(out.paperId), (p) => ({ ...out, inMemorySameTitle: p.title === out.title })))
+  Effect.flatMap(compare)
 )).then((out) => console.log(JSON.stringify(out)), (error) => { console.error(error); process.exit(1) })
 `
-  fs.writeFileSync(
-    path.join(project, "esm.mjs"),
-    query(
-      `import { Chunk, Effect, Layer, Stream } from "effect"
-import { Paper, SemanticScholar } from "@s2-effect/core"
-import { NodeSemanticScholar } from "@s2-effect/node"
-import * as Testing from "@s2-effect/testing"`,
-      "Effect.runPromise"
-    )
-  )
-  fs.writeFileSync(
-    path.join(project, "cjs.cjs"),
-    query(
-      `const { Chunk, Effect, Layer, Stream } = require("effect")
-const { Paper, SemanticScholar } = require("@s2-effect/core")
-const { NodeSemanticScholar } = require("@s2-effect/node")
-const Testing = require("@s2-effect/testing")
-// The CommonJS build is really CommonJS, not ESM loaded through require(esm).
-if (!require.resolve("@s2-effect/core").includes("/dist/cjs/")) throw new Error(require.resolve("@s2-effect/core"))`,
-      "Effect.runPromise"
-    )
-  )
-  const env = { ...process.env, S2_API_URL: url }
-  const results = {}
-  for (const script of ["esm.mjs", "cjs.cjs"]) {
-    const out = execFileSync(process.execPath, [script], { cwd: project, env, encoding: "utf8" })
-    const result = JSON.parse(out.trim().split("\n").at(-1))
-    log(`${script}: ${JSON.stringify(result)}`)
-    if (result.found !== 5 || !/^[0-9a-f]{40}$/.test(result.paperId) || !result.sameTitle || !result.isPaper || !result.inMemorySameTitle) {
-      throw new Error(`${script} printed an unexpected result: ${out}`)
-    }
-    results[script] = result
-  }
-  if (JSON.stringify(results["esm.mjs"]) !== JSON.stringify(results["cjs.cjs"])) {
-    throw new Error("the ESM and CommonJS builds answered differently")
-  }
 
-  // The installed `s2` bin, also under plain Node.
-  const cli = execFileSync(
-    process.execPath,
-    [path.join(project, "node_modules/.bin/s2"), "paper", results["esm.mjs"].paperId, "--fields", "title", "--format", "json"],
-    { cwd: project, env, encoding: "utf8" }
+const browserProgram = (imports) =>
+  `${imports}
+// Node's fetch stands in for the browser's: the layer is Effect's Fetch HttpClient.
+const program = Effect.gen(function*() {
+  const s2 = yield* SemanticScholar
+  const found = yield* s2.searchPaper("graph", { fields: ["title"] }).pipe(Stream.take(5), Stream.runCollect)
+  const paper = yield* s2.getPaper(found[0].paperId, { fields: ["title"] })
+  return { found: found.length, paperId: paper.paperId, title: paper.title, sameTitle: paper.title === found[0].title, isPaper: paper instanceof Paper }
+})
+Effect.runPromise(program.pipe(Effect.provide(BrowserSemanticScholar.layer({ apiUrl: process.env.S2_API_URL, retry: false }))))
+  .then((out) => console.log(JSON.stringify(out)), (error) => { console.error(error); process.exit(1) })
+`
+
+const esmImports = (pkg, withTesting) =>
+  [
+    `import { Effect, Layer, Stream } from "effect"`,
+    `import { Paper, SemanticScholar } from "@s2-effect/core"`,
+    pkg === "node"
+      ? `import { NodeSemanticScholar } from "@s2-effect/node"`
+      : `import { BrowserSemanticScholar } from "@s2-effect/browser"`,
+    ...(withTesting ? [`import * as Testing from "@s2-effect/testing"`] : [])
+  ].join("\n")
+
+const cjsImports = (pkg, withTesting) =>
+  [
+    `const { Effect, Layer, Stream } = require("effect")`,
+    `const { Paper, SemanticScholar } = require("@s2-effect/core")`,
+    pkg === "node"
+      ? `const { NodeSemanticScholar } = require("@s2-effect/node")`
+      : `const { BrowserSemanticScholar } = require("@s2-effect/browser")`,
+    ...(withTesting ? [`const Testing = require("@s2-effect/testing")`] : []),
+    `// The CommonJS build is really CommonJS, not ESM loaded through require(esm).`,
+    `if (!require.resolve("@s2-effect/core").includes("/dist/cjs/")) throw new Error(require.resolve("@s2-effect/core"))`
+  ].join("\n")
+
+/** A typed program for `tsc`: the same calls, with the types the declarations give. */
+const typedProgram = (imports, withTesting) =>
+  `${imports}
+export const program = Effect.gen(function*() {
+  const s2 = yield* SemanticScholar
+  const found = yield* s2.searchPaper("graph", { fields: ["title"] }).pipe(Stream.take(5), Stream.runCollect)
+  const paper = yield* s2.getPaper(found[0]?.paperId ?? "CorpusId:1", { fields: ["title", "year"] })
+  return { title: paper.title, isPaper: paper instanceof Paper }
+}).pipe(Effect.provide(NodeSemanticScholar.layer({ apiUrl: process.env["S2_API_URL"], retry: false })))
+${
+    withTesting
+      ? `export const inMemory = SemanticScholar.layer().pipe(Layer.provide(Testing.Emulator.layer({ seed: 7, size: 2000 })))`
+      : `export const layers = [Layer.empty]`
+  }
+export const run = () => Effect.runPromise(program)
+`
+
+const tsconfig = {
+  compilerOptions: {
+    strict: true,
+    target: "es2022",
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    noEmit: true,
+    skipLibCheck: false
+  },
+  include: ["check.mts", "check.cts"]
+}
+
+// ---- running a variant and checking what it installed ----
+
+const freshProject = () => {
+  for (const dir of [project, npmGlobal, pnpmHome]) fs.rmSync(dir, { recursive: true, force: true })
+  fs.mkdirSync(project)
+  // What `npm init -y` writes, less the noise: no "type", so .mjs is ESM and .cjs CommonJS by name.
+  fs.writeFileSync(
+    path.join(project, "package.json"),
+    JSON.stringify({ name: "my-project", version: "1.0.0", private: true }, null, 2)
   )
-  if (JSON.parse(cli).title !== results["esm.mjs"].title) throw new Error(`s2 paper printed ${cli}`)
-  log("s2 paper: ok")
+}
+
+/** Global installs go to folders of the run; the scope registry only for the registry lines. */
+const envFor = (registryUrl) => ({
+  ...process.env,
+  npm_config_prefix: npmGlobal,
+  PNPM_HOME: pnpmHome,
+  PATH: [path.join(npmGlobal, "bin"), path.join(pnpmHome, "bin"), pnpmHome, process.env.PATH].join(path.delimiter),
+  ...(registryUrl === undefined ? {} : { "npm_config_@s2-effect:registry": registryUrl, XDG_CONFIG_HOME: xdg })
+})
+
+const installed = (name) => fs.existsSync(path.join(project, "node_modules", ...name.split("/"), "package.json"))
+
+const runScript = (label, file, contents, env) => {
+  fs.writeFileSync(path.join(project, file), contents)
+  const out = execFileSync(process.execPath, [file], { cwd: project, env, encoding: "utf8" })
+  const result = JSON.parse(out.trim().split("\n").at(-1))
+  log(`${label} ${file}: ${JSON.stringify(result)}`)
+  const expected = result.found === 5 && /^[0-9a-f]{40}$/.test(result.paperId) && result.sameTitle && result.isPaper &&
+    result.inMemorySameTitle !== false
+  if (!expected) throw new Error(`${label} ${file} printed an unexpected result: ${out}`)
+  return result
+}
+
+const checkScripts = (label, pkg, env) => {
+  const withTesting = installed("@s2-effect/testing")
+  const program = pkg === "node" ? nodeProgram : browserProgram
+  const prefix = pkg === "node" ? "" : "browser-"
+  const esm = runScript(label, `${prefix}esm.mjs`, program(esmImports(pkg, withTesting), withTesting), env)
+  const cjs = runScript(label, `${prefix}cjs.cjs`, program(cjsImports(pkg, withTesting), withTesting), env)
+  if (JSON.stringify(esm) !== JSON.stringify(cjs)) {
+    throw new Error(`${label}: the ESM and CommonJS builds of @s2-effect/${pkg} answered differently`)
+  }
+}
+
+const checkTypes = (label, env) => {
+  const withTesting = installed("@s2-effect/testing")
+  const imports = (ext) =>
+    [
+      `import { Effect, Layer, Stream } from "effect"`,
+      `import { Paper, SemanticScholar } from "@s2-effect/core"`,
+      `import { NodeSemanticScholar } from "@s2-effect/node"`,
+      ...(withTesting ? [`import * as Testing from "@s2-effect/testing"`] : []),
+      `// ${ext}: resolved as ${ext === "mts" ? "ESM" : "CommonJS"}`
+    ].join("\n")
+  fs.writeFileSync(path.join(project, "check.mts"), typedProgram(imports("mts"), withTesting))
+  fs.writeFileSync(path.join(project, "check.cts"), typedProgram(imports("cts"), withTesting))
+  fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2))
+  execFileSync(process.execPath, [path.join(project, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], {
+    cwd: project,
+    env,
+    stdio: ["ignore", "inherit", "inherit"]
+  })
+  log(`${label} tsc (strict, skipLibCheck off, ESM and CommonJS): ok`)
+}
+
+const checkCli = async (label, env, apiUrl) => {
+  const search = await fetch(`${apiUrl}/graph/v1/paper/search?query=graph&fields=title&limit=1`)
+  const [first] = (await search.json()).data
+  const out = execFileSync("s2", ["paper", first.paperId, "--fields", "title", "--format", "json"], {
+    cwd: project,
+    env: { ...env, S2_API_URL: apiUrl },
+    encoding: "utf8"
+  })
+  if (JSON.parse(out).title !== first.title) throw new Error(`${label} s2 paper printed ${out}`)
+  log(`${label} s2 paper: ok`)
+}
+
+const globalS2 = () =>
+  [path.join(npmGlobal, "bin", "s2"), path.join(pnpmHome, "bin", "s2"), path.join(pnpmHome, "s2")]
+    .some((file) => fs.existsSync(file))
+
+let sharedEmulator
+let registry
+try {
+  const variants = installVariants()
+  const managers = new Set(variants.flatMap((v) => v.lines.map((line) => line.split(" ")[0])))
+  if (!managers.has("npm") || !managers.has("pnpm")) {
+    throw new Error(`the docs should give install lines for npm and for pnpm; found ${JSON.stringify(variants)}`)
+  }
+  const tarballs = pack(published, path.join(work, "tarballs"))
+  log(`packed ${Object.values(tarballs).map((t) => path.basename(t)).join(", ")}`)
+  registry = await startRegistry(Object.values(tarballs))
+  fs.mkdirSync(path.join(xdg, "pnpm"), { recursive: true })
+  // pnpm 11+ keeps registries in its global auth.ini; npm reads the same setting from the environment.
+  fs.writeFileSync(path.join(xdg, "pnpm", "auth.ini"), `@s2-effect:registry=${registry.url}\n`)
+  fs.symlinkSync(repoRoot, clone)
+  // For the lines that install no emulator: the clone's built one.
+  sharedEmulator = await startEmulator(
+    [process.execPath, path.join(repoRoot, "packages/testing/bin/s2-emulator.dist.mjs")],
+    repoRoot
+  )
+  log(`${variants.length} install variants; the @s2-effect registry at ${registry.url}`)
+
+  for (const [i, variant] of variants.entries()) {
+    const label = `[${i + 1}/${variants.length} ${
+      variant.lines.find((l) => /^(npm install|pnpm add) /.test(l))?.split(" ")[0]
+    }]`
+    const viaTarballs = variant.lines.some((line) => /\.tgz\b/.test(line))
+    const env = envFor(viaTarballs ? undefined : registry.url)
+    freshProject()
+    log(`${label} from ${variant.from.join(", ")}:\n${variant.lines.map((l) => `  $ ${l}`).join("\n")}`)
+    const lines = variant.lines.filter((line) => !isCloneSetup(line))
+    // Lines that `cd` start in the clone, as written; the others in the project.
+    const cwd = lines.some((line) => /^cd\s/.test(line)) ? clone : project
+    await run("bash", ["-e", "-o", "pipefail", "-c", lines.join("\n")], { cwd, env: { ...env, PWD: cwd } })
+    const own = installed("@s2-effect/testing") ? path.join(project, "node_modules/.bin/s2-emulator") : undefined
+    const emulator = own === undefined ? sharedEmulator : await startEmulator(own, project, env)
+    try {
+      if (own !== undefined) log(`${label} the installed s2-emulator listens on ${emulator.url}`)
+      const withApi = { ...env, S2_API_URL: emulator.url }
+      if (installed("@s2-effect/node")) checkScripts(label, "node", withApi)
+      if (installed("@s2-effect/browser")) checkScripts(label, "browser", withApi)
+      if (installed("typescript") && installed("@s2-effect/node")) checkTypes(label, env)
+      if (globalS2()) await checkCli(label, env, emulator.url)
+    } finally {
+      if (own !== undefined) emulator.stop()
+    }
+  }
+  const served = new Set(registry.requested.filter((p) => p.endsWith(".tgz")).map((p) => path.basename(p)))
+  log(`the local registry served ${[...served].join(", ")}`)
   log("smoke test passed")
 } finally {
-  emulator?.kill("SIGTERM")
+  sharedEmulator?.stop()
+  await registry?.close()
+  for (const file of documentedTarballs) fs.rmSync(file, { force: true })
   if (keep) log(`kept ${work}`)
   else fs.rmSync(work, { recursive: true, force: true })
 }

@@ -1,8 +1,9 @@
 /**
  * The published shape of the packages, checked as part of `pnpm test`: `pnpm build`, then
  * publint + arethetypeswrong on the packed tarballs (scripts/check-packages.mjs), then the
- * pack-and-install smoke test (scripts/smoke.mjs: a blank project installs the tarballs and queries
- * the emulator from an ESM and a CommonJS script). About a minute; `npm install` needs the registry.
+ * pack-and-install smoke test (scripts/smoke.mjs: the docs' npm and pnpm install lines, run as
+ * written in fresh projects against the packed tarballs, then ESM and CommonJS scripts that query
+ * the emulator and a strict `tsc`). A few minutes; the installs need the registry.
  */
 import { execFile } from "node:child_process"
 import * as path from "node:path"
@@ -14,7 +15,8 @@ const here = import.meta.dirname
 const repoRoot = path.resolve(here, "../../..")
 const options = { cwd: repoRoot, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 } as const
 
-describe.sequential("packaging", () => {
+// In order, never concurrently: each step needs the build of the first (vitest 5 has no describe.sequential).
+describe("packaging", { concurrent: false }, () => {
   it("builds every published package", async () => {
     await run("pnpm", ["build"], options)
   }, 300_000)
@@ -39,5 +41,5 @@ describe.sequential("packaging", () => {
     expect(stdout).toContain("esm.mjs: {\"found\":5")
     expect(stdout).toContain("cjs.cjs: {\"found\":5")
     expect(stdout).toContain("smoke test passed")
-  }, 300_000)
+  }, 900_000)
 })

@@ -6,7 +6,7 @@
 import { BrowserSemanticScholar } from "@s2-effect/browser"
 import type { InvalidOptions, Paper, PaperRef, S2Error } from "@s2-effect/core"
 import { defaultApiUrl, RetryPolicy, SemanticScholar } from "@s2-effect/core"
-import { Array, Cause, Chunk, Effect, Exit, Fiber, ManagedRuntime, Order, Stream } from "effect"
+import { Array, Cause, Effect, Exit, Fiber, ManagedRuntime, Order, Stream } from "effect"
 
 const pageSize = 20
 const maxPages = 5
@@ -83,10 +83,10 @@ const citingItem = (paper: PaperRef): HTMLLIElement => {
 const failure = (error: S2Error): string => `${error._tag}: ${error.message}`
 
 /** Runs a piece of UI work; the only failure left is the client's own (e.g. a malformed `?api=`). */
-const fork = (program: Effect.Effect<void, never, SemanticScholar>): Fiber.RuntimeFiber<void, InvalidOptions> => {
+const fork = (program: Effect.Effect<void, never, SemanticScholar>): Fiber.Fiber<void, InvalidOptions> => {
   const fiber = runtime.runFork(program)
   fiber.addObserver((exit) => {
-    if (Exit.isFailure(exit) && !Exit.isInterrupted(exit)) {
+    if (Exit.isFailure(exit) && !Exit.hasInterrupts(exit)) {
       setStatus(`The client could not start: ${Cause.pretty(exit.cause)}`, true)
     }
   })
@@ -95,8 +95,8 @@ const fork = (program: Effect.Effect<void, never, SemanticScholar>): Fiber.Runti
 
 // ---- search: pages are appended as they arrive; a new search interrupts the one in flight ----
 
-let searching: Fiber.RuntimeFiber<void, InvalidOptions> | undefined
-let showingCitations: Fiber.RuntimeFiber<void, InvalidOptions> | undefined
+let searching: Fiber.Fiber<void, InvalidOptions> | undefined
+let showingCitations: Fiber.Fiber<void, InvalidOptions> | undefined
 
 const search = (query: string) =>
   Effect.gen(function*() {
@@ -123,7 +123,7 @@ const search = (query: string) =>
     results.dataset["state"] = "done"
     if (shown === 0) setStatus(`No papers match “${query}”.`)
   }).pipe(
-    Effect.catchAll((error) =>
+    Effect.catch((error) =>
       Effect.sync(() => {
         results.dataset["state"] = "error"
         setStatus(failure(error), true)
@@ -145,7 +145,7 @@ form.addEventListener("submit", (event) => {
 
 // ---- citations: the most cited papers citing the clicked one ----
 
-const byCitationsDescending = Order.mapInput(Order.reverse(Order.number), (p: PaperRef) => p.citationCount ?? 0)
+const byCitationsDescending = Order.mapInput(Order.flip(Order.Number), (p: PaperRef) => p.citationCount ?? 0)
 
 const topCitations = (paper: Paper) =>
   Effect.gen(function*() {
@@ -154,7 +154,7 @@ const topCitations = (paper: Paper) =>
       fields: ["title", "year", "venue", "citationCount"],
       limit: 1000
     }).pipe(Stream.take(citationsScanned), Stream.runCollect)
-    const papers = Chunk.toReadonlyArray(Chunk.map(citing, (c) => c.citingPaper))
+    const papers = citing.map((c) => c.citingPaper)
     return { count: papers.length, top: Array.take(Array.sort(papers, byCitationsDescending), topCitationCount) }
   })
 

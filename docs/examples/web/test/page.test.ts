@@ -70,7 +70,7 @@ beforeAll(async () => {
   const outDir = path.join(temp, "dist")
   await build({ root, logLevel: "warn", build: { outDir, sourcemap: false, emptyOutDir: true } })
   site = await serveDir(outDir)
-  emulator = await Effect.runPromise(Scope.extend(startEmulator({ seed: 1, size: 2000 }), scope))
+  emulator = await Effect.runPromise(Scope.provide(startEmulator({ seed: 1, size: 2000 }), scope))
   context = await chromium.launchPersistentContext(path.join(temp, "profile"), {
     executablePath: chromiumPath,
     headless: true,

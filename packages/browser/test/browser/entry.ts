@@ -1,11 +1,10 @@
 /**
  * The page under test: bundled with esbuild and loaded in headless Chromium. Each scenario builds
- * `BrowserSemanticScholar.layer` (XMLHttpRequest) against the API root the test gives it.
+ * `BrowserSemanticScholar.layer` (the Fetch API) against the API root the test gives it.
  */
 import type { Options, S2Error } from "@s2-effect/core"
 import { RetryPolicy, SemanticScholar } from "@s2-effect/core"
-import { Chunk, Effect, Exit, Fiber, Option, Stream } from "effect"
-import * as HashSet from "effect/HashSet"
+import { Effect, Exit, Fiber, Stream } from "effect"
 import { BrowserSemanticScholar } from "../../src/index.js"
 import type { BrowserApi, Outcome } from "./protocol.js"
 
@@ -28,7 +27,7 @@ const run = <A>(
 const paperTitle = (paperId: string) =>
   Effect.flatMap(SemanticScholar, (s2) => s2.getPaper(paperId, { fields: ["title", "year"] }))
 
-let inFlight: Fiber.RuntimeFiber<unknown, unknown> | undefined
+let inFlight: Fiber.Fiber<unknown, unknown> | undefined
 
 const api: BrowserApi = {
   getPaper: ({ apiUrl, paperId }) =>
@@ -42,8 +41,8 @@ const api: BrowserApi = {
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
         const all = yield* Stream.runCollect(s2.getPaperCitations(paperId, { fields: ["title"], limit }))
-        const ids = Chunk.map(all, (c) => c.citingPaper.paperId ?? "")
-        return { count: Chunk.size(all), distinct: HashSet.size(HashSet.fromIterable(ids)) }
+        const ids = all.map((c) => c.citingPaper.paperId ?? "")
+        return { count: all.length, distinct: new Set(ids).size }
       })
     ),
   bulk: ({ apiUrl, query }) =>
@@ -52,11 +51,11 @@ const api: BrowserApi = {
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
         const pages = yield* Stream.runCollect(s2.searchPaperPages(query, { bulk: true, fields: ["title"] }))
-        const ids = Chunk.flatMap(pages, (page) => Chunk.fromIterable(page.data.map((p) => p.paperId)))
+        const ids = pages.flatMap((page) => page.data.map((p) => p.paperId))
         return {
-          pageSizes: Chunk.toReadonlyArray(Chunk.map(pages, (page) => page.data.length)),
-          total: Option.match(Chunk.head(pages), { onNone: () => 0, onSome: (page) => page.total }),
-          distinct: HashSet.size(HashSet.fromIterable(ids))
+          pageSizes: pages.map((page) => page.data.length),
+          total: pages[0]?.total ?? 0,
+          distinct: new Set(ids).size
         }
       })
     ),
@@ -82,8 +81,9 @@ const api: BrowserApi = {
     if (fiber === undefined) return Promise.reject(new Error("interrupt: no request was started"))
     inFlight = undefined
     const at = performance.now()
-    return Effect.runPromise(Effect.map(Fiber.interrupt(fiber), (exit) => ({
-      interrupted: Exit.isInterrupted(exit),
+    // v4's Fiber.interrupt answers void: the fiber's Exit comes from Fiber.await.
+    return Effect.runPromise(Effect.map(Effect.andThen(Fiber.interrupt(fiber), Fiber.await(fiber)), (exit) => ({
+      interrupted: Exit.hasInterrupts(exit),
       elapsedMillis: Math.round(performance.now() - at)
     })))
   }
