@@ -46,7 +46,7 @@ const bundle = (name: string, variant: Variant = "stock"): string => {
       bundle: true,
       platform: "node",
       format: "esm",
-      target: "node20",
+      target: "node22",
       keepNames: true,
       // Written beside the bundle for mapping profile frames back to sources; not loaded at run time.
       sourcemap: "external",
@@ -248,8 +248,8 @@ const measureMemory = async () => {
 const measurePromotion = () => ({
   promotion: [
     ["loop", "an Effect loop"],
-    ["stream", "a `Stream` into `runForEachChunk`"],
-    ["effectfulStage", "the same with `mapChunksEffect` before the sink"],
+    ["stream", "a `Stream` into `runForEachArray`"],
+    ["effectfulStage", "the same with `mapArrayEffect` before the sink"],
     ["genPerPage", "a `Stream` into a consumer that builds a new `Effect.gen` per page"],
     ["assignedClosure", "plain JavaScript: each page captured by a function literal assigned to a property"],
     ["localClosure", "plain JavaScript: the same function literal bound to a local first"]
@@ -353,7 +353,7 @@ const promotionSection = (p: ReturnType<typeof measurePromotion>): Array<string>
   "| the pages consumed by | promoted (MB) |",
   "|---|---|",
   ...p.promotion.map(({ promoted, row }) => `| ${row} | ${cell(promoted, 0)} |`),
-  `| the \`mapChunksEffect\` stream again, on effect with the patch in packages/bench/effect-patch — **not what users get** | ${
+  `| the \`mapArrayEffect\` stream again, on effect with the patch in packages/bench/effect-patch — **not what users get** | ${
     p.promotionPatched === undefined
       ? `not measured: ${patched._tag === "Skipped" ? patched.reason : ""}`
       : cell(p.promotionPatched, 0)

@@ -42,7 +42,7 @@ export const patchedEffect = (tmp: string): Patched => {
   if (applied.status !== 0) {
     return Patched.Skipped({ reason: `the patch does not apply: ${(applied.stderr || applied.stdout).trim()}` })
   }
-  // Every import of `effect` or `effect/…` (the client's and @effect/platform's alike) goes to the
+  // Every import of `effect` or `effect/…` (the client's and @effect/platform-node's alike) goes to the
   // copy; effect's own dependencies are found beside the installed one.
   return Patched.Ready({ build: { alias: { effect: copy }, nodePaths: [Path.dirname(installed)] } })
 }

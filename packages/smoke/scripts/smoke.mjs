@@ -7,10 +7,11 @@
 // - the tarball lines of getting-started (`pnpm pack --out /tmp/…`, then `cd ../my-project` and
 //   the installs) with no such registry, from a folder `s2-effect` that is this clone, so a lookup
 //   of an unpublished package fails as it would for a reader.
-// Then, by what the lines installed: an ESM (`import`) and a CommonJS (`require`) script query an
-// emulator (the installed `s2-emulator` bin when there is one) through @s2-effect/node or
-// @s2-effect/browser; `tsc` type-checks a program (skipLibCheck off) when TypeScript was installed;
-// an installed global `s2` looks a paper up. Exits non-zero on any failure. `--keep` keeps the folder.
+// Then, by what the lines installed: an ESM (`import`) and a CommonJS (`require`: the packages
+// are ESM only, so Node's require(esm)) script query an emulator (the installed `s2-emulator` bin
+// when there is one) through @s2-effect/node or @s2-effect/browser; `tsc` type-checks a program
+// (skipLibCheck off) when TypeScript was installed; an installed global `s2` looks a paper up.
+// Exits non-zero on any failure. `--keep` keeps the folder.
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -132,8 +133,8 @@ const cjsImports = (pkg, withTesting) =>
       ? `const { NodeSemanticScholar } = require("@s2-effect/node")`
       : `const { BrowserSemanticScholar } = require("@s2-effect/browser")`,
     ...(withTesting ? [`const Testing = require("@s2-effect/testing")`] : []),
-    `// The CommonJS build is really CommonJS, not ESM loaded through require(esm).`,
-    `if (!require.resolve("@s2-effect/core").includes("/dist/cjs/")) throw new Error(require.resolve("@s2-effect/core"))`
+    `// There is no CommonJS build (ESM only, like effect 4): require() loads the ESM build through require(esm).`,
+    `if (!require.resolve("@s2-effect/core").includes("/dist/esm/")) throw new Error(require.resolve("@s2-effect/core"))`
   ].join("\n")
 
 /** A typed program for `tsc`: the same calls, with the types the declarations give. */
@@ -206,7 +207,7 @@ const checkScripts = (label, pkg, env) => {
   const esm = runScript(label, `${prefix}esm.mjs`, program(esmImports(pkg, withTesting), withTesting), env)
   const cjs = runScript(label, `${prefix}cjs.cjs`, program(cjsImports(pkg, withTesting), withTesting), env)
   if (JSON.stringify(esm) !== JSON.stringify(cjs)) {
-    throw new Error(`${label}: the ESM and CommonJS builds of @s2-effect/${pkg} answered differently`)
+    throw new Error(`${label}: @s2-effect/${pkg} answered differently to import and to require`)
   }
 }
 

@@ -4,10 +4,10 @@
  * in-memory HttpClient that answers with the same bytes.
  * argv: apiUrl iterations
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Page, Paper, SemanticScholar } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Schema from "effect/Schema"
@@ -34,7 +34,7 @@ const time = (n: number, f: () => void) => {
 const main = async () => {
   const text = await (await fetch(`${apiUrl}/graph/v1/paper/search/bulk?query=&fields=${fields}`)).text()
   const n = Number(iterations)
-  const reference = Schema.decodeUnknownSync(Page.TokenPage(Paper), { onExcessProperty: "preserve" })
+  const reference = Schema.decodeUnknownSync(Page.TokenPage(Paper))
   const parseMs = time(n, () => JSON.parse(text))
   const schemaMs = time(n, () => reference(JSON.parse(text)))
 
@@ -46,7 +46,7 @@ const main = async () => {
   )
   // The layer is built once, as in a program; each iteration is one page through the client.
   const runtime = ManagedRuntime.make(layer)
-  const onePage = Effect.flatMap(SemanticScholar, (s2) => Stream.runHead(s2.searchPaperPages("", { bulk: true })))
+  const onePage = SemanticScholar.use((s2) => Stream.runHead(s2.searchPaperPages("", { bulk: true })))
   const clientTimes: Array<number> = []
   for (let i = 0; i < n + 5; i++) {
     const t = performance.now()

@@ -5,7 +5,6 @@
 import * as NodeSink from "@effect/platform-node/NodeSink"
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeSemanticScholar } from "@s2-effect/node"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
@@ -23,10 +22,8 @@ const program = Effect.gen(function*() {
   }).pipe(
     Stream.take(Number(records)),
     // One string per page (the chunks of the stream are the pages), built as the hand loop builds it.
-    Stream.mapChunks((papers) =>
-      Chunk.of(Chunk.toReadonlyArray(papers).map((p) => JSON.stringify(p)).join("\n") + "\n")
-    ),
-    Stream.run(NodeSink.fromWritable(() => Fs.createWriteStream(out), (e) => e))
+    Stream.mapArray((papers) => [papers.map((p) => JSON.stringify(p)).join("\n") + "\n"] as const),
+    Stream.run(NodeSink.fromWritable({ evaluate: () => Fs.createWriteStream(out), onError: (e) => e }))
   )
   return { records: Number(records), ms: performance.now() - started }
 })

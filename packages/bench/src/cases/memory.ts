@@ -10,7 +10,7 @@
 import type { Paper } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeSemanticScholar } from "@s2-effect/node"
-import type * as Chunk from "effect/Chunk"
+import type { NonEmptyReadonlyArray } from "effect/Array"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { report } from "./report.js"
@@ -32,7 +32,7 @@ let seen = 0
 const sample = () => (peak = Math.max(peak, process.memoryUsage().rss))
 const timer = setInterval(sample, 20)
 
-function* store(page: Chunk.Chunk<Paper>) {
+function* store(page: NonEmptyReadonlyArray<Paper>) {
   const before = seen
   seen += page.length
   sample()
@@ -43,7 +43,7 @@ function* store(page: Chunk.Chunk<Paper>) {
   return page
 }
 const slowConsumer = consumer === "genPerPage"
-  ? (page: Chunk.Chunk<Paper>) =>
+  ? (page: NonEmptyReadonlyArray<Paper>) =>
     Effect.gen(function*() {
       return yield* store(page)
     })
@@ -54,7 +54,7 @@ Effect.gen(function*() {
   const baseline = mb(process.memoryUsage().rss)
   yield* s2.searchPaper("", { bulk: true, fields: ["title", "year", "authors", "citationCount"] }).pipe(
     Stream.take(Number(records)),
-    Stream.mapChunksEffect(slowConsumer),
+    Stream.mapArrayEffect(slowConsumer),
     Stream.runDrain
   )
   clearInterval(timer)

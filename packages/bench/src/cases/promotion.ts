@@ -4,15 +4,15 @@
  * the bench sums what the scavenges promote.
  * argv: mode —
  * - "loop": an Effect loop;
- * - "stream": the same pages as a `Stream` into `runForEachChunk`;
- * - "effectfulStage": the stream with a `mapChunksEffect` before the sink;
+ * - "stream": the same pages as a `Stream` into `runForEachArray`;
+ * - "effectfulStage": the stream with a `mapArrayEffect` before the sink;
  * - "genPerPage": the stream into a consumer that builds a new `Effect.gen` for every page;
  * - "assignedClosure" / "localClosure": plain JavaScript, no Effect — each page is captured by a
  *   function literal assigned straight to a property (`holder.get = () => page`), or first bound
  *   to a local and then assigned. V8 allocates the first kind in old space, where it keeps its
  *   young context, and the page, alive until the next full collection.
  */
-import * as Chunk from "effect/Chunk"
+import type { NonEmptyReadonlyArray } from "effect/Array"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -42,8 +42,8 @@ let seen = 0
 const count = (page: Page) => {
   seen += page.data.length
 }
-const stream = Stream.repeatEffect(fetchPage).pipe(Stream.take(pages))
-const sink = (chunk: Chunk.Chunk<Page>) => Effect.sync(() => Chunk.forEach(chunk, count))
+const stream = Stream.fromEffectRepeat(fetchPage).pipe(Stream.take(pages))
+const sink = (chunk: NonEmptyReadonlyArray<Page>) => Effect.sync(() => chunk.forEach(count))
 
 const holder: { get: () => Page } = { get: parse }
 const plain = async (assign: (page: Page) => void) => {
@@ -55,11 +55,11 @@ const plain = async (assign: (page: Page) => void) => {
 }
 
 const run: Effect.Effect<void> = mode === "loop"
-  ? Effect.repeatN(Effect.map(fetchPage, count), pages - 1)
+  ? Effect.repeat(Effect.map(fetchPage, count), { times: pages - 1 })
   : mode === "effectfulStage"
-  ? stream.pipe(Stream.mapChunksEffect((chunk) => Effect.succeed(chunk)), Stream.runForEachChunk(sink))
+  ? stream.pipe(Stream.mapArrayEffect((chunk) => Effect.succeed(chunk)), Stream.runForEachArray(sink))
   : mode === "genPerPage"
-  ? Stream.runForEachChunk(stream, (chunk) =>
+  ? Stream.runForEachArray(stream, (chunk) =>
     Effect.gen(function*() {
       yield* sink(chunk)
     }))
@@ -76,6 +76,6 @@ const run: Effect.Effect<void> = mode === "loop"
       holder.get = get
     })
   )
-  : Stream.runForEachChunk(stream, sink)
+  : Stream.runForEachArray(stream, sink)
 
 Effect.runPromise(run).then(() => report({ mode, records: seen }))
