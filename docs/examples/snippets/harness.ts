@@ -22,7 +22,7 @@ export interface ExampleContext {
   /** Every line written with console.log or an Effect logger so far. */
   readonly output: Array<string>
   /** Runs an effect of the example with the client (and datasets layer) the example itself would use. */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => Promise<A>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof layer>>) => Promise<A>
   /** Runs an `s2 …` command line as shown in the docs (with or without `pnpm`), in the scratch directory. */
   readonly s2: (line: string) => Promise<{ readonly stdout: string; readonly stderr: string }>
   /** The scratch working directory. */
@@ -52,9 +52,7 @@ const SIZE = 2000
 
 export const example = async (body: (context: ExampleContext) => Promise<void>): Promise<void> => {
   const scope = Effect.runSync(Scope.make())
-  const emulator = await Effect.runPromise(
-    Scope.extend(startEmulator({ port: 0, seed: 1, size: SIZE }), scope)
-  )
+  const emulator = await Effect.runPromise(startEmulator({ port: 0, seed: 1, size: SIZE }).pipe(Scope.provide(scope)))
   const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-docs-"))
   const cwd = process.cwd()
   const output: Array<string> = []

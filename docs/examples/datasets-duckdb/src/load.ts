@@ -4,13 +4,12 @@
  * as they are — no unpacking, no loading step of our own — and ask it questions in SQL.
  */
 import { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeDatasets } from "@s2-effect/node"
-import type { Scope } from "effect"
-import { Chunk, Data, Effect, Stream } from "effect"
+import type { FileSystem, Scope } from "effect"
+import { Data, Effect, Stream } from "effect"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as NodePath from "node:path"
 
 /** DuckDB refused a statement or could not open. */
@@ -48,7 +47,7 @@ export const download = (
       Stream.map((event) => event.path),
       Stream.runCollect
     )
-    return [...Chunk.toReadonlyArray(files)].sort()
+    return files.sort()
   })
 
 /** A DuckDB connection (in memory unless a database file is given), closed with the scope. */

@@ -1,8 +1,7 @@
-import { FileSystem } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { NodeDatasets, NodeSemanticScholar } from "@s2-effect/node"
 import { startEmulator } from "@s2-effect/testing"
-import { Effect, Layer, Redacted, Schema, Stream } from "effect"
+import { Effect, FileSystem, Layer, Redacted, Schema, Stream } from "effect"
 import type { VenueRow } from "../src/load.js"
 import { connect, createTable, download, topVenues } from "../src/load.js"
 
@@ -32,7 +31,7 @@ const expected = (files: ReadonlyArray<string>, sinceYear: number, limit: number
   })
 
 describe("datasets-duckdb example", () => {
-  it.scopedLive(
+  it.live(
     "DuckDB reads the downloaded gzipped JSON lines and answers as the records do",
     () =>
       Effect.gen(function*() {

@@ -7,13 +7,13 @@
  * Downloads go to disk first (resumable, see `downloadDataset`); diffs are small and read straight
  * from their links with `diffRecords`.
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
 import type { S2Error } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeDatasets } from "@s2-effect/node"
 import Database from "better-sqlite3"
-import { Chunk, Data, Effect, Schema, Stream } from "effect"
+import type { FileSystem } from "effect"
+import { Data, Effect, Schema, Stream } from "effect"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as NodePath from "node:path"
 
 /** The client (for links and diffs), a plain HttpClient for the file host, and the disk. */
@@ -24,7 +24,7 @@ export class UnkeyedRecord extends Data.TaggedError("UnkeyedRecord")<{ readonly 
 
 const Keyed = Schema.Struct({ corpusid: Schema.Number })
 const keyOf = (record: unknown) =>
-  Schema.decodeUnknown(Keyed)(record).pipe(
+  Schema.decodeUnknownEffect(Keyed)(record).pipe(
     Effect.map(({ corpusid }) => corpusid),
     Effect.mapError(() => new UnkeyedRecord({ record }))
   )
@@ -96,11 +96,11 @@ export const loadRelease = (
     )
     const write = writer(db)
     write.clear()
-    yield* Stream.fromIterable([...Chunk.toReadonlyArray(files)].sort()).pipe(
+    yield* Stream.fromIterable(files.sort()).pipe(
       Stream.flatMap((path) => NodeDatasets.readDatasetFile(path)),
       Stream.mapEffect((record) => Effect.map(keyOf(record), (key) => ({ op: "update" as const, key, record }))),
       Stream.grouped(batchSize),
-      Stream.runForEach((batch) => Effect.sync(() => write.apply(Chunk.toReadonlyArray(batch))))
+      Stream.runForEach((batch) => Effect.sync(() => write.apply(batch)))
     )
     write.setRelease(release)
     return release
@@ -119,14 +119,14 @@ export const applyDiffs = (
 ): Effect.Effect<string, S2Error | NodeDatasets.DatasetFileError | UnkeyedRecord, Requirements> =>
   Effect.gen(function*() {
     const held = heldRelease(db)
-    if (held === undefined) return yield* Effect.dieMessage("the store holds no release: loadRelease first")
+    if (held === undefined) return yield* Effect.die(new Error("the store holds no release: loadRelease first"))
     const s2 = yield* SemanticScholar
     const diff = yield* s2.getDatasetDiffs(dataset, held, endReleaseId)
     const write = writer(db)
     yield* NodeDatasets.diffRecords(diff).pipe(
       Stream.mapEffect(({ op, record }) => Effect.map(keyOf(record), (key) => ({ op, key, record }))),
       Stream.grouped(batchSize),
-      Stream.runForEach((batch) => Effect.sync(() => write.apply(Chunk.toReadonlyArray(batch))))
+      Stream.runForEach((batch) => Effect.sync(() => write.apply(batch)))
     )
     write.setRelease(diff.end_release)
     return diff.end_release

@@ -1,9 +1,8 @@
-import { FileSystem } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeDatasets, NodeSemanticScholar } from "@s2-effect/node"
 import { startEmulator } from "@s2-effect/testing"
-import { Effect, Layer, Redacted, Stream } from "effect"
+import { Effect, FileSystem, Layer, Redacted, Stream } from "effect"
 import * as NodePath from "node:path"
 import { applyDiffs, heldRelease, loadRelease, open } from "../src/sync.js"
 
@@ -39,7 +38,7 @@ const releaseContents = (release: string, dataset: string) =>
   })
 
 describe("datasets-sqlite example", () => {
-  it.scopedLive(
+  it.live(
     "a full release, then the diff to the latest: the table equals the latest release",
     () =>
       Effect.gen(function*() {
@@ -54,7 +53,7 @@ describe("datasets-sqlite example", () => {
         ).pipe(Layer.orDie)
 
         yield* Effect.gen(function*() {
-          const releases = yield* Effect.flatMap(SemanticScholar, (s2) => s2.getAvailableReleases())
+          const releases = yield* SemanticScholar.use((s2) => s2.getAvailableReleases())
           const first = releases[0]!
           const last = releases.at(-1)!
 
