@@ -6,6 +6,7 @@
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
+import type * as PlatformNodeRedis from "@effect/platform-node/NodeRedis"
 import { ResponseCache } from "@s2-effect/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -44,7 +45,7 @@ export const fileSystem = (directory: string): Layer.Layer<ResponseCache.Store, 
  * @category models
  * @since 0.1.0
  */
-export type RedisOptions = NodeRedis.Options
+export type RedisOptions = NonNullable<Parameters<typeof PlatformNodeRedis.layer>[0]>
 
 const unreachable = (error: PersistenceRedis.RedisError) =>
   new Persistence.PersistenceError({
