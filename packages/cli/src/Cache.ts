@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { CliError } from "./ExitCode.js"
 import { badInput } from "./ExitCode.js"
+import * as TextFlag from "./TextFlag.js"
 
 /**
  * The cache flags, shared by every command (the root's flags). `S2_CACHE` is the fallback of
@@ -28,12 +29,10 @@ export const flags = {
     Flag.withFallbackConfig(Config.NonEmptyString("S2_CACHE")),
     Flag.optional
   ),
-  cacheTtl: Flag.String("cache-ttl").pipe(
-    Flag.withMetavar("duration"),
-    Flag.withDescription(
-      "How long a cached answer is reused: a duration such as \"1 day\" or \"12 hours\" (default 1 day)"
-    ),
-    Flag.optional
+  cacheTtl: TextFlag.optional(
+    "cache-ttl",
+    "duration",
+    "How long a cached answer is reused: a duration such as \"1 day\" or \"12 hours\" (default 1 day)"
   )
 } as const
 

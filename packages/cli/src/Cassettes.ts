@@ -10,7 +10,6 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type { Cassette } from "@s2-effect/testing"
 import * as Cause from "effect/Cause"
-import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
@@ -18,6 +17,7 @@ import * as Option from "effect/Option"
 import * as path from "node:path"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
+import * as TextFlag from "./TextFlag.js"
 
 /**
  * The two flags, among the shared ones.
@@ -25,15 +25,15 @@ import { badInput, fileError } from "./ExitCode.js"
  * @since 0.1.0
  */
 export const flags = {
-  record: Flag.String("record").pipe(
-    Flag.withMetavar("dir"),
-    Flag.withDescription("Record every exchange to DIR/s2.cassette.json (the API key is never written)"),
-    Flag.optional
+  record: TextFlag.optional(
+    "record",
+    "dir",
+    "Record every exchange to DIR/s2.cassette.json (the API key is never written)"
   ),
-  replay: Flag.String("replay").pipe(
-    Flag.withMetavar("dir"),
-    Flag.withDescription("Answer from DIR/s2.cassette.json, recorded with --record: no network, one attempt"),
-    Flag.optional
+  replay: TextFlag.optional(
+    "replay",
+    "dir",
+    "Answer from DIR/s2.cassette.json, recorded with --record: no network, one attempt"
   )
 } as const
 

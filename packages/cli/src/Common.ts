@@ -32,6 +32,7 @@ import { badInput, fileError, fromS2Error } from "./ExitCode.js"
 import type { Format } from "./render/Format.js"
 import * as SharedLimit from "./SharedLimit.js"
 import { Stdio } from "./Stdio.js"
+import * as TextFlag from "./TextFlag.js"
 
 /**
  * The flags every command takes, parsed.
@@ -64,20 +65,20 @@ export const flags = {
     Flag.withFallbackConfig(Config.String("S2_API_URL")),
     Flag.optional
   ),
-  timeout: Flag.String("timeout").pipe(
-    Flag.withMetavar("duration"),
-    Flag.withDescription("Per-request time-out: seconds (30) or a duration (\"10 seconds\", 500ms)"),
-    Flag.optional
+  timeout: TextFlag.optional(
+    "timeout",
+    "duration",
+    "Per-request time-out: seconds (30) or a duration (\"10 seconds\", 500ms)"
   ),
   noRetry: bool("no-retry", "Make one attempt per request"),
   verbose: bool(
     "verbose",
     "Debug log of every request on stderr (API key redacted), stack traces on errors"
   ),
-  apiKeyFile: Flag.String("api-key-file").pipe(
-    Flag.withMetavar("file"),
-    Flag.withDescription("Read the API key from this file (default: the S2_API_KEY environment variable)"),
-    Flag.optional
+  apiKeyFile: TextFlag.optional(
+    "api-key-file",
+    "file",
+    "Read the API key from this file (default: the S2_API_KEY environment variable)"
   ),
   emulator: bool(
     "emulator",
@@ -120,10 +121,10 @@ export const toArgs = (common: Common): Array<string> =>
  *
  * @since 0.1.0
  */
-export const fieldsFlag = Flag.String("fields").pipe(
-  Flag.withMetavar("list"),
-  Flag.withDescription("Comma-separated fields to return (e.g. title,year,authors.name); `all` for every field"),
-  Flag.optional
+export const fieldsFlag = TextFlag.optional(
+  "fields",
+  "list",
+  "Comma-separated fields to return (e.g. title,year,authors.name); `all` for every field"
 )
 
 /**

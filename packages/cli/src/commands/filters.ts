@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import { splitList } from "../Common.js"
 import type { CliError } from "../ExitCode.js"
 import { badInput } from "../ExitCode.js"
+import * as TextFlag from "../TextFlag.js"
 import { publicationDateOrYear } from "./papers.js"
 
 /**
@@ -20,30 +21,18 @@ import { publicationDateOrYear } from "./papers.js"
  * @since 0.1.0
  */
 export const flags = {
-  year: Flag.String("year").pipe(
-    Flag.withMetavar("range"),
-    Flag.withDescription("Year or range: 2019, 2016-2020, 2010-, -2015"),
-    Flag.optional
-  ),
-  publicationTypes: Flag.String("publication-types").pipe(
-    Flag.withMetavar("list"),
-    Flag.withDescription(`Comma-separated: ${Filters.publicationTypes.join(", ")}`),
-    Flag.optional
+  year: TextFlag.optional("year", "range", "Year or range: 2019, 2016-2020, 2010-, -2015"),
+  publicationTypes: TextFlag.optional(
+    "publication-types",
+    "list",
+    `Comma-separated: ${Filters.publicationTypes.join(", ")}`
   ),
   openAccessPdf: Flag.Boolean("open-access-pdf").pipe(
     Flag.withDescription("Only papers with a public PDF"),
     Flag.withDefault(false)
   ),
-  venue: Flag.String("venue").pipe(
-    Flag.withMetavar("list"),
-    Flag.withDescription("Comma-separated venue names"),
-    Flag.optional
-  ),
-  fieldsOfStudy: Flag.String("fields-of-study").pipe(
-    Flag.withMetavar("list"),
-    Flag.withDescription(`Comma-separated: ${Filters.fieldsOfStudy.join(", ")}`),
-    Flag.optional
-  ),
+  venue: TextFlag.optional("venue", "list", "Comma-separated venue names"),
+  fieldsOfStudy: TextFlag.optional("fields-of-study", "list", `Comma-separated: ${Filters.fieldsOfStudy.join(", ")}`),
   publicationDateOrYear,
   minCitationCount: Flag.Int("min-citation-count").pipe(
     Flag.withDescription("Only papers cited at least this often"),

@@ -6,12 +6,12 @@
 import { Fields, SemanticScholar } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
-import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Common from "../Common.js"
 import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"
+import * as TextFlag from "../TextFlag.js"
 import { lookUp } from "./batch.js"
 
 /** Fields shown for a paper when `--fields` is omitted. @since 0.1.0 */
@@ -41,10 +41,10 @@ const paperId = Argument.String("paper-id").pipe(
 )
 
 /** `--publication-date-or-year`. @since 0.1.0 */
-export const publicationDateOrYear = Flag.String("publication-date-or-year").pipe(
-  Flag.withMetavar("range"),
-  Flag.withDescription("Only papers published in this range: 2019, 2019-03, 2016-03-05:2020-06-06, 2015:, :2015-01"),
-  Flag.optional
+export const publicationDateOrYear = TextFlag.optional(
+  "publication-date-or-year",
+  "range",
+  "Only papers published in this range: 2019, 2019-03, 2016-03-05:2020-06-06, 2015:, :2015-01"
 )
 
 /** The output flags of a lookup of one record. @since 0.1.0 */
@@ -69,10 +69,10 @@ export const paper = Command.make("paper", { id: paperId, ...shown }, (o) =>
   )).pipe(Command.withDescription("Look up one paper"), Common.withClient)
 
 /** `--ids-file`. @since 0.1.0 */
-export const idsFile = Flag.String("ids-file").pipe(
-  Flag.withMetavar("file"),
-  Flag.withDescription("Read more ids from this file, one per line (- for standard input)"),
-  Flag.optional
+export const idsFile = TextFlag.optional(
+  "ids-file",
+  "file",
+  "Read more ids from this file, one per line (- for standard input)"
 )
 
 /**

@@ -13,6 +13,7 @@ import * as Option from "effect/Option"
 import * as Common from "../Common.js"
 import { badInput } from "../ExitCode.js"
 import * as Output from "../render/Output.js"
+import * as TextFlag from "../TextFlag.js"
 import * as FilterFlags from "./filters.js"
 import { listDefaults, listed, publicationDateOrYear, shown } from "./papers.js"
 
@@ -111,31 +112,17 @@ export const snippets = Command.make(
   "snippets",
   {
     query,
-    fields: Flag.String("fields").pipe(
-      Flag.withMetavar("list"),
-      Flag.withDescription(
-        "Comma-separated snippet fields to return (snippet.text, snippet.section, …); `all` for every field"
-      ),
-      Flag.optional
+    fields: TextFlag.optional(
+      "fields",
+      "list",
+      "Comma-separated snippet fields to return (snippet.text, snippet.section, …); `all` for every field"
     ),
     max: Common.maxFlag,
     format: Common.formatFlag,
-    paperIds: Flag.String("paper-ids").pipe(
-      Flag.withMetavar("list"),
-      Flag.withDescription("Comma-separated paper ids to search in"),
-      Flag.optional
-    ),
-    authors: Flag.String("authors").pipe(
-      Flag.withMetavar("list"),
-      Flag.withDescription("Comma-separated author names (all must match)"),
-      Flag.optional
-    ),
+    paperIds: TextFlag.optional("paper-ids", "list", "Comma-separated paper ids to search in"),
+    authors: TextFlag.optional("authors", "list", "Comma-separated author names (all must match)"),
     minCitationCount: FilterFlags.flags.minCitationCount,
-    insertedBefore: Flag.String("inserted-before").pipe(
-      Flag.withMetavar("date"),
-      Flag.withDescription("Only snippets inserted before YYYY[-MM[-DD]]"),
-      Flag.optional
-    ),
+    insertedBefore: TextFlag.optional("inserted-before", "date", "Only snippets inserted before YYYY[-MM[-DD]]"),
     year: FilterFlags.flags.year,
     venue: FilterFlags.flags.venue,
     fieldsOfStudy: FilterFlags.flags.fieldsOfStudy,
