@@ -64,10 +64,10 @@ const lazyBacking = (options: RedisOptions): Layer.Layer<Persistence.BackingPers
     Persistence.BackingPersistence,
     Effect.map(
       NodeRedis.lazily(
-        Effect.flatMap(
-          Layer.build(Persistence.layerBackingRedis.pipe(Layer.provide(NodeRedis.layer(options)))),
-          (context) => Effect.succeed(Context.get(context, Persistence.BackingPersistence))
-        ).pipe(Effect.mapError(unreachable))
+        Layer.build(Persistence.layerBackingRedis.pipe(Layer.provide(NodeRedis.layer(options)))).pipe(
+          Effect.map(Context.get(Persistence.BackingPersistence)),
+          Effect.mapError(unreachable)
+        )
       ),
       (backing) =>
         Persistence.BackingPersistence.of({

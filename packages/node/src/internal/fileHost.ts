@@ -56,15 +56,17 @@ const reasonName = (reason: HttpClientError.HttpClientErrorReason): string => re
 const detail = (reason: HttpClientError.HttpClientErrorReason): string | undefined =>
   reason.description ?? (reason.cause instanceof Error ? reason.cause.message : undefined)
 
-const transportError = (error: HttpClientError.HttpClientError, target: Target): TransportError =>
-  new TransportError({
+const transportError = (error: HttpClientError.HttpClientError, target: Target): TransportError => {
+  const why = detail(error.reason)
+  return new TransportError({
     message: `${target.method} ${target.url} failed: ${reasonName(error.reason)}${
-      detail(error.reason) === undefined ? "" : ` (${detail(error.reason)})`
+      why === undefined ? "" : ` (${why})`
     }`,
     // Broken while the body was read: the host was there, so it gets the server-failure budget.
     ...("response" in error.reason ? { reason: "cutShort" as const } : {}),
     ...target
   })
+}
 
 const timeoutError = (target: Target, idle: Duration.Duration): Timeout =>
   new Timeout({

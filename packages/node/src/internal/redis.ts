@@ -12,10 +12,9 @@ import * as Layer from "effect/Layer"
 import type * as Redis from "effect/persistence/Redis"
 import * as References from "effect/References"
 import * as Scope from "effect/Scope"
-import type { RedisOptions } from "../NodeCache.js"
 
-/** node-redis's client options, as `NodeRedis.layer` takes them (public as `NodeCache.RedisOptions`). */
-export type Options = RedisOptions
+/** node-redis's client options, as `NodeRedis.layer` takes them (the same type as the public `NodeCache.RedisOptions`, which typedoc needs spelled out there). */
+export type Options = NonNullable<Parameters<typeof NodeRedis.layer>[0]>
 
 /**
  * Fail fast rather than queue: a command is not held while the client reconnects, and one not
