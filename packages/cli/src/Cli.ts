@@ -10,6 +10,7 @@ import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
 import * as Cause from "effect/Cause"
 import * as CliConfig from "effect/cli/CliConfig"
+import * as EffectCliError from "effect/cli/CliError"
 import * as CliOutput from "effect/cli/CliOutput"
 import * as Command from "effect/cli/Command"
 import * as GlobalFlag from "effect/cli/GlobalFlag"
@@ -101,9 +102,7 @@ const failure = (cause: Cause.Cause<unknown>, verbose: boolean) =>
     if (Cause.hasInterruptsOnly(cause)) return yield* Effect.interrupt
     const error = Option.getOrUndefined(Cause.findErrorOption(cause))
     // Help shown for a command line that could not be parsed, or a missing command.
-    if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "ShowHelp") {
-      return ExitCode.badInput
-    }
+    if (EffectCliError.isCliError(error) && error._tag === "ShowHelp") return ExitCode.badInput
     if (isCliError(error)) {
       yield* stdio.err(`s2: ${error.message}\n${verbose ? Cause.pretty(cause) + "\n" : ""}`)
       return error.code
