@@ -7,7 +7,6 @@
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
 import type { OffsetPage, TokenPage } from "../Page.js"
 import type { S2Error } from "../S2Error.js"
@@ -169,17 +168,14 @@ const excerpt = (token: string) => token.length <= 40 ? token : `${token.slice(0
 
 /**
  * The records of a stream of pages, a page's `data` array the stream's chunk (not copied); an empty
- * page emits nothing, and the next one is pulled. Counted in `recordsStreamed`.
+ * page emits nothing. Counted in `recordsStreamed`.
  */
 export const records = <A, E>(pages: Stream.Stream<{ readonly data: ReadonlyArray<A> }, E>): Stream.Stream<A, E> =>
-  Stream.transformPull(
-    pages,
-    (pull) =>
-      Effect.succeed(Effect.suspend(function next(): Pull.Pull<Arr.NonEmptyReadonlyArray<A>, E> {
-        return Effect.flatMap(pull, (chunk) => {
-          const data = chunk.length === 1 ? chunk[0].data : chunk.flatMap((page) => page.data)
-          Metrics.countRecords(data.length)
-          return Arr.isReadonlyArrayNonEmpty(data) ? Effect.succeed(data) : next()
-        })
-      }))
+  pages.pipe(
+    Stream.map((page) => {
+      Metrics.countRecords(page.data.length)
+      return page.data
+    }),
+    Stream.filter(Arr.isReadonlyArrayNonEmpty),
+    Stream.flattenArray
   )

@@ -405,19 +405,6 @@ const timeoutOf = (timeout: Duration.Duration, target: Target) =>
       )
   })
 
-/**
- * The JSON of each answer, read inside the retried exchange (a body cut short is retried like any
- * failed attempt) and taken once by the call that sent the request: the client hands back only the
- * response. Keyed weakly, and deleted when taken, so nothing here outlives the call.
- */
-const answers = new WeakMap<HttpClientResponse.HttpClientResponse, unknown>()
-
-const takeAnswer = (response: HttpClientResponse.HttpClientResponse): unknown => {
-  const json = answers.get(response)
-  answers.delete(response)
-  return json
-}
-
 /** The attempt's number (1 for the first) on the operation's span, from the retry schedule's count. */
 const annotateAttempt = Effect.flatMap(
   Effect.service(Schedule.CurrentMetadata),
@@ -433,38 +420,36 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
   const hideKey = Response.redactKey(key)
   const pace = Option.getOrElse(config.rateLimiter, (): Pace => identity)
 
-  /** The answer of a response, read within the bound: its JSON kept for the caller, or its status's error. */
-  const readAnswer = (target: Target) => (response: HttpClientResponse.HttpClientResponse) =>
-    readResponse(response, config.maxResponseBytes, target).pipe(
-      Effect.flatMap(toAnswer(target, hideKey)),
-      Effect.map((json) => answers.set(response, json))
-    )
-
   /**
-   * The client of one call: each attempt paced, numbered, sent, its status on the span and its body
-   * read, all within the time-out; failed attempts retried by the policy, each retry logged.
+   * The JSON of one call: each attempt paced, numbered, sent, its status on the span and its body
+   * read (a body cut short is retried like any failed attempt), all within the time-out; failed
+   * attempts retried by the policy, each retry logged.
    */
-  const exchange = (target: Target, timeout: Duration.Duration, policy: RetryPolicy | false) =>
-    client.pipe(
-      HttpClient.transformResponse((sent) =>
-        pace(
-          Effect.andThen(annotateAttempt, sent).pipe(
-            Effect.mapError((error) => transportError(error, target)),
-            Effect.tap((response) => annotateStatus(response.status)),
-            Effect.tap(readAnswer(target)),
-            timeoutOf(timeout, target)
-          )
-        )
-      ),
-      HttpClient.retry(policy === false ? noRetry : withRetryLog(policy, target))
-    )
+  const fetchJson = (
+    request: HttpClientRequest.HttpClientRequest,
+    target: Target,
+    timeout: Duration.Duration,
+    policy: RetryPolicy | false
+  ) =>
+    pace(
+      Effect.andThen(annotateAttempt, client.execute(request)).pipe(
+        Effect.mapError((error) => transportError(error, target)),
+        Effect.tap((response) => annotateStatus(response.status)),
+        Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
+        Effect.flatMap(toAnswer(target, hideKey)),
+        timeoutOf(timeout, target)
+      )
+    ).pipe(Effect.retry(policy === false ? noRetry : withRetryLog(policy, target)))
 
   const execute = Effect.fnUntraced(function*<A, I>(request: S2Request, schema: Schema.Codec<A, I>) {
     const overrides = yield* Effect.service(Overrides)
     const { path, target } = targetOf(config.apiUrl, request)
-    const fetch = exchange(target, overrides.timeout ?? config.timeout, overrides.retry ?? config.retry)
-      .execute(httpRequest(request, path))
-      .pipe(Effect.map(takeAnswer))
+    const fetch = fetchJson(
+      httpRequest(request, path),
+      target,
+      overrides.timeout ?? config.timeout,
+      overrides.retry ?? config.retry
+    )
     const json = yield* config.around === undefined ? fetch : config.around(request, fetch)
     // Without `around` the JSON is this exchange's own; with it (the response cache) it may be shared.
     return yield* decode(schema, json, target, hideKey, config.around === undefined)
