@@ -51,7 +51,7 @@ describe("pages and V8's old generation", () => {
   it.effect("this Node still pretenures a function literal assigned to a property (the probe sees it)", () =>
     Effect.map(askV8, (answer) => expect(answer.control).toBe(false)))
 
-  it.effect("effect as released allocates the closures its channels and async effects build per element old", () =>
+  it.effect("effect as released allocates its channels' per-element closures old and its async and interruptible ones young", () =>
     Effect.map(
       askV8,
       // Effect 4.1: the channels' closures still old; the async and interruptible ones young (was old in 3.22).
