@@ -29,6 +29,7 @@ import * as Search from "./commands/search.js"
 import { s2, toArgs } from "./Common.js"
 import { CliError, ExitCode } from "./ExitCode.js"
 import * as Help from "./Help.js"
+import { visibleMessage } from "./render/Escape.js"
 import { Stdio } from "./Stdio.js"
 
 /**
@@ -104,11 +105,12 @@ const failure = (cause: Cause.Cause<unknown>, verbose: boolean) =>
     // Help shown for a command line that could not be parsed, or a missing command.
     if (EffectCliError.isCliError(error) && error._tag === "ShowHelp") return ExitCode.badInput
     if (isCliError(error)) {
-      yield* stdio.err(`s2: ${error.message}\n${verbose ? Cause.pretty(cause) + "\n" : ""}`)
+      // What the message quotes from a server is escaped and cannot start a line of its own (Escape.ts).
+      yield* stdio.err(`s2: ${visibleMessage(error.message)}\n${verbose ? Cause.pretty(cause) + "\n" : ""}`)
       return error.code
     }
     yield* stdio.err(
-      `s2: unexpected failure: ${Cause.squash(cause)}${
+      `s2: unexpected failure: ${visibleMessage(String(Cause.squash(cause)))}${
         verbose ? "\n" + Cause.pretty(cause) : " (run with --verbose for details)"
       }\n`
     )

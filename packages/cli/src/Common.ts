@@ -14,6 +14,7 @@ import type { Emulator } from "@s2-effect/testing"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Config from "effect/Config"
+import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -31,7 +32,7 @@ import type { CliError } from "./ExitCode.js"
 import { badInput, fileError, fromS2Error } from "./ExitCode.js"
 import type { Format } from "./render/Format.js"
 import * as SharedLimit from "./SharedLimit.js"
-import { Stdio } from "./Stdio.js"
+import { safeConsole, Stdio } from "./Stdio.js"
 import * as TextFlag from "./TextFlag.js"
 
 /**
@@ -42,6 +43,7 @@ import * as TextFlag from "./TextFlag.js"
 export interface Common extends Cache.Flags, Cassettes.Settings {
   readonly apiUrl: Option.Option<string>
   readonly timeout: Option.Option<string>
+  readonly deadline: Option.Option<string>
   readonly noRetry: boolean
   readonly verbose: boolean
   readonly apiKeyFile: Option.Option<string>
@@ -69,6 +71,11 @@ export const flags = {
     "timeout",
     "duration",
     "Per-request time-out: seconds (30) or a duration (\"10 seconds\", 500ms)"
+  ),
+  deadline: TextFlag.optional(
+    "deadline",
+    "duration",
+    "Longest one request may take with its retries and waits (default 15m; each page of a list is one request)"
   ),
   noRetry: bool("no-retry", "Make one attempt per request"),
   verbose: bool(
@@ -204,16 +211,25 @@ export const inProcessEmulator: Effect.Effect<Built> = Effect.gen(function*() {
  *
  * @since 0.1.0
  */
-export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, CliError> => {
+export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, CliError> =>
+  parseDuration("--timeout", text)
+
+/**
+ * Parses a duration flag (`--timeout`, `--deadline`): a number of seconds, `500ms`, `10s`, `2m`, or
+ * an Effect duration ("10 seconds").
+ *
+ * @since 0.1.0
+ */
+export const parseDuration = (flag: string, text: string): Effect.Effect<Duration.Duration, CliError> => {
   const trimmed = text.trim()
   const unit = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(trimmed)
   const input: Duration.Input | undefined = unit === null
     ? Option.getOrUndefined(Duration.fromInput(trimmed as Duration.Input))
     : Duration.millis(Number(unit[1]) * (unit[2] === "ms" ? 1 : unit[2] === "m" ? 60_000 : 1000))
-  const message = `--timeout ${JSON.stringify(text)} is invalid: give seconds (30), 500ms, 10s, 2m or "10 seconds"`
+  const message = `${flag} ${JSON.stringify(text)} is invalid: give seconds (30), 500ms, 10s, 2m or "10 seconds"`
   return input === undefined
     ? Effect.fail(badInput(message))
-    : check(Validate.positiveDuration("--timeout", input), message)
+    : check(Validate.positiveDuration(flag, input), message)
 }
 
 /**
@@ -308,9 +324,12 @@ export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFact
     const { apiKey: key, apiUrl } = yield* readApiSettings(common)
     const apiKey = Option.fromUndefinedOr(key)
     const timeout = Option.isSome(common.timeout) ? yield* parseTimeout(common.timeout.value) : undefined
+    const deadline = Option.isSome(common.deadline)
+      ? yield* parseDuration("--deadline", common.deadline.value)
+      : undefined
     const http = yield* httpClient(common)
-    // A replay answers the same every time: retrying cannot help.
-    const noRetry = common.noRetry || Cassettes.replaying(common)
+    // A replay answers retries with the recorded retries (Cassettes.retry), so it retries too.
+    const noRetry = common.noRetry
     const cache = yield* Cache.cacheOption(common, common.emulator)
     const facts = { retries: noRetry ? 0 : defaultRetries, hasKey: Option.isSome(apiKey) }
     const layer = SemanticScholar.layer({
@@ -318,7 +337,8 @@ export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFact
       apiKey: Option.getOrUndefined(apiKey),
       apiUrl: common.emulator ? emulatorUrl : apiUrl,
       timeout,
-      ...(noRetry ? { retry: false } : {}),
+      deadline,
+      ...(noRetry ? { retry: false } : Cassettes.retry(common)),
       // The emulator and a replay need no pacing; the real API gets the client's default (1/s with a key).
       ...(common.emulator || Cassettes.replaying(common) ? { rateLimit: false } : {}),
       // --redis: one pace shared with the other processes on the key, even against the emulator.
@@ -342,6 +362,8 @@ export const logging = (verbose: boolean): Layer.Layer<never> =>
   Layer.mergeAll(
     Logger.layer([Logger.consolePretty({ colors: false })]),
     Layer.succeed(Logger.LogToStderr, true),
+    // Log lines quote URLs, causes and bodies from servers: their control characters are escaped.
+    Layer.succeed(Console.Console, safeConsole),
     Layer.succeed(References.MinimumLogLevel, verbose ? "Debug" : "Warn")
   )
 

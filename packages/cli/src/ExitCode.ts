@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type { S2Error } from "@s2-effect/core"
-import { RetryPolicy } from "@s2-effect/core"
+import { isS2Error, RetryPolicy } from "@s2-effect/core"
 import * as Schema from "effect/Schema"
 
 /**
@@ -29,7 +29,10 @@ export const ExitCode = {
   rateLimiter: 11,
   /** Another `s2 harvest` is writing the same `--out`. */
   locked: 12,
-  interrupted: 130
+  /** SIGINT (Ctrl-C): 128 + 2. */
+  interrupted: 130,
+  /** SIGTERM (`kill`, a service manager, a container stopping): 128 + 15; the same clean-up as SIGINT. */
+  terminated: 143
 } as const
 
 /** @since 0.1.0 */
@@ -66,6 +69,21 @@ export const fileError = (what: string, cause: unknown): CliError =>
   })
 
 /**
+ * The cassette's own failure under a client error (`CassetteMiss`, `CassetteFileError` of
+ * `--record` / `--replay`), found by tag: the testing package is loaded only with those flags.
+ *
+ * @since 0.1.0
+ */
+export const cassetteFailure = (error: unknown): { readonly _tag: string; readonly message: string } | undefined => {
+  for (let link = error, depth = 0; typeof link === "object" && link !== null && depth < 8; depth++) {
+    const tag = (link as { readonly _tag?: unknown })._tag
+    if (tag === "CassetteMiss" || tag === "CassetteFileError") return link as { _tag: string; message: string }
+    link = (link as { readonly cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/**
  * How the request was configured, for the hints of the error messages.
  *
  * @since 0.1.0
@@ -84,22 +102,46 @@ const where = (error: S2Error) =>
 /** The retry policy's default `maxRetryAfter`, which the CLI uses: longer waits are not slept through. */
 const maxRetryAfterMillis = 10 * 60 * 1000
 
-/** `45 seconds`, `3 hours`, `3650 days`: the largest whole unit, as the server's wait is meant. */
-const wait = (millis: number): string => {
-  const units = [["day", 86_400_000], ["hour", 3_600_000], ["minute", 60_000], ["second", 1000]] as const
-  const [name, size] = units.find(([, size]) => millis >= size) ?? units[3]
-  const n = Math.round(millis / size)
-  return `${n} ${name}${n === 1 ? "" : "s"}`
-}
-
 /** A `Retry-After` over the limit: the error came back at once, with no retry made. */
 const waitTooLong = (error: S2Error): string | undefined => {
   const asked = error._tag === "RateLimited" || error._tag === "ServerError" ? error.retryAfterMillis : undefined
   return asked !== undefined && asked > maxRetryAfterMillis
-    ? `(the server asked to wait ${wait(asked)} with Retry-After, over the client's maxRetryAfter of ${
-      wait(maxRetryAfterMillis)
-    }, so no retry was made)`
+    ? `(the server asked to wait ${RetryPolicy.formatWait(asked)}, over the ${
+      RetryPolicy.formatWait(maxRetryAfterMillis, "limit")
+    } limit of Retry-After waits, so no retry was made)`
     : undefined
+}
+
+/** An exit code, the line saying what happened, and what to do. */
+type Line = readonly [ExitCode, string, string]
+
+/** A `TransportError` by what broke: nobody reached, or a server that answered and then failed. */
+const transportLine = (error: Extract<S2Error, { readonly _tag: "TransportError" }>, after: string) => {
+  switch (error.reason) {
+    case "reset":
+      return { why: `the server dropped the connection ${after}`, todo: "try again later" }
+    case "cutShort":
+      return { why: `the server's answer broke off ${after}`, todo: "try again later" }
+    case "malformed":
+      return {
+        why: `the server answered, but not in valid HTTP, ${after}`,
+        todo: "--api-url / S2_API_URL may point at something that is not the API"
+      }
+    default:
+      return { why: `could not reach the API ${after}`, todo: "check the network and --api-url / S2_API_URL" }
+  }
+}
+
+/** A `DecodeError` by what the server sent. */
+const decodeWhy = (error: Extract<S2Error, { readonly _tag: "DecodeError" }>): string => {
+  switch (error.reason) {
+    case "notJson":
+      return error.message
+    case "length":
+      return `the server answered with the wrong number of entries: ${error.message}`
+    default:
+      return `the server answered, but not in the shape the API answers in: ${error.message}`
+  }
 }
 
 /**
@@ -114,6 +156,28 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
   const after = context.retries > 0 ? `after ${retries} retries` : "with retries off (--no-retry)"
   const line = (code: ExitCode, why: string, todo: string) =>
     new CliError({ message: `${context.what} failed: ${why}; ${todo}`, code, cause: error })
+  // A cassette that could not be written is a local file's failure, as any other write of the CLI.
+  const cassette = cassetteFailure(error)
+  if (cassette?._tag === "CassetteFileError") {
+    return line(ExitCode.file, cassette.message, "check the directory of --record (permissions, free space)")
+  }
+  if (cassette?._tag === "CassetteMiss") {
+    return line(ExitCode.transport, cassette.message, "record the command again with --record")
+  }
+  const [code, why, todo] = isRefusal(error) ? refusedLine(error, context, after) : failedLine(error, after)
+  return line(code, why, todo)
+}
+
+const refusalTags = ["BadQueryParameters", "InvalidOptions", "ObjectNotFound", "Forbidden", "RateLimited"] as const
+
+/** The errors of a refusal: of the input, or by the API. */
+type Refusal = Extract<S2Error, { readonly _tag: typeof refusalTags[number] }>
+
+const isRefusal = (error: S2Error): error is Refusal => (refusalTags as ReadonlyArray<string>).includes(error._tag)
+
+/** What the API or the input refused: the message, exit code and advice. */
+const refusedLine = (error: Refusal, context: ErrorContext, after: string): Line => {
+  const line = (code: ExitCode, why: string, todo: string): Line => [code, why, todo]
   switch (error._tag) {
     case "BadQueryParameters":
       return line(
@@ -122,7 +186,14 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
         "fix the argument or option (see --help)"
       )
     case "InvalidOptions":
-      return line(ExitCode.badInput, error.message, "fix the option or the environment variable (see --help)")
+      return line(
+        ExitCode.badInput,
+        // The CLI's key comes from the environment or a file, never from an option named apiKey.
+        error.option === "apiKey"
+          ? error.message.replace(/^apiKey\b/, "the API key (S2_API_KEY or --api-key-file)")
+          : error.message,
+        "fix the option or the environment variable (see --help)"
+      )
     case "ObjectNotFound":
       return line(ExitCode.notFound, `${error.message}${where(error)}`, "check the id or the query")
     case "Forbidden":
@@ -146,6 +217,19 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
           : "set S2_API_KEY for a higher limit, or try again later"
       )
     }
+  }
+}
+
+/** What failed on the way, or in the server's answer: the message, exit code and advice. */
+const failedLine = (
+  error: Exclude<
+    S2Error,
+    { readonly _tag: "BadQueryParameters" | "InvalidOptions" | "ObjectNotFound" | "Forbidden" | "RateLimited" }
+  >,
+  after: string
+): Line => {
+  const line = (code: ExitCode, why: string, todo: string): Line => [code, why, todo]
+  switch (error._tag) {
     case "ServerError":
       return line(
         ExitCode.serverError,
@@ -153,18 +237,28 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
         "try again later"
       )
     case "Timeout":
-      return line(
-        ExitCode.timeout,
-        `no complete answer within ${error.timeoutMillis / 1000} s ${after}`,
-        "raise --timeout or try again later"
-      )
-    case "TransportError":
-      return line(
-        ExitCode.transport,
-        `could not reach the API ${after}: ${error.message}`,
-        "check the network and --api-url / S2_API_URL"
-      )
+      return error.reason === "deadline"
+        ? line(
+          ExitCode.timeout,
+          `no complete answer within the deadline of ${RetryPolicy.formatWait(error.timeoutMillis)}, retries and ` +
+            `waits included${isS2Error(error.cause) ? `; the last attempt: ${error.cause.message}` : ""}`,
+          "raise --deadline or try again later"
+        )
+        : line(
+          ExitCode.timeout,
+          `no complete answer within ${RetryPolicy.formatWait(error.timeoutMillis)} ${after}`,
+          "raise --timeout or try again later"
+        )
+    case "TransportError": {
+      const { todo, why } = transportLine(error, after)
+      return line(ExitCode.transport, `${why}: ${error.message}`, todo)
+    }
     case "DecodeError":
+      return line(
+        ExitCode.decode,
+        decodeWhy(error),
+        "run with --verbose and report it; --api-url may point at something that is not the API"
+      )
     case "ProtocolError":
     case "UnexpectedStatus":
       return line(
@@ -176,7 +270,9 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
       return line(
         ExitCode.rateLimiter,
         error.message,
-        "check that Redis runs at --redis / S2_REDIS_URL, or run without --redis to pace this process alone"
+        error.reason === "waitTooLong"
+          ? "something else may be using the key's slots in that Redis; run without --redis to pace this process alone"
+          : "check that Redis runs at --redis / S2_REDIS_URL, or run without --redis to pace this process alone"
       )
   }
 }

@@ -27,6 +27,15 @@ export interface Options {
   readonly apiUrl?: string | undefined
   /** Per attempt. Default 30 seconds. */
   readonly timeout?: Duration.Input | undefined
+  /**
+   * The longest one call may take, its retries, their waits and its pacing included: a retry whose
+   * wait would end past it is not begun, and an attempt still running at it is interrupted; either
+   * way the call fails with `Timeout` (`reason: "deadline"`, the last attempt's error as `cause`).
+   * Each page of a stream is one call. Default 15 minutes: longer than every retry budget of the
+   * default policy, yet a server asking for long `Retry-After` waits gets one of them, not ten.
+   * `false` for none.
+   */
+  readonly deadline?: Duration.Input | false | undefined
   /** Default `RetryPolicy.defaultPolicy` (a retry budget per cause); `false` makes one attempt. */
   readonly retry?: RetryPolicy | false | undefined
   /**

@@ -30,7 +30,8 @@ export type RetryPolicy = Schedule.Schedule<unknown, S2Error>
  * Why an attempt failed, as far as retrying is concerned.
  *
  * - `rateLimited`: HTTP 429.
- * - `serverFailed`: the server answered but failed: 5xx, a connection reset, a body cut short.
+ * - `serverFailed`: the server answered but failed: 5xx, a connection reset, a body cut short, an
+ *   answer that is not valid HTTP.
  * - `unreachable`: nobody answered at the address: connection refused, host not found, or a
  *   transport failure with no sign that a server was there.
  * - `timeout`: no answer within the time-out.
@@ -89,7 +90,9 @@ export const causeOf = (error: S2Error): Cause | undefined => {
     case "Timeout":
       return "timeout"
     case "TransportError":
-      return error.reason === "reset" || error.reason === "cutShort" ? "serverFailed" : "unreachable"
+      return error.reason === "reset" || error.reason === "cutShort" || error.reason === "malformed"
+        ? "serverFailed"
+        : "unreachable"
     default:
       return undefined
   }
@@ -163,6 +166,53 @@ const resolve = (options: RetryOptions) => {
   }
 }
 
+/** Units of {@link formatWait}, largest first: size, short name, long (singular) name. */
+const units = [
+  [86_400_000, " day", " day"],
+  [3_600_000, " h", " hour"],
+  [60_000, " min", " minute"],
+  [1000, " s", " second"]
+] as const
+
+/**
+ * A wait or a limit as people read it, in at most two units: `500 ms`, `1.5 s`, `45 s`,
+ * `10 min 1 s`, `2 h 5 min`, `3650 days`. `"limit"` writes the units in full as an adjective
+ * (`10 minute`, for "over the 10 minute limit"). Every message and log line of the client and
+ * the CLI that states a wait uses it.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const formatWait = (millis: number, style: "wait" | "limit" = "wait"): string => {
+  if (!Number.isFinite(millis)) return "unbounded"
+  if (millis < 1000) return `${Math.round(millis)}${style === "wait" ? " ms" : " millisecond"}`
+  if (millis < 60_000 && style === "wait") return `${Math.round(millis / 100) / 10} s`
+  const name = (n: number, unit: string, longName: string) =>
+    style === "limit" ? `${n}${longName}` : `${n}${unit}${unit === " day" && n !== 1 ? "s" : ""}`
+  // Rounded to the smaller unit shown, and the larger unit chosen after rounding: a store's
+  // 23 h 59 min 59.8 s is `1 day`.
+  const index = units.findIndex(([size], i) =>
+    Math.round(millis / (units[i + 1]?.[0] ?? size)) * (units[i + 1]?.[0] ?? size) >= size
+  )
+  const [size, short, long] = units[index]!
+  const next = units[index + 1]
+  const step = next?.[0] ?? size
+  const total = Math.round(millis / step)
+  const whole = Math.floor(total / (size / step))
+  const rest = total - whole * (size / step)
+  return next === undefined || rest === 0
+    ? name(whole, short, long)
+    : `${name(whole, short, long)} ${name(rest, next[1], next[2])}`
+}
+
+/** The Warning line of a `Retry-After` over the limit: the error is returned at once. */
+const logTooLong = (error: S2Error, asked: number, limit: number) =>
+  Effect.logWarning(
+    `S2${error.method === undefined ? "" : ` ${error.method} ${error.url}`}: the server asked to wait ${
+      formatWait(asked)
+    }, over the ${formatWait(limit, "limit")} limit (maxRetryAfter); not retrying`
+  )
+
 /**
  * Builds a retry policy: one `Schedule` over the budget table, counting retries per cause. Waits
  * are `base`, doubling, capped at `cap`, and never shorter than the server's `Retry-After`.
@@ -192,7 +242,10 @@ export const make = (options: RetryOptions = {}): RetryPolicy => {
     return (_now: number, error: S2Error) => {
       const cause = causeOf(error)
       const asked = retryAfterMillis(error) ?? 0
-      if (cause === undefined || !retryable(error) || asked > maxRetryAfter) return EffectCause.done(undefined)
+      if (cause === undefined || !retryable(error)) return EffectCause.done(undefined)
+      if (asked > maxRetryAfter) {
+        return Effect.andThen(logTooLong(error, asked, maxRetryAfter), EffectCause.done(undefined))
+      }
       const budget = budgets[cause]
       const retry = (counts[cause] ?? 0) + 1
       if (retry > budget.times) return EffectCause.done(undefined)

@@ -121,14 +121,31 @@ export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("Un
 }
 
 /**
- * No complete response arrived within the time-out of one attempt (retried by the default policy).
+ * Which time ran out: one attempt's time-out (`"attempt"`, also when absent), or the deadline of
+ * the whole call, its retries and waits included (`"deadline"`).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export const TimeoutReason = Schema.Literals(["attempt", "deadline"])
+/**
+ * @category models
+ * @since 0.1.0
+ */
+export type TimeoutReason = typeof TimeoutReason.Type
+
+/**
+ * No complete response arrived in time: within the time-out of one attempt (retried by the default
+ * policy), or, with `reason: "deadline"`, within the deadline of the whole call (`timeoutMillis` is
+ * then the deadline, and `cause` the last attempt's error when a retry's wait would have crossed it).
  *
  * @category errors
  * @since 0.1.0
  */
 export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
   ...context,
-  timeoutMillis: Schema.Number
+  timeoutMillis: Schema.Number,
+  reason: Schema.optional(TimeoutReason)
 }) {
   readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
 }
@@ -172,13 +189,14 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
 
 /**
  * What broke below HTTP, when it is known: the connection was refused, the host name did not
- * resolve, the connection was reset, or the body was cut short. The retry policy reads it: the
- * first two mean nobody is there, the last two that a server answered but failed.
+ * resolve, the connection was reset, the body was cut short, or the answer was not valid HTTP (a
+ * header with characters a header cannot carry, say). The retry policy reads it: the first two
+ * mean nobody is there, the others that a server answered but failed.
  *
  * @category errors
  * @since 0.1.0
  */
-export const TransportReason = Schema.Literals(["refused", "hostNotFound", "reset", "cutShort"])
+export const TransportReason = Schema.Literals(["refused", "hostNotFound", "reset", "cutShort", "malformed"])
 /**
  * @category models
  * @since 0.1.0
@@ -201,13 +219,15 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
 }
 
 /**
- * Why a 2xx body could not be used: its value is not of the expected shape (`"shape"`), or a batch
- * answer has another number of entries than ids were asked for (`"length"`).
+ * Why a 2xx body could not be used: its value is not of the expected shape (`"shape"`), a batch
+ * answer has another number of entries than ids were asked for (`"length"`), the whole body
+ * arrived but is not JSON at all (`"notJson"`: an HTML page, plain text), or it nests deeper than
+ * any record (`"depth"`: more than 100 levels, which no printer could show).
  *
  * @category models
  * @since 0.1.0
  */
-export const DecodeReason = Schema.Literals(["shape", "length"])
+export const DecodeReason = Schema.Literals(["shape", "length", "notJson", "depth"])
 /**
  * @category models
  * @since 0.1.0
@@ -215,8 +235,10 @@ export const DecodeReason = Schema.Literals(["shape", "length"])
 export type DecodeReason = typeof DecodeReason.Type
 
 /**
- * A 2xx body that is JSON but not of the expected shape. `excerpt` holds the start of the offending
+ * A 2xx body that is JSON but not of the expected shape, or (`reason: "notJson"`) a whole body that
+ * is not JSON at all: the server answered, so no retry is made. `excerpt` holds the start of the offending
  * value so the mismatch can be seen without a debugger; `reason` says which mismatch, when known.
+ * For `"depth"` (JSON nested more than 100 levels deep) nothing of the body is shown.
  * For `"shape"`, `cause` is Schema's `SchemaError`: its issue gives the paths that failed and what
  * was expected, but no value of the body (the message and excerpt show those, with the API key
  * hidden wherever the server echoed it).
@@ -233,8 +255,24 @@ export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError"
 }
 
 /**
+ * Why the shared rate limit's store could not pace a request: it failed or could not be reached
+ * (`"failed"`), did not answer within `storeTimeout` (`"timeout"`), answered something that is not
+ * a slot (`"badAnswer"`), or asked for a wait over `maxWait` (`"waitTooLong"`).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export const RateLimiterReason = Schema.Literals(["failed", "timeout", "badAnswer", "waitTooLong"])
+/**
+ * @category models
+ * @since 0.1.0
+ */
+export type RateLimiterReason = typeof RateLimiterReason.Type
+
+/**
  * The store of a shared rate limit (`RateLimit.Shared`, e.g. Redis) failed or did not answer in
- * time, and the layer was set to fail rather than pace this process alone. Not retried: the store
+ * time, answered nonsense or asked for a wait over `maxWait` (`reason` says which), and the layer
+ * was set to fail rather than pace this process alone. Not retried: the store
  * is what is broken, and retrying without it would break the pace the workers share. `store` names
  * it (a Redis URL without its password).
  *
@@ -243,20 +281,22 @@ export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError"
  */
 export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavailable>()("RateLimiterUnavailable", {
   ...context,
-  store: Schema.String
+  store: Schema.String,
+  reason: Schema.optional(RateLimiterReason)
 }) {
   readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
 }
 
 /**
  * Which rule of the protocol the server broke: a pagination cursor that does not advance, goes
- * back, repeats or leaves the result window (`"cursor"`), or a response over `maxResponseBytes`
- * (`"tooLarge"`).
+ * back, repeats or leaves the result window (`"cursor"`), a bulk search that does not advance
+ * whatever its tokens say — a page with the same records as an earlier one, or far more records
+ * than its `total` (`"stalled"`) — or a response over `maxResponseBytes` (`"tooLarge"`).
  *
  * @category models
  * @since 0.1.0
  */
-export const ProtocolReason = Schema.Literals(["cursor", "tooLarge"])
+export const ProtocolReason = Schema.Literals(["cursor", "stalled", "tooLarge"])
 /**
  * @category models
  * @since 0.1.0
@@ -265,8 +305,9 @@ export type ProtocolReason = typeof ProtocolReason.Type
 
 /**
  * The server broke the protocol in a way no retry can mend: a pagination cursor that does not
- * advance, goes back, repeats or leaves the result window (a stream would otherwise never end), or
- * a response larger than the client's `maxResponseBytes`. `endpoint` names the operation and
+ * advance, goes back, repeats or leaves the result window, a bulk search serving a page again or
+ * records far beyond its total (a stream would otherwise never end), or a response larger than
+ * the client's `maxResponseBytes`. `endpoint` names the operation and
  * `cursor` the offending `next` / `token`, when the error is about one; `reason` says which rule.
  *
  * @category errors

@@ -182,3 +182,117 @@ describe("every retry is one Warning line", () => {
       )
     ))))
 })
+
+describe("a deadline for the whole call, retries and waits included (TestClock)", () => {
+  const slowDown = (seconds: number) => always(json({ message: "slow down" }, 429, { "retry-after": String(seconds) }))
+
+  it.effect("a wait that would cross the deadline is not begun: Timeout at once, the 429 as cause, a Warning", () =>
+    Effect.gen(function*() {
+      const { attempts, error, lines } = yield* failing(getPaper, "1 second")
+      expect(attempts).toBe(1)
+      expect(error._tag === "Timeout" && error.reason).toBe("deadline")
+      expect(error._tag === "Timeout" && error.timeoutMillis).toBe(2000)
+      const cause = error.cause as S2Error
+      expect(cause._tag === "RateLimited" && cause.retryAfterMillis).toBe(1000)
+      expect(error.message).toContain("gave up at the deadline of 2 s after 1 attempt: a retry would wait 5 s")
+      const warnings = lines.filter((l) => l.level === "WARN").map((l) => l.text)
+      expect(warnings).toEqual([
+        "S2 GET /graph/v1/paper/CorpusId:1: 429, attempt 1 failed; not retrying in 5 s: the deadline of 2 s would pass (2 s left)"
+      ])
+      expect(JSON.stringify(lines)).not.toContain(key)
+    }).pipe(Effect.provide(testLayer(slowDown(1), { apiKey: Redacted.make(key), deadline: "2 seconds" }))))
+
+  it.effect("Retry-After: 600 every time: the default deadline (15 min) allows one wait, not ten (100 min)", () =>
+    Effect.gen(function*() {
+      const { attempts, error, waits } = yield* failing(getPaper, "20 minutes")
+      expect(error._tag === "Timeout" && error.reason).toBe("deadline")
+      expect(error.message).toContain("after 2 attempts")
+      expect(attempts).toBe(2)
+      expect(waits).toEqual([600_000])
+    }).pipe(Effect.provide(layer(slowDown(600)))))
+
+  it.effect("deadline: false keeps every retry of the budget", () =>
+    Effect.gen(function*() {
+      const { attempts, error } = yield* failing(getPaper, "2 hours")
+      expect(error._tag).toBe("RateLimited")
+      expect(attempts).toBe(11)
+    }).pipe(Effect.provide(testLayer(slowDown(600), { deadline: false }))))
+
+  it.effect("an attempt still running at the deadline is interrupted there, not at its own time-out", () =>
+    Effect.gen(function*() {
+      const { attempts, error, lines } = yield* failing(getPaper, "10 seconds")
+      expect(error._tag === "Timeout" && error.reason).toBe("deadline")
+      expect(error.message).toContain("within the deadline of 10 s")
+      expect(attempts).toBe(1)
+      expect(lines.filter((l) => l.level === "WARN").map((l) => l.text)).toEqual([
+        "S2 GET /graph/v1/paper/CorpusId:1: the deadline of 10 s passed during an attempt; giving up"
+      ])
+    }).pipe(Effect.provide(testLayer(always("hang"), { deadline: "10 seconds" }))))
+
+  it.effect("retries that fit within the deadline are made as before", () =>
+    Effect.gen(function*() {
+      const { outcome, waits } = yield* running(getPaper, "1 minute")
+      expect(Result.isSuccess(outcome)).toBe(true)
+      expect(waits).toEqual([1000, 2000])
+    }).pipe(Effect.provide(testLayer(
+      (_, i) => Effect.succeed(i < 2 ? json({ message: "x" }, 503) : ok),
+      { deadline: "4 seconds" }
+    ))))
+
+  it.effect("a deadline that is no duration is InvalidOptions, before anything is sent", () =>
+    Effect.gen(function*() {
+      const result = yield* Effect.result(Effect.provide(SemanticScholar, testLayer(always(ok), { deadline: -1 })))
+      expect(Result.isFailure(result) && result.failure._tag).toBe("InvalidOptions")
+      expect(Result.isFailure(result) && result.failure._tag === "InvalidOptions" && result.failure.option).toBe(
+        "deadline"
+      )
+    }))
+})
+
+describe("a Retry-After over maxRetryAfter", () => {
+  it.effect("is refused at once with a Warning saying what was asked and the limit, in human units", () =>
+    Effect.gen(function*() {
+      const { attempts, error, lines } = yield* failing(getPaper)
+      expect(error._tag === "RateLimited" && error.retryAfterMillis).toBe(601_000)
+      expect(attempts).toBe(1)
+      expect(lines.filter((l) => l.level === "WARN").map((l) => l.text)).toEqual([
+        "S2 GET https://api.test/graph/v1/paper/CorpusId:1?fields=title: the server asked to wait 10 min 1 s, " +
+        "over the 10 minute limit (maxRetryAfter); not retrying"
+      ])
+    }).pipe(Effect.provide(layer(always(json({ message: "later" }, 429, { "retry-after": "601" }))))))
+
+  it("formatWait: one format for every wait and limit", () => {
+    expect(
+      [500, 1000, 1500, 45_000, 60_000, 601_000, 3_600_000, 7_500_000, 86_400_000, 315_360_000_000].map((ms) =>
+        RetryPolicy.formatWait(ms)
+      )
+    ).toEqual(["500 ms", "1 s", "1.5 s", "45 s", "1 min", "10 min 1 s", "1 h", "2 h 5 min", "1 day", "3650 days"])
+    expect(RetryPolicy.formatWait(600_000, "limit")).toBe("10 minute")
+  })
+})
+
+describe("an API key a header cannot carry", () => {
+  for (
+    const [name, bad] of [["a line break", "abc\ndef-secret-42"], ["a non-ASCII character", "abcé-secret-42"], [
+      "a control character",
+      "abc\u0001def-secret-42"
+    ]] as const
+  ) {
+    it.effect(`with ${name}: InvalidOptions (apiKey) before sending, never showing the key`, () =>
+      Effect.gen(function*() {
+        const result = yield* Effect.result(Effect.provide(
+          SemanticScholar,
+          testLayer(always(ok), {
+            apiKey: Redacted.make(bad)
+          })
+        ))
+        const error = Result.isFailure(result) ? result.failure : undefined
+        expect(error?._tag).toBe("InvalidOptions")
+        expect(error?._tag === "InvalidOptions" && error.option).toBe("apiKey")
+        expect(error?.message).toContain(`apiKey has ${name} at character 4`)
+        expect(error?.message).toContain("printable ASCII")
+        expect(JSON.stringify(error)).not.toContain("secret-42")
+        expect(String(error)).not.toContain("secret-42")
+      }))
+  }
+})

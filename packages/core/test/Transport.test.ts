@@ -266,3 +266,28 @@ describe("debug logging", () => {
     )
   })
 })
+
+describe("a 2xx answer that is not JSON", () => {
+  it.effect("whole but not JSON (an HTML page): DecodeError notJson at once, naming what the server sent", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(getPaper)
+      expect(error._tag === "DecodeError" && error.reason).toBe("notJson")
+      expect(error.status).toBe(200)
+      expect(error.message).toContain("with a body that is not JSON; it starts: <html><body>Service Unavailable")
+      expect(error.message).not.toContain("cut short")
+      expect(error.message).not.toContain("html-secret")
+      expect(yield* requests).toHaveLength(1)
+    }).pipe(Effect.provide(testLayer(
+      () => Effect.succeed({ status: 200, text: "<html><body>Service Unavailable html-secret</body></html>" }),
+      { apiKey: Redacted.make("html-secret") }
+    ))))
+
+  it.effect("JSON that breaks off, or an empty body: still a body cut short (retried)", () =>
+    Effect.gen(function*() {
+      const exit = yield* runWithClock(getPaper)
+      expect(exit._tag).toBe("Success")
+      expect(yield* requests).toHaveLength(3)
+    }).pipe(Effect.provide(testLayer((_, i) =>
+      Effect.succeed(i === 0 ? { status: 200, text: "{\"paperId\": \"ab" } : i === 1 ? { status: 200, text: "" } : ok)
+    ))))
+})

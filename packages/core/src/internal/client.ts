@@ -9,7 +9,7 @@ import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Persistence from "effect/persistence/Persistence"
-import type * as Redacted from "effect/Redacted"
+import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import type { Options } from "../Options.js"
 import { defaultApiUrl } from "../Options.js"
@@ -29,6 +29,9 @@ import * as SharedLimiter from "./sharedLimiter.js"
 import * as Transport from "./transport.js"
 import * as Validate from "./validate.js"
 
+/** The default of `Options.deadline`: above every budget of the default policy, below ten long `Retry-After`s. */
+const defaultDeadline = "15 minutes"
+
 /** A layer option's check as an effect: a typed `InvalidOptions`, nothing sent. */
 const option = <A>(check: Validate.Check<A>) => Effect.fromResult(Validate.option(check))
 
@@ -47,7 +50,8 @@ const sharedLimiter = Effect.fnUntraced(function*(shared: RateLimitModule.Shared
     perSecond,
     onStoreError: shared.onStoreError ?? "fail",
     storeTimeout,
-    label: shared.label ?? "a shared store"
+    label: shared.label ?? "a shared store",
+    maxWait: yield* option(Validate.positiveDuration("rateLimit.maxWait", shared.maxWait ?? "1 minute"))
   }).pipe(Effect.mapError(storeError("rateLimit.store")))
 })
 
@@ -131,12 +135,17 @@ const transportConfig = (options: Options) =>
   Effect.gen(function*() {
     const apiUrl = yield* option(Validate.httpUrl("apiUrl", options.apiUrl ?? defaultApiUrl, defaultApiUrl))
     const timeout = yield* option(Validate.positiveDuration("timeout", options.timeout ?? "30 seconds"))
+    const deadline = options.deadline === false
+      ? undefined
+      : yield* option(Validate.positiveDuration("deadline", options.deadline ?? defaultDeadline))
+    if (options.apiKey !== undefined) yield* option(Validate.headerValue("apiKey", Redacted.value(options.apiKey)))
     const pace = yield* rateLimiter(options.rateLimit, options.apiKey)
     const cache = options.cache === undefined ? undefined : yield* responseCache(options.cache, apiUrl)
     const config = {
       apiUrl,
       apiKey: Option.fromNullishOr(options.apiKey),
       timeout,
+      deadline,
       retry: options.retry ?? defaultPolicy,
       rateLimiter: pace,
       around: cache?.around,

@@ -9,7 +9,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import type { Cause, RetryPolicy } from "../RetryPolicy.js"
-import { causeOf, isRetryStep } from "../RetryPolicy.js"
+import { causeOf, formatWait as formatWaitOf, isRetryStep } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import * as Metrics from "./metrics.js"
 import { reasonLabel } from "./transportCause.js"
@@ -22,9 +22,8 @@ export const shortCause = (error: S2Error): string => {
   return error._tag
 }
 
-/** `5 s`, `1.5 s`, `500 ms`. */
-export const formatWait = (millis: number): string =>
-  millis < 1000 ? `${Math.round(millis)} ms` : `${Math.round(millis / 100) / 10} s`
+/** `5 s`, `1.5 s`, `500 ms`, `10 min 1 s`: the one format of waits (`RetryPolicy.formatWait`). */
+export const formatWait = (millis: number): string => formatWaitOf(millis)
 
 /** How each retry budget's cause reads in the log. */
 const causeText: { readonly [C in Cause]: string } = {

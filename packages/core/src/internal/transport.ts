@@ -28,7 +28,8 @@ import * as Metrics from "../Metrics.js"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import { DecodeError, Timeout, TransportError } from "../S2Error.js"
-import { fastDecoder } from "./decode.js"
+import { retryWithin } from "./deadline.js"
+import { fastDecoder, maxDepth } from "./decode.js"
 import * as MetricsCount from "./metrics.js"
 import { prefixes, type S2Request } from "./request.js"
 import * as Response from "./response.js"
@@ -44,6 +45,8 @@ export interface TransportConfig {
   readonly apiKey: Option.Option<Redacted.Redacted<string>>
   readonly timeout: Duration.Duration
   readonly retry: RetryPolicy | false
+  /** The longest one call may take, retries, waits and pacing included; see `Options.deadline`. */
+  readonly deadline?: Duration.Duration | undefined
   readonly rateLimiter: Option.Option<Pace>
   /**
    * Wraps each request's whole exchange (pacing, retries, time-outs) before its answer is decoded:
@@ -59,8 +62,15 @@ export interface TransportConfig {
 /** The rate-limit hook: waits for the request's turn (a per-process or a shared limiter) and runs it. */
 export type Pace = <A>(task: Effect.Effect<A, S2Error>) => Effect.Effect<A, S2Error>
 
-/** Given a request and the effect that fetches its JSON answer, the effect to run instead. */
-export type Around = (request: S2Request, fetch: Effect.Effect<unknown, S2Error>) => Effect.Effect<unknown, S2Error>
+/**
+ * Given a request, the effect that fetches its JSON answer and the decoding of that answer, the
+ * effect to run instead. The decoding is the hook's, so a cache can keep only what decoded.
+ */
+export type Around = <A>(
+  request: S2Request,
+  fetch: Effect.Effect<unknown, S2Error>,
+  decode: (json: unknown) => Effect.Effect<A, DecodeError>
+) => Effect.Effect<A, S2Error>
 
 /** The overrides a call or a scope sets with `withTimeout` / `withRetry`; absent fields leave the layer's. */
 export interface OverridesValue {
@@ -132,8 +142,12 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
   const reason = reasonOf(error)
   const where = `${target.method} ${target.url}`
   if (reason !== undefined) {
+    // A malformed answer: the parser's own words say what was wrong with it.
+    const detail = reason === "malformed" ? innermostMessage(error.reason.cause) : undefined
     return new TransportError({
-      message: `${describeReason[reason](hostPort(target.url))} (${where})`,
+      message: `${describeReason[reason](hostPort(target.url))}${
+        detail === undefined ? "" : ` (${detail})`
+      } (${where})`,
       reason,
       cause: error,
       ...target
@@ -251,6 +265,19 @@ const slowDecode = <A, I>(
   target: Target,
   hide: Hide
 ): Effect.Effect<A, DecodeError> => {
+  // Deeper than any record: refused before Schema's decoder (which would drop a deep unknown field,
+  // or overflow the stack on records nested thousands deep) and never printed.
+  if (nestsDeeper(json, maxDepth)) {
+    return Effect.fail(
+      new DecodeError({
+        message: `the response of ${target.method} ${target.url} nests more than ${maxDepth} levels deep, ` +
+          `deeper than any record ${tooDeep}`,
+        excerpt: tooDeep,
+        reason: "depth",
+        ...target
+      })
+    )
+  }
   // Schema memoises the compiled parser per schema, so this does not rebuild it per page.
   const result = Schema.decodeUnknownResult(schema)(json)
   if (Result.isSuccess(result)) return Effect.succeed(result.success)
@@ -287,18 +314,41 @@ const readResponse = (response: HttpClientResponse.HttpClientResponse, maxBytes:
   )
 }
 
-/** The JSON of a 2xx answer; a body that does not parse was cut short. */
+/**
+ * Whether a body that does not parse looks like JSON that broke off: empty, or begun as an object
+ * or array (every answer of the API is one). Anything else (an HTML page, plain text) arrived whole
+ * and is not JSON. Judged from the text, not the parser's message, which differs between engines.
+ */
+const brokeOff = (text: string): boolean => {
+  const start = text.trimStart()
+  return start === "" || start.startsWith("{") || start.startsWith("[")
+}
+
+/**
+ * The JSON of a 2xx answer. A body that does not parse was cut short (retried) if it looks like
+ * JSON that broke off; otherwise the server answered with something that is not JSON: a
+ * `DecodeError`, which no retry mends.
+ */
 const parseJson = (text: string, status: number, target: Target, hide: Hide) =>
   Effect.try({
     try: (): unknown => JSON.parse(text),
-    catch: () => {
+    catch: (): S2Error => {
       const where = `${target.method} ${target.url} (HTTP ${status})`
-      return new TransportError({
-        message: `the body of ${where} is not valid JSON; was it cut short? It starts: ${excerpt(hide(text), 120)}`,
-        reason: "cutShort",
-        status,
-        ...target
-      })
+      const start = excerpt(hide(text), 120)
+      return brokeOff(text)
+        ? new TransportError({
+          message: `the body of ${where} is not valid JSON; was it cut short? It starts: ${start}`,
+          reason: "cutShort",
+          status,
+          ...target
+        })
+        : new DecodeError({
+          message: `the server answered ${where} with a body that is not JSON; it starts: ${start}`,
+          excerpt: start,
+          reason: "notJson",
+          status,
+          ...target
+        })
     }
   })
 
@@ -431,15 +481,21 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
     timeout: Duration.Duration,
     policy: RetryPolicy | false
   ) =>
-    pace(
-      Effect.andThen(annotateAttempt, client.execute(request)).pipe(
-        Effect.mapError((error) => transportError(error, target)),
-        Effect.tap((response) => annotateStatus(response.status)),
-        Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
-        Effect.flatMap(toAnswer(target, hideKey)),
-        timeoutOf(timeout, target)
-      )
-    ).pipe(Effect.retry(policy === false ? noRetry : withRetryLog(policy, target)))
+    retryWithin(
+      pace(
+        Effect.andThen(annotateAttempt, client.execute(request)).pipe(
+          Effect.mapError((error) => transportError(error, target)),
+          Effect.tap((response) => annotateStatus(response.status)),
+          Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
+          Effect.flatMap(toAnswer(target, hideKey)),
+          timeoutOf(timeout, target)
+        )
+      ),
+      policy === false ? noRetry : policy,
+      policy === false ? identity : (bounded) => withRetryLog(bounded, target),
+      config.deadline,
+      target
+    )
 
   const execute = Effect.fnUntraced(function*<A, I>(request: S2Request, schema: Schema.Codec<A, I>) {
     const overrides = yield* Effect.service(Overrides)
@@ -450,9 +506,10 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
       overrides.timeout ?? config.timeout,
       overrides.retry ?? config.retry
     )
-    const json = yield* config.around === undefined ? fetch : config.around(request, fetch)
     // Without `around` the JSON is this exchange's own; with it (the response cache) it may be shared.
-    return yield* decode(schema, json, target, hideKey, config.around === undefined)
+    return yield* config.around === undefined
+      ? Effect.flatMap(fetch, (json) => decode(schema, json, target, hideKey, true))
+      : config.around(request, fetch, (json) => decode(schema, json, target, hideKey))
   })
 
   return {

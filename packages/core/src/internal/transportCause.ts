@@ -23,6 +23,8 @@ const chain = (error: unknown): ReadonlyArray<unknown> => {
   return out
 }
 
+const nameOf = (u: unknown): string | undefined => u instanceof Error ? u.name : undefined
+
 const codeOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "code" in u && typeof u.code === "string" ? u.code : undefined
 
@@ -39,6 +41,8 @@ export const reasonOf = (error: HttpClientError.HttpClientError): TransportReaso
     const code = codeOf(link)
     const found = code === undefined ? undefined : codes.find(([, names]) => names.includes(code))
     if (found !== undefined) return found[0]
+    // An HTTP parser's error (undici's HTTPParserError, Node's HPE_* codes): a server answered, but not in HTTP.
+    if (code?.startsWith("HPE_") === true || nameOf(link) === "HTTPParserError") return "malformed"
   }
   // A reason with a response (Effect 4's DecodeError, EmptyBodyError...) failed after the status arrived.
   return "response" in error.reason ? "cutShort" : undefined
@@ -59,7 +63,8 @@ export const describeReason: { readonly [R in TransportReason]: (where: string) 
   refused: (where) => `connection refused by ${where}: nothing listens there; check apiUrl`,
   hostNotFound: (where) => `host not found: ${where.replace(/:\d+$/, "")} does not resolve (DNS); check apiUrl`,
   reset: (where) => `connection reset by ${where}`,
-  cutShort: (where) => `body cut short by ${where}`
+  cutShort: (where) => `body cut short by ${where}`,
+  malformed: (where) => `the answer of ${where} is not valid HTTP`
 }
 
 /** A short name of each reason, for the retry log and the CLI's progress line. */
@@ -67,5 +72,6 @@ export const reasonLabel: { readonly [R in TransportReason]: string } = {
   refused: "connection refused",
   hostNotFound: "host not found",
   reset: "connection reset",
-  cutShort: "body cut short"
+  cutShort: "body cut short",
+  malformed: "malformed answer"
 }

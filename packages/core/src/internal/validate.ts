@@ -87,6 +87,39 @@ export const positiveDuration = (parameter: string, input: Duration.Input): Chec
 // ---------------------------------------------------------------------------------------------
 // text, enums and lists
 
+/** What is wrong with a header value, never quoting it (it may be a secret). */
+const headerFault = (value: string): string | undefined => {
+  if (value.length === 0) return "is empty"
+  const characters = [...value]
+  const at = characters.findIndex((c) => c < " " || c > "~")
+  if (at >= 0) {
+    const c = characters[at]!
+    const what = c === "\n" || c === "\r"
+      ? "a line break"
+      : c < " " || c === "\x7f"
+      ? "a control character"
+      : "a non-ASCII character"
+    return `has ${what} at character ${at + 1}`
+  }
+  if (value.trim() !== value) return "begins or ends with a space"
+  return undefined
+}
+
+/**
+ * Text sent as an HTTP header value (the API key): printable ASCII, without line breaks, control
+ * characters or spaces at either end. The refusal says where the fault is, never the value.
+ */
+export const headerValue = (parameter: string, value: string): Check<string> => {
+  const fault = headerFault(value)
+  return fault === undefined
+    ? Result.succeed(value)
+    : refuse(
+      parameter,
+      `${parameter} ${fault}, which an HTTP header cannot carry: give printable ASCII only (letters, digits, ` +
+        `punctuation), as the key was issued (the value is not shown)`
+    )
+}
+
 /** Text with something in it besides spaces. */
 export const nonBlank = (parameter: string, text: string, what: string): Check<string> =>
   text.trim().length === 0 ? refuse(parameter, `${parameter} is empty: give ${what}`) : Result.succeed(text)
