@@ -59,9 +59,17 @@ const script = new vm.Script(Module.wrap(fs.readFileSync(filename, "utf8")), { f
 if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
   process.once("exit", () => {
     try {
-      const temporary = `${cacheFile}.${process.pid}.tmp`
-      fs.writeFileSync(temporary, script.createCachedData())
-      fs.renameSync(temporary, cacheFile)
+      // Created exclusively (`wx`: never through a symbolic link) under a name no one can plant first.
+      const random = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex")
+      const temporary = `${cacheFile}.${random}.tmp`
+      try {
+        fs.writeFileSync(temporary, script.createCachedData(), { flag: "wx", mode: 0o600 })
+        fs.renameSync(temporary, cacheFile)
+      } catch (error) {
+        // Not what was there already (EEXIST): that is not ours to remove.
+        if (error?.code !== "EEXIST") fs.rmSync(temporary, { force: true })
+        throw error
+      }
       // Caches of other builds of `s2` are of no use to this one: the directory holds one build's.
       for (const name of fs.readdirSync(dir)) {
         if (name.endsWith(".bin") && !name.startsWith(`${bundleHash}-`)) fs.rmSync(path.join(dir, name), { force: true })

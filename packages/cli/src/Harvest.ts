@@ -33,6 +33,7 @@ import * as HarvestCheckpoint from "./HarvestCheckpoint.js"
 import type { Checkpoint, Spec, Synced } from "./HarvestCheckpoint.js"
 import type { Reporter } from "./render/Progress.js"
 import { retryNote } from "./render/Progress.js"
+import * as Symlinks from "./Symlinks.js"
 
 /**
  * The result of a harvest run.
@@ -127,8 +128,55 @@ const resumeFrom = (
   })
 
 /**
+ * Symbolic links at `out` and at its checkpoint (see `Symlinks.ts`): refused, never followed, except
+ * that `--overwrite` on a fresh start replaces them (the link itself, never its target: the output
+ * is created anew and the checkpoint renamed over its link). Answers whether `out` is a link to
+ * replace.
+ */
+const checkLinks = (
+  out: string,
+  options: { readonly resume: boolean; readonly overwrite: boolean }
+): Effect.Effect<boolean, CliError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const link = yield* Symlinks.linkAt(out)
+    if (Option.isSome(link) && (options.resume || !options.overwrite)) {
+      return yield* Effect.fail(Symlinks.refuse(
+        "--out",
+        link.value,
+        options.resume
+          ? "replace the link with the file it points to, or start again with --overwrite"
+          : `give the file itself as --out (${link.value.resolved}) to write there, ` +
+            "or add --overwrite to replace the link with a new file"
+      ))
+    }
+    const checkpoint = yield* Symlinks.linkAt(HarvestCheckpoint.path(out))
+    if (Option.isSome(checkpoint) && (options.resume || !options.overwrite)) {
+      return yield* Effect.fail(Symlinks.refuse(
+        "the checkpoint",
+        checkpoint.value,
+        `remove it, or ${options.resume ? "start again with --overwrite" : "add --overwrite"} to replace it`
+      ))
+    }
+    return Option.isSome(link)
+  })
+
+/**
+ * A new, empty output: created exclusively (`wx`), or an existing file truncated without following
+ * a link (`O_NOFOLLOW`): a link planted since {@link checkLinks} makes the open fail.
+ */
+const createOutput = (out: string, replaceLink: boolean): Effect.Effect<void, CliError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    if (replaceLink) yield* fs.remove(out)
+    const open = (flag: "wx" | "w") =>
+      Effect.scoped(fs.open(out, { flag, ...(Symlinks.noFollow ? { noFollow: true } : {}) }))
+    yield* open("wx").pipe(Effect.catchIf((error) => error.reason._tag === "AlreadyExists", () => open("w")))
+  }).pipe(Effect.mapError((cause) => fileError(`cannot write ${out}`, cause)))
+
+/**
  * Prepares the output and the starting checkpoint: a fresh start (refusing to overwrite an
  * existing output unless `overwrite`), or a resume (cutting the output back to the checkpoint).
+ * A symbolic link at `out` or its checkpoint is refused ({@link checkLinks}).
  *
  * @since 0.1.0
  */
@@ -138,7 +186,9 @@ export const prepare = (
   options: { readonly resume: boolean; readonly overwrite: boolean }
 ): Effect.Effect<Checkpoint, CliError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
-    const stat = yield* statOf(out)
+    const replaceLink = yield* checkLinks(out, options)
+    // A link to be replaced is not looked through, even to see a directory.
+    const stat = replaceLink ? Option.none() : yield* statOf(out)
     if (Option.isSome(stat) && stat.value.directory) {
       return yield* Effect.fail(
         badInput(`--out ${out} is a directory; give the file to write, such as ${out.replace(/\/+$/, "")}/papers.jsonl`)
@@ -160,8 +210,7 @@ export const prepare = (
       ))
     }
     const start = HarvestCheckpoint.initial(spec)
-    const fs = yield* FileSystem.FileSystem
-    yield* fs.writeFileString(out, "").pipe(Effect.mapError((cause) => fileError(`cannot write ${out}`, cause)))
+    yield* createOutput(out, replaceLink)
     yield* HarvestCheckpoint.write(out, start, { sync: true })
     return start
   })
@@ -280,11 +329,13 @@ export const harvest = (
     // One function for every page: an `Effect.gen` built per page would be a new generator function
     // per page, and V8 keeps each one's page alive until a full collection (docs/streams.md).
     // Untraced: no span or stack capture per page.
+    // Uninterruptible (a page's write and checkpoint take milliseconds): Ctrl-C lands between
+    // pages, so the output, its checkpoint and the last count reported all say the same.
     const persist = Effect.fnUntraced(function*(batch: Batch) {
       yield* disk.persist(batch)
       retrying = undefined
       yield* report(disk.current())
-    })
+    }, Effect.uninterruptible)
     const { bytes, pages, records, token, total, years } = start
     yield* s2.searchPaperPages(spec.query, {
       ...spec.filters,
@@ -331,7 +382,10 @@ const openOutput = Effect.fnUntraced(function*(out: string, start: Checkpoint) {
   let synced = start.synced
   let syncedAt = Number.NEGATIVE_INFINITY
   const failed = (what: string) => (cause: unknown) => fileError(what, cause)
-  const output = yield* fs.open(out, { flag: "a" }).pipe(Effect.mapError(failed(`cannot open ${out}`)))
+  // Not through a symbolic link put in place of the output since `prepare` checked it.
+  const output = yield* fs.open(out, { flag: "a", ...(Symlinks.noFollow ? { noFollow: true } : {}) }).pipe(
+    Effect.mapError(failed(`cannot open ${out}`))
+  )
   // Asynchronous, so the next page is fetched and serialised meanwhile; uninterruptible: Ctrl-C
   // waits for a write under way (milliseconds) rather than closing the file under it.
   const append = (bytes: Uint8Array) =>

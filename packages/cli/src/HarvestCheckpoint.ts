@@ -2,26 +2,39 @@
  * The checkpoint of a harvest: `<out>.checkpoint.json`, beside the output, saying how many bytes of
  * the output are whole pages and the token that continues the search after them.
  *
- * One write path ({@link write}): the checkpoint goes to a temporary file beside it (named per
- * process, so two runs never share one), which is renamed over the old one — a reader, or a
- * resume after a kill, sees the old checkpoint or the new one, never a mix. The temporary file is
+ * One write path ({@link write}): the checkpoint goes to a temporary file beside it (created
+ * exclusively under a random name, so two runs never share one and a planted symbolic link is
+ * never followed), which is renamed over the old one — a reader, or a resume after a kill, sees the
+ * old checkpoint or the new one, never a mix. The temporary file is
  * flushed (fsync) before the rename only when asked: see the durability notes in `Harvest.ts`.
  * Reading ({@link read}) decodes with {@link Checkpoint}, so a corrupt or foreign file is refused
  * with a message that says what is wrong with it, before anything is truncated.
  *
  * @since 0.1.0
  */
-import { Filters } from "@s2-effect/core"
+import { Files, Filters } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 
 const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
+/**
+ * The search's `total`. A checkpoint written before the client read a negative total as unknown
+ * holds the server's (`-5`) as it was: it still resumes, the total read as 0 (unknown).
+ */
+const Total = Schema.Int.pipe(
+  Schema.decodeTo(
+    Count,
+    SchemaTransformation.transform({ decode: (total) => Math.max(0, total), encode: (total) => total })
+  )
+)
 
 /** A filter value the client does not know by name (`Filters.unchecked`). */
 const Unchecked = Schema.Struct({ _tag: Schema.Literal("Unchecked"), name: Schema.String })
@@ -67,8 +80,8 @@ const position = {
   token: Schema.NullOr(Schema.String),
   records: Count,
   pages: Count,
-  /** The search's `total` as last reported (0 before the first page). */
-  total: Count,
+  /** The search's `total` as last reported (0 before the first page, and when unknown). */
+  total: Total,
   /** Records per `year` (`unknown` for none), for the summary chart. */
   years: Schema.Record(Schema.String, Count)
 }
@@ -195,9 +208,10 @@ export const exists = (out: string): Effect.Effect<boolean, CliError, FileSystem
   )
 
 /**
- * Replaces the checkpoint of `out` atomically: written to a temporary file beside it, flushed to
- * disk first if `sync`, then renamed over it. Uninterruptible: an interruption waits for the
- * rename (milliseconds) rather than leaving the temporary file behind.
+ * Replaces the checkpoint of `out` atomically ({@link Files.writeAtomic}): written to a new file
+ * beside it, under an unpredictable name created exclusively (a symbolic link planted there is
+ * never followed), flushed to disk first if `sync`, then renamed over it. Uninterruptible: an
+ * interruption waits for the rename (milliseconds) rather than leaving the temporary file behind.
  *
  * @since 0.1.0
  */
@@ -206,21 +220,6 @@ export const write = (
   checkpoint: Checkpoint,
   options: { readonly sync: boolean }
 ): Effect.Effect<void, CliError, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const file = path(out)
-    // Named per process: a temporary file is never shared with another run writing the same path.
-    const temp = `${file}.${process.pid}.tmp`
-    const bytes = new TextEncoder().encode(encode(checkpoint) + "\n")
-    // Without a flush, one call instead of an open, a write and a close as three effects: a harvest
-    // writes a checkpoint per page (200 pages: about 0.05 s less CPU, of 1.7 s).
-    yield* options.sync
-      ? Effect.scoped(
-        Effect.flatMap(fs.open(temp, { flag: "w" }), (handle) => Effect.andThen(handle.writeAll(bytes), handle.sync))
-      )
-      : fs.writeFile(temp, bytes)
-    yield* fs.rename(temp, file)
-  }).pipe(
-    Effect.mapError((cause) => fileError(`cannot write the checkpoint ${path(out)}`, cause)),
-    Effect.uninterruptible
+  Files.writeAtomic(path(out), encode(checkpoint) + "\n", { sync: options.sync }).pipe(
+    Effect.mapError((cause) => fileError(`cannot write the checkpoint ${path(out)}`, cause))
   )

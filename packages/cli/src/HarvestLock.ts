@@ -8,12 +8,17 @@
  * same host a lock whose pid is not running is stale and taken over; a lock from another host
  * (a shared disk) cannot be checked, so the message says how to remove it.
  *
+ * A symbolic link at the lock's path is never followed: `O_EXCL` does not create through one, the
+ * holder is read with `O_NOFOLLOW`, and a link there is refused with a message naming it (exit 2)
+ * instead of being reported as a lock another run keeps taking.
+ *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import { CliError, ExitCode } from "./ExitCode.js"
+import * as Symlinks from "./Symlinks.js"
 
 /**
  * What the lock file holds.
@@ -37,10 +42,16 @@ const isHolder = (u: unknown): u is Holder =>
   typeof u === "object" && u !== null && "pid" in u && typeof u.pid === "number" && "host" in u &&
   typeof u.host === "string"
 
+/** The holder in the lock, read without following a symbolic link (one there is "unreadable"). */
 const readHolder = (path: string): Holder | "unreadable" | "gone" => {
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(path, "utf8"))
-    return isHolder(parsed) ? parsed : "unreadable"
+    const fd = fs.openSync(path, Symlinks.readNoFollow)
+    try {
+      const parsed: unknown = JSON.parse(fs.readFileSync(fd, "utf8"))
+      return isHolder(parsed) ? parsed : "unreadable"
+    } finally {
+      fs.closeSync(fd)
+    }
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ENOENT" ? "gone" : "unreadable"
   }
@@ -65,7 +76,7 @@ const failure = (what: string, cause: unknown) =>
     cause
   })
 
-/** Creates the lock; `false` when it exists already. */
+/** Creates the lock; `false` when it exists already (`wx`: O_EXCL, which never creates through a link). */
 const create = (path: string, holder: Holder): boolean => {
   try {
     fs.writeFileSync(path, JSON.stringify(holder) + "\n", { flag: "wx" })
@@ -79,6 +90,15 @@ const create = (path: string, holder: Holder): boolean => {
 const take = (out: string, holder: Holder): Effect.Effect<void, CliError> =>
   Effect.suspend(() => {
     const path = lockPath(out)
+    let link: Symlinks.Link | undefined
+    try {
+      link = Symlinks.linkAtSync(path)
+    } catch (cause) {
+      return Effect.fail(failure(`cannot read the lock ${path}`, cause))
+    }
+    if (link !== undefined) {
+      return Effect.fail(Symlinks.refuse("the lock", link, `remove ${path} and run again`))
+    }
     // Twice at most: a stale lock is removed once, then the create must win or lose for real.
     for (let round = 0; round < 2; round++) {
       let created: boolean

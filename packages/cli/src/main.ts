@@ -20,6 +20,12 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 
 let code: number = ExitCode.ok
 
+// `runMain` interrupts the program on SIGINT and SIGTERM alike, with the same clean-up (a harvest
+// releases its lock, its checkpoint matches its file); the exit code says which signal it was, as a
+// shell's does (128 + its number). Registered first, so called before `runMain`'s listener.
+let signal: "SIGINT" | "SIGTERM" | undefined
+for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => (signal ??= name))
+
 const program = Effect.gen(function*() {
   code = yield* Cli.run(process.argv)
 })
@@ -28,6 +34,10 @@ NodeRuntime.runMain(program.pipe(Effect.provide(Layer.merge(Cli.platform, Stdio.
   disableErrorReporting: true,
   teardown: (exit, onExit) =>
     onExit(
-      Exit.isSuccess(exit) ? code : Cause.hasInterruptsOnly(exit.cause) ? ExitCode.interrupted : ExitCode.other
+      Exit.isSuccess(exit)
+        ? code
+        : Cause.hasInterruptsOnly(exit.cause)
+        ? signal === "SIGTERM" ? ExitCode.terminated : ExitCode.interrupted
+        : ExitCode.other
     )
 })

@@ -11,6 +11,8 @@ export * as Decoder from "./Decoder.js"
 /** @category modules */
 export * as Fields from "./Fields.js"
 /** @category modules */
+export * as Files from "./Files.js"
+/** @category modules */
 export * as Filters from "./Filters.js"
 /** @category modules */
 export * as HttpStatus from "./HttpStatus.js"
