@@ -64,6 +64,91 @@ const release = (mark: number) => {
 /** Whether the run in progress may build records in place: the input is its caller's own. */
 let inPlace = false
 
+/**
+ * How deep a value may nest: records within records (a paper's authors' papers' authors…) and the
+ * values of unknown fields, each counted from where it starts. Real records nest a few levels; a
+ * hostile server can nest thousands, which no recursive printer (`JSON.stringify`) survives. The
+ * walk declines deeper input, and the transport then names it (`DecodeError`, reason `"depth"`).
+ */
+export const maxDepth = 100
+
+/** Records being decoded, outermost included: bounded by {@link maxDepth}. */
+let recordDepth = 0
+
+/**
+ * Counts each struct the walk built without some of the wire's keys: a record's field named like
+ * one of its members (`raw`, `keys`, `toString`…) or a `"__proto__"`. A record whose walk moved
+ * this count keeps the wire object as its `raw` (see {@link wireOf}).
+ */
+let withheld = 0
+const withhold = () => {
+  withheld++
+}
+
+/** The wire object of each record that is not it (see {@link withheld}). */
+const wires = new WeakMap<object, object>()
+
+/**
+ * The JSON a record came from when the record is not that object itself (it withholds some of the
+ * wire's keys, or holds a record that does); `undefined` for the usual record, which is its JSON.
+ */
+export const wireOf = (record: object): object | undefined => wires.get(record)
+
+/** What `JSON.stringify` writes of a record that withholds keys: its whole wire JSON. */
+function wireJson(this: object): object {
+  return wires.get(this) ?? this
+}
+
+const keepWire = (record: object, wire: object) => {
+  wires.set(record, wire)
+  Object.defineProperty(record, "toJSON", { value: wireJson, writable: true, configurable: true, enumerable: false })
+}
+
+/**
+ * Whether a JSON value nests deeper than `max` (walked without recursion: the value may nest
+ * deeply enough to overflow the stack of any recursive walk).
+ */
+export const nestsDeeper = (json: unknown, max: number): boolean => {
+  if (typeof json !== "object" || json === null) return false
+  const stack: Array<unknown> = [json]
+  const depths: Array<number> = [0]
+  while (stack.length > 0) {
+    const value = stack.pop() as object
+    const depth = depths.pop()!
+    if (depth >= max) return true
+    for (const name in value) {
+      const child: unknown = (value as Record<string, unknown>)[name]
+      if (typeof child === "object" && child !== null && hasOwn.call(value, name)) {
+        stack.push(child)
+        depths.push(depth + 1)
+      }
+    }
+  }
+  return false
+}
+
+/** An unknown field's value, kept as it is unless it nests too deeply. */
+const tooDeep = (value: unknown): boolean => typeof value === "object" && value !== null && nestsDeeper(value, maxDepth)
+
+/** A copy of a record's fields without the names its members have (`reserved`). */
+const withoutReserved = (fields: object, reserved: ReadonlySet<string>): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const name in fields) {
+    // `reserved` holds "__proto__", so each assignment here sets a plain property.
+    if (hasOwn.call(fields, name) && !reserved.has(name)) out[name] = (fields as Record<string, unknown>)[name]
+  }
+  withhold()
+  return out
+}
+
+/** A copy of a struct without its own `"__proto__"` key (JSON.parse's data, never a prototype). */
+const withoutProto = (fields: object, out: Record<string, unknown> | undefined): Record<string, unknown> => {
+  const copy = out ?? { ...fields }
+  delete copy["__proto__"]
+  withhold()
+  return copy
+}
+
 /** The checks of JSON's primitive types, by node: tested inline rather than through a call. */
 const primitiveTypes: Partial<Record<SchemaAST.AST["_tag"], string>> = {
   String: "string",
@@ -291,12 +376,15 @@ const fillAbsent = (
 
 /**
  * A struct. The output is a copy of the input only when a property changed (a nested record built,
- * a default filled in) — or always, into `target()`, when the caller needs a fresh object anyway
- * (a class instance, or unknown keys dropped).
+ * a default filled in) or a key is withheld — or always, into `target()`, when the caller needs a
+ * fresh object anyway (a class instance, or unknown keys dropped). `reserved`: for a record's
+ * fields, the names of its members; unknown keys with those names are withheld from it (its `raw`
+ * keeps them), so data never shadows the record's API.
  */
 const compileStruct = (
   ast: SchemaAST.Objects,
-  c: Compilation
+  c: Compilation,
+  reserved?: ReadonlySet<string>
 ): ((u: unknown, target: (() => Record<PropertyKey, unknown>) | undefined) => unknown) | undefined => {
   if (ast.indexSignatures.length > 0 || ast.encodingChecks !== undefined) return undefined
   const props = properties(ast, c)
@@ -309,7 +397,9 @@ const compileStruct = (
   const excess = c.excess
   // Walk the keys the input has, not the keys the schema knows: a record asked for with a few
   // fields has a few keys, while its class knows thirty.
-  const specialised = excess === "preserve" && filled.length === 0 ? specialise(props, required, c) : undefined
+  const specialised = excess === "preserve" && filled.length === 0
+    ? specialise(props, required, c, reserved)
+    : undefined
   return (u, given) => {
     if (given === undefined && specialised !== undefined) return specialised(u)
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
@@ -317,9 +407,15 @@ const compileStruct = (
       if (!hasOwn.call(u, name)) return fail
     }
     const target = given ?? (excess === "preserve" ? undefined : (): Record<PropertyKey, unknown> => ({}))
-    return target === undefined ? walkShared(u, byName, filled) : walkInto(u, byName, filled, target(), excess)
+    return target === undefined
+      ? walkShared(u, byName, filled, reserved)
+      : walkInto(u, byName, filled, target(), excess, reserved)
   }
 }
+
+/** What becomes of an unknown key kept with its value: `true` to keep it, `false` to withhold it, or `fail`. */
+const unknownKey = (name: string, input: unknown, reserved: ReadonlySet<string> | undefined): boolean | typeof fail =>
+  name === "__proto__" || reserved?.has(name) === true ? false : tooDeep(input) ? fail : true
 
 /** Copy and decode in one pass over the input's keys, into a fresh object (a record, or a struct
  * whose unknown keys are dropped). */
@@ -328,19 +424,26 @@ const walkInto = (
   byName: Record<string, Decode | undefined>,
   filled: ReadonlyArray<Property>,
   out: Record<PropertyKey, unknown>,
-  excess: Excess
+  excess: Excess,
+  reserved: ReadonlySet<string> | undefined
 ): unknown => {
   for (const name in u) {
     if (!hasOwn.call(u, name)) continue
-    if (name === "__proto__") return fail
     const input: unknown = (u as Record<string, unknown>)[name]
     const decode = byName[name]
-    if (decode === undefined && excess !== "preserve") {
+    if (decode === undefined) {
       if (excess === "error") return fail
+      if (excess === "ignore") continue
+      // Unknown keys are kept as they are, but for those that would shadow the record's members or
+      // its prototype (an assignment of "__proto__" sets one).
+      const kept = unknownKey(name, input, reserved)
+      if (kept === fail) return fail
+      if (kept) out[name] = input
+      else withhold()
       continue
     }
-    // Unknown keys are kept as they are.
-    const value = decode === undefined ? input : decode(input)
+    if (name === "__proto__") return fail
+    const value = decode(input)
     if (value === fail) return fail
     if (value !== missing) out[name] = value
   }
@@ -353,16 +456,31 @@ const walkInto = (
   return out
 }
 
-/** Unknown keys kept: the input itself unless a property changed, then a shallow copy. */
-const walkShared = (u: object, byName: Record<string, Decode | undefined>, filled: ReadonlyArray<Property>) => {
+/**
+ * Unknown keys kept: the input itself unless a property changed or a key is withheld, then a
+ * shallow copy. JSON.parse makes "__proto__" an own key, which an assignment would turn into a
+ * prototype: it is dropped from the copy (the record's `raw` keeps it, as data).
+ */
+const walkShared = (
+  u: object,
+  byName: Record<string, Decode | undefined>,
+  filled: ReadonlyArray<Property>,
+  reserved: ReadonlySet<string> | undefined
+) => {
   let out: Record<PropertyKey, unknown> | undefined
+  let hide = false
   for (const name in u) {
-    // JSON.parse makes "__proto__" an own key, which an assignment would turn into a prototype;
-    // leave such input to Schema's decoder, which drops the key.
-    if (name === "__proto__") return fail
-    const decode = byName[name]
-    if (decode === undefined || !hasOwn.call(u, name)) continue
+    if (!hasOwn.call(u, name)) continue
     const input: unknown = (u as Record<string, unknown>)[name]
+    const decode = byName[name]
+    if (decode === undefined) {
+      const kept = unknownKey(name, input, reserved)
+      if (kept === fail) return fail
+      if (kept) continue
+      if (reserved === undefined) out = withoutProto(u, out)
+      else hide = true
+      continue
+    }
     const value = decode(input)
     if (value === fail) return fail
     if (value !== input) {
@@ -372,7 +490,9 @@ const walkShared = (u: object, byName: Record<string, Decode | undefined>, fille
     }
   }
   const withDefaults = fillAbsent(u, out, filled)
-  return withDefaults === fail ? fail : withDefaults ?? u
+  if (withDefaults === fail) return fail
+  const fields = withDefaults ?? u
+  return hide && reserved !== undefined ? withoutReserved(fields, reserved) : fields
 }
 
 /**
@@ -436,7 +556,8 @@ const baseCondition = (
 const specialise = (
   props: ReadonlyArray<Property>,
   required: ReadonlyArray<string>,
-  c: Compilation
+  c: Compilation,
+  reserved: ReadonlySet<string> | undefined
 ): Decode | undefined => {
   const refinements: Array<(u: unknown) => boolean> = []
   const decoders: Array<Decode> = []
@@ -448,26 +569,36 @@ const specialise = (
     return `case ${key}: { const v = u[${key}]; const w = d[${decoders.length - 1}](v); if (w === fail) return fail; ` +
       `if (w !== v) { out ??= { ...u }; if (w === missing) delete out[${key}]; else out[${key}] = w } continue }`
   })
+  // Withheld: a record's keys named like its members, and "__proto__" (an assignment of it, as in
+  // a copy, would set a prototype); other unknown keys are kept unless they nest too deeply.
+  const withheld = reserved === undefined
+    ? `case "__proto__": out = dropProto(u, out); continue`
+    : `${[...reserved].map((name) => `case ${JSON.stringify(name)}:`).join(" ")} hide = true; continue`
   const body = `return (u) => {
     if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
     ${required.map((name) => `if (!hasOwn.call(u, ${JSON.stringify(name)})) return fail`).join("\n")}
     let out
+    let hide = false
     for (const name in u) {
       if (!hasOwn.call(u, name)) continue
       switch (name) {
-        case "__proto__": return fail
         ${cases.join("\n")}
+        ${withheld}
+        default: { const v = u[name]; if (typeof v === "object" && v !== null && tooDeep(v)) return fail }
       }
     }
-    return out ?? u
+    return hide ? strip(out ?? u) : out ?? u
   }`
   try {
-    return new Function("fail", "missing", "hasOwn", "d", "r", body)(
+    return new Function("fail", "missing", "hasOwn", "d", "r", "tooDeep", "dropProto", "strip", body)(
       fail,
       missing,
       hasOwn,
       decoders,
-      refinements
+      refinements,
+      tooDeep,
+      withoutProto,
+      (fields: object) => withoutReserved(fields, reserved!)
     ) as Decode
   } catch {
     return undefined
@@ -532,6 +663,23 @@ interface ClassNode {
   readonly construct: (fields: unknown) => unknown
   /** The prototype of a class whose constructor adds nothing but the given fields. */
   readonly prototype: object | undefined
+  /** The names an instance has from its prototypes (its members, `Object.prototype`'s). */
+  readonly members: ReadonlySet<string>
+}
+
+/**
+ * Names no field of a record may take besides its members: `then` (a thenable is awaited, not
+ * returned), `toJSON` (what `JSON.stringify` calls) and `__proto__`.
+ */
+const alwaysReserved = ["then", "toJSON", "__proto__"]
+
+/** The string names on `prototype` and the prototypes it inherits from. */
+const memberNames = (prototype: object | null): ReadonlySet<string> => {
+  const names = new Set(alwaysReserved)
+  for (let p = prototype; p !== null; p = Object.getPrototypeOf(p) as object | null) {
+    for (const name of Object.getOwnPropertyNames(p)) names.add(name)
+  }
+  return names
 }
 
 /**
@@ -554,25 +702,20 @@ const classOf = (ast: SchemaAST.AST): ClassNode | undefined => {
   }
   if (typeof probe !== "object" || probe === null || Object.getPrototypeOf(probe) === Object.prototype) return undefined
   const prototype = Reflect.ownKeys(probe).length === 0 ? Object.getPrototypeOf(probe) as object : undefined
-  return { from: link.to, construct, prototype }
+  return { from: link.to, construct, prototype, members: memberNames(Object.getPrototypeOf(probe) as object) }
 }
 
 const compileClass = (ast: SchemaAST.AST, klass: ClassNode, c: Compilation): Decode | undefined => {
-  const fromStruct = compileStruct(klass.from, c)
+  const known = new Set(klass.from.propertySignatures.map((p) => p.name))
+  const reserved = new Set([...klass.members].filter((name) => !known.has(name)))
+  const fromStruct = compileStruct(klass.from, c, reserved)
   if (fromStruct === undefined) return undefined
   const { construct, prototype } = klass
-  if (prototype === undefined) {
-    return (u) => {
-      const value = fromStruct(u, undefined)
-      return value === fail ? fail : construct(value)
-    }
-  }
   // The class constructor copies its input (a tenth of a harvest's CPU). Records without defaults
   // are the prototype plus their fields: a plain object fresh from JSON.parse becomes the record
   // itself (no copy: a harvest's garbage halves), anything else is copied onto the prototype.
-  const decode: Decode = (u) => {
-    const value = fromStruct(u, undefined)
-    if (value === fail || typeof value !== "object" || value === null) return fail
+  const build = (value: object): unknown => {
+    if (prototype === undefined) return construct(value)
     const current = Object.getPrototypeOf(value)
     if (current === prototype) return value
     if (inPlace && current === Object.prototype && Object.isExtensible(value)) {
@@ -581,6 +724,21 @@ const compileClass = (ast: SchemaAST.AST, klass: ClassNode, c: Compilation): Dec
       return value
     }
     return fromStruct(value, () => Object.create(prototype))
+  }
+  const decode: Decode = (u) => {
+    // Records nest through suspended schemas (a paper's authors' papers…): bounded, not the stack.
+    if (recordDepth >= maxDepth) return fail
+    const before = withheld
+    recordDepth++
+    const value = fromStruct(u, undefined)
+    recordDepth--
+    if (value === fail || typeof value !== "object" || value === null) return fail
+    const record = build(value)
+    // Keys were withheld from this record or one inside it: its `raw` is the wire object.
+    if (withheld !== before && record !== u && typeof record === "object" && record !== null) {
+      keepWire(record, u as object)
+    }
+    return record
   }
   c.memo.set(ast, decode)
   return decode
@@ -617,8 +775,10 @@ export const fastDecoder = <A, I>(
 const run = <A>(decode: Decode) => (u: unknown, fresh = false): Option.Option<A> => {
   const outer = adopted
   const outerInPlace = inPlace
+  const outerDepth = recordDepth
   adopted = []
   inPlace = fresh
+  recordDepth = 0
   let value: unknown = fail
   try {
     value = decode(u)
@@ -627,6 +787,7 @@ const run = <A>(decode: Decode) => (u: unknown, fresh = false): Option.Option<A>
     if (value === fail || value === missing) release(0)
     adopted = outer
     inPlace = outerInPlace
+    recordDepth = outerDepth
   }
   // The compiled walk is derived from this schema's AST and checked against Schema's decoder by
   // property tests, so what it accepts is an `A`.

@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema"
+import { wireOf } from "./decode.js"
 
 /** Optional on the wire (absent when not asked for) and possibly `null`. */
 export const field = <S extends Schema.Top>(schema: S) => Schema.optional(Schema.NullOr(schema))
@@ -10,11 +11,16 @@ export const field = <S extends Schema.Top>(schema: S) => Schema.optional(Schema
  * already is the JSON it was decoded from, and `JSON.stringify` of it gives the wire text back.
  * Copying it here (it once was `JSON.parse(JSON.stringify(record))`) cost a bulk harvest a third
  * of its CPU.
+ *
+ * The exception: a field named like a member of the record (`raw`, `keys`, `toString`, `then`,
+ * `__proto__`…) is withheld from it, so data never shadows its API; such a record (and any record
+ * holding one) keeps the wire object beside it, which `raw` and `JSON.stringify` give.
  */
-export const raw = (record: object): Readonly<Record<string, unknown>> => record as Readonly<Record<string, unknown>>
+export const raw = (record: object): Readonly<Record<string, unknown>> =>
+  (wireOf(record) ?? record) as Readonly<Record<string, unknown>>
 
-/** The fields that came back, including those this client does not know. */
-export const keys = (record: object): ReadonlyArray<string> => Object.keys(record)
+/** The fields that came back, including those this client does not know (and those withheld). */
+export const keys = (record: object): ReadonlyArray<string> => Object.keys(raw(record))
 
 /** The fields of an author, shared by authors listed on a paper and authors looked up. */
 export const authorSummary = {
