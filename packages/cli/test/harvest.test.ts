@@ -199,6 +199,26 @@ describe("Harvest", { timeout: 60_000 }, () => {
       expect(Math.max(...heap.values()) - start).toBeLessThan(20)
     }).pipe(Effect.provide(NodeFileSystem.layer)))
 
+  it.effect("a checkpoint holding a negative total (as one from a server sending -5 was written) still resumes", () =>
+    Effect.gen(function*() {
+      const out = path.join(tmp(), "negative.jsonl")
+      yield* Harvest.harvest(out, yield* Harvest.prepare(out, spec, { resume: false, overwrite: false }), quiet).pipe(
+        Effect.provideService(Harvest.BeforeCheckpoint, crashBeforeCheckpoint(3)),
+        Effect.exit
+      )
+      const file = HarvestCheckpoint.path(out)
+      const written = JSON.parse(fs.readFileSync(file, "utf8"))
+      fs.writeFileSync(file, JSON.stringify({ ...written, total: -5, synced: { ...written.synced, total: -5 } }))
+      expect(yield* readCheckpoint(out)).toMatchObject({ records: 2000, total: 0, synced: { total: 0 } })
+      const resumed = yield* Harvest.harvest(
+        out,
+        yield* Harvest.prepare(out, spec, { resume: true, overwrite: false }),
+        quiet
+      )
+      expect(resumed.checkpoint).toMatchObject({ records: 4500, total: 4500, done: true })
+      expect(fs.readFileSync(out, "utf8").trimEnd().split("\n")).toHaveLength(4500)
+    }).pipe(Effect.provide(client)))
+
   it.effect("resume without a checkpoint, or with a file shorter than its checkpoint, is refused", () =>
     Effect.gen(function*() {
       const out = path.join(tmp(), "none.jsonl")

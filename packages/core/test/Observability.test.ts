@@ -6,6 +6,7 @@ import { json, requests, testLayer } from "./support/Scripted.js"
 import { recordingTracer } from "./support/Tracing.js"
 
 const paper = { paperId: "p1", title: "A title" }
+const second = { paperId: "p2", title: "Another title" }
 
 const counts = Effect.all({
   requests: Metric.value(Metrics.requests),
@@ -110,13 +111,15 @@ describe("observability: spans and metrics", () => {
       for (const span of pages) {
         expect(span.exit !== undefined && Exit.isSuccess(span.exit)).toBe(true)
         expect(JSON.stringify(span.exit)).not.toContain(paper.paperId)
+        expect(JSON.stringify(span.exit)).not.toContain(second.paperId)
       }
     }).pipe(Effect.provide(testLayer(
       (request) =>
         Effect.succeed(
           request.url.searchParams.get("token") === null
             ? json({ total: 2, token: "t2", data: [paper] })
-            : json({ total: 2, token: null, data: [paper] })
+            // Another record: a page repeating the first would be a stalled server (ProtocolError).
+            : json({ total: 2, token: null, data: [second] })
         ),
       { rateLimit: false }
     ))))

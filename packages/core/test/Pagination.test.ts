@@ -288,3 +288,109 @@ describe("filters are validated before the first request", () => {
       expect(yield* requests).toHaveLength(0)
     }).pipe(Effect.provide(testLayer(bulkServer(10)))))
 })
+
+/**
+ * Runs a stream to its end (a day of TestClock covers any retry), or to its first 30,000 elements
+ * (a stream that never ends fails the test rather than hang it): what it gave, and its error.
+ */
+const drain = <A, E>(stream: Stream.Stream<A, E>) =>
+  Effect.gen(function*() {
+    const got: Array<A> = []
+    const fiber = yield* Effect.forkChild(
+      Stream.runForEach(Stream.take(stream, 30_000), (a) => Effect.sync(() => got.push(a)))
+    )
+    yield* TestClock.adjust("1 day")
+    const error = yield* Effect.flip(Fiber.join(fiber)).pipe(Effect.option)
+    return { got, error: error._tag === "Some" ? error.value : undefined }
+  })
+
+/** Bulk pages that always carry a fresh token: `data(page)` the records of page `page` (from 0). */
+const endlessBulk = (total: number, data: (page: number) => ReadonlyArray<object>): Handler => (_request, i) =>
+  Effect.succeed(json({ total, token: `fresh-${i + 1}`, data: data(i) }))
+
+describe("servers that do not advance: every stream ends", () => {
+  it.effect("bulk: the same 10 records with a fresh token each page fail with ProtocolError(stalled) at page 2", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const { error, got } = yield* drain(s2.searchPaper("x", { bulk: true }))
+      expect(got.map((p) => p.title)).toEqual(Array.from({ length: 10 }, (_, i) => `Paper ${i}`))
+      expect(error?._tag).toBe("ProtocolError")
+      expect(error?._tag === "ProtocolError" && error.reason).toBe("stalled")
+      expect(error?.message).toContain("GET /graph/v1/paper/search/bulk")
+      expect(error?.message).toContain("page 2 has the same 10 records as page 1")
+      expect(yield* requests).toHaveLength(2)
+    }).pipe(Effect.provide(testLayer(endlessBulk(10, () => Array.from({ length: 10 }, (_, i) => item(i)))))))
+
+  it.effect("bulk: a page repeating one from long before is caught as well (A B C A)", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const { error, got } = yield* drain(s2.searchPaper("x", { bulk: true }))
+      expect(got).toHaveLength(300)
+      expect(error?.message).toContain("page 4 has the same 100 records as page 1")
+    }).pipe(
+      Effect.provide(
+        testLayer(endlessBulk(1e6, (page) => Array.from({ length: 100 }, (_, i) => item((page % 3) * 100 + i))))
+      )
+    ))
+
+  it.effect("bulk: fresh records forever past a total of 10 fail once far beyond it, in bounded pages", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const { error, got } = yield* drain(s2.searchPaper("x", { bulk: true }))
+      expect(error?._tag === "ProtocolError" && error.reason).toBe("stalled")
+      expect(error?.message).toContain("for a search it said has 10")
+      // The bound: twice the largest total reported, plus 10,000 (docs/errors.md).
+      expect(got.length).toBeLessThanOrEqual(10_020)
+      expect(got.length).toBeGreaterThanOrEqual(10_000)
+      expect((yield* requests).length).toBeLessThanOrEqual(12)
+    }).pipe(
+      Effect.provide(
+        testLayer(endlessBulk(10, (page) => Array.from({ length: 1000 }, (_, i) => item(page * 1000 + i))))
+      )
+    ))
+
+  it.effect("bulk: a total that is approximate (records past it, within the margin) is no alarm", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const { error, got } = yield* drain(s2.searchPaper("x", { bulk: true }))
+      expect(error).toBeUndefined()
+      expect(got).toHaveLength(12_000)
+    }).pipe(Effect.provide(testLayer((request, i) =>
+      Effect.map(
+        bulkServer(12_000)(request, i),
+        (reply) => typeof reply === "string" ? reply : { ...reply, body: { ...(reply.body as object), total: 1000 } }
+      )
+    ))))
+
+  it.effect("offset lists: a next beyond total ends the list there instead of walking to the window", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const { error, got } = yield* drain(s2.getPaperCitations("CorpusId:1", { limit: 100 }))
+      expect(error).toBeUndefined()
+      expect(got).toHaveLength(300)
+      expect((yield* requests).map((r) => r.url.searchParams.get("offset"))).toEqual(["0", "100", "200"])
+    }).pipe(Effect.provide(testLayer((request) => {
+      const offset = int(request, "offset", 0)
+      const data = Array.from({ length: 100 }, (_, i) => ({ citingPaper: item(offset + i) }))
+      return Effect.succeed(json({ total: 250, offset, next: offset + 100, data }))
+    }))))
+})
+
+describe("a negative total is unknown", () => {
+  it.effect("bulk pages decode it as 0, offset pages as absent; the records come through", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const [bulk] = yield* Stream.runCollect(s2.searchPaperPages("x", { bulk: true }).pipe(Stream.take(1)))
+      expect(bulk?.total).toBe(0)
+      expect(bulk?.data).toHaveLength(10)
+      const [list] = yield* Stream.runCollect(s2.searchPaperPages("x").pipe(Stream.take(1)))
+      expect(list).not.toHaveProperty("total")
+      expect(list?.data).toHaveLength(10)
+    }).pipe(Effect.provide(testLayer((request) =>
+      Effect.succeed(json({
+        total: -5,
+        ...(request.url.pathname.endsWith("/bulk") ? { token: null } : { offset: 0 }),
+        data: Array.from({ length: 10 }, (_, i) => item(i))
+      }))
+    ))))
+})

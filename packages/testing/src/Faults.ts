@@ -26,7 +26,9 @@ import * as internal from "./internal/faults.js"
  * connection. `CursorLoop` answers normally but its pagination cursor points back at the page just
  * served (`next` equal to the request's offset, or the request's own bulk `token`); `CursorBack`
  * points it before that page (`next` one page back, or the bulk token of the first page). Both
- * model a broken server whose streams would never end.
+ * model a broken server whose streams would never end. `RepeatPage` serves the list's first page
+ * again, whatever was asked, with a cursor that still moves on; `Total` answers normally with the
+ * page's `total` replaced: a server that does not advance, or miscounts, whatever its cursors say.
  *
  * @category models
  * @since 0.1.0
@@ -43,6 +45,8 @@ export type Fault = Data.TaggedEnum<{
   Reset: Record<never, never>
   CursorLoop: Record<never, never>
   CursorBack: Record<never, never>
+  RepeatPage: Record<never, never>
+  Total: { readonly total: number }
 }>
 
 /**
@@ -179,6 +183,27 @@ export const cursorLoop: Fault = internal.Fault.CursorLoop()
  * @since 0.1.0
  */
 export const cursorBack: Fault = internal.Fault.CursorBack()
+
+/**
+ * A page that serves the list's first page again, whatever offset or token was asked for, with a
+ * cursor that still moves on: `next` one page past the offset asked (even past `total`), and on
+ * bulk search the token the asked page would have had, or, where the search would end, a made-up
+ * one (`PCREPEAT…`) that only this fault answers. On every bulk request (`total: 10` with a
+ * `bulkSize` of 10) it is the server that sends the same 10 records with a new token forever.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const repeatPage: Fault = internal.Fault.RepeatPage()
+
+/**
+ * A normal page whose `total` is `count` (negative, or far below the records served, as a broken
+ * server may say); on a list that sends no `total` (citations, references) one is added.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const total = (count: number): Fault => internal.Fault.Total({ total: count })
 
 /**
  * The message of the API's 429 answer, word for word.

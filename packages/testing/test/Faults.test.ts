@@ -115,6 +115,32 @@ describe("faults", () => {
       expect(obj((yield* call("GET", `${bulk}&token=${String(second.token)}`)).json).token).toBe(first.token)
     }).pipe(Effect.provide(Emulator.layer({ size: 300, bulkSize: 3000 }))))
 
+  it.effect("repeatPage: the first page again whatever was asked, its cursor moving on; total(n) rewrites total", () =>
+    Effect.gen(function*() {
+      const emulator = yield* Emulator
+      const list = "/graph/v1/paper/search?query=learning&limit=10"
+      const bulk = "/graph/v1/paper/search/bulk?query="
+      const first = obj((yield* call("GET", bulk)).json)
+      const firstList = obj((yield* call("GET", list)).json)
+      yield* emulator.setFaults({ script: [{ fault: Faults.repeatPage }] })
+      const again = obj((yield* call("GET", `${list}&offset=20`)).json)
+      expect(again).toMatchObject({ offset: 20, next: 30, data: firstList.data })
+      // The second page asked for: the first page's records, with the token the second page would have had.
+      const repeated = obj((yield* call("GET", `${bulk}&token=${String(first.token)}`)).json)
+      expect(repeated.data).toEqual(first.data)
+      expect(repeated.token).not.toBe(first.token)
+      // Past the end of the search the token is a made-up one, new each time, which the fault answers.
+      const made = obj((yield* call("GET", `${bulk}&token=PCREPEAT0`)).json)
+      const made2 = obj((yield* call("GET", `${bulk}&token=${String(made.token)}`)).json)
+      expect(made.data).toEqual(first.data)
+      expect(made2.token).toMatch(/^PCREPEAT\d+$/)
+      expect(made2.token).not.toBe(made.token)
+      yield* emulator.setFaults({ script: [{ fault: Faults.total(-5) }] })
+      expect(obj((yield* call("GET", bulk)).json)).toMatchObject({ total: -5, token: first.token, data: first.data })
+      expect(obj((yield* call("GET", "/graph/v1/paper/CorpusId:1015/citations")).json).total).toBe(-5)
+      expect(obj((yield* call("GET", paper)).json)).not.toHaveProperty("total")
+    }).pipe(Effect.provide(Emulator.layer({ size: 300, bulkSize: 3000 }))))
+
   it("random faults are deterministic for a seed and respect the rate", () => {
     fc.assert(
       fc.property(fc.integer(), fc.double({ min: 0, max: 1, noNaN: true }), (seed, rate) => {

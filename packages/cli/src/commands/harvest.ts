@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Common from "../Common.js"
 import * as Harvest from "../Harvest.js"
-import * as HarvestCheckpoint from "../HarvestCheckpoint.js"
+import type * as HarvestCheckpoint from "../HarvestCheckpoint.js"
 import * as HarvestLock from "../HarvestLock.js"
 import { yearChart } from "../render/Chart.js"
 import * as Progress from "../render/Progress.js"
@@ -94,23 +94,26 @@ export const harvest = Command.make(
         // Before anything touches the output: one harvest per file.
         yield* HarvestLock.acquire(o.out)
         const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite })
-        const progress = stdio.errIsTTY
+        const shown = stdio.errIsTTY
           ? Progress.tty(stdio.errStream, () => stdio.columns)
           : Progress.plain(stdio.err)
+        // The records the output holds, as the harvest reports them after each page and its
+        // checkpoint are written (a page is persisted whole or not at all, Ctrl-C waits for it):
+        // the interrupt message needs no checkpoint read back, which might not decode.
+        let saved = start.records
+        const progress: Progress.Reporter = {
+          ...shown,
+          update: (state) => Effect.andThen(Effect.sync(() => (saved = state.records)), shown.update(state))
+        }
         const result = yield* Harvest.harvest(o.out, start, progress, selection).pipe(
           Effect.ensuring(progress.stop),
           Effect.onInterrupt(() =>
-            Effect.flatMap(
-              HarvestCheckpoint.read(o.out).pipe(
-                Effect.map(Option.getOrUndefined),
-                Effect.orElseSucceed(() => undefined)
-              ),
-              (cp) =>
-                stdio.err(
-                  `\ns2: harvest interrupted with ${
-                    Progress.grouped(cp?.records ?? 0)
-                  } papers saved in ${o.out}; run the same command with --resume to continue\n`
-                )
+            Effect.suspend(() =>
+              stdio.err(
+                `\ns2: harvest interrupted with ${
+                  Progress.grouped(saved)
+                } papers saved in ${o.out}; run the same command with --resume to continue\n`
+              )
             )
           )
         )

@@ -70,6 +70,18 @@ const emptyWithCursor = <P>(page: P, label: string, cursor: string) =>
     [page, Option.none()] as const
   )
 
+/**
+ * A `next` past the list's own `total`: the end, whatever the cursor says. A server walking past
+ * its total would otherwise be followed to the API's window, 9,999 records of nothing it counted.
+ */
+const beyondTotal = <P>(page: P, label: string, cursor: string, total: number) =>
+  Effect.as(
+    Effect.logWarning(
+      `S2 ${label}: the server's cursor ${cursor} lies beyond its total of ${total}; the list ends here`
+    ),
+    [page, Option.none()] as const
+  )
+
 /** Fetches with the cursor, or fails with the error a previous page left in its place. */
 const follow = <C, A>(
   cursor: C | ProtocolError,
@@ -78,9 +90,10 @@ const follow = <C, A>(
 
 /**
  * Offset pages. A broken server cannot make the stream endless: `next` must lie past the page just
- * asked for and within the ceiling, or the stream fails with a {@link ProtocolError}.
+ * asked for and within the ceiling, or the stream fails with a {@link ProtocolError}; a `next` past
+ * the page's own `total` ends the list.
  */
-export const offsetPages = <P extends Pick<OffsetPage<unknown>, "next" | "data">>(
+export const offsetPages = <P extends Pick<OffsetPage<unknown>, "next" | "data" | "total">>(
   fetch: (offset: number, limit: number) => Effect.Effect<P, S2Error>,
   paging: OffsetPaging
 ): Stream.Stream<P, S2Error> =>
@@ -100,6 +113,9 @@ export const offsetPages = <P extends Pick<OffsetPage<unknown>, "next" | "data">
             }
             if (!Number.isSafeInteger(next) || next <= offset) {
               return brokenCursor(page, paging.label, paging.endpoint, cursor, `does not advance past offset ${offset}`)
+            }
+            if (page.total !== undefined && page.total >= 0 && next > page.total) {
+              return beyondTotal(page, paging.label, cursor, page.total)
             }
             if (next > paging.ceiling) {
               return brokenCursor(
@@ -129,7 +145,8 @@ const recentTokens = 8
 
 /**
  * Token pages. A token equal to one of the last few (the one just sent included) would replay
- * pages forever, so it fails the stream with a {@link ProtocolError}.
+ * pages forever, so it fails the stream with a {@link ProtocolError}; so does a server that does
+ * not advance whatever its tokens say (see {@link stallGuard}).
  */
 export const tokenPages = <A>(
   fetch: (token: string | undefined) => Effect.Effect<TokenPage<A>, S2Error>,
@@ -137,26 +154,123 @@ export const tokenPages = <A>(
   prefetch: number,
   endpoint: string
 ): Stream.Stream<TokenPage<A>, S2Error> =>
-  ahead(
-    pages(
-      { token: start, recent: start === undefined ? [] : [start] } as Cursor | ProtocolError,
-      (state) =>
-        Effect.flatMap(
-          follow(state, ({ recent, token }: Cursor) => Effect.map(fetch(token), (page) => [page, recent] as const)),
-          ([page, recent]): Effect.Effect<readonly [TokenPage<A>, Option.Option<Cursor | ProtocolError>]> => {
-            const next = page.token
-            if (next === undefined || next === null) return done(page)
-            const cursor = `token=${excerpt(next)}`
-            if (page.data.length === 0) return emptyWithCursor(page, "bulk search", cursor)
-            if (recent.includes(next)) {
-              return brokenCursor(page, "bulk search", endpoint, cursor, "repeats one already followed")
+  Stream.suspend(() => {
+    // Per run of the stream: a stream value run twice starts from nothing each time.
+    const stalled = stallGuard(endpoint)
+    return ahead(
+      pages(
+        { token: start, recent: start === undefined ? [] : [start] } as Cursor | ProtocolError,
+        (state) =>
+          Effect.flatMap(
+            follow(state, ({ recent, token }: Cursor) => Effect.map(fetch(token), (page) => [page, recent] as const)),
+            ([page, recent]): Effect.Effect<
+              readonly [TokenPage<A>, Option.Option<Cursor | ProtocolError>],
+              ProtocolError
+            > => {
+              const stall = stalled(page)
+              if (stall !== undefined) return Effect.fail(stall)
+              const next = page.token
+              if (next === undefined || next === null) return done(page)
+              const cursor = `token=${excerpt(next)}`
+              if (page.data.length === 0) return emptyWithCursor(page, "bulk search", cursor)
+              if (recent.includes(next)) {
+                return brokenCursor(page, "bulk search", endpoint, cursor, "repeats one already followed")
+              }
+              return Effect.succeed([
+                page,
+                Option.some({ token: next, recent: [...recent, next].slice(-recentTokens) })
+              ])
             }
-            return Effect.succeed([page, Option.some({ token: next, recent: [...recent, next].slice(-recentTokens) })])
-          }
-        )
-    ),
-    prefetch
-  )
+          )
+      ),
+      prefetch
+    )
+  })
+
+/**
+ * How many pages' fingerprints a bulk stream keeps: 32 KB or so, whatever the harvest's length. A
+ * page repeating one older than that is not recognised, but the bound on records still ends the
+ * stream when the server's total is sound.
+ */
+const rememberedPages = 4096
+
+/**
+ * The most records a bulk stream takes for a search whose largest reported total is `total`. The
+ * live API's total is approximate, and the corpus grows while a long harvest runs (a paper whose
+ * sort key changes may even come twice), so the bound is generous: twice the total plus ten pages.
+ * A total of 0 (none sent, or a negative one: `Page.ts`) says nothing and bounds nothing.
+ */
+const recordBound = (total: number) => 2 * total + 10_000
+
+/**
+ * Fails a bulk stream, before delivering the page, when the server plainly does not advance,
+ * whatever its tokens: a page with the same records as an earlier one (a correct server never
+ * serves a record twice in one order, so never a whole page again), or more records than
+ * {@link recordBound} allows. Pages are recognised by a 53-bit hash of their records' ids, in a set
+ * of at most {@link rememberedPages}: memory stays bounded on a harvest of ten million records.
+ */
+const stallGuard = (endpoint: string) => {
+  const seen = new Map<number, number>()
+  let pageNumber = 0
+  let records = 0
+  let largestTotal = 0
+  return (page: TokenPage<unknown>): ProtocolError | undefined => {
+    pageNumber++
+    records += page.data.length
+    largestTotal = Math.max(largestTotal, page.total)
+    if (largestTotal > 0 && records > recordBound(largestTotal)) {
+      return stall(
+        endpoint,
+        `the server has sent ${records} records for a search it said has ${largestTotal} (at most ${
+          recordBound(largestTotal)
+        } are taken)`
+      )
+    }
+    const print = fingerprint(page.data)
+    if (print === undefined) return undefined
+    const earlier = seen.get(print)
+    if (earlier !== undefined) {
+      return stall(endpoint, `page ${pageNumber} has the same ${page.data.length} records as page ${earlier}`)
+    }
+    seen.set(print, pageNumber)
+    // A Map iterates in insertion order: the first key is the oldest page.
+    if (seen.size > rememberedPages) seen.delete(seen.keys().next().value!)
+    return undefined
+  }
+}
+
+const stall = (endpoint: string, what: string) =>
+  new ProtocolError({
+    message: `S2 bulk search (${endpoint}) is not advancing: ${what}, whatever its tokens say; ` +
+      "the stream stops here rather than run on without end",
+    endpoint,
+    reason: "stalled"
+  })
+
+/**
+ * A 53-bit hash (cyrb53) of a page's record ids in order; `undefined` for an empty page or one with
+ * a record without a `paperId` (nothing to recognise it by).
+ */
+const fingerprint = (data: ReadonlyArray<unknown>): number | undefined => {
+  if (data.length === 0) return undefined
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (const record of data) {
+    const id = typeof record === "object" && record !== null
+      ? (record as { readonly paperId?: unknown }).paperId
+      : undefined
+    if (typeof id !== "string") return undefined
+    // Each id closed by a separator no id contains: ["ab", "c"] and ["a", "bc"] differ.
+    for (let i = 0; i <= id.length; i++) {
+      const code = i < id.length ? id.charCodeAt(i) : 0x1f
+      h1 = Math.imul(h1 ^ code, 2654435761)
+      h2 = Math.imul(h2 ^ code, 1597334677)
+    }
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0)
+}
 
 interface Cursor {
   readonly token: string | undefined

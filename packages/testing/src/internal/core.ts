@@ -166,10 +166,12 @@ export class EmulatorCore {
       if (policy?.required === true && key === undefined) return respond(forbidden(), delay)
       if (this.faultState.overRate(key, now)) return respond(json(429, bodyFor(429), { "retry-after": "1" }), delay)
     }
+    if (terminal?._tag === "RepeatPage") return respond(this.repeatPage(request), delay)
     const response = this.rememberFirstToken(request, this.route(request))
     if (terminal?._tag === "CursorLoop" || terminal?._tag === "CursorBack") {
       return respond(this.moveCursor(request, response, terminal._tag), delay)
     }
+    if (terminal?._tag === "Total") return respond(withTotal(response, terminal.total), delay)
     return respond(response, delay, terminal?._tag === "Truncate" ? terminal.fraction : undefined)
   }
 
@@ -203,6 +205,34 @@ export class EmulatorCore {
       body.next = fault === "CursorLoop" ? offset : Math.max(0, offset - limit)
     } else if ("token" in body) {
       body.token = fault === "CursorLoop" ? params.get("token") ?? body.token : this.firstToken ?? body.token
+    } else {
+      return response
+    }
+    return json(200, body, response.headers)
+  }
+
+  /** Made-up bulk tokens of `repeatPage`, numbered so that each is new. */
+  private repeats = 0
+
+  /** `Faults.repeatPage`: the list's first page again, with a cursor that moves on all the same. */
+  private repeatPage(request: EmulatorRequest): EmulatorResponse {
+    const asked = request.url.searchParams
+    const url = new URL(request.url)
+    url.searchParams.delete("token")
+    if (asked.has("offset")) url.searchParams.set("offset", "0")
+    const response = this.route({ ...request, url })
+    const body = cursorOf(response)
+    if (response.status !== 200 || body === undefined) return response
+    if (typeof body.offset === "number") {
+      const offset = Number(asked.get("offset") ?? 0)
+      const served = Array.isArray(body.data) ? body.data.length : 0
+      body.offset = offset
+      body.next = offset + Number(asked.get("limit") ?? Math.max(1, served))
+    } else if ("token" in body) {
+      // The token the asked page would have had (a one-off repeat continues the search), else a new one.
+      const natural = this.route(request)
+      const token = natural.status === 200 ? cursorOf(natural)?.token : undefined
+      body.token = typeof token === "string" ? token : `PCREPEAT${++this.repeats}`
     } else {
       return response
     }
@@ -283,6 +313,13 @@ export class EmulatorCore {
     }
     return notFoundRoute()
   }
+}
+
+/** `Faults.total`: a page (a 200 with `data`) saying it has `total` results; other answers as they are. */
+const withTotal = (response: EmulatorResponse, total: number): EmulatorResponse => {
+  const body = cursorOf(response)
+  if (response.status !== 200 || body === undefined || !Array.isArray(body.data)) return response
+  return json(200, { ...body, total }, response.headers)
 }
 
 /** The JSON object of a page, when the body is one. */
