@@ -1,16 +1,20 @@
 /**
- * `--cache DIR`, `S2_CACHE` and `--cache-ttl`, run in process against the emulator over HTTP.
+ * `--cache DIR`, `S2_CACHE` and `--cache-ttl`, run in process against the emulator over HTTP; and
+ * the real bin against a loopback server that answers badly, and a cache directory tampered with.
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, describe, expect, it } from "@effect/vitest"
 import { startEmulator } from "@s2-effect/testing"
 import { ConfigProvider, Effect, Layer, Ref } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import type { Loopback } from "../../testing/test/support/loopback.js"
+import { serve } from "../../testing/test/support/loopback.js"
 import * as Cli from "../src/Cli.js"
 import { ExitCode } from "../src/ExitCode.js"
 import { Stdio } from "../src/Stdio.js"
+import * as Bin from "./support/bin.js"
 
 /** Runs `s2 …` with its output captured. */
 const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
@@ -70,4 +74,51 @@ describe("s2 --cache", () => {
       expect(alone.code).toBe(ExitCode.badInput)
       expect(alone.stderr).toContain("--cache-ttl needs a cache")
     }), 60_000)
+})
+
+describe("s2 --cache against a server that answers badly (the real bin)", () => {
+  const bin = Bin.bundleBin()
+  const run = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, args))
+  const servers: Array<Loopback> = []
+  afterAll(() => Promise.all(servers.map((server) => server.close())))
+  const paper = (n: number) => ({ paperId: String(n).repeat(40).slice(0, 40), title: `paper number ${n}` })
+
+  it("a 200 that is not a paper (exit 9) is not kept: the next run asks again and succeeds", async () => {
+    const server = await serve((_, index) => ({
+      json: index === 0 ? { message: "Service temporarily unavailable" } : paper(1)
+    }))
+    servers.push(server)
+    const args = ["paper", "CorpusId:1", "--api-url", server.url, "--cache", tmp()]
+    const first = await run(args)
+    expect(first.code).toBe(ExitCode.decode)
+    const second = await run(args)
+    expect(second.code).toBe(ExitCode.ok)
+    expect(JSON.parse(second.stdout).title).toBe("paper number 1")
+    expect(server.requests).toHaveLength(2)
+    // Kept now: a third run sends nothing.
+    expect((await run(args)).code).toBe(ExitCode.ok)
+    expect(server.requests).toHaveLength(2)
+  }, 120_000)
+
+  it("swapped entry files give the right paper or a request, never the other paper", async () => {
+    const server = await serve((seen) => ({ json: paper(seen.url.includes("CorpusId:2") ? 2 : 1) }))
+    servers.push(server)
+    const dir = tmp()
+    const look = (n: number) => run(["paper", `CorpusId:${n}`, "--api-url", server.url, "--cache", dir])
+    await look(1)
+    await look(2)
+    const files = fs.readdirSync(dir).map((name) => path.join(dir, name))
+    expect(files).toHaveLength(2)
+    const [a, b] = files.map((file) => fs.readFileSync(file))
+    fs.writeFileSync(files[0]!, b!)
+    fs.writeFileSync(files[1]!, a!)
+    for (const n of [1, 2]) {
+      const again = await look(n)
+      expect(again.code).toBe(ExitCode.ok)
+      expect(JSON.parse(again.stdout).title).toBe(`paper number ${n}`)
+      expect(again.stderr).toContain(`the entry for GET /graph/v1/paper/CorpusId:${n}`)
+      expect(again.stderr).toContain("holds the answer to another request")
+    }
+    expect(server.requests).toHaveLength(4)
+  }, 120_000)
 })

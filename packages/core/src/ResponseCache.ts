@@ -6,9 +6,14 @@
  * default.
  *
  * Keys are made from the API root, endpoint, ids, fields, filters, paging and body — never the API
- * key. `ObjectNotFound` is cached like a record (the server said so); every other error is not,
- * so a retry after a 429 or a time-out asks the server again. The Datasets API is never cached
- * (its download links are pre-signed and expire).
+ * key. Only answers that decoded are cached, and `ObjectNotFound` like a record (the server said
+ * so); every other error, a `DecodeError` included, is not, so the next call asks the server
+ * again. The Datasets API is never cached (its download links are pre-signed and expire).
+ *
+ * Each entry names the request it answers (method, path, query and body) and when it expires, and
+ * is checked on read: an entry for another request, one that cannot be read (garbage, another
+ * version's format) or whose answer no longer decodes is a miss, logged at Warning, and the server
+ * is asked — a store's content never gives a wrong answer or fails a request.
  *
  * Stores: {@link memory} here, {@link keyValueStore} over any effect `KeyValueStore`
  * (`effect/persistence/KeyValueStore`: browser local storage, for instance), and on Node

@@ -245,3 +245,203 @@ describe("response cache", () => {
       expect(error.message).toContain("cache.timeToLive")
     }))
 })
+
+/** A key-value store in a Map, so that a test can read, swap and spoil its entries. */
+const mapStore = () => {
+  const entries = new Map<string, string>()
+  const kv = KeyValueStore.makeStringOnly({
+    get: (key) => Effect.sync(() => entries.get(key)),
+    set: (key, value) => Effect.sync(() => void entries.set(key, value)),
+    remove: (key) => Effect.sync(() => void entries.delete(key)),
+    clear: Effect.sync(() => entries.clear()),
+    size: Effect.sync(() => entries.size),
+    keys: Effect.sync(() => [...entries.keys()])
+  })
+  return {
+    entries,
+    store: ResponseCache.keyValueStore.pipe(Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore)(kv)))
+  }
+}
+
+/** The log lines of the test, for the cache's warnings. */
+const logged = Effect.gen(function*() {
+  const lines = yield* Ref.make<ReadonlyArray<string>>([])
+  const logger = Logger.make(({ logLevel, message }) =>
+    Effect.runSync(Ref.update(lines, (all) => [...all, `${logLevel}: ${String(message)}`]))
+  )
+  return { lines: Ref.get(lines), layer: Logger.layer([logger]) }
+})
+
+/** Runs a call to its end under TestClock (a batching window waits on the clock). */
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.flatMap(Effect.forkChild(effect), settle)
+
+/** What a busy server has been seen to answer with a 200: not a record, a page or a batch. */
+const unavailable = { message: "Service temporarily unavailable" }
+
+describe("response cache: only decoded answers are kept", () => {
+  /** The first request gets a 200 that is not the answer (a page whose records are not records), later ones the answer. */
+  const busyFirst = (request: Seen, index: number) => {
+    const path = request.url.pathname
+    const body = path.endsWith("/batch")
+      ? [unavailable]
+      : path.endsWith("/citations")
+      ? { data: [unavailable.message] }
+      : unavailable
+    return index > 0 ? server(request) : Effect.succeed(json(body))
+  }
+
+  for (const batching of [false, true]) {
+    it.effect(`a lookup${batching ? " (batched)" : ""} that could not be decoded is asked again, then kept`, () =>
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const lookup = run(s2.getPaper("CorpusId:1", { fields: ["title"] }))
+        expect((yield* Effect.flip(lookup))._tag).toBe("DecodeError")
+        const paper = yield* lookup
+        expect(paper.title).toBe(batching ? "CorpusId:1" : "at /graph/v1/paper/CorpusId:1")
+        expect(yield* count).toBe(2)
+        yield* lookup
+        expect(yield* count).toBe(2)
+      }).pipe(Effect.provide(testLayer(busyFirst, { retry: false, batching, cache: { store: ResponseCache.memory } }))))
+  }
+
+  it.effect("a page that could not be decoded is asked again", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const page = Stream.runCollect(
+        s2.getPaperCitationsPages("CorpusId:1", { fields: ["title"] }).pipe(Stream.take(1))
+      )
+      expect((yield* Effect.flip(page))._tag).toBe("DecodeError")
+      const [first] = yield* page
+      expect(first?.data.map((c) => c.citingPaper?.title)).toEqual(["c0"])
+      expect(yield* count).toBe(2)
+    }).pipe(Effect.provide(testLayer(busyFirst, { retry: false, cache: { store: ResponseCache.memory } }))))
+})
+
+describe("response cache: an entry answers its own request only", () => {
+  const titles = ["CorpusId:1", "CorpusId:2"]
+
+  for (const batching of [false, true]) {
+    it.effect(`swapped entries${batching ? " of batched lookups" : ""} are a logged miss, never the other paper`, () =>
+      Effect.gen(function*() {
+        const { entries, store } = mapStore()
+        const logs = yield* logged
+        const expected = (id: string) => batching ? id : `at /graph/v1/paper/${id}`
+        yield* Effect.gen(function*() {
+          const s2 = yield* SemanticScholar
+          const lookUp = Effect.forEach(titles, (id) => run(s2.getPaper(id, { fields: ["title"] })))
+          expect((yield* lookUp).map((p) => p.title)).toEqual(titles.map(expected))
+          expect(entries.size).toBe(2)
+          const [a, b] = [...entries]
+          entries.set(a![0], b![1])
+          entries.set(b![0], a![1])
+          expect((yield* lookUp).map((p) => p.title)).toEqual(titles.map(expected))
+          expect(yield* count).toBe(4)
+          const warnings = (yield* logs.lines).filter((line) => line.startsWith("Warn") && line.includes("S2 cache"))
+          expect(warnings).toHaveLength(2)
+          // What it expected and what it found, both named.
+          expect(warnings.join("\n")).toMatch(/CorpusId:1[^]*CorpusId:2/)
+          expect(warnings.join("\n")).toMatch(/CorpusId:2[^]*CorpusId:1/)
+          // Each entry was rewritten for its own request: a third pass is answered by the store.
+          yield* lookUp
+          expect(yield* count).toBe(4)
+        }).pipe(
+          Effect.provide(testLayer(server, { retry: false, batching, cache: { store, timeToLive: "1 hour" } })),
+          Effect.provide(logs.layer)
+        )
+      }))
+  }
+
+  /**
+   * Ways an entry's text can be spoiled on disk or in a store, each read as a miss, logged (except
+   * a text that is not a stored pair at all, which effect's key-value backing reads as no entry).
+   */
+  const spoiled: ReadonlyArray<readonly [string, (text: string) => string]> = [
+    ["garbage", () => "\u0000\u00ffnot json at all"],
+    ["truncated", (text) => text.slice(0, Math.floor(text.length / 2))],
+    ["empty", () => ""],
+    ["not an entry", () => JSON.stringify([{ hello: "world" }, null])],
+    [
+      "another version's format",
+      () => JSON.stringify([{ _tag: "Success", value: { paperId: sha(3), title: "from another version" } }, null])
+    ],
+    ["a number", () => "42"]
+  ]
+
+  for (const [what, spoil] of spoiled) {
+    it.effect(`an entry that cannot be read (${what}) is a miss: the server is asked, the request succeeds`, () =>
+      Effect.gen(function*() {
+        const { entries, store } = mapStore()
+        const logs = yield* logged
+        yield* Effect.gen(function*() {
+          const s2 = yield* SemanticScholar
+          const lookUp = s2.getPaper("CorpusId:1", { fields: ["title"] })
+          yield* lookUp
+          const [key, text] = [...entries][0]!
+          entries.set(key, spoil(text))
+          expect((yield* lookUp).title).toBe("at /graph/v1/paper/CorpusId:1")
+          expect(yield* count).toBe(2)
+          yield* lookUp
+          expect(yield* count).toBe(2)
+          const warnings = (yield* logs.lines).filter((line) => line.startsWith("Warn"))
+          expect(warnings).toHaveLength(what === "a number" ? 0 : 1)
+          for (const warning of warnings) {
+            expect(warning).toContain(
+              "S2 cache: the entry for GET /graph/v1/paper/CorpusId:1?fields=title cannot be read"
+            )
+            expect(warning).not.toContain("leaving the cache alone")
+          }
+        }).pipe(
+          Effect.provide(testLayer(server, { retry: false, cache: { store, timeToLive: "1 hour" } })),
+          Effect.provide(logs.layer)
+        )
+      }))
+  }
+
+  for (const batching of [false, true]) {
+    it.effect(`a stored answer that does not decode${batching ? " (batched)" : ""} is a logged miss, dropped`, () =>
+      Effect.gen(function*() {
+        const { entries, store } = mapStore()
+        const logs = yield* logged
+        yield* Effect.gen(function*() {
+          const s2 = yield* SemanticScholar
+          const lookUp = run(s2.getPaper("CorpusId:1", { fields: ["title"] }))
+          const paper = yield* lookUp
+          // An entry of this format for this request, whose answer another version (or an edit) wrote.
+          const [key, text] = [...entries][0]!
+          const [exit, expiry] = JSON.parse(text) as [{ value: { answer: unknown } }, unknown]
+          exit.value.answer = { json: unavailable }
+          entries.set(key, JSON.stringify([exit, expiry]))
+          expect((yield* lookUp).title).toBe(paper.title)
+          expect(yield* count).toBe(2)
+          yield* lookUp
+          expect(yield* count).toBe(2)
+          const warnings = (yield* logs.lines).filter((line) => line.startsWith("Warn"))
+          expect(warnings).toHaveLength(1)
+          expect(warnings[0]).toContain("CorpusId:1")
+          expect(warnings[0]).toContain("does not decode")
+        }).pipe(
+          Effect.provide(testLayer(server, { retry: false, batching, cache: { store, timeToLive: "1 hour" } })),
+          Effect.provide(logs.layer)
+        )
+      }))
+  }
+
+  it.effect("an entry whose expiry is garbage is not kept past the time to live", () =>
+    Effect.gen(function*() {
+      const { entries, store } = mapStore()
+      yield* Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const lookUp = s2.getPaper("CorpusId:1", { fields: ["title"] })
+        yield* lookUp
+        for (const expiry of ["never", { at: 1 }, -1e308 * 10, "9".repeat(400)]) {
+          const [key, text] = [...entries][0]!
+          const [value] = JSON.parse(text) as [unknown, unknown]
+          entries.set(key, JSON.stringify([value, expiry]))
+          yield* TestClock.adjust("61 minutes")
+          const before = yield* count
+          expect((yield* lookUp).title).toBe("at /graph/v1/paper/CorpusId:1")
+          expect(yield* count).toBe(before + 1)
+        }
+      }).pipe(Effect.provide(testLayer(server, { retry: false, cache: { store, timeToLive: "1 hour" } })))
+    }))
+})

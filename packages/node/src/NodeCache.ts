@@ -19,7 +19,9 @@ import * as NodeRedis from "./internal/redis.js"
 
 /**
  * Answers kept as files in a directory (created when missing), one small JSON file per answer, so
- * they outlive the process and can be shared by processes on one machine.
+ * they outlive the process and can be shared by processes on one machine. Each file names the
+ * request it answers and is checked on read: a file swapped, copied or spoiled is a logged miss,
+ * never another request's answer.
  *
  * @example
  * ```ts

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
-import { Corpus, Emulator } from "@s2-effect/testing"
+import { Corpus, Emulator, Faults } from "@s2-effect/testing"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import * as fs from "node:fs"
@@ -102,6 +102,75 @@ describe("NodeCache.fileSystem", () => {
       expect(error._tag).toBe("InvalidOptions")
       expect(error.message).toContain("the cache store could not be opened")
     }))
+})
+
+describe("NodeCache.fileSystem against what a directory may hold", () => {
+  const two = ids.slice(0, 2)
+  const lookUp = Effect.flatMap(
+    SemanticScholar,
+    (s2) => Effect.forEach(two, (id) => Effect.map(s2.getPaper(id, { fields: ["title", "year"] }), (p) => p.raw))
+  )
+  const sent = Effect.flatMap(Emulator, (emulator) => Effect.map(emulator.requests, (all) => all.length))
+  /** The entry files of a directory, by name. */
+  const files = (directory: string) => fs.readdirSync(directory).map((name) => path.join(directory, name))
+
+  it.effect("a 200 that is not a paper is not kept: the next lookup asks again and gets the paper", () =>
+    Effect.gen(function*() {
+      const directory = path.join(root, "busy")
+      const busy = SemanticScholar.layer({
+        rateLimit: false,
+        retry: false,
+        cache: { store: NodeCache.fileSystem(directory), timeToLive: "1 day" }
+      }).pipe(Layer.provideMerge(Emulator.layer({
+        corpus,
+        faults: {
+          script: [{
+            requests: 1,
+            fault: Faults.status(200, { body: `{"message":"Service temporarily unavailable"}` })
+          }]
+        }
+      })))
+      yield* Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const lookup = s2.getPaper(ids[0]!, { fields: ["title"] })
+        expect((yield* Effect.flip(lookup))._tag).toBe("DecodeError")
+        expect(fs.readdirSync(directory)).toHaveLength(0)
+        expect((yield* lookup).title).toBe(corpus.paper(0).title)
+        expect(yield* sent).toBe(2)
+        yield* lookup
+        expect(yield* sent).toBe(2)
+      }).pipe(Effect.provide(busy))
+    }))
+
+  it.effect("swapped entry files: each lookup gets its own paper (asked again), never the other", () =>
+    Effect.gen(function*() {
+      const directory = path.join(root, "swapped")
+      const first = yield* lookUp
+      const [a, b] = files(directory)
+      expect(files(directory)).toHaveLength(2)
+      const [textA, textB] = [fs.readFileSync(a!, "utf8"), fs.readFileSync(b!, "utf8")]
+      fs.writeFileSync(a!, textB)
+      fs.writeFileSync(b!, textA)
+      expect(yield* lookUp).toEqual(first)
+      expect(yield* sent).toBe(4)
+      // Each file again holds the answer to its own request.
+      expect(yield* lookUp).toEqual(first)
+      expect(yield* sent).toBe(4)
+    }).pipe(Effect.provide(client(path.join(root, "swapped")))))
+
+  it.effect("entry files of garbage, cut short, or emptied are misses: the lookups succeed", () =>
+    Effect.gen(function*() {
+      const directory = path.join(root, "garbage")
+      const first = yield* lookUp
+      const [a, b] = files(directory)
+      fs.writeFileSync(a!, Buffer.from([0, 255, 254, 10, 123]))
+      fs.writeFileSync(b!, fs.readFileSync(b!, "utf8").slice(0, 40))
+      expect(yield* lookUp).toEqual(first)
+      expect(yield* sent).toBe(4)
+      fs.writeFileSync(a!, "")
+      expect(yield* lookUp).toEqual(first)
+      expect(yield* sent).toBe(5)
+    }).pipe(Effect.provide(client(path.join(root, "garbage")))))
 })
 
 describe("NodeCache.redis", () => {

@@ -78,12 +78,13 @@ const askRaw = (endpoint: BatchEndpoint<unknown, unknown>, execute: Transport["e
 type StoreError = Persistence.PersistenceError | Schema.SchemaError
 
 /**
- * One lookup: a validated id, the rendered `fields` value, and its key in the response cache (the
- * key of a batch call for this id alone; empty without a cache). Its answer is the JSON entry,
- * stored as is, so a cached answer is decoded exactly like a fresh one.
+ * One lookup: a validated id, the rendered `fields` value, and its key and request in the response
+ * cache (those of a batch call for this id alone, which its entry is checked against on read;
+ * empty without a cache). Its answer is the JSON entry, stored as is once it has decoded, so a
+ * cached answer is decoded exactly like a fresh one.
  */
 export class Lookup extends Persistable.Class<{
-  payload: { readonly id: string; readonly fields: string; readonly key: string }
+  payload: { readonly id: string; readonly fields: string; readonly key: string; readonly request: string }
   requestError: S2Error | StoreError
 }>()("Lookup", {
   primaryKey: (lookup) => lookup.key,
@@ -112,10 +113,15 @@ const calls = (entries: ReadonlyArray<Request.Entry<Lookup>>, size: number) => {
   })
 }
 
-/** Answers lookups with batch calls: each caller gets its entry, or `ObjectNotFound` for a `null`. */
+/**
+ * Answers lookups with batch calls: each caller gets what `decode` makes of its entry, or
+ * `ObjectNotFound` for a `null`, or the `DecodeError` of an entry that is not a record. Entries are
+ * decoded before any caller gets them, so the response cache keeps only entries that decoded.
+ */
 export const resolver = (
   endpoint: BatchEndpoint<unknown, unknown>,
-  execute: Transport["execute"]
+  execute: Transport["execute"],
+  decode: (json: unknown) => Effect.Effect<unknown, S2Error>
 ): RequestResolver.RequestResolver<Lookup> => {
   const call = askRaw(endpoint, execute)
   const notFound = (id: string) =>
@@ -131,16 +137,27 @@ export const resolver = (
       calls(batch, endpoint.size),
       ({ byId, fields, ids }) =>
         call(fields, ids).pipe(
-          Effect.matchCause({
-            onFailure: (cause) => {
-              for (const id of ids) for (const entry of byId.get(id) ?? []) entry.completeUnsafe(Exit.failCause(cause))
-            },
+          Effect.matchCauseEffect({
+            onFailure: (cause) =>
+              Effect.sync(() => {
+                for (const id of ids) {
+                  for (const entry of byId.get(id) ?? []) entry.completeUnsafe(Exit.failCause(cause))
+                }
+              }),
             onSuccess: (answer) =>
-              ids.forEach((id, i) => {
-                const entry = answer[i] ?? null
-                const exit = entry === null ? notFound(id) : Exit.succeed(entry)
-                for (const waiting of byId.get(id) ?? []) waiting.completeUnsafe(exit)
-              })
+              Effect.flatMap(
+                Effect.forEach(ids, (id, i) => {
+                  const entry = answer[i] ?? null
+                  return entry === null ? Effect.succeed(notFound(id)) : Effect.exit(decode(entry))
+                }),
+                // Every entry of the call completed in one pass, as its decoding is done.
+                (exits) =>
+                  Effect.sync(() =>
+                    ids.forEach((id, i) => {
+                      for (const waiting of byId.get(id) ?? []) waiting.completeUnsafe(exits[i]!)
+                    })
+                  )
+              )
           })
         ),
       // The limiter paces the calls; a batch with several field selections sends them together.
@@ -165,8 +182,8 @@ export interface Cache {
   readonly persistence: Persistence.Persistence["Service"]
   readonly storeId: string
   readonly timeToLive: (exit: Exit.Exit<unknown, unknown>) => Duration.Duration
-  /** The key of a request, as the response cache makes it for every other request. */
-  readonly keyOf: (request: Req.S2Request) => Effect.Effect<string>
+  /** The key and request text of a request, as the response cache makes them for every other request. */
+  readonly keyOf: (request: Req.S2Request) => Effect.Effect<{ readonly key: string; readonly request: string }>
 }
 
 /** A lookup through the batching window: the record of an id, with the rendered `fields`. */
@@ -183,7 +200,14 @@ export const loader = <A, I>(
   cache: Cache | undefined
 ): Effect.Effect<Loader<A>, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const batches = resolver(endpoint as BatchEndpoint<unknown, unknown>, transport.execute).pipe(
+    const target = { method: "POST", url: endpoint.path }
+    const decode = (json: unknown) => transport.decode(endpoint.schema, json, target)
+    // The resolver decodes each entry. Without a cache its callers get the record; with one, the
+    // store keeps the JSON of an entry that decoded, and each caller decodes it (see `answer`).
+    const decodeEntry = cache === undefined
+      ? decode
+      : (json: unknown) => Effect.as(decode(json), json)
+    const batches = resolver(endpoint as BatchEndpoint<unknown, unknown>, transport.execute, decodeEntry).pipe(
       RequestResolver.withSpan(`SemanticScholar.${endpoint.name}`, {
         attributes: { "s2.endpoint": endpoint.route },
         kind: "client"
@@ -199,18 +223,38 @@ export const loader = <A, I>(
     ).pipe(Effect.provideService(Persistence.Persistence, cache.persistence))) as RequestResolver.RequestResolver<
       Lookup
     >
-    const target = { method: "POST", url: endpoint.path }
-    return (id, fields) =>
-      Effect.gen(function*() {
-        const key = cache === undefined
-          ? ""
-          : yield* cache.keyOf(Req.post("graph", endpoint.path, [["fields", fields]], { ids: [id] }))
-        const json = yield* Effect.request(new Lookup({ id, fields, key }), resolved).pipe(
+    // The resolver's store, to drop an entry this version cannot decode (see `cache.ts`).
+    const store = cache === undefined ? undefined : yield* cache.persistence.make({ storeId: cache.storeId })
+    const answer = (lookup: Lookup, retried: boolean): Effect.Effect<A, S2Error> =>
+      Effect.flatMap(
+        Effect.request(lookup, resolved).pipe(
           Effect.catchIf((error): error is StoreError => !isS2Error(error), Effect.die)
-        )
-        // Decoded here, by its own caller, with the key hidden as in any answer the transport decodes.
-        return yield* transport.decode(endpoint.schema, json, target)
-      })
+        ),
+        (answered) =>
+          store === undefined
+            ? Effect.succeed(answered as A)
+            // JSON, from the store or a batch call: decoded here, with the key hidden as in any
+            // answer the transport decodes. A stored entry that does not decode is a logged miss.
+            : Effect.catchTag(decode(answered), "DecodeError", (error) =>
+              retried ? Effect.fail(error) : Effect.gen(function*() {
+                const request = lookup.request
+                yield* Effect.logWarning(
+                  `S2 cache: the entry for ${request} does not decode (${error.message}); asking the server instead`
+                )
+                yield* Effect.ignore(store.remove(lookup))
+                return yield* answer(
+                  new Lookup({ id: lookup.id, fields: lookup.fields, key: lookup.key, request }),
+                  true
+                )
+              }))
+      )
+    return (id, fields) =>
+      Effect.flatMap(
+        cache === undefined
+          ? Effect.succeed({ key: "", request: "" })
+          : cache.keyOf(Req.post("graph", endpoint.path, [["fields", fields]], { ids: [id] })),
+        ({ key, request }) => answer(new Lookup({ id, fields, key, request }), false)
+      )
   })
 
 /** Batching switched on or off for a scope of work (`withBatching`); unset follows the layer. */
