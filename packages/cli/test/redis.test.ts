@@ -7,9 +7,11 @@ import { SemanticScholar } from "@s2-effect/core"
 import { startEmulator } from "@s2-effect/testing"
 import { Clock, Effect, Option } from "effect"
 import * as net from "node:net"
+import { serve, serveTcp } from "../../testing/test/support/loopback.js"
 import type { Common } from "../src/Common.js"
 import { client, run } from "../src/Common.js"
 import { ExitCode } from "../src/ExitCode.js"
+import * as Bin from "./support/bin.js"
 
 /** A loopback port nothing listens on. */
 const deadPort = Effect.callback<number>((resume) => {
@@ -23,6 +25,7 @@ const deadPort = Effect.callback<number>((resume) => {
 const common = (apiUrl: string, redis: string): Common => ({
   apiUrl: Option.some(apiUrl),
   timeout: Option.none(),
+  deadline: Option.none(),
   noRetry: false,
   verbose: false,
   apiKeyFile: Option.none(),
@@ -58,4 +61,41 @@ describe("--redis", () => {
       }).pipe(Effect.scoped),
     15_000
   )
+})
+
+describe("--redis at something that is not a sane Redis (the s2 process)", () => {
+  const bin = Bin.bundleBin()
+  const cases: ReadonlyArray<readonly [string, (chunk: Buffer) => string | "close" | undefined, RegExp]> = [
+    ["garbage", () => "hello garbage\r\n", /store/],
+    ["an HTTP answer", () => "HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n", /store/],
+    ["a day's wait", (chunk) => {
+      const text = chunk.toString("latin1")
+      return text.includes("SCRIPT") ? `$40\r\n${"a".repeat(40)}\r\n` : "*2\r\n:1\r\n:86400000\r\n"
+    }, /asked to wait 1 day, over the 1 minute limit/],
+    ["nonsense", (chunk) => {
+      const text = chunk.toString("latin1")
+      return text.includes("SCRIPT") ? `$40\r\n${"a".repeat(40)}\r\n` : "*2\r\n$3\r\nabc\r\n:5\r\n"
+    }, /answered \[/]
+  ]
+  for (const [what, answer, says] of cases) {
+    it(`${what}: exit 11 within seconds, one line on stderr, nothing sent`, async () => {
+      const redis = await serveTcp(answer)
+      const api = await serve(() => ({ json: { paperId: "a".repeat(40), title: "ok" } }))
+      try {
+        const started = Date.now()
+        const ran = await Bin.finish(
+          Bin.start(bin, ["paper", "CorpusId:1", "--redis", `redis://127.0.0.1:${redis.port}`, "--api-url", api.url])
+        )
+        expect(Date.now() - started).toBeLessThan(10_000)
+        expect(ran.code).toBe(ExitCode.rateLimiter)
+        expect(ran.stderr).not.toContain("Unhandled error event")
+        expect(ran.stderr).not.toMatch(/^\s+at /m)
+        expect(ran.stderr).toMatch(says)
+        expect(ran.stderr.trimEnd().split("\n").filter((line) => !line.includes("WARN"))).toHaveLength(1)
+        expect(api.requests).toHaveLength(0)
+      } finally {
+        await Promise.all([redis.close(), api.close()])
+      }
+    }, 30_000)
+  }
 })

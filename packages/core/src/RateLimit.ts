@@ -70,6 +70,12 @@ export interface Shared {
   readonly onStoreError?: "fail" | "local" | undefined
   /** The longest wait for the store's answer. Default 2 seconds. */
   readonly storeTimeout?: Duration.Input | undefined
+  /**
+   * The longest wait for a slot the store may ask for. Default 1 minute. A store asking for more
+   * (another program holding the key's slots, or a store that is not what it seems) is treated as
+   * a failing store (see `onStoreError`); every wait it asks for is logged at Warning.
+   */
+  readonly maxWait?: Duration.Input | undefined
   /** How the store is named in errors and logs, e.g. `Redis at redis://127.0.0.1:6379`. */
   readonly label?: string | undefined
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Logger, Redacted, Ref, References } from "effect"
+import type { Duration } from "effect"
+import { Cause, Effect, Fiber, Layer, Logger, Option, Redacted, Ref, References } from "effect"
 import {
   layerStoreMemory,
   RateLimiterError,
@@ -163,4 +164,102 @@ describe("shared rate limit", () => {
       expect(error._tag).toBe("InvalidOptions")
       expect(error.message).toContain("rateLimit.perSecond 0 is invalid")
     }))
+})
+
+/** A store whose fixed window answers `answer` to every request (as a hostile Redis would). */
+const answering = (answer: () => unknown) =>
+  Layer.succeed(
+    RateLimiterStore,
+    RateLimiterStore.of({
+      fixedWindow: () => Effect.sync(() => answer() as readonly [number, number]),
+      tokenBucket: () => Effect.die("unused"),
+      adaptiveConsume: () => Effect.die("unused"),
+      adaptiveFeedback: () => Effect.die("unused")
+    })
+  )
+
+/** One lookup through `store`, forked; the clock moved by `advance`; its exit (if it ended), warnings and requests sent. */
+const oneLookup = (
+  store: Layer.Layer<RateLimiterStore>,
+  advance: Duration.Input,
+  extra: Partial<RateLimit.Shared> = {}
+) =>
+  Effect.gen(function*() {
+    const fiber = yield* Effect.forkChild(warnings(lookups(1)))
+    yield* TestClock.adjust(advance)
+    const done = fiber.pollUnsafe()
+    const sent = yield* requests
+    return { done: done?._tag === "Success" ? done.value : undefined, sent }
+  }).pipe(Effect.provide(testLayer(ok, { rateLimit: shared(store, extra) })))
+
+describe("a shared store that answers badly", () => {
+  it.effect("a store asking for a day's wait ends the request at once with RateLimiterUnavailable, nothing sent", () =>
+    Effect.gen(function*() {
+      const { done, sent } = yield* oneLookup(answering(() => [1, 86_400_000]), "1 second")
+      expect(done?.exit._tag).toBe("Failure")
+      const error = done?.exit._tag === "Failure" ? Cause.findErrorOption(done.exit.cause) : Option.none()
+      const found = Option.getOrUndefined(error)
+      expect(found?._tag).toBe("RateLimiterUnavailable")
+      expect(found?._tag === "RateLimiterUnavailable" && found.reason).toBe("waitTooLong")
+      expect(found?.message).toContain("asked to wait 1 day, over the 1 minute limit")
+      expect(sent).toHaveLength(0)
+    }))
+
+  it.effect("the bound is the maxWait option", () =>
+    Effect.gen(function*() {
+      const { done, sent } = yield* oneLookup(answering(() => [1, 10_200]), "1 second", { maxWait: "5 seconds" })
+      const found = done?.exit._tag === "Failure"
+        ? Option.getOrUndefined(Cause.findErrorOption(done.exit.cause))
+        : undefined
+      expect(found?.message).toContain("asked to wait 10 s, over the 5 second limit")
+      expect(sent).toHaveLength(0)
+    }))
+
+  it.effect("a wait within the bound is logged at Warning with its cause, then the request goes out", () =>
+    Effect.gen(function*() {
+      // perSecond 5: a 200 ms window; a ttl of 1500 ms leaves the slot 1300 ms away.
+      const { early, late, sent } = yield* Effect.gen(function*() {
+        const fiber = yield* Effect.forkChild(warnings(lookups(1)))
+        yield* TestClock.adjust("1299 millis")
+        const early = fiber.pollUnsafe()
+        yield* TestClock.adjust("1 milli")
+        const late = yield* Fiber.join(fiber)
+        return { early, late, sent: yield* requests }
+      }).pipe(Effect.provide(testLayer(ok, { rateLimit: shared(answering(() => [1, 1500])) })))
+      expect(early).toBeUndefined()
+      expect(late.exit._tag).toBe("Success")
+      expect(sent.map((r) => r.at)).toEqual([1300])
+      expect(late.lines).toHaveLength(1)
+      expect(late.lines[0]).toContain("Redis at redis://127.0.0.1:6390 gave this request the slot in 1.3 s")
+    }))
+
+  const nonsense: ReadonlyArray<readonly [string, () => unknown, string]> = [
+    ["NaN", () => [Number.NaN, 5], "[\"NaN\",5]"],
+    ["a string", () => "OK", "\"OK\""],
+    ["strings in the pair", () => ["1", "5"], "[\"1\",\"5\"]"],
+    ["one element", () => [1], "[1]"],
+    ["three elements", () => [1, 2, 3], "[1,2,3]"],
+    ["a negative wait", () => [1, -5000], "[1,-5000]"],
+    ["a count of zero", () => [0, 100], "[0,100]"],
+    ["a number", () => 7, "7"],
+    ["null", () => null, "null"],
+    ["a huge string", () => "x".repeat(100_000), "\"xxxx"],
+    ["a throw", () => {
+      throw new TypeError("number 5 is not iterable")
+    }, "number 5 is not iterable"]
+  ]
+  for (const [what, answer, shown] of nonsense) {
+    it.effect(`a store answering ${what} ends the request with RateLimiterUnavailable (badAnswer), nothing sent`, () =>
+      Effect.gen(function*() {
+        const { done, sent } = yield* oneLookup(answering(answer), "1 second")
+        const found = done?.exit._tag === "Failure"
+          ? Option.getOrUndefined(Cause.findErrorOption(done.exit.cause))
+          : undefined
+        expect(found?._tag).toBe("RateLimiterUnavailable")
+        expect(found?._tag === "RateLimiterUnavailable" && found.reason).toBe("badAnswer")
+        expect(found?.message).toContain(shown)
+        expect(found?.message.length).toBeLessThan(300)
+        expect(sent).toHaveLength(0)
+      }))
+  }
 })

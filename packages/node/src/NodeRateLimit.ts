@@ -33,6 +33,8 @@ export interface Redis {
   readonly onStoreError?: "fail" | "local" | undefined
   /** The longest wait for Redis's answer. Default 2 seconds. */
   readonly storeTimeout?: Duration.Input | undefined
+  /** The longest wait for a slot Redis may ask for; a longer one is `RateLimiterUnavailable`. Default 1 minute. */
+  readonly maxWait?: Duration.Input | undefined
 }
 
 /** The URL as it may be shown: without its password. */
@@ -143,6 +145,7 @@ export const shared = (options: Redis): RateLimit.Shared => {
     perSecond: options.perSecond,
     onStoreError: options.onStoreError,
     storeTimeout: options.storeTimeout,
+    maxWait: options.maxWait,
     label: `Redis at ${parsed === undefined ? "an invalid URL" : shown(parsed)}`
   }
 }

@@ -13,6 +13,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { serveTcp } from "../../testing/test/support/loopback.js"
 import { NodeSemanticScholar } from "../src/index.js"
 import { redisServer } from "./support/redis.js"
 
@@ -189,7 +190,9 @@ describe("when Redis goes away mid-run", () => {
 
   it.live("or, with onStoreError: \"local\", go on at their own pace after one warning", () =>
     Effect.gen(function*() {
-      const { exit, lines, sent } = yield* lookupsWhileRedisDies("local", 20)
+      const { exit, lines: all, sent } = yield* lookupsWhileRedisDies("local", 20)
+      // The other warnings are the waits for the shared slots before Redis went away.
+      const lines = all.filter((line) => !line.includes("gave this request the slot"))
       expect(exit._tag).toBe("Success")
       expect(sent).toBe(20)
       expect(lines).toHaveLength(1)
@@ -265,4 +268,100 @@ describe("the redis rate-limit option", () => {
       expect(error.message).toContain("give redis://host:port")
       expect(error.message).not.toContain("hunter2")
     }))
+})
+
+/** A fake Redis: SCRIPT LOAD gets a sha, EVALSHA gets `evalsha`, anything else `+OK` (or `other`). */
+const fakeRedis = (evalsha: string, other = "+OK\r\n") =>
+  Effect.acquireRelease(
+    Effect.promise(() =>
+      serveTcp((chunk) => {
+        const text = chunk.toString("latin1")
+        if (text.includes("SCRIPT")) return `$40\r\n${"a".repeat(40)}\r\n`
+        if (text.includes("EVALSHA")) return evalsha
+        // node-redis sends two CLIENT SETINFO commands on connecting, in one chunk.
+        return text.includes("SETINFO") && other === "+OK\r\n" ? "+OK\r\n+OK\r\n" : other
+      })
+    ),
+    (server) => Effect.promise(() => server.close())
+  )
+
+/** One lookup through a shared limit on `port`: its error, how long it took, and what the API saw. */
+const lookupThrough = (port: number) =>
+  Effect.gen(function*() {
+    const emulator = yield* startEmulator({ seed: 1, size: 20 })
+    const started = yield* Clock.currentTimeMillis
+    const { exit, lines } = yield* withWarnings(
+      Effect.flatMap(SemanticScholar, (s2) => s2.getPaper(emulator.corpus.paper(0).paperId, { fields: ["title"] }))
+        .pipe(
+          Effect.provide(NodeSemanticScholar.layer({
+            apiUrl: emulator.url,
+            apiKey: Redacted.make("one-key"),
+            rateLimit: { store: "redis", url: `redis://127.0.0.1:${port}`, key: "fake" }
+          }))
+        )
+    )
+    const error = exit._tag === "Failure" ? Cause.findErrorOption(exit.cause).pipe(Option.getOrUndefined) : undefined
+    return { error, lines, took: (yield* Clock.currentTimeMillis) - started, sent: (yield* emulator.requests).length }
+  })
+
+describe("a fake Redis that answers badly", () => {
+  it.live(
+    "asking for a day's wait: RateLimiterUnavailable naming the wait, within seconds, nothing sent",
+    () =>
+      Effect.gen(function*() {
+        const redis = yield* fakeRedis("*2\r\n:1\r\n:86400000\r\n")
+        const { error, sent, took } = yield* lookupThrough(redis.port)
+        expect(error?._tag).toBe("RateLimiterUnavailable")
+        expect(error?.message).toContain("asked to wait 1 day, over the 1 minute limit")
+        expect(sent).toBe(0)
+        expect(took).toBeLessThan(5_000)
+      }).pipe(Effect.scoped),
+    15_000
+  )
+
+  const nonsense: ReadonlyArray<readonly [string, string]> = [
+    ["an integer", ":5\r\n"],
+    ["a status", "+OK\r\n"],
+    ["a string and a number", "*2\r\n$3\r\nabc\r\n:5\r\n"],
+    ["a negative wait", "*2\r\n:1\r\n:-5000\r\n"],
+    ["an empty array", "*0\r\n"],
+    ["a nil", "$-1\r\n"]
+  ]
+  for (const [what, reply] of nonsense) {
+    it.live(`answering ${what}: RateLimiterUnavailable (badAnswer), nothing sent`, () =>
+      Effect.gen(function*() {
+        const redis = yield* fakeRedis(reply)
+        const { error, sent, took } = yield* lookupThrough(redis.port)
+        expect(error?._tag).toBe("RateLimiterUnavailable")
+        expect(error?._tag === "RateLimiterUnavailable" && error.reason).toBe("badAnswer")
+        expect(sent).toBe(0)
+        expect(took).toBeLessThan(5_000)
+      }).pipe(Effect.scoped), 15_000)
+  }
+
+  const notRedis: ReadonlyArray<readonly [string, string | "close", string]> = [
+    ["garbage", "hello garbage\r\n", "answered something that is not Redis"],
+    ["an HTTP answer", "HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n", "answered something that is not Redis"],
+    ["a closed connection", "close", "failed"]
+  ]
+  for (const [what, reply, says] of notRedis) {
+    it.live(
+      `something that is not Redis (${what}): RateLimiterUnavailable within seconds, no stray warnings`,
+      () =>
+        Effect.gen(function*() {
+          const redis = yield* Effect.acquireRelease(
+            Effect.promise(() => serveTcp(() => reply)),
+            (server) => Effect.promise(() => server.close())
+          )
+          const { error, lines, sent, took } = yield* lookupThrough(redis.port)
+          expect(error?._tag).toBe("RateLimiterUnavailable")
+          expect(error?.message).toMatch(/^the shared rate limit's store \(Redis at redis:\/\/127\.0\.0\.1:\d+\) /)
+          expect(error?.message).toContain(says)
+          expect(lines.filter((line) => line.includes("NodeRedis"))).toEqual([])
+          expect(sent).toBe(0)
+          expect(took).toBeLessThan(5_000)
+        }).pipe(Effect.scoped),
+      15_000
+    )
+  }
 })

@@ -14,7 +14,8 @@ import * as RateLimiter from "effect/persistence/RateLimiter"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import type { Shared } from "../RateLimit.js"
-import type { InvalidOptions, S2Error } from "../S2Error.js"
+import { formatWait } from "../RetryPolicy.js"
+import type { InvalidOptions, RateLimiterReason, S2Error } from "../S2Error.js"
 import { RateLimiterUnavailable } from "../S2Error.js"
 import type { Pace } from "./transport.js"
 
@@ -26,6 +27,8 @@ export interface Resolved {
   readonly onStoreError: "fail" | "local"
   readonly storeTimeout: Duration.Duration
   readonly label: string
+  /** The longest wait for a slot the store may ask for; default 1 minute. */
+  readonly maxWait?: Duration.Duration | undefined
 }
 
 /** How long a process that lost its store paces itself before asking the store again. */
@@ -71,9 +74,62 @@ export const perProcess = (options: {
       Effect.flatMap(Clock.currentTimeMillis, (now) => wait(task)(Duration.millis(reserve(now))))
   })
 
+/** What the slot's store did wrong, and which kind of wrong (the error's `reason`). */
+interface Problem {
+  readonly why: string
+  readonly reason: RateLimiterReason
+}
+
+/** A store answer that is not a slot; the message shows a bounded excerpt of it. */
+class BadAnswer extends Error {}
+
+const excerpt = (value: unknown): string => {
+  let text: string
+  try {
+    text = typeof value === "string"
+      ? JSON.stringify(value)
+      : JSON.stringify(value, (_, v) => typeof v === "number" && !Number.isFinite(v) ? String(v) : v) ?? String(value)
+  } catch {
+    text = typeof value
+  }
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text
+}
+
+/**
+ * The store with its fixed-window answers checked: a `[count, ttl]` pair with a count of at least
+ * one and a finite ttl of zero or more. Anything else (or a store that throws) is a store failure,
+ * never a slot taken at once or a sleep of NaN.
+ */
+const checked = (store: RateLimiter.RateLimiterStore["Service"]): RateLimiter.RateLimiterStore["Service"] => {
+  const bad = (message: string) =>
+    Effect.fail(
+      new RateLimiter.RateLimiterError({
+        reason: new RateLimiter.RateLimitStoreError({ message, cause: new BadAnswer(message) })
+      })
+    )
+  return RateLimiter.RateLimiterStore.of({
+    ...store,
+    fixedWindow: (options) =>
+      Effect.suspend(() => store.fixedWindow(options)).pipe(
+        Effect.catchDefect((defect) => bad(`answered something that is not a slot (${describe(defect)})`)),
+        Effect.flatMap((answer: unknown) => {
+          const ok = Array.isArray(answer) && answer.length === 2 &&
+            answer.every((n) => typeof n === "number" && Number.isFinite(n)) && answer[0] >= 1 && answer[1] >= 0
+          return ok
+            ? Effect.succeed(answer as unknown as readonly [number, number])
+            : bad(`answered ${excerpt(answer)}, not a [count, milliseconds] slot`)
+        })
+      )
+  })
+}
+
 /** The store's answer for one request: how long to wait for its slot; fails with what went wrong. */
 const slotOf = (limiter: RateLimiter.RateLimiter, options: Resolved) => {
-  const problem = (why: string) => `the shared rate limit's store (${options.label}) ${why}`
+  const problem = (why: string, reason: RateLimiterReason): Problem => ({
+    why: `the shared rate limit's store (${options.label}) ${why}`,
+    reason
+  })
+  const maxWait = options.maxWait ?? Duration.minutes(1)
   return limiter.consume({
     key: options.key,
     limit: 1,
@@ -81,12 +137,32 @@ const slotOf = (limiter: RateLimiter.RateLimiter, options: Resolved) => {
     onExceeded: "delay",
     algorithm: "fixed-window"
   }).pipe(
-    Effect.mapError((error) => problem(`failed: ${storeProblem(error)}`)),
+    Effect.mapError((error) =>
+      error.reason._tag === "RateLimitStoreError" && error.reason.cause instanceof BadAnswer
+        ? problem(error.reason.cause.message, "badAnswer")
+        : problem(`failed: ${storeProblem(error)}`, "failed")
+    ),
     Effect.timeoutOrElse({
       duration: options.storeTimeout,
-      orElse: () => Effect.fail(problem(`did not answer within ${Duration.format(options.storeTimeout)}`))
+      orElse: () => Effect.fail(problem(`did not answer within ${Duration.format(options.storeTimeout)}`, "timeout"))
     }),
-    Effect.map(({ delay }) => delay)
+    Effect.flatMap(({ delay }) =>
+      Duration.isGreaterThan(delay, maxWait)
+        ? Effect.fail(problem(
+          `asked to wait ${formatWait(Duration.toMillis(delay))}, over the ${
+            formatWait(Duration.toMillis(maxWait), "limit")
+          } limit (rateLimit.maxWait)`,
+          "waitTooLong"
+        ))
+        : Effect.succeed(delay)
+    ),
+    Effect.tap((delay) =>
+      Duration.isZero(delay) ? Effect.void : Effect.logWarning(
+        `S2 shared rate limit: ${options.label} gave this request the slot in ${
+          formatWait(Duration.toMillis(delay))
+        } (${options.perSecond}/s over every worker on the key); waiting`
+      ).pipe(Effect.annotateLogs({ "s2.rateLimitWaitMillis": Duration.toMillis(delay) }))
+    )
   )
 }
 
@@ -94,11 +170,11 @@ const slotOf = (limiter: RateLimiter.RateLimiter, options: Resolved) => {
  * With `onStoreError: "local"`: a store failure switches this process to its own pace for
  * {@link localSpell}, with one warning, after which the store is asked again.
  */
-const withFallback = (slot: Effect.Effect<Duration.Duration, string>, options: Resolved) =>
+const withFallback = (slot: Effect.Effect<Duration.Duration, Problem>, options: Resolved) =>
   Effect.gen(function*() {
     const local = yield* perProcess({ limit: 1, interval: Duration.millis(1000 / options.perSecond) })
     const localUntil = yield* Ref.make(0)
-    const fallBack = <A>(task: Effect.Effect<A, S2Error>) => (why: string) =>
+    const fallBack = <A>(task: Effect.Effect<A, S2Error>) => ({ why }: Problem) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => Ref.set(localUntil, now + Duration.toMillis(localSpell))).pipe(
         Effect.andThen(Effect.logWarning(
           `${why}: pacing this process alone at ${options.perSecond}/s for ${
@@ -117,13 +193,14 @@ const withFallback = (slot: Effect.Effect<Duration.Duration, string>, options: R
 
 export const make = (options: Resolved): Effect.Effect<Pace, InvalidOptions, Scope.Scope> =>
   Effect.gen(function*() {
-    const context = yield* Layer.build(RateLimiter.layer.pipe(Layer.provide(options.store)))
-    const slot = slotOf(Context.get(context, RateLimiter.RateLimiter), options)
+    const store = Context.get(yield* Layer.build(options.store), RateLimiter.RateLimiterStore)
+    const limiter = yield* Effect.provideService(RateLimiter.make, RateLimiter.RateLimiterStore, checked(store))
+    const slot = slotOf(limiter, options)
     if (options.onStoreError === "local") return yield* withFallback(slot, options)
     const shared: Pace = (task) =>
       slot.pipe(
-        Effect.mapError((why) =>
-          new RateLimiterUnavailable({ message: `${why}; no request was sent`, store: options.label })
+        Effect.mapError(({ reason, why }) =>
+          new RateLimiterUnavailable({ message: `${why}; no request was sent`, store: options.label, reason })
         ),
         Effect.flatMap(wait(task))
       )

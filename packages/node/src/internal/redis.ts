@@ -5,11 +5,13 @@
  * fallback (a typed error, pacing alone, asking the API) — instead of failing the whole client.
  */
 import type * as NodeRedis from "@effect/platform-node/NodeRedis"
+import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import type * as Redis from "effect/persistence/Redis"
+import { Redis as RedisService, RedisError as RedisErrorClass } from "effect/persistence/Redis"
 import * as References from "effect/References"
 import * as Scope from "effect/Scope"
 
@@ -23,7 +25,11 @@ export type Options = NonNullable<Parameters<typeof NodeRedis.layer>[0]>
 export const defaults: Options = {
   socket: { connectTimeout: 2_000 },
   commandOptions: { timeout: 2_000 },
-  disableOfflineQueue: true
+  disableOfflineQueue: true,
+  // The CLIENT SETINFO of node-redis's handshake has no time-out: a server that answers it with
+  // something that is not RESP (garbage, an HTTP server) would hold the connection, and the
+  // process, forever. Without it the first real command meets that answer, under its 2 s bound.
+  disableClientInfo: true
 }
 
 export const withDefaults = (options: Options): Options =>
@@ -44,9 +50,43 @@ export const layer = (options: Options): Layer.Layer<Redis.Redis | NodeRedis.Nod
   Layer.unwrap(
     Effect.map(
       Effect.promise(() => import("@effect/platform-node/NodeRedis")),
-      (module) => module.layer(options)
+      (module) =>
+        Layer.effectContext(Effect.map(Layer.build(module.layer(options)), (context) => {
+          const { client } = Context.get(context, module.NodeRedis)
+          let unreadable: Error | undefined
+          client.on("error", (error: unknown) => {
+            if (!notRedis(error) || !client.isOpen) return
+            unreadable = error as Error
+            client.destroy()
+          })
+          // The commands the destroyed client failed say why: not "Disconnects client".
+          const named = <A>(effect: Effect.Effect<A, Redis.RedisError>) =>
+            Effect.mapError(effect, (error) =>
+              unreadable === undefined ? error : new RedisErrorClass({
+                cause: new Error(`answered something that is not Redis (${unreadable.message})`)
+              }))
+          const redis = Context.get(context, RedisService)
+          return Context.add(
+            context,
+            RedisService,
+            RedisService.of({
+              ...redis,
+              send: (command, ...args) => named(redis.send(command, ...args)),
+              eval: (script) => (...params) => named(redis.eval(script)(...params))
+            })
+          )
+        }))
     )
   ).pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")))
+
+/**
+ * An answer node-redis cannot read at all (garbage, an HTTP server at the port): its decoder
+ * throws, and the command waiting for that answer is never settled, not even by its time-out, nor
+ * is the client's `close`. Destroying the client fails that command (and every later one) at once,
+ * so the consumer gets its typed error and the process can exit.
+ */
+const notRedis = (error: unknown): boolean =>
+  error instanceof Error && !("code" in error) && /^Unknown RESP type/.test(error.message)
 
 /**
  * `build` run on first use, in the scope of the layer that calls this, and kept once it succeeds;
