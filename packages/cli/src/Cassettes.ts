@@ -1,22 +1,28 @@
 /**
  * `--record DIR` / `--replay DIR`: reproducible scripts. With `--record`, every exchange of the
  * command is written to `DIR/s2.cassette.json` (entries of other commands already there are kept,
- * so a script of several commands fills one cassette); with `--replay`, the commands answer from
- * that file with no network, and a request that was not recorded fails with the nearest recorded
- * one shown field by field. The API key is never written.
+ * so a script of several commands fills one cassette, also when they run at once); with
+ * `--replay`, the commands answer from that file with no network, retries answered by the
+ * recorded retries without waiting, and a request that was not recorded fails with the nearest
+ * recorded one shown field by field. The API key is never written. A cassette that cannot be
+ * written or read, or has a malformed entry, is exit 10 naming the file (and the entry).
  *
  * @since 0.1.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import type { S2Error } from "@s2-effect/core"
+import { isRetryable, RetryPolicy } from "@s2-effect/core"
 import type { Cassette } from "@s2-effect/testing"
 import * as Cause from "effect/Cause"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
 import * as path from "node:path"
 import type { CliError } from "./ExitCode.js"
-import { badInput, fileError } from "./ExitCode.js"
+import { badInput, cassetteFailure, fileError } from "./ExitCode.js"
 import * as TextFlag from "./TextFlag.js"
 
 /**
@@ -33,7 +39,7 @@ export const flags = {
   replay: TextFlag.optional(
     "replay",
     "dir",
-    "Answer from DIR/s2.cassette.json, recorded with --record: no network, one attempt"
+    "Answer from DIR/s2.cassette.json, recorded with --record: no network, recorded retries without waiting"
   )
 } as const
 
@@ -56,6 +62,22 @@ export const file = (dir: string): string => path.join(dir, "s2.cassette.json")
  * @since 0.1.0
  */
 export const replaying = (settings: Settings): boolean => Option.isSome(settings.replay)
+
+/**
+ * The retry policy under a cassette, unless `--no-retry`: the default one, except that a cassette's
+ * own failure (a request not recorded, a file that cannot be written) is not retried, and that a
+ * replay answers the recorded retries (a 429, then its retry's 200) without their waits: there is
+ * no server to be patient with.
+ *
+ * @since 0.1.0
+ */
+export const retry = (settings: Settings): { readonly retry?: RetryPolicy.RetryPolicy } => {
+  if (Option.isNone(settings.record) && Option.isNone(settings.replay)) return {}
+  const policy = RetryPolicy.make({ while: (error: S2Error) => isRetryable(error) && !cassetteFailure(error) })
+  return {
+    retry: replaying(settings) ? Schedule.modifyDelay(policy, () => Effect.succeed(Duration.zero)) : policy
+  }
+}
 
 /**
  * The `HttpClient` of a command: `http` itself, or the cassette layer over it.

@@ -3,11 +3,16 @@
  * cassette (a readable JSON file) and answers from it later with no network.
  *
  * - `record`: every request goes to the wrapped client (the real API, or any `apiUrl`) and its
- *   exchange is written. Entries of other requests already in the file are kept; entries of a
- *   request made again are replaced.
+ *   exchange is written once the client has read its body: the body passes through as the client
+ *   reads it, so the client's bound (`maxResponseBytes`) holds while recording too. Entries of
+ *   other requests already in the file are kept; entries of a request made again are replaced.
+ *   Several recorders (processes) may write one file at once: each write takes a lock file
+ *   (`<path>.lock`, waited for up to 10 s, taken over when older than 30 s), merges its entries
+ *   into the file as it is then, and replaces it by an exclusively created temporary file.
  * - `replay`: answers from the cassette; nothing is sent. A request with no entry fails with a
  *   {@link CassetteMiss} that shows it next to the nearest recorded request, field by field.
- * - `auto`: replays what the cassette has and records what it lacks.
+ * - `auto`: replays what the cassette had when it was read and records what it lacks (a request
+ *   retried in this run, after a 429, is sent again and its answers recorded in turn).
  *
  * The file holds, per exchange, the method, path, query, body, status, the response headers that
  * matter (`content-type`, `retry-after`, …) and the response; entries are sorted by request so a
@@ -84,7 +89,13 @@ export type RecordedRequest = typeof RecordedRequest.Type
 
 /**
  * A recorded response: status, the headers that matter, and the body (`body` when JSON, else
- * `bodyText`).
+ * `bodyText`). `truncated`: the client stopped reading the body (it was over `maxResponseBytes`,
+ * or an error's body past what its message needs) after that many bytes; `bodyText` then holds
+ * the start of what was read (at most 64 KB) and a replay sends that many bytes again, so the
+ * replaying client stops at the same point.
+ *
+ * Reading a cassette checks each entry: a status of 200 to 999 (what a server can answer last) and
+ * headers HTTP can carry; otherwise a {@link CassetteFileError} names the file and the entry.
  *
  * @category models
  * @since 0.1.0
@@ -93,7 +104,8 @@ export const RecordedResponse = Schema.Struct({
   status: Schema.Int,
   headers: Schema.Record(Schema.String, Schema.String),
   body: Schema.optional(Schema.Unknown),
-  bodyText: Schema.optional(Schema.String)
+  bodyText: Schema.optional(Schema.String),
+  truncated: Schema.optional(Schema.Int)
 })
 /**
  * @category models
@@ -146,7 +158,10 @@ export class CassetteMiss extends Schema.TaggedError<CassetteMiss>()("CassetteMi
 }) {}
 
 /**
- * The cassette file cannot be read, parsed or written.
+ * The cassette file cannot be read, parsed or written, or an entry is malformed (the message names
+ * the entry, as `entries[3]`). Fails the layer when the file is read; a write that fails reaches
+ * the caller as the `cause` of an `HttpClientError` whose reason is a `TransportError`, as a
+ * {@link CassetteMiss} does.
  *
  * @category errors
  * @since 0.1.0

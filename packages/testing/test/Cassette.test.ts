@@ -7,12 +7,14 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import type { Options } from "@s2-effect/core"
-import { SemanticScholar } from "@s2-effect/core"
-import { Cause, Effect, Exit, FileSystem, Layer, Option, Redacted, Stream } from "effect"
+import { RetryPolicy, SemanticScholar } from "@s2-effect/core"
+import { Cause, Duration, Effect, Exit, FileSystem, Layer, Option, PlatformError, Redacted, Stream } from "effect"
 import { HttpClient, HttpClientResponse } from "effect/http"
+import * as Nfs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { Cassette, Corpus, startEmulator } from "../src/index.js"
+import * as Loop from "./support/loopback.js"
 
 const corpus = Corpus.make({ seed: 3, size: 2000 })
 const cited = Array.from({ length: corpus.size }, (_, i) => i).find((i) =>
@@ -239,4 +241,276 @@ describe("Cassette", () => {
       yield* fs.remove(path)
       expect(statuses).toEqual([429, 200, 200])
     }).pipe(Effect.provide(NodeFileSystem.layer)))
+})
+
+/** A loopback API answering with `handler`, for the duration of the scope. */
+const loopback = (handler: Loop.Handler) =>
+  Effect.acquireRelease(Effect.promise(() => Loop.serve(handler)), (server) => Effect.promise(() => server.close()))
+
+/** The client over a cassette over undici, retries as given (default none). */
+const recorder = (path: string, mode: Cassette.Mode, options: Options) =>
+  SemanticScholar.layer({ rateLimit: false, retry: false, ...options }).pipe(
+    Layer.provide(Cassette.layer({ path, mode })),
+    Layer.provide(NodeHttpClient.layerUndici)
+  )
+
+const getPaper = (id = "CorpusId:1") => Effect.flatMap(SemanticScholar, (s2) => s2.getPaper(id, { fields: ["title"] }))
+
+/** The error of a failed call, or a defect made to fail the test. */
+const errorOf = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.exit(self), (exit) =>
+    Exit.isSuccess(exit)
+      ? Effect.die(new Error("expected a failure"))
+      : Option.match(Cause.findErrorOption(exit.cause), {
+        onNone: () => Effect.die(new Error(`expected a typed error, got ${Cause.pretty(exit.cause)}`)),
+        onSome: Effect.succeed
+      }))
+
+/** The chain of `cause`s of an error, outermost first. */
+const causes = (error: unknown): Array<unknown> => {
+  const out: Array<unknown> = []
+  for (let e = error; typeof e === "object" && e !== null && out.length < 10; e = (e as { cause?: unknown }).cause) {
+    out.push(e)
+  }
+  return out
+}
+
+describe("Cassette against hostile servers and files", () => {
+  it.live("records through the client's bound: a body over maxResponseBytes is a ProtocolError, not read on", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      let sent = 0
+      const chunk = Buffer.alloc(64 * 1024, 0x20)
+      // 96 MB, chunked (no content-length), written only as fast as the client reads.
+      const server = yield* loopback((_seen, _index, res) => {
+        res.writeHead(200, { "content-type": "application/json" })
+        const pump = () => {
+          while (sent < 96 * 1024 * 1024 && !res.destroyed) {
+            sent += chunk.length
+            if (!res.write(chunk)) return void res.once("drain", pump)
+          }
+          res.end()
+        }
+        res.on("error", () => {})
+        pump()
+        return undefined
+      })
+      const options = { apiUrl: server.url, maxResponseBytes: 1024 * 1024 }
+      const recorded = yield* errorOf(Effect.provide(getPaper(), recorder(path, "record", options)))
+      expect(recorded).toMatchObject({ _tag: "ProtocolError", reason: "tooLarge" })
+      // The client stopped reading at the bound: the server got to send little more than socket buffers hold.
+      expect(sent).toBeLessThan(24 * 1024 * 1024)
+      const fs = yield* FileSystem.FileSystem
+      const file = JSON.parse(yield* fs.readFileString(path)) as Cassette.File
+      expect(file.entries).toHaveLength(1)
+      expect(file.entries[0]!.response.truncated).toBeGreaterThan(1024 * 1024)
+      expect((yield* fs.stat(path)).size).toBeLessThan(256 * 1024)
+      // The replay fails the same way, from a cassette that holds only the start of the body.
+      const replayed = yield* errorOf(Effect.provide(getPaper(), recorder(path, "replay", options)))
+      expect(replayed).toMatchObject({ _tag: "ProtocolError", reason: "tooLarge" })
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.live("a body read only in part keeps no part of a key the server echoed, even where it is cut", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      // Over the bound; the key straddles the 64 KB a cassette keeps of a body read in part.
+      const server = yield* loopback((seen) => ({
+        text: `${"x".repeat(64 * 1024 - 10)}${String(seen.headers["x-api-key"])}${"y".repeat(2 * 1024 * 1024)}`
+      }))
+      const options = { apiUrl: server.url, apiKey: Redacted.make(secret), maxResponseBytes: 1024 * 1024 }
+      const recorded = yield* errorOf(Effect.provide(getPaper(), recorder(path, "record", options)))
+      expect(recorded).toMatchObject({ _tag: "ProtocolError", reason: "tooLarge" })
+      const text = yield* (yield* FileSystem.FileSystem).readFileString(path)
+      expect(text).toContain("xxxxxxxx")
+      expect(text).not.toContain(secret.slice(0, 6))
+      const replayed = yield* errorOf(Effect.provide(getPaper(), recorder(path, "replay", options)))
+      expect(replayed).toMatchObject({ _tag: "ProtocolError", reason: "tooLarge" })
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.live("a body the time-out interrupts is not recorded as an answer", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      // Headers and the start of a body, then nothing.
+      const server = yield* loopback((_seen, _index, res) => {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.write(`{"paperId":"p1","title":"`)
+        return undefined
+      })
+      const options = { apiUrl: server.url, timeout: Duration.millis(300) }
+      const recorded = yield* errorOf(Effect.provide(getPaper(), recorder(path, "record", options)))
+      expect(recorded._tag).toBe("Timeout")
+      const fs = yield* FileSystem.FileSystem
+      expect(yield* fs.exists(path)).toBe(false)
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.live("a recorded 429 then 200 replays in order, retried as recorded", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      const server = yield* loopback((_seen, index) =>
+        index === 0
+          ? { status: 429, headers: { "retry-after": "0" }, json: { message: "Too Many Requests" } }
+          : { json: { paperId: "p1", title: "After the retry" } }
+      )
+      const retry = RetryPolicy.make({ base: "1 millis", cap: "1 millis" })
+      const options = { apiUrl: server.url, retry }
+      const live = yield* Effect.provide(getPaper(), recorder(path, "record", options))
+      expect(live.title).toBe("After the retry")
+      expect(server.requests).toHaveLength(2)
+      const file = JSON.parse(yield* (yield* FileSystem.FileSystem).readFileString(path)) as Cassette.File
+      expect(file.entries.map((e) => e.response.status)).toEqual([429, 200])
+      const replayed = yield* Effect.provide(getPaper(), recorder(path, "replay", options))
+      expect(replayed.title).toBe("After the retry")
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.live("auto records a 429 and its retry's 200 as sent, then replays them in order", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      const server = yield* loopback((_seen, index) =>
+        index === 0
+          ? { status: 429, headers: { "retry-after": "0" }, json: { message: "Too Many Requests" } }
+          : { json: { paperId: "p1", title: "After the retry" } }
+      )
+      const options = { apiUrl: server.url, retry: RetryPolicy.make({ base: "1 millis", cap: "1 millis" }) }
+      // The retry goes to the server, not to the 429 this run just recorded.
+      expect((yield* Effect.provide(getPaper(), recorder(path, "auto", options))).title).toBe("After the retry")
+      expect(server.requests).toHaveLength(2)
+      expect((yield* Effect.provide(getPaper(), recorder(path, "auto", options))).title).toBe("After the retry")
+      expect(server.requests).toHaveLength(2)
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.live("a status of 600 or 999 is UnexpectedStatus when recorded and when replayed, as without a cassette", () =>
+    Effect.gen(function*() {
+      for (const status of [600, 999]) {
+        const path = yield* tempCassette
+        const server = yield* loopback(() => ({ status, text: "odd" }))
+        const options = { apiUrl: server.url }
+        const plain = yield* errorOf(
+          Effect.provide(
+            getPaper(),
+            SemanticScholar.layer({ rateLimit: false, retry: false, ...options }).pipe(
+              Layer.provide(NodeHttpClient.layerUndici)
+            )
+          )
+        )
+        expect(plain).toMatchObject({ _tag: "UnexpectedStatus", status })
+        const recorded = yield* errorOf(Effect.provide(getPaper(), recorder(path, "record", options)))
+        expect(recorded).toMatchObject({ _tag: "UnexpectedStatus", status })
+        const replayed = yield* errorOf(Effect.provide(getPaper(), recorder(path, "replay", options)))
+        expect(replayed).toMatchObject({ _tag: "UnexpectedStatus", status })
+      }
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("a cassette edited to a status no server sends, or a header name HTTP cannot carry, is a CassetteFileError naming the entry", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* tempCassette
+      yield* fs.makeDirectory(nodePath.dirname(path), { recursive: true })
+      const request = { method: "GET", path: "/graph/v1/paper/CorpusId:1", query: { fields: "title" } }
+      const good = { request, response: { status: 200, headers: {}, body: { paperId: "p1" } } }
+      const cases: ReadonlyArray<readonly [Cassette.RecordedResponse, string]> = [
+        [{ status: 0, headers: {} }, "status 0"],
+        [{ status: 101, headers: {} }, "status 101"],
+        [{ status: 1000, headers: {} }, "status 1000"],
+        [{ status: 200, headers: { "bad name": "x" } }, `header name "bad name"`],
+        [{ status: 200, headers: { "x-ok": "a\r\nb" } }, `header x-ok`]
+      ]
+      for (const [response, named] of cases) {
+        yield* fs.writeFileString(path, JSON.stringify({ version: 1, entries: [good, { request, response }] }))
+        const error = yield* Effect.flip(
+          Effect.provide(HttpClient.HttpClient, Cassette.layer({ path, mode: "replay" }))
+        )
+        expect(error._tag).toBe("CassetteFileError")
+        expect(error.path).toBe(path)
+        expect(error.message).toContain(`cassette ${path} entries[1]`)
+        expect(error.message).toContain(named)
+      }
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("a write that fails (a full disk) is a typed error carrying a CassetteFileError, not a defect", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      const full = PlatformError.systemError({
+        _tag: "Unknown",
+        module: "FileSystem",
+        method: "writeFile",
+        description: "ENOSPC: no space left on device"
+      })
+      const fullDisk = Layer.effect(
+        FileSystem.FileSystem,
+        Effect.map(FileSystem.FileSystem, (fs) =>
+          FileSystem.FileSystem.of({
+            ...fs,
+            writeFile: () => Effect.fail(full),
+            writeFileString: () => Effect.fail(full)
+          }))
+      ).pipe(Layer.provide(NodeFileSystem.layer))
+      const answer = HttpClient.make((request) =>
+        Effect.succeed(HttpClientResponse.fromWeb(request, Response.json({ paperId: "p1", title: "T" })))
+      )
+      const error = yield* errorOf(
+        getPaper().pipe(
+          Effect.provide(SemanticScholar.layer({ retry: false, rateLimit: false })),
+          Effect.provide(Cassette.layer({ path, mode: "record" })),
+          Effect.provideService(HttpClient.HttpClient, answer),
+          Effect.provide(fullDisk)
+        )
+      )
+      expect(error._tag).toBe("TransportError")
+      const cause = causes(error).find((e) => (e as { _tag?: string })._tag === "CassetteFileError")
+      expect(cause).toBeInstanceOf(Cassette.CassetteFileError)
+      expect((cause as Cassette.CassetteFileError).message).toContain(`cassette ${path} cannot be written`)
+      expect((cause as Cassette.CassetteFileError).message).toContain("no space left on device")
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("a symlink planted at a temporary name is not followed; the cassette is written as a file", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      const dir = nodePath.dirname(path)
+      const fs = yield* FileSystem.FileSystem
+      yield* fs.makeDirectory(dir, { recursive: true })
+      const victim = nodePath.join(dir, "victim.txt")
+      yield* fs.writeFileString(victim, "precious\n")
+      yield* fs.symlink(victim, `${path}.tmp`)
+      const answer = HttpClient.make((request) =>
+        Effect.succeed(HttpClientResponse.fromWeb(request, Response.json({ paperId: "p1", title: "T" })))
+      )
+      const paper = yield* getPaper().pipe(
+        Effect.provide(SemanticScholar.layer({ retry: false, rateLimit: false })),
+        Effect.provide(Cassette.layer({ path, mode: "record" })),
+        Effect.provideService(HttpClient.HttpClient, answer)
+      )
+      expect(paper.title).toBe("T")
+      expect(yield* fs.readFileString(victim)).toBe("precious\n")
+      expect(Nfs.lstatSync(path).isFile()).toBe(true)
+      expect((JSON.parse(yield* fs.readFileString(path)) as Cassette.File).entries).toHaveLength(1)
+      // Nothing left behind but what the test planted.
+      expect((yield* fs.readDirectory(dir)).sort()).toEqual(
+        [nodePath.basename(path), `${nodePath.basename(path)}.tmp`, "victim.txt"].sort()
+      )
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("two recorders writing one cassette at once keep each other's entries", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      const answer = HttpClient.make((request) =>
+        Effect.succeed(HttpClientResponse.fromWeb(request, Response.json({ paperId: request.url, title: "T" })))
+      )
+      // Two layers, two tapes, as two processes would have: each reads the file before the other writes.
+      const client = (n: number) =>
+        SemanticScholar.layer({ retry: false, rateLimit: false }).pipe(
+          Layer.provide(Cassette.layer({ path, mode: "record" })),
+          Layer.provide(Layer.succeed(HttpClient.HttpClient, answer)),
+          Layer.build,
+          Effect.map((context) => (id: number) => Effect.provide(getPaper(`CorpusId:${n * 100 + id}`), context))
+        )
+      const [a, b] = yield* Effect.all([client(1), client(2)])
+      for (const id of [1, 2, 3]) {
+        yield* a(id)
+        yield* b(id)
+      }
+      const file = JSON.parse(yield* (yield* FileSystem.FileSystem).readFileString(path)) as Cassette.File
+      expect(file.entries.map((e) => e.request.path).sort()).toEqual(
+        [101, 102, 103, 201, 202, 203].map((id) => `/graph/v1/paper/CorpusId:${id}`)
+      )
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
 })

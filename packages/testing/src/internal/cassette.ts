@@ -1,12 +1,23 @@
+import { Files } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as FileSystem from "effect/FileSystem"
+import * as Cookies from "effect/http/Cookies"
+import * as Headers from "effect/http/Headers"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientError from "effect/http/HttpClientError"
 import type * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import * as UrlParams from "effect/http/UrlParams"
+import * as Inspectable from "effect/Inspectable"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { pipeArguments } from "effect/Pipeable"
+import type * as PlatformError from "effect/PlatformError"
 import * as Schema from "effect/Schema"
 import * as Semaphore from "effect/Semaphore"
+import * as Stream from "effect/Stream"
 import type { Entry, File, Mode, Options, RecordedRequest, RecordedResponse } from "../Cassette.js"
 import { CassetteFileError, CassetteMiss, File as FileSchema } from "../Cassette.js"
 
@@ -19,6 +30,20 @@ const secretHeaders = ["x-api-key", "authorization"]
 const redacted = "<redacted>"
 
 const decoder = new TextDecoder()
+const encoder = new TextEncoder()
+
+/** The most of a body read only in part that a cassette keeps: enough for any error's message. */
+const keptStart = 64 * 1024
+
+/** A chunk in memory of its own, not a view keeping a socket's whole buffer alive. */
+const own = (chunk: Uint8Array): Uint8Array =>
+  chunk.byteLength === chunk.buffer.byteLength ? chunk : new Uint8Array(chunk)
+
+const concat = (chunks: ReadonlyArray<Uint8Array>): Uint8Array => {
+  const bytes = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0))
+  chunks.reduce((at, chunk) => (bytes.set(chunk, at), at + chunk.length), 0)
+  return bytes
+}
 
 const requestBodyText = (request: HttpClientRequest.HttpClientRequest): string | undefined => {
   const body = request.body
@@ -110,42 +135,180 @@ const sortKey = (request: RecordedRequest) =>
 const matches = (ignored: ReadonlySet<string>) => (a: RecordedRequest, b: RecordedRequest) =>
   compare(a, b, ignored).every(({ same }) => same)
 
+/** The forms a secret takes in the file: as it is, and as a JSON string writes it. */
+const secretForms = (secrets: Iterable<string>): ReadonlyArray<string> =>
+  [...secrets].flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]).filter((s) => s.length > 0)
+
+/** Entries sorted (the same request keeps its order of answers), as text with every secret replaced. */
 export const serialize = (entries: ReadonlyArray<Entry>, secrets: ReadonlyArray<string>): string => {
   const sorted = [...entries].sort((a, b) =>
     sortKey(a.request).localeCompare(sortKey(b.request), "en", { numeric: true })
   )
   let text = JSON.stringify({ version: 1, entries: sorted } satisfies File, null, 2) + "\n"
-  for (const secret of secrets) {
-    const escaped = JSON.stringify(secret).slice(1, -1)
-    if (escaped.length > 0) text = text.split(escaped).join(redacted)
-  }
+  for (const form of secretForms(secrets)) text = text.split(form).join(redacted)
   return text
 }
 
-const readCassette = Effect.fn(function*(fs: FileSystem.FileSystem, path: string, mode: Mode) {
-  const fail = (why: string) => new CassetteFileError({ message: `cassette ${path} ${why}`, path })
-  const exists = yield* Effect.mapError(fs.exists(path), (e) => fail(`cannot be read: ${e.message}`))
-  if (!exists) {
-    return mode === "replay"
-      ? yield* Effect.fail(fail("does not exist: record it first with mode \"record\" or \"auto\""))
-      : []
+/** Text cut at an arbitrary byte may end with the start of a secret: that start is dropped too. */
+const withoutSecretStart = (text: string, secrets: Iterable<string>): string => {
+  let out = text
+  for (const form of secretForms(secrets)) {
+    for (let n = Math.min(form.length - 1, out.length); n > 0; n--) {
+      if (out.endsWith(form.slice(0, n))) {
+        out = out.slice(0, -n)
+        break
+      }
+    }
   }
+  return out
+}
+
+/** A header name as HTTP allows it (RFC 9110 token), and a value without line breaks or NUL. */
+const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const headerValue = /^[^\r\n\0]*$/
+
+/** What is wrong with a recorded answer, if anything: what a live answer could not be either. */
+const malformed = (response: RecordedResponse): string | undefined => {
+  // 1xx answers are interim: a server's last answer is 200 to 999 (three digits, as HTTP/1.1 carries).
+  if (response.status < 200 || response.status > 999) {
+    return `status ${response.status} is not a final HTTP status (200 to 999)`
+  }
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (!headerName.test(name)) return `header name ${JSON.stringify(name)} is not one HTTP can carry`
+    if (!headerValue.test(value)) return `header ${name} has a value with a line break or NUL`
+  }
+  if (response.truncated !== undefined && response.truncated < 0) return `truncated ${response.truncated} is negative`
+  return undefined
+}
+
+const fileError = (path: string, why: string) => new CassetteFileError({ message: `cassette ${path} ${why}`, path })
+
+/** The entries of the file, or `undefined` when there is none; a malformed file or entry is an error naming it. */
+const readEntries = Effect.fn(function*(fs: FileSystem.FileSystem, path: string) {
+  const fail = (why: string) => fileError(path, why)
+  const exists = yield* Effect.mapError(fs.exists(path), (e) => fail(`cannot be read: ${e.message}`))
+  if (!exists) return undefined
   const text = yield* Effect.mapError(fs.readFileString(path), (e) => fail(`cannot be read: ${e.message}`))
   const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => fail("is not JSON") })
   const file = yield* Schema.decodeUnknownEffect(FileSchema)(json).pipe(
     Effect.mapError((e) => fail(`is not a cassette (version 1): ${e.message}`))
   )
+  for (const [index, entry] of file.entries.entries()) {
+    const wrong = malformed(entry.response)
+    if (wrong !== undefined) return yield* Effect.fail(fail(`entries[${index}] (${show(entry.request)}): ${wrong}`))
+  }
   return file.entries
 })
 
-const toResponse = (request: HttpClientRequest.HttpClientRequest, recorded: RecordedResponse) =>
-  HttpClientResponse.fromWeb(
-    request,
-    new Response(recorded.status === 204 || recorded.status === 304 ? null : bodyOf(recorded), {
-      status: recorded.status,
-      headers: recorded.headers
+const readCassette = Effect.fn(function*(fs: FileSystem.FileSystem, path: string, mode: Mode) {
+  const entries = yield* readEntries(fs, path)
+  if (entries !== undefined) return entries
+  return mode === "replay"
+    ? yield* Effect.fail(fileError(path, "does not exist: record it first with mode \"record\" or \"auto\""))
+    : []
+})
+
+/**
+ * A response of the cassette: a replayed one, or a recorded one whose body passes through to the
+ * client as it reads it. Not a web `Response`, which refuses statuses past 599 and header names
+ * HTTP cannot carry: a cassette gives the client the same answer a live server did.
+ */
+class TapeResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse {
+  readonly [HttpIncomingMessage.TypeId] = HttpIncomingMessage.TypeId
+  readonly [HttpClientResponse.TypeId] = HttpClientResponse.TypeId
+  readonly cookies = Cookies.empty
+  readonly remoteAddress = Option.none<string>()
+  private body?: Effect.Effect<ArrayBuffer, HttpClientError.HttpClientError>
+
+  constructor(
+    readonly request: HttpClientRequest.HttpClientRequest,
+    readonly status: number,
+    readonly headers: Headers.Headers,
+    readonly stream: Stream.Stream<Uint8Array, HttpClientError.HttpClientError>,
+    readonly url: string
+  ) {
+    super()
+  }
+
+  private decodeError(cause: unknown) {
+    return new HttpClientError.HttpClientError({
+      reason: new HttpClientError.DecodeError({ request: this.request, response: this, cause })
     })
-  )
+  }
+
+  get arrayBuffer(): Effect.Effect<ArrayBuffer, HttpClientError.HttpClientError> {
+    // The body streams once; reading it again (text after arrayBuffer) gets the same bytes.
+    return this.body ??= Stream.runCollect(this.stream).pipe(
+      Effect.map((chunks) => concat(chunks).buffer as ArrayBuffer),
+      Effect.cached,
+      Effect.runSync
+    )
+  }
+
+  get text(): Effect.Effect<string, HttpClientError.HttpClientError> {
+    return Effect.map(this.arrayBuffer, (bytes) => decoder.decode(bytes))
+  }
+
+  get json(): Effect.Effect<Schema.Json, HttpClientError.HttpClientError> {
+    return Effect.flatMap(this.text, (text) =>
+      Effect.try({
+        try: () => (text === "" ? null : JSON.parse(text)) as Schema.Json,
+        catch: (cause) => this.decodeError(cause)
+      }))
+  }
+
+  get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpClientError.HttpClientError> {
+    return Effect.map(this.text, (text) => UrlParams.fromInput(new URLSearchParams(text)))
+  }
+
+  get formData(): Effect.Effect<FormData, HttpClientError.HttpClientError> {
+    return Effect.fail(this.decodeError(new Error("a cassette does not hold form data")))
+  }
+
+  get upgrade(): HttpClientResponse.HttpClientResponse["upgrade"] {
+    return Effect.fail(
+      new HttpClientError.HttpClientError({
+        reason: new HttpClientError.StatusCodeError({
+          request: this.request,
+          response: this,
+          description: "a cassette cannot hand over a connection"
+        })
+      })
+    )
+  }
+
+  toJSON(): unknown {
+    return HttpIncomingMessage.inspect(this, { _id: "HttpClientResponse", status: this.status })
+  }
+
+  pipe() {
+    // eslint-disable-next-line prefer-rest-params
+    return pipeArguments(this, arguments)
+  }
+}
+
+const blank = new Uint8Array(64 * 1024).fill(0x20)
+
+/** `size` bytes of spaces, made as they are read: the rest of a body only its start was kept of. */
+const filler = (size: number): Stream.Stream<Uint8Array> =>
+  Stream.unfold(size, (left) =>
+    Effect.succeed(
+      left <= 0 ? undefined : [blank.subarray(0, Math.min(left, blank.length)), left - blank.length] as const
+    ))
+
+const toResponse = (request: HttpClientRequest.HttpClientRequest, url: URL, recorded: RecordedResponse) => {
+  const start = encoder.encode(bodyOf(recorded))
+  const rest = recorded.truncated === undefined ? 0 : recorded.truncated - start.length
+  const body = Stream.concat(start.length === 0 ? Stream.empty : Stream.succeed(start), filler(rest))
+  return new TapeResponse(request, recorded.status, Headers.fromInput(recorded.headers), body, url.href)
+}
+
+/** One exchange of this run: its request, and its entry once the client has read the body. */
+interface Take {
+  readonly request: RecordedRequest
+  /** Made once, so it counts its own replays in `served`. */
+  entry?: Entry
+}
 
 /** A cassette in use: what was read, what this run recorded, and the secrets its requests carried. */
 interface Tape {
@@ -154,31 +317,103 @@ interface Tape {
   readonly ignored: ReadonlySet<string>
   readonly same: (a: RecordedRequest, b: RecordedRequest) => boolean
   readonly old: ReadonlyArray<Entry>
-  /** Entries recorded in this run. */
-  readonly fresh: Array<Entry>
+  /** Exchanges of this run, in the order they were made. */
+  readonly fresh: Array<Take>
   readonly secrets: Set<string>
   /** How many answers each recorded request has served. */
   readonly served: Map<Entry, number>
 }
 
-/** The whole file again (old entries not recorded anew, then this run's), written to a temporary file then moved. */
-const writeTape = (fs: FileSystem.FileSystem, tape: Tape) =>
-  Effect.suspend(() => {
-    const kept = tape.old.filter((entry) => !tape.fresh.some((f) => tape.same(f.request, entry.request)))
-    const text = serialize([...kept, ...tape.fresh], [...tape.secrets])
-    const dir = tape.path.replace(/[/\\][^/\\]*$/, "")
-    const temp = `${tape.path}.tmp`
-    return Effect.all([
-      dir === tape.path ? Effect.void : fs.makeDirectory(dir, { recursive: true }),
-      fs.writeFileString(temp, text),
-      fs.rename(temp, tape.path)
-    ], { discard: true })
-  })
+/** The exchanges of this run whose body has been read, as entries. */
+const recorded = (tape: Tape): Array<Entry> =>
+  tape.fresh.flatMap((take) => take.entry === undefined ? [] : [take.entry])
 
-/** The recorded answer: successive identical requests get successive answers, then the last again. */
+/** Waits for a lock: polls every 20 ms for up to 10 s; a lock older than 30 s was left by a recorder that died. */
+const lockPoll = 20
+const lockWait = 10_000
+const lockStale = 30_000
+/** A write takes milliseconds: a wait this long is worth saying. */
+const lockWarn = 1000
+
+const alreadyExists = (error: PlatformError.PlatformError) => error.reason._tag === "AlreadyExists"
+
+/** Whether the lock file was left long ago. File times are wall-clock times, so `Date.now` (not the Clock) is theirs. */
+const isStale = (fs: FileSystem.FileSystem, lock: string) =>
+  fs.stat(lock).pipe(
+    Effect.map((info) =>
+      Option.match(info.mtime, { onNone: () => false, onSome: (t) => Date.now() - t.getTime() > lockStale })
+    ),
+    Effect.orElseSucceed(() => false)
+  )
+
+/**
+ * Runs `body` holding `<path>.lock`, created exclusively: one recorder at a time merges into the
+ * file. Two waiters may both take over the same stale lock; that needs a recorder to have died
+ * within the last write, and costs at most an entry of that write.
+ */
+const withLock = <A, E>(fs: FileSystem.FileSystem, path: string, body: Effect.Effect<A, E>) => {
+  const lock = `${path}.lock`
+  const take = Effect.gen(function*() {
+    for (let waited = 0;; waited += lockPoll) {
+      const taken = yield* fs.writeFileString(lock, "", { flag: "wx" }).pipe(
+        Effect.as(true),
+        Effect.catchIf(alreadyExists, () => Effect.succeed(false))
+      )
+      if (taken) return
+      if (yield* isStale(fs, lock)) {
+        yield* Effect.ignore(fs.remove(lock))
+      } else if (waited >= lockWait) {
+        return yield* Effect.fail(
+          fileError(
+            path,
+            `is locked by another recorder (${lock}) for over ${lockWait / 1000} s; remove ${lock} if none runs`
+          )
+        )
+      } else {
+        if (waited === lockWarn) {
+          yield* Effect.logWarning(
+            `cassette ${path}: waiting for ${lock} (another recorder) up to ${lockWait / 1000} s`
+          )
+        }
+        yield* Effect.sleep(lockPoll)
+      }
+    }
+  })
+  return Effect.acquireUseRelease(take, () => body, () => Effect.ignore(fs.remove(lock)))
+}
+
+/**
+ * This run's entries merged into the file as it is now (another recorder may have written it since
+ * it was read), written atomically: a temporary file created exclusively under a random name (a
+ * planted link is never followed), then moved over the cassette.
+ */
+const writeTape = (fs: FileSystem.FileSystem, tape: Tape): Effect.Effect<void, CassetteFileError> => {
+  const dir = tape.path.replace(/[/\\][^/\\]*$/, "")
+  const merge = Effect.gen(function*() {
+    const fresh = recorded(tape)
+    const disk = (yield* readEntries(fs, tape.path)) ?? []
+    const kept = disk.filter((entry) => !fresh.some((f) => tape.same(f.request, entry.request)))
+    yield* Files.writeAtomic(tape.path, serialize([...kept, ...fresh], [...tape.secrets])).pipe(
+      Effect.provideService(FileSystem.FileSystem, fs)
+    )
+  })
+  return Effect.andThen(
+    dir === tape.path ? Effect.void : fs.makeDirectory(dir, { recursive: true }),
+    withLock(fs, tape.path, merge)
+  ).pipe(
+    Effect.mapError((error) =>
+      error._tag === "CassetteFileError" ? error : fileError(tape.path, `cannot be written: ${error.message}`)
+    )
+  )
+}
+
+/**
+ * The recorded answer: successive identical requests get successive answers, then the last again.
+ * Only from the file as it was read: in `auto`, a request answered in this run (a 429) is sent
+ * again when retried, and its answers are recorded in turn.
+ */
 const replay = (tape: Tape, asked: RecordedRequest): RecordedResponse | undefined => {
-  const candidates = (tape.mode === "record" ? tape.fresh : [...tape.old, ...tape.fresh])
-    .filter((e) => tape.same(asked, e.request))
+  const candidates = tape.old.filter((e) => tape.same(asked, e.request))
   const first = candidates[0]
   if (first === undefined) return undefined
   const count = tape.served.get(first) ?? 0
@@ -186,8 +421,14 @@ const replay = (tape: Tape, asked: RecordedRequest): RecordedResponse | undefine
   return (candidates[Math.min(count, candidates.length - 1)] ?? first).response
 }
 
+/** A failure of the cassette as the HttpClient reports failures: a transport error carrying it. */
+const asTransportError = (request: HttpClientRequest.HttpClientRequest, cause: CassetteMiss | CassetteFileError) =>
+  new HttpClientError.HttpClientError({
+    reason: new HttpClientError.TransportError({ request, cause, description: cause.message })
+  })
+
 const miss = (tape: Tape, request: HttpClientRequest.HttpClientRequest, asked: RecordedRequest) => {
-  const ranked = [...tape.old, ...tape.fresh]
+  const ranked = [...tape.old, ...recorded(tape)]
     .map((entry) => ({ entry, comparison: compare(asked, entry.request, tape.ignored) }))
     .sort((a, b) => distance(a.comparison) - distance(b.comparison))
   const nearest = ranked[0]
@@ -199,23 +440,87 @@ const miss = (tape: Tape, request: HttpClientRequest.HttpClientRequest, asked: R
       : [`nearest recorded: ${show(nearest.entry.request)}`, ...differences]),
     ...(tape.ignored.size > 0 ? [`  (query parameters ignored: ${[...tape.ignored].join(", ")})`] : [])
   ].join("\n")
-  const cause = new CassetteMiss({
-    message,
-    path: tape.path,
-    request: asked,
-    ...(nearest === undefined ? {} : { nearest: nearest.entry.request }),
-    differences
-  })
-  return new HttpClientError.HttpClientError({
-    reason: new HttpClientError.TransportError({ request, cause, description: message })
-  })
+  return asTransportError(
+    request,
+    new CassetteMiss({
+      message,
+      path: tape.path,
+      request: asked,
+      ...(nearest === undefined ? {} : { nearest: nearest.entry.request }),
+      differences
+    })
+  )
 }
+
+const emptyBody = (error: HttpClientError.HttpClientError) => error.reason._tag === "EmptyBodyError"
+
+/**
+ * The body of a recorded answer as the client reads it, kept on the way. Read to the end, the
+ * exchange is written before the client gets the end (a write that fails fails the read); left
+ * unread past a point (the client's bound), it is written with the start of what was read and
+ * how much (a write that fails then is logged: the call has already failed). A body that breaks
+ * off, or whose read is interrupted (a time-out), is not recorded: the client retries it or
+ * fails, as without a cassette.
+ */
+const passThrough = (
+  tape: Tape,
+  take: Take,
+  response: HttpClientResponse.HttpClientResponse,
+  write: Effect.Effect<void, CassetteFileError>
+): Stream.Stream<Uint8Array, HttpClientError.HttpClientError> =>
+  Stream.suspend(() => {
+    const chunks: Array<Uint8Array> = []
+    let read = 0
+    let settled = false
+    const headers = (names: ReadonlyArray<string>) =>
+      Object.fromEntries(names.flatMap((name) => {
+        const value = response.headers[name]
+        return value === undefined ? [] : [[name, value] as const]
+      }))
+    const body = response.stream.pipe(
+      Stream.catchIf(emptyBody, () => Stream.empty),
+      Stream.tap((chunk) => Effect.sync(() => void (chunks.push(own(chunk)), read += chunk.length)))
+    )
+    const drop = Effect.sync(() => {
+      const at = tape.fresh.indexOf(take)
+      if (at >= 0) tape.fresh.splice(at, 1)
+    })
+    const whole = Effect.suspend(() => {
+      settled = true
+      const text = decoder.decode(concat(chunks))
+      take.entry = {
+        request: take.request,
+        response: { status: response.status, headers: headers(keptHeaders), ...bodyFields(text) }
+      }
+      return Effect.mapError(write, (error) => asTransportError(response.request, error))
+    })
+    // The declared length too: a replay then stops where this client stopped.
+    const partial = Effect.suspend(() => {
+      const start = decoder.decode(concat(chunks).subarray(0, keptStart))
+      const text = withoutSecretStart(start, tape.secrets)
+      take.entry = {
+        request: take.request,
+        response: {
+          status: response.status,
+          headers: headers([...keptHeaders, "content-length"]),
+          ...(text === "" ? {} : { bodyText: text }),
+          truncated: read
+        }
+      }
+      return Effect.catch(write, (error) => Effect.logWarning(`cassette not written: ${error.message}`))
+    })
+    // Stopped by the client: recorded in part. Broken off, or interrupted (a time-out): not an answer.
+    return Stream.concat(body, Stream.fromEffectDrain(whole)).pipe(
+      Stream.onExit((exit) => settled ? Effect.void : Exit.isSuccess(exit) ? partial : drop)
+    )
+  })
 
 const record = Effect.fn(function*(
   tape: Tape,
   upstream: HttpClient.HttpClient,
-  write: Effect.Effect<void, unknown>,
+  write: Effect.Effect<void, CassetteFileError>,
   request: HttpClientRequest.HttpClientRequest,
+  url: URL,
   asked: RecordedRequest
 ) {
   for (const name of secretHeaders) {
@@ -223,15 +528,11 @@ const record = Effect.fn(function*(
     if (value !== undefined && value !== "") tape.secrets.add(value.replace(/^Bearer\s+/i, ""))
   }
   const response = yield* upstream.execute(request)
-  const text = yield* response.text
-  const headers = Object.fromEntries(keptHeaders.flatMap((name) => {
-    const value = response.headers[name]
-    return value === undefined ? [] : [[name, value] as const]
-  }))
-  const recorded: RecordedResponse = { status: response.status, headers, ...bodyFields(text) }
-  tape.fresh.push({ request: asked, response: recorded })
-  yield* Effect.orDie(write)
-  return toResponse(request, recorded)
+  // Taken now, so repeated requests keep the order they were answered in (a 429, then its retry).
+  const take: Take = { request: asked }
+  tape.fresh.push(take)
+  const body = passThrough(tape, take, response, write)
+  return new TapeResponse(request, response.status, response.headers, body, response.url || url.href)
 })
 
 export const make = Effect.fn(function*(options: Options) {
@@ -254,10 +555,10 @@ export const make = Effect.fn(function*(options: Options) {
     const asked = describeRequest(request, url)
     if (options.mode !== "record") {
       const found = replay(tape, asked)
-      if (found !== undefined) return Effect.succeed(toResponse(request, found))
+      if (found !== undefined) return Effect.succeed(toResponse(request, url, found))
       if (options.mode === "replay") return Effect.fail(miss(tape, request, asked))
     }
-    return record(tape, upstream!, write, request, asked)
+    return record(tape, upstream!, write, request, url, asked)
   })
 })
 
