@@ -101,7 +101,7 @@ export const usageLine = (doc: HelpDoc.HelpDoc, path: ReadonlyArray<string>): st
 
 const commandsSection = (root: Command.Command.Any, path: ReadonlyArray<string>, ansi: boolean): Array<string> => {
   const rows = commandRows(commandAt(root, path))
-  const nameWidth = Math.max(...rows.map(([name]) => name.length))
+  const nameWidth = rows.reduce((width, [name]) => Math.max(width, name.length), 0)
   return [
     ...section("COMMANDS", rows.flatMap(([name, text]) => paragraph(`${name.padEnd(nameWidth + 2)}${text}`, 2)), ansi),
     "",

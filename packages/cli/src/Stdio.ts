@@ -1,13 +1,17 @@
 /**
  * Where the CLI writes: standard output for records, standard error for messages and progress.
  * A service so that tests and the demo can capture or redirect it; writes wait for the stream to
- * drain, so piping millions of records does not buffer them all in memory.
+ * drain, so piping millions of records does not buffer them all in memory. Standard error shows
+ * control characters escaped (render/Escape.ts): messages quote what servers sent.
  *
  * @since 0.1.0
  */
+import type * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { inspect } from "node:util"
+import { visibleLines } from "./render/Escape.js"
 
 /**
  * The two output streams and what is known about them.
@@ -17,7 +21,7 @@ import * as Layer from "effect/Layer"
 export interface Service {
   /** Writes to standard output, waiting for the stream to drain when its buffer is full. */
   readonly out: (text: string) => Effect.Effect<void>
-  /** Writes to standard error. */
+  /** Writes to standard error (the process's own escapes control characters but line feeds). */
   readonly err: (text: string) => Effect.Effect<void>
   /** Whether standard output is a terminal (pretty JSON by default) or a pipe/file (JSON lines). */
   readonly outIsTTY: boolean
@@ -44,10 +48,29 @@ export class Stdio extends Context.Service<Stdio, Service>()("@s2-effect/cli/Std
   /** The process's own standard output and standard error. */
   static readonly layer: Layer.Layer<Stdio> = Layer.sync(Stdio)(() => ({
     out: (text) => write(process.stdout, text),
-    err: (text) => write(process.stderr, text),
+    err: (text) => write(process.stderr, visibleLines(text)),
     outIsTTY: process.stdout.isTTY === true,
     errIsTTY: process.stderr.isTTY === true,
     columns: process.stderr.columns ?? 80,
     errStream: process.stderr
   }))
 }
+
+const visibleArgs = (args: ReadonlyArray<unknown>): Array<string> =>
+  args.map((arg) => visibleLines(typeof arg === "string" ? arg : inspect(arg)))
+
+/**
+ * The console the CLI's logger writes through: the process's own, with control characters in what
+ * it prints escaped but line feeds (a log line quotes URLs, causes and bodies from servers).
+ *
+ * @since 0.1.0
+ */
+export const safeConsole: Console.Console = Object.assign(Object.create(globalThis.console) as Console.Console, {
+  debug: (...args: ReadonlyArray<unknown>) => globalThis.console.debug(...visibleArgs(args)),
+  error: (...args: ReadonlyArray<unknown>) => globalThis.console.error(...visibleArgs(args)),
+  group: (...args: ReadonlyArray<unknown>) => globalThis.console.group(...visibleArgs(args)),
+  info: (...args: ReadonlyArray<unknown>) => globalThis.console.info(...visibleArgs(args)),
+  log: (...args: ReadonlyArray<unknown>) => globalThis.console.log(...visibleArgs(args)),
+  trace: (...args: ReadonlyArray<unknown>) => globalThis.console.trace(...visibleArgs(args)),
+  warn: (...args: ReadonlyArray<unknown>) => globalThis.console.warn(...visibleArgs(args))
+})

@@ -1,11 +1,17 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import { Effect } from "effect"
+import * as fc from "fast-check"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { Writable } from "node:stream"
+import * as Common from "../src/Common.js"
 import { cell, columnsOf, mergeColumns } from "../src/render/Cells.js"
 import { groupYears, yearChart } from "../src/render/Chart.js"
+import { visible, visibleLines, visibleMessage } from "../src/render/Escape.js"
 import { csvField, makeWriter } from "../src/render/Format.js"
 import * as Progress from "../src/render/Progress.js"
 import { isIdColumn, renderRecord, renderTable } from "../src/render/Table.js"
+import { Stdio } from "../src/Stdio.js"
 import type { Service as StdioService } from "../src/Stdio.js"
 
 const capture = (outIsTTY = false) => {
@@ -229,4 +235,261 @@ describe("progress", () => {
       expect(lines[1]).toMatch(/ · ETA \S+ · retrying in 10 s \(429\)\n$/)
       expect(Progress.facts(state(2000))).not.toContain("retrying")
     }))
+})
+
+/** Characters a terminal acts on (line feeds aside, which separate lines): none may be printed raw. */
+const raw =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const evil = "pwn\x1b]0;pwned\x07ed\x1b[2J\u009b31m \u202eevil\u202c\r\nnext\tcell\ud800"
+
+/** Strings of any code points, and strings made mostly of the characters that matter here. */
+const text = fc.oneof(
+  fc.string({ unit: "binary" }),
+  fc.string({
+    unit: fc.constantFrom(
+      "\x1b",
+      "\x07",
+      "\x00",
+      "\n",
+      "\r",
+      "\t",
+      "\u202e",
+      "\u2066",
+      "\u009b",
+      "\x7f",
+      "\ud800",
+      "\udc00",
+      "\u2028",
+      "a",
+      "é",
+      "😀",
+      ",",
+      "\"",
+      " ",
+      "\\",
+      "="
+    )
+  })
+)
+
+/** RFC 4180, strictly: CRLF between records, quotes doubled inside quoted fields. */
+const parseCsv = (csv: string): Array<Array<string>> => {
+  const rows: Array<Array<string>> = []
+  let row: Array<string> = []
+  let field = ""
+  let quoted = false
+  for (let i = 0; i < csv.length; i++) {
+    const c = csv[i]
+    if (quoted) {
+      if (c !== "\"") field += c
+      else if (csv[i + 1] === "\"") field += csv[i++]
+      else quoted = false
+    } else if (c === "\"" && field === "") quoted = true
+    else if (c === ",") {
+      row.push(field)
+      field = ""
+    } else if (c === "\r" && csv[i + 1] === "\n") {
+      row.push(field)
+      rows.push(row)
+      row = []
+      field = ""
+      i++
+    } else {
+      expect(c, "a raw line break or quote outside a quoted field").not.toMatch(/[\r\n"]/)
+      field += c
+    }
+  }
+  expect(field === "" && row.length === 0, "the last record ends in CRLF").toBe(true)
+  return rows
+}
+
+const written = (format: "table" | "csv" | "json" | "jsonl", records: ReadonlyArray<unknown>, single = false) =>
+  Effect.gen(function*() {
+    const { stdio, text } = capture()
+    const writer = makeWriter(format, stdio, single)
+    for (const record of records) yield* writer.write(record)
+    yield* writer.end
+    return text()
+  })
+
+describe("control characters from the server (defect 10)", () => {
+  it("are spelled as JSON spells them: \\n \\r \\t, else \\u and four hex digits", () => {
+    expect(visible(evil)).toBe(
+      "pwn\\u001b]0;pwned\\u0007ed\\u001b[2J\\u009b31m \\u202eevil\\u202c\\r\\nnext\\tcell\\ud800"
+    )
+    expect(visibleLines("a\x1b[2J\nb\r")).toBe("a\\u001b[2J\nb\\r")
+    expect(visibleMessage("bad id\r\ns2: forged\x1b[2J")).toBe("bad id\\r\n  s2: forged\\u001b[2J")
+    // Joiners of Persian and Indic scripts, emoji and backslashes are text.
+    for (const kept of ["می‌خواهم", "👩‍👩‍👧", "\\alpha", "Ünïcödé"]) expect(visible(kept)).toBe(kept)
+  })
+
+  it.effect("a table shows them escaped, in cells, field names and the field/value list", () =>
+    Effect.gen(function*() {
+      const record = { paperId: `p${evil}`, title: evil, [`x${evil}`]: 1, authors: [{ name: evil }] }
+      for (const out of [yield* written("table", [record, record]), yield* written("table", [record], true)]) {
+        expect(out).not.toMatch(raw)
+        expect(out).toContain("pwn\\u001b]0;pwned\\u0007ed")
+      }
+    }))
+
+  it("any string in a table cell or header is printed without a raw control character, one line per record (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, text, text), { minLength: 1, maxLength: 5 }), (rows) => {
+        const records = rows.map(([key, id, title]) => ({ paperId: id, title, [key]: title }))
+        const table = renderTable(records, 80)
+        expect(table).not.toMatch(raw)
+        expect(table.split("\n")).toHaveLength(records.length + 3)
+        expect(renderRecord(records[0], 80)).not.toMatch(raw)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it.effect("CSV: any string is one escaped field and the file parses back to the same cells (property)", () =>
+    Effect.gen(function*() {
+      const records = fc.array(fc.record({ paperId: text, title: text, venue: text }), { minLength: 1, maxLength: 5 })
+      yield* Effect.promise(() =>
+        fc.assert(
+          fc.asyncProperty(records, async (list) => {
+            const csv = await Effect.runPromise(written("csv", list))
+            expect(csv.replace(/\r\n/g, "\n")).not.toMatch(raw)
+            expect(csv.split("\r\n")).toHaveLength(list.length + 2)
+            expect(parseCsv(csv)).toEqual([
+              ["paperId", "title", "venue"],
+              ...list.map((r) => [r.paperId, r.title, r.venue].map(visible))
+            ])
+            // Text without control characters comes back exactly as it was.
+            for (const [k, r] of list.entries()) {
+              if (!raw.test(r.title) && !/[\n\r\t]/.test(r.title)) expect(parseCsv(csv)[k + 1]?.[1]).toBe(r.title)
+            }
+          }),
+          { numRuns: 300 }
+        )
+      )
+    }))
+
+  it.effect("CSV: the header's names are escaped too", () =>
+    Effect.gen(function*() {
+      const csv = yield* written("csv", [{ [`a${evil}`]: 1 }])
+      expect(csv.replace(/\r\n/g, "\n")).not.toMatch(raw)
+      expect(parseCsv(csv)[0]).toEqual([`a${visible(evil)}`])
+    }))
+
+  it.effect("JSON and JSON lines are unchanged: the exact text, escaped by JSON", () =>
+    Effect.gen(function*() {
+      expect(yield* written("jsonl", [{ title: evil }])).toBe(JSON.stringify({ title: evil }) + "\n")
+      expect(yield* written("json", [{ title: evil }], true)).toBe(JSON.stringify({ title: evil }, null, 2) + "\n")
+    }))
+
+  it("the progress line shows a retry's cause escaped", () => {
+    expect(Progress.facts({ ...state(1000), retrying: `retrying (${evil})` })).not.toMatch(raw)
+  })
+
+  it.effect("standard error of the process escapes all but line feeds", () =>
+    Effect.gen(function*() {
+      const chunks: Array<string> = []
+      const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+        chunks.push(String(chunk))
+        return true
+      })
+      try {
+        yield* Effect.gen(function*() {
+          const stdio = yield* Stdio
+          yield* stdio.err(`s2: ${evil}\n`)
+        }).pipe(Effect.provide(Stdio.layer))
+      } finally {
+        spy.mockRestore()
+      }
+      expect(chunks.join("")).toBe(`s2: ${visibleLines(evil)}\n`)
+    }))
+
+  it.effect("log lines (the CLI's logger) escape what they quote", () =>
+    Effect.gen(function*() {
+      const lines: Array<string> = []
+      const spy = vi.spyOn(console, "error").mockImplementation((...args: Array<unknown>) => {
+        lines.push(args.map(String).join(" "))
+      })
+      try {
+        yield* Effect.logWarning(`retrying: ${evil}`).pipe(
+          Effect.annotateLogs("s2.body", evil),
+          Effect.provide(Common.logging(false))
+        )
+      } finally {
+        spy.mockRestore()
+      }
+      expect(lines.join("\n")).toContain("pwn\\u001b]0;pwned")
+      expect(lines.join("\n")).not.toMatch(raw)
+    }))
+})
+
+describe("tables of any length and records of any shape (defect 11)", () => {
+  it.effect("150,000 rows print, each one line; columns and widths come from the first rows", () =>
+    Effect.gen(function*() {
+      const records = Array.from({ length: 150_000 }, (_, i) => ({ paperId: `p${i}`, title: `Paper ${i}` }))
+      // A column that appears only after the sample is not in the table: said on stderr.
+      records[149_999] = { ...records[149_999]!, late: 1 } as never
+      const out = yield* written("table", records)
+      const lines = out.split("\n")
+      expect(lines[0]).toMatch(/^paperId\s+title$/)
+      expect(lines[2]).toMatch(/^p0 {6,}Paper 0$/)
+      expect(lines).toContain("p149999  Paper 149999")
+      expect(out).toContain("some were left out")
+      expect(lines.filter((line) => /^p\d/.test(line))).toHaveLength(150_000)
+    }))
+
+  it.effect("a record of 150,000 fields: a table of the first 100 columns, a field/value list of all", () =>
+    Effect.gen(function*() {
+      const wide = Object.fromEntries(Array.from({ length: 150_000 }, (_, i) => [`f${i}`, i]))
+      const table = yield* written("table", [wide, wide])
+      expect(table.split("\n")[0]?.trim().split(/\s+/)).toHaveLength(100)
+      expect(table).toContain("left out")
+      // One wide record among 1,500: the sample's columns are gathered once, not copied per record.
+      const began = Date.now()
+      const mixed = yield* written("table", [wide, ...Array.from({ length: 1500 }, (_, i) => ({ f0: i }))])
+      expect(mixed.split("\n").filter((line) => /^\d/.test(line))).toHaveLength(1501)
+      expect(Date.now() - began).toBeLessThan(5000)
+      const list = yield* written("table", [wide], true)
+      expect(list.split("\n")).toHaveLength(150_001)
+      expect((yield* written("csv", [wide])).split("\r\n")[1]?.split(",")).toHaveLength(150_000)
+    }))
+
+  it.effect("a value nested 5,000 deep prints in every format (JSON compact where JSON.stringify gives up)", () =>
+    Effect.gen(function*() {
+      let deep: unknown = "leaf"
+      for (let i = 0; i < 5000; i++) deep = i % 2 === 0 ? { a: deep } : [deep]
+      const record = { paperId: "p1", deep }
+      for (const out of [yield* written("json", [record]), yield* written("jsonl", [record])]) {
+        let value: unknown = JSON.parse(out) as Array<unknown> | Record<string, unknown>
+        value = Array.isArray(value) ? (value[0] as { deep: unknown }).deep : (value as { deep: unknown }).deep
+        for (let i = 0; i < 5000; i++) value = Array.isArray(value) ? value[0] : (value as { a: unknown }).a
+        expect(value).toBe("leaf")
+      }
+      expect(JSON.parse(yield* written("json", [record], true)).paperId).toBe("p1")
+      const table = yield* written("table", [record, record])
+      expect(table).toMatch(/^p1 .*…$/m)
+      expect(yield* written("table", [record], true)).toMatch(/^paperId +p1\ndeep +\{"a":\[\{.*…$/m)
+      const csv = yield* written("csv", [record])
+      expect(parseCsv(csv)[0]).toEqual(["paperId", "deep"])
+      expect(parseCsv(csv)[1]?.[1]).toMatch(/^\{"a":\[\{"a":.*\{"a":"leaf"\}(\]\}){2499}$/)
+    }))
+
+  it.effect("huge strings are cut to the width in a table; ids are printed whole", () =>
+    Effect.gen(function*() {
+      const huge = "word ".repeat(4_000_000)
+      const out = yield* written("table", [{ paperId: "x".repeat(300), title: huge }, { paperId: "p", title: huge }])
+      const lines = out.split("\n")
+      expect(lines[2]).toContain("x".repeat(300))
+      // The id column as wide as its longest id up to 100, the title at its floor of 8.
+      expect([...(lines[3] ?? "")].length).toBeLessThanOrEqual(100 + 2 + 8)
+      expect([...(yield* written("table", [{ title: huge }], true))].length).toBeLessThan(200)
+    }))
+
+  it("no unbounded spread into a call in the CLI's sources", () => {
+    const dir = path.join(__dirname, "../src")
+    const files = fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"))
+    for (const file of files) {
+      const source = fs.readFileSync(path.join(dir, file), "utf8")
+      expect(source, file).not.toMatch(/Math\.(max|min)\([^)]*\.\.\.|\.(push|unshift)\(\.\.\./)
+    }
+  })
 })

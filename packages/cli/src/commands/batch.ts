@@ -31,7 +31,12 @@ export const lookUp = <A, E, R>(
       listed,
       Stream.fromIterable(Ids.chunks(ids, size)).pipe(
         Stream.mapEffect(lookup),
-        Stream.tap((result) => Effect.sync(() => missing.push(...result.notFound))),
+        // One push per id: a server's list spread into one call can overflow the stack.
+        Stream.tap((result) =>
+          Effect.sync(() => {
+            for (const id of result.notFound) missing.push(id)
+          })
+        ),
         Stream.flatMap((result) => Stream.fromIterable(result.found))
       )
     )

@@ -1,27 +1,41 @@
-import * as Predicate from "effect/Predicate"
 /**
  * Records as rows: the columns of a nested JSON record (dotted paths) and the text of one cell,
- * shared by the table and CSV formats.
+ * shared by the table and CSV formats. The text is the server's, unescaped: the formats escape it
+ * (Escape.ts).
  *
  * @since 0.1.0
  */
+import * as Predicate from "effect/Predicate"
+import * as Json from "./Json.js"
 
 const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> => Predicate.isObject(u) && !Array.isArray(u)
 
 /**
+ * How deep nested objects are flattened into dotted columns; an object deeper than this is one
+ * column, its cell compact JSON. A server's nesting is not our stack's depth.
+ *
+ * @since 0.1.0
+ */
+export const maxColumnDepth = 8
+
+/**
  * The columns of a record: its keys, nested objects flattened into dotted paths (`externalIds.DOI`,
- * `citingPaper.title`); arrays stay one column.
+ * `citingPaper.title`) up to {@link maxColumnDepth} keys; arrays stay one column.
  *
  * @since 0.1.0
  */
 export const columnsOf = (record: unknown, prefix = ""): Array<string> => {
   if (!isPlainObject(record)) return prefix === "" ? ["value"] : [prefix]
   const columns: Array<string> = []
-  for (const [key, value] of Object.entries(record)) {
-    const path = prefix === "" ? key : `${prefix}.${key}`
-    if (isPlainObject(value) && Object.keys(value).length > 0) columns.push(...columnsOf(value, path))
-    else columns.push(path)
+  const walk = (object: Readonly<Record<string, unknown>>, at: string, depth: number): void => {
+    for (const key of Object.keys(object)) {
+      const value = object[key]
+      const path = at === "" ? key : `${at}.${key}`
+      if (depth < maxColumnDepth && isPlainObject(value) && Object.keys(value).length > 0) walk(value, path, depth + 1)
+      else columns.push(path)
+    }
   }
+  walk(record, prefix, prefix === "" ? 1 : prefix.split(".").length + 1)
   return columns
 }
 
@@ -56,7 +70,8 @@ const lookup = (record: unknown, path: string): unknown => {
   if (path === "value" && !isPlainObject(record)) return record
   let current: unknown = record
   for (const key of path.split(".")) {
-    if (!isPlainObject(current)) return undefined
+    // Own keys only: a column named `__proto__` or `constructor` is data, not what objects inherit.
+    if (!isPlainObject(current) || !Object.hasOwn(current, key)) return undefined
     current = current[key]
   }
   return current
@@ -66,9 +81,9 @@ const itemText = (item: unknown): string => {
   if (item === null || item === undefined) return ""
   if (isPlainObject(item)) {
     const label = item["name"] ?? item["title"] ?? item["text"]
-    return typeof label === "string" ? label : JSON.stringify(item)
+    return typeof label === "string" ? label : Json.stringify(item)
   }
-  return typeof item === "string" ? item : JSON.stringify(item)
+  return typeof item === "string" ? item : Json.stringify(item)
 }
 
 /**
@@ -83,5 +98,5 @@ export const cell = (record: unknown, column: string): string => {
   if (typeof value === "string") return value
   if (typeof value === "number" || typeof value === "boolean") return String(value)
   if (Array.isArray(value)) return value.map(itemText).join("; ")
-  return JSON.stringify(value)
+  return Json.stringify(value)
 }

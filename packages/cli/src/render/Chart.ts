@@ -51,8 +51,8 @@ export const groupYears = (
 export const yearChart = (counts: Readonly<Record<string, number>>, width = 40): string => {
   const rows = groupYears(counts)
   if (rows.length === 0) return ""
-  const max = Math.max(...rows.map(([, n]) => n))
-  const labelWidth = Math.max(...rows.map(([label]) => label.length))
+  const max = rows.reduce((m, [, n]) => Math.max(m, n), 0)
+  const labelWidth = rows.reduce((m, [label]) => Math.max(m, label.length), 0)
   return rows.map(([label, n]) => `${label.padStart(labelWidth)} │${bar(n, max, width)} ${grouped(n)}`)
     .join("\n") + "\n"
 }

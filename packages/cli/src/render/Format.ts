@@ -1,15 +1,20 @@
 /**
  * Output formats: pretty JSON, JSON lines, a terminal table, CSV. A {@link Writer} takes records
  * one at a time, so lists stream (JSON lines and CSV print as records arrive; JSON prints an array
- * incrementally; the table waits for the last record to size its columns).
+ * incrementally; the table sizes its columns on its first records, then prints rows as they come).
+ * Table and CSV cells show control characters escaped (Escape.ts); JSON escapes them itself.
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
+import { CliError, ExitCode } from "../ExitCode.js"
 import type { Service as StdioService } from "../Stdio.js"
 import { cell, mergeColumns } from "./Cells.js"
-import { renderRecord, renderTable } from "./Table.js"
+import { visible } from "./Escape.js"
+import * as Json from "./Json.js"
+import { grouped } from "./Progress.js"
+import * as Table from "./Table.js"
 
 /** @since 0.1.0 */
 export type Format = "json" | "jsonl" | "table" | "csv"
@@ -20,9 +25,10 @@ export type Format = "json" | "jsonl" | "table" | "csv"
  * @since 0.1.0
  */
 export interface Writer {
-  readonly write: (record: unknown) => Effect.Effect<void>
+  /** Fails only for a record too large to print as text at all. */
+  readonly write: (record: unknown) => Effect.Effect<void, CliError>
   /** Finishes the output (closes the JSON array, prints the table). */
-  readonly end: Effect.Effect<void>
+  readonly end: Effect.Effect<void, CliError>
 }
 
 /**
@@ -32,7 +38,35 @@ export interface Writer {
  */
 export const csvField = (text: string): string => /[",\r\n]/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
 
+/**
+ * A CSV field of server text: control characters (line breaks and tabs too) escaped as in
+ * Escape.ts, so that every record is one CSV line and no cell acts on a terminal, then quoted.
+ *
+ * @since 0.1.0
+ */
+export const csvCell = (text: string): string => csvField(visible(text))
+
 const indent = (text: string) => text.split("\n").map((line) => `  ${line}`).join("\n")
+
+/**
+ * The text of a record, or a typed error when it would pass the longest string the engine makes
+ * (Json.stringify already prints values too deep for `JSON.stringify`).
+ */
+const printable = (render: () => string): Effect.Effect<string, CliError> =>
+  Effect.suspend(() => {
+    try {
+      return Effect.succeed(render())
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error
+      return Effect.fail(
+        new CliError({
+          message: `a record is too large to print (${error.message}); try --format jsonl or fewer --fields`,
+          code: ExitCode.decode,
+          cause: error
+        })
+      )
+    }
+  })
 
 /**
  * A writer of `format` to standard output. `single` is for lookups that answer one record: JSON
@@ -43,53 +77,109 @@ const indent = (text: string) => text.split("\n").map((line) => `  ${line}`).joi
  */
 export const makeWriter = (format: Format, stdio: StdioService, single = false, column = "value"): Writer => {
   if (format === "table" || format === "csv") {
-    const writer = makeRecordWriter(format, stdio, single)
+    const writer = format === "csv" ? csvWriter(stdio) : tableWriter(stdio, single)
     return {
       write: (record) => writer.write(Predicate.isObject(record) ? record : { [column]: record }),
       end: writer.end
     }
   }
-  return makeRecordWriter(format, stdio, single)
+  if (format === "jsonl") {
+    return {
+      write: (record) => Effect.flatMap(printable(() => Json.stringify(record) + "\n"), stdio.out),
+      end: Effect.void
+    }
+  }
+  if (single) {
+    return {
+      write: (record) => Effect.flatMap(printable(() => Json.stringify(record, true) + "\n"), stdio.out),
+      end: Effect.void
+    }
+  }
+  let count = 0
+  return {
+    write: (record) =>
+      Effect.flatMap(
+        printable(() => (count === 0 ? "[\n" : ",\n") + indent(Json.stringify(record, true))),
+        (text) => Effect.andThen(Effect.sync(() => count++), stdio.out(text))
+      ),
+    end: Effect.suspend(() => stdio.out(count === 0 ? "[]\n" : "\n]\n"))
+  }
 }
 
-const makeRecordWriter = (format: Format, stdio: StdioService, single: boolean): Writer => {
-  switch (format) {
-    case "jsonl":
-      return { write: (record) => stdio.out(JSON.stringify(record) + "\n"), end: Effect.void }
-    case "json": {
-      if (single) return { write: (record) => stdio.out(JSON.stringify(record, null, 2) + "\n"), end: Effect.void }
-      let count = 0
-      return {
-        write: (record) =>
-          Effect.suspend(() => stdio.out((count++ === 0 ? "[\n" : ",\n") + indent(JSON.stringify(record, null, 2)))),
-        end: Effect.suspend(() => stdio.out(count === 0 ? "[]\n" : "\n]\n"))
-      }
-    }
-    case "csv": {
-      let header: Array<string> | undefined
-      return {
-        write: (record) =>
-          Effect.suspend(() => {
-            const first = header === undefined
-            header ??= mergeColumns([], record)
-            const columns = header
-            const row = columns.map((c) => csvField(cell(record, c))).join(",") + "\r\n"
-            return stdio.out(first ? columns.map(csvField).join(",") + "\r\n" + row : row)
+const csvWriter = (stdio: StdioService): Writer => {
+  let header: Array<string> | undefined
+  return {
+    write: (record) =>
+      Effect.flatMap(
+        printable(() => {
+          const first = header === undefined
+          header ??= mergeColumns([], record)
+          const columns = header
+          const row = columns.map((c) => csvCell(cell(record, c))).join(",") + "\r\n"
+          return first ? columns.map(csvCell).join(",") + "\r\n" + row : row
+        }),
+        stdio.out
+      ),
+    end: Effect.void
+  }
+}
+
+const rows = (table: Table.Layout, records: ReadonlyArray<unknown>): string => {
+  let text = table.head
+  for (const record of records) text += table.row(record)
+  return text
+}
+
+/**
+ * The table: buffered up to Table.sampleSize records, which size its columns; past that, printed
+ * a row at a time as records arrive. Says on stderr when columns were left out.
+ */
+const tableWriter = (stdio: StdioService, single: boolean): Writer => {
+  // Piped, a table is as wide as a common terminal.
+  const width = stdio.outIsTTY ? Math.max(process.stdout.columns ?? 100, 40) : 100
+  const sample: Array<unknown> = []
+  let streaming: Table.Layout | undefined
+  let leftOut = false
+  const note = (table: Table.Layout) =>
+    table.truncated || leftOut
+      ? stdio.err(
+        `s2: the table shows at most ${Table.maxColumns} columns, those of its first ${
+          grouped(Table.sampleSize)
+        } records; some were left out (--format csv or jsonl has every field)\n`
+      )
+      : Effect.void
+  return {
+    write: (record) =>
+      Effect.suspend(() => {
+        if (streaming !== undefined) {
+          const table = streaming
+          leftOut ||= table.leavesOut(record)
+          return Effect.flatMap(printable(() => table.row(record)), stdio.out)
+        }
+        sample.push(record)
+        if (single || sample.length < Table.sampleSize) return Effect.void
+        return Effect.flatMap(
+          printable(() => {
+            const table = Table.layout(sample, width, true)
+            const text = rows(table, sample)
+            streaming = table
+            sample.length = 0
+            return text
           }),
-        end: Effect.void
+          stdio.out
+        )
+      }),
+    end: Effect.suspend(() => {
+      if (streaming !== undefined) return note(streaming)
+      if (sample.length === 0) return stdio.err("(no records)\n")
+      if (single && sample.length === 1) {
+        return Effect.flatMap(printable(() => Table.renderRecord(sample[0], width)), stdio.out)
       }
-    }
-    case "table": {
-      const records: Array<unknown> = []
-      return {
-        write: (record) => Effect.sync(() => void records.push(record)),
-        end: Effect.suspend(() => {
-          // Piped, a table is as wide as a common terminal.
-          const width = stdio.outIsTTY ? Math.max(process.stdout.columns ?? 100, 40) : 100
-          if (single && records.length === 1) return stdio.out(renderRecord(records[0], width))
-          return records.length === 0 ? stdio.err("(no records)\n") : stdio.out(renderTable(records, width))
-        })
-      }
-    }
+      let table: Table.Layout | undefined
+      return printable(() => rows(table = Table.layout(sample, width), sample)).pipe(
+        Effect.flatMap(stdio.out),
+        Effect.andThen(Effect.suspend(() => table === undefined ? Effect.void : note(table)))
+      )
+    })
   }
 }

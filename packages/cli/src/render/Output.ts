@@ -26,7 +26,7 @@ export const toJson = (record: unknown): unknown =>
  *
  * @since 0.1.0
  */
-export const one = (shown: Shown, record: unknown): Effect.Effect<void, never, Stdio> =>
+export const one = (shown: Shown, record: unknown): Effect.Effect<void, CliError, Stdio> =>
   Effect.gen(function*() {
     const stdio = yield* Stdio
     const writer = makeWriter(yield* Common.format(shown), stdio, true)

@@ -7,6 +7,7 @@
  */
 import { SingleBar } from "cli-progress"
 import * as Effect from "effect/Effect"
+import { visible } from "./Escape.js"
 
 /**
  * Where a harvest stands.
@@ -87,7 +88,7 @@ export const facts = (state: State): string => {
   const of = state.target > 0 ? `/${number(state.target)}` : ""
   return `${number(state.records)}${of} papers · ${count(state.pages, "page")} · ${
     number(perSecond)
-  } papers/s · ETA ${eta}${state.retrying === undefined ? "" : ` · ${state.retrying}`}`
+  } papers/s · ETA ${eta}${state.retrying === undefined ? "" : ` · ${visible(state.retrying)}`}`
 }
 
 /**

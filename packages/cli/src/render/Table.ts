@@ -1,18 +1,99 @@
 /**
  * Plain-text tables for the terminal: a header, a rule, and rows, with columns of prose (titles,
  * names, abstracts) narrowed, cells cut with `…`, so that the table fits the terminal's width.
- * Identifiers are never cut: a cut id cannot be looked up.
+ * Identifiers are never cut: a cut id cannot be looked up. Cells show control characters escaped
+ * (Escape.ts) and line breaks as spaces, so a cell is always one line of its row.
+ *
+ * A table's {@link Layout} (columns and widths) is computed from a sample of its first records;
+ * later records are printed in it as they arrive, so a long table streams in bounded memory.
  *
  * @since 0.1.0
  */
-import { cell, mergeColumns } from "./Cells.js"
+import { cell, columnsOf, mergeColumns } from "./Cells.js"
+import { hasControls, visibleChar } from "./Escape.js"
 
-const clean = (text: string): string => text.replace(/\s+/g, " ").trim()
+/**
+ * The records a table's columns and widths are computed from; later ones are printed as they come.
+ *
+ * @since 0.1.0
+ */
+export const sampleSize = 1000
 
-const cut = (text: string, width: number): string =>
-  [...text].length <= width ? text : [...text].slice(0, Math.max(0, width - 1)).join("") + "…"
+/**
+ * The most columns a table shows: a record with thousands of fields is a table nobody can read
+ * (CSV and JSON have them all).
+ *
+ * @since 0.1.0
+ */
+export const maxColumns = 100
 
-const pad = (text: string, width: number): string => text + " ".repeat(Math.max(0, width - [...text].length))
+/** The widest a prose column starts; an id column is padded to at most this, then printed whole. */
+const maxProseWidth = 60
+const maxIdWidth = 100
+/** The widest a field name is in a record's field/value list. */
+const maxNameWidth = 40
+
+/** Whitespace as `\s` matches it (and `String.prototype.trim` removes it). */
+const isSpace = (code: number): boolean =>
+  code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x1680 ||
+  (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f ||
+  code === 0x205f || code === 0x3000 || code === 0xfeff
+
+/** Whitespace other than single spaces between words. */
+const looseSpace = /\s\s|[^\S ]|^\s|\s$/
+
+/**
+ * A cell as one line: whitespace runs as one space, trimmed, control characters escaped. With a
+ * `limit`, no further than what shows `limit` characters and says that there is more: a 20 MB
+ * abstract is not cleaned whole to print 60 characters of it.
+ */
+const clean = (text: string, limit = Number.POSITIVE_INFINITY): string => {
+  if (!looseSpace.test(text) && !hasControls(text)) return text
+  let out = ""
+  let count = 0
+  let space = false
+  for (const char of text) {
+    if (isSpace(char.charCodeAt(0))) {
+      space = count > 0
+      continue
+    }
+    if (space) {
+      out += " "
+      count++
+      space = false
+    }
+    const shown = visibleChar(char)
+    out += shown
+    count += shown === char ? 1 : shown.length
+    if (count > limit) break
+  }
+  return out
+}
+
+/** Code points in `text`, counting no further than `cap`. */
+const lengthUpTo = (text: string, cap: number): number => {
+  let n = 0
+  for (const _ of text) if (++n >= cap) return cap
+  return n
+}
+
+const cut = (text: string, width: number): string => {
+  if (text.length <= width) return text
+  let count = 0
+  let keep = 0
+  let index = 0
+  for (const char of text) {
+    if (++count === width) keep = index
+    if (count > width) return text.slice(0, keep) + "…"
+    index += char.length
+  }
+  return text
+}
+
+const pad = (text: string, width: number): string => {
+  const length = lengthUpTo(text, width)
+  return length >= width ? text : text + " ".repeat(width - length)
+}
 
 /**
  * Whether a column holds identifiers (paperId, authors.authorId, externalIds.DOI, url, …).
@@ -31,17 +112,93 @@ export const isIdColumn = (column: string): boolean => {
  * table is wider than the terminal: better than ids that cannot be looked up.
  */
 const fit = (natural: ReadonlyArray<number>, floors: ReadonlyArray<number>, columns: number): Array<number> => {
-  const widths = natural.map((w, k) => Math.max(Math.min(w, 60), floors[k] ?? 0))
+  const widths = natural.map((w, k) => Math.max(Math.min(w, maxProseWidth), floors[k] ?? 0))
   const gaps = 2 * Math.max(0, widths.length - 1)
   let total = widths.reduce((a, b) => a + b, 0) + gaps
   while (total > columns) {
-    const slack = widths.map((w, k) => w > (floors[k] ?? 0) ? w : 0)
-    const widest = Math.max(...slack)
-    if (widest === 0) break
-    widths[slack.indexOf(widest)] = widest - 1
+    let widest = -1
+    for (let k = 0; k < widths.length; k++) {
+      const w = widths[k] ?? 0
+      if (w > (floors[k] ?? 0) && (widest < 0 || w > (widths[widest] ?? 0))) widest = k
+    }
+    if (widest < 0) break
+    widths[widest] = (widths[widest] ?? 0) - 1
     total--
   }
   return widths
+}
+
+/**
+ * How a table is printed: its header (and rule), and the line of any record in its columns.
+ *
+ * @since 0.1.0
+ */
+export interface Layout {
+  readonly columns: ReadonlyArray<string>
+  /** The header and the rule, each ending in a line break; empty when there are no columns. */
+  readonly head: string
+  /** The line of one record, ending in a line break. */
+  readonly row: (record: unknown) => string
+  /** Whether the sample has more columns than {@link maxColumns}, left out. */
+  readonly truncated: boolean
+  /** Whether `record` has a column the table does not show. */
+  readonly leavesOut: (record: unknown) => boolean
+}
+
+/**
+ * The layout of a table of `records` at most `columns` characters wide (when possible). With
+ * `open`, `records` are a sample (see {@link sampleSize}) of a table that goes on: its prose
+ * columns take the room there is, as later values may be longer.
+ *
+ * @since 0.1.0
+ */
+export const layout = (records: ReadonlyArray<unknown>, columns: number, open = false): Layout => {
+  // One set for the whole sample (not mergeColumns per record, which copies the columns each time).
+  const headers: Array<string> = []
+  const shown = new Set<string>()
+  let truncated = false
+  for (const record of records) {
+    for (const column of columnsOf(record)) {
+      if (shown.has(column) || hasShownParent(shown, column)) continue
+      if (headers.length < maxColumns) {
+        shown.add(column)
+        headers.push(column)
+      } else truncated = true
+    }
+  }
+  const ids = headers.map(isIdColumn)
+  const longest = headers.map((h, k) => {
+    const cap = ids[k] ? maxIdWidth : maxProseWidth
+    let max = 0
+    for (const record of records) max = Math.max(max, lengthUpTo(clean(cell(record, h), cap), cap))
+    return max
+  })
+  const names = headers.map((h) => clean(h, maxIdWidth))
+  const natural = names.map((h, k) =>
+    open && !ids[k] ? maxProseWidth : Math.max(lengthUpTo(h, maxProseWidth), longest[k] ?? 0)
+  )
+  const floors = headers.map((_, k) => ids[k] ? Math.max(longest[k] ?? 0, 2) : Math.min(natural[k] ?? 0, 8))
+  const widths = fit(natural, floors, columns)
+  const line = (cells: ReadonlyArray<string>, cutIds: boolean) =>
+    cells.map((c, k) => pad(ids[k] && !cutIds ? c : cut(c, widths[k] ?? 0), widths[k] ?? 0)).join("  ").trimEnd() +
+    "\n"
+  return {
+    columns: headers,
+    head: headers.length === 0 ? "" : line(names, true) + widths.map((w) => "─".repeat(w)).join("  ") + "\n",
+    row: (record) =>
+      headers.length === 0
+        ? ""
+        : line(headers.map((h, k) => clean(cell(record, h), ids[k] ? undefined : widths[k])), false),
+    truncated,
+    leavesOut: (record) => columnsOf(record).some((column) => !shown.has(column) && !hasShownParent(shown, column))
+  }
+}
+
+const hasShownParent = (shown: ReadonlySet<string>, column: string): boolean => {
+  for (let dot = column.lastIndexOf("."); dot > 0; dot = column.lastIndexOf(".", dot - 1)) {
+    if (shown.has(column.slice(0, dot))) return true
+  }
+  return false
 }
 
 /**
@@ -50,16 +207,11 @@ const fit = (natural: ReadonlyArray<number>, floors: ReadonlyArray<number>, colu
  * @since 0.1.0
  */
 export const renderTable = (records: ReadonlyArray<unknown>, columns: number): string => {
-  const headers = records.reduce<Array<string>>((acc, record) => mergeColumns(acc, record), [])
-  if (headers.length === 0) return ""
-  const rows = records.map((record) => headers.map((h) => clean(cell(record, h))))
-  const longest = headers.map((_, k) => Math.max(0, ...rows.map((row) => [...(row[k] ?? "")].length)))
-  const natural = headers.map((h, k) => Math.max([...h].length, longest[k] ?? 0))
-  const floors = headers.map((h, k) => isIdColumn(h) ? Math.max(longest[k] ?? 0, 2) : Math.min(natural[k] ?? 0, 8))
-  const widths = fit(natural, floors, columns)
-  const line = (cells: ReadonlyArray<string>) =>
-    cells.map((c, k) => pad(cut(c, widths[k] ?? 0), widths[k] ?? 0)).join("  ").trimEnd()
-  return [line(headers), widths.map((w) => "─".repeat(w)).join("  "), ...rows.map(line)].join("\n") + "\n"
+  const table = layout(records, columns)
+  if (table.columns.length === 0) return ""
+  let text = table.head
+  for (const record of records) text += table.row(record)
+  return text
 }
 
 /**
@@ -69,11 +221,17 @@ export const renderTable = (records: ReadonlyArray<unknown>, columns: number): s
  */
 export const renderRecord = (record: unknown, columns: number): string => {
   const headers = mergeColumns([], record)
-  const nameWidth = Math.max(...headers.map((h) => h.length))
+  const names = headers.map((h) => clean(h, maxNameWidth))
+  let nameWidth = 0
+  for (const name of names) nameWidth = Math.max(nameWidth, lengthUpTo(name, maxNameWidth))
   const valueWidth = Math.max(20, columns - nameWidth - 2)
-  return headers.map((h) =>
-    `${pad(h, nameWidth)}  ${isIdColumn(h) ? clean(cell(record, h)) : cut(clean(cell(record, h)), valueWidth)}`
-      .trimEnd()
-  ).join("\n") +
-    "\n"
+  let text = ""
+  for (let k = 0; k < headers.length; k++) {
+    const h = headers[k] ?? ""
+    const id = isIdColumn(h)
+    const value = clean(cell(record, h), id ? undefined : valueWidth)
+    text += `${pad(cut(names[k] ?? "", nameWidth), nameWidth)}  ${id ? value : cut(value, valueWidth)}`
+      .trimEnd() + "\n"
+  }
+  return text
 }
