@@ -206,7 +206,7 @@ const recordBound = (total: number) => 2 * total + 10_000
  * Fails a bulk stream, before delivering the page, when the server plainly does not advance,
  * whatever its tokens: a page with the same records as an earlier one (a correct server never
  * serves a record twice in one order, so never a whole page again), or more records than
- * {@link recordBound} allows. Pages are recognised by a 53-bit hash of their records' ids, in a set
+ * {@link recordBound} allows. Pages are recognised by a 53-bit hash of their first and last records' ids, in a set
  * of at most {@link rememberedPages}: memory stays bounded on a harvest of ten million records.
  */
 const stallGuard = (endpoint: string) => {
@@ -248,28 +248,35 @@ const stall = (endpoint: string, what: string) =>
   })
 
 /**
- * A 53-bit hash (cyrb53) of a page's record ids in order; `undefined` for an empty page or one with
- * a record without a `paperId` (nothing to recognise it by).
+ * A 53-bit hash (cyrb53) of a page's length and its first and last record ids; `undefined` for an
+ * empty page or one whose first or last record has no `paperId` (nothing to recognise it by). The
+ * ends suffice: a correct server never serves a record twice, so no two of its pages share a first
+ * id, while hashing every id cost a harvest several percent of its speed.
  */
 const fingerprint = (data: ReadonlyArray<unknown>): number | undefined => {
   if (data.length === 0) return undefined
-  let h1 = 0xdeadbeef
-  let h2 = 0x41c6ce57
-  for (const record of data) {
-    const id = typeof record === "object" && record !== null
-      ? (record as { readonly paperId?: unknown }).paperId
-      : undefined
-    if (typeof id !== "string") return undefined
-    // Each id closed by a separator no id contains: ["ab", "c"] and ["a", "bc"] differ.
-    for (let i = 0; i <= id.length; i++) {
-      const code = i < id.length ? id.charCodeAt(i) : 0x1f
-      h1 = Math.imul(h1 ^ code, 2654435761)
-      h2 = Math.imul(h2 ^ code, 1597334677)
-    }
+  const first = idOf(data[0])
+  const last = idOf(data[data.length - 1])
+  if (first === undefined || last === undefined) return undefined
+  let h1 = 0xdeadbeef ^ data.length
+  let h2 = 0x41c6ce57 ^ data.length
+  // Each id closed by a separator no id contains: ["ab", "c"] and ["a", "bc"] differ.
+  const text = `${first}\u001f${last}\u001f`
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ code, 2654435761)
+    h2 = Math.imul(h2 ^ code, 1597334677)
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
   return 4294967296 * (2097151 & h2) + (h1 >>> 0)
+}
+
+const idOf = (record: unknown): string | undefined => {
+  const id = typeof record === "object" && record !== null
+    ? (record as { readonly paperId?: unknown }).paperId
+    : undefined
+  return typeof id === "string" ? id : undefined
 }
 
 interface Cursor {
