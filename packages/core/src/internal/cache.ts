@@ -286,16 +286,34 @@ const cached = <A>(
     return Effect.flatMap(cache.get(entry) as Effect.Effect<unknown, S2Error>, (json) =>
       fresh !== undefined ? Effect.succeed(fresh.value) : Effect.andThen(
         Effect.logDebug(`S2 cache hit: ${identity.request}`),
-        Effect.catchTag(decode(json), "DecodeError", (error) =>
-          retried ? Effect.fail(error) : Effect.gen(function*() {
-            yield* Effect.logWarning(
-              `S2 cache: the entry for ${identity.request} does not decode (${error.message}); asking the server instead`
-            )
-            yield* Effect.ignore(cache.invalidate(entry))
-            return yield* cached(cache, identity, fetch, decode, true)
-          }))
+        decodeStored(identity.request, decode(json), {
+          retried,
+          drop: cache.invalidate(entry),
+          again: Effect.suspend(() =>
+            cached(cache, identity, fetch, decode, true)
+          )
+        })
       ))
   })
+
+/**
+ * A stored answer decoded. One this version cannot decode (written by another version, or edited)
+ * is a logged miss: the entry is dropped and the server asked `again`, once (`retried` says it was).
+ * Used for every kind of entry: a response's and a batched lookup's.
+ */
+export const decodeStored = <A>(
+  request: string,
+  decoded: Effect.Effect<A, DecodeError>,
+  options: {
+    readonly retried: boolean
+    readonly drop: Effect.Effect<unknown, unknown>
+    readonly again: Effect.Effect<A, S2Error>
+  }
+): Effect.Effect<A, S2Error> =>
+  Effect.catchTag(decoded, "DecodeError", (error) =>
+    options.retried ? Effect.fail(error) : Effect.logWarning(
+      `S2 cache: the entry for ${request} does not decode (${error.message}); asking the server instead`
+    ).pipe(Effect.andThen(Effect.ignore(options.drop)), Effect.andThen(options.again)))
 
 /**
  * The hook: reads and writes entries of `storeId` in the (guarded) persistence, for `timeToLive`.

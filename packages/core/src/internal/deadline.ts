@@ -15,7 +15,7 @@ import type { RetryPolicy } from "../RetryPolicy.js"
 import { formatWait } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import { Timeout } from "../S2Error.js"
-import { shortCause } from "./retryLog.js"
+import { pathOf, shortCause } from "./retryLog.js"
 
 interface Target {
   readonly method: string
@@ -30,14 +30,6 @@ interface DeadlineReached {
 }
 
 const isDeadlineReached = (u: unknown): u is DeadlineReached => Predicate.isTagged(u, "DeadlineReached")
-
-const pathOf = (url: string): string => {
-  try {
-    return new URL(url).pathname
-  } catch {
-    return url
-  }
-}
 
 /**
  * `policy`, except that a retry whose wait would end more than `deadline` after the call began is

@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type { S2Error } from "../S2Error.js"
 import { DecodeError, isS2Error, ObjectNotFound } from "../S2Error.js"
+import { decodeStored } from "./cache.js"
 import * as Req from "./request.js"
 import type { Transport } from "./transport.js"
 import * as TransportModule from "./transport.js"
@@ -235,18 +236,16 @@ export const loader = <A, I>(
             ? Effect.succeed(answered as A)
             // JSON, from the store or a batch call: decoded here, with the key hidden as in any
             // answer the transport decodes. A stored entry that does not decode is a logged miss.
-            : Effect.catchTag(decode(answered), "DecodeError", (error) =>
-              retried ? Effect.fail(error) : Effect.gen(function*() {
-                const request = lookup.request
-                yield* Effect.logWarning(
-                  `S2 cache: the entry for ${request} does not decode (${error.message}); asking the server instead`
-                )
-                yield* Effect.ignore(store.remove(lookup))
-                return yield* answer(
-                  new Lookup({ id: lookup.id, fields: lookup.fields, key: lookup.key, request }),
+            : decodeStored(lookup.request, decode(answered), {
+              retried,
+              drop: store.remove(lookup),
+              again: Effect.suspend(() =>
+                answer(
+                  new Lookup({ id: lookup.id, fields: lookup.fields, key: lookup.key, request: lookup.request }),
                   true
                 )
-              }))
+              )
+            })
       )
     return (id, fields) =>
       Effect.flatMap(

@@ -9,7 +9,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import type { Cause, RetryPolicy } from "../RetryPolicy.js"
-import { causeOf, formatWait as formatWaitOf, isRetryStep } from "../RetryPolicy.js"
+import { causeOf, formatWait, isRetryStep } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import * as Metrics from "./metrics.js"
 import { reasonLabel } from "./transportCause.js"
@@ -22,9 +22,6 @@ export const shortCause = (error: S2Error): string => {
   return error._tag
 }
 
-/** `5 s`, `1.5 s`, `500 ms`, `10 min 1 s`: the one format of waits (`RetryPolicy.formatWait`). */
-export const formatWait = (millis: number): string => formatWaitOf(millis)
-
 /** How each retry budget's cause reads in the log. */
 const causeText: { readonly [C in Cause]: string } = {
   rateLimited: "rate limited",
@@ -33,7 +30,8 @@ const causeText: { readonly [C in Cause]: string } = {
   timeout: "no answer"
 }
 
-const pathOf = (url: string): string => {
+/** The path of a request's URL, for log lines (the query holds nothing the reader needs there). */
+export const pathOf = (url: string): string => {
   try {
     return new URL(url).pathname
   } catch {

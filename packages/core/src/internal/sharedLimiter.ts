@@ -17,6 +17,7 @@ import type { Shared } from "../RateLimit.js"
 import { formatWait } from "../RetryPolicy.js"
 import type { InvalidOptions, RateLimiterReason, S2Error } from "../S2Error.js"
 import { RateLimiterUnavailable } from "../S2Error.js"
+import { excerpt } from "./response.js"
 import type { Pace } from "./transport.js"
 
 /** The options of a {@link Shared} limit, checked and with their defaults. */
@@ -27,8 +28,8 @@ export interface Resolved {
   readonly onStoreError: "fail" | "local"
   readonly storeTimeout: Duration.Duration
   readonly label: string
-  /** The longest wait for a slot the store may ask for; default 1 minute. */
-  readonly maxWait?: Duration.Duration | undefined
+  /** The longest wait for a slot the store may ask for (`Shared.maxWait`, validated with its default). */
+  readonly maxWait: Duration.Duration
 }
 
 /** How long a process that lost its store paces itself before asking the store again. */
@@ -83,7 +84,8 @@ interface Problem {
 /** A store answer that is not a slot; the message shows a bounded excerpt of it. */
 class BadAnswer extends Error {}
 
-const excerpt = (value: unknown): string => {
+/** A store's answer as text, cut to a bounded excerpt (non-finite numbers named, not `null`). */
+const shown = (value: unknown): string => {
   let text: string
   try {
     text = typeof value === "string"
@@ -92,7 +94,7 @@ const excerpt = (value: unknown): string => {
   } catch {
     text = typeof value
   }
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text
+  return excerpt(text, 80)
 }
 
 /**
@@ -117,7 +119,7 @@ const checked = (store: RateLimiter.RateLimiterStore["Service"]): RateLimiter.Ra
             answer.every((n) => typeof n === "number" && Number.isFinite(n)) && answer[0] >= 1 && answer[1] >= 0
           return ok
             ? Effect.succeed(answer as unknown as readonly [number, number])
-            : bad(`answered ${excerpt(answer)}, not a [count, milliseconds] slot`)
+            : bad(`answered ${shown(answer)}, not a [count, milliseconds] slot`)
         })
       )
   })
@@ -129,7 +131,7 @@ const slotOf = (limiter: RateLimiter.RateLimiter, options: Resolved) => {
     why: `the shared rate limit's store (${options.label}) ${why}`,
     reason
   })
-  const maxWait = options.maxWait ?? Duration.minutes(1)
+  const { maxWait } = options
   return limiter.consume({
     key: options.key,
     limit: 1,

@@ -29,7 +29,7 @@ import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import { DecodeError, Timeout, TransportError } from "../S2Error.js"
 import { retryWithin } from "./deadline.js"
-import { fastDecoder, maxDepth } from "./decode.js"
+import { fastDecoder, maxDepth, nestsDeeper } from "./decode.js"
 import * as MetricsCount from "./metrics.js"
 import { prefixes, type S2Request } from "./request.js"
 import * as Response from "./response.js"
@@ -184,22 +184,6 @@ const tooDeep = "(a value nested too deeply to show)"
 
 const formatIssue = SchemaIssue.makeFormatterDefault()
 
-/**
- * Whether a JSON value nests deeper than `max` (walked without recursion). A hostile body can nest
- * deeply enough to overflow the stack of any recursive printer (`JSON.stringify` among them); such a
- * value is named, not shown, so the failure still ends as a `DecodeError`, not a defect.
- */
-const nestsDeeper = (json: unknown, max: number): boolean => {
-  const stack: Array<readonly [unknown, number]> = [[json, 0]]
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!
-    if (typeof value !== "object" || value === null) continue
-    if (depth >= max) return true
-    for (const child of Object.values(value)) stack.push([child, depth + 1])
-  }
-  return false
-}
-
 /** A bounded rendering of a server's value, the key hidden before it is cut. */
 const shown = (render: () => string, max: number, hide: Hide): string => {
   try {
@@ -256,7 +240,7 @@ const hiddenCopy = (json: unknown, hide: Hide): unknown => {
 /**
  * Schema's own decoder: the reference behaviour, and the source of the error. The error is built
  * from a copy of the body with the key hidden: its message reports the offending values (as v3's
- * did) unless the body nests too deeply to show, and its `cause` is Schema's error of the copy,
+ * did; a body nesting deeper than any record is refused first, unprinted), and its `cause` is Schema's error of the copy,
  * decoded without reporting values, so it holds the paths but no value of the body (nor the page).
  */
 const slowDecode = <A, I>(
@@ -281,18 +265,17 @@ const slowDecode = <A, I>(
   // Schema memoises the compiled parser per schema, so this does not rebuild it per page.
   const result = Schema.decodeUnknownResult(schema)(json)
   if (Result.isSuccess(result)) return Effect.succeed(result.success)
-  const deep = nestsDeeper(json, 1000)
   const hidden = hiddenCopy(json, hide)
   // The copy passes only where the key itself was refused (say, in a string too long): no cause then.
   const cause = failureOf(Schema.decodeUnknownResult(schema)(hidden))
-  const reported = deep ? undefined : failureOf(Schema.decodeUnknownResult(schema, { reportInput: true })(hidden))
+  const reported = failureOf(Schema.decodeUnknownResult(schema, { reportInput: true })(hidden))
   const issue = (reported ?? cause ?? result.failure).issue
   return Effect.fail(
     new DecodeError({
       message: `the response of ${target.method} ${target.url} is not of the expected shape: ${
         shown(() => formatIssue(issue), 1000, hide)
-      }${deep ? ` ${tooDeep}` : ""}`,
-      excerpt: deep ? tooDeep : shown(() => JSON.stringify(hidden) ?? String(hidden), 500, hide),
+      }`,
+      excerpt: shown(() => JSON.stringify(hidden) ?? String(hidden), 500, hide),
       reason: "shape",
       cause,
       ...target
