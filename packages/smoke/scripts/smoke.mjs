@@ -30,6 +30,9 @@ const project = path.join(work, "my-project")
 const npmGlobal = path.join(work, "npm-global")
 const pnpmHome = path.join(work, "pnpm-home")
 const xdg = path.join(work, "xdg")
+// pnpm caches registry metadata per host and port: a later run whose local registry gets a port an
+// earlier run had would be answered the earlier tarballs' integrity, and refuse the new ones.
+const pnpmCache = path.join(work, "pnpm-cache")
 /** The tarballs getting-started's lines write; removed at the end unless they were there before. */
 const documentedTarballs = ["core", "node", "testing"].map((name) => `/tmp/s2-effect-${name}.tgz`)
   .filter((file) => !fs.existsSync(file))
@@ -183,6 +186,7 @@ const envFor = (registryUrl) => ({
   ...process.env,
   npm_config_prefix: npmGlobal,
   PNPM_HOME: pnpmHome,
+  pnpm_config_cache_dir: pnpmCache,
   PATH: [path.join(npmGlobal, "bin"), path.join(pnpmHome, "bin"), pnpmHome, process.env.PATH].join(path.delimiter),
   ...(registryUrl === undefined ? {} : { "npm_config_@s2-effect:registry": registryUrl, XDG_CONFIG_HOME: xdg })
 })
