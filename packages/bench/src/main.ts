@@ -12,11 +12,13 @@ import * as Path from "node:path"
 import { bundleCli } from "../../cli/scripts/bundle.mjs"
 import { startEmulator } from "./emulator.js"
 import { Patched, patchedEffect } from "./patchedEffect.js"
+import { measureStartup } from "./startup.js"
 
 const runs = Number(process.env.BENCH_RUNS ?? 5)
 /**
  * `BENCH_ONLY=harvest`: only the interleaved harvests (library, hand loop, `s2 harvest`), printed
  * and not written to RESULTS.md — for measuring a change to the harvest path without the whole run.
+ * `BENCH_ONLY=startup`: only the emulator start-up rows, printed the same way.
  */
 const only = process.env.BENCH_ONLY
 const here = import.meta.dirname
@@ -382,7 +384,23 @@ const printHarvests = (h: Harvests, loadAtStart: number) => {
   line("output check", h.same ? "byte-identical" : "DIFFERENT")
 }
 
+/** The emulator start-up rows (src/startup.ts); `BENCH_ONLY=startup` prints only them. */
+const startupRows = async () =>
+  measureStartup({
+    runs,
+    bundle: (name) => bundle(name),
+    runCase,
+    runS2,
+    s2: await bundleCli(Path.join(tmp, "s2")),
+    stat,
+    cell
+  })
+
 const main = async () => {
+  if (only === "startup") {
+    for (const line of await startupRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
+    return
+  }
   const started = Date.now()
   // Other work on the machine inflates wall times and spreads the ratios: said with the figures.
   const loadAtStart = Os.loadavg()[0] ?? 0
@@ -397,6 +415,7 @@ const main = async () => {
     emulator.stop()
     const memory = await measureMemory()
     const promotion = measurePromotion()
+    const startup = await startupRows()
     lines = [
       ...header(loadAtStart),
       ...harvestRows(harvests),
@@ -406,6 +425,8 @@ const main = async () => {
       `Output check: the last harvest files of all four are ${harvests.same ? "byte-identical" : "DIFFERENT"}.`,
       "",
       ...promotionSection(promotion),
+      "",
+      ...startup,
       "",
       ...framesSection(frames),
       "",

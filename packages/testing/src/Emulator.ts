@@ -97,6 +97,14 @@ export interface EmulatorService {
   readonly fileUrl: string
   /** Every request seen so far, oldest first (the API key redacted). */
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>
+  /** How many requests the emulator saw since it started or since `clearRequests`. */
+  readonly requestCount: Effect.Effect<number>
+  /**
+   * The same requests counted by path, e.g. `{ "/graph/v1/paper/batch": 2, "/graph/v1/paper/CorpusId:1": 1 }`:
+   * what a test of caching or batching asserts in one line.
+   */
+  readonly requestCounts: Effect.Effect<Readonly<Record<string, number>>>
+  /** Forgets the requests seen so far (counts start again from zero). */
   readonly clearRequests: Effect.Effect<void>
   /** Replaces the fault configuration (and resets its counters). */
   readonly setFaults: (config: Config) => Effect.Effect<void>
@@ -123,7 +131,8 @@ export interface EmulatorService {
  *     const res = yield* client.get("https://api.semanticscholar.org/graph/v1/paper/CorpusId:1015")
  *     expect(res.status).toBe(200)
  *     const emulator = yield* Emulator
- *     expect((yield* emulator.requests).length).toBe(1)
+ *     expect(yield* emulator.requestCount).toBe(1)
+ *     expect(yield* emulator.requestCounts).toEqual({ "/graph/v1/paper/CorpusId:1015": 1 })
  *   }).pipe(Effect.provide(Emulator.layer({ seed: 1, size: 1000 }))))
  * ```
  * @category services

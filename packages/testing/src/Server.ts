@@ -5,7 +5,7 @@
  */
 import type * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import type { EmulatorOptions, EmulatorService } from "./Emulator.js"
+import type { EmulatorOptions, EmulatorService, RecordedRequest } from "./Emulator.js"
 import * as internal from "./internal/server.js"
 
 /**
@@ -17,6 +17,48 @@ import * as internal from "./internal/server.js"
 export interface ServerOptions extends EmulatorOptions {
   /** 0 (default) picks a free port. */
   readonly port?: number
+  /**
+   * One line per request once it is answered (`true`: on stderr; a function: handed each line), e.g.
+   * `s2-emulator: POST /graph/v1/paper/batch?fields=title 200 4ms`: method, path and query (an API key
+   * sent in the query shown as `<redacted>`; headers never shown), then the status, or `hang`, `reset`
+   * or `aborted` (the client went away first), then the milliseconds until then.
+   */
+  readonly logRequests?: boolean | ((line: string) => void)
+}
+
+/**
+ * The path of the running server's request log, outside every API path (`/graph/v1`,
+ * `/recommendations/v1`, `/datasets/v1`) so that no base URL ending in an API root reaches it, and
+ * served over HTTP only (the in-memory layer answers it with the API's 404). `GET` answers a
+ * {@link RequestSummary} as JSON; `DELETE` forgets the requests (204). Its own requests are not counted.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { requestsPath, type RequestSummary } from "@s2-effect/testing"
+ *
+ * // In a test of a program talking to `s2-emulator --port 8787`:
+ * const requestCounts = Effect.promise(async () => {
+ *   const res = await fetch(`http://127.0.0.1:8787${requestsPath}`)
+ *   return ((await res.json()) as RequestSummary).counts
+ * })
+ * ```
+ * @category constants
+ * @since 0.1.0
+ */
+export const requestsPath: "/__emulator/requests" = internal.requestsPath
+
+/**
+ * What `GET` {@link requestsPath} answers: the requests since start (or the last `DELETE`), counted
+ * and by path, and the latest of them (at most 100, oldest first; the API key redacted).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface RequestSummary {
+  readonly count: number
+  readonly counts: Readonly<Record<string, number>>
+  readonly recent: ReadonlyArray<RecordedRequest>
 }
 
 /**
@@ -30,6 +72,8 @@ export interface ServerOptions extends EmulatorOptions {
 export interface EmulatorServer extends EmulatorService {
   readonly url: string
   readonly port: number
+  /** `url` + {@link requestsPath}: the request log for a test that only has HTTP. */
+  readonly requestsUrl: string
 }
 
 /**

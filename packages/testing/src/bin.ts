@@ -1,6 +1,7 @@
 /**
  * `s2-emulator --port 8787 --size 100000 --seed 1 [--bulk-size 10000000] [--open-world] [--lazy-index]
- * [--rate-limit 1/s]`: runs the HTTP emulator until interrupted and prints its URL and corpus size once it is ready.
+ * [--rate-limit 1/s] [--log-requests]`: runs the HTTP emulator until interrupted and prints its URL and
+ * corpus size once it is ready (`--log-requests`: a line per request on stderr).
  * Bad arguments print what is wrong and exit 2; a port that cannot be bound exits 1.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -12,9 +13,8 @@ import { parseArgs } from "node:util"
 import * as bulkQuery from "./internal/bulkQuery.js"
 import { startEmulator } from "./Server.js"
 
-const USAGE_LINE =
-  "usage: s2-emulator [--port 8787] [--size 100000] [--seed 1] [--bulk-size N] [--open-world] [--lazy-index]\n" +
-  "                   [--rate-limit N/s]"
+const USAGE_LINE = "usage: s2-emulator [--port 8787] [--size 100000] [--seed 1] [--bulk-size N] [--open-world]\n" +
+  "                   [--lazy-index] [--rate-limit N/s] [--log-requests]"
 const USAGE = `${USAGE_LINE}\n` +
   "  --port N        TCP port on 127.0.0.1 (0: any free port; default 8787)\n" +
   "  --size N        papers in the generated corpus (default 100000)\n" +
@@ -22,7 +22,9 @@ const USAGE = `${USAGE_LINE}\n` +
   "  --bulk-size N   papers bulk search pages over for an empty query (default: --size)\n" +
   "  --open-world    resolve any well-formed unknown id to some corpus paper instead of 404\n" +
   "  --lazy-index    build the relevance-search index on the first search, not at start\n" +
-  "  --rate-limit N/s  requests per second per API key; more get 429 with Retry-After (default: none)"
+  "  --rate-limit N/s  requests per second per API key; more get 429 with Retry-After (default: none)\n" +
+  "  --log-requests  one line per request on stderr: method, path?query (key redacted), status, ms\n" +
+  "request counts: GET /__emulator/requests (JSON; DELETE resets)"
 
 const OPTIONS = {
   port: { type: "string" },
@@ -32,6 +34,7 @@ const OPTIONS = {
   "open-world": { type: "boolean" },
   "lazy-index": { type: "boolean" },
   "rate-limit": { type: "string" },
+  "log-requests": { type: "boolean" },
   help: { type: "boolean", short: "h" }
 } as const
 
@@ -114,11 +117,13 @@ const program = Effect.scoped(Effect.gen(function*() {
     size,
     bulkSize,
     openWorld: values["open-world"] === true,
+    logRequests: values["log-requests"] === true,
     ...(rateLimit === undefined ? {} : { rateLimit })
   })
-  // Build the relevance index now rather than on the first search (unless told not to: benchmarks
-  // of bulk search never use it and should not wait for it).
-  if (values["lazy-index"] !== true) void emulator.corpus.search
+  // Build the relevance index in the background from now rather than on the first search (unless
+  // told not to: benchmarks of bulk search never use it). Ready is printed first: other routes need
+  // no index, and a search meanwhile finishes the build.
+  if (values["lazy-index"] !== true) void emulator.corpus.indexInBackground()
   const papers = emulator.corpus.size.toLocaleString("en-US")
   const bulk = bulkSize > size ? `, bulk search over ${bulkSize.toLocaleString("en-US")}` : ""
   process.stdout.write(

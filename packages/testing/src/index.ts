@@ -20,4 +20,4 @@ export * as Faults from "./Faults.js"
 export * as Fixtures from "./Fixtures.js"
 /** @category modules */
 export * as SemanticScholarStub from "./SemanticScholarStub.js"
-export { type EmulatorServer, type ServerOptions, startEmulator } from "./Server.js"
+export { type EmulatorServer, requestsPath, type RequestSummary, type ServerOptions, startEmulator } from "./Server.js"

@@ -49,11 +49,20 @@ const toWeb = (response: Emulator.EmulatorResponse, truncate: number | undefined
   })
 }
 
+/** Requests by path, in the order each path was first seen. Paths start with "/", so none is a prototype key. */
+export const countByPath = (requests: ReadonlyArray<Emulator.RecordedRequest>): Record<string, number> => {
+  const counts: Record<string, number> = {}
+  for (const { path } of requests) counts[path] = (counts[path] ?? 0) + 1
+  return counts
+}
+
 /** The service over a core; the in-memory layer and the HTTP server both hand it out. */
 export const makeService = (core: EmulatorCore): Emulator.EmulatorService => ({
   corpus: core.corpus,
   fileUrl: core.context.fileBase,
   requests: Effect.sync(() => core.requests),
+  requestCount: Effect.sync(() => core.requests.length),
+  requestCounts: Effect.sync(() => countByPath(core.requests)),
   clearRequests: Effect.sync(() => core.clearRequests()),
   setFaults: (config) => Effect.sync(() => core.setFaults(config)),
   core

@@ -27,10 +27,23 @@ const tokenize = (text: string): Array<string> =>
  * The search term of a lower-case word: its Porter stem, so that singular and plural (and other
  * inflections) match, as on the live service: `transformer` finds "Transformers".
  */
-const term = (word: string): string => stemmer(word)
+const term = (word: string): string => {
+  // The corpus's text comes from a small vocabulary: stemming each distinct word once makes
+  // building the search indexes several times faster. Bounded, since queries bring words too.
+  let stem = stems.get(word)
+  if (stem === undefined) {
+    if (stems.size >= 100_000) stems.clear()
+    stems.set(word, stem = stemmer(word))
+  }
+  return stem
+}
+const stems = new Map<string, string>()
 
 /** The search terms of a text: its words, stemmed. */
 const terms = (text: string): Array<string> => tokenize(text).map(term)
+
+/** Papers indexed per turn of a background build: about 20 ms, so requests wait little meanwhile. */
+const INDEX_SLICE = 500
 
 const DAY = 86_400_000
 const VIRTUAL_FROM = Date.UTC(1950, 0, 1)
@@ -53,7 +66,8 @@ export class CorpusImpl implements Api.Corpus {
   readonly authorHIndex: Int32Array
   /** Indices of the landmark papers: real papers with their real ids, titles and authors. */
   readonly landmarks: Int32Array
-  private readonly external = new Map<string, number>()
+  // Landmarks' external ids; generated ones are parsed back to their index (see `resolveExternal`).
+  private readonly landmarkExternal = new Map<string, number>()
   // Landmarks keep their real ids, which do not follow the generated id layout.
   private readonly landmarkPaperIds = new Map<string, number>()
   private readonly landmarkCorpusIds = new Map<number, number>()
@@ -91,15 +105,15 @@ export class CorpusImpl implements Api.Corpus {
     this.papers = papers
     this.landmarks = Int32Array.from({ length: landmarks }, (_, k) => firstLandmark + k)
 
-    for (const p of papers) {
-      for (const [kind, value] of Object.entries(p.externalIds)) {
+    for (let i = firstLandmark; i < this.size; i++) {
+      for (const [kind, value] of Object.entries(papers[i]!.externalIds)) {
         if (kind === "CorpusId" || kind === "DBLP") continue
-        this.external.set(externalKey(kind, String(value)), p.index)
+        this.landmarkExternal.set(externalKey(kind, String(value)), i)
       }
     }
 
-    const order = Int32Array.from({ length: this.size }, (_, i) => i)
-      .sort((a, b) => dateKey(papers[a]!) - dateKey(papers[b]!) || a - b)
+    const dates = Int32Array.from(papers, dateKey)
+    const order = Int32Array.from({ length: this.size }, (_, i) => i).sort((a, b) => dates[a]! - dates[b]! || a - b)
     this.graph = buildGraph(this.seed, this.size, order, this.landmarks)
 
     const count = new Int32Array(this.authorCount)
@@ -202,11 +216,26 @@ export class CorpusImpl implements Api.Corpus {
         return this.openWorld ? hashString(`CorpusId:${ref.value}`) % this.size : undefined
       }
       case "External": {
-        const found = this.external.get(externalKey(ref.kind, ref.value))
+        const found = this.resolveExternal(ref.kind, ref.value)
         if (found !== undefined) return found
         return this.openWorld ? hashString(externalKey(ref.kind, ref.value)) % this.size : undefined
       }
     }
+  }
+
+  /**
+   * A materialized paper by external id. Generated ids embed their paper's index (see
+   * `externalIdsOf`), so the index is read back from the id and the paper's own id compared:
+   * no table of every paper's ids. Landmarks' real ids come first, as they always have.
+   */
+  private resolveExternal(kind: string, value: string): number | undefined {
+    const key = externalKey(kind, value)
+    const landmark = this.landmarkExternal.get(key)
+    if (landmark !== undefined) return landmark
+    const i = generatedIndexOf(kind, value.toLowerCase())
+    if (i === undefined || !(i >= 0 && i < this.size - this.landmarks.length)) return undefined
+    const own = this.papers[i]!.externalIds[kind]
+    return own !== undefined && externalKey(kind, String(own)) === key ? i : undefined
   }
 
   resolveAuthor(id: string): number | undefined {
@@ -221,18 +250,48 @@ export class CorpusImpl implements Api.Corpus {
   // ---- search indexes, built on first use so that start-up stays fast ----
 
   private miniSearch: MiniSearch<{ id: number; title: string; abstract: string }> | undefined
+  /** Papers added to `miniSearch` so far, in index order (the order `addAll` would add them in). */
+  private indexed = 0
+  private indexing: Promise<void> | undefined
   get search(): MiniSearch<{ id: number; title: string; abstract: string }> {
+    const ms = this.searchIndex()
+    // Whatever a background build has not reached yet is added now, in the same order.
+    this.indexUpTo(this.size)
+    return ms
+  }
+
+  private searchIndex(): MiniSearch<{ id: number; title: string; abstract: string }> {
     if (this.miniSearch === undefined) {
-      const ms = new MiniSearch<{ id: number; title: string; abstract: string }>({
+      this.miniSearch = new MiniSearch<{ id: number; title: string; abstract: string }>({
         fields: ["title", "abstract"],
         storeFields: [],
         processTerm: (word) => term(word.toLowerCase()),
         searchOptions: { boost: { title: 2 } }
       })
-      ms.addAll(this.papers.map((p) => ({ id: p.index, title: p.title, abstract: p.abstract ?? "" })))
-      this.miniSearch = ms
     }
     return this.miniSearch
+  }
+
+  private indexUpTo(end: number): void {
+    const ms = this.searchIndex()
+    for (; this.indexed < end; this.indexed++) {
+      const p = this.papers[this.indexed]!
+      ms.add({ id: p.index, title: p.title, abstract: p.abstract ?? "" })
+    }
+  }
+
+  indexInBackground(): Promise<void> {
+    if (this.indexing === undefined) {
+      this.indexing = new Promise<void>((resolve) => {
+        const slice = (): void => {
+          this.indexUpTo(Math.min(this.size, this.indexed + INDEX_SLICE))
+          if (this.indexed < this.size) setTimeout(slice, 0)
+          else resolve()
+        }
+        setTimeout(slice, 0)
+      })
+    }
+    return this.indexing
   }
 
   private inverted: Map<string, Int32Array> | undefined
@@ -290,6 +349,30 @@ export class CorpusImpl implements Api.Corpus {
     }
     return (result ?? []).sort((a, b) => this.authorCitationCount[b]! - this.authorCitationCount[a]! || a - b)
   }
+}
+
+/** The index a generated external id was made from (the inverse of `externalIdsOf`), if it has that form. */
+const generatedIndexOf = (kind: string, value: string): number | undefined => {
+  const digits = (re: RegExp): number | undefined => {
+    const m = re.exec(value)
+    return m === null ? undefined : Number(m[1])
+  }
+  const n = digits(/^(\d{1,15})$/)
+  switch (kind) {
+    case "MAG":
+      return n === undefined ? undefined : Math.floor((n - 1_000_000_000) / 97)
+    case "PubMed":
+      return n === undefined ? undefined : Math.floor((n - 10_000_000) / 3)
+    case "PubMedCentral":
+      return n === undefined ? undefined : n - 1_000_000
+    case "ArXiv":
+      return digits(/^\d{4}\.(\d{5,15})$/)
+    case "ACL":
+      return digits(/^[a-z]\d{2}-(\d{1,15})$/)
+    case "DOI":
+      return digits(/\.(\d{1,15})$/)
+  }
+  return undefined
 }
 
 const dateKey = (p: PaperCore): number => {

@@ -1,0 +1,107 @@
+/**
+ * `BENCH_ONLY=startup`: how soon an emulator answers (issue 28, point 5). The `s2-emulator` command
+ * (bundled to plain JavaScript, as installed) with 200,000 papers: time to its ready line and peak
+ * RSS then, then the first relevance search, which waits for the rest of the search index, and the
+ * peak RSS after it. The in-memory `Emulator.layer({})` build, and `s2 paper … --emulator` as a
+ * whole process (the bundle `npm i -g` installs).
+ */
+import { spawn } from "node:child_process"
+import * as Fs from "node:fs"
+
+interface Stat {
+  readonly median: number
+  readonly min: number
+  readonly max: number
+}
+
+export interface StartupTools {
+  readonly runs: number
+  readonly bundle: (name: string) => string
+  readonly runCase: (name: string, args: ReadonlyArray<string>) => Record<string, number>
+  readonly runS2: (s2: string, args: ReadonlyArray<string>) => number
+  readonly s2: string
+  readonly stat: (xs: ReadonlyArray<number>) => Stat
+  readonly cell: (s: Stat, digits?: number) => string
+}
+
+/** Peak RSS of a process so far (MB), from /proc on Linux; NaN elsewhere. */
+const peakMB = (pid: number): number => {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(Fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]
+    return kb === undefined ? Number.NaN : Number(kb) / 1024
+  } catch {
+    return Number.NaN
+  }
+}
+
+interface EmulatorRun {
+  readonly readyS: number
+  readonly readyMB: number
+  readonly lookupMs: number
+  readonly searchS: number
+  readonly indexedMB: number
+}
+
+const runEmulator = (bin: string, size: number): Promise<EmulatorRun> =>
+  new Promise((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, [bin, "--port", "0", "--size", String(size), "--seed", "1"], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    let seen = ""
+    child.stdout.setEncoding("utf8")
+    child.stdout.on("data", (text: string) => {
+      seen += text
+      const url = /listening on (http:\/\/\S+)/.exec(seen)?.[1]
+      if (url === undefined || seen === "") return
+      seen = ""
+      const readyS = (performance.now() - started) / 1000
+      const readyMB = peakMB(child.pid!)
+      const timed = async (path: string) => {
+        const t = performance.now()
+        await (await fetch(`${url}${path}`)).text()
+        return performance.now() - t
+      }
+      void (async () => {
+        const lookupMs = await timed("/graph/v1/paper/CorpusId:1015")
+        const searchS = (await timed("/graph/v1/paper/search?query=neural+network")) / 1000
+        const indexedMB = peakMB(child.pid!)
+        child.removeAllListeners("exit")
+        child.kill("SIGTERM")
+        resolve({ readyS, readyMB, lookupMs, searchS, indexedMB })
+      })().catch(reject)
+    })
+    child.on("exit", (code) => reject(new Error(`emulator exited (${code}) before listening: ${seen}`)))
+  })
+
+export const measureStartup = async (tools: StartupTools) => {
+  const bin = tools.bundle("emulatorBin")
+  const emulator: Array<EmulatorRun> = []
+  await runEmulator(bin, 200_000)
+  for (let i = 0; i < tools.runs; i++) emulator.push(await runEmulator(bin, 200_000))
+  tools.runCase("emulatorLayer", [])
+  const layer = Array.from({ length: tools.runs }, () => tools.runCase("emulatorLayer", []))
+  const lookup = ["paper", "CorpusId:1015", "--emulator"]
+  tools.runS2(tools.s2, lookup)
+  const cli = Array.from({ length: tools.runs }, () => tools.runS2(tools.s2, lookup) / 1000)
+  const of = (f: (r: EmulatorRun) => number, digits = 1) => tools.cell(tools.stat(emulator.map(f)), digits)
+  const ofLayer = (key: string, digits = 1) => tools.cell(tools.stat(layer.map((r) => r[key] ?? 0)), digits)
+  return [
+    "| emulator start-up (issue 28, point 5) | now | before: 317e66a, bundled the same way, one run by hand | target |",
+    "|---|---|---|---|",
+    `| \`s2-emulator --size 200000\`, spawn to ready line (s) | ${of((r) => r.readyS, 2)} | 19.07 | ≤ 5 |`,
+    `| same, peak RSS at the ready line (MB) | ${of((r) => r.readyMB, 0)} | 1,423 | < 600 |`,
+    `| same, first lookup after ready (ms) | ${of((r) => r.lookupMs)} | 10 | |`,
+    `| same, first relevance search: finishes the search index built in the background (s) | ${
+      of((r) => r.searchS, 2)
+    } | 0.09 (index built before ready) | |`,
+    `| same, peak RSS with the search index built (MB) | ${of((r) => r.indexedMB, 0)} | 1,434 | |`,
+    `| in-memory \`Emulator.layer({})\` (1,000 papers), build in a loaded process (ms) | ${
+      ofLayer("buildMs")
+    } | | ≤ 300 |`,
+    `| same, first lookup through it (ms) | ${ofLayer("lookupMs")} | | |`,
+    `| \`s2 paper CorpusId:1015 --emulator\` (10,000 papers), installed bundle, whole process (s) | ${
+      tools.cell(tools.stat(cli), 2)
+    } | 0.5 (issue 28) | ≤ 1 |`
+  ]
+}
