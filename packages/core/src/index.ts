@@ -5,6 +5,8 @@
  */
 export { Author } from "./Author.js"
 export { Citation, Reference } from "./Citation.js"
+/** @category modules */
+export * as CitationGraph from "./CitationGraph.js"
 export { Dataset, DatasetDiff, DatasetSummary, Diff, Release } from "./Dataset.js"
 /** @category modules */
 export * as Decoder from "./Decoder.js"
@@ -38,6 +40,8 @@ export {
 export * as PaperId from "./PaperId.js"
 /** @category modules */
 export * as RateLimit from "./RateLimit.js"
+/** @category modules */
+export * as Resolve from "./Resolve.js"
 /** @category modules */
 export * as ResponseCache from "./ResponseCache.js"
 /** @category models */

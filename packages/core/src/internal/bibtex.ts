@@ -1,0 +1,112 @@
+/**
+ * A small BibTeX reader: enough to find each entry's key, `doi`, `eprint`/`archivePrefix` and
+ * `title`. It never throws and never loops: malformed text ends the entry it is in, and reading
+ * goes on at the next `@`.
+ */
+
+export interface BibEntry {
+  readonly type: string
+  readonly key: string
+  readonly fields: Readonly<Record<string, string>>
+}
+
+const skipped = new Set(["comment", "preamble", "string"])
+
+/** Reads a braced value from `text[at] === "{"`: returns the inner text and the index after it. */
+const braced = (text: string, at: number): [string, number] => {
+  let depth = 0
+  for (let i = at; i < text.length; i++) {
+    const c = text[i]
+    if (c === "\\") i++
+    else if (c === "{") depth++
+    else if (c === "}" && --depth === 0) return [text.slice(at + 1, i), i + 1]
+  }
+  return [text.slice(at + 1), text.length]
+}
+
+const quoted = (text: string, at: number): [string, number] => {
+  let depth = 0
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text[i]
+    if (c === "\\") i++
+    else if (c === "{") depth++
+    else if (c === "}") depth--
+    else if (c === "\"" && depth <= 0) return [text.slice(at + 1, i), i + 1]
+  }
+  return [text.slice(at + 1), text.length]
+}
+
+/** One value, with `#` concatenation; bare words (months, macros) are kept as written. */
+const value = (text: string, at: number): [string, number] => {
+  let out = ""
+  let i = at
+  for (;;) {
+    while (/\s/.test(text[i] ?? "")) i++
+    const c = text[i]
+    let part: [string, number]
+    if (c === "{") part = braced(text, i)
+    else if (c === "\"") part = quoted(text, i)
+    else {
+      const m = /^[^,}#\s]*/.exec(text.slice(i, i + 200))![0]
+      part = [m, i + m.length]
+    }
+    out += part[0]
+    i = part[1]
+    while (/\s/.test(text[i] ?? "")) i++
+    if (text[i] !== "#") return [out, i]
+    i++
+  }
+}
+
+/** The entries of a .bib text, in order; `@comment`, `@preamble` and `@string` are skipped. */
+export const parse = (text: string): ReadonlyArray<BibEntry> => {
+  const entries: Array<BibEntry> = []
+  let i = 0
+  while ((i = text.indexOf("@", i)) !== -1) {
+    const head = /^@\s*([A-Za-z]+)\s*[{(]/.exec(text.slice(i, i + 100))
+    if (head === null) {
+      i++
+      continue
+    }
+    const type = head[1]!.toLowerCase()
+    i += head[0].length
+    if (skipped.has(type)) {
+      // Skip the whole body, so an `@` inside a comment does not start an entry.
+      const close = text.indexOf(")", i)
+      i = text[i - 1] === "{" ? braced(text, i - 1)[1] : close === -1 ? text.length : close + 1
+      continue
+    }
+    const keyMatch = /^\s*([^,\s}]*)\s*,?/.exec(text.slice(i, i + 1000))!
+    const key = keyMatch[1]!
+    i += keyMatch[0].length
+    const fields: Record<string, string> = Object.create(null)
+    for (;;) {
+      const name = /^\s*([A-Za-z][\w:.+-]*)\s*=\s*/.exec(text.slice(i, i + 200))
+      if (name === null) break
+      const [v, next] = value(text, i + name[0].length)
+      fields[name[1]!.toLowerCase()] = v
+      i = next
+      while (/[\s,]/.test(text[i] ?? "")) i++
+    }
+    entries.push({ type, key, fields })
+  }
+  return entries
+}
+
+/** TeX to plain text, as far as a title match needs: braces, accents and commands dropped. */
+export const plain = (tex: string): string =>
+  tex.replace(/\\[a-zA-Z]+\s*/g, "").replace(/\\(.)/g, "$1").replace(/[{}]/g, "").replace(/~/g, " ")
+    .replace(/\s+/g, " ").trim()
+
+/** What to ask for an entry: its DOI, else its arXiv eprint, else its title ("" when none). */
+export const inputOf = (entry: BibEntry): string => {
+  const f = entry.fields
+  const doi = plain(f["doi"] ?? "")
+  if (doi.length > 0) return /^(https?:|doi:)/i.test(doi) ? doi : `DOI:${doi}`
+  const eprint = plain(f["eprint"] ?? "")
+  const archive = (f["archiveprefix"] ?? f["eprinttype"] ?? "").toLowerCase()
+  if (eprint.length > 0 && (archive === "arxiv" || /^\d{4}\.\d{4,5}(v\d+)?$/.test(eprint))) {
+    return `ARXIV:${eprint.replace(/v\d+$/, "")}`
+  }
+  return plain(f["title"] ?? "")
+}

@@ -1,0 +1,249 @@
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import type * as CitationGraph from "../CitationGraph.js"
+import { Edge, Node, NotFound } from "../CitationGraph.js"
+import type { Paper } from "../Paper.js"
+import { BadQueryParameters, type S2Error } from "../S2Error.js"
+import { SemanticScholar, type Service } from "../SemanticScholar.js"
+
+/** The batch endpoint's limit: one POST per this many new ids. */
+const BATCH = 500
+/** The lists' largest page. */
+const MAX_PAGE = 1000
+
+type Element = CitationGraph.Element
+
+/**
+ * The walk's memory: ids decided so far (a node, or refused: not found / filtered out), the edges
+ * emitted, and what waits for the next batch call. Everything is keyed by the canonical paperId.
+ */
+interface State {
+  readonly s2: Service
+  readonly options: CitationGraph.CrawlOptions
+  readonly nodes: Set<string>
+  readonly refused: Set<string>
+  /** Requested id → the paperId the batch answered with, when they differ (merged papers). */
+  readonly alias: Map<string, string>
+  readonly edges: Set<string>
+  pendingIds: Array<string>
+  readonly pendingSet: Set<string>
+  pendingEdges: Array<readonly [string, string]>
+  next: Array<string>
+}
+
+const invalid = (parameter: string, message: string) => new BadQueryParameters({ message, parameter })
+
+const validate = (seeds: ReadonlyArray<string>, o: CitationGraph.CrawlOptions) => {
+  if (!["citations", "references", "both"].includes(o.direction)) {
+    return invalid("direction", `direction must be citations, references or both, not ${String(o.direction)}`)
+  }
+  if (!Number.isSafeInteger(o.depth) || o.depth < 0) {
+    return invalid("depth", `depth must be a whole number ≥ 0, not ${o.depth}`)
+  }
+  if (!Number.isSafeInteger(o.perNode) || o.perNode < 1) {
+    return invalid("perNode", `perNode must be a whole number ≥ 1, not ${o.perNode}`)
+  }
+  if (o.order !== undefined && o.order !== "listed" && o.order !== "mostCited") {
+    return invalid("order", `order must be listed or mostCited, not ${String(o.order)}`)
+  }
+  if (seeds.some((s) => typeof s !== "string" || s.trim() === "")) return invalid("seeds", "a seed id is empty")
+  return undefined
+}
+
+const canonical = (state: State, id: string) => state.alias.get(id) ?? id
+
+/** Batch-fetches ids (≤ 500), returning [requested id, paper | undefined] in request order. */
+const fetchBatch = (state: State, ids: ReadonlyArray<string>) =>
+  Effect.map(
+    state.s2.getPapers(ids, {
+      returnNotFound: true,
+      ...(state.options.fields === undefined ? {} : { fields: state.options.fields })
+    }),
+    ({ found, notFound }) => {
+      const missing = new Set(notFound)
+      let i = 0
+      return ids.map((id) => [id, missing.has(id) ? undefined : found[i++]] as const)
+    }
+  )
+
+/** Admits a fetched paper as a node (or an alias of one); answers the node it became, if new. */
+const admit = (state: State, requested: string, paper: Paper, depth: number): Node | undefined => {
+  const id = paper.paperId
+  if (id !== requested) state.alias.set(requested, id)
+  if (state.nodes.has(id)) return undefined
+  state.nodes.add(id)
+  return new Node({ paper, depth })
+}
+
+/** The seeds: one batch call per 500, each paper once whatever id form named it. */
+const seedsStep = (state: State, seeds: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const out: Array<Element> = []
+    const unique = [...new Set(seeds)]
+    for (let at = 0; at < unique.length; at += BATCH) {
+      for (const [id, paper] of yield* fetchBatch(state, unique.slice(at, at + BATCH))) {
+        if (paper === undefined) {
+          out.push(new NotFound({ seed: id }))
+          continue
+        }
+        const node = admit(state, id, paper, 0)
+        if (node !== undefined) {
+          out.push(node)
+          state.next.push(node.paper.paperId)
+        }
+      }
+    }
+    return out
+  })
+
+/** Emits the pending edges whose ends are both decided nodes; drops those touching a refused id. */
+const settleEdges = (state: State, out: Array<Element>) => {
+  const keep: Array<readonly [string, string]> = []
+  for (const [rawFrom, rawTo] of state.pendingEdges) {
+    const from = canonical(state, rawFrom)
+    const to = canonical(state, rawTo)
+    if (state.refused.has(from) || state.refused.has(to) || from === to) continue
+    if (!state.nodes.has(from) || !state.nodes.has(to)) {
+      keep.push([from, to])
+      continue
+    }
+    const key = `${from}\u0000${to}`
+    if (state.edges.has(key)) continue
+    state.edges.add(key)
+    out.push(new Edge({ from, to }))
+  }
+  state.pendingEdges = keep
+}
+
+/** Fetches pending ids in batches of 500 (all of them when `all`), then settles edges. */
+const flush = (state: State, depth: number, all: boolean) =>
+  Effect.gen(function*() {
+    const out: Array<Element> = []
+    while (state.pendingIds.length >= BATCH || (all && state.pendingIds.length > 0)) {
+      const ids = state.pendingIds.slice(0, BATCH)
+      state.pendingIds = state.pendingIds.slice(BATCH)
+      for (const [id, paper] of yield* fetchBatch(state, ids)) {
+        state.pendingSet.delete(id)
+        const filter = state.options.filter
+        if (paper === undefined || (filter !== undefined && !filter(paper))) {
+          state.refused.add(id)
+          if (paper !== undefined && paper.paperId !== id) state.refused.add(paper.paperId)
+          continue
+        }
+        const node = admit(state, id, paper, depth)
+        if (node !== undefined) {
+          out.push(node)
+          state.next.push(node.paper.paperId)
+        }
+      }
+    }
+    settleEdges(state, out)
+    return out
+  })
+
+/** A listed neighbour: its id (null when the graph could not resolve it) and citation count. */
+interface Listed {
+  readonly id: string | null
+  readonly cited: number
+}
+
+/**
+ * The `perNode` distinct neighbour ids of one list. The API cannot sort these lists: `listed` takes
+ * the first ones; `mostCited` reads the first max(perNode, 1000) (one page at most sizes) and ranks them.
+ */
+const neighbours = (
+  state: State,
+  parent: string,
+  which: "citations" | "references"
+): Effect.Effect<Array<string>, S2Error> => {
+  const { perNode } = state.options
+  const ranked = state.options.order === "mostCited"
+  const page = ranked
+    ? { fields: ["paperId" as const, "citationCount" as const], limit: MAX_PAGE }
+    : { fields: ["paperId" as const], limit: Math.min(perNode, MAX_PAGE) }
+  const listed: Stream.Stream<Listed, S2Error> = which === "citations"
+    ? Stream.map(state.s2.getPaperCitations(parent, page), (c) => ({
+      id: c.citingPaper.paperId,
+      cited: c.citingPaper.citationCount ?? 0
+    }))
+    : Stream.map(state.s2.getPaperReferences(parent, page), (r) => ({
+      id: r.citedPaper.paperId,
+      cited: r.citedPaper.citationCount ?? 0
+    }))
+  const seen = new Set<string>()
+  const usable = (entry: Listed): entry is Listed & { readonly id: string } => {
+    const id = entry.id
+    if (typeof id !== "string" || id === "" || id === parent || seen.has(id)) return false
+    seen.add(id)
+    return true
+  }
+  if (!ranked) {
+    return listed.pipe(Stream.filter(usable), Stream.take(perNode), Stream.map((e) => e.id), Stream.runCollect)
+  }
+  return listed.pipe(
+    Stream.take(Math.max(perNode, MAX_PAGE)),
+    Stream.filter(usable),
+    Stream.runCollect,
+    // Array.prototype.sort is stable: equal counts keep the list's order.
+    Effect.map((all) => all.sort((a, b) => b.cited - a.cited).slice(0, perNode).map((e) => e.id))
+  )
+}
+
+/** Expands one paper: its lists become pending ids and edges; a full batch is fetched at once. */
+const expand = (state: State, parent: string, depth: number) =>
+  Effect.gen(function*() {
+    const { direction } = state.options
+    for (const which of ["citations", "references"] as const) {
+      if (direction !== "both" && direction !== which) continue
+      for (const id of yield* neighbours(state, parent, which)) {
+        const known = canonical(state, id)
+        if (state.refused.has(known)) continue
+        state.pendingEdges.push(which === "citations" ? [known, parent] : [parent, known])
+        if (!state.nodes.has(known) && !state.pendingSet.has(known)) {
+          state.pendingSet.add(known)
+          state.pendingIds.push(known)
+        }
+      }
+    }
+    return yield* flush(state, depth + 1, false)
+  })
+
+/** Level `depth` expanded, then the level it found, until the depth limit or an empty frontier. */
+const level = (state: State, depth: number): Stream.Stream<Element, S2Error> =>
+  Stream.suspend(() => {
+    if (depth >= state.options.depth || state.next.length === 0) return Stream.empty
+    const frontier = state.next
+    state.next = []
+    return Stream.fromIterable(frontier).pipe(
+      Stream.mapEffect((parent) => expand(state, parent, depth)),
+      Stream.concat(Stream.fromEffect(flush(state, depth + 1, true))),
+      Stream.flattenIterable,
+      Stream.concat(level(state, depth + 1))
+    )
+  })
+
+/** @internal */
+export const crawl = (
+  seeds: ReadonlyArray<string>,
+  options: CitationGraph.CrawlOptions
+): Stream.Stream<Element, S2Error, SemanticScholar> =>
+  Stream.unwrap(Effect.gen(function*() {
+    const bad = validate(seeds, options)
+    if (bad !== undefined) return yield* Effect.fail(bad)
+    const state: State = {
+      s2: yield* SemanticScholar,
+      options,
+      nodes: new Set(),
+      refused: new Set(),
+      alias: new Map(),
+      edges: new Set(),
+      pendingIds: [],
+      pendingSet: new Set(),
+      pendingEdges: [],
+      next: []
+    }
+    return Stream.fromEffect(seedsStep(state, seeds)).pipe(
+      Stream.flattenIterable,
+      Stream.concat(level(state, 0))
+    )
+  }))

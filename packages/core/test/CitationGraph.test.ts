@@ -1,0 +1,240 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Emulator } from "@s2-effect/testing"
+import { Effect, Layer, Stream } from "effect"
+import * as fc from "fast-check"
+import { CitationGraph, type Paper, SemanticScholar } from "../src/index.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
+
+const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
+
+const SEED = "arXiv:1706.03762"
+const sha = (n: number) => n.toString(16).padStart(40, "0")
+
+interface Walk {
+  readonly nodes: ReadonlyArray<CitationGraph.Node>
+  readonly edges: ReadonlyArray<CitationGraph.Edge>
+  readonly notFound: ReadonlyArray<CitationGraph.NotFound>
+  readonly all: ReadonlyArray<CitationGraph.Element>
+}
+
+const walk = (seeds: ReadonlyArray<string>, options: CitationGraph.CrawlOptions) =>
+  Effect.map(Stream.runCollect(CitationGraph.crawl(seeds, options)), (all): Walk => ({
+    all,
+    nodes: all.filter((e): e is CitationGraph.Node => e._tag === "Node"),
+    edges: all.filter((e): e is CitationGraph.Edge => e._tag === "Edge"),
+    notFound: all.filter((e): e is CitationGraph.NotFound => e._tag === "NotFound")
+  }))
+
+/** The invariants of every walk: returns a list of violations (empty when sound). */
+const violations = (w: Walk, depth: number): Array<string> => {
+  const out: Array<string> = []
+  const depthOf = new Map<string, number>()
+  const edges = new Set<string>()
+  let lastDepth = 0
+  for (const e of w.all) {
+    if (e._tag === "Node") {
+      const id = e.paper.paperId
+      if (depthOf.has(id)) out.push(`node ${id} twice`)
+      if (e.depth < lastDepth) out.push(`node ${id} at depth ${e.depth} after depth ${lastDepth}`)
+      if (e.depth > depth) out.push(`node ${id} deeper than ${depth}`)
+      lastDepth = e.depth
+      depthOf.set(id, e.depth)
+    } else if (e._tag === "Edge") {
+      const key = `${e.from}>${e.to}`
+      if (edges.has(key)) out.push(`edge ${key} twice`)
+      edges.add(key)
+      if (!depthOf.has(e.from) || !depthOf.has(e.to)) out.push(`edge ${key} before or without its ends`)
+      if (e.from === e.to) out.push(`self edge ${key}`)
+    }
+  }
+  // Breadth first: a node at depth d > 0 is linked to a node at depth d - 1.
+  for (const [id, d] of depthOf) {
+    if (d === 0) continue
+    const linked = w.edges.some((e) =>
+      (e.from === id && depthOf.get(e.to) === d - 1) || (e.to === id && depthOf.get(e.from) === d - 1)
+    )
+    if (!linked) out.push(`node ${id} at depth ${d} has no edge to depth ${d - 1}`)
+  }
+  return out
+}
+
+const isList = (path: string) => /\/paper\/[^/]+\/(citations|references)$/.test(path)
+
+describe("CitationGraph.crawl", () => {
+  it.effect("walks breadth first: seeds at depth 0, each paper and edge once, edges after their ends", () =>
+    Effect.gen(function*() {
+      const w = yield* walk([SEED], { direction: "references", depth: 2, perNode: 5 })
+      expect(w.nodes[0]?.depth).toBe(0)
+      expect(w.nodes.filter((n) => n.depth === 0)).toHaveLength(1)
+      expect(w.nodes.some((n) => n.depth === 1)).toBe(true)
+      expect(w.nodes.some((n) => n.depth === 2)).toBe(true)
+      expect(violations(w, 2)).toEqual([])
+      // references: every edge leaves a node of a lower or equal depth's expansion
+      const seed = w.nodes[0]!.paper.paperId
+      expect(w.edges.filter((e) => e.from === seed).length).toBeGreaterThan(0)
+      expect(w.edges.every((e) => e.to !== seed || e.from !== seed)).toBe(true)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("the same paper named by two id forms is one node; a seed not found is a NotFound element", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const paper = yield* s2.getPaper(SEED, { fields: ["paperId"] })
+      const w = yield* walk([SEED, paper.paperId, SEED, "DOI:10.0000/not-there"], {
+        direction: "citations",
+        depth: 0,
+        perNode: 3
+      })
+      expect(w.nodes.map((n) => n.paper.paperId)).toEqual([paper.paperId])
+      expect(w.notFound.map((n) => n.seed)).toEqual(["DOI:10.0000/not-there"])
+      expect(w.edges).toEqual([])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("perNode caps the neighbours taken from each list", () =>
+    Effect.gen(function*() {
+      const small = yield* walk([SEED], { direction: "both", depth: 1, perNode: 2 })
+      const large = yield* walk([SEED], { direction: "both", depth: 1, perNode: 50 })
+      const seed = small.nodes[0]!.paper.paperId
+      expect(small.edges.filter((e) => e.to === seed).length).toBeLessThanOrEqual(2)
+      expect(small.edges.filter((e) => e.from === seed).length).toBeLessThanOrEqual(2)
+      expect(small.nodes.length).toBeLessThanOrEqual(5)
+      expect(large.nodes.length).toBeGreaterThan(small.nodes.length)
+      expect(violations(small, 1)).toEqual([])
+      expect(violations(large, 1)).toEqual([])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("direction both follows citing and cited papers", () =>
+    Effect.gen(function*() {
+      const w = yield* walk([SEED], { direction: "both", depth: 1, perNode: 10 })
+      const seed = w.nodes[0]!.paper.paperId
+      expect(w.edges.some((e) => e.to === seed)).toBe(true)
+      expect(w.edges.some((e) => e.from === seed)).toBe(true)
+      const cites = yield* walk([SEED], { direction: "citations", depth: 1, perNode: 10 })
+      expect(cites.edges.every((e) => e.to === seed)).toBe(true)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("filter prunes: refused papers are neither emitted nor expanded, and their edges dropped", () =>
+    Effect.gen(function*() {
+      const options = { direction: "both", depth: 2, perNode: 10, fields: ["year", "citationCount"] } as const
+      const all = yield* walk([SEED], options)
+      const keep = (p: Paper) => (p.year ?? 0) >= 2019
+      const pruned = yield* walk([SEED], { ...options, filter: keep })
+      expect(pruned.nodes.slice(1).every((n) => keep(n.paper))).toBe(true)
+      expect(pruned.nodes.length).toBeLessThan(all.nodes.length)
+      expect(pruned.nodes.length).toBeGreaterThan(1)
+      expect(violations(pruned, 2)).toEqual([])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect(
+    "request budget: one request per list page plus one batch per 500 new papers, nothing else",
+    () =>
+      Effect.gen(function*() {
+        const emulator = yield* Emulator
+        yield* emulator.clearRequests
+        const w = yield* walk([SEED], { direction: "both", depth: 2, perNode: 400 })
+        const paths = (yield* emulator.requests).map((r) => new URL(r.url).pathname)
+        const batches = paths.filter((p) => p.endsWith("/paper/batch")).length
+        const lists = paths.filter(isList).length
+        expect(paths.length).toBe(batches + lists)
+        // Each level's new papers are fetched in batches of 500 (the seeds are a level of their own).
+        const perLevel = [0, 1, 2].map((d) => w.nodes.filter((n) => n.depth === d).length)
+        expect(perLevel[2]).toBeGreaterThan(500)
+        const expectedBatches = perLevel.reduce((sum, n) => sum + Math.ceil(n / 500), 0)
+        expect(batches).toBe(expectedBatches)
+        // Expanded papers (depth 0 and 1): two lists each, one page each at this perNode.
+        const expanded = perLevel[0]! + perLevel[1]!
+        expect(lists).toBeGreaterThanOrEqual(2 * expanded)
+        expect(lists).toBeLessThanOrEqual(2 * expanded + 2)
+        expect(violations(w, 2)).toEqual([])
+      }).pipe(Effect.provide(emulated(20_000))),
+    60_000
+  )
+
+  it.effect("a hostile graph: null, duplicate and self neighbours, merged papers, give one node per paper", () =>
+    Effect.gen(function*() {
+      const w = yield* walk(["DOI:10.1/seed"], { direction: "citations", depth: 1, perNode: 10 })
+      expect(w.nodes.map((n) => [n.paper.paperId, n.depth])).toEqual([[sha(1), 0], [sha(9), 1]])
+      expect(w.edges.map((e) => [e.from, e.to])).toEqual([[sha(9), sha(1)]])
+      expect(violations(w, 1)).toEqual([])
+    }).pipe(Effect.provide(testLayer((request) => {
+      if (request.url.pathname.endsWith("/paper/batch")) {
+        const ids = (request.body as { ids: Array<string> }).ids
+        // sha(2) was merged into sha(9), sha(3) into the seed itself.
+        const merged: Record<string, string> = { "DOI:10.1/seed": sha(1), [sha(2)]: sha(9), [sha(3)]: sha(1) }
+        return Effect.succeed(json(ids.map((id) => ({ paperId: merged[id] ?? id }))))
+      }
+      const citing = [null, sha(1), sha(2), sha(2), sha(3)].map((paperId) => ({ citingPaper: { paperId } }))
+      return Effect.succeed(json({ offset: 0, data: citing }))
+    }))))
+
+  it.effect("order mostCited keeps the most cited of the first page; listed keeps the first ones, same requests", () => {
+    const counts = [1, 50, 3, 20, 7]
+    const server = testLayer((request) => {
+      if (request.url.pathname.endsWith("/paper/batch")) {
+        const ids = (request.body as { ids: Array<string> }).ids
+        return Effect.succeed(json(ids.map((id) => ({ paperId: id === "seed" ? sha(1) : id }))))
+      }
+      const cited = counts.map((citationCount, i) => ({ citedPaper: { paperId: sha(10 + i), citationCount } }))
+      return Effect.succeed(json({ offset: 0, data: cited }))
+    })
+    const options = { direction: "references", depth: 1, perNode: 2 } as const
+    return Effect.gen(function*() {
+      const ranked = yield* walk(["seed"], { ...options, order: "mostCited" })
+      expect(ranked.nodes.slice(1).map((n) => n.paper.paperId)).toEqual([sha(11), sha(13)])
+      const listed = yield* walk(["seed"], options)
+      expect(listed.nodes.slice(1).map((n) => n.paper.paperId)).toEqual([sha(10), sha(11)])
+      const lists = (yield* requests).filter((r) => r.url.pathname.endsWith("/references"))
+      expect(lists.map((r) => r.url.searchParams.get("limit"))).toEqual(["1000", "2"])
+      expect(lists[0]?.url.searchParams.get("fields")).toBe("paperId,citationCount")
+    }).pipe(Effect.provide(server))
+  })
+
+  it.effect("pulled: taking the seed's node asks for the seed only; nothing runs before the stream does", () =>
+    Effect.gen(function*() {
+      const emulator = yield* Emulator
+      yield* emulator.clearRequests
+      const stream = CitationGraph.crawl([SEED], { direction: "both", depth: 3, perNode: 100 })
+      expect(yield* emulator.requestCount).toBe(0)
+      const first = yield* Stream.runCollect(Stream.take(stream, 1))
+      expect(first.map((e) => e._tag)).toEqual(["Node"])
+      expect(yield* emulator.requestCounts).toEqual({ "/graph/v1/paper/batch": 1 })
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("invalid options fail with BadQueryParameters before any request", () =>
+    Effect.gen(function*() {
+      const emulator = yield* Emulator
+      yield* emulator.clearRequests
+      const bad = yield* Effect.flip(Stream.runDrain(CitationGraph.crawl([SEED], {
+        direction: "both",
+        depth: -1,
+        perNode: 3
+      })))
+      expect(bad._tag).toBe("BadQueryParameters")
+      expect(bad.message).toContain("depth")
+      const zero = yield* Effect.flip(Stream.runDrain(CitationGraph.crawl([SEED], {
+        direction: "both",
+        depth: 1,
+        perNode: 0
+      })))
+      expect(zero.message).toContain("perNode")
+      expect(yield* emulator.requestCount).toBe(0)
+    }).pipe(Effect.provide(emulated())))
+
+  it("every edge's ends are emitted nodes and no node or edge repeats (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.constantFrom("citations", "references", "both"),
+        fc.integer({ min: 1, max: 999 }),
+        fc.constantFrom("listed", "mostCited"),
+        async (depth, perNode, direction, corpusId, order) => {
+          const w = await Effect.runPromise(
+            walk([SEED, `CorpusId:${corpusId}`], { direction, depth, perNode, order }).pipe(Effect.provide(emulated()))
+          )
+          expect(violations(w, depth)).toEqual([])
+        }
+      ),
+      { numRuns: 25 }
+    )
+  }, 60_000)
+})

@@ -1,0 +1,236 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Emulator, Faults } from "@s2-effect/testing"
+import { Effect, Layer, Stream } from "effect"
+import * as fc from "fast-check"
+import { Resolve, SemanticScholar } from "../src/index.js"
+
+const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
+
+const TURING = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
+const ATTENTION = "204e3073870fae3d05bcbc2f6a8e263d9b72e776"
+const LITERATURE_GRAPH = "649def34f8be52c8b66281af98ae884c09aef38b"
+
+const resolve = (inputs: ReadonlyArray<string>, options?: Resolve.ReferencesOptions) =>
+  Stream.runCollect(Resolve.references(inputs, options))
+
+const paths = Effect.map(
+  Effect.flatMap(Emulator, (e) => e.requests),
+  (rs) => rs.map((r) => new URL(r.url).pathname)
+)
+
+const clear = Effect.flatMap(Emulator, (e) => e.clearRequests)
+
+/** The ids of the emulator's papers, as S2 ids, so that they are found. */
+const corpusIds = (n: number) => Effect.map(Emulator, (e) => e.corpus.papers.slice(0, n).map((p) => p.paperId))
+
+describe("Resolve.recognise", () => {
+  it("recognises every id form, and titles", () => {
+    const id = (s: string) => {
+      const r = Resolve.recognise(s)
+      return r._tag === "Id" ? r.id : r._tag
+    }
+    expect(id("10.1093/mind/lix.236.433")).toBe("DOI:10.1093/mind/lix.236.433")
+    expect(id("https://doi.org/10.1093/mind/lix.236.433")).toBe("DOI:10.1093/mind/lix.236.433")
+    expect(id("doi:10.1093/mind/lix.236.433")).toBe("DOI:10.1093/mind/lix.236.433")
+    expect(id("https://arxiv.org/abs/1706.03762v5")).toBe("ARXIV:1706.03762")
+    expect(id("arXiv:1706.03762")).toBe("ARXIV:1706.03762")
+    expect(id("PMID:19872477")).toBe("PMID:19872477")
+    expect(id("PMCID:2323736")).toBe("PMCID:2323736")
+    expect(id("ACL:W12-3903")).toBe("ACL:W12-3903")
+    expect(id("MAG:112218234")).toBe("MAG:112218234")
+    expect(id("corpusid:14636783")).toBe("CorpusId:14636783")
+    expect(id(TURING.toUpperCase())).toBe(TURING)
+    expect(id(`https://www.semanticscholar.org/paper/Computing-Machinery/${TURING}`)).toBe(TURING)
+    expect(id("https://aclanthology.org/N18-3011")).toBe("URL:https://aclanthology.org/N18-3011")
+    expect(id("BERT: Pre-training of Deep Bidirectional Transformers")).toBe("Title")
+    expect(id("Attention Is All You Need")).toBe("Title")
+    expect(id("   ")).toBe("Malformed")
+    expect(id("DOI:  ")).toBe("Malformed")
+    expect(id("a\u0000b")).toBe("Malformed")
+  })
+})
+
+describe("Resolve.references", () => {
+  it.effect("landmarks by DOI, arXiv id and title, in input order, with how each was found", () =>
+    Effect.gen(function*() {
+      const results = yield* resolve([
+        "Construction of the Literature Graph in Semantic Scholar",
+        "https://doi.org/10.1093/mind/lix.236.433",
+        "arXiv:1706.03762"
+      ], { fields: ["title", "year"] })
+      expect(results.map((r) => r._tag)).toEqual(["Found", "Found", "Found"])
+      const found = results.filter((r): r is Resolve.Found => r._tag === "Found")
+      expect(found.map((r) => r.paper.paperId)).toEqual([LITERATURE_GRAPH, TURING, ATTENTION])
+      expect(found.map((r) => r.via)).toEqual(["title", "id", "id"])
+      expect(found[0]!.score).toBeTypeOf("number")
+      expect(found[1]!.paper.year).toBe(1950)
+      expect(found.map((r) => r.input)[1]).toBe("https://doi.org/10.1093/mind/lix.236.433")
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("a chunk where no id is known is NotFound results, not a failed stream", () =>
+    Effect.gen(function*() {
+      const results = yield* resolve(["DOI:10.9999/a", "CorpusId:999999999"])
+      expect(results.map((r) => r._tag === "NotFound" && r.notFound)).toEqual(["unknownId", "unknownId"])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("a stream of inputs, and a lone string as one input", () =>
+    Effect.gen(function*() {
+      const fromStream = yield* Stream.runCollect(Resolve.references(Stream.make("arXiv:1706.03762", TURING)))
+      expect(fromStream.map((r) => r._tag === "Found" && r.paper.paperId)).toEqual([ATTENTION, TURING])
+      const lone = yield* Stream.runCollect(Resolve.references("arXiv:1706.03762"))
+      expect(lone.map((r) => r.input)).toEqual(["arXiv:1706.03762"])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("unknown ids, titles without a match and malformed lines are NotFound with a reason", () =>
+    Effect.gen(function*() {
+      const results = yield* resolve([
+        "DOI:10.9999/no-such-paper",
+        "zzqx qqxv wwzy nonexistent gibberish title 8812",
+        "",
+        "arXiv:1706.03762"
+      ])
+      expect(results.map((r) => r._tag === "NotFound" ? r.notFound : r.via)).toEqual([
+        "unknownId",
+        "noTitleMatch",
+        "malformed",
+        "id"
+      ])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("duplicates are asked once: one batch request, one title match", () =>
+    Effect.gen(function*() {
+      yield* clear
+      const results = yield* resolve([
+        "10.1093/mind/lix.236.433",
+        "arXiv:1706.03762",
+        "DOI:10.1093/mind/lix.236.433",
+        "https://doi.org/10.1093/mind/lix.236.433",
+        "Construction of the Literature Graph in Semantic Scholar",
+        "construction of the  literature graph in semantic scholar",
+        "ARXIV:1706.03762"
+      ])
+      expect(results.length).toBe(7)
+      expect(results.every((r) => r._tag === "Found")).toBe(true)
+      const seen = yield* paths
+      expect(seen.filter((p) => p.endsWith("/paper/batch")).length).toBe(1)
+      expect(seen.filter((p) => p.endsWith("/paper/search/match")).length).toBe(1)
+      expect(seen.length).toBe(2)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("an input repeated in a later chunk is not asked again", () =>
+    Effect.gen(function*() {
+      yield* clear
+      const ids = yield* corpusIds(500)
+      const results = yield* resolve([...ids, ids[0]!])
+      expect(results.length).toBe(501)
+      expect(results.every((r) => r._tag === "Found")).toBe(true)
+      const last = results[500]
+      expect(last?._tag === "Found" && last.paper.paperId).toBe(ids[0])
+      expect((yield* paths).filter((p) => p.endsWith("/paper/batch")).length).toBe(1)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("a failing title match (not a 404) fails the stream with its typed S2Error", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(resolve(["arXiv:1706.03762", "Attention Is All You Need"]))
+      expect(error._tag).toBe("Forbidden")
+    }).pipe(Effect.provide(
+      SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({
+        seed: 1,
+        size: 1000,
+        faults: { script: [{ route: "/paper/search/match", fault: Faults.status(403) }] }
+      })))
+    )))
+
+  it.effect("request budget: 1,000 ids cost two batch requests and nothing else", () =>
+    Effect.gen(function*() {
+      yield* clear
+      const inputs = yield* corpusIds(1000)
+      expect(inputs.length).toBe(1000)
+      const results = yield* resolve(inputs)
+      expect(results.map((r) => r.input)).toEqual(inputs)
+      expect(results.map((r) => r._tag === "Found" && r.paper.paperId)).toEqual(inputs)
+      const seen = yield* paths
+      expect(seen).toEqual(["/graph/v1/paper/batch", "/graph/v1/paper/batch"])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("pulled: nothing is asked before the consumer pulls, and one chunk per pull", () =>
+    Effect.gen(function*() {
+      yield* clear
+      const inputs = Array.from({ length: 1500 }, (_, i) => `CorpusId:${i + 1}`)
+      const stream = Resolve.references(inputs)
+      expect((yield* paths).length).toBe(0)
+      const first = yield* Stream.runCollect(Stream.take(stream, 10))
+      expect(first.length).toBe(10)
+      expect((yield* paths).length).toBe(1)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("property: output order is input order for any mix of ids, titles, repeats and junk", () =>
+    Effect.gen(function*() {
+      const pool = [
+        "10.1093/mind/lix.236.433",
+        "arXiv:1706.03762",
+        "Construction of the Literature Graph in Semantic Scholar",
+        "DOI:10.9999/none",
+        "Attention Is All You Need",
+        TURING,
+        "",
+        "CorpusId:14636783",
+        "no such title at all qqzx"
+      ]
+      const layer = emulated()
+      yield* Effect.promise(() =>
+        fc.assert(
+          fc.asyncProperty(fc.array(fc.constantFrom(...pool), { maxLength: 30 }), async (inputs) => {
+            const results = await Effect.runPromise(resolve(inputs).pipe(Effect.provide(layer)))
+            expect(results.map((r) => r.input)).toEqual(inputs)
+          }),
+          { numRuns: 40 }
+        )
+      )
+    }))
+})
+
+describe("Resolve.fromBibtex", () => {
+  it("reads doi, else arXiv eprint, else title; skips @comment/@string; survives junk", () => {
+    const bib = String.raw`@comment{ignore @article{x, doi={1}} }
+@string{mind = "Mind"}
+@Article{turing50,
+  author  = {Turing, A. M.},
+  title   = {Computing Machinery and Intelligence},
+  journal = mind,
+  year    = 1950,
+  doi     = {10.1093/mind/LIX.236.433},
+}
+@misc{vaswani17,
+  title = "Attention Is {All} You Need",
+  eprint = {1706.03762v5}, archivePrefix = {arXiv}
+}
+@inproceedings(ammar18, title = {Construction of the {L}iterature {G}raph in {S}emantic \textit{Scholar}},
+  booktitle = "NAACL" # " 2018")
+@book{empty, year = 2000}
+@article{broken, title = {never closed`
+    const refs = Resolve.fromBibtex(bib)
+    expect(refs).toEqual([
+      { key: "turing50", input: "DOI:10.1093/mind/LIX.236.433" },
+      { key: "vaswani17", input: "ARXIV:1706.03762" },
+      { key: "ammar18", input: "Construction of the Literature Graph in Semantic Scholar" },
+      { key: "empty", input: "" },
+      { key: "broken", input: "never closed" }
+    ])
+  })
+
+  it.effect("a .bib file resolves through Resolve.references", () =>
+    Effect.gen(function*() {
+      const refs = Resolve.fromBibtex(
+        "@article{a, doi = {10.1093/mind/lix.236.433}}\n@misc{b, title = {Attention Is All You Need}}"
+      )
+      const results = yield* resolve(refs.map((r) => r.input))
+      expect(results.map((r) => r._tag === "Found" && r.paper.paperId)).toEqual([TURING, ATTENTION])
+    }).pipe(Effect.provide(emulated())))
+
+  it("never hangs or throws on arbitrary text", () => {
+    fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => {
+      expect(Array.isArray(Resolve.fromBibtex(`@article{k, ${text}`))).toBe(true)
+    }))
+  })
+})
