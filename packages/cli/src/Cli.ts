@@ -9,6 +9,7 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
 import * as Cause from "effect/Cause"
+import * as Argument from "effect/cli/Argument"
 import * as CliConfig from "effect/cli/CliConfig"
 import * as EffectCliError from "effect/cli/CliError"
 import * as CliOutput from "effect/cli/CliOutput"
@@ -25,9 +26,10 @@ import * as Demo from "./commands/demo.js"
 import * as Harvest from "./commands/harvest.js"
 import * as Papers from "./commands/papers.js"
 import * as Recommend from "./commands/recommend.js"
+import * as Resolve from "./commands/resolve.js"
 import * as Search from "./commands/search.js"
 import { s2, toArgs } from "./Common.js"
-import { CliError, ExitCode } from "./ExitCode.js"
+import { badInput, CliError, ExitCode } from "./ExitCode.js"
 import * as Help from "./Help.js"
 import { visibleMessage } from "./render/Escape.js"
 import { Stdio } from "./Stdio.js"
@@ -60,7 +62,8 @@ export const commands = [
   Search.snippets,
   Recommend.recommend,
   Datasets.datasets,
-  Harvest.harvest
+  Harvest.harvest,
+  Resolve.resolve
 ] as const
 
 /**
@@ -84,14 +87,72 @@ export const demo = Command.make("demo", {}, () =>
   })).pipe(Command.withDescription("Show the CLI at work against a 100,000-paper in-process emulator (offline)"))
 
 /**
+ * Checks that `names` is a command under `tree` (`datasets links`): a mistyped name is refused
+ * with the nearest ones, as `s2 serach` is.
+ */
+const checkPath = (tree: Command.Command.Any, names: ReadonlyArray<string>): Effect.Effect<void, CliError> => {
+  let command = tree
+  const path = [tree.name]
+  for (const name of names) {
+    const children = command.subcommands.flatMap((group) => group.commands)
+    const child = children.find((candidate) => candidate.name === name)
+    if (child === undefined) {
+      const listed = children.filter((candidate) => !candidate.unlisted).map((candidate) => candidate.name)
+      return Effect.fail(badInput(
+        listed.length === 0
+          ? `${path.join(" ")} has no commands: run "${path.join(" ")} --help"`
+          : Help.unknownCommand(name, Help.nearest(name, listed), listed)
+      ))
+    }
+    command = child
+    path.push(name)
+  }
+  return Effect.void
+}
+
+/**
+ * `s2 help [COMMAND…]`: the help of `s2 COMMAND… --help`, for those who type it the other way
+ * round. The command line is run again with `--help`, so the text is the same by construction.
+ * The tree is read when the command runs: it contains this command.
+ */
+const help = Command.make(
+  "help",
+  {
+    command: Argument.String("command").pipe(
+      Argument.withDescription("The command (and its subcommand) to show the help of"),
+      Argument.variadic()
+    )
+  },
+  ({ command }) =>
+    Effect.andThen(
+      checkPath(tree(), command),
+      // Runs inside the `runWith` of the root, whose presenter and environment it uses.
+      Command.runWith(tree(), { version })([...command, "--help"]) as Effect.Effect<void, CliError, Stdio>
+    )
+).pipe(Command.withDescription("Show the help of s2, or of a command (the same as s2 COMMAND --help)"))
+
+/** The root command, for {@link help}, which is part of it. */
+const tree = (): Command.Command.Any => root
+
+/** `s2 version`: as `s2 --version`. */
+const versionCommand = Command.make("version", {}, () => Stdio.use((stdio) => stdio.out(`${version}\n`))).pipe(
+  Command.withDescription("Print the version of s2 (the same as s2 --version)")
+)
+
+/**
  * The root command.
  *
  * @since 0.1.0
  */
-export const root = s2.pipe(Command.withSubcommands([...commands, demo]))
+export const root = s2.pipe(
+  Command.withSubcommands([...commands, demo, help, versionCommand])
+)
 
-/** The built-in flags `s2` has: no wizard, shell completions or log level of the framework. */
-const cliConfig = CliConfig.make({ builtIns: [GlobalFlag.Help, GlobalFlag.Version] })
+/**
+ * The built-in flags `s2` has: help, version and shell completions (`s2 --completions bash`); no
+ * wizard (it prompts) or log level (`--verbose` is `s2`'s) of the framework.
+ */
+const cliConfig = CliConfig.make({ builtIns: [GlobalFlag.Help, GlobalFlag.Version, GlobalFlag.Completions] })
 
 const isCliError = (u: unknown): u is CliError =>
   typeof u === "object" && u !== null && "_tag" in u && u._tag === "CliError"

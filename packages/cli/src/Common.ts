@@ -49,6 +49,7 @@ export interface Common extends Cache.Flags, Cassettes.Settings {
   readonly apiKeyFile: Option.Option<string>
   readonly emulator: boolean
   readonly redis: Option.Option<string>
+  readonly quiet: boolean
 }
 
 const bool = (name: string, description: string) =>
@@ -63,8 +64,8 @@ export const flags = {
   apiUrl: Flag.String("api-url").pipe(
     Flag.withMetavar("url"),
     Flag.withDescription("API root (default S2_API_URL, else https://api.semanticscholar.org)"),
-    // An empty S2_API_URL is unset (the environment provider drops empty values; blanks: readApiSettings).
-    Flag.withFallbackConfig(Config.String("S2_API_URL")),
+    // S2_API_URL is read by the client's config (readApiSettings), not as this flag's fallback: a
+    // default in the environment does not conflict with --emulator, a flag does (conflicts).
     Flag.optional
   ),
   timeout: TextFlag.optional(
@@ -86,6 +87,9 @@ export const flags = {
     "api-key-file",
     "file",
     "Read the API key from this file (default: the S2_API_KEY environment variable)"
+  ),
+  quiet: bool("quiet", "No progress lines (harvest, bulk search, downloads); warnings still show").pipe(
+    Flag.withAlias("q")
   ),
   emulator: bool(
     "emulator",
@@ -315,12 +319,25 @@ const httpClient = (common: Common) =>
   )
 
 /**
+ * Refuses shared flags that contradict each other, rather than silently preferring one:
+ * `--emulator` with `--api-url` (two servers). `--record` with `--replay` is refused by the cassette
+ * (Cassettes.around).
+ *
+ * @since 0.1.0
+ */
+export const conflicts = (common: Common): Effect.Effect<void, CliError> =>
+  common.emulator && Option.exists(common.apiUrl, (url) => url.trim().length > 0)
+    ? Effect.fail(badInput("--emulator and --api-url exclude each other: give one (--emulator needs no API root)"))
+    : Effect.void
+
+/**
  * The client of the shared flags and the environment, with its {@link ClientFacts}.
  *
  * @since 0.1.0
  */
 export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFacts, CliError> =>
   Layer.unwrap(Effect.gen(function*() {
+    yield* conflicts(common)
     const { apiKey: key, apiUrl } = yield* readApiSettings(common)
     const apiKey = Option.fromUndefinedOr(key)
     const timeout = Option.isSome(common.timeout) ? yield* parseTimeout(common.timeout.value) : undefined

@@ -161,8 +161,14 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
   if (cassette?._tag === "CassetteFileError") {
     return line(ExitCode.file, cassette.message, "check the directory of --record (permissions, free space)")
   }
+  // A miss is no network failure (there is no network under --replay): the cassette, a local file,
+  // lacks the request, so it is exit 10 as a missing cassette is, and no retry or network advice.
   if (cassette?._tag === "CassetteMiss") {
-    return line(ExitCode.transport, cassette.message, "record the command again with --record")
+    return line(
+      ExitCode.file,
+      `the request is not in the cassette (--replay): ${cassette.message}`,
+      "record the command again with --record"
+    )
   }
   const [code, why, todo] = isRefusal(error) ? refusedLine(error, context, after) : failedLine(error, after)
   return line(code, why, todo)

@@ -64,6 +64,60 @@ export const BeforeCheckpoint = Context.Reference<(page: number) => Effect.Effec
 
 const sameSpec = (a: Spec, b: Spec): boolean => JSON.stringify(normalize(a)) === JSON.stringify(normalize(b))
 
+/** The flag of each filter, as the user typed it. */
+const filterFlags: Record<keyof Spec["filters"], string> = {
+  year: "--year",
+  publicationTypes: "--publication-types",
+  openAccessPdf: "--open-access-pdf",
+  venue: "--venue",
+  fieldsOfStudy: "--fields-of-study",
+  publicationDateOrYear: "--publication-date-or-year",
+  minCitationCount: "--min-citation-count"
+}
+
+/** A setting as it would be typed: `--max 5000`, `--fields title,year`, `no --sort`. */
+const setting = (flag: string, value: unknown): string => {
+  if (value === undefined || value === null || value === false) {
+    return flag === "--fields"
+      ? "--fields all"
+      : `no ${flag}`
+  }
+  if (value === true) return flag
+  const text = Array.isArray(value) ? value.join(",") : String(value)
+  return `${flag} ${/^[\w.,:*+-]+$/.test(text) ? text : JSON.stringify(text)}`
+}
+
+/**
+ * The settings in which a checkpoint's harvest and this run differ, as "the checkpoint is for
+ * `--max 100000`; this run has `--max 5000`" (several joined by "and"): the user sees what to change,
+ * not the query that is the same.
+ *
+ * @since 0.1.0
+ */
+export const differences = (saved: Spec, given: Spec): string => {
+  const pairs: Array<readonly [string, unknown, unknown]> = [
+    ["the query", saved.query, given.query],
+    ...Object.entries(filterFlags).map(([key, flag]) =>
+      [
+        flag,
+        saved.filters[key as keyof Spec["filters"]],
+        given.filters[key as keyof Spec["filters"]]
+      ] as const
+    ),
+    ["--sort", saved.sort, given.sort],
+    ["--fields", saved.fields, given.fields],
+    ["--max", saved.max, given.max]
+  ]
+  const differ = pairs.filter(([, a, b]) => JSON.stringify(a ?? null) !== JSON.stringify(b ?? null))
+  if (differ.length === 0) return "its settings differ"
+  const side = (pick: 1 | 2) =>
+    differ.map((pair) =>
+      pair[0] === "the query" ? `the query ${JSON.stringify(pair[pick])}` : setting(pair[0], pair[pick])
+    )
+      .join(" and ")
+  return `the checkpoint is for ${side(1)}; this run has ${side(2)}`
+}
+
 const normalize = (spec: Spec) => ({
   query: spec.query,
   filters: Object.fromEntries(
@@ -101,9 +155,9 @@ const resumeFrom = (
     const checkpoint = existing.value
     if (!sameSpec(checkpoint.spec, spec)) {
       return yield* Effect.fail(badInput(
-        `${HarvestCheckpoint.path(out)} is for another harvest (query ${
-          JSON.stringify(checkpoint.spec.query)
-        }); resume with the same query, filters, --sort, --fields and --max, or start again with --overwrite`
+        `${HarvestCheckpoint.path(out)} is for another harvest: ${
+          differences(checkpoint.spec, spec)
+        }. Resume with the checkpoint's settings, or start again with --overwrite`
       ))
     }
     // After an operating-system crash the checkpoint may have reached the disk before the pages it

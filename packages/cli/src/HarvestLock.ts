@@ -17,6 +17,7 @@
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
+import * as nodePath from "node:path"
 import { CliError, ExitCode } from "./ExitCode.js"
 import * as Symlinks from "./Symlinks.js"
 
@@ -105,6 +106,17 @@ const take = (out: string, holder: Holder): Effect.Effect<void, CliError> =>
       try {
         created = create(path, holder)
       } catch (cause) {
+        // The lock is the first file a harvest creates: a missing folder is the user's --out, not a lock problem.
+        if ((cause as NodeJS.ErrnoException).code === "ENOENT") {
+          const dir = nodePath.dirname(out)
+          return Effect.fail(
+            new CliError({
+              message: `the directory ${dir} does not exist: create it first, or give --out in an existing one`,
+              code: ExitCode.badInput,
+              cause
+            })
+          )
+        }
         return Effect.fail(failure(`cannot create the lock ${path}`, cause))
       }
       if (created) return Effect.void

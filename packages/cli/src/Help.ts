@@ -18,7 +18,29 @@ import type { Service as StdioService } from "./Stdio.js"
 /** Help is wrapped to the width of a common terminal. */
 const width = 100
 
-const bold = (text: string, ansi: boolean): string => ansi ? `\x1b[1m${text}\x1b[0m` : text
+/**
+ * Whether `s2` writes colour and bold to a stream: not when `NO_COLOR` is set and non-empty
+ * (https://no-color.org, whatever else is set), always when `FORCE_COLOR` is set but `0` or `false`
+ * (as Node's own streams read it), else only on a terminal.
+ *
+ * @since 0.1.0
+ */
+export const colors = (
+  isTTY: boolean,
+  env: Readonly<Record<string, string | undefined>> = process.env
+): boolean => {
+  if ((env["NO_COLOR"] ?? "") !== "") return false
+  const force = env["FORCE_COLOR"]
+  if (force !== undefined) return force !== "0" && force !== "false"
+  return isTTY
+}
+
+/**
+ * `text` in bold when `ansi` (see {@link colors}).
+ *
+ * @since 0.1.0
+ */
+export const bold = (text: string, ansi: boolean): string => ansi ? `\x1b[1m${text}\x1b[0m` : text
 
 /** Words of `text` in lines of at most `width - indent` characters (a longer word stands alone). */
 const wrap = (text: string, indent: number): Array<string> =>
@@ -55,6 +77,10 @@ const flagEntry = (flag: HelpDoc.FlagDoc): readonly [term: string, description: 
   const choices = flag.type === "choice" ? choicesSuffix.exec(description)?.[1]?.split(", ").join("|") : undefined
   if (choices !== undefined && choices.length <= 40) {
     return [`${names} ${choices}`, description.replace(choicesSuffix, "")]
+  }
+  // A choice flag with a metavar (`--completions <bash|zsh|…>`) already shows its choices.
+  if (choicesSuffix.test(description) && /^<.*\|.*>$/.test(flag.type)) {
+    return [`${names} ${flag.type.slice(1, -1)}`, description.replace(choicesSuffix, "")]
   }
   return [flag.type === "boolean" ? names : `${names} ${flag.type}`, description]
 }
@@ -156,6 +182,46 @@ export const shortUsage = (doc: HelpDoc.HelpDoc, path: ReadonlyArray<string>): s
   ].join("\n")
 }
 
+/**
+ * The line for a command name `s2` does not know (without the `s2: ` prefix): the nearest names
+ * when there are any (`did you mean \`search\`?`), else every name there is.
+ *
+ * @since 0.1.0
+ */
+export const unknownCommand = (
+  name: string,
+  suggestions: ReadonlyArray<string>,
+  names: ReadonlyArray<string>
+): string =>
+  suggestions.length > 0
+    ? `unknown command ${JSON.stringify(name)}: did you mean ${suggestions.map((s) => `\`${s}\``).join(" or ")}?`
+    : `unknown command ${JSON.stringify(name)}: use one of ${names.join(", ")}`
+
+/** Edit distance (insertions, deletions, substitutions) between two short names. */
+const distance = (a: string, b: string): number => {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    row = next
+  }
+  return row[b.length]!
+}
+
+/**
+ * The names nearest to `input`, at most two edits away, as `effect/cli` suggests them for a
+ * mistyped command (its own function is internal): for `s2 help serach`.
+ *
+ * @since 0.1.0
+ */
+export const nearest = (input: string, names: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const scored = names.map((name) => [distance(input, name), name] as const).filter(([d]) => d <= 2)
+  const best = scored.reduce((min, [d]) => Math.min(min, d), Infinity)
+  return scored.filter(([d]) => d === best).map(([, name]) => name)
+}
+
 const article = (noun: string) => (/^[aeiou]/.test(noun) ? "an" : "a")
 
 /** The choices of a choice flag's expectation (`"json" | "jsonl"`), or `undefined`. */
@@ -202,9 +268,11 @@ export const parseError = (
     case "UnexpectedArgument":
       return `unexpected argument ${JSON.stringify(error.arguments[0] ?? "")} ${seeHelp}`
     case "UnknownSubcommand":
-      return `unknown command ${JSON.stringify(error.subcommand)}: use one of ${
-        (doc.subcommands ?? []).flatMap((group) => group.commands.map((child) => child.name)).join(", ")
-      }`
+      return unknownCommand(
+        error.subcommand,
+        error.suggestions,
+        (doc.subcommands ?? []).flatMap((group) => group.commands.map((child) => child.name))
+      )
     default:
       return error.message
   }
@@ -229,7 +297,7 @@ export const presenter = (options: {
         return stdio.out(`${version}\n`)
       case "Help":
         return event.reason === "Requested"
-          ? stdio.out(render(event.helpDoc, event.commandPath, root, stdio.outIsTTY))
+          ? stdio.out(render(event.helpDoc, event.commandPath, root, colors(stdio.outIsTTY)))
           : stdio.err(shortUsage(event.helpDoc, event.commandPath))
       case "InvalidInvocation": {
         const [first] = event.errors

@@ -69,7 +69,8 @@ describe("--record / --replay", () => {
       expect(replayed).toEqual(recorded)
 
       const changed = yield* s2(["paper", paperId, "--fields", "title", ...replayApi])
-      expect(changed.code).toBe(ExitCode.transport)
+      expect(changed.code).toBe(ExitCode.file)
+      expect(changed.err).toContain("the request is not in the cassette (--replay)")
       expect(changed.err).toContain("no recorded exchange")
       expect(changed.err).toContain(`query.fields: requested "title", recorded "title,year"`)
 

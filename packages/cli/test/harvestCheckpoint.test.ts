@@ -8,6 +8,7 @@ import * as path from "node:path"
 import { ExitCode } from "../src/ExitCode.js"
 import * as Harvest from "../src/Harvest.js"
 import * as HarvestCheckpoint from "../src/HarvestCheckpoint.js"
+import * as Progress from "../src/render/Progress.js"
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-checkpoint-"))
 const spec: HarvestCheckpoint.Spec = { query: "", filters: {}, sort: null, fields: ["title", "year"], max: null }
@@ -65,5 +66,54 @@ describe("HarvestCheckpoint", () => {
     const error = await run(Effect.flip(HarvestCheckpoint.write(out, HarvestCheckpoint.initial(spec), { sync: false })))
     expect(error.code).toBe(ExitCode.file)
     expect(error.message).toContain(`cannot write the checkpoint ${out}.checkpoint.json`)
+  })
+})
+
+describe("Harvest.differences", () => {
+  it("names each setting that differs as the user would type it, and only those", () => {
+    const saved: HarvestCheckpoint.Spec = { ...spec, query: "graphs", max: 100_000 }
+    expect(Harvest.differences(saved, { ...saved, max: 5000 })).toBe(
+      "the checkpoint is for --max 100000; this run has --max 5000"
+    )
+    expect(
+      Harvest.differences(saved, {
+        ...saved,
+        filters: { venue: ["Nature", "Science Advances"] },
+        sort: "citationCount:desc",
+        fields: null,
+        max: null
+      })
+    ).toBe(
+      "the checkpoint is for no --venue and no --sort and --fields title,year and --max 100000; " +
+        "this run has --venue \"Nature,Science Advances\" and --sort citationCount:desc and --fields all and no --max"
+    )
+    expect(Harvest.differences(saved, { ...saved, query: "trees" })).toBe(
+      "the checkpoint is for the query \"graphs\"; this run has the query \"trees\""
+    )
+    expect(Harvest.differences(saved, { ...saved, filters: { openAccessPdf: true } })).toBe(
+      "the checkpoint is for no --open-access-pdf; this run has --open-access-pdf"
+    )
+  })
+})
+
+describe("Progress.delayed", () => {
+  const state = (now: number): Progress.State => ({
+    records: now,
+    pages: 1,
+    target: 10_000,
+    startRecords: 0,
+    startedAt: 0,
+    now
+  })
+  it("shows nothing before a second, everything after, and stops only what it showed", () => {
+    const lines: Array<string> = []
+    const write = (line: string) => Effect.sync(() => void lines.push(line))
+    const short = Progress.delayed(Progress.plain(write, 0))
+    Effect.runSync(Effect.andThen(short.update(state(999)), short.stop))
+    expect(lines).toEqual([])
+    const long = Progress.delayed(Progress.plain(write, 0))
+    Effect.runSync(Effect.andThen(Effect.andThen(long.update(state(500)), long.update(state(1000))), long.stop))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain("1,000/10,000 papers")
   })
 })

@@ -28,6 +28,7 @@ const common = (apiUrl: string, redis: string): Common => ({
   deadline: Option.none(),
   noRetry: false,
   verbose: false,
+  quiet: false,
   apiKeyFile: Option.none(),
   emulator: false,
   redis: Option.some(redis),

@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from "@effect/vitest"
 import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Writable } from "node:stream"
 import * as Common from "../src/Common.js"
 import { cell, columnsOf, mergeColumns } from "../src/render/Cells.js"
-import { groupYears, yearChart } from "../src/render/Chart.js"
+import { currentYear, groupYears, yearChart } from "../src/render/Chart.js"
 import { visible, visibleLines, visibleMessage } from "../src/render/Escape.js"
 import { csvField, makeWriter } from "../src/render/Format.js"
 import * as Progress from "../src/render/Progress.js"
@@ -162,6 +163,20 @@ describe("chart", () => {
     expect(rows.reduce((sum, [, n]) => sum + n, 0)).toBe(96)
     expect(rows[0]?.[0]).toBe("1930-1934")
   })
+
+  it.effect("ends the last range at the current year, read from the Clock (no 2025-2029 bucket in 2026)", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.UTC(2026, 10, 26))
+      const thisYear = yield* currentYear
+      expect(thisYear).toBe(2026)
+      const counts: Record<string, number> = {}
+      for (let y = 1930; y <= 2026; y++) counts[String(y)] = 1
+      const rows = groupYears(counts, 20, thisYear)
+      expect(rows.at(-1)).toEqual(["2025-2026", 2])
+      expect(yearChart(counts, 10, thisYear)).not.toContain("2029")
+      // A paper dated ahead of the clock still counts, in a last row ending at its year.
+      expect(groupYears({ ...counts, "2027": 3 }, 20, thisYear).at(-1)).toEqual(["2025-2027", 5])
+    }))
 })
 
 const state = (records: number, target = 50_000): Progress.State => ({

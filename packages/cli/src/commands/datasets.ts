@@ -135,6 +135,11 @@ export const download = Command.make(
         })
           .pipe(
             Stream.runForEach((event) => {
+              // -q/--quiet: the files are listed on stdout at the end; the events on the way are progress.
+              if (common.quiet) {
+                if (event._tag === "Completed" || event._tag === "Skipped") done.set(event.file, event)
+                return Effect.void
+              }
               const line = `${event.file}: ${megabytes(event.bytesDone)} of ${megabytes(event.bytesTotal)} MB`
               switch (event._tag) {
                 case "Progress": {

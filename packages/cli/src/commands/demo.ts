@@ -6,10 +6,12 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { EmulatorSettings, inProcessEmulator } from "../Common.js"
-import type { ExitCode } from "../ExitCode.js"
+import { ExitCode } from "../ExitCode.js"
+import * as Help from "../Help.js"
 import { Stdio } from "../Stdio.js"
 
 /** The demo's corpus. @since 0.1.0 */
@@ -30,7 +32,7 @@ export const program = <R>(
 ): Effect.Effect<ExitCode, never, R | Stdio> =>
   Effect.gen(function*() {
     const stdio = yield* Stdio
-    const bold = (text: string) => (stdio.outIsTTY ? `\x1b[1m${text}\x1b[0m` : text)
+    const bold = (text: string) => Help.bold(text, Help.colors(stdio.outIsTTY))
     const began = Date.now()
     yield* stdio.out(
       bold(`s2 demo: building an in-process emulator with ${corpusSize.toLocaleString("en-US")} papers…`) + "\n"
@@ -45,7 +47,20 @@ export const program = <R>(
       if ((corpus.graph.citationCount[i] ?? 0) > (corpus.graph.citationCount[best] ?? 0)) best = i
     }
     const id = `CorpusId:${corpus.papers[best]?.corpusId ?? 1015}`
-    const out = path.join(os.tmpdir(), "s2-demo-papers.jsonl")
+    // A fresh folder per run: no file of an earlier run (or of someone else on the machine) overwritten.
+    const folder = yield* Effect.sync(() => {
+      try {
+        return fs.mkdtempSync(path.join(os.tmpdir(), "s2-demo-"))
+      } catch (cause) {
+        return cause instanceof Error ? cause : new Error(String(cause))
+      }
+    })
+    if (folder instanceof Error) {
+      yield* stdio.err(`s2: demo failed: cannot create a temporary folder in ${os.tmpdir()}: ${folder.message}\n`)
+      return ExitCode.file
+    }
+    const out = path.join(folder, "papers.jsonl")
+    yield* stdio.out(`files of this demo go to ${folder}\n`)
     const steps: ReadonlyArray<readonly [title: string, args: ReadonlyArray<string>]> = [
       ["Look up a paper", ["paper", id, "--emulator", "--format", "table"]],
       ["Stream the papers citing it (first 5, as JSON lines)", [
@@ -77,7 +92,6 @@ export const program = <R>(
         "2017-",
         "--out",
         out,
-        "--overwrite",
         "--emulator"
       ]]
     ]
@@ -90,7 +104,8 @@ export const program = <R>(
     }
     yield* stdio.out(
       `\n${bold(`demo finished in ${((Date.now() - began) / 1000).toFixed(1)} s.`)} ` +
-        "Drop --emulator (and set S2_API_KEY for a higher rate limit) to run the same commands against the real API.\n"
+        "Drop --emulator (and set S2_API_KEY for a higher rate limit) to run the same commands against the real API.\n" +
+        `The harvested papers are in ${out}; delete ${folder} when done.\n`
     )
     return 0
   }).pipe(Effect.provideService(EmulatorSettings, { size: corpusSize, seed: 1 }))

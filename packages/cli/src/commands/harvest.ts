@@ -14,7 +14,7 @@ import * as Common from "../Common.js"
 import * as Harvest from "../Harvest.js"
 import type * as HarvestCheckpoint from "../HarvestCheckpoint.js"
 import * as HarvestLock from "../HarvestLock.js"
-import { yearChart } from "../render/Chart.js"
+import { currentYear, yearChart } from "../render/Chart.js"
 import * as Progress from "../render/Progress.js"
 import { Stdio } from "../Stdio.js"
 import * as FilterFlags from "./filters.js"
@@ -29,7 +29,7 @@ const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`
  *
  * @since 0.1.0
  */
-export const summary = (out: string, result: Harvest.Result): string => {
+export const summary = (out: string, result: Harvest.Result, thisYear?: number): string => {
   const { checkpoint: cp } = result
   const fetched = cp.records - result.startRecords
   const seconds = result.elapsedMillis / 1000
@@ -45,7 +45,7 @@ export const summary = (out: string, result: Harvest.Result): string => {
         Progress.grouped(seconds > 0 ? fetched / seconds : 0)
       } papers/s)${result.startRecords > 0 ? `, resumed at ${Progress.grouped(result.startRecords)}` : ""}`
     ]
-  const chart = yearChart(cp.years)
+  const chart = yearChart(cp.years, 40, thisYear)
   return lines.join("\n") + "\n" + (chart === "" ? "" : `\npapers per year:\n${chart}`)
 }
 
@@ -94,9 +94,10 @@ export const harvest = Command.make(
         // Before anything touches the output: one harvest per file.
         yield* HarvestLock.acquire(o.out)
         const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite })
-        const shown = stdio.errIsTTY
-          ? Progress.tty(stdio.errStream, () => stdio.columns)
-          : Progress.plain(stdio.err)
+        const { quiet } = yield* Common.s2
+        const shown = quiet ? Progress.silent : Progress.delayed(
+          stdio.errIsTTY ? Progress.tty(stdio.errStream, () => stdio.columns) : Progress.plain(stdio.err)
+        )
         // The records the output holds, as the harvest reports them after each page and its
         // checkpoint are written (a page is persisted whole or not at all, Ctrl-C waits for it):
         // the interrupt message needs no checkpoint read back, which might not decode.
@@ -117,7 +118,7 @@ export const harvest = Command.make(
             )
           )
         )
-        yield* stdio.out(summary(o.out, result))
+        yield* stdio.out(summary(o.out, result, yield* currentYear))
       }).pipe(Effect.scoped)
     )
 ).pipe(

@@ -10,12 +10,27 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import * as Common from "../Common.js"
 import { badInput } from "../ExitCode.js"
 import * as Output from "../render/Output.js"
+import * as Progress from "../render/Progress.js"
+import { Stdio } from "../Stdio.js"
 import * as TextFlag from "../TextFlag.js"
 import * as FilterFlags from "./filters.js"
 import { listDefaults, listed, publicationDateOrYear, shown } from "./papers.js"
+
+/**
+ * The progress of `search --bulk`: harvest's bar on a terminal once the search has run a second,
+ * never when stderr is piped (the records are the output; a log of progress lines is harvest's).
+ */
+const bulkProgress = Effect.gen(function*() {
+  const stdio = yield* Stdio
+  const { quiet } = yield* Common.s2
+  return quiet || !stdio.errIsTTY
+    ? Progress.silent
+    : Progress.delayed(Progress.tty(stdio.errStream, () => stdio.columns))
+})
 
 const query = Argument.String("query").pipe(Argument.withDescription("The words to search for"))
 
@@ -47,12 +62,39 @@ export const search = Command.make(
         if (!o.bulk && Option.isSome(o.sort)) {
           return yield* Effect.fail(badInput("--sort needs --bulk: relevance search is ranked"))
         }
-        yield* Output.stream(
-          o,
-          o.bulk
-            ? s2.searchPaper(o.query, { ...filters, fields, bulk: true, sort: Option.getOrUndefined(o.sort) })
-            : s2.searchPaper(o.query, { ...filters, fields, limit: Output.pageSize(o, 100) })
+        if (!o.bulk) {
+          return yield* Output.stream(
+            o,
+            s2.searchPaper(o.query, { ...filters, fields, limit: Output.pageSize(o, 100) })
+          )
+        }
+        const progress = yield* bulkProgress
+        const max = yield* Common.max(o)
+        const startedAt = Date.now()
+        let records = 0
+        let pages = 0
+        // Pages, not records, so that the progress line counts pages and knows the total.
+        const papers = s2.searchPaperPages(o.query, {
+          ...filters,
+          fields,
+          bulk: true,
+          sort: Option.getOrUndefined(o.sort)
+        }).pipe(
+          Stream.tap((page) => {
+            pages++
+            records += page.data.length
+            return progress.update({
+              records: max === undefined ? records : Math.min(records, max),
+              pages,
+              target: max === undefined ? page.total : Math.min(page.total, max),
+              startRecords: 0,
+              startedAt,
+              now: Date.now()
+            })
+          }),
+          Stream.flatMap((page) => Stream.fromIterable(page.data))
         )
+        return yield* Output.stream(o, papers).pipe(Effect.ensuring(progress.stop))
       })
     )
 ).pipe(Command.withDescription("Search papers (relevance; --bulk for the bulk endpoint)"), Common.withClient)

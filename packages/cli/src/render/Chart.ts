@@ -4,6 +4,8 @@
  *
  * @since 0.1.0
  */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { grouped } from "./Progress.js"
 
 const eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
@@ -15,14 +17,26 @@ const bar = (value: number, max: number, width: number): string => {
 }
 
 /**
+ * The current year (UTC) by Effect's `Clock`, so that tests fix it with `TestClock`.
+ *
+ * @since 0.1.0
+ */
+export const currentYear: Effect.Effect<number> = Effect.map(
+  Clock.currentTimeMillis,
+  (millis) => new Date(millis).getUTCFullYear()
+)
+
+/**
  * Groups per-year counts into at most `rows` rows of equal spans (`2000-2004`); counts without a
- * year (key `unknown`) come last.
+ * year (key `unknown`) come last. With `thisYear`, the last range ends there (`2025-2026`, not
+ * `2025-2029`): a bucket must not claim years that have not happened.
  *
  * @since 0.1.0
  */
 export const groupYears = (
   counts: Readonly<Record<string, number>>,
-  rows = 20
+  rows = 20,
+  thisYear?: number
 ): Array<readonly [label: string, count: number]> => {
   const years = Object.keys(counts).filter((k) => /^\d+$/.test(k)).map(Number).sort((a, b) => a - b)
   const out: Array<readonly [string, number]> = []
@@ -32,10 +46,11 @@ export const groupYears = (
     const span = Math.max(1, Math.ceil((last - first + 1) / rows))
     const start = span === 1 ? first : first - (first % span)
     for (let from = start; from <= last; from += span) {
-      const to = from + span - 1
+      // Years past `thisYear` (a paper dated ahead) still count, in the last row, which then ends at them.
+      const to = Math.min(from + span - 1, Math.max(last, thisYear ?? Infinity))
       let sum = 0
       for (let y = from; y <= to; y++) sum += counts[String(y)] ?? 0
-      out.push([span === 1 ? String(from) : `${from}-${to}`, sum])
+      out.push([span === 1 || from === to ? String(from) : `${from}-${to}`, sum])
     }
   }
   const unknown = counts["unknown"] ?? 0
@@ -44,12 +59,13 @@ export const groupYears = (
 }
 
 /**
- * The chart of papers per year, `width` characters for the longest bar.
+ * The chart of papers per year, `width` characters for the longest bar; `thisYear` (see
+ * {@link currentYear}) ends the last range.
  *
  * @since 0.1.0
  */
-export const yearChart = (counts: Readonly<Record<string, number>>, width = 40): string => {
-  const rows = groupYears(counts)
+export const yearChart = (counts: Readonly<Record<string, number>>, width = 40, thisYear?: number): string => {
+  const rows = groupYears(counts, 20, thisYear)
   if (rows.length === 0) return ""
   const max = rows.reduce((m, [, n]) => Math.max(m, n), 0)
   const labelWidth = rows.reduce((m, [label]) => Math.max(m, label.length), 0)

@@ -199,3 +199,30 @@ export const plain = (write: (line: string) => Effect.Effect<void>, intervalMill
     )
   }
 }
+
+/**
+ * No progress at all: `-q/--quiet`.
+ *
+ * @since 0.1.0
+ */
+export const silent: Reporter = { update: () => Effect.void, stop: Effect.void }
+
+/**
+ * Progress shown only once the work has run for `afterMillis` (one second): a short run prints
+ * nothing but its result, and a bar drawn and replaced within a blink is noise. Until then nothing is
+ * drawn, and `stop` draws nothing either.
+ *
+ * @since 0.1.0
+ */
+export const delayed = (reporter: Reporter, afterMillis = 1000): Reporter => {
+  let shown = false
+  return {
+    update: (state) =>
+      Effect.suspend(() => {
+        if (!shown && state.now - state.startedAt < afterMillis) return Effect.void
+        shown = true
+        return reporter.update(state)
+      }),
+    stop: Effect.suspend(() => (shown ? reporter.stop : Effect.void))
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The real `s2` binary's harvest messages and progress (issue 28, points 1, 2 and 6): a resume
+ * against another harvest names the settings that differ, Ctrl-C reports the lines in the file, a
+ * missing folder for --out is named, progress appears only after a second (search --bulk only on a
+ * terminal), and -q/--quiet turns it off.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { type Loopback, serve } from "../../testing/test/support/loopback.js"
+import * as Bin from "./support/bin.js"
+
+const bin = Bin.bundleBin()
+const s2 = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, [...args, "--api-url", server.url]))
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-harvest-messages-"))
+const lines = (file: string) => fs.readFileSync(file, "utf8").split("\n").filter((line) => line !== "").length
+
+const total = 2_000_000
+const pageSize = 1000
+/** The query that makes every page take this long: a harvest that runs for seconds. */
+const slowMillis = 25
+
+let server: Loopback
+
+beforeAll(async () => {
+  server = await serve(async (seen) => {
+    const url = new URL(seen.url, "http://x")
+    if (url.pathname !== "/graph/v1/paper/search/bulk") return { status: 404, json: { error: "Paper not found" } }
+    if (url.searchParams.get("query") === "slow") await new Promise((resolve) => setTimeout(resolve, slowMillis))
+    const page = Number(url.searchParams.get("token") ?? "0")
+    const data = Array.from({ length: pageSize }, (_, i) => {
+      const n = page * pageSize + i
+      return { paperId: `p${n}`, title: `Paper number ${n}`, year: 2000 + (n % 20) }
+    })
+    return { json: { total, token: String(page + 1), data } }
+  })
+})
+
+afterAll(() => server.close())
+
+/** What a terminal shows of a command's stderr (run under `script`, a pseudo-terminal); stdout is dropped. */
+const onTerminal = (args: ReadonlyArray<string>): Promise<Bin.Ran> => {
+  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`
+  const command = [process.execPath, bin, ...args, "--api-url", server.url].map(quote).join(" ") + " >/dev/null"
+  return Bin.finish(spawn("script", ["-qfec", command, "/dev/null"], {
+    env: Bin.cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"), COLUMNS: "120" }),
+    stdio: ["pipe", "pipe", "pipe"]
+  }))
+}
+
+const T = 120_000
+/** The progress bar's facts, as on a terminal or in a log. */
+const progressLine = /\d+% [\d,]+\/[\d,]+ papers · [\d,]+ pages? · /
+
+describe.concurrent("harvest messages", () => {
+  it("--resume against a checkpoint of another harvest names the settings that differ, not the query", async () => {
+    const out = path.join(tmp(), "papers.jsonl")
+    const first = await s2(["harvest", "graphs", "--out", out, "--max", "3000"])
+    expect(first.code, first.stderr).toBe(0)
+    const other = await s2(["harvest", "graphs", "--out", out, "--max", "5000", "--year", "2020", "--resume"])
+    expect(other.code).toBe(2)
+    expect(other.stderr).toContain("the checkpoint is for no --year and --max 3000")
+    expect(other.stderr).toContain("this run has --year 2020 and --max 5000")
+    expect(other.stderr).not.toContain("query")
+    expect(lines(out)).toBe(3000)
+  }, T)
+
+  it("--out in a directory that does not exist says so, exit 2", async () => {
+    const dir = path.join(tmp(), "missing")
+    const ran = await s2(["harvest", "graphs", "--out", path.join(dir, "papers.jsonl"), "--max", "10"])
+    expect(ran.code).toBe(2)
+    expect(ran.stderr).toContain(`the directory ${dir} does not exist`)
+    expect(ran.stderr).not.toContain("ENOENT")
+    expect(fs.existsSync(dir)).toBe(false)
+  }, T)
+
+  it("after SIGINT, the papers said to be saved are the lines in the file, and --resume completes it", async () => {
+    const out = path.join(tmp(), "papers.jsonl")
+    const child = Bin.start(bin, ["harvest", "slow", "--out", out, "--max", "200000", "--api-url", server.url])
+    const ran = Bin.finish(child)
+    // Some pages on disk, then Ctrl-C in the middle of the harvest.
+    while (!fs.existsSync(out) || fs.statSync(out).size < 500_000) await new Promise((r) => setTimeout(r, 50))
+    child.kill("SIGINT")
+    const stopped = await ran
+    expect(stopped.code, stopped.stderr).toBe(130)
+    const said = /interrupted with ([\d,]+) papers saved/.exec(stopped.stderr)
+    expect(said, stopped.stderr).not.toBeNull()
+    const saved = Number(said![1]!.replace(/,/g, ""))
+    expect(saved).toBeGreaterThan(0)
+    expect(saved).toBe(lines(out))
+    const resumed = await s2(["harvest", "slow", "--out", out, "--max", "200000", "--resume", "-q"])
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(lines(out)).toBe(200_000)
+  }, T)
+})
+
+describe.concurrent("progress after a second, never when quiet", () => {
+  it("a harvest shorter than a second prints no progress line", async () => {
+    const out = path.join(tmp(), "papers.jsonl")
+    const ran = await s2(["harvest", "fast", "--out", out, "--max", "2000"])
+    expect(ran.code, ran.stderr).toBe(0)
+    expect(ran.stderr).not.toMatch(progressLine)
+    expect(ran.stdout).toContain("harvested 2,000 papers")
+  }, T)
+
+  it("a longer harvest prints progress lines to a pipe; -q and --quiet print none", async () => {
+    const dir = tmp()
+    const [shown, q, quiet] = await Promise.all(
+      [[], ["-q"], ["--quiet"]].map((flags, i) =>
+        s2(["harvest", "slow", "--out", path.join(dir, `${i}.jsonl`), "--max", "80000", ...flags])
+      )
+    )
+    for (const ran of [shown, q, quiet]) {
+      expect(ran!.code, ran!.stderr).toBe(0)
+      expect(ran!.stdout).toContain("harvested 80,000 papers")
+    }
+    expect(shown!.stderr).toMatch(progressLine)
+    expect(q!.stderr).not.toMatch(progressLine)
+    expect(quiet!.stderr).not.toMatch(progressLine)
+  }, T)
+
+  it("search --bulk shows the progress bar on a terminal once it runs a second; not with -q", async () => {
+    const [shown, quiet] = await Promise.all([
+      onTerminal(["search", "slow", "--bulk", "--max", "80000", "--format", "jsonl"]),
+      onTerminal(["search", "slow", "--bulk", "--max", "80000", "--format", "jsonl", "-q"])
+    ])
+    expect(shown.code, shown.stdout).toBe(0)
+    expect(shown.stdout).toMatch(progressLine)
+    expect(shown.stdout).toContain("100% 80,000/80,000 papers")
+    expect(quiet.code, quiet.stdout).toBe(0)
+    expect(quiet.stdout).not.toMatch(progressLine)
+  }, T)
+
+  it("datasets download -q prints no per-file lines, and still lists the files on stdout", async () => {
+    const dir = tmp()
+    const args = ["datasets", "download", "abstracts", "latest", "--dir", dir, "--emulator"]
+    const shown = await Bin.finish(Bin.start(bin, args, { S2_API_KEY: "test-key" }))
+    expect(shown.code, shown.stderr).toBe(0)
+    expect(shown.stderr).toMatch(/^fetching /m)
+    const quiet = await Bin.finish(Bin.start(bin, [...args, "-q"], { S2_API_KEY: "test-key" }))
+    expect(quiet.code, quiet.stderr).toBe(0)
+    expect(quiet.stderr).toBe("")
+    expect(quiet.stdout.trim().split("\n").length).toBeGreaterThan(0)
+    expect(quiet.stdout).toContain(".jsonl.gz")
+  }, T)
+
+  it("search --bulk never shows progress when stderr is piped, nor on a terminal under a second", async () => {
+    const piped = await s2(["search", "slow", "--bulk", "--max", "80000", "--format", "jsonl"])
+    expect(piped.code, piped.stderr).toBe(0)
+    expect(piped.stdout.split("\n").filter((line) => line !== "")).toHaveLength(80000)
+    expect(piped.stderr).not.toMatch(progressLine)
+    const short = await onTerminal(["search", "fast", "--bulk", "--max", "2000", "--format", "jsonl"])
+    expect(short.code, short.stdout).toBe(0)
+    expect(short.stdout).not.toMatch(progressLine)
+  }, T)
+})
