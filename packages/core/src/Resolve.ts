@@ -162,9 +162,10 @@ export interface BibtexReference {
 
 /**
  * Reads the references of a .bib text, in order, for {@link references}: each entry's `doi`, else
- * its `eprint` with `archivePrefix`/`eprinttype` arXiv, else its `title` (braces and TeX commands
- * dropped). `@comment`, `@preamble` and `@string` are skipped; malformed text never throws, it ends
- * the entry it is in (an entry with none of the three gives "", a `malformed` result).
+ * its `eprint` with `archivePrefix`/`eprinttype` arXiv, else its `title` (TeX accents as Unicode,
+ * braces and other TeX commands dropped). `@comment`, `@preamble` and `@string` are skipped;
+ * malformed text never throws, it ends the entry it is in (an entry with none of the three gives
+ * "", a `malformed` result).
  *
  * @example
  * ```ts

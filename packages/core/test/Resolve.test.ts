@@ -219,6 +219,17 @@ describe("Resolve.fromBibtex", () => {
     ])
   })
 
+  it("titles with TeX accents and special letters become the Unicode a title match needs", () => {
+    const bib = String.raw`@article{garcia20, title = {An{\'a}lisis de citaci\'{o}n cient{\'\i}fica en Espa\~na}}
+@article{erdos59, title = {Erd{\H{o}}s, R{\'e}nyi, {\L}ukasz, Schr\"{o}dinger, Fran\c{c}ois, Stra\ss e, \AA ngstr{\"o}m}}
+@book{knuth84, title = {The {\TeX}book and \LaTeX: Mu\~{n}oz \& Sons, 100\% {\textit{done}}}}`
+    expect(Resolve.fromBibtex(bib).map((r) => r.input)).toEqual([
+      "Análisis de citación científica en España",
+      "Erdős, Rényi, Łukasz, Schrödinger, François, Straße, Ångström",
+      "The TeXbook and LaTeX: Muñoz & Sons, 100% done"
+    ])
+  })
+
   it.effect("a .bib file resolves through Resolve.references", () =>
     Effect.gen(function*() {
       const refs = Resolve.fromBibtex(

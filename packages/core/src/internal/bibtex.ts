@@ -93,10 +93,52 @@ export const parse = (text: string): ReadonlyArray<BibEntry> => {
   return entries
 }
 
-/** TeX to plain text, as far as a title match needs: braces, accents and commands dropped. */
+// A title match compares letters: `Erd{\H{o}}s` must be sent as "Erdős", not "Erdos" or "Erd{o}s".
+const accents: Readonly<Record<string, string>> = {
+  "'": "\u0301",
+  "`": "\u0300",
+  "^": "\u0302",
+  "\"": "\u0308",
+  "~": "\u0303",
+  "=": "\u0304",
+  ".": "\u0307",
+  u: "\u0306",
+  v: "\u030c",
+  H: "\u030b",
+  c: "\u0327",
+  k: "\u0328",
+  r: "\u030a",
+  d: "\u0323",
+  b: "\u0331"
+}
+const letters: Readonly<Record<string, string>> = {
+  i: "i",
+  j: "j",
+  l: "ł",
+  L: "Ł",
+  o: "ø",
+  O: "Ø",
+  ss: "ß",
+  ae: "æ",
+  AE: "Æ",
+  oe: "œ",
+  OE: "Œ",
+  aa: "å",
+  AA: "Å",
+  TeX: "TeX",
+  LaTeX: "LaTeX",
+  BibTeX: "BibTeX"
+}
+const letterCommand = /\\(ss|ae|AE|oe|OE|aa|AA|TeX|LaTeX|BibTeX|[ijlLoO])(?![A-Za-z])\s*/g
+const accentCommand =
+  /\\(['`^"~=.]|[uvHckrdb](?![A-Za-z]))\s*(?:\{\s*([A-Za-z\u00c0-\u024f])\s*\}|([A-Za-z\u00c0-\u024f]))/g
+
+/** TeX to plain text, as far as a title match needs: accents and special letters as Unicode, braces and other commands dropped. */
 export const plain = (tex: string): string =>
-  tex.replace(/\\[a-zA-Z]+\s*/g, "").replace(/\\(.)/g, "$1").replace(/[{}]/g, "").replace(/~/g, " ")
-    .replace(/\s+/g, " ").trim()
+  tex.replace(letterCommand, (_, name: string) => letters[name]!)
+    .replace(accentCommand, (_, accent: string, braced?: string, bare?: string) => (braced ?? bare)! + accents[accent]!)
+    .replace(/\\[a-zA-Z]+\s*/g, "").replace(/\\(.)/g, "$1").replace(/[{}]/g, "").replace(/~/g, " ")
+    .normalize("NFC").replace(/\s+/g, " ").trim()
 
 /** What to ask for an entry: its DOI, else its arXiv eprint, else its title ("" when none). */
 export const inputOf = (entry: BibEntry): string => {

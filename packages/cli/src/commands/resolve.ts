@@ -1,0 +1,282 @@
+/**
+ * `s2 resolve [FILE|-]`: a reference list (one reference per line, or a .bib file) into papers,
+ * through `Resolve.references` (one batch request per 500 ids, one title match per title), printed
+ * as BibTeX or as records. Unresolved references are listed on stderr, and make the exit code 3.
+ *
+ * @since 0.1.0
+ */
+import type { Paper } from "@s2-effect/core"
+import { Fields, Resolve } from "@s2-effect/core"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as fs from "node:fs"
+import * as Common from "../Common.js"
+import { badInput, CliError, ExitCode, fileError } from "../ExitCode.js"
+import { visibleLines } from "../render/Escape.js"
+import * as Output from "../render/Output.js"
+import { Stdio } from "../Stdio.js"
+
+/** Fields of each record when `--fields` is omitted (jsonl, csv, table). @since 0.1.0 */
+export const resolveDefaults = ["title", "year", "venue", "authors", "externalIds"]
+
+/** What `--format bibtex` asks for: the API's BibTeX, and what a stand-in entry needs when it has none. */
+const bibtexFields = ["citationStyles", "title", "year", "authors"]
+
+/** One reference to resolve: what is asked, and where it came from (a line number, or a .bib entry's key). */
+export interface Reference {
+  readonly input: string
+  readonly line?: number
+  readonly key?: string
+}
+
+/**
+ * Whether a text is BibTeX: its first line that is neither blank nor a `%` comment starts an entry.
+ *
+ * @since 0.1.0
+ */
+export const looksLikeBibtex = (text: string): boolean => /^(?:\s*(?:%[^\n]*)?\n)*\s*@\s*[A-Za-z]+\s*[{(]/.test(text)
+
+/**
+ * The references of a file: its .bib entries (by the `.bib` extension or the content), else one per
+ * line. Blank lines and lines starting with `#` are skipped; a `#` later in a line is kept (titles
+ * such as "F# for …" and URLs have one).
+ *
+ * @since 0.1.0
+ */
+export const parseReferences = (text: string, name: string): ReadonlyArray<Reference> => {
+  if (/\.bib$/i.test(name) || looksLikeBibtex(text)) {
+    return Resolve.fromBibtex(text).map((entry) => ({ input: entry.input, key: entry.key }))
+  }
+  const out: Array<Reference> = []
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim()
+    if (line.length > 0 && !line.startsWith("#")) out.push({ input: line, line: i + 1 })
+  })
+  return out
+}
+
+const readInput = (file: Option.Option<string>) =>
+  Effect.gen(function*() {
+    const name = Option.getOrElse(file, () => "-")
+    if (name === "-" && Option.isNone(file) && process.stdin.isTTY === true) {
+      return yield* Effect.fail(badInput("no references given: pass a FILE, or - and pipe them on standard input"))
+    }
+    const text = yield* Effect.try({
+      try: () => fs.readFileSync(name === "-" ? 0 : name, "utf8"),
+      catch: (cause) => fileError(`cannot read ${name === "-" ? "standard input" : name}`, cause)
+    })
+    const references = parseReferences(text, name)
+    if (references.length === 0) {
+      const what = /\.bib$/i.test(name) ? "no BibTeX entries" : "no references"
+      return yield* Effect.fail(badInput(`${what} in ${name === "-" ? "standard input" : name}`))
+    }
+    return references
+  })
+
+/** Where a reference came from, for its stderr line. */
+const where = (ref: Reference): string =>
+  ref.key === undefined ? `line ${ref.line}` : ref.key === "" ? "an entry without a key" : `@${ref.key}`
+
+/** The one stderr line of a reference that was not resolved: where it is, what it is, and why. */
+export const unresolvedLine = (ref: Reference, result: Resolve.NotFound): string => {
+  const why = result.notFound === "unknownId"
+    ? "not known to Semantic Scholar"
+    : result.notFound === "noTitleMatch"
+    ? "no paper matches the title"
+    : ref.input.length === 0 && ref.key !== undefined
+    ? "the entry has no doi, eprint or title to resolve it by"
+    : result.message
+  return `s2: not resolved (${where(ref)}): ${ref.input.length === 0 ? "(empty)" : ref.input}: ${why}\n`
+}
+
+const formatFlag = Flag.Literals("format", ["bibtex", "json", "jsonl", "table", "csv"]).pipe(
+  Flag.withDescription(
+    "Output format: bibtex (the API's BibTeX, keys made unique), or records (default: pretty JSON on a terminal, JSON lines when piped)"
+  ),
+  Flag.optional
+)
+
+const file = Argument.String("file").pipe(
+  Argument.withDescription(
+    "References, one per line (DOI, arXiv id, URL, S2 id or title), or a .bib file; - or none for standard input"
+  ),
+  Argument.optional
+)
+
+/** The fields to ask for: `--fields` checked as `s2 papers` checks it; `all` is the client's summary set. */
+const fieldsOf = (o: { readonly fields: Option.Option<string> }, bibtex: boolean) =>
+  Effect.gen(function*() {
+    if (bibtex) {
+      if (Option.isSome(o.fields)) {
+        return yield* Effect.fail(
+          badInput("--fields does not apply to --format bibtex: the entries are the API's BibTeX")
+        )
+      }
+      return bibtexFields.map(Fields.unchecked)
+    }
+    // Checked (and refused with the known names) as `s2 papers` checks it; `all` is the summary set.
+    const checked = yield* Common.fields(o, Fields.paperList, resolveDefaults)
+    if (checked === undefined) return undefined
+    return Common.splitList(Option.getOrElse(o.fields, () => resolveDefaults.join(","))).map(Fields.unchecked)
+  })
+
+/**
+ * `s2 resolve [FILE|-]`.
+ *
+ * @since 0.1.0
+ */
+export const resolve = Command.make(
+  "resolve",
+  { file, fields: Common.fieldsFlag, format: formatFlag },
+  (o) =>
+    Common.run(
+      "resolve",
+      Effect.gen(function*() {
+        const stdio = yield* Stdio
+        const references = yield* readInput(o.file)
+        const format = Option.getOrElse(o.format, () => stdio.outIsTTY ? "json" as const : "jsonl" as const)
+        const fields = yield* fieldsOf(o, format === "bibtex")
+        let unresolved = 0
+        const found = Resolve.references(references.map((r) => r.input), { fields }).pipe(
+          Stream.zipWithIndex,
+          Stream.mapEffect(([result, i]): Effect.Effect<ReadonlyArray<Resolved>> => {
+            const ref = references[i]!
+            if (result._tag === "Found") return Effect.succeed([{ ref, result }])
+            unresolved++
+            return Effect.as(stdio.err(unresolvedLine(ref, result)), [])
+          }),
+          Stream.flattenIterable
+        )
+        if (format === "bibtex") yield* printBibtex(found)
+        else {
+          yield* Output.stream(
+            { format: Option.some(format), max: Option.none() },
+            Stream.map(found, ({ ref, result }) => record(ref, result))
+          )
+        }
+        if (unresolved > 0) {
+          return yield* Effect.fail(
+            new CliError({
+              message: `${unresolved} of ${references.length} references not resolved (listed above)`,
+              code: ExitCode.notFound
+            })
+          )
+        }
+      })
+    )
+).pipe(
+  Command.withDescription(
+    "Resolve a reference list (DOIs, arXiv ids, titles, one per line, or a .bib file) to papers or BibTeX"
+  ),
+  Common.withClient
+)
+
+/** A record of `--format jsonl|csv|table|json`: the input (and .bib key), how it was found, and the paper as the API sent it. */
+const record = (ref: Reference, result: Resolve.Found): Record<string, unknown> => ({
+  input: ref.input,
+  ...(ref.key === undefined ? {} : { key: ref.key }),
+  via: result.via,
+  // A title match's score is the paper's own `matchScore`, as the API sent it.
+  paper: Output.toJson(result.paper)
+})
+
+interface Resolved {
+  readonly ref: Reference
+  readonly result: Resolve.Found
+}
+
+const printBibtex = <E, R>(found: Stream.Stream<Resolved, E, R>) =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio
+    const keys = bibtexKeys()
+    const printed = new Set<string>()
+    yield* Stream.runForEach(found, ({ ref, result }) => {
+      const paperId = result.paper.paperId
+      // A line list naming one paper twice gets it once; a .bib file's entries each keep their key.
+      if (ref.key === undefined && paperId !== undefined) {
+        if (printed.has(paperId)) return Effect.void
+        printed.add(paperId)
+      }
+      return stdio.out(bibtexEntry(result.paper, keys, ref.key) + "\n")
+    })
+  })
+
+const head = /^\s*@\s*([A-Za-z]+)\s*\{\s*([^,\s{}]*)\s*,/
+
+/**
+ * The index of the brace closing the one at `open`, or -1: the server's entry ends there, and
+ * whatever follows it (a second entry that would define one of the user's keys) is not printed.
+ */
+const closing = (text: string, open: number): number => {
+  let depth = 0
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]
+    if (c === "\\") i++
+    else if (c === "{") depth++
+    else if (c === "}" && --depth === 0) return i
+  }
+  return -1
+}
+
+/** `a`, `b`, … `z`, `aa`, `ab`, …: the suffixes that make a key unique, as BibTeX styles do for years. */
+const suffix = (n: number): string =>
+  (n >= 26 ? suffix(Math.floor(n / 26) - 1) : "") + String.fromCharCode(97 + (n % 26))
+
+/**
+ * The BibTeX keys given so far, compared without case (BibTeX and biber treat `Vaswani2017` and
+ * `vaswani2017` as one): `take` answers `key`, or `key` with the first free suffix.
+ *
+ * @since 0.1.0
+ */
+export const bibtexKeys = () => {
+  const used = new Set<string>()
+  return {
+    take: (key: string): string => {
+      let candidate = key
+      for (let n = 0; used.has(candidate.toLowerCase()); n++) candidate = key + suffix(n)
+      used.add(candidate.toLowerCase())
+      return candidate
+    }
+  }
+}
+
+const noBraces = (text: string): string => text.replace(/[{}]/g, "")
+
+/** A key when neither the user nor the API gave one: the first author's last name and the year. */
+const madeKey = (paper: Paper): string => {
+  const last = (paper.authors?.[0]?.name ?? "").split(/\s+/).at(-1)?.normalize("NFKD").replace(/[^A-Za-z]/g, "")
+  const base = `${(last ?? "").toLowerCase()}${paper.year ?? ""}`
+  return base.length > 0 ? base : `s2${paper.paperId.slice(0, 8)}`
+}
+
+/**
+ * The BibTeX entry of a paper: the API's `citationStyles.bibtex` with its key replaced by `userKey`
+ * (from the user's .bib) or made unique, cut at the entry's closing brace; a `@misc` stand-in from
+ * the title, authors and year when the API has none (or none that closes). Control characters are
+ * shown escaped: the text is the server's.
+ *
+ * @since 0.1.0
+ */
+export const bibtexEntry = (paper: Paper, keys: ReturnType<typeof bibtexKeys>, userKey?: string): string => {
+  const given = paper.citationStyles?.bibtex
+  const matched = typeof given === "string" ? head.exec(given) : null
+  const end = matched === null ? -1 : closing(given!, given!.indexOf("{"))
+  // The server's key is kept to the characters BibTeX tools accept in a key; the user's is theirs.
+  const served = matched?.[2]?.replace(/[^A-Za-z0-9_:.+/-]/g, "")
+  const wanted = userKey !== undefined && userKey.length > 0 ? userKey : served || madeKey(paper)
+  const key = keys.take(wanted)
+  if (matched !== null && end !== -1) {
+    return visibleLines(`@${matched[1]}{${key},${given!.slice(matched[0].length, end + 1)}`) + "\n"
+  }
+  const authors = (paper.authors ?? []).map((a) => a.name).filter((n) => typeof n === "string" && n.length > 0)
+  const fields = [
+    ["title", paper.title],
+    ["author", authors.length > 0 ? authors.join(" and ") : undefined],
+    ["year", paper.year === undefined || paper.year === null ? undefined : String(paper.year)]
+  ].filter((f): f is [string, string] => typeof f[1] === "string")
+  return visibleLines(`@misc{${key},\n${fields.map(([k, v]) => `  ${k} = {${noBraces(v)}}`).join(",\n")}\n}`) + "\n"
+}

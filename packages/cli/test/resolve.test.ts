@@ -1,0 +1,303 @@
+/**
+ * `s2 resolve`: the real bin against the in-process emulator (`--emulator`) and an HTTP emulator in
+ * open-world mode (every well-formed id resolves), whose request log checks the request budget.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Paper } from "@s2-effect/core"
+import { type EmulatorServer, startEmulator } from "@s2-effect/testing"
+import { Effect, Exit, Schema, Scope } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { bibtexEntry, bibtexKeys, parseReferences } from "../src/commands/resolve.js"
+import * as Bin from "./support/bin.js"
+
+const bin = Bin.bundleBin()
+
+const s2 = (args: ReadonlyArray<string>, input?: string) => Bin.finish(Bin.start(bin, args), input)
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-resolve-"))
+const write = (name: string, text: string): string => {
+  const file = path.join(dir, name)
+  fs.writeFileSync(file, text)
+  return file
+}
+
+const turing = "Computing Machinery and Intelligence"
+const attention = "Attention Is All You Need"
+const graph = "Construction of the Literature Graph in Semantic Scholar"
+
+const lines = [
+  "# landmark papers",
+  "https://doi.org/10.1093/mind/lix.236.433",
+  "",
+  "arXiv:1706.03762",
+  graph,
+  "10.1093/mind/lix.236.433"
+].join("\n")
+
+const jsonl = (stdout: string) => stdout.trim().split("\n").map((line) => JSON.parse(line))
+
+describe("s2 resolve, one reference per line", () => {
+  it("jsonl: one record per reference, in input order, with how it was found; comments and blank lines skipped", async () => {
+    const ran = await s2(["resolve", write("refs.txt", lines), "--emulator", "--format", "jsonl"])
+    expect(ran.stderr).toBe("")
+    expect(ran.code).toBe(0)
+    const records = jsonl(ran.stdout)
+    expect(records.map((r) => [r.input, r.via, r.paper.title])).toEqual([
+      ["https://doi.org/10.1093/mind/lix.236.433", "id", turing],
+      ["arXiv:1706.03762", "id", attention],
+      [graph, "title", graph],
+      ["10.1093/mind/lix.236.433", "id", turing]
+    ])
+    expect(records[2].paper.matchScore).toBeGreaterThan(0)
+    expect(records[0].paper.matchScore).toBeUndefined()
+    expect(Object.keys(records[0].paper).sort()).toEqual(
+      ["authors", "externalIds", "paperId", "title", "venue", "year"]
+    )
+  })
+
+  it("reads standard input with -, and --fields picks the fields", async () => {
+    const ran = await s2(["resolve", "-", "--emulator", "--format", "jsonl", "--fields", "title,year"], lines)
+    expect(ran.code).toBe(0)
+    expect(jsonl(ran.stdout).map((r) => r.paper)).toEqual([
+      { paperId: expect.any(String), title: turing, year: 1950 },
+      { paperId: expect.any(String), title: attention, year: 2017 },
+      { paperId: expect.any(String), title: graph, year: 2018, matchScore: expect.any(Number) },
+      { paperId: expect.any(String), title: turing, year: 1950 }
+    ])
+  })
+
+  it("json, csv and table: an array; a header and one row per reference", async () => {
+    const file = write("refs.txt", lines)
+    const [csv, table, json] = await Promise.all([
+      s2(["resolve", file, "--emulator", "--format", "csv", "--fields", "title,year"]),
+      s2(["resolve", file, "--emulator", "--format", "table", "--fields", "title,year"]),
+      s2(["resolve", file, "--emulator", "--format", "json", "--fields", "title"])
+    ])
+    expect(json.code).toBe(0)
+    expect(JSON.parse(json.stdout).map((r: { paper: { title: string } }) => r.paper.title)).toEqual(
+      [turing, attention, graph, turing]
+    )
+    expect(csv.code).toBe(0)
+    const rows = csv.stdout.trim().split("\r\n")
+    expect(rows[0]).toBe("input,via,paper.paperId,paper.title,paper.year")
+    expect(rows.slice(1).map((r) => r.split(",").slice(3, 5).join(","))).toEqual([
+      `${turing},1950`,
+      `${attention},2017`,
+      `${graph},2018`,
+      `${turing},1950`
+    ])
+    expect(table.code).toBe(0)
+    expect(table.stdout).toMatch(/^input +via +paper\.paperId +paper\.t/)
+    expect(table.stdout).toMatch(/\narXiv:1\S* +id +204e3073870fae3d05bcbc2f6a8e263d9b72e776 +Atten/)
+    expect(table.stdout.trim().split("\n")).toHaveLength(6)
+  })
+
+  it("bibtex: the API's entries, a paper named twice printed once", async () => {
+    const ran = await s2(["resolve", write("refs.txt", lines), "--emulator", "--format", "bibtex"])
+    expect(ran.code).toBe(0)
+    const keys = [...ran.stdout.matchAll(/^@(\w+)\{([^,]+),/gm)].map((m) => m[2])
+    expect(keys).toEqual(["Turing1950CM", "Vaswani2017AI", "Ammar2018CO"])
+    expect(ran.stdout).toContain(`title = {${attention}}`)
+  })
+
+  it("refuses --fields with --format bibtex, exit 2", async () => {
+    const ran = await s2(["resolve", "-", "--emulator", "--format", "bibtex", "--fields", "title"], lines)
+    expect(ran.code).toBe(2)
+    expect(ran.stdout).toBe("")
+    expect(ran.stderr).toContain("--fields does not apply to --format bibtex")
+  })
+
+  it("unresolved references: one stderr line each, the others still printed, exit 3", async () => {
+    const text = ["arXiv:1706.03762", "DOI:10.9999/not-a-paper", "zzqx qqqq wwww no such title", "DOI:", graph]
+      .join("\n")
+    const ran = await s2(["resolve", "-", "--emulator", "--format", "jsonl", "--fields", "title"], text)
+    expect(ran.code).toBe(3)
+    expect(jsonl(ran.stdout).map((r) => r.input)).toEqual(["arXiv:1706.03762", graph])
+    const err = ran.stderr.trim().split("\n")
+    expect(err.slice(0, 3)).toEqual([
+      "s2: not resolved (line 2): DOI:10.9999/not-a-paper: not known to Semantic Scholar",
+      "s2: not resolved (line 3): zzqx qqqq wwww no such title: no paper matches the title",
+      expect.stringMatching(/^s2: not resolved \(line 4\): DOI:: /)
+    ])
+    expect(err[3]).toBe("s2: 3 of 5 references not resolved (listed above)")
+    expect(err).toHaveLength(4)
+  })
+
+  it("an empty list is refused, exit 2; so is an unknown field", async () => {
+    const [empty, bib, field] = await Promise.all([
+      s2(["resolve", "-", "--emulator"], "# nothing\n\n"),
+      s2(["resolve", write("empty.bib", "% nothing yet\n"), "--emulator"]),
+      s2(["resolve", "-", "--emulator", "--fields", "title,colour"], lines)
+    ])
+    expect([empty.code, bib.code, field.code]).toEqual([2, 2, 2])
+    expect(empty.stderr).toBe("s2: no references in standard input\n")
+    expect(bib.stderr).toMatch(/^s2: no BibTeX entries in .*empty\.bib\n$/)
+    expect(field.stderr).toContain("colour")
+    expect(field.stdout).toBe("")
+  })
+})
+
+const bib = String.raw`% my thesis
+@article{turing50,
+  title = {Computing Machinery and Intelligence},
+  author = {Turing, A. M.},
+  doi = {10.1093/mind/lix.236.433}
+}
+@misc{vaswani2017,
+  title = "Attention Is All You Need",
+  eprint = {1706.03762},
+  archivePrefix = {arXiv}
+}
+@inproceedings{ammar,
+  title = {Construction of the {Literature Graph} in {S}emantic {S}cholar}
+}
+@misc{vaswani2017, title = {Attention is all you need}, eprint = {1706.03762}, archivePrefix = {arXiv}}
+@misc{empty, note = {nothing to go by}}
+`
+
+describe("s2 resolve, a .bib file", () => {
+  it("resolves each entry by doi, eprint, else title, and keeps the user's keys (made unique)", async () => {
+    const ran = await s2(["resolve", write("thesis.bib", bib), "--emulator", "--format", "bibtex"])
+    expect(ran.code).toBe(3)
+    const entries = [...ran.stdout.matchAll(/^@(\w+)\{([^,]+),[\s\S]*?title = \{([^}]*)\}/gm)]
+    expect(entries.map((m) => [m[1], m[2], m[3]])).toEqual([
+      ["Article", "turing50", turing],
+      ["Inproceedings", "vaswani2017", attention],
+      ["Inproceedings", "ammar", graph],
+      ["Inproceedings", "vaswani2017a", attention]
+    ])
+    expect(ran.stderr).toBe(
+      "s2: not resolved (@empty): (empty): the entry has no doi, eprint or title to resolve it by\n" +
+        "s2: 1 of 5 references not resolved (listed above)\n"
+    )
+  })
+
+  it("is recognised by its content on standard input, and jsonl records carry the entry's key", async () => {
+    const ran = await s2(["resolve", "-", "--emulator", "--format", "jsonl", "--fields", "title"], bib)
+    expect(jsonl(ran.stdout).map((r) => [r.key, r.input, r.via])).toEqual([
+      ["turing50", "DOI:10.1093/mind/lix.236.433", "id"],
+      ["vaswani2017", "ARXIV:1706.03762", "id"],
+      ["ammar", graph, "title"],
+      ["vaswani2017", "ARXIV:1706.03762", "id"]
+    ])
+  })
+})
+
+describe("s2 resolve, what goes wrong", () => {
+  it("a file that cannot be read is exit 10, naming it", async () => {
+    const ran = await s2(["resolve", path.join(dir, "missing.txt"), "--emulator"])
+    expect(ran.code).toBe(10)
+    expect(ran.stderr).toMatch(/^s2: cannot read .*missing\.txt/)
+    expect(ran.stdout).toBe("")
+  })
+
+  it("an input's control characters are shown escaped in its stderr line", async () => {
+    const ran = await s2(
+      ["resolve", "-", "--emulator", "--format", "jsonl"],
+      "arXiv:1706.03762\nDOI:10.1/\u001b[31mred\n"
+    )
+    expect(ran.code).toBe(3)
+    expect(ran.stderr).not.toContain("\u001b")
+    expect(ran.stderr).toMatch(/^s2: not resolved \(line 2\): DOI:10\.1\/\S*\[31mred: /)
+  })
+
+  it("a .bib entry without a key is named as such, and BibTeX takes the API's key for it", async () => {
+    const ran = await s2(
+      ["resolve", "-", "--emulator", "--format", "bibtex"],
+      "@misc{, title = {Attention Is All You Need}}\n@misc{, note = {x}}"
+    )
+    expect(ran.code).toBe(3)
+    expect(ran.stdout).toMatch(/^@Inproceedings\{Vaswani2017AI,/)
+    expect(ran.stderr).toContain("s2: not resolved (an entry without a key): (empty): the entry has no doi")
+  })
+})
+
+describe("the request budget", () => {
+  const withServer = async (body: (server: EmulatorServer) => Promise<void>) => {
+    const scope = Effect.runSync(Scope.make())
+    try {
+      const server = await Effect.runPromise(
+        startEmulator({ seed: 1, size: 500, openWorld: true }).pipe(Scope.provide(scope))
+      )
+      await body(server)
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }
+
+  it(
+    "N ids cost ceil(N/500) batch requests and nothing else, a repeat included",
+    () =>
+      withServer(async (server) => {
+        const ids = Array.from({ length: 1001 }, (_, i) => `CorpusId:${900_000 + i}`)
+        const ran = await s2(
+          ["resolve", "-", "--api-url", server.url, "--format", "jsonl", "--fields", "title"],
+          [...ids, ids[0]].join("\n")
+        )
+        expect(ran.stderr).toBe("")
+        expect(ran.code).toBe(0)
+        expect(jsonl(ran.stdout).map((r) => r.input)).toEqual([...ids, ids[0]])
+        expect(Effect.runSync(server.requestCounts)).toEqual({ "/graph/v1/paper/batch": 3 })
+      }),
+    60_000
+  )
+})
+
+describe("BibTeX keys", () => {
+  const paper = (paperId: string, bibtex?: string) =>
+    Schema.decodeUnknownSync(Paper)({
+      paperId,
+      title: "Attention {Is} All You Need",
+      year: 2017,
+      authors: [{ authorId: "1", name: "Ashish Vaswani" }],
+      ...(bibtex === undefined ? {} : { citationStyles: { bibtex } })
+    })
+
+  it("a key taken twice, in any case, gets a, b, … as BibTeX styles do", () => {
+    const keys = bibtexKeys()
+    expect(["vaswani2017", "Vaswani2017", "vaswani2017", "vaswani2017a"].map(keys.take)).toEqual(
+      ["vaswani2017", "Vaswani2017a", "vaswani2017b", "vaswani2017aa"]
+    )
+  })
+
+  it("replaces the API's key, keeps its body, and makes a @misc entry when the API has none", () => {
+    const keys = bibtexKeys()
+    const api = "@Inproceedings{Vaswani2017AI,\n title = {Attention Is All You Need},\n year = {2017}\n}\n"
+    expect(bibtexEntry(paper("a", api), keys)).toBe(api)
+    expect(bibtexEntry(paper("b", api), keys)).toBe(api.replace("Vaswani2017AI", "Vaswani2017AIa"))
+    expect(bibtexEntry(paper("c", api), keys, "mine")).toBe(api.replace("Vaswani2017AI", "mine"))
+    expect(bibtexEntry(paper("d"), keys)).toBe(
+      "@misc{vaswani2017,\n  title = {Attention Is All You Need},\n  author = {Ashish Vaswani},\n  year = {2017}\n}\n"
+    )
+  })
+
+  it("keeps a server's key to the characters BibTeX tools accept, else makes one", () => {
+    const keys = bibtexKeys()
+    expect(bibtexEntry(paper("a", "@Article{Vas%wani\"2017#,\n title = {x}\n}"), keys)).toMatch(
+      /^@Article\{Vaswani2017,\n/
+    )
+    expect(bibtexEntry(paper("b", "@Article{%%,\n title = {x}\n}"), keys)).toMatch(/^@Article\{vaswani2017a,\n/)
+  })
+
+  it("prints the server's one entry: text after its closing brace is dropped; an entry that never closes is replaced", () => {
+    const keys = bibtexKeys()
+    const sneaky = "@Article{X,\n title = {a {b}}\n}\n@Article{turing50,\n title = {not yours}\n}\n"
+    expect(bibtexEntry(paper("a", sneaky), keys)).toBe("@Article{X,\n title = {a {b}}\n}\n")
+    expect(bibtexEntry(paper("b", "@Article{Y,\n title = {never closed"), keys)).toMatch(/^@misc\{Y,\n/)
+  })
+
+  it("shows a server's control characters escaped", () => {
+    const entry = bibtexEntry(paper("a", "@Article{X,\n title = {a\u001b[31mred}\n}"), bibtexKeys())
+    expect(entry).not.toContain("\u001b")
+  })
+
+  it("tells a .bib text from a list of lines by content when the name does not say", () => {
+    expect(parseReferences("% c\n\n@article{k, doi = {10.1/x}}", "-")).toEqual([{ input: "DOI:10.1/x", key: "k" }])
+    expect(parseReferences("10.1/x\n#c\nF# for fun and profit # 2\n", "-")).toEqual([
+      { input: "10.1/x", line: 1 },
+      { input: "F# for fun and profit # 2", line: 3 }
+    ])
+  })
+})
