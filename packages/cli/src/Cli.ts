@@ -23,6 +23,7 @@ import * as Terminal from "effect/Terminal"
 import * as Authors from "./commands/authors.js"
 import * as Datasets from "./commands/datasets.js"
 import * as Demo from "./commands/demo.js"
+import * as GraphCommand from "./commands/graph.js"
 import * as Harvest from "./commands/harvest.js"
 import * as Papers from "./commands/papers.js"
 import * as Recommend from "./commands/recommend.js"
@@ -63,7 +64,8 @@ export const commands = [
   Recommend.recommend,
   Datasets.datasets,
   Harvest.harvest,
-  Resolve.resolve
+  Resolve.resolve,
+  GraphCommand.graph
 ] as const
 
 /**

@@ -124,19 +124,19 @@ const take = (out: string, holder: Holder): Effect.Effect<void, CliError> =>
       if (other === "gone") continue
       if (other === "unreadable") {
         return Effect.fail(locked(
-          `${path} exists but cannot be read: another harvest may be starting on ${out}; ` +
+          `${path} exists but cannot be read: another s2 run may be starting on ${out}; ` +
             `if none runs, remove ${path} and try again`
         ))
       }
       if (other.host !== holder.host) {
         return Effect.fail(locked(
-          `another harvest holds ${out} (pid ${other.pid} on host ${other.host}, since ${other.startedAt}); ` +
+          `another s2 run holds ${out} (pid ${other.pid} on host ${other.host}, since ${other.startedAt}); ` +
             `if it no longer runs, remove ${path} and try again`
         ))
       }
       if (running(other.pid)) {
         return Effect.fail(locked(
-          `another harvest is writing ${out} (pid ${other.pid}, since ${other.startedAt}); ` +
+          `another s2 run is writing ${out} (pid ${other.pid}, since ${other.startedAt}); ` +
             `wait for it to end, or stop it and run again with --resume`
         ))
       }
@@ -150,7 +150,7 @@ const take = (out: string, holder: Holder): Effect.Effect<void, CliError> =>
         }
       }
     }
-    return Effect.fail(locked(`cannot take the lock ${path}: another harvest keeps taking it`))
+    return Effect.fail(locked(`cannot take the lock ${path}: another s2 run keeps taking it`))
   })
 
 /** Removes the lock if it is still this run's. */

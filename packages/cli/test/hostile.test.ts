@@ -87,7 +87,7 @@ describe.concurrent("one harvest per file", () => {
       const began = Date.now()
       const second = await s2([...args, "--resume"])
       expect(second.code).toBe(12)
-      expect(second.stderr).toContain(`another harvest is writing ${out} (pid ${first.pid}`)
+      expect(second.stderr).toContain(`another s2 run is writing ${out} (pid ${first.pid}`)
       expect(Date.now() - began).toBeLessThan(20_000)
       first.kill("SIGINT")
       const done = await firstDone

@@ -116,8 +116,8 @@ export const barLine = (state: State, columns: number): string => {
  *
  * @since 0.1.0
  */
-export const plainLine = (state: State): string =>
-  `harvest: ${state.target > 0 ? `${percent(state)}% ` : ""}${facts(state)}`
+export const plainLine = (state: State, label = "harvest"): string =>
+  `${label}: ${state.target > 0 ? `${percent(state)}% ` : ""}${facts(state)}`
 
 /**
  * Shows progress.
@@ -174,7 +174,11 @@ export const tty = (stream: NodeJS.WritableStream, columns: () => number): Repor
  *
  * @since 0.1.0
  */
-export const plain = (write: (line: string) => Effect.Effect<void>, intervalMillis = 1000): Reporter => {
+export const plain = (
+  write: (line: string) => Effect.Effect<void>,
+  intervalMillis = 1000,
+  label = "harvest"
+): Reporter => {
   let printedAt = 0
   let last: State | undefined
   let printed: State | undefined
@@ -187,14 +191,14 @@ export const plain = (write: (line: string) => Effect.Effect<void>, intervalMill
         if (!news && state.now - printedAt < intervalMillis) return Effect.void
         printedAt = state.now
         printed = state
-        return write(plainLine(state) + "\n")
+        return write(plainLine(state, label) + "\n")
       }),
     stop: Effect.suspend(() =>
       last === undefined || last === printed ? Effect.void : Effect.andThen(
         Effect.sync(() => {
           printed = last
         }),
-        write(plainLine(last) + "\n")
+        write(plainLine(last, label) + "\n")
       )
     )
   }

@@ -1,0 +1,383 @@
+/**
+ * `s2 graph SEED… --out FILE`: a citation-graph walk (`CitationGraph.crawl`) written as JSON lines,
+ * CSV or GraphML, with a progress line, checkpoints and `--resume`.
+ *
+ * Resume design: the walk is deterministic for a given server (breadth first, lists in the
+ * server's order), so the checkpoint only counts the walk's elements already in the file (and the
+ * file's size); a resume cuts the file back to the checkpoint, walks again from the seeds and skips
+ * that many elements. Persisting the walk's state instead (the seen sets and the frontier) would
+ * mean a second crawler inside the CLI; re-walking repeats requests, which `--cache` answers
+ * locally. The lock, the checkpoint file, its settings check and the cutting back are harvest's
+ * (`HarvestLock`, `HarvestCheckpoint`, `Harvest.prepare`).
+ *
+ * @since 0.1.0
+ */
+import type { Paper } from "@s2-effect/core"
+import { CitationGraph, Fields } from "@s2-effect/core"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as Common from "../Common.js"
+import { badInput, fileError } from "../ExitCode.js"
+import * as Harvest from "../Harvest.js"
+import * as HarvestCheckpoint from "../HarvestCheckpoint.js"
+import * as HarvestLock from "../HarvestLock.js"
+import * as Graph from "../render/Graph.js"
+import * as Progress from "../render/Progress.js"
+import { Stdio } from "../Stdio.js"
+import * as Symlinks from "../Symlinks.js"
+
+/** Fields of each node's paper when `--fields` is omitted (the GraphML and CSV attributes). */
+export const graphDefaults = ["title", "year", "citationCount"]
+
+/**
+ * Everything that decides the file's content: a resume must have the same. Kept as the harvest
+ * checkpoint's `query` (JSON), so that harvest's checkpoint, lock and resume serve the graph too.
+ *
+ * @since 0.1.0
+ */
+export interface Settings {
+  readonly seeds: ReadonlyArray<string>
+  readonly direction: "citations" | "references" | "both"
+  readonly depth: number
+  readonly perNode: number
+  readonly order: "listed" | "mostCited"
+  readonly minYear: number | null
+  readonly minCitations: number | null
+  readonly fields: ReadonlyArray<string> | null
+  readonly format: Graph.GraphFormat
+}
+
+const flagOf: Record<keyof Settings, string> = {
+  seeds: "the seeds",
+  direction: "--direction",
+  depth: "--depth",
+  perNode: "--per-node",
+  order: "--order",
+  minYear: "--min-year",
+  minCitations: "--min-citations",
+  fields: "--fields",
+  format: "--format"
+}
+
+const shown = (flag: string, value: unknown): string =>
+  value === null || value === undefined
+    ? (flag === "--fields" ? "no --fields" : `no ${flag}`)
+    : `${flag} ${Array.isArray(value) ? value.join(flag === "the seeds" ? " " : ",") : String(value)}`
+
+/**
+ * The settings in which a checkpoint's walk and this run differ, named as typed:
+ * "the checkpoint is for --depth 2; this run has --depth 3".
+ *
+ * @since 0.1.0
+ */
+export const differences = (saved: Settings, given: Settings): string => {
+  const keys = (Object.keys(flagOf) as Array<keyof Settings>).filter((key) =>
+    JSON.stringify(saved[key] ?? null) !== JSON.stringify(given[key] ?? null)
+  )
+  if (keys.length === 0) return "its settings differ"
+  const side = (s: Settings) => keys.map((key) => shown(flagOf[key], s[key])).join(" and ")
+  return `the checkpoint is for ${side(saved)}; this run has ${side(given)}`
+}
+
+const specOf = (settings: Settings): HarvestCheckpoint.Spec => ({
+  query: JSON.stringify({ graph: settings }),
+  filters: {},
+  sort: null,
+  fields: null,
+  max: null
+})
+
+/** On `--resume`, a checkpoint of another walk (or of a harvest) is named before `prepare` refuses it. */
+const checkSaved = (out: string, settings: Settings) =>
+  Effect.gen(function*() {
+    const saved = yield* HarvestCheckpoint.read(out)
+    if (Option.isNone(saved) || saved.value.spec.query === specOf(settings).query) return
+    let other: Settings | undefined
+    try {
+      other = (JSON.parse(saved.value.spec.query) as { graph?: Settings }).graph
+    } catch {
+      other = undefined
+    }
+    return yield* Effect.fail(badInput(
+      other === undefined
+        ? `${HarvestCheckpoint.path(out)} is the checkpoint of a harvest, not of a graph; start again with --overwrite`
+        : `${HarvestCheckpoint.path(out)} is for another graph: ${
+          differences(other, settings)
+        }. Resume with the checkpoint's settings, or start again with --overwrite`
+    ))
+  })
+
+const keep = (settings: Settings) =>
+  settings.minYear === null && settings.minCitations === null ?
+    undefined :
+    (paper: Paper) =>
+      (settings.minYear === null || (paper.year ?? -Infinity) >= settings.minYear) &&
+      (settings.minCitations === null || (paper.citationCount ?? -Infinity) >= settings.minCitations)
+
+/** The walk, with the fields the filters read added to the selection. */
+const walk = (settings: Settings) =>
+  Effect.gen(function*() {
+    const wanted = settings.fields === null ? null : [
+      ...settings.fields,
+      ...(settings.minYear !== null && !settings.fields.includes("year") ? ["year"] : []),
+      ...(settings.minCitations !== null && !settings.fields.includes("citationCount") ? ["citationCount"] : [])
+    ]
+    const fields = wanted === null ? undefined : yield* Fields.select(Fields.paperList, wanted)
+    return CitationGraph.crawl(settings.seeds, {
+      direction: settings.direction,
+      depth: settings.depth,
+      perNode: settings.perNode,
+      order: settings.order,
+      filter: keep(settings),
+      fields: fields as ReadonlyArray<Fields.PaperField> | undefined
+    })
+  })
+
+const encoder = new TextEncoder()
+
+/** A batch of the walk's elements as the file's text; unknown seeds are told on stderr. */
+const textOf = (format: Graph.GraphFormat, elements: ReadonlyArray<CitationGraph.Element>, stdio: Stdio["Service"]) =>
+  Effect.gen(function*() {
+    let text = ""
+    let nodes = 0
+    for (const e of elements) {
+      if (e._tag === "NotFound") {
+        yield* stdio.err(`s2: seed ${JSON.stringify(e.seed)} not found; walking from the others\n`)
+      } else {
+        if (e._tag === "Node") nodes++
+        text += Graph.element(format, e)
+      }
+    }
+    return { text, nodes }
+  })
+
+/** Writes the walk to stdout: no checkpoint, no resume. */
+const toStdout = (settings: Settings) =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio
+    yield* stdio.out(Graph.header(settings.format))
+    yield* (yield* walk(settings)).pipe(
+      Stream.groupedWithin(1000, "1 second"),
+      Stream.mapEffect((batch) => Effect.flatMap(textOf(settings.format, batch, stdio), ({ text }) => stdio.out(text))),
+      Stream.runDrain
+    )
+    yield* stdio.out(Graph.footer(settings.format))
+  })
+
+/** The counts a graph keeps in its checkpoint's `years` (harvest's per-year counts, unused here). */
+const counted = (cp: HarvestCheckpoint.Checkpoint) => ({ nodes: cp.years["nodes"] ?? 0, edges: cp.years["edges"] ?? 0 })
+
+/**
+ * Appends the walk to `out` from a prepared checkpoint. After each batch (at most 1000 elements
+ * or a second's worth) its text is appended, then the checkpoint counting it replaces the old one;
+ * a batch and its checkpoint are uninterruptible, so Ctrl-C lands between batches. `records` in
+ * the checkpoint counts the walk's elements consumed (a resume skips that many).
+ */
+const toFile = (out: string, settings: Settings, start: HarvestCheckpoint.Checkpoint, progress: Progress.Reporter) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const stdio = yield* Stdio
+    const startedAt = Date.now()
+    const output = yield* fs.open(out, { flag: "a", ...(Symlinks.noFollow ? { noFollow: true } : {}) }).pipe(
+      Effect.mapError((cause) => fileError(`cannot open ${out}`, cause))
+    )
+    let current = start
+    const startNodes = counted(start).nodes
+    const append = (text: string) =>
+      output.writeAll(encoder.encode(text)).pipe(
+        Effect.tapError(() => Effect.ignore(output.truncate(current.bytes))),
+        Effect.mapError((cause) =>
+          fileError(`cannot write ${out} (cut back to its last checkpoint; run again with --resume)`, cause)
+        )
+      )
+    const save = Effect.fnUntraced(
+      function*(text: string, elements: number, nodes: number, edges: number, done: boolean) {
+        yield* append(text)
+        if (done) yield* output.sync.pipe(Effect.mapError((cause) => fileError(`cannot write ${out}`, cause)))
+        const before = counted(current)
+        const next: HarvestCheckpoint.Checkpoint = {
+          ...current,
+          bytes: current.bytes + encoder.encode(text).length,
+          records: current.records + elements,
+          pages: current.pages + (elements > 0 ? 1 : 0),
+          years: { nodes: before.nodes + nodes, edges: before.edges + edges },
+          done,
+          updatedAt: new Date().toISOString()
+        }
+        yield* HarvestCheckpoint.write(out, next, { sync: done })
+        current = next
+        yield* progress.update({
+          records: before.nodes + nodes,
+          pages: next.pages,
+          target: 0,
+          startRecords: startNodes,
+          startedAt,
+          now: Date.now()
+        })
+      },
+      Effect.uninterruptible
+    )
+    // A fresh file starts with the format's header, checkpointed with no element.
+    if (start.bytes === 0 && Graph.header(settings.format) !== "") {
+      yield* save(Graph.header(settings.format), 0, 0, 0, false)
+    }
+    yield* (yield* walk(settings)).pipe(
+      Stream.drop(start.records),
+      Stream.groupedWithin(1000, "1 second"),
+      Stream.mapEffect((batch) =>
+        Effect.flatMap(
+          textOf(settings.format, batch, stdio),
+          ({ nodes, text }) =>
+            save(
+              text,
+              batch.length,
+              nodes,
+              batch.length - nodes - batch.filter((e) => e._tag === "NotFound").length,
+              false
+            )
+        )
+      ),
+      Stream.runDrain
+    )
+    yield* save(Graph.footer(settings.format), 0, 0, 0, true)
+    return { checkpoint: current, startNodes, elapsedMillis: Date.now() - startedAt }
+  }).pipe(Effect.scoped)
+
+const settingsOf = (o: {
+  readonly seeds: ReadonlyArray<string>
+  readonly direction: Settings["direction"]
+  readonly depth: number
+  readonly perNode: number
+  readonly order: Settings["order"]
+  readonly minYear: Option.Option<number>
+  readonly minCitations: Option.Option<number>
+  readonly fields: Option.Option<string>
+  readonly format: Graph.GraphFormat
+}) =>
+  Effect.gen(function*() {
+    if (o.seeds.length === 0) return yield* Effect.fail(badInput("give at least one seed paper id"))
+    // Refused before the output is created, not by the walk after it.
+    if (o.depth < 0) return yield* Effect.fail(badInput(`--depth ${o.depth} is invalid: give 0 or more`))
+    if (o.perNode < 1) return yield* Effect.fail(badInput(`--per-node ${o.perNode} is invalid: give 1 or more`))
+    const given = Option.getOrUndefined(o.fields)
+    const fields = given?.trim() === "all" ? null : given === undefined ? graphDefaults : Common.splitList(given)
+    // Checked before anything touches the output.
+    if (fields !== null) yield* Fields.select(Fields.paperList, fields)
+    const settings: Settings = {
+      seeds: o.seeds,
+      direction: o.direction,
+      depth: o.depth,
+      perNode: o.perNode,
+      order: o.order,
+      minYear: Option.getOrNull(o.minYear),
+      minCitations: Option.getOrNull(o.minCitations),
+      fields,
+      format: o.format
+    }
+    return settings
+  })
+
+/**
+ * `s2 graph`.
+ *
+ * @since 0.1.0
+ */
+export const graph = Command.make(
+  "graph",
+  {
+    seeds: Argument.String("seed").pipe(
+      Argument.withDescription("Seed paper ids (S2 id, DOI:…, arXiv:…, CorpusId:…)"),
+      Argument.variadic()
+    ),
+    direction: Flag.Literals("direction", ["citations", "references", "both"] as const).pipe(
+      Flag.withDescription("Follow the papers citing each paper, those it cites, or both"),
+      Flag.withDefault("citations" as const)
+    ),
+    depth: Flag.Int("depth").pipe(
+      Flag.withDescription("Steps from the seeds (0: the seeds only)"),
+      Flag.withDefault(1)
+    ),
+    perNode: Flag.Int("per-node").pipe(
+      Flag.withDescription("At most N neighbours from each list of each paper"),
+      Flag.withDefault(50)
+    ),
+    order: Flag.Literals("order", ["listed", "mostCited"] as const).pipe(
+      Flag.withDescription("Which neighbours --per-node keeps: the first listed, or the most cited"),
+      Flag.withDefault("listed" as const)
+    ),
+    minYear: Flag.Int("min-year").pipe(
+      Flag.withDescription("Keep papers from year Y on (seeds always)"),
+      Flag.optional
+    ),
+    minCitations: Flag.Int("min-citations").pipe(
+      Flag.withDescription("Keep papers cited at least N times (seeds always)"),
+      Flag.optional
+    ),
+    fields: Common.fieldsFlag,
+    format: Flag.Literals("format", ["jsonl", "csv", "graphml"] as const).pipe(
+      Flag.withDescription(
+        "jsonl: node and edge lines; csv: one table with a type column; graphml: for Gephi, Cytoscape"
+      ),
+      Flag.withDefault("jsonl" as const)
+    ),
+    out: Flag.String("out").pipe(Flag.withMetavar("file"), Flag.withDescription("The output file"), Flag.optional),
+    resume: Flag.Boolean("resume").pipe(
+      Flag.withDescription("Continue the walk into --out from its checkpoint"),
+      Flag.withDefault(false)
+    ),
+    overwrite: Flag.Boolean("overwrite").pipe(
+      Flag.withDescription("Start again even if --out exists"),
+      Flag.withDefault(false)
+    )
+  },
+  (o) =>
+    Common.run(
+      "graph",
+      Effect.gen(function*() {
+        const settings = yield* settingsOf(o)
+        if (Option.isNone(o.out)) {
+          if (o.resume) {
+            return yield* Effect.fail(badInput("--resume needs --out: a walk to standard output has no checkpoint"))
+          }
+          return yield* toStdout(settings)
+        }
+        const out = o.out.value
+        const stdio = yield* Stdio
+        yield* HarvestLock.acquire(out)
+        if (o.resume) yield* checkSaved(out, settings)
+        const start = yield* Harvest.prepare(out, specOf(settings), { resume: o.resume, overwrite: o.overwrite })
+        if (start.done) {
+          const { edges, nodes } = counted(start)
+          return yield* stdio.out(
+            `${out} is complete: ${Progress.count(nodes, "paper")}, ${
+              Progress.count(edges, "citation")
+            }; nothing to do\n`
+          )
+        }
+        const { quiet } = yield* Common.s2
+        const progress = quiet ? Progress.silent : Progress.delayed(
+          stdio.errIsTTY ? Progress.tty(stdio.errStream, () => stdio.columns) : Progress.plain(stdio.err, 1000, "graph")
+        )
+        const result = yield* toFile(out, settings, start, progress).pipe(
+          Effect.ensuring(progress.stop),
+          Effect.onInterrupt(() =>
+            stdio.err(`\ns2: graph interrupted; run the same command with --resume to continue ${out}\n`)
+          )
+        )
+        const { edges, nodes } = counted(result.checkpoint)
+        yield* stdio.out(
+          `wrote ${Progress.count(nodes, "paper")} and ${Progress.count(edges, "citation")} into ${out} in ${
+            (result.elapsedMillis / 1000).toFixed(1)
+          } s${result.startNodes > 0 ? `, resumed at ${Progress.grouped(result.startNodes)} papers` : ""}\n`
+        )
+      }).pipe(Effect.scoped)
+    )
+).pipe(
+  Command.withDescription("Walk the citation graph from seed papers into JSON lines, CSV or GraphML, with --resume"),
+  Common.withClient
+)

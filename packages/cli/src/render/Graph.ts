@@ -1,0 +1,107 @@
+/**
+ * The file formats of `s2 graph`: JSON lines, CSV (one file, a `type` column) and GraphML. Each is
+ * a header, one piece of text per node or edge, and a footer, so that a walk is written as it
+ * goes and a resume appends to what is there (the footer comes last, when the walk is complete).
+ *
+ * @since 0.1.0
+ */
+import type { CitationGraph } from "@s2-effect/core"
+import { csvCell } from "./Format.js"
+import { toJson } from "./Output.js"
+
+/**
+ * @since 0.1.0
+ */
+export type GraphFormat = "jsonl" | "csv" | "graphml"
+
+/**
+ * The columns of the CSV layout: node rows fill `paperId` to `citationCount`, edge rows `from` and
+ * `to` (the citing and the cited paperId).
+ *
+ * @since 0.1.0
+ */
+export const csvColumns = ["type", "paperId", "depth", "title", "year", "citationCount", "from", "to"] as const
+
+/**
+ * Text fit for XML character data and attribute values: the five special characters escaped, and
+ * the characters XML 1.0 cannot hold at all (most controls, lone surrogates, U+FFFE/U+FFFF) dropped,
+ * since a server's title may contain anything and one such character makes the whole file unreadable.
+ *
+ * @since 0.1.0
+ */
+export const xmlText = (text: string): string =>
+  text
+    .replace(
+      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+      ""
+    )
+    .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;" })[c]!)
+
+const graphmlHeader = [
+  `<?xml version="1.0" encoding="UTF-8"?>`,
+  `<graphml xmlns="http://graphml.graphdrawing.org/xmlns"`,
+  `    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`,
+  `    xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">`,
+  `  <key id="title" for="node" attr.name="title" attr.type="string"/>`,
+  `  <key id="year" for="node" attr.name="year" attr.type="int"/>`,
+  `  <key id="citationCount" for="node" attr.name="citationCount" attr.type="int"/>`,
+  `  <key id="depth" for="node" attr.name="depth" attr.type="int"/>`,
+  `  <graph id="citations" edgedefault="directed">`,
+  ``
+].join("\n")
+
+/**
+ * What a file starts with.
+ *
+ * @since 0.1.0
+ */
+export const header = (format: GraphFormat): string =>
+  format === "jsonl" ? "" : format === "csv" ? csvColumns.join(",") + "\r\n" : graphmlHeader
+
+/**
+ * What a complete file ends with.
+ *
+ * @since 0.1.0
+ */
+export const footer = (format: GraphFormat): string => format === "graphml" ? "  </graph>\n</graphml>\n" : ""
+
+const whole = (value: unknown): string | undefined =>
+  typeof value === "number" && Number.isInteger(value) ? String(value) : undefined
+
+const data = (key: string, value: string | undefined): string =>
+  value === undefined ? "" : `<data key="${key}">${xmlText(value)}</data>`
+
+/**
+ * The text of one node or edge, with its line ending.
+ *
+ * @since 0.1.0
+ */
+export const element = (format: GraphFormat, e: CitationGraph.Node | CitationGraph.Edge): string => {
+  if (format === "jsonl") {
+    return JSON.stringify(
+      e._tag === "Node"
+        ? { type: "node", depth: e.depth, paper: toJson(e.paper) }
+        : { type: "edge", from: e.from, to: e.to }
+    ) + "\n"
+  }
+  if (format === "csv") {
+    const cells = e._tag === "Node"
+      ? [
+        "node",
+        e.paper.paperId,
+        String(e.depth),
+        e.paper.title ?? "",
+        whole(e.paper.year) ?? "",
+        whole(e.paper.citationCount) ?? "",
+        "",
+        ""
+      ]
+      : ["edge", "", "", "", "", "", e.from, e.to]
+    return cells.map(csvCell).join(",") + "\r\n"
+  }
+  if (e._tag === "Edge") return `    <edge source="${xmlText(e.from)}" target="${xmlText(e.to)}"/>\n`
+  const { paper } = e
+  return `    <node id="${xmlText(paper.paperId)}">${data("title", paper.title ?? undefined)}${
+    data("year", whole(paper.year))
+  }${data("citationCount", whole(paper.citationCount))}${data("depth", String(e.depth))}</node>\n`
+}
