@@ -10,6 +10,22 @@
  * HTTP emulator as `S2_API_URL`; `output`, `run`, `s2`, `emulator`, `dir`, `settled`, `eventually` in scope);
  * `await load()` imports the block's module (its top-level declarations are exported). A test after
  * a ```sh block has the block's command lines in `commands`, to run with `s2(line)`.
+ *
+ * A ``` block (no language) of `$ s2 …` lines, each followed by its output, is a transcript when
+ * the line before it is one of these comments; transcripts.ts collects them from docs/*.md and the
+ * README, transcripts.test.ts runs them against the bundled CLI and `pnpm docs:transcripts` rewrites them:
+ * - `<!-- transcript -->`: every line of the output, stdout and stderr in the order written (piped:
+ *   no colour, tables 100 columns wide), must be the run's. A block's commands share one scratch
+ *   folder; `NAME=value` before `s2` sets the environment; `--emulator` is the in-process emulator.
+ * - `<!-- transcript excerpt -->`: a help cut short; the block's lines other than `…` must appear in
+ *   the run's output in that order. Checked, never rewritten.
+ * - `<!-- transcript single -->`: the first `$` line is the only command; later `$` lines are its
+ *   output (`s2 demo` prints the command lines it runs).
+ * A command that exits other than 0 is followed by `[exit N]` as its last line.
+ * Normalised on both sides before comparing (only what must vary between runs): the demo's folder
+ * `/tmp/s2-demo-XXXXXX`, durations (`in 1.2 s`), rates (`N papers/s`), CRLF (CSV) to LF, and
+ * progress lines dropped (`harvest: N% …`, a download's `  part-0.jsonl.gz: 0.1 of 0.1 MB`: printed
+ * at most once a second when piped, so their count is timing).
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"

@@ -62,17 +62,26 @@ export const program = <R>(
     const out = path.join(folder, "papers.jsonl")
     yield* stdio.out(`files of this demo go to ${folder}\n`)
     const steps: ReadonlyArray<readonly [title: string, args: ReadonlyArray<string>]> = [
-      ["Look up a paper", ["paper", id, "--emulator", "--format", "table"]],
-      ["Stream the papers citing it (first 5, as JSON lines)", [
+      // Fields and formats chosen so that every line fits 100 columns (docs/cli.md shows this run).
+      ["Look up a paper", [
+        "paper",
+        id,
+        "--emulator",
+        "--fields",
+        "title,year,venue,authors",
+        "--format",
+        "table"
+      ]],
+      ["Stream the papers citing it (first 5)", [
         "citations",
         id,
         "--emulator",
         "--fields",
-        "title,year,isInfluential",
+        "year,title",
         "--max",
         "5",
         "--format",
-        "jsonl"
+        "table"
       ]],
       ["Recommend papers like it", [
         "recommend",
@@ -85,7 +94,7 @@ export const program = <R>(
         "--format",
         "table"
       ]],
-      ["Harvest every paper since 2017 with the bulk endpoint (checkpointed; --resume continues after a crash)", [
+      ["Harvest every paper since 2017 (bulk endpoint, checkpointed: --resume continues it)", [
         "harvest",
         "",
         "--year",
@@ -104,8 +113,9 @@ export const program = <R>(
     }
     yield* stdio.out(
       `\n${bold(`demo finished in ${((Date.now() - began) / 1000).toFixed(1)} s.`)} ` +
-        "Drop --emulator (and set S2_API_KEY for a higher rate limit) to run the same commands against the real API.\n" +
-        `The harvested papers are in ${out}; delete ${folder} when done.\n`
+        "Drop --emulator to run the same commands against the real API\n" +
+        "(and set S2_API_KEY for a higher rate limit).\n" +
+        `The harvested papers are in ${out};\ndelete ${folder} when done.\n`
     )
     return 0
   }).pipe(Effect.provideService(EmulatorSettings, { size: corpusSize, seed: 1 }))
