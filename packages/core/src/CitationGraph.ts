@@ -80,7 +80,8 @@ export interface CrawlOptions {
   readonly depth: number
   /**
    * At most this many neighbours from each list of each paper (with `both`, this many citing and
-   * this many cited), chosen by `order`.
+   * this many cited), chosen by `order`. Records the API lists without a paperId, twice, or as the
+   * paper itself count against it (another page to replace them would break the request budget).
    */
   readonly perNode: number
   /**

@@ -84,7 +84,10 @@ export interface ReferencesOptions {
    * title matches ({@link Fields.paperList}), `citationStyles` (BibTeX) included.
    */
   readonly fields?: ReadonlyArray<Fields.PaperField | Fields.Unchecked> | undefined
-  /** How many title matches run at once. Default 4 (the client's rate limit still paces them). */
+  /**
+   * How many title matches run at once: a whole number ≥ 1, else the stream fails with
+   * `BadQueryParameters` before any request. Default 4 (the client's rate limit still paces them).
+   */
   readonly concurrency?: number | undefined
 }
 

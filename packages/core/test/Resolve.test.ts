@@ -48,6 +48,12 @@ describe("Resolve.recognise", () => {
     expect(id("DOI:  ")).toBe("Malformed")
     expect(id("a\u0000b")).toBe("Malformed")
   })
+
+  it("a DOI URL with a broken percent escape is still an id, not a thrown URIError", () => {
+    expect(Resolve.recognise("https://doi.org/10.1000/a%2Fb")).toEqual({ _tag: "Id", id: "DOI:10.1000/a%2Fb" })
+    expect(Resolve.recognise("https://doi.org/10.1000/%7Bx%7D")).toEqual({ _tag: "Id", id: "DOI:10.1000/{x}" })
+    expect(Resolve.recognise("https://doi.org/10.1000/50%zz")).toEqual({ _tag: "Id", id: "DOI:10.1000/50%zz" })
+  })
 })
 
 describe("Resolve.references", () => {
@@ -162,6 +168,19 @@ describe("Resolve.references", () => {
       const first = yield* Stream.runCollect(Stream.take(stream, 10))
       expect(first.length).toBe(10)
       expect((yield* paths).length).toBe(1)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("a concurrency that is no whole number ≥ 1 fails with BadQueryParameters before any request", () =>
+    Effect.gen(function*() {
+      yield* clear
+      for (const concurrency of [0, -1, 1.5, Number.NaN]) {
+        const error = yield* Effect.flip(resolve(["Attention Is All You Need"], { concurrency }))
+        expect([error._tag, error.message]).toEqual([
+          "BadQueryParameters",
+          `concurrency ${concurrency} is invalid: give a whole number ≥ 1`
+        ])
+      }
+      expect(yield* paths).toEqual([])
     }).pipe(Effect.provide(emulated())))
 
   it.effect("property: output order is input order for any mix of ids, titles, repeats and junk", () =>

@@ -66,6 +66,24 @@ describe("the request log over HTTP", () => {
       expect(yield* json(yield* get(emulator.requestsUrl))).toEqual({ count: 0, counts: {}, recent: [] })
     })))
 
+  it.effect("a key sent in the query is redacted in the recorded url and query too, as in the log line", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const emulator = yield* startEmulator({ seed: 1, size: 100 })
+      yield* get(
+        `${emulator.url}/graph/v1/paper/CorpusId:1015?fields=title&api_key=s3cret&X-API-KEY=s3cret2&api%5Fkey=s3cret3`
+      )
+      const text = yield* Effect.promise(() => fetch(emulator.requestsUrl).then((res) => res.text()))
+      expect(text).not.toMatch(/s3cret/)
+      const [recorded] = yield* emulator.requests
+      expect(recorded?.query).toEqual([["fields", "title"], ["api_key", "<redacted>"], ["X-API-KEY", "<redacted>"], [
+        "api_key",
+        "<redacted>"
+      ]])
+      expect(recorded?.url).toBe(
+        `${emulator.url}/graph/v1/paper/CorpusId:1015?fields=title&api_key=<redacted>&X-API-KEY=<redacted>&api%5Fkey=<redacted>`
+      )
+    })))
+
   it.effect("other /__emulator paths and methods answer the emulator's own errors, not the API's 404", () =>
     Effect.scoped(Effect.gen(function*() {
       const emulator = yield* startEmulator({ seed: 1, size: 100 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import * as Net from "node:net"
 import { gunzipSync } from "node:zlib"
 import { Faults, startEmulator } from "../src/index.js"
 
@@ -10,7 +11,30 @@ const fetchText = (url: string, init?: RequestInit) =>
   })
 const text = (b: Uint8Array) => new TextDecoder().decode(b)
 
+/** The status line the server answers a raw HTTP/1.1 request with ("" when it closes without one). */
+const rawStatusLine = (port: number, head: string) =>
+  Effect.promise(() =>
+    new Promise<string>((resolve) => {
+      let answer = ""
+      const socket = Net.connect(port, "127.0.0.1", () => socket.end(`${head}\r\nConnection: close\r\n\r\n`))
+      socket.on("data", (chunk: Buffer) => answer += chunk.toString("latin1"))
+      socket.on("error", () => undefined)
+      socket.on("close", () => resolve(answer.split("\r\n")[0] ?? ""))
+    })
+  )
+
 describe("HTTP server", () => {
+  it.effect("a request the URL parser refuses (bad Host, bad target) is answered; the server lives on", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const emulator = yield* startEmulator({ seed: 1, size: 100 })
+      expect(yield* rawStatusLine(emulator.port, "GET /graph/v1/paper/CorpusId:1015?fields=title HTTP/1.1\r\nHost: ["))
+        .toBe("HTTP/1.1 200 OK")
+      expect(yield* rawStatusLine(emulator.port, "GET http://[/graph/v1/paper/CorpusId:1015 HTTP/1.1\r\nHost: x"))
+        .toBe("HTTP/1.1 400 Bad Request")
+      const after = yield* fetchText(`${emulator.url}/graph/v1/paper/CorpusId:1015?fields=title`)
+      expect(after.status).toBe(200)
+    })))
+
   it.effect("serves the API on 127.0.0.1 with CORS, files on localhost, and closes with its scope", () =>
     Effect.gen(function*() {
       const emulator = yield* startEmulator({ seed: 1, size: 500, releases: { count: 3 } })

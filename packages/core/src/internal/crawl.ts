@@ -5,6 +5,7 @@ import { Edge, Node, NotFound } from "../CitationGraph.js"
 import type { Paper } from "../Paper.js"
 import { BadQueryParameters, type S2Error } from "../S2Error.js"
 import { SemanticScholar, type Service } from "../SemanticScholar.js"
+import { papersById } from "./papersById.js"
 
 /** The batch endpoint's limit: one POST per this many new ids. */
 const BATCH = 500
@@ -53,18 +54,7 @@ const validate = (seeds: ReadonlyArray<string>, o: CitationGraph.CrawlOptions) =
 const canonical = (state: State, id: string) => state.alias.get(id) ?? id
 
 /** Batch-fetches ids (≤ 500), returning [requested id, paper | undefined] in request order. */
-const fetchBatch = (state: State, ids: ReadonlyArray<string>) =>
-  Effect.map(
-    state.s2.getPapers(ids, {
-      returnNotFound: true,
-      ...(state.options.fields === undefined ? {} : { fields: state.options.fields })
-    }),
-    ({ found, notFound }) => {
-      const missing = new Set(notFound)
-      let i = 0
-      return ids.map((id) => [id, missing.has(id) ? undefined : found[i++]] as const)
-    }
-  )
+const fetchBatch = (state: State, ids: ReadonlyArray<string>) => papersById(state.s2, ids, state.options.fields)
 
 /** Admits a fetched paper as a node (or an alias of one); answers the node it became, if new. */
 const admit = (state: State, requested: string, paper: Paper, depth: number): Node | undefined => {
@@ -76,25 +66,24 @@ const admit = (state: State, requested: string, paper: Paper, depth: number): No
 }
 
 /** The seeds: one batch call per 500, each paper once whatever id form named it. */
-const seedsStep = (state: State, seeds: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const out: Array<Element> = []
-    const unique = [...new Set(seeds)]
-    for (let at = 0; at < unique.length; at += BATCH) {
-      for (const [id, paper] of yield* fetchBatch(state, unique.slice(at, at + BATCH))) {
-        if (paper === undefined) {
-          out.push(new NotFound({ seed: id }))
-          continue
-        }
-        const node = admit(state, id, paper, 0)
-        if (node !== undefined) {
-          out.push(node)
-          state.next.push(node.paper.paperId)
-        }
+const seedsStep = Effect.fnUntraced(function*(state: State, seeds: ReadonlyArray<string>) {
+  const out: Array<Element> = []
+  const unique = [...new Set(seeds)]
+  for (let at = 0; at < unique.length; at += BATCH) {
+    for (const [id, paper] of yield* fetchBatch(state, unique.slice(at, at + BATCH))) {
+      if (paper === undefined) {
+        out.push(new NotFound({ seed: id }))
+        continue
+      }
+      const node = admit(state, id, paper, 0)
+      if (node !== undefined) {
+        out.push(node)
+        state.next.push(node.paper.paperId)
       }
     }
-    return out
-  })
+  }
+  return out
+})
 
 /** Emits the pending edges whose ends are both decided nodes; drops those touching a refused id. */
 const settleEdges = (state: State, out: Array<Element>) => {
@@ -116,30 +105,31 @@ const settleEdges = (state: State, out: Array<Element>) => {
 }
 
 /** Fetches pending ids in batches of 500 (all of them when `all`), then settles edges. */
-const flush = (state: State, depth: number, all: boolean) =>
-  Effect.gen(function*() {
-    const out: Array<Element> = []
-    while (state.pendingIds.length >= BATCH || (all && state.pendingIds.length > 0)) {
-      const ids = state.pendingIds.slice(0, BATCH)
-      state.pendingIds = state.pendingIds.slice(BATCH)
-      for (const [id, paper] of yield* fetchBatch(state, ids)) {
-        state.pendingSet.delete(id)
-        const filter = state.options.filter
-        if (paper === undefined || (filter !== undefined && !filter(paper))) {
-          state.refused.add(id)
-          if (paper !== undefined && paper.paperId !== id) state.refused.add(paper.paperId)
-          continue
-        }
-        const node = admit(state, id, paper, depth)
-        if (node !== undefined) {
-          out.push(node)
-          state.next.push(node.paper.paperId)
-        }
+const flush = Effect.fnUntraced(function*(state: State, depth: number, all: boolean) {
+  const out: Array<Element> = []
+  while (state.pendingIds.length >= BATCH || (all && state.pendingIds.length > 0)) {
+    const ids = state.pendingIds.slice(0, BATCH)
+    state.pendingIds = state.pendingIds.slice(BATCH)
+    for (const [id, paper] of yield* fetchBatch(state, ids)) {
+      state.pendingSet.delete(id)
+      const filter = state.options.filter
+      // An id merged into a paper already walked names that node: the filter judged it (or it is a seed).
+      const walked = paper !== undefined && state.nodes.has(paper.paperId)
+      if (paper === undefined || (!walked && filter !== undefined && !filter(paper))) {
+        state.refused.add(id)
+        if (paper !== undefined && paper.paperId !== id) state.refused.add(paper.paperId)
+        continue
+      }
+      const node = admit(state, id, paper, depth)
+      if (node !== undefined) {
+        out.push(node)
+        state.next.push(node.paper.paperId)
       }
     }
-    settleEdges(state, out)
-    return out
-  })
+  }
+  settleEdges(state, out)
+  return out
+})
 
 /** A listed neighbour: its id (null when the graph could not resolve it) and citation count. */
 interface Listed {
@@ -177,36 +167,34 @@ const neighbours = (
     seen.add(id)
     return true
   }
-  if (!ranked) {
-    return listed.pipe(Stream.filter(usable), Stream.take(perNode), Stream.map((e) => e.id), Stream.runCollect)
-  }
+  // Records are counted before unusable ones (null, repeated, the paper itself) are dropped: topping
+  // them up would take another page per list, past the request budget. So a list may give fewer.
   return listed.pipe(
-    Stream.take(Math.max(perNode, MAX_PAGE)),
+    Stream.take(ranked ? Math.max(perNode, MAX_PAGE) : perNode),
     Stream.filter(usable),
     Stream.runCollect,
     // Array.prototype.sort is stable: equal counts keep the list's order.
-    Effect.map((all) => all.sort((a, b) => b.cited - a.cited).slice(0, perNode).map((e) => e.id))
+    Effect.map((all) => (ranked ? all.sort((a, b) => b.cited - a.cited) : all).slice(0, perNode).map((e) => e.id))
   )
 }
 
 /** Expands one paper: its lists become pending ids and edges; a full batch is fetched at once. */
-const expand = (state: State, parent: string, depth: number) =>
-  Effect.gen(function*() {
-    const { direction } = state.options
-    for (const which of ["citations", "references"] as const) {
-      if (direction !== "both" && direction !== which) continue
-      for (const id of yield* neighbours(state, parent, which)) {
-        const known = canonical(state, id)
-        if (state.refused.has(known)) continue
-        state.pendingEdges.push(which === "citations" ? [known, parent] : [parent, known])
-        if (!state.nodes.has(known) && !state.pendingSet.has(known)) {
-          state.pendingSet.add(known)
-          state.pendingIds.push(known)
-        }
+const expand = Effect.fnUntraced(function*(state: State, parent: string, depth: number) {
+  const { direction } = state.options
+  for (const which of ["citations", "references"] as const) {
+    if (direction !== "both" && direction !== which) continue
+    for (const id of yield* neighbours(state, parent, which)) {
+      const known = canonical(state, id)
+      if (state.refused.has(known)) continue
+      state.pendingEdges.push(which === "citations" ? [known, parent] : [parent, known])
+      if (!state.nodes.has(known) && !state.pendingSet.has(known)) {
+        state.pendingSet.add(known)
+        state.pendingIds.push(known)
       }
     }
-    return yield* flush(state, depth + 1, false)
-  })
+  }
+  return yield* flush(state, depth + 1, false)
+})
 
 /** Level `depth` expanded, then the level it found, until the depth limit or an empty frontier. */
 const level = (state: State, depth: number): Stream.Stream<Element, S2Error> =>

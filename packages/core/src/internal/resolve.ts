@@ -7,6 +7,7 @@ import type * as Resolve from "../Resolve.js"
 import { Found, NotFound } from "../Resolve.js"
 import type { S2Error } from "../S2Error.js"
 import { SemanticScholar } from "../SemanticScholar.js"
+import { papersById } from "./papersById.js"
 import * as Validate from "./validate.js"
 
 /** The batch endpoint's limit: a chunk of inputs never needs more than one POST. */
@@ -39,9 +40,18 @@ export const recognise = (input: string): Recognised => {
   return Result.isSuccess(check) ? { _tag: "Id", id } : { _tag: "Malformed", message: check.failure.message }
 }
 
+// A pasted URL may hold a stray "%": kept as typed rather than thrown from inside the stream.
+const decodeOrKeep = (text: string): string => {
+  try {
+    return decodeURI(text)
+  } catch {
+    return text
+  }
+}
+
 const asId = (line: string): string | undefined => {
   const doi = doiUrl.exec(line) ?? (bareDoi.test(line) ? [line, line] : undefined)
-  if (doi) return `DOI:${decodeURI(doi[1]!)}`
+  if (doi) return `DOI:${decodeOrKeep(doi[1]!)}`
   const arxiv = arxivUrl.exec(line)
   if (arxiv) return `ARXIV:${arxiv[1]}`
   const s2 = s2Url.exec(line)
@@ -76,15 +86,7 @@ const lookupIds = Effect.fnUntraced(function*(
 ) {
   const out = new Map<string, Outcome>()
   if (ids.length === 0) return out
-  const client = yield* SemanticScholar
-  // The client fails a batch where no id was found; for a reference list that is an answer.
-  const answer = yield* client.getPapers(ids, { fields, returnNotFound: true }).pipe(
-    Effect.catchTag("ObjectNotFound", () => Effect.succeed({ found: [], notFound: ids }))
-  )
-  const missing = new Set(answer.notFound)
-  let next = 0
-  for (const id of ids) {
-    const paper = missing.has(id) ? undefined : answer.found[next++]
+  for (const [id, paper] of yield* papersById(yield* SemanticScholar, ids, fields)) {
     out.set(
       idKey(id),
       paper === undefined
@@ -151,10 +153,13 @@ export const references = (
   inputs: Iterable<string> | Stream.Stream<string, S2Error, SemanticScholar>,
   options?: Resolve.ReferencesOptions
 ): Stream.Stream<Resolve.Result, S2Error, SemanticScholar> =>
-  Stream.suspend(() => {
+  Stream.unwrap(Effect.gen(function*() {
+    // Refused before any request, as the client refuses its own options, rather than guessed at.
+    const concurrency = yield* Validate.inputEffect(
+      Validate.wholeNumber("concurrency", options?.concurrency ?? 4, { min: 1 })
+    )
     const seen = new Map<string, Outcome>()
     const fields = options?.fields
-    const concurrency = Math.max(1, Math.floor(options?.concurrency ?? 4))
     // A string is iterable too: one string is one input, not one input per character.
     const source = Stream.isStream(inputs)
       ? inputs
@@ -164,4 +169,4 @@ export const references = (
       Stream.mapEffect(resolveChunk(seen, fields, concurrency)),
       Stream.flattenIterable
     )
-  })
+  }))

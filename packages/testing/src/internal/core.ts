@@ -47,6 +47,20 @@ const decode = (s: string): string => {
   }
 }
 
+/** Query parameters that may carry an API key (the API reads the header only, but people try these). */
+const KEY_PARAM = /^(?:x-api-key|api[-_]?key|key)$/i
+
+/**
+ * A URL's `search` with the values of key parameters redacted, the rest as sent. Names are
+ * compared decoded, so `api%5Fkey=` is redacted too.
+ */
+export const redactSearch = (search: string): string =>
+  search.replace(
+    /([?&])([^=&]*)=([^&]*)/g,
+    (all, sep: string, name: string) =>
+      KEY_PARAM.test(decode(name.replaceAll("+", " "))) ? `${sep}${name}=${REDACTED}` : all
+  )
+
 export class EmulatorCore {
   readonly corpus: Corpus
   readonly context: RouteContext
@@ -98,14 +112,17 @@ export class EmulatorCore {
     const outcome = this.decide(request, now, keyPresent ? key : undefined, keyMatched)
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(request.headers)) headers[name] = name === "x-api-key" ? REDACTED : value
+    const search = redactSearch(request.url.search)
     this.recorded.push({
       seq: ++this.seq,
       at: now,
       method: request.method,
-      url: request.url.href,
+      url: search === request.url.search ? request.url.href : request.url.href.replace(request.url.search, search),
       host: request.url.host,
       path: request.url.pathname,
-      query: [...request.url.searchParams.entries()],
+      query: [...request.url.searchParams.entries()].map((
+        [name, value]
+      ) => [name, KEY_PARAM.test(name) ? REDACTED : value]),
       headers,
       body: request.body,
       keyPresent,

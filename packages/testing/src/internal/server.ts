@@ -4,7 +4,7 @@ import type * as Scope from "effect/Scope"
 import * as http from "node:http"
 import type { Socket } from "node:net"
 import type * as Server from "../Server.js"
-import { EmulatorCore, type Outcome, truncateBody } from "./core.js"
+import { EmulatorCore, type Outcome, redactSearch, truncateBody } from "./core.js"
 import { countByPath, makeService } from "./emulator.js"
 
 const listen = (server: http.Server, port: number, host: string): Effect.Effect<number, Error> =>
@@ -22,14 +22,9 @@ const listen = (server: http.Server, port: number, host: string): Effect.Effect<
 const logSink = (option: Server.ServerOptions["logRequests"]): ((line: string) => void) | undefined =>
   option === true ? (line) => void process.stderr.write(`${line}\n`) : option === false ? undefined : option
 
-/** Query parameters that may carry an API key: their values never reach a log line. */
-const KEY_PARAM = /([?&](?:x-api-key|api[-_]?key|key)=)[^&]*/gi
-
 /** The log line of one request. `URL` percent-encodes control characters, so it stays one line. */
 export const logLine = (method: string, url: URL, outcome: string, millis: number): string =>
-  `s2-emulator: ${method} ${url.pathname}${url.search.replace(KEY_PARAM, "$1<redacted>")} ${outcome} ${
-    Math.round(millis)
-  }ms`
+  `s2-emulator: ${method} ${url.pathname}${redactSearch(url.search)} ${outcome} ${Math.round(millis)}ms`
 
 /** See {@link Server.requestsPath}. */
 export const requestsPath = "/__emulator/requests" as const
@@ -113,6 +108,18 @@ const act = (
   timers.add(t)
 }
 
+/** The request's URL; a Host header that is no host falls back to 127.0.0.1; undefined when the target is no URL. */
+const urlOf = (req: http.IncomingMessage): URL | undefined => {
+  for (const base of [`http://${req.headers.host ?? "127.0.0.1"}`, "http://127.0.0.1"]) {
+    try {
+      return new URL(req.url ?? "/", base)
+    } catch {
+      // the next base
+    }
+  }
+  return undefined
+}
+
 const makeHandler = (
   ref: { core: EmulatorCore | undefined },
   timers: Set<NodeJS.Timeout>,
@@ -120,7 +127,9 @@ const makeHandler = (
 ) =>
 (req: http.IncomingMessage, res: http.ServerResponse) => {
   const started = performance.now()
-  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`)
+  const url = urlOf(req)
+  // Thrown here, a URL the parser refuses would end the whole server, not just this request.
+  if (url === undefined) return void res.writeHead(400, { "content-length": "0" }).end()
   // What the core decided, for the log line of a request that ends without a response.
   let decided: Outcome["_tag"] | undefined
   if (log !== undefined) {

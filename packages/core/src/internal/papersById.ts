@@ -1,0 +1,25 @@
+import * as Effect from "effect/Effect"
+import type * as Fields from "../Fields.js"
+import type { Paper } from "../Paper.js"
+import type { S2Error } from "../S2Error.js"
+import type { Service } from "../SemanticScholar.js"
+
+/**
+ * Batch-fetches distinct ids, answering `[id, paper | undefined]` in request order. The client fails
+ * a batch where no id was found; for a job that walks or resolves many ids that is an answer about
+ * those ids, not a failure of the job.
+ */
+export const papersById = (
+  s2: Service,
+  ids: ReadonlyArray<string>,
+  fields: ReadonlyArray<Fields.PaperField | Fields.Unchecked> | undefined
+): Effect.Effect<Array<readonly [string, Paper | undefined]>, S2Error> =>
+  s2.getPapers(ids, { returnNotFound: true, ...(fields === undefined ? {} : { fields }) }).pipe(
+    Effect.catchTag("ObjectNotFound", () => Effect.succeed({ found: [], notFound: ids })),
+    Effect.map(({ found, notFound }) => {
+      // `found` holds the papers of the ids not in `notFound`, in order: ids are distinct here.
+      const missing = new Set(notFound)
+      let next = 0
+      return ids.map((id) => [id, missing.has(id) ? undefined : found[next++]] as const)
+    })
+  )
