@@ -4,14 +4,24 @@ import * as Path from "node:path"
 
 export interface Running {
   readonly url: string
+  readonly pid: number
   readonly stop: () => void
 }
 
-const bin = Path.resolve(import.meta.dirname, "../../testing/bin/s2-emulator.mjs")
+const defaultBin = Path.resolve(import.meta.dirname, "../../testing/bin/s2-emulator.mjs")
 
-export const startEmulator = (args: ReadonlyArray<string>): Promise<Running> =>
+/**
+ * Starts an `s2-emulator` (the clone's, or `options.bin`) on a free port and answers once it prints
+ * its ready line. With `--lazy-index` unless `lazyIndex: false`: the cases time the client, not the
+ * emulator's index.
+ */
+export const startEmulator = (
+  args: ReadonlyArray<string>,
+  options: { readonly bin?: string; readonly lazyIndex?: boolean } = {}
+): Promise<Running> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "--port", "0", "--lazy-index", ...args], {
+    const lazy = options.lazyIndex === false ? [] : ["--lazy-index"]
+    const child = spawn(process.execPath, [options.bin ?? defaultBin, "--port", "0", ...lazy, ...args], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     let seen = ""
@@ -19,7 +29,9 @@ export const startEmulator = (args: ReadonlyArray<string>): Promise<Running> =>
     child.stdout.on("data", (text: string) => {
       seen += text
       const url = /listening on (http:\/\/\S+)/.exec(seen)?.[1]
-      if (url !== undefined) resolve({ url, stop: () => child.kill("SIGTERM") })
+      if (url === undefined) return
+      child.removeAllListeners("exit")
+      resolve({ url, pid: child.pid!, stop: () => child.kill("SIGTERM") })
     })
     child.on("exit", (code) => reject(new Error(`emulator exited (${code}) before listening: ${seen}`)))
   })

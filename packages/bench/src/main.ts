@@ -11,6 +11,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { bundleCli } from "../../cli/scripts/bundle.mjs"
 import { startEmulator } from "./emulator.js"
+import { jobsSection } from "./jobs.js"
 import { Patched, patchedEffect } from "./patchedEffect.js"
 import { measureStartup } from "./startup.js"
 
@@ -19,6 +20,8 @@ const runs = Number(process.env.BENCH_RUNS ?? 5)
  * `BENCH_ONLY=harvest`: only the interleaved harvests (library, hand loop, `s2 harvest`), printed
  * and not written to RESULTS.md — for measuring a change to the harvest path without the whole run.
  * `BENCH_ONLY=startup`: only the emulator start-up rows, printed the same way.
+ * `BENCH_ONLY=jobs`: only the issue 29 rows (resolving references, walking the citation graph at
+ * 1 request/s), printed the same way; about 15 minutes, most of it the rate limit.
  */
 const only = process.env.BENCH_ONLY
 const here = import.meta.dirname
@@ -396,7 +399,14 @@ const startupRows = async () =>
     cell
   })
 
+/** The issue 29 rows (src/jobs.ts); `BENCH_ONLY=jobs` prints only them. */
+const jobsRows = () => jobsSection({ runCase, fmt })
+
 const main = async () => {
+  if (only === "jobs") {
+    for (const line of await jobsRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
+    return
+  }
   if (only === "startup") {
     for (const line of await startupRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
     return
@@ -416,6 +426,7 @@ const main = async () => {
     const memory = await measureMemory()
     const promotion = measurePromotion()
     const startup = await startupRows()
+    const jobs = await jobsRows()
     lines = [
       ...header(loadAtStart),
       ...harvestRows(harvests),
@@ -427,6 +438,8 @@ const main = async () => {
       ...promotionSection(promotion),
       "",
       ...startup,
+      "",
+      ...jobs,
       "",
       ...framesSection(frames),
       "",

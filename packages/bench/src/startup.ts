@@ -5,8 +5,8 @@
  * peak RSS after it. The in-memory `Emulator.layer({})` build, and `s2 paper … --emulator` as a
  * whole process (the bundle `npm i -g` installs).
  */
-import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
+import { startEmulator } from "./emulator.js"
 
 interface Stat {
   readonly median: number
@@ -42,37 +42,24 @@ interface EmulatorRun {
   readonly indexedMB: number
 }
 
-const runEmulator = (bin: string, size: number): Promise<EmulatorRun> =>
-  new Promise((resolve, reject) => {
-    const started = performance.now()
-    const child = spawn(process.execPath, [bin, "--port", "0", "--size", String(size), "--seed", "1"], {
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    let seen = ""
-    child.stdout.setEncoding("utf8")
-    child.stdout.on("data", (text: string) => {
-      seen += text
-      const url = /listening on (http:\/\/\S+)/.exec(seen)?.[1]
-      if (url === undefined || seen === "") return
-      seen = ""
-      const readyS = (performance.now() - started) / 1000
-      const readyMB = peakMB(child.pid!)
-      const timed = async (path: string) => {
-        const t = performance.now()
-        await (await fetch(`${url}${path}`)).text()
-        return performance.now() - t
-      }
-      void (async () => {
-        const lookupMs = await timed("/graph/v1/paper/CorpusId:1015")
-        const searchS = (await timed("/graph/v1/paper/search?query=neural+network")) / 1000
-        const indexedMB = peakMB(child.pid!)
-        child.removeAllListeners("exit")
-        child.kill("SIGTERM")
-        resolve({ readyS, readyMB, lookupMs, searchS, indexedMB })
-      })().catch(reject)
-    })
-    child.on("exit", (code) => reject(new Error(`emulator exited (${code}) before listening: ${seen}`)))
-  })
+const runEmulator = async (bin: string, size: number): Promise<EmulatorRun> => {
+  const started = performance.now()
+  const emulator = await startEmulator(["--size", String(size), "--seed", "1"], { bin, lazyIndex: false })
+  const readyS = (performance.now() - started) / 1000
+  const readyMB = peakMB(emulator.pid)
+  const timed = async (path: string) => {
+    const t = performance.now()
+    await (await fetch(`${emulator.url}${path}`)).text()
+    return performance.now() - t
+  }
+  try {
+    const lookupMs = await timed("/graph/v1/paper/CorpusId:1015")
+    const searchS = (await timed("/graph/v1/paper/search?query=neural+network")) / 1000
+    return { readyS, readyMB, lookupMs, searchS, indexedMB: peakMB(emulator.pid) }
+  } finally {
+    emulator.stop()
+  }
+}
 
 export const measureStartup = async (tools: StartupTools) => {
   const bin = tools.bundle("emulatorBin")

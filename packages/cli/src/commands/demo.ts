@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import type { Corpus } from "@s2-effect/testing"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -18,6 +19,54 @@ import { Stdio } from "../Stdio.js"
 export const corpusSize = 100_000
 
 const quote = (arg: string) => (arg === "" || /[\s"'$|&;<>()*?!]/.test(arg) ? `'${arg.replace(/'/g, "'\\''")}'` : arg)
+
+/** The most cited paper of the corpus makes a good example. */
+const mostCited = (corpus: Corpus): string => {
+  let best = 0
+  for (let i = 1; i < corpus.size; i++) {
+    if ((corpus.graph.citationCount[i] ?? 0) > (corpus.graph.citationCount[best] ?? 0)) best = i
+  }
+  return `CorpusId:${corpus.papers[best]?.corpusId ?? 1015}`
+}
+
+/**
+ * The demo's steps, a title and a command line each. Fields and formats keep every line within 100
+ * columns (docs/cli.md shows this run).
+ */
+const stepsFor = (id: string, out: string): ReadonlyArray<readonly [title: string, args: ReadonlyArray<string>]> => [
+  ["Look up a paper", ["paper", id, "--emulator", "--fields", "title,year,venue,authors", "--format", "table"]],
+  ["Stream the papers citing it (first 5)", [
+    "citations",
+    id,
+    "--emulator",
+    "--fields",
+    "year,title",
+    "--max",
+    "5",
+    "--format",
+    "table"
+  ]],
+  ["Recommend papers like it", [
+    "recommend",
+    id,
+    "--emulator",
+    "--max",
+    "5",
+    "--fields",
+    "title,year",
+    "--format",
+    "table"
+  ]],
+  ["Harvest every paper since 2017 (bulk endpoint, checkpointed: --resume continues it)", [
+    "harvest",
+    "",
+    "--year",
+    "2017-",
+    "--out",
+    out,
+    "--emulator"
+  ]]
+]
 
 /**
  * Runs the demo: `runCommand` runs one `s2` command line (as `process.argv`) and answers its exit
@@ -38,15 +87,9 @@ export const program = <R>(
       bold(`s2 demo: building an in-process emulator with ${corpusSize.toLocaleString("en-US")} papers…`) + "\n"
     )
     const emulator = yield* inProcessEmulator
-    const corpus = emulator.service.corpus
     yield* stdio.out(`ready in ${((Date.now() - began) / 1000).toFixed(1)} s (no network, no API key)\n`)
 
-    // The most cited paper of the corpus makes a good example.
-    let best = 0
-    for (let i = 1; i < corpus.size; i++) {
-      if ((corpus.graph.citationCount[i] ?? 0) > (corpus.graph.citationCount[best] ?? 0)) best = i
-    }
-    const id = `CorpusId:${corpus.papers[best]?.corpusId ?? 1015}`
+    const id = mostCited(emulator.service.corpus)
     // A fresh folder per run: no file of an earlier run (or of someone else on the machine) overwritten.
     const folder = yield* Effect.sync(() => {
       try {
@@ -61,49 +104,7 @@ export const program = <R>(
     }
     const out = path.join(folder, "papers.jsonl")
     yield* stdio.out(`files of this demo go to ${folder}\n`)
-    const steps: ReadonlyArray<readonly [title: string, args: ReadonlyArray<string>]> = [
-      // Fields and formats chosen so that every line fits 100 columns (docs/cli.md shows this run).
-      ["Look up a paper", [
-        "paper",
-        id,
-        "--emulator",
-        "--fields",
-        "title,year,venue,authors",
-        "--format",
-        "table"
-      ]],
-      ["Stream the papers citing it (first 5)", [
-        "citations",
-        id,
-        "--emulator",
-        "--fields",
-        "year,title",
-        "--max",
-        "5",
-        "--format",
-        "table"
-      ]],
-      ["Recommend papers like it", [
-        "recommend",
-        id,
-        "--emulator",
-        "--max",
-        "5",
-        "--fields",
-        "title,year",
-        "--format",
-        "table"
-      ]],
-      ["Harvest every paper since 2017 (bulk endpoint, checkpointed: --resume continues it)", [
-        "harvest",
-        "",
-        "--year",
-        "2017-",
-        "--out",
-        out,
-        "--emulator"
-      ]]
-    ]
+    const steps = stepsFor(id, out)
     const extra = shared.filter((arg) => arg !== "--emulator")
     for (const [title, step] of steps) {
       const args = [...step, ...extra]
