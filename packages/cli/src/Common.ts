@@ -31,6 +31,7 @@ import * as Cassettes from "./Cassettes.js"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError, fromS2Error } from "./ExitCode.js"
 import type { Format } from "./render/Format.js"
+import * as Progress from "./render/Progress.js"
 import * as SharedLimit from "./SharedLimit.js"
 import { safeConsole, Stdio } from "./Stdio.js"
 import * as TextFlag from "./TextFlag.js"
@@ -110,6 +111,24 @@ const description =
  * @since 0.1.0
  */
 export const s2 = Command.make("s2").pipe(Command.withDescription(description), Command.withSharedFlags(flags))
+
+/**
+ * The progress of a long command on stderr, shown once it has run a second: nothing under
+ * `-q/--quiet`; the bar on a terminal; into a pipe, plain lines labelled `piped` (`harvest`,
+ * `graph`: a log of how far a long job got), or nothing when `piped` is omitted (`search --bulk`,
+ * whose records are what is piped).
+ *
+ * @since 0.1.0
+ */
+export const progress = (piped?: string) =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio
+    const { quiet } = yield* s2
+    if (quiet || (!stdio.errIsTTY && piped === undefined)) return Progress.silent
+    return Progress.delayed(
+      stdio.errIsTTY ? Progress.tty(stdio.errStream, () => stdio.columns) : Progress.plain(stdio.err, 1000, piped)
+    )
+  })
 
 /**
  * The shared flags as a command line (`--emulator --cache DIR`): what `s2 demo` passes on to each

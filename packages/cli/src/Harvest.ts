@@ -19,6 +19,7 @@
  */
 import type { S2Error } from "@s2-effect/core"
 import { Fields, SemanticScholar } from "@s2-effect/core"
+import * as Flag from "effect/cli/Flag"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -88,35 +89,56 @@ const setting = (flag: string, value: unknown): string => {
 }
 
 /**
- * The settings in which a checkpoint's harvest and this run differ, as "the checkpoint is for
- * `--max 100000`; this run has `--max 5000`" (several joined by "and"): the user sees what to change,
- * not the query that is the same.
+ * `--resume` and `--overwrite`, for a command that writes a checkpointed `--out` (`harvest`,
+ * `graph`: `what` is the job, "the harvest" or "the walk").
  *
  * @since 0.1.0
  */
-export const differences = (saved: Spec, given: Spec): string => {
-  const pairs: Array<readonly [string, unknown, unknown]> = [
+export const resumeFlags = (what: string) => ({
+  resume: Flag.Boolean("resume").pipe(
+    Flag.withDescription(`Continue ${what} into --out from its checkpoint`),
+    Flag.withDefault(false)
+  ),
+  overwrite: Flag.Boolean("overwrite").pipe(
+    Flag.withDescription("Start again even if --out exists"),
+    Flag.withDefault(false)
+  )
+})
+
+/**
+ * The settings of a checkpoint and of this run that differ, each `[flag, saved, given]`, as "the
+ * checkpoint is for `--max 100000`; this run has `--max 5000`" (several joined by "and"): the user
+ * sees what to change, not what is the same. Harvest and graph checkpoints both say it this way.
+ *
+ * @since 0.1.0
+ */
+export const describeDifferences = (
+  settings: ReadonlyArray<readonly [flag: string, saved: unknown, given: unknown]>
+) => {
+  const differ = settings.filter(([, a, b]) => JSON.stringify(a ?? null) !== JSON.stringify(b ?? null))
+  if (differ.length === 0) return "its settings differ"
+  const side = (pick: 1 | 2) =>
+    differ.map((pair) =>
+      pair[0].startsWith("the ") ? `${pair[0]} ${JSON.stringify(pair[pick])}` : setting(pair[0], pair[pick])
+    ).join(" and ")
+  return `the checkpoint is for ${side(1)}; this run has ${side(2)}`
+}
+
+/**
+ * The settings in which a checkpoint's harvest and this run differ ({@link describeDifferences}).
+ *
+ * @since 0.1.0
+ */
+export const differences = (saved: Spec, given: Spec): string =>
+  describeDifferences([
     ["the query", saved.query, given.query],
     ...Object.entries(filterFlags).map(([key, flag]) =>
-      [
-        flag,
-        saved.filters[key as keyof Spec["filters"]],
-        given.filters[key as keyof Spec["filters"]]
-      ] as const
+      [flag, saved.filters[key as keyof Spec["filters"]], given.filters[key as keyof Spec["filters"]]] as const
     ),
     ["--sort", saved.sort, given.sort],
     ["--fields", saved.fields, given.fields],
     ["--max", saved.max, given.max]
-  ]
-  const differ = pairs.filter(([, a, b]) => JSON.stringify(a ?? null) !== JSON.stringify(b ?? null))
-  if (differ.length === 0) return "its settings differ"
-  const side = (pick: 1 | 2) =>
-    differ.map((pair) =>
-      pair[0] === "the query" ? `the query ${JSON.stringify(pair[pick])}` : setting(pair[0], pair[pick])
-    )
-      .join(" and ")
-  return `the checkpoint is for ${side(1)}; this run has ${side(2)}`
-}
+  ])
 
 const normalize = (spec: Spec) => ({
   query: spec.query,

@@ -64,25 +64,16 @@ const flagOf: Record<keyof Settings, string> = {
   format: "--format"
 }
 
-const shown = (flag: string, value: unknown): string =>
-  value === null || value === undefined
-    ? (flag === "--fields" ? "no --fields" : `no ${flag}`)
-    : `${flag} ${Array.isArray(value) ? value.join(flag === "the seeds" ? " " : ",") : String(value)}`
-
 /**
  * The settings in which a checkpoint's walk and this run differ, named as typed:
- * "the checkpoint is for --depth 2; this run has --depth 3".
+ * "the checkpoint is for --depth 2; this run has --depth 3" (harvest's wording).
  *
  * @since 0.1.0
  */
-export const differences = (saved: Settings, given: Settings): string => {
-  const keys = (Object.keys(flagOf) as Array<keyof Settings>).filter((key) =>
-    JSON.stringify(saved[key] ?? null) !== JSON.stringify(given[key] ?? null)
+export const differences = (saved: Settings, given: Settings): string =>
+  Harvest.describeDifferences(
+    (Object.keys(flagOf) as Array<keyof Settings>).map((key) => [flagOf[key], saved[key], given[key]] as const)
   )
-  if (keys.length === 0) return "its settings differ"
-  const side = (s: Settings) => keys.map((key) => shown(flagOf[key], s[key])).join(" and ")
-  return `the checkpoint is for ${side(saved)}; this run has ${side(given)}`
-}
 
 const specOf = (settings: Settings): HarvestCheckpoint.Spec => ({
   query: JSON.stringify({ graph: settings }),
@@ -326,14 +317,7 @@ export const graph = Command.make(
       Flag.withDefault("jsonl" as const)
     ),
     out: Flag.String("out").pipe(Flag.withMetavar("file"), Flag.withDescription("The output file"), Flag.optional),
-    resume: Flag.Boolean("resume").pipe(
-      Flag.withDescription("Continue the walk into --out from its checkpoint"),
-      Flag.withDefault(false)
-    ),
-    overwrite: Flag.Boolean("overwrite").pipe(
-      Flag.withDescription("Start again even if --out exists"),
-      Flag.withDefault(false)
-    )
+    ...Harvest.resumeFlags("the walk")
   },
   (o) =>
     Common.run(
@@ -359,10 +343,7 @@ export const graph = Command.make(
             }; nothing to do\n`
           )
         }
-        const { quiet } = yield* Common.s2
-        const progress = quiet ? Progress.silent : Progress.delayed(
-          stdio.errIsTTY ? Progress.tty(stdio.errStream, () => stdio.columns) : Progress.plain(stdio.err, 1000, "graph")
-        )
+        const progress = yield* Common.progress("graph")
         const result = yield* toFile(out, settings, start, progress).pipe(
           Effect.ensuring(progress.stop),
           Effect.onInterrupt(() =>

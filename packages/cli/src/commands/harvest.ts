@@ -61,14 +61,7 @@ export const harvest = Command.make(
       Argument.withDescription("Bulk query: + and, | or, - not, \"phrase\", word*, ( ), ~N; empty matches everything")
     ),
     out: Flag.String("out").pipe(Flag.withMetavar("file"), Flag.withDescription("The JSON-lines output file")),
-    resume: Flag.Boolean("resume").pipe(
-      Flag.withDescription("Continue the harvest into --out from its checkpoint"),
-      Flag.withDefault(false)
-    ),
-    overwrite: Flag.Boolean("overwrite").pipe(
-      Flag.withDescription("Start again even if --out exists"),
-      Flag.withDefault(false)
-    ),
+    ...Harvest.resumeFlags("the harvest"),
     fields: Common.fieldsFlag,
     max: Common.maxFlag,
     sort: FilterFlags.sort,
@@ -94,10 +87,7 @@ export const harvest = Command.make(
         // Before anything touches the output: one harvest per file.
         yield* HarvestLock.acquire(o.out)
         const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite })
-        const { quiet } = yield* Common.s2
-        const shown = quiet ? Progress.silent : Progress.delayed(
-          stdio.errIsTTY ? Progress.tty(stdio.errStream, () => stdio.columns) : Progress.plain(stdio.err)
-        )
+        const shown = yield* Common.progress("harvest")
         // The records the output holds, as the harvest reports them after each page and its
         // checkpoint are written (a page is persisted whole or not at all, Ctrl-C waits for it):
         // the interrupt message needs no checkpoint read back, which might not decode.

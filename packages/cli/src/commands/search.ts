@@ -14,23 +14,9 @@ import * as Stream from "effect/Stream"
 import * as Common from "../Common.js"
 import { badInput } from "../ExitCode.js"
 import * as Output from "../render/Output.js"
-import * as Progress from "../render/Progress.js"
-import { Stdio } from "../Stdio.js"
 import * as TextFlag from "../TextFlag.js"
 import * as FilterFlags from "./filters.js"
 import { listDefaults, listed, publicationDateOrYear, shown } from "./papers.js"
-
-/**
- * The progress of `search --bulk`: harvest's bar on a terminal once the search has run a second,
- * never when stderr is piped (the records are the output; a log of progress lines is harvest's).
- */
-const bulkProgress = Effect.gen(function*() {
-  const stdio = yield* Stdio
-  const { quiet } = yield* Common.s2
-  return quiet || !stdio.errIsTTY
-    ? Progress.silent
-    : Progress.delayed(Progress.tty(stdio.errStream, () => stdio.columns))
-})
 
 const query = Argument.String("query").pipe(Argument.withDescription("The words to search for"))
 
@@ -68,7 +54,7 @@ export const search = Command.make(
             s2.searchPaper(o.query, { ...filters, fields, limit: Output.pageSize(o, 100) })
           )
         }
-        const progress = yield* bulkProgress
+        const progress = yield* Common.progress()
         const max = yield* Common.max(o)
         const startedAt = Date.now()
         let records = 0
