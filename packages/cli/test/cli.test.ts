@@ -99,6 +99,19 @@ describe.concurrent("s2 commands against the HTTP emulator (each format once)", 
     expect(ran.stderr).toContain("1 of 621 ids not found: CorpusId:1")
   }, T)
 
+  it("papers: a batch of only unknown ids among found ones is reported, not fatal; none found is exit 3", async () => {
+    const known = Array.from({ length: 500 }, (_, i) => `CorpusId:${server.corpus.papers[i]?.corpusId}`)
+    const unknown = ["CorpusId:1", "CorpusId:2"]
+    const ran = await s2(["papers", ...known, ...unknown, ...api(), "--fields", "title", "--format", "jsonl"])
+    expect(ran.code).toBe(0)
+    expect(lines(ran.stdout)).toHaveLength(500)
+    expect(ran.stderr).toContain("2 of 502 ids not found: CorpusId:1, CorpusId:2")
+    const none = await s2(["papers", ...unknown, ...api()])
+    expect(none.code).toBe(3)
+    expect(none.stdout).toBe("")
+    expect(none.stderr).toContain("none of the 2 ids was found: CorpusId:1, CorpusId:2")
+  }, T)
+
   it("papers --ids-file -: the ids from a pipe that fills late", async () => {
     const child = start(["papers", "--ids-file", "-", ...api(), "--fields", "title"])
     let stdout = ""

@@ -120,6 +120,14 @@ describe("getPapers", () => {
       expect(error.message).toContain("none of the 2 paper id(s) was found")
     }).pipe(Effect.provide(batchServer(() => false, () => null))))
 
+  it.effect("with returnNotFound, none found is an answer: every id in notFound", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const { found, notFound } = yield* s2.getPapers(["CorpusId:1", "CorpusId:2"], { returnNotFound: true })
+      expect(found).toEqual([])
+      expect(notFound).toEqual(["CorpusId:1", "CorpusId:2"])
+    }).pipe(Effect.provide(batchServer(() => false, () => null))))
+
   it.effect("fails with DecodeError when the server answers fewer entries than ids", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar

@@ -7,6 +7,7 @@ import type { BatchResult } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { Listed } from "../Common.js"
+import { CliError, ExitCode } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"
 import { Stdio } from "../Stdio.js"
@@ -40,11 +41,13 @@ export const lookUp = <A, E, R>(
         Stream.flatMap((result) => Stream.fromIterable(result.found))
       )
     )
-    if (missing.length > 0) {
-      yield* stdio.err(
-        `s2: ${missing.length} of ${ids.length} ids not found: ${missing.slice(0, 10).join(", ")}${
-          missing.length > 10 ? ", …" : ""
-        }\n`
-      )
+    const listedMissing = `${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}`
+    // None found at all prints nothing on stdout: that is a not-found (exit 3), not a success.
+    if (missing.length > 0 && missing.length === ids.length) {
+      return yield* new CliError({
+        message: `none of the ${ids.length} ids was found: ${listedMissing}`,
+        code: ExitCode.notFound
+      })
     }
+    if (missing.length > 0) yield* stdio.err(`s2: ${missing.length} of ${ids.length} ids not found: ${listedMissing}\n`)
   })

@@ -301,7 +301,9 @@ const batch = <A, I>(context: Context, endpoint: Batch<A, I>) => {
       const found: Array<A> = []
       const notFound: Array<string> = []
       answers.flat().forEach((entry, i) => entry === null ? notFound.push(ids[i] ?? "") : found.push(entry))
-      if (found.length === 0) {
+      // Asked which ids were not found, "all of them" is an answer; asked for papers only, an empty
+      // list would be a silent empty result.
+      if (found.length === 0 && options.returnNotFound !== true) {
         return yield* new ObjectNotFound({
           message: `none of the ${ids.length} ${endpoint.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`,
           method: "POST",

@@ -5,9 +5,8 @@ import type { S2Error } from "../S2Error.js"
 import type { Service } from "../SemanticScholar.js"
 
 /**
- * Batch-fetches distinct ids, answering `[id, paper | undefined]` in request order. The client fails
- * a batch where no id was found; for a job that walks or resolves many ids that is an answer about
- * those ids, not a failure of the job.
+ * Batch-fetches distinct ids, answering `[id, paper | undefined]` in request order (with
+ * `returnNotFound`, a batch where no id is known is an answer, not an `ObjectNotFound`).
  */
 export const papersById = (
   s2: Service,
@@ -15,7 +14,6 @@ export const papersById = (
   fields: ReadonlyArray<Fields.PaperField | Fields.Unchecked> | undefined
 ): Effect.Effect<Array<readonly [string, Paper | undefined]>, S2Error> =>
   s2.getPapers(ids, { returnNotFound: true, ...(fields === undefined ? {} : { fields }) }).pipe(
-    Effect.catchTag("ObjectNotFound", () => Effect.succeed({ found: [], notFound: ids })),
     Effect.map(({ found, notFound }) => {
       // `found` holds the papers of the ids not in `notFound`, in order: ids are distinct here.
       const missing = new Set(notFound)

@@ -184,7 +184,8 @@ const batch = (attempt: Attempt, name: string, spec: Lookup, handler: Given) =>
     }
     const found = answer.filter((entry) => entry !== null)
     const notFound = ids.filter((_, i) => answer[i] === null)
-    if (found.length === 0) {
+    // As the client: with returnNotFound, none found is an answer.
+    if (found.length === 0 && batchOptions["returnNotFound"] !== true) {
       return yield* new ObjectNotFound({
         message: `none of the ${ids.length} ${spec.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`
       })
