@@ -27,7 +27,9 @@ export interface RateLimit {
 }
 
 /**
- * The pace the API grants a key: one request per second, cumulative over all endpoints.
+ * The pace the API grants a key: one request per second, cumulative over all endpoints. The
+ * client keeps a margin of 2% under any pace it is given, counted from when requests actually
+ * leave, so that a server counting the time between arrivals never sees two closer than its limit.
  *
  * @category constructors
  * @since 0.1.0
