@@ -133,6 +133,25 @@ const help = Command.make(
     )
 ).pipe(Command.withDescription("Show the help of s2, or of a command (the same as s2 COMMAND --help)"))
 
+/**
+ * `s2 serach --help`: effect/cli shows the help before it looks at the command, so a mistyped
+ * command would get the root's help and exit 0. The leading names are checked first, as
+ * {@link help} checks its own, down to the first command that has no subcommands (whose words are
+ * its arguments).
+ */
+const helpPath = (tree: Command.Command.Any, args: ReadonlyArray<string>): Effect.Effect<void, CliError> => {
+  if (!args.includes("--help") && !args.includes("-h")) return Effect.void
+  const names: Array<string> = []
+  let command: Command.Command.Any | undefined = tree
+  for (const arg of args) {
+    const children: ReadonlyArray<Command.Command.Any> = command?.subcommands.flatMap((group) => group.commands) ?? []
+    if (arg.startsWith("-") || children.length === 0) break
+    names.push(arg)
+    command = children.find((candidate) => candidate.name === arg)
+  }
+  return checkPath(tree, names)
+}
+
 /** The root command, for {@link help}, which is part of it. */
 const tree = (): Command.Command.Any => root
 
@@ -196,7 +215,7 @@ export const runWith = <Name extends string, Input, ContextInput, E, R>(
     const stdio = yield* Stdio
     const args = argv.slice(2)
     const verbose = (args.includes("--") ? args.slice(0, args.indexOf("--")) : args).includes("--verbose")
-    return yield* Command.runWith(command, { version })(args).pipe(
+    return yield* Effect.andThen(helpPath(command, args), Command.runWith(command, { version })(args)).pipe(
       Effect.as<ExitCode>(ExitCode.ok),
       Effect.provideService(CliOutput.Presenter, Help.presenter({ stdio, root: command, version })),
       Effect.provideService(CliConfig.CliConfig, cliConfig),

@@ -85,6 +85,22 @@ describe("help and version as commands", () => {
     expect(leaf.code).toBe(2)
   })
 
+  it("s2 COMMAND --help of an unknown command suggests the nearest, exit 2, not the root's help", async () => {
+    const [top, nested, argument] = await Promise.all([
+      s2(["serach", "--help"]),
+      s2(["datasets", "lnks", "-h"]),
+      s2(["search", "graph", "--help"])
+    ])
+    expect(top.stderr).toBe("s2: unknown command \"serach\": did you mean `search`?\n")
+    expect(top.stdout).toBe("")
+    expect(top.code).toBe(2)
+    expect(nested.stderr).toBe("s2: unknown command \"lnks\": did you mean `links`?\n")
+    expect(nested.code).toBe(2)
+    // The words after a command without subcommands are its arguments.
+    expect(argument.stdout).toContain("s2 search [options] <query>")
+    expect(argument.code).toBe(0)
+  })
+
   it("s2 version and s2 --version print the package's version", async () => {
     const [command, flag] = await Promise.all([s2(["version"]), s2(["--version"])])
     expect(command.stdout).toBe(`${packageJson.version}\n`)
