@@ -94,7 +94,7 @@ export const flags = {
   ),
   emulator: bool(
     "emulator",
-    "Run against the in-process emulator (offline, no key; size from S2_EMULATOR_SIZE)"
+    "Run against the in-process emulator (offline, no key; size from S2_EMULATOR_SIZE, faults from S2_EMULATOR_FAULTS)"
   ),
   redis: SharedLimit.redisFlag,
   ...Cache.flags,
@@ -209,20 +209,33 @@ const emulators = new Map<string, Built>()
 /**
  * The in-process emulator `--emulator` uses, built once per process for the size and seed of
  * {@link EmulatorSettings} (the demo runs many commands against one corpus, and reads it to choose
- * what to show).
+ * what to show), with the faults of `S2_EMULATOR_FAULTS` (the JSON of a `Faults.Config`), so that
+ * a 429 storm can be tried offline; a value that does not decode is refused (exit 2).
  *
  * @since 0.1.0
  */
-export const inProcessEmulator: Effect.Effect<Built> = Effect.gen(function*() {
+export const inProcessEmulator: Effect.Effect<Built, CliError> = Effect.gen(function*() {
   const settings = yield* EmulatorSettings
   const fromEnv = yield* Config.Int("S2_EMULATOR_SIZE").pipe(Config.withDefault(10_000), Effect.orDie)
+  const faultsText = Option.filter(
+    yield* Config.option(Config.String("S2_EMULATOR_FAULTS")).pipe(Effect.orDie),
+    (text) => text.trim().length > 0
+  )
   const size = settings.size ?? fromEnv
-  const key = `${settings.seed}/${size}`
+  const key = `${settings.seed}/${size}/${Option.getOrElse(faultsText, () => "")}`
   let built = emulators.get(key)
   if (built === undefined) {
     // Loaded only when asked for, so that commands against the API start faster.
     const testing = yield* Effect.promise(() => import("@s2-effect/testing"))
-    built = yield* testing.Emulator.make({ seed: settings.seed, size })
+    const faults = Option.isNone(faultsText) ? undefined : yield* Result.match(
+      testing.Faults.parseConfig(faultsText.value),
+      {
+        onFailure: (why) =>
+          Effect.fail(badInput(`S2_EMULATOR_FAULTS is not a fault configuration (Faults.Config as JSON): ${why}`)),
+        onSuccess: Effect.succeed
+      }
+    )
+    built = yield* testing.Emulator.make({ seed: settings.seed, size, ...(faults === undefined ? {} : { faults }) })
     emulators.set(key, built)
   }
   return built
@@ -324,11 +337,11 @@ const defaultRetries = 10
 export const emulatorUrl = "https://emulator.s2.test"
 
 /** The `HttpClient` of the flags: the in-process emulator, or undici for the API (then a cassette around it). */
-const httpClient = (common: Common) =>
+const httpClient = (common: Common, emulator: Built | undefined) =>
   Cassettes.around(
     common,
-    common.emulator
-      ? Layer.effect(HttpClient.HttpClient, Effect.map(inProcessEmulator, (built) => built.client))
+    emulator !== undefined
+      ? Layer.succeed(HttpClient.HttpClient, emulator.client)
       // Loaded when a command talks to the API: undici is a fifth of `s2`'s code (`s2 --help` needs none).
       : Layer.unwrap(
         Effect.promise(() => import("@s2-effect/node")).pipe(
@@ -363,7 +376,8 @@ export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFact
     const deadline = Option.isSome(common.deadline)
       ? yield* parseDuration("--deadline", common.deadline.value)
       : undefined
-    const http = yield* httpClient(common)
+    // Built here, so that a bad S2_EMULATOR_FAULTS is a CLI error (exit 2) before any request.
+    const http = yield* httpClient(common, common.emulator ? yield* inProcessEmulator : undefined)
     // A replay answers retries with the recorded retries (Cassettes.retry), so it retries too.
     const noRetry = common.noRetry
     const cache = yield* Cache.cacheOption(common, common.emulator)

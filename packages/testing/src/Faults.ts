@@ -18,7 +18,10 @@
  */
 import type * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
+import type * as Result from "effect/Result"
+import type * as Schema from "effect/Schema"
 import * as internal from "./internal/faults.js"
+import * as json from "./internal/faultsJson.js"
 
 /**
  * One fault. `Status` answers with an error status; `Latency` delays the normal answer; `Hang`
@@ -229,3 +232,32 @@ export const bodyFor: (code: number) => unknown = internal.bodyFor
  * @since 0.1.0
  */
 export const routeMatches: (pattern: RoutePattern | undefined, path: string) => boolean = internal.routeMatches
+
+/**
+ * The JSON form of a {@link Config}, as a Schema: the same keys, faults by their `_tag` with their
+ * fields (`{ "_tag": "Status", "status": 429, "retryAfter": 1 }`, `{ "_tag": "Latency", "millis":
+ * 2000 }`, `{ "_tag": "Hang" }` …), routes as strings (no RegExp). What `S2_EMULATOR_FAULTS` holds
+ * for `s2 --emulator`. Prefer {@link parseConfig}, which refuses unknown keys and builds the faults.
+ *
+ * @category schemas
+ * @since 0.1.0
+ */
+export const ConfigJson: Schema.Decoder<Config> = json.ConfigJson
+
+/**
+ * Decodes the JSON text of a {@link Config} (see {@link ConfigJson}). Unknown keys are refused (a
+ * misspelt `retryAfter` would silently change the fault); the failure is one line saying where
+ * and what is wrong.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from "@s2-effect/testing"
+ * const config = Faults.parseConfig(
+ *   '{"script":[{"requests":{"from":1,"to":3},"fault":{"_tag":"Status","status":429,"retryAfter":1}}]}'
+ * )
+ * ```
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const parseConfig: (text: string) => Result.Result<Config, string> = json.parseConfig

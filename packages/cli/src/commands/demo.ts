@@ -86,10 +86,14 @@ export const program = <R>(
     yield* stdio.out(
       bold(`s2 demo: building an in-process emulator with ${corpusSize.toLocaleString("en-US")} papers…`) + "\n"
     )
-    const emulator = yield* inProcessEmulator
+    const emulator = yield* Effect.result(inProcessEmulator)
+    if (emulator._tag === "Failure") {
+      yield* stdio.err(`s2: demo failed: ${emulator.failure.message}\n`)
+      return emulator.failure.code
+    }
     yield* stdio.out(`ready in ${((Date.now() - began) / 1000).toFixed(1)} s (no network, no API key)\n`)
 
-    const id = mostCited(emulator.service.corpus)
+    const id = mostCited(emulator.success.service.corpus)
     // A fresh folder per run: no file of an earlier run (or of someone else on the machine) overwritten.
     const folder = yield* Effect.sync(() => {
       try {
