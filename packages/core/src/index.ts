@@ -3,6 +3,8 @@
  *
  * @since 0.1.0
  */
+/** @category modules */
+export * as AssistantTools from "./AssistantTools.js"
 export { Author } from "./Author.js"
 export { Citation, Reference } from "./Citation.js"
 /** @category modules */

@@ -1,0 +1,131 @@
+/**
+ * Semantic Scholar as tools for an AI assistant, defined once with effect/ai `Tool` and `Toolkit`:
+ * the same 13 tools serve an MCP server (`s2 mcp`, or your own `McpServer.layerHttp` with
+ * {@link mcp}) and an Effect `LanguageModel` agent (`LanguageModel.generateText({ toolkit })` with
+ * {@link handlers}).
+ *
+ * Answers are compact: the fields an assistant needs, at most 100 records, every string from the
+ * server cut to a bound, a short text rendering for the model beside the structured answer. A
+ * failure is a {@link ToolFailure} result (never a failed call) carrying one line that starts with
+ * its kind: `not found: …`, `bad parameter: …`, `rate limited: …; retry after N s`, `timed out: …`.
+ *
+ * | tool | parameters |
+ * |---|---|
+ * | `search_papers` | `query`, `yearFrom?`, `yearTo?`, `fieldsOfStudy?`, `openAccessOnly?`, `limit?` (10), `offset?` (0) |
+ * | `get_paper` | `id` |
+ * | `get_papers` | `ids` |
+ * | `get_citations`, `get_references` | `id`, `limit?` (20), `offset?` (0) |
+ * | `search_authors` | `query`, `limit?` (10), `offset?` (0) |
+ * | `get_author` | `id` |
+ * | `get_author_papers` | `id`, `limit?` (20), `offset?` (0) |
+ * | `recommend_papers` | `positive`, `negative?`, `limit?` (10) |
+ * | `match_title` | `title` |
+ * | `search_snippets` | `query`, `limit?` (10) |
+ * | `resolve_references` | `lines` |
+ * | `citation_graph` | `seeds`, `direction?` ("references"), `depth?` (1), `perNode?` (10), `maxNodes?` (50) |
+ *
+ * @since 0.1.0
+ */
+import type * as McpServer from "effect/ai/McpServer"
+import type * as Tool from "effect/ai/Tool"
+import type * as Toolkit from "effect/ai/Toolkit"
+import type * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as internal from "./internal/assistantTools.js"
+import * as mcpTools from "./internal/mcpTools.js"
+import type { S2Error } from "./S2Error.js"
+import type { SemanticScholar } from "./SemanticScholar.js"
+
+export {
+  AuthorPapersAnswer,
+  AuthorSearchAnswer,
+  AuthorSummary,
+  CitationsAnswer,
+  CitedPaper,
+  FailureKind,
+  GraphAnswer,
+  GraphNode,
+  limits,
+  PaperDetail,
+  PapersAnswer,
+  PaperSearchAnswer,
+  PaperSummary,
+  RecommendationsAnswer,
+  ReferencesAnswer,
+  ResolvedReference,
+  SnippetAnswer,
+  SnippetsAnswer,
+  TitleMatch,
+  ToolFailure,
+  toolkit
+} from "./internal/assistantTools.js"
+
+/**
+ * The handlers of every tool of {@link toolkit}, over the `SemanticScholar` client in context: give
+ * it to a `LanguageModel` agent, or to your own MCP server with {@link register}.
+ *
+ * @category layers
+ * @since 0.1.0
+ */
+export const handlers: Layer.Layer<Tool.HandlersFor<typeof internal.toolkit.tools>, never, SemanticScholar> =
+  internal.handlers
+
+/**
+ * Registers each tool of a toolkit on the effect/ai `McpServer` in context, with its handler from
+ * context: input and output JSON Schemas from the tool's schemas, its annotations and title, the
+ * text of `toModelOutput` as content and the encoded answer as `structuredContent`. A parameter
+ * that fails its schema, and a failure the handler returns, are tool errors (`isError: true`)
+ * the model can read, never protocol errors; waits for the rate limit are sent as progress when
+ * the request asks for it. Use it to serve your own toolkits the same way.
+ *
+ * @category mcp
+ * @since 0.1.0
+ */
+export const register: <Tools extends Record<string, Tool.Any>>(
+  toolkit: Toolkit.Toolkit<Tools>
+) => Effect.Effect<void, never, McpServer.ToolkitRequirements<Tools>> = mcpTools.register
+
+/**
+ * Every tool of {@link toolkit} registered on the `McpServer` in context, with its {@link handlers}.
+ *
+ * @example
+ * ```ts
+ * import { Layer } from "effect"
+ * import { McpProtocol, McpServer } from "effect/ai"
+ * import { AssistantTools, SemanticScholar } from "@s2-effect/core"
+ *
+ * // Serve the tools over stdio (a platform's `Stdio` and an `HttpClient` still to provide,
+ * // e.g. from @effect/platform-node and @s2-effect/node).
+ * const server = McpServer.layerStdio({
+ *   name: "s2",
+ *   version: "0.1.0",
+ *   protocols: [McpProtocol.v2025_11_25],
+ *   registrations: AssistantTools.mcp.pipe(Layer.provide(SemanticScholar.layer()))
+ * })
+ * ```
+ * @category mcp
+ * @since 0.1.0
+ */
+export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticScholar> = Layer.effectDiscard(
+  mcpTools.register(internal.toolkit)
+).pipe(Layer.provide(internal.handlers))
+
+/**
+ * The tool failure of a client error: `ObjectNotFound` is `not found: …`, `BadQueryParameters` and
+ * `InvalidOptions` `bad parameter: …`, `RateLimited` (and a deadline that stopped its retries)
+ * `rate limited: …; retry after N s`, `Timeout` `timed out: …`, `Forbidden` `forbidden: …`,
+ * `ServerError` and `UnexpectedStatus` `server error: …`, `TransportError` and
+ * `RateLimiterUnavailable` `unreachable: …`, `DecodeError` and `ProtocolError` `bad answer from
+ * the server: …`.
+ *
+ * @example
+ * ```ts
+ * import { AssistantTools, RateLimited } from "@s2-effect/core"
+ *
+ * const failure = AssistantTools.toolFailure(new RateLimited({ message: "429", retryAfterMillis: 2000 }))
+ * // failure.kind === "rateLimited", failure.retryAfterSeconds === 2
+ * ```
+ * @category errors
+ * @since 0.1.0
+ */
+export const toolFailure: (error: S2Error) => internal.ToolFailure = internal.toolFailure

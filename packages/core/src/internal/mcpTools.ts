@@ -1,0 +1,338 @@
+/**
+ * Registers an effect/ai `Toolkit` on an effect/ai `McpServer`, as `McpServer.registerToolkit` does, with
+ * two differences an assistant notices:
+ *
+ * - the text content of a result is the tool's `toModelOutput` (a short rendering the model reads), and
+ *   the encoded result goes in `structuredContent`; effect 4.1 sends `JSON.stringify(result)` as text;
+ * - a parameter that fails the tool's schema is a tool result with `isError: true` and ONE line naming
+ *   each field and what is allowed (`bad parameter: limit: Expected a value between 1 and 100, got 500`),
+ *   on every protocol version: MCP 2025-11-25 (SEP-1303) makes input validation errors tool execution
+ *   errors so the model can correct itself. effect 4.1 does so on 2025-11-25 only, with a two-line
+ *   message, and answers a JSON-RPC InvalidParams on the older versions; and unless a tool is
+ *   `Tool.Strict` it drops unknown parameters silently, where we refuse them.
+ *
+ * And the waits the client logs during a call (retries, the shared rate limit) are sent as
+ * `notifications/progress` when the request carries a progress token.
+ */
+import * as McpSchema from "effect/ai/McpSchema"
+import * as McpServer from "effect/ai/McpServer"
+import * as Tool from "effect/ai/Tool"
+import * as Toolkit from "effect/ai/Toolkit"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import type * as JsonSchema from "effect/JsonSchema"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as References from "effect/References"
+import * as Schema from "effect/Schema"
+import type * as SchemaAST from "effect/SchemaAST"
+import * as SchemaIssue from "effect/SchemaIssue"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as Tracer from "effect/Tracer"
+import { formatWait } from "../RetryPolicy.js"
+
+/** The longest line we put in a tool error (the model reads it; a schema can say a lot). */
+const maxLine = 300
+
+/** How long one progress notification may take to reach the client before it is dropped. */
+const notificationTimeout = "5 seconds"
+
+/** The text of a defect: what went wrong stays in our log, not in the model's context. */
+export const internalErrorText = "internal error"
+
+/** One line, bounded: newlines and control characters become spaces, the rest is cut with "…". */
+export const oneLine = (text: string): string => {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/ {2,}/g, " ").trim()
+  return flat.length <= maxLine ? flat : `${flat.slice(0, maxLine - 1)}…`
+}
+
+const errorResult = (text: string): McpSchema.CallToolResult =>
+  new McpSchema.CallToolResult({ isError: true, content: [{ type: "text", text: oneLine(text) }] })
+
+// ---------------------------------------------------------------------------------------------------
+// Parameters (SEP-1303)
+// ---------------------------------------------------------------------------------------------------
+
+const standardFormatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const pathText = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined): string =>
+  (path ?? [])
+    .map((segment) => typeof segment === "object" ? segment.key : segment)
+    .map((key, i) => typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`)
+    .join("")
+
+/**
+ * `bad parameter: <field>: <what is wrong and what is allowed>; …` on one line, from a schema issue.
+ * Each problem names its field (a missing one says "Missing key", an unknown one "Unexpected key").
+ */
+export const badParameterText = (issue: SchemaIssue.Issue): string => {
+  const problems = standardFormatter(issue).issues.map((problem) => {
+    const at = pathText(problem.path)
+    return at === "" ? problem.message : `${at}: ${problem.message}`
+  })
+  return `bad parameter: ${problems.join("; ")}`
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Progress
+// ---------------------------------------------------------------------------------------------------
+
+/** How a retry's short cause (core internal/retryLog `shortCause`) reads in a progress message. */
+const retryCauseText = (cause: string): string =>
+  cause === "429"
+    ? "rate limited (429)"
+    : /^5\d\d$/.test(cause)
+    ? `server error (${cause})`
+    : /^\d{3}$/.test(cause)
+    ? `HTTP ${cause}`
+    : cause
+
+/**
+ * The progress message of a log line, or undefined when the line is not a wait. The client logs each
+ * wait at Warning with `s2.retryWaitMillis` (and `s2.retry`, its cause) or `s2.rateLimitWaitMillis`.
+ */
+export const waitMessage = (annotations: Readonly<Record<string, unknown>>): string | undefined => {
+  const retryWait = annotations["s2.retryWaitMillis"]
+  if (typeof retryWait === "number") {
+    const cause = annotations["s2.retry"]
+    return `${typeof cause === "string" ? retryCauseText(cause) : "failed"}; retrying in ${formatWait(retryWait)}`
+  }
+  const limitWait = annotations["s2.rateLimitWaitMillis"]
+  if (typeof limitWait === "number") return `shared rate limit; waiting ${formatWait(limitWait)} for a slot`
+  return undefined
+}
+
+/**
+ * Runs `call` with a logger that turns each wait into a `notifications/progress` for `token`. A logger
+ * is synchronous, so it offers to a queue that a fiber drains; the queue is ended and drained before
+ * the result is returned, so no notification follows the result.
+ */
+const withProgress = <A, E, R>(
+  call: Effect.Effect<A, E, R>,
+  token: McpSchema.ProgressToken,
+  server: McpServer.McpServer["Service"]
+): Effect.Effect<A, E, R> =>
+  Effect.gen(function*() {
+    const queue = yield* Queue.unbounded<string, Cause.Done>()
+    let progress = 0
+    const sender = yield* Stream.fromQueue(queue).pipe(
+      Stream.runForEach((message) =>
+        server.notifications["notifications/progress"]({ progressToken: token, progress: ++progress, message }).pipe(
+          // Sending waits for delivery: a client that stopped reading must not hold the call.
+          Effect.timeout(notificationTimeout),
+          Effect.ignore
+        )
+      ),
+      Effect.forkChild
+    )
+    const watcher = Logger.make(({ fiber }) => {
+      const message = waitMessage(fiber.getRef(References.CurrentLogAnnotations))
+      if (message !== undefined) Queue.offerUnsafe(queue, message)
+    })
+    return yield* call.pipe(
+      Effect.provide(Logger.layer([watcher], { mergeWithExisting: true })),
+      Effect.onExit((exit) =>
+        Exit.hasInterrupts(exit) ? Fiber.interrupt(sender) : Effect.andThen(Queue.end(queue), Fiber.join(sender))
+      )
+    )
+  })
+
+// ---------------------------------------------------------------------------------------------------
+// Registration
+// ---------------------------------------------------------------------------------------------------
+
+/** The text parts of a tool's model output, or the encoded result as JSON when it has none. */
+const contentOf = (
+  modelOutput: ReadonlyArray<unknown> | undefined,
+  encoded: unknown
+): McpSchema.CallToolResult["content"] => {
+  const texts = (modelOutput ?? []).flatMap((part) =>
+    typeof part === "object" && part !== null && (part as { type?: unknown }).type === "text"
+      ? [{ type: "text" as const, text: String((part as { text: unknown }).text) }]
+      : []
+  )
+  if (texts.length > 0) return texts
+  return encoded === undefined ? [] : [{ type: "text", text: JSON.stringify(encoded) }]
+}
+
+/** The one line of a failure a handler declared: its `message`, else its encoded form. */
+const failureText = (error: unknown, encoded: unknown): string =>
+  typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string" &&
+    (error as { message: string }).message !== ""
+    ? (error as { message: string }).message
+    : JSON.stringify(encoded) ?? "failed"
+
+/** Interruption propagates; any other cause is logged and answered as "internal error". */
+const internalError = (cause: Cause.Cause<unknown>) =>
+  Cause.hasInterruptsOnly(cause)
+    ? Effect.failCause(cause as Cause.Cause<never>)
+    : Effect.as(Effect.logError("MCP tool call failed", cause), errorResult(internalErrorText))
+
+// Request services (the request's context, scope, log level, span) are not captured with a handler.
+const requestServiceKeys = new Set<string>([
+  McpSchema.McpRequestContext.key,
+  McpSchema.McpServerClient.key,
+  References.CurrentLogLevel.key,
+  Scope.Scope.key,
+  Tracer.ParentSpan.key
+])
+
+const omitRequestServices = (context: Context.Context<never>): Context.Context<never> => {
+  const services = new Map<string, unknown>()
+  for (const [key, value] of context.mapUnsafe) {
+    if (!requestServiceKeys.has(key) && !key.startsWith("effect/ai/McpServer/Middleware-")) {
+      services.set(key, value)
+    }
+  }
+  return Context.makeUnsafe(services)
+}
+
+/**
+ * The JSON Schema of a tool's parameters or answer, with `additionalProperties: false` on every object
+ * when `strict` (parameters are decoded refusing unknown keys). A root that is a `$ref` (a schema with
+ * an identifier) is inlined: MCP wants an object root.
+ */
+export const jsonSchemaOf = (schema: Schema.Constraint, strict: boolean): JsonSchema.JsonSchema => {
+  const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: strict ? "error" : "ignore" })
+  const definitions: Record<string, JsonSchema.JsonSchema> = { ...document.definitions }
+  let root = document.schema
+  const prefix = "#/$defs/"
+  const ref = root.$ref
+  if (typeof ref === "string" && ref.startsWith(prefix) && definitions[ref.slice(prefix.length)] !== undefined) {
+    root = definitions[ref.slice(prefix.length)]!
+  }
+  return Object.keys(definitions).length === 0 ? root : { ...root, $defs: definitions }
+}
+
+const mcpToolOf = Effect.fnUntraced(function*(tool: Tool.Any) {
+  // A dynamic tool may bring its own JSON Schema (and then its handler checks its parameters).
+  const rawJsonSchema = Tool.isDynamic(tool) ? tool.jsonSchema : undefined
+  const inputSchema = yield* Schema.decodeUnknownEffect(McpSchema.ToolJson)(
+    rawJsonSchema ?? jsonSchemaOf(tool.parametersSchema, true)
+  ).pipe(
+    Effect.mapError((error) =>
+      `MCP tool '${tool.name}': its parameters must be an object schema (Schema.Struct): ${error.message}`
+    ),
+    Effect.orDie
+  )
+  const outputSchema = yield* Schema.decodeUnknownEffect(McpSchema.ToolOutputJson)(
+    jsonSchemaOf(tool.successSchema, false)
+  ).pipe(Effect.option, Effect.map(Option.getOrUndefined))
+  const title = Context.getOrUndefined(tool.annotations, Tool.Title)
+  return new McpSchema.Tool({
+    name: tool.name,
+    title,
+    description: Tool.getDescription(tool),
+    inputSchema,
+    outputSchema,
+    annotations: {
+      ...(title === undefined ? {} : { title }),
+      readOnlyHint: Context.get(tool.annotations, Tool.Readonly),
+      destructiveHint: Context.get(tool.annotations, Tool.Destructive),
+      idempotentHint: Context.get(tool.annotations, Tool.Idempotent),
+      openWorldHint: Context.get(tool.annotations, Tool.OpenWorld)
+    },
+    _meta: Context.getOrUndefined(tool.annotations, Tool.Meta)
+  })
+})
+
+const decodeOptions: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error" }
+
+/** One call: parameters checked, the handler run, its last result turned into a `CallToolResult`. */
+const callTool = <Tools extends Record<string, Tool.Any>>(
+  built: Toolkit.WithHandler<Tools>,
+  tool: Tool.Any,
+  payload: unknown
+): Effect.Effect<McpSchema.CallToolResult> => {
+  const params = payload ?? {}
+  // The same decoding as the handler's, but reporting the input so the message can say what came.
+  const checked = Schema.isSchema(tool.parametersSchema)
+    ? Schema.decodeUnknownEffect(tool.parametersSchema as Schema.Codec<unknown, unknown>)(params, {
+      ...decodeOptions,
+      reportInput: true
+    })
+    : Effect.succeed(params)
+  return checked.pipe(
+    Effect.matchEffect({
+      onFailure: (error) => Effect.succeed(errorResult(badParameterText(error.issue))),
+      onSuccess: () =>
+        built.handle(tool.name as keyof Tools, params as never, undefined, decodeOptions).pipe(
+          Stream.unwrap,
+          Stream.runLast,
+          Effect.flatMap((last) =>
+            Option.isNone(last) ? Effect.die("the tool's handler gave no result") : toResult(last.value)
+          )
+        )
+    }),
+    Effect.catchCause((cause) => {
+      // A failure a handler declared with failureMode "error" is answered as one of "return" is.
+      const failure = cause.reasons.find(Cause.isFailReason)
+      return failure !== undefined && !Cause.hasDies(cause) && !Cause.hasInterrupts(cause) &&
+          Context.get(Cause.reasonAnnotations(failure), Toolkit.FailureOrigin) === "handler"
+        ? Effect.succeed(errorResult(failureText(failure.error, undefined)))
+        : internalError(cause)
+    })
+  ) as Effect.Effect<McpSchema.CallToolResult>
+}
+
+const toResult = (result: Tool.HandlerResult<Tool.Any>): Effect.Effect<McpSchema.CallToolResult> => {
+  if (!result.isFailure) {
+    return Effect.succeed(
+      new McpSchema.CallToolResult({
+        content: contentOf(result.modelOutput, result.encodedResult),
+        structuredContent: result.encodedResult
+      })
+    )
+  }
+  if (result.failureOrigin === "handler") {
+    return Effect.succeed(errorResult(failureText(result.result, result.encodedResult)))
+  }
+  // "parameters" was refused before the handler ran; "result" is a handler answering outside its schema.
+  return Effect.die(result.result)
+}
+
+/**
+ * Registers every tool of `toolkit` on the `McpServer` in context (see the module's comment). The
+ * handlers (`toolkit.toLayer(…)`) and the services of the tools' schemas are required here; services a
+ * tool declares as dependencies are request-level, as with `McpServer.registerToolkit`.
+ */
+export const register: <Tools extends Record<string, Tool.Any>>(
+  toolkit: Toolkit.Toolkit<Tools>
+) => Effect.Effect<void, never, McpServer.ToolkitRequirements<Tools>> = Effect.fnUntraced(function*<
+  Tools extends Record<string, Tool.Any>
+>(toolkit: Toolkit.Toolkit<Tools>) {
+  const server = yield* McpServer.McpServer
+  const built = yield* (toolkit as unknown as Effect.Effect<Toolkit.WithHandler<Tools>>).pipe(
+    Effect.updateContext((context: Context.Context<never>) => {
+      // Handlers keep the context their layer was built in, less what belongs to a request.
+      const services = new Map(context.mapUnsafe)
+      for (const tool of Object.values(toolkit.tools)) {
+        const handler = services.get(tool.id) as Tool.Handler<string> | undefined
+        if (handler !== undefined) services.set(tool.id, { ...handler, context: omitRequestServices(handler.context) })
+      }
+      return Context.makeUnsafe(services)
+    })
+  )
+  const services = yield* Effect.context<never>()
+  for (const tool of Object.values(built.tools) as ReadonlyArray<Tool.Any>) {
+    const mcpTool = yield* mcpToolOf(tool)
+    yield* server.addTool({
+      tool: mcpTool,
+      annotations: tool.annotations,
+      services,
+      handle: (payload) =>
+        Effect.flatMap(Effect.service(McpSchema.McpRequestContext), (request) => {
+          const token = request.requestMetadata?.progressToken
+          const call = callTool(built, tool, payload)
+          return token === undefined || token === null
+            ? call
+            : withProgress(call, token as McpSchema.ProgressToken, server)
+        })
+    })
+  }
+})
