@@ -25,6 +25,7 @@ import * as Datasets from "./commands/datasets.js"
 import * as Demo from "./commands/demo.js"
 import * as GraphCommand from "./commands/graph.js"
 import * as Harvest from "./commands/harvest.js"
+import * as Mcp from "./commands/mcp.js"
 import * as Papers from "./commands/papers.js"
 import * as Recommend from "./commands/recommend.js"
 import * as Resolve from "./commands/resolve.js"
@@ -65,7 +66,8 @@ export const commands = [
   Datasets.datasets,
   Harvest.harvest,
   Resolve.resolve,
-  GraphCommand.graph
+  GraphCommand.graph,
+  Mcp.mcp
 ] as const
 
 /**

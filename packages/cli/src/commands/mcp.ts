@@ -1,0 +1,57 @@
+/**
+ * `s2 mcp`: the Semantic Scholar tools of `AssistantTools` served to an AI assistant over the Model
+ * Context Protocol on standard input and output, with the client of the shared flags (`--emulator`,
+ * `--api-url`, `S2_API_KEY`, `--cache`, `--redis`, `--timeout` …). Standard output carries the
+ * protocol only: logs go to stderr. The server runs until the assistant closes its standard input.
+ *
+ * @since 0.1.0
+ */
+import * as Cause from "effect/Cause"
+import * as Command from "effect/cli/Command"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Common from "../Common.js"
+
+/**
+ * The deadline of one request (with its retries and waits) unless `--deadline` is given: an
+ * assistant's MCP client gives up on a call after 60 s by default, so a 429 wait that would pass
+ * this ends the call at once as a "rate limited" tool error the model can act on.
+ *
+ * @since 0.1.0
+ */
+export const defaultDeadline = "50s"
+
+/** The shared flags with {@link defaultDeadline} when `--deadline` is not given. */
+const withDefaultDeadline = (common: Common.Common): Common.Common =>
+  Option.isSome(common.deadline) ? common : { ...common, deadline: Option.some(defaultDeadline) }
+
+const serve = Effect.gen(function*() {
+  // Loaded only by this command, so that no other `s2` command starts slower.
+  const { layer: server } = yield* Effect.promise(() => import("./mcpServer.js"))
+  // The stdio transport interrupts the fiber that built it once standard input ends (the assistant
+  // closed it): run it in a fiber of its own, so that this end is a normal exit (code 0), while a
+  // signal still interrupts the command itself (Ctrl-C: 130, SIGTERM: 143).
+  const fiber = yield* Effect.forkChild(Layer.launch(server))
+  const exit = yield* Fiber.await(fiber)
+  if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) return yield* exit
+})
+
+/**
+ * `s2 mcp`.
+ *
+ * @since 0.1.0
+ */
+export const mcp = Command.make("mcp", {}, () => serve).pipe(
+  Command.withDescription("Serve the Semantic Scholar tools to an AI assistant over MCP (stdio)"),
+  Command.provide(
+    Layer.unwrap(
+      Effect.map(
+        Common.s2,
+        (common) => Common.client(withDefaultDeadline(common)).pipe(Layer.provideMerge(Common.logging(common.verbose)))
+      )
+    )
+  )
+)

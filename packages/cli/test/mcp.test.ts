@@ -1,0 +1,418 @@
+/**
+ * `s2 mcp --emulator` as an assistant meets it: the official MCP TypeScript client
+ * (`@modelcontextprotocol/sdk`) starts the bundled `s2` over stdio, lists the tools, calls each, and
+ * sees failures come back as tool errors (not found, bad parameter, rate limited) with the server
+ * answering after each.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Progress } from "@modelcontextprotocol/sdk/types.js"
+import { Corpus } from "@s2-effect/testing"
+import type { ChildProcess } from "node:child_process"
+import * as path from "node:path"
+import * as Bin from "./support/bin.js"
+
+const bin = Bin.bundleBin()
+const key = "some-secret-key"
+const size = 2000
+// The corpus `--emulator` serves (seed 1, S2_EMULATOR_SIZE papers), to choose ids that exist.
+const corpus = Corpus.make({ seed: 1, size })
+
+const toolNames = [
+  "citation_graph",
+  "get_author",
+  "get_author_papers",
+  "get_citations",
+  "get_paper",
+  "get_papers",
+  "get_references",
+  "match_title",
+  "recommend_papers",
+  "resolve_references",
+  "search_authors",
+  "search_papers",
+  "search_snippets"
+]
+
+interface Server {
+  readonly client: Client
+  readonly stderr: () => string
+  /** The exit of the `s2` process, once it has ended. */
+  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
+}
+
+/** Starts `s2 mcp --emulator …` under the SDK's client and connects. */
+const connect = async (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Server> => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "mcp", "--emulator", ...args],
+    env: {
+      S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"),
+      S2_EMULATOR_SIZE: String(size),
+      S2_API_KEY: key,
+      ...env
+    },
+    stderr: "pipe"
+  })
+  let stderr = ""
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+  const client = new Client({ name: "s2-mcp-test", version: "1.0.0" })
+  await client.connect(transport)
+  // The SDK keeps its child process to itself; its exit code is what this suite checks on closing.
+  const child = (transport as unknown as { readonly _process: ChildProcess })._process
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal }))
+  )
+  return { client, stderr: () => stderr, exited }
+}
+
+type Result = Awaited<ReturnType<Client["callTool"]>>
+
+const textOf = (result: Result): string =>
+  (result.content as ReadonlyArray<{ readonly type: string; readonly text?: string }>)
+    .map((part) => (part.type === "text" ? part.text ?? "" : "")).join("\n")
+
+/** Every answer checked by this suite, for the test that the key is in none of them. */
+const answers: Array<string> = []
+
+const structured = (result: Result): Record<string, unknown> => {
+  answers.push(JSON.stringify(result))
+  expect(result.isError ?? false, textOf(result)).toBe(false)
+  expect(textOf(result).trim().length).toBeGreaterThan(0)
+  expect(typeof result.structuredContent).toBe("object")
+  return result.structuredContent as Record<string, unknown>
+}
+
+/** A paper summary as documented: id, title, author names and count; optional fields of their types. */
+const expectPaperSummary = (paper: unknown) => {
+  const p = paper as Record<string, unknown>
+  expect(typeof p["paperId"]).toBe("string")
+  expect(typeof p["title"]).toBe("string")
+  expect(Array.isArray(p["authors"])).toBe(true)
+  expect((p["authors"] as Array<unknown>).length).toBeLessThanOrEqual(5)
+  expect(typeof p["authorCount"]).toBe("number")
+  for (const [field, type] of [["year", "number"], ["venue", "string"], ["citationCount", "number"]] as const) {
+    if (p[field] !== undefined) expect(typeof p[field], field).toBe(type)
+  }
+}
+
+const papersOf = (answer: Record<string, unknown>): ReadonlyArray<Record<string, unknown>> => {
+  const papers = answer["papers"] as ReadonlyArray<Record<string, unknown>>
+  expect(Array.isArray(papers)).toBe(true)
+  papers.forEach(expectPaperSummary)
+  return papers
+}
+
+const expectToolError = (result: Result, start: RegExp) => {
+  answers.push(JSON.stringify(result))
+  expect(result.isError).toBe(true)
+  expect(textOf(result)).toMatch(start)
+  expect(textOf(result)).not.toContain("\n")
+}
+
+// Ids of the corpus: its most cited paper (with citations and references), an author with papers.
+let best = 0
+for (let i = 1; i < corpus.size; i++) {
+  if ((corpus.graph.citationCount[i] ?? 0) > (corpus.graph.citationCount[best] ?? 0)) best = i
+}
+const paper = corpus.paper(best)
+const other = corpus.paper(best === 0 ? 1 : 0)
+const author = corpus.author(paper.authors[0]!)
+const titleWord = paper.title.split(/\s+/).find((word) => word.length > 5) ?? paper.title.split(/\s+/)[0]!
+const doi = corpus.papers.map((p) => p.externalIds["DOI"]).find((id) => typeof id === "string")
+
+describe("s2 mcp --emulator, with the SDK's client", () => {
+  let server: Server
+
+  beforeAll(async () => {
+    server = await connect([])
+  })
+  afterAll(async () => {
+    await server.client.close()
+  })
+
+  it("lists the 13 tools, each with an object input schema and a description", async () => {
+    const { tools } = await server.client.listTools()
+    expect(tools.map((tool) => tool.name).sort()).toEqual(toolNames)
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe("object")
+      expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(0)
+    }
+    const search = tools.find((tool) => tool.name === "search_papers")!
+    expect(Object.keys(search.inputSchema.properties ?? {})).toContain("query")
+  })
+
+  it("search_papers, get_paper, get_papers: pages of summaries and a detailed paper", async () => {
+    const { client } = server
+    const search = structured(
+      await client.callTool({ name: "search_papers", arguments: { query: titleWord, limit: 5 } })
+    )
+    expect(typeof search["total"]).toBe("number")
+    expect(search["offset"]).toBe(0)
+    expect(papersOf(search).length).toBeGreaterThan(0)
+    expect(papersOf(search).length).toBeLessThanOrEqual(5)
+
+    const detail = structured(
+      await client.callTool({ name: "get_paper", arguments: { id: `CorpusId:${paper.corpusId}` } })
+    )
+    expectPaperSummary(detail)
+    expect(detail["paperId"]).toBe(paper.paperId)
+    expect(detail["title"]).toBe(paper.title)
+
+    const batch = structured(
+      await client.callTool({ name: "get_papers", arguments: { ids: [paper.paperId, "CorpusId:999999999"] } })
+    )
+    expect(papersOf(batch).map((p) => p["paperId"])).toEqual([paper.paperId])
+    expect(batch["notFound"]).toEqual(["CorpusId:999999999"])
+  })
+
+  it("get_citations, get_references, citation_graph: the graph around a paper", async () => {
+    const { client } = server
+    for (const name of ["get_citations", "get_references"]) {
+      const answer = structured(await client.callTool({ name, arguments: { id: paper.paperId, limit: 3 } }))
+      expect(answer["paperId"], name).toBe(paper.paperId)
+      expect(answer["offset"]).toBe(0)
+      expect(papersOf(answer).length, name).toBeGreaterThan(0)
+      expect(papersOf(answer).length).toBeLessThanOrEqual(3)
+    }
+    const graph = structured(
+      await client.callTool({
+        name: "citation_graph",
+        arguments: { seeds: [paper.paperId], direction: "both", depth: 1, perNode: 3, maxNodes: 5 }
+      })
+    )
+    const nodes = graph["nodes"] as ReadonlyArray<Record<string, unknown>>
+    expect(nodes.length).toBeGreaterThan(1)
+    expect(nodes.length).toBeLessThanOrEqual(5)
+    for (const node of nodes) {
+      expect(typeof node["paperId"]).toBe("string")
+      expect(typeof node["title"]).toBe("string")
+      expect(typeof node["depth"]).toBe("number")
+    }
+    expect((graph["edges"] as ReadonlyArray<Record<string, unknown>>).every((e) => typeof e["from"] === "string"))
+      .toBe(true)
+    expect(graph["notFound"]).toEqual([])
+    expect(typeof graph["truncated"]).toBe("boolean")
+  })
+
+  it("search_authors, get_author, get_author_papers", async () => {
+    const { client } = server
+    const lastName = author.name.split(/\s+/).at(-1)!
+    const found = structured(
+      await client.callTool({ name: "search_authors", arguments: { query: lastName, limit: 5 } })
+    )
+    const authors = found["authors"] as ReadonlyArray<Record<string, unknown>>
+    expect(authors.length).toBeGreaterThan(0)
+    expect(typeof found["total"]).toBe("number")
+    for (const a of authors) {
+      expect(typeof a["authorId"]).toBe("string")
+      expect(typeof a["name"]).toBe("string")
+      expect(Array.isArray(a["affiliations"])).toBe(true)
+    }
+    const one = structured(await client.callTool({ name: "get_author", arguments: { id: author.authorId } }))
+    expect(one["authorId"]).toBe(author.authorId)
+    expect(one["name"]).toBe(author.name)
+    const papers = structured(
+      await client.callTool({ name: "get_author_papers", arguments: { id: author.authorId, limit: 2 } })
+    )
+    expect(papers["authorId"]).toBe(author.authorId)
+    expect(papersOf(papers).length).toBeGreaterThan(0)
+    expect(papersOf(papers).length).toBeLessThanOrEqual(2)
+  })
+
+  it("recommend_papers, match_title, search_snippets, resolve_references", async () => {
+    const { client } = server
+    const single = structured(
+      await client.callTool({ name: "recommend_papers", arguments: { positive: [paper.paperId], limit: 3 } })
+    )
+    expect(papersOf(single).length).toBeLessThanOrEqual(3)
+    const lists = structured(
+      await client.callTool({
+        name: "recommend_papers",
+        arguments: { positive: [paper.paperId], negative: [other.paperId], limit: 3 }
+      })
+    )
+    expect(papersOf(lists).length).toBeLessThanOrEqual(3)
+
+    const match = structured(await client.callTool({ name: "match_title", arguments: { title: paper.title } }))
+    expectPaperSummary(match)
+    expect(match["paperId"]).toBe(paper.paperId)
+
+    const snippets = structured(
+      await client.callTool({ name: "search_snippets", arguments: { query: titleWord, limit: 3 } })
+    )
+    const list = snippets["snippets"] as ReadonlyArray<Record<string, unknown>>
+    expect(list.length).toBeLessThanOrEqual(3)
+    for (const snippet of list) {
+      expect(typeof snippet["text"]).toBe("string")
+      expect(typeof (snippet["paper"] as Record<string, unknown>)["paperId"]).toBe("string")
+    }
+
+    const lines = [paper.title, `https://www.semanticscholar.org/paper/${other.paperId}`, "CorpusId:999999999"]
+    if (doi !== undefined) lines.push(`${doi}`)
+    const resolved = structured(await client.callTool({ name: "resolve_references", arguments: { lines } }))
+    const references = resolved["references"] as ReadonlyArray<Record<string, unknown>>
+    expect(references.map((r) => r["line"])).toEqual(lines)
+    expect(references[0]).toMatchObject({ via: "title", paper: { paperId: paper.paperId } })
+    expect(references[1]).toMatchObject({ via: "id", paper: { paperId: other.paperId } })
+    expect(references[2]).toMatchObject({ reason: "unknownId" })
+    expect(references[2]!["paper"]).toBeUndefined()
+    expect(resolved["found"]).toBe(lines.length - 1)
+    expect(resolved["notFound"]).toBe(1)
+  })
+
+  it("a paper that does not exist: a tool error saying not found, then the server answers", async () => {
+    const { client } = server
+    expectToolError(
+      await client.callTool({ name: "get_paper", arguments: { id: "CorpusId:999999999" } }),
+      /^not found: /
+    )
+    expectToolError(
+      await client.callTool({ name: "get_author", arguments: { id: "999999999" } }),
+      /^not found: /
+    )
+    structured(await client.callTool({ name: "get_paper", arguments: { id: paper.paperId } }))
+  })
+
+  it("bad parameters are tool errors naming what is allowed (not protocol errors), then it answers", async () => {
+    const { client } = server
+    const cases: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]> = [
+      ["search_papers", { query: titleWord, limit: 1000 }, /limit/],
+      ["search_papers", { query: titleWord, color: "blue" }, /color/],
+      ["get_citations", { id: paper.paperId, limit: "ten" }, /limit/],
+      ["get_paper", {}, /id/],
+      ["search_papers", { query: titleWord, yearFrom: 2020, yearTo: 2010 }, /year/],
+      ["get_papers", { ids: [] }, /ids/]
+    ]
+    for (const [name, args, names] of cases) {
+      const result = await client.callTool({ name, arguments: args })
+      expectToolError(result, /^bad parameter: /)
+      expect(textOf(result), `${name} ${JSON.stringify(args)}`).toMatch(names)
+      structured(await client.callTool({ name: "get_paper", arguments: { id: paper.paperId } }))
+    }
+  })
+
+  it("a tool that does not exist: an error the client sees, then the server answers", async () => {
+    const outcome = await server.client.callTool({ name: "no_such_tool", arguments: {} }).then(
+      (result) => ({ isError: result.isError === true }),
+      (error: unknown) => ({ isError: error instanceof Error })
+    )
+    expect(outcome.isError).toBe(true)
+    structured(await server.client.callTool({ name: "get_paper", arguments: { id: paper.paperId } }))
+  })
+
+  it("the API key is in no answer and not on stderr; closing the client ends the process with 0", async () => {
+    const { client } = server
+    expect(answers.length).toBeGreaterThan(20)
+    for (const answer of answers) expect(answer).not.toContain(key)
+    const began = Date.now()
+    await client.close()
+    const exit = await server.exited
+    expect(exit).toEqual({ code: 0, signal: null })
+    // Before the SDK's 2 s grace, after which it would send SIGTERM.
+    expect(Date.now() - began).toBeLessThan(2000)
+    expect(server.stderr()).not.toContain(key)
+  })
+})
+
+describe("s2 mcp --emulator under a 429 storm (S2_EMULATOR_FAULTS)", () => {
+  let server: Server
+
+  beforeAll(async () => {
+    const faults = {
+      script: [
+        // A 429, then answers: a call that succeeds after the client's first wait for a 429 (5 s),
+        // with progress while it waits.
+        {
+          route: "/graph/v1/paper/search",
+          requests: 1,
+          fault: { _tag: "Status", status: 429, retryAfter: 1 }
+        },
+        // Every request: a wait of 10 s, past the deadline of 8 s.
+        { route: "/graph/v1/author/search", fault: { _tag: "Status", status: 429, retryAfter: 10 } }
+      ]
+    }
+    server = await connect(["--deadline", "8s"], { S2_EMULATOR_FAULTS: JSON.stringify(faults) })
+  })
+  afterAll(async () => {
+    await server.client.close()
+  })
+
+  it("a call that succeeds after a 429, with a progress notification while it waits", async () => {
+    const progress: Array<Progress> = []
+    const result = await server.client.callTool(
+      { name: "search_papers", arguments: { query: titleWord, limit: 2 } },
+      undefined,
+      { onprogress: (p) => progress.push(p) }
+    )
+    papersOf(structured(result))
+    expect(progress.length).toBeGreaterThanOrEqual(1)
+    expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1))
+    expect(progress[0]!.message).toMatch(/rate limited.*\d+ s/)
+  }, 20_000)
+
+  it("a storm past the deadline: a tool error saying rate limited, then the server answers", async () => {
+    const began = Date.now()
+    const result = await server.client.callTool({ name: "search_authors", arguments: { query: "smith" } })
+    expectToolError(result, /^rate limited/)
+    expect(textOf(result)).toMatch(/10 s/)
+    // The wait would pass the deadline: the call ends at once rather than at the deadline.
+    expect(Date.now() - began).toBeLessThan(3000)
+    structured(await server.client.callTool({ name: "get_paper", arguments: { id: paper.paperId } }))
+    expect(server.stderr()).not.toContain(key)
+  })
+})
+
+describe("s2 mcp's process: the default deadline, a bad S2_EMULATOR_FAULTS, SIGTERM", () => {
+  it("a Retry-After of 60 s (past the default 50 s): rate limited at once, and the server answers after", async () => {
+    const faults = {
+      script: [{ route: "/graph/v1/author/search", fault: { _tag: "Status", status: 429, retryAfter: 60 } }]
+    }
+    const server = await connect([], { S2_EMULATOR_FAULTS: JSON.stringify(faults) })
+    try {
+      const began = Date.now()
+      const result = await server.client.callTool({ name: "search_authors", arguments: { query: "smith" } })
+      expectToolError(result, /^rate limited/)
+      expect(Date.now() - began).toBeLessThan(5000)
+      structured(await server.client.callTool({ name: "get_paper", arguments: { id: paper.paperId } }))
+    } finally {
+      await server.client.close()
+    }
+  })
+
+  it("a bad S2_EMULATOR_FAULTS: exit 2 with a line naming the variable and what is wrong", async () => {
+    const ran = await Bin.finish(
+      Bin.start(bin, ["mcp", "--emulator"], {
+        S2_EMULATOR_SIZE: String(size),
+        S2_EMULATOR_FAULTS: "{\"script\":[{\"fault\":{\"_tag\":\"Status\",\"status\":429,\"retry_after\":1}}]}"
+      })
+    )
+    expect(ran.code).toBe(2)
+    expect(ran.stdout).toBe("")
+    expect(ran.stderr).toMatch(/^s2: S2_EMULATOR_FAULTS .*retry_after/)
+  })
+
+  it("SIGTERM while serving: it stops at once (143, as every s2 command), stdout only the protocol", async () => {
+    const child = Bin.start(bin, ["mcp", "--emulator"], { S2_EMULATOR_SIZE: String(size) })
+    // Not Bin.finish, which ends stdin: the server must stop because of the signal.
+    let stdout = ""
+    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)))
+    child.stdin?.write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }
+      }) + "\n"
+    )
+    for (let i = 0; i < 200 && !stdout.includes("\n"); i++) await new Promise((r) => setTimeout(r, 25))
+    expect(JSON.parse(stdout.split("\n")[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: "s2" } } })
+    const began = Date.now()
+    child.kill("SIGTERM")
+    expect(await exited).toBe(143)
+    expect(Date.now() - began).toBeLessThan(2000)
+    expect(stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { id: number })).toMatchObject([{ id: 1 }])
+  })
+})
