@@ -57,6 +57,7 @@ export {
   SnippetsAnswer,
   TitleMatch,
   ToolFailure,
+  ToolFailureTypeId,
   toolkit
 } from "./internal/assistantTools.js"
 

@@ -298,6 +298,10 @@ describe("papers", () => {
       expect(origin).toBe("handler")
       expect(error).toMatchObject({ _tag: "ToolFailure", kind: "notFound" })
       expect((error as AssistantTools.ToolFailure).message).toMatch(/^not found: /)
+      // The URL it names is cut before its query: the field list is no news to the model.
+      expect((error as AssistantTools.ToolFailure).message).toContain("/paper/CorpusId:999999999")
+      expect((error as AssistantTools.ToolFailure).message).not.toContain("?")
+      expect((error as AssistantTools.ToolFailure).message).not.toContain("fields=")
       const after = yield* answer("get_paper", { id: TURING })
       expect(after.value.paperId).toBe(TURING)
     }).pipe(Effect.provide(emulated())))

@@ -392,6 +392,20 @@ export const FailureKind = Schema.Literals([
 export type FailureKind = typeof FailureKind.Type
 
 /**
+ * Marks a {@link ToolFailure}.
+ *
+ * @category symbols
+ * @since 0.1.0
+ */
+export const ToolFailureTypeId: unique symbol = Symbol.for("@s2-effect/core/AssistantTools/ToolFailure")
+
+/**
+ * @category symbols
+ * @since 0.1.0
+ */
+export type ToolFailureTypeId = typeof ToolFailureTypeId
+
+/**
  * A tool's failure: what went wrong in a word (`kind`), one line for the model (`message`, at most
  * 300 characters, starting with the kind in words) and, when rate limited, the wait in seconds.
  *
@@ -402,7 +416,10 @@ export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure"
   kind: FailureKind,
   message: Schema.String,
   retryAfterSeconds: optional(Schema.Number)
-}) {}
+}) {
+  /** @since 0.1.0 */
+  readonly [ToolFailureTypeId]: ToolFailureTypeId = ToolFailureTypeId
+}
 
 const kindWords: { readonly [K in FailureKind]: string } = {
   notFound: "not found",
@@ -415,11 +432,17 @@ const kindWords: { readonly [K in FailureKind]: string } = {
   badAnswer: "bad answer from the server"
 }
 
-/** A failure of `kind`: its words, then `detail` on one line, ≤ 300 characters. */
+/**
+ * A URL's query (the field list, the query text) told the model nothing it did not send, and
+ * pushed the server's own words out of the 300 characters.
+ */
+const withoutQueries = (detail: string) => detail.replace(/(https?:\/\/[^\s?#)]+)[?#][^\s)]*/g, "$1")
+
+/** A failure of `kind`: its words, then `detail` on one line (URLs without their query), ≤ 300 characters. */
 export const failure = (kind: FailureKind, detail: string, retryAfterSeconds?: number): ToolFailure =>
   new ToolFailure({
     kind,
-    message: text.cut(text.oneLine(`${kindWords[kind]}: ${detail}`), bounds.message),
+    message: text.cut(text.oneLine(`${kindWords[kind]}: ${withoutQueries(detail)}`), bounds.message),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds })
   })
 
