@@ -172,6 +172,14 @@ describe("the tools' definitions", () => {
     }
   })
 
+  it("answer schemas carry numbers as JSON numbers only (no \"Infinity\"/\"NaN\" strings a client would accept)", () => {
+    for (const tool of Object.values(AssistantTools.toolkit.tools)) {
+      const output = JSON.stringify(Tool.getJsonSchemaFromSchema(tool.successSchema))
+      expect(output, tool.name).not.toContain("Infinity")
+      expect(output, tool.name).not.toContain("NaN")
+    }
+  })
+
   it("the documented defaults and bounds", () => {
     const props = (name: Name) => (Tool.getJsonSchema(AssistantTools.toolkit.tools[name]) as JsonObject).properties!
     expect(props("search_papers")["limit"]).toMatchObject({ minimum: 1, maximum: 100, default: 10 })
@@ -274,6 +282,32 @@ describe("search_papers", () => {
       expect(yield* requests).toEqual([])
       // offset + limit = 1000 exactly is allowed
       yield* answer("search_papers", { query: "x", offset: 990, limit: 10 })
+    }).pipe(Effect.provide(emulated())))
+})
+
+describe("ids", () => {
+  it.effect("an id with a \".\" or \"..\" path segment is refused before sending: it would leave its endpoint", () =>
+    Effect.gen(function*() {
+      // Unrefused, "../../author/123" asked GET /graph/author/123 and get_author's "../paper/x" a paper.
+      const cases: ReadonlyArray<readonly [Name, Record<string, unknown>]> = [
+        ["get_paper", { id: "../../author/123" }],
+        ["get_paper", { id: "DOI:10.1/../../x" }],
+        ["get_paper", { id: "a/./b" }],
+        ["get_author", { id: "../paper/abc" }],
+        ["get_author_papers", { id: ".." }],
+        ["get_citations", { id: "x/../../author/1" }],
+        ["recommend_papers", { positive: ["../../../graph/v1/paper/search"] }],
+        ["citation_graph", { seeds: ["a/.."] }]
+      ]
+      for (const [name, params] of cases) {
+        const refused = yield* failure(name, params)
+        expect(refused.origin, `${name} ${JSON.stringify(params)}`).toBe("parameters")
+        expect(String((refused.error as Error).message)).toContain("path segment")
+      }
+      expect(yield* requests).toEqual([])
+      // Dots inside a segment are an id's own (a DOI may hold them).
+      const dotted = yield* failure("get_paper", { id: "10.1000/xyz..abc" })
+      expect(dotted.origin).toBe("handler")
     }).pipe(Effect.provide(emulated())))
 })
 

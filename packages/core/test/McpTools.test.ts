@@ -120,8 +120,15 @@ describe("register (MCP)", () => {
         [{ word: 3 }, /^bad parameter: word: Expected string, got 3$/],
         [{ word: "a", times: 9 }, /^bad parameter: times: Expected a value between 1 and 3, got 9$/],
         [{ word: "a", times: 1.5 }, /^bad parameter: times: Expected an integer, got 1.5$/],
-        [{ word: "a", colour: "red" }, /^bad parameter: colour: Unexpected key with value "red"$/],
+        [
+          { word: "a", colour: "red" },
+          /^bad parameter: colour: Unexpected key with value "red"; allowed parameters: word, times$/
+        ],
         [{}, /^bad parameter: word: Missing key$/],
+        [
+          { word: "a", colour: "r".repeat(1000) },
+          /^bad parameter: colour: Unexpected key with value "r+…; allowed parameters: word, times$/
+        ],
         [{ times: "x" }, /^bad parameter: (word: Missing key; times: .*|times: .*; word: Missing key)$/]
       ]
       for (const [args, expected] of cases) {
@@ -296,6 +303,13 @@ describe("register's messages", () => {
       expect(long).toMatch(/^a b cx+…$/)
       expect(long).toHaveLength(300)
     }))
+
+  it("keeps a message on one line by every separator, and cuts it without splitting a character", () => {
+    expect(oneLine("first\u2028second\u2029third\u202eevil\u2066")).toBe("first second third evil")
+    const cut = oneLine(`${"x".repeat(298)}\u{1F600}tail`)
+    expect(cut).toBe(`${"x".repeat(298)}…`)
+    expect(cut.length).toBeLessThanOrEqual(300)
+  })
 
   it("reads each kind of wait the client logs", () => {
     expect(waitMessage({ "s2.retry": "429", "s2.retryWaitMillis": 2000 })).toBe("rate limited (429); retrying in 2 s")

@@ -249,10 +249,12 @@ export type RecommendationsAnswer = typeof RecommendationsAnswer.Type
 /**
  * The answer of `match_title`: a {@link PaperSummary} with `matchScore?`.
  *
+ * (Scores are `Finite`: `Number`'s JSON Schema also admits the strings "Infinity" and "NaN".)
+ *
  * @category answers
  * @since 0.1.0
  */
-export const TitleMatch = Schema.Struct({ ...paperSummaryFields, matchScore: optional(Schema.Number) })
+export const TitleMatch = Schema.Struct({ ...paperSummaryFields, matchScore: optional(Schema.Finite) })
 /**
  * @category answers
  * @since 0.1.0
@@ -269,7 +271,7 @@ export type TitleMatch = typeof TitleMatch.Type
 export const SnippetAnswer = Schema.Struct({
   text: Bounded(bounds.snippet),
   section: optional(Bounded(bounds.venue)),
-  score: optional(Schema.Number),
+  score: optional(Schema.Finite),
   paper: Schema.Struct({ paperId: Bounded(bounds.id), title: Bounded(bounds.title) })
 })
 /**
@@ -491,7 +493,16 @@ export const toolFailure = (error: S2Error): ToolFailure => {
 // parameters
 
 const Query = Schema.String.check(Schema.isBetweenLength(1, 1000))
-const Id = Schema.String.check(Schema.isBetweenLength(1, bounds.id))
+/**
+ * Ids go into the request's path with their slashes (a DOI has one), so a "." or ".." segment would
+ * be resolved by the URL and ask another endpoint: `get_author` with "../paper/x" read a paper.
+ */
+const noDotSegment = Schema.makeFilter<string>((id) =>
+  id.split("/").some((segment) => segment === "." || segment === "..")
+    ? `Expected an id without a "." or ".." path segment (it would reach another endpoint), got ${JSON.stringify(id)}`
+    : undefined
+)
+const Id = Schema.String.check(noDotSegment, Schema.isBetweenLength(1, bounds.id))
 const paperIdForms = "a Semantic Scholar paper id, DOI:…, ARXIV:…, CorpusId:…, PMID:…, PMCID:…, ACL:…, MAG:…, " +
   "URL:… or a doi.org / arxiv.org / semanticscholar.org link"
 
@@ -1086,7 +1097,7 @@ export const handlers: Layer.Layer<Tool.HandlersFor<typeof toolkit.tools>, never
       match_title: ({ title }) =>
         run(Effect.map(s2.matchPaperTitle(title, { fields: summaryFields }), (paper) => ({
           ...paperSummary(paper),
-          ...some("matchScore", paper.matchScore)
+          ...some("matchScore", Number.isFinite(paper.matchScore) ? paper.matchScore : undefined)
         }))),
       search_snippets: (params) => run(searchSnippets(s2, params)),
       resolve_references: (params) => run(resolveReferences(params)),

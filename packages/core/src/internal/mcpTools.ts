@@ -35,9 +35,13 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import { formatWait } from "../RetryPolicy.js"
+import { cut, oneLine as renderedLine } from "./assistantText.js"
 
 /** The longest line we put in a tool error (the model reads it; a schema can say a lot). */
 const maxLine = 300
+
+/** The longest problem in a bad-parameter line (the value it quotes is cut). */
+const maxProblem = 120
 
 /** How long one progress notification may take to reach the client before it is dropped. */
 const notificationTimeout = "5 seconds"
@@ -45,11 +49,11 @@ const notificationTimeout = "5 seconds"
 /** The text of a defect: what went wrong stays in our log, not in the model's context. */
 export const internalErrorText = "internal error"
 
-/** One line, bounded: newlines and control characters become spaces, the rest is cut with "…". */
-export const oneLine = (text: string): string => {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/ {2,}/g, " ").trim()
-  return flat.length <= maxLine ? flat : `${flat.slice(0, maxLine - 1)}…`
-}
+/**
+ * One line, bounded: control characters, line separators and bidirectional overrides become spaces
+ * (the renderings' own rules), the rest is cut with "…" without splitting a character.
+ */
+export const oneLine = (text: string): string => cut(renderedLine(text).replace(/ {2,}/g, " ").trim(), maxLine)
 
 const errorResult = (text: string): McpSchema.CallToolResult =>
   new McpSchema.CallToolResult({ isError: true, content: [{ type: "text", text: oneLine(text) }] })
@@ -69,13 +73,19 @@ const pathText = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey 
 /**
  * `bad parameter: <field>: <what is wrong and what is allowed>; …` on one line, from a schema issue.
  * Each problem names its field (a missing one says "Missing key", an unknown one "Unexpected key").
+ * An unknown parameter is most often a name the model guessed (`year`, `max_results`): the line
+ * then lists the tool's `parameters`, so that the next call can use one of them.
  */
-export const badParameterText = (issue: SchemaIssue.Issue): string => {
+export const badParameterText = (issue: SchemaIssue.Issue, parameters: ReadonlyArray<string> = []): string => {
+  let unknown = false
   const problems = standardFormatter(issue).issues.map((problem) => {
     const at = pathText(problem.path)
-    return at === "" ? problem.message : `${at}: ${problem.message}`
+    if ((problem.path ?? []).length === 1 && problem.message.startsWith("Unexpected key")) unknown = true
+    // Each problem cut on its own: a long value it quotes must not push the others out of the line.
+    return cut(at === "" ? problem.message : `${at}: ${problem.message}`, maxProblem)
   })
-  return `bad parameter: ${problems.join("; ")}`
+  const allowed = unknown && parameters.length > 0 ? `; allowed parameters: ${parameters.join(", ")}` : ""
+  return `bad parameter: ${problems.join("; ")}${allowed}`
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -247,6 +257,7 @@ const decodeOptions: SchemaAST.ParseOptions = { errors: "all", onExcessProperty:
 const callTool = <Tools extends Record<string, Tool.Any>>(
   built: Toolkit.WithHandler<Tools>,
   tool: Tool.Any,
+  parameters: ReadonlyArray<string>,
   payload: unknown
 ): Effect.Effect<McpSchema.CallToolResult> => {
   const params = payload ?? {}
@@ -259,7 +270,7 @@ const callTool = <Tools extends Record<string, Tool.Any>>(
     : Effect.succeed(params)
   return checked.pipe(
     Effect.matchEffect({
-      onFailure: (error) => Effect.succeed(errorResult(badParameterText(error.issue))),
+      onFailure: (error) => Effect.succeed(errorResult(badParameterText(error.issue, parameters))),
       onSuccess: () =>
         built.handle(tool.name as keyof Tools, params as never, undefined, decodeOptions).pipe(
           Stream.unwrap,
@@ -321,6 +332,7 @@ export const register: <Tools extends Record<string, Tool.Any>>(
   const services = yield* Effect.context<never>()
   for (const tool of Object.values(built.tools) as ReadonlyArray<Tool.Any>) {
     const mcpTool = yield* mcpToolOf(tool)
+    const parameters = Object.keys(mcpTool.inputSchema.properties ?? {})
     yield* server.addTool({
       tool: mcpTool,
       annotations: tool.annotations,
@@ -328,7 +340,7 @@ export const register: <Tools extends Record<string, Tool.Any>>(
       handle: (payload) =>
         Effect.flatMap(Effect.service(McpSchema.McpRequestContext), (request) => {
           const token = request.requestMetadata?.progressToken
-          const call = callTool(built, tool, payload)
+          const call = callTool(built, tool, parameters, payload)
           return token === undefined || token === null
             ? call
             : withProgress(call, token as McpSchema.ProgressToken, server)
