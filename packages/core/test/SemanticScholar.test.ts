@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted, Result } from "effect"
+import { Effect, Redacted, Result, Stream } from "effect"
 import type { S2Error } from "../src/index.js"
 import { Fields, SemanticScholar } from "../src/index.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
@@ -184,6 +184,15 @@ describe("input validation: a typed error and zero requests", () => {
     ["empty id list", (s2) => s2.getPapers([]), "paperIds is empty"],
     ["empty id in list", (s2) => s2.getPapers(["CorpusId:1", ""]), "paperIds[1] is empty"],
     ["author id with a control character", (s2) => s2.getAuthor("17\u0000"), "contains a control character"],
+    // The URL resolves dot segments: these asked GET /graph/author/123 and a paper as an author.
+    ["paper id with a .. segment", (s2) => s2.getPaper("../../author/123"), "has a \"..\" path segment"],
+    ["DOI with a . segment", (s2) => s2.getPaperCitations("DOI:10.1/./x").pipe(Stream.runDrain), "\".\" path segment"],
+    ["author id with a .. segment", (s2) => s2.getAuthor("../paper/abc"), "which would reach another endpoint"],
+    [
+      "recommendation seed with a .. segment",
+      (s2) => s2.getRecommendedPapers("../../../graph/v1/paper/search"),
+      "path segment"
+    ],
     ["empty author id", (s2) => s2.getAuthors(["1", ""]), "authorIds[1] is empty"],
     ["bad concurrency", (s2) => s2.getPapers(["CorpusId:1"], { concurrency: 0 }), "concurrency 0"]
   ]

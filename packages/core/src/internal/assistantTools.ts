@@ -493,16 +493,7 @@ export const toolFailure = (error: S2Error): ToolFailure => {
 // parameters
 
 const Query = Schema.String.check(Schema.isBetweenLength(1, 1000))
-/**
- * Ids go into the request's path with their slashes (a DOI has one), so a "." or ".." segment would
- * be resolved by the URL and ask another endpoint: `get_author` with "../paper/x" read a paper.
- */
-const noDotSegment = Schema.makeFilter<string>((id) =>
-  id.split("/").some((segment) => segment === "." || segment === "..")
-    ? `Expected an id without a "." or ".." path segment (it would reach another endpoint), got ${JSON.stringify(id)}`
-    : undefined
-)
-const Id = Schema.String.check(noDotSegment, Schema.isBetweenLength(1, bounds.id))
+const Id = Schema.String.check(Schema.isBetweenLength(1, bounds.id))
 const paperIdForms = "a Semantic Scholar paper id, DOI:…, ARXIV:…, CorpusId:…, PMID:…, PMCID:…, ACL:…, MAG:…, " +
   "URL:… or a doi.org / arxiv.org / semanticscholar.org link"
 

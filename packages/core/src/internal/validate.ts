@@ -285,6 +285,17 @@ const anyId = (id: string, parameter: string, forms: string): Check<string> => {
   if (control.test(id)) {
     return refuse(parameter, `${parameter} ${JSON.stringify(id)} contains a control character: give ${forms}`)
   }
+  // An id goes into the path with its slashes (a DOI has one), and the URL resolves "." and ".."
+  // segments: "../../author/1" as a paper id asked another endpoint, with the key.
+  const dots = id.split("/").find((segment) => segment === "." || segment === "..")
+  if (dots !== undefined) {
+    return refuse(
+      parameter,
+      `${parameter} ${
+        JSON.stringify(id)
+      } has a "${dots}" path segment, which would reach another endpoint: give ${forms}`
+    )
+  }
   return Result.succeed(id)
 }
 
