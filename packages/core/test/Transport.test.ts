@@ -194,6 +194,17 @@ describe("rate limit", () => {
       expect((yield* requests).map((r) => r.at).sort((a, b) => a - b)).toEqual([0, 1020, 2040])
     }).pipe(Effect.provide(testLayer(() => Effect.succeed(ok), { apiKey: Redacted.make("k") }))))
 
+  it.effect("a request queued behind others logs its wait at Warning; the pace itself does not", () =>
+    Effect.gen(function*() {
+      const { exit, lines } = yield* captureLogs(runWithClock(three))
+      expect(exit._tag).toBe("Success")
+      // The second waits one interval (the pace), the third two: only the third is queued.
+      const waits = lines.filter((line) => line.startsWith("S2 rate limit:"))
+      expect(waits).toEqual([
+        "S2 rate limit: 1 request per 1 s in this process, with requests ahead of this one; waiting 2 s for its turn"
+      ])
+    }).pipe(Effect.provide(testLayer(() => Effect.succeed(ok), { apiKey: Redacted.make("k") }))))
+
   it.effect("is off by default without a key", () =>
     Effect.gen(function*() {
       yield* three

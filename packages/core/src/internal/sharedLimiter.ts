@@ -93,8 +93,21 @@ export const perProcess = (options: {
         return task
       })
     return <A>(task: Effect.Effect<A, S2Error>) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => wait(depart(task))(Duration.millis(reserve(now))))
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const delay = reserve(now)
+        const paced = wait(depart(task))(Duration.millis(delay))
+        // Up to one interval is the pace itself; more means requests ahead of this one, a wait to show.
+        return delay > interval ? Effect.andThen(queued(delay, options.limit, interval), paced) : paced
+      })
   })
+
+/** The Warning of a request that waits behind others for its turn at this process's pace. */
+const queued = (delay: number, limit: number, interval: number) =>
+  Effect.logWarning(
+    `S2 rate limit: ${limit} ${limit === 1 ? "request" : "requests"} per ${
+      formatWait(interval)
+    } in this process, with requests ahead of this one; waiting ${formatWait(delay)} for its turn`
+  ).pipe(Effect.annotateLogs({ "s2.rateLimitWaitMillis": delay }))
 
 /** What the slot's store did wrong, and which kind of wrong (the error's `reason`). */
 interface Problem {
