@@ -8,8 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { Progress } from "@modelcontextprotocol/sdk/types.js"
-import { Corpus } from "@s2-effect/testing"
+import type { EmulatorServer } from "@s2-effect/testing"
+import { Corpus, startEmulator } from "@s2-effect/testing"
+import { Effect, Exit, Scope } from "effect"
 import type { ChildProcess } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
 
@@ -42,11 +46,15 @@ interface Server {
   readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
 }
 
-/** Starts `s2 mcp --emulator …` under the SDK's client and connects. */
-const connect = async (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Server> => {
+/** Starts `s2 mcp --emulator …` (or, `emulator` false, `s2 mcp …`) under the SDK's client and connects. */
+const connect = async (
+  args: ReadonlyArray<string>,
+  env: Record<string, string> = {},
+  emulator = true
+): Promise<Server> => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, "mcp", "--emulator", ...args],
+    args: [bin, "mcp", ...(emulator ? ["--emulator"] : []), ...args],
     env: {
       S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"),
       S2_EMULATOR_SIZE: String(size),
@@ -362,6 +370,44 @@ describe("s2 mcp --emulator under a 429 storm (S2_EMULATOR_FAULTS)", () => {
     structured(await server.client.callTool({ name: "get_paper", arguments: { id: paper.paperId } }))
     expect(server.stderr()).not.toContain(key)
   })
+})
+
+describe("s2 mcp --api-url with a key and --cache: the HTTP emulator at 1 request/s per key", () => {
+  const scope = Effect.runSync(Scope.make())
+  let emulator: EmulatorServer
+  let server: Server
+
+  beforeAll(async () => {
+    emulator = await Effect.runPromise(Scope.provide(startEmulator({ seed: 1, size, rateLimit: 1 }), scope))
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), "s2-mcp-cache-"))
+    server = await connect(["--api-url", emulator.url, "--cache", cache], {}, false)
+  })
+  afterAll(async () => {
+    await server.client.close()
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+  })
+
+  it(
+    "concurrent calls are paced to the key's rate (no 429), the key is sent, a repeat comes from the cache",
+    async () => {
+      const ids = [paper.paperId, other.paperId, corpus.paper(2).paperId]
+      const results = await Promise.all(
+        ids.map((id) => server.client.callTool({ name: "get_paper", arguments: { id } }))
+      )
+      expect(results.map((result) => structured(result)["paperId"])).toEqual(ids)
+      const sent = await Effect.runPromise(emulator.requests)
+      expect(sent.map((request) => request.outcome)).toEqual([200, 200, 200])
+      expect(sent.every((request) => request.keyPresent)).toBe(true)
+      const at = sent.map((request) => request.at)
+      expect(at.slice(1).map((t, i) => t - at[i]!).every((gap) => gap >= 1000)).toBe(true)
+      // The same call again: answered from --cache, nothing sent.
+      expect(structured(await server.client.callTool({ name: "get_paper", arguments: { id: ids[0] } }))["paperId"])
+        .toBe(ids[0])
+      expect(await Effect.runPromise(emulator.requestCount)).toBe(3)
+      expect(server.stderr()).not.toContain(key)
+    },
+    20_000
+  )
 })
 
 describe("s2 mcp's process: the default deadline, a bad S2_EMULATOR_FAULTS, SIGTERM", () => {
