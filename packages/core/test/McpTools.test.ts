@@ -205,7 +205,7 @@ describe("register (MCP)", () => {
       expect(progress.map((n) => n.payload)).toEqual([
         { progressToken: "tok-1", progress: 1, message: "rate limited (429); retrying in 2 s" },
         { progressToken: "tok-1", progress: 2, message: "rate limited (429); retrying in 2 s" },
-        { progressToken: "tok-1", progress: 3, message: "shared rate limit; waiting 1.5 s for a slot" }
+        { progressToken: "tok-1", progress: 3, message: "rate limit; waiting 1.5 s for a turn" }
       ])
     }).pipe(Effect.scoped))
 
@@ -316,7 +316,7 @@ describe("register's messages", () => {
     expect(waitMessage({ "s2.retry": "503", "s2.retryWaitMillis": 1500 })).toBe("server error (503); retrying in 1.5 s")
     expect(waitMessage({ "s2.retry": "connection refused", "s2.retryWaitMillis": 250 }))
       .toBe("connection refused; retrying in 250 ms")
-    expect(waitMessage({ "s2.rateLimitWaitMillis": 900 })).toBe("shared rate limit; waiting 900 ms for a slot")
+    expect(waitMessage({ "s2.rateLimitWaitMillis": 900 })).toBe("rate limit; waiting 900 ms for a turn")
     expect(waitMessage({ "s2.retry": "429" })).toBeUndefined()
     expect(waitMessage({})).toBeUndefined()
   })

@@ -11,7 +11,7 @@
  *   message, and answers a JSON-RPC InvalidParams on the older versions; and unless a tool is
  *   `Tool.Strict` it drops unknown parameters silently, where we refuse them.
  *
- * And the waits the client logs during a call (retries, the shared rate limit) are sent as
+ * And the waits the client logs during a call (retries, the rate limit) are sent as
  * `notifications/progress` when the request carries a progress token.
  */
 import * as McpSchema from "effect/ai/McpSchema"
@@ -113,7 +113,7 @@ export const waitMessage = (annotations: Readonly<Record<string, unknown>>): str
     return `${typeof cause === "string" ? retryCauseText(cause) : "failed"}; retrying in ${formatWait(retryWait)}`
   }
   const limitWait = annotations["s2.rateLimitWaitMillis"]
-  if (typeof limitWait === "number") return `shared rate limit; waiting ${formatWait(limitWait)} for a slot`
+  if (typeof limitWait === "number") return `rate limit; waiting ${formatWait(limitWait)} for a turn`
   return undefined
 }
 
