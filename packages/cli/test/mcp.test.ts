@@ -461,4 +461,31 @@ describe("s2 mcp's process: the default deadline, a bad S2_EMULATOR_FAULTS, SIGT
     expect(Date.now() - began).toBeLessThan(2000)
     expect(stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { id: number })).toMatchObject([{ id: 1 }])
   })
+
+  it("a line that is not JSON: a parse error for it, and every message beside it in the same read answered", async () => {
+    const message = (id: number, method: string, params: unknown) =>
+      JSON.stringify({ jsonrpc: "2.0", id, method, params })
+    // One write, so one read: effect's stdio transport failed the whole read, initialize with it.
+    const input = [
+      message(1, "initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" }
+      }),
+      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      "not json {",
+      message(2, "tools/call", { name: "get_paper", arguments: { id: paper.paperId } })
+    ].join("\n") + "\n"
+    const ran = await Bin.finish(Bin.start(bin, ["mcp", "--emulator"], { S2_EMULATOR_SIZE: String(size) }), input)
+    expect(ran.code).toBe(0)
+    const lines = ran.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines).toContainEqual(
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32700 }) })
+    )
+    expect(lines).toContainEqual(expect.objectContaining({ id: 1, result: expect.anything() }))
+    expect(lines).toContainEqual(
+      expect.objectContaining({ id: 2, result: expect.objectContaining({ structuredContent: expect.anything() }) })
+    )
+    expect(ran.stderr).toContain("a line of standard input is not JSON")
+  })
 })
