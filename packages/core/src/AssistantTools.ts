@@ -29,6 +29,7 @@
 import type * as McpServer from "effect/ai/McpServer"
 import type * as Tool from "effect/ai/Tool"
 import type * as Toolkit from "effect/ai/Toolkit"
+import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as internal from "./internal/assistantTools.js"
@@ -70,6 +71,51 @@ export {
  */
 export const handlers: Layer.Layer<Tool.HandlersFor<typeof internal.toolkit.tools>, never, SemanticScholar> =
   internal.handlers
+
+/**
+ * Options of {@link handlersWith}: `budget`, how long a call of `citation_graph` or
+ * `resolve_references` (the tools that make many requests) may run before it answers with what it
+ * has (the graph `truncated` with `timeBudgetSeconds`, the lines not reached `notTried`). Default
+ * {@link defaultBudget}, 40 s: an assistant's MCP client gives up on a call after 60 s by default.
+ *
+ * @category layers
+ * @since 0.1.0
+ */
+export interface HandlersOptions {
+  /** How long a call of `citation_graph` or `resolve_references` may run (default 40 s). */
+  readonly budget?: Duration.Input | undefined
+}
+
+/**
+ * The time budget of the tools that make many requests when none is given: 40 s (measured with
+ * Effect's `Clock`).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const defaultBudget: Duration.Duration = internal.defaultBudget
+
+/**
+ * {@link handlers} with options, e.g. another time budget:
+ * `AssistantTools.handlersWith({ budget: "20 seconds" })`. To serve them over MCP:
+ * `Layer.effectDiscard(AssistantTools.register(AssistantTools.toolkit)).pipe(Layer.provide(handlersWith(…)))`.
+ *
+ * @category layers
+ * @since 0.1.0
+ */
+export const handlersWith: (
+  options?: HandlersOptions
+) => Layer.Layer<Tool.HandlersFor<typeof internal.toolkit.tools>, never, SemanticScholar> = internal.handlersWith
+
+/**
+ * Reports a tool call's progress from a handler (e.g. "35 of 200 lines"): sent as an MCP
+ * `notifications/progress` when the call came through {@link register} with a progress token,
+ * numbered with the waits the client reports; a no-op anywhere else.
+ *
+ * @category mcp
+ * @since 0.1.0
+ */
+export const reportProgress: (message: string) => Effect.Effect<void> = mcpTools.reportProgress
 
 /**
  * Registers each tool of a toolkit on the effect/ai `McpServer` in context, with its handler from

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import { Emulator, Faults, Fixtures, SemanticScholarStub } from "@s2-effect/testing"
-import { Effect, Fiber, Layer, Schema, Stream } from "effect"
+import { Effect, Fiber, Layer, Queue, Schema, Stream } from "effect"
 import type { Toolkit } from "effect/ai"
 import { McpProtocol, McpServer, McpTest, Tool } from "effect/ai"
 import { TestClock } from "effect/testing"
@@ -29,6 +29,7 @@ import {
   UnexpectedStatus
 } from "../src/index.js"
 import { json, testLayer } from "./support/Scripted.js"
+import { settle } from "./support/Settle.js"
 
 const TURING = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
 const ATTENTION = "204e3073870fae3d05bcbc2f6a8e263d9b72e776"
@@ -745,5 +746,122 @@ describe("a server's odd pages", () => {
           json({ total: -3, offset: -7, next: 1, data: [{ authorId: "1", name: "D. Knuth", affiliations: null }] })
         )
       ))))
+    ))
+})
+
+describe("the time budget of the tools that make many requests", () => {
+  // Every request takes 10 s: past the 40 s budget long before the work is done.
+  const slow = emulated({ faults: { script: [{ fault: Faults.latency("10 seconds") }] } })
+
+  it.effect("citation_graph answers at the budget with the papers so far, truncated, nothing left running", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(
+        answer("citation_graph", { seeds: [ATTENTION], depth: 2, perNode: 3, maxNodes: 200 })
+      )
+      yield* TestClock.adjust("39 seconds")
+      expect(fiber.pollUnsafe()).toBeUndefined()
+      yield* TestClock.adjust("1 second")
+      const { text, value } = yield* Fiber.join(fiber)
+      expect(value.truncated).toBe(true)
+      expect(value.timeBudgetSeconds).toBe(40)
+      // the seed and the level it found (seeds' batch, the seed's references, their batch), no more
+      expect(value.nodes.map((n) => n.depth)).toEqual([0, 1, 1, 1])
+      expect(value.edges).toHaveLength(3)
+      expect(text.split("\n")[0]).toMatch(/stopped at the 40 s time budget: .*smaller depth or perNode/)
+      const seen = (yield* requests).length
+      yield* TestClock.adjust("5 minutes")
+      expect((yield* requests).length).toBe(seen)
+    }).pipe(Effect.provide(slow)))
+
+  it.effect("resolve_references answers at the budget: the lines resolved, in order, the rest notTried", () =>
+    Effect.gen(function*() {
+      const titles = Array.from({ length: 20 }, (_, i) => `No such paper number ${i}`)
+      const lines = [TURING, ...titles]
+      const fiber = yield* Effect.forkChild(answer("resolve_references", { lines }))
+      yield* TestClock.adjust("40 seconds")
+      const { text, value } = yield* Fiber.join(fiber)
+      expect(value.references.map((r) => r.line)).toEqual(lines)
+      expect(value.references[0]).toMatchObject({ via: "id", paper: { paperId: TURING } })
+      const tried = value.references.filter((r) => r.reason !== "notTried")
+      expect(tried.length).toBeGreaterThan(1)
+      expect(tried.length).toBeLessThan(lines.length)
+      // in input order: the tried lines come first, as titles are asked in order
+      expect(value.references.slice(tried.length).every((r) => r.reason === "notTried")).toBe(true)
+      expect(value).toMatchObject({
+        found: 1,
+        notFound: tried.length - 1,
+        notTried: lines.length - tried.length,
+        timeBudgetSeconds: 40
+      })
+      expect(text.split("\n")[0]).toContain(
+        `stopped at the 40 s time budget: ${lines.length - tried.length} lines not tried; call again with them`
+      )
+      expect(text).toContain(`not tried: "${titles[titles.length - 1]}"`)
+      const seen = (yield* requests).length
+      yield* TestClock.adjust("5 minutes")
+      expect((yield* requests).length).toBe(seen)
+    }).pipe(Effect.provide(slow)))
+
+  it.effect("a budget of one's own: handlersWith({ budget })", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(answer("resolve_references", { lines: ["A title", "Another title"] }))
+      yield* TestClock.adjust("5 seconds")
+      const { value } = yield* Fiber.join(fiber)
+      expect(value).toMatchObject({ found: 0, notFound: 0, notTried: 2, timeBudgetSeconds: 5 })
+    }).pipe(Effect.provide(
+      AssistantTools.handlersWith({ budget: "5 seconds" }).pipe(
+        Layer.provideMerge(SemanticScholar.layer()),
+        Layer.provideMerge(
+          Emulator.layer({ seed: 1, size: 100, faults: { script: [{ fault: Faults.latency("10 seconds") }] } })
+        )
+      )
+    )))
+
+  it.effect("over MCP, both report increasing progress as they go", () =>
+    Effect.gen(function*() {
+      const c = yield* McpTest.makeClient(AssistantTools.mcp, { protocols: [McpProtocol.v2025_11_25] })
+      const progressOf = Effect.map(
+        Queue.clear(c.notifications),
+        (all) =>
+          all.flatMap((n) =>
+            n.method === "notifications/progress" ? [n.payload as { progress: number; message: string }] : []
+          )
+      )
+      const lines = Array.from({ length: 6 }, (_, i) => `No such paper number ${i}`)
+      const resolving = yield* Effect.forkChild(
+        c.callTool({ name: "resolve_references", arguments: { lines }, _meta: { progressToken: "r" } })
+      )
+      // the in-memory MCP client runs the call on other fibers: the clock moves a second at a time
+      const resolved = yield* settle(resolving, "1 second")
+      expect(resolved.isError ?? false).toBe(false)
+      const lineProgress = (yield* progressOf).filter((p) => / of 6 lines$/.test(p.message))
+      expect(lineProgress.length).toBeGreaterThan(1)
+      const counts = lineProgress.map((p) => Number.parseInt(p.message, 10))
+      expect(counts).toEqual([...counts].sort((a, b) => a - b))
+      expect(new Set(counts).size).toBe(counts.length)
+      const graphing = yield* Effect.forkChild(
+        c.callTool({
+          name: "citation_graph",
+          arguments: { seeds: [ATTENTION], depth: 2, perNode: 3 },
+          _meta: { progressToken: "g" }
+        })
+      )
+      // the in-memory MCP client runs the call on other fibers: the clock moves a second at a time
+      const graph = yield* settle(graphing, "1 second")
+      expect(graph.structuredContent).toMatchObject({ truncated: true, timeBudgetSeconds: 40 })
+      const graphProgress = yield* progressOf
+      expect(graphProgress.map((p) => p.message)).toEqual(["1 papers, 0 citations", "4 papers, 3 citations"])
+      const numbers = graphProgress.map((p) => p.progress)
+      expect(numbers).toEqual([...numbers].sort((a, b) => a - b))
+      expect(numbers[0]).toBeGreaterThanOrEqual(1)
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(
+        SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({
+          seed: 1,
+          size: 1000,
+          faults: { script: [{ fault: Faults.latency("10 seconds") }] }
+        })))
+      )
     ))
 })

@@ -7,16 +7,32 @@ const prefixShape = /^[A-Za-z][A-Za-z0-9_]*:/
 
 const control = /[\u0000-\u001f\u007f]/
 
+const dotSegment = (id: string) => id.split("/").some((segment) => segment === "." || segment === "..")
+
 describe("PaperId: only what can never be an id is refused", () => {
-  it("any id with no prefix, no control character and not blank is sent as given (property)", () =>
+  it("any id with no prefix, no control character, no . or .. segment and not blank is sent as given (property)", () =>
     fc.assert(
       fc.property(
         fc.string({ minLength: 1, maxLength: 60 }).filter((id) =>
-          id.trim() !== "" && !control.test(id) && !prefixShape.test(id)
+          id.trim() !== "" && !control.test(id) && !prefixShape.test(id) && !dotSegment(id)
         ),
         (id) => {
           expect(Effect.runSync(PaperId.validatePaperId(id))).toBe(id)
           expect(Effect.runSync(PaperId.validateAuthorId(id))).toBe(id)
+        }
+      )
+    ))
+
+  it("an id with a . or .. path segment is refused, wherever the segment is (property)", () =>
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[A-Za-z0-9.]{1,8}$/), { maxLength: 3 }),
+        fc.constantFrom(".", ".."),
+        fc.array(fc.stringMatching(/^[A-Za-z0-9.]{1,8}$/), { maxLength: 3 }),
+        (before, dots, after) => {
+          const id = [...before, dots, ...after].join("/")
+          expect(Result.isFailure(Effect.runSync(Effect.result(PaperId.validatePaperId(id))))).toBe(true)
+          expect(Result.isFailure(Effect.runSync(Effect.result(PaperId.validateAuthorId(id))))).toBe(true)
         }
       )
     ))

@@ -207,13 +207,24 @@ export const snippets = (answer: SnippetsAnswer): string =>
         ]).join(" · "))
     )
 
+/** Why an answer stopped at the time budget, and what to do next. */
+const stoppedAt = (seconds: number | undefined, then: string) =>
+  seconds === undefined ? "" : `; stopped at the ${number(seconds)} s time budget: ${then}`
+
 export const references = (answer: ReferencesAnswer): string =>
   lines(
     `Resolved ${number(answer.found)} of ${plural(answer.references.length, "line")}${
       answer.notFound > 0 ? ` (${number(answer.notFound)} not found)` : ""
+    }${
+      stoppedAt(
+        answer.timeBudgetSeconds,
+        `${plural(answer.notTried ?? 0, "line")} not tried; call again with them`
+      )
     }:`,
     numbered(answer.references, 0, (r) =>
-      r.paper === undefined
+      r.reason === "notTried"
+        ? `not tried: ${quoted(r.line)}`
+        : r.paper === undefined
         ? `not found (${r.reason ?? "unknown"}): ${quoted(r.line)}`
         : `${quoted(r.line)} → ${paperLine(r.paper)}${r.via === undefined ? "" : ` (by ${r.via})`}`)
   )
@@ -236,7 +247,12 @@ export const graph = (answer: GraphAnswer): string => {
   const shown = edgeLines.slice(0, maxEdgeLines)
   return lines(
     `${plural(answer.nodes.length, "paper")}, ${plural(answer.edges.length, "citation")}${
-      answer.truncated ? " (cut at the paper limit)" : ""
+      answer.truncated && answer.timeBudgetSeconds === undefined ? " (cut at the paper limit)" : ""
+    }${
+      stoppedAt(
+        answer.timeBudgetSeconds,
+        "the papers found so far; for more, call again with a smaller depth or perNode, or fewer seeds"
+      )
     }${answer.notFound.length === 0 ? "" : `; not found: ${cut(answer.notFound.join(", "), 1000)}`}:`,
     [
       ...answer.nodes.map((node, i) =>

@@ -13,6 +13,7 @@ import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import type { HandlersOptions } from "../AssistantTools.js"
 import * as CitationGraph from "../CitationGraph.js"
 import type * as Fields from "../Fields.js"
 import * as Filters from "../Filters.js"
@@ -23,6 +24,7 @@ import { defaultBudgets } from "../RetryPolicy.js"
 import { isS2Error, type S2Error } from "../S2Error.js"
 import { SemanticScholar, type Service } from "../SemanticScholar.js"
 import * as text from "./assistantText.js"
+import { reportProgress } from "./mcpTools.js"
 
 // ---------------------------------------------------------------------------------------------
 // bounds
@@ -295,7 +297,7 @@ export type SnippetsAnswer = typeof SnippetsAnswer.Type
 
 /**
  * A line of `resolve_references`: `{ line, via?: "id" | "title", paper?, reason?: "unknownId" |
- * "noTitleMatch" | "malformed" }`.
+ * "noTitleMatch" | "malformed" | "notTried" }` (`notTried`: the call reached its time budget first).
  *
  * @category answers
  * @since 0.1.0
@@ -304,7 +306,7 @@ export const ResolvedReference = Schema.Struct({
   line: Bounded(bounds.line),
   via: optional(Schema.Literals(["id", "title"])),
   paper: optional(PaperSummary),
-  reason: optional(Resolve.Reason)
+  reason: optional(Schema.Literals([...Resolve.Reason.literals, "notTried"]))
 })
 /**
  * @category answers
@@ -312,9 +314,13 @@ export const ResolvedReference = Schema.Struct({
  */
 export type ResolvedReference = typeof ResolvedReference.Type
 
+/** Present when a call stopped at its time budget: the budget, in seconds. */
+const TimeBudget = optional(Count.annotate({ description: "The time budget the call stopped at, in seconds" }))
+
 /**
- * The answer of `resolve_references`: `{ found, notFound, references }`, one reference per line in
- * input order.
+ * The answer of `resolve_references`: `{ found, notFound, notTried?, timeBudgetSeconds?,
+ * references }`, one reference per line in input order. When the call reaches its time budget,
+ * the lines not yet resolved are `notTried` (counted apart from `notFound`).
  *
  * @category answers
  * @since 0.1.0
@@ -322,6 +328,8 @@ export type ResolvedReference = typeof ResolvedReference.Type
 export const ReferencesAnswer = Schema.Struct({
   found: Count,
   notFound: Count,
+  notTried: optional(Count),
+  timeBudgetSeconds: TimeBudget,
   references: Schema.Array(ResolvedReference)
 })
 /**
@@ -351,7 +359,8 @@ export type GraphNode = typeof GraphNode.Type
 
 /**
  * The answer of `citation_graph`: `{ nodes, edges: { from, to }[] (from cites to), notFound,
- * truncated }`.
+ * truncated, timeBudgetSeconds? }`; `truncated` at `maxNodes` papers, or at the time budget (then
+ * `timeBudgetSeconds` says which).
  *
  * @category answers
  * @since 0.1.0
@@ -360,7 +369,8 @@ export const GraphAnswer = Schema.Struct({
   nodes: Schema.Array(GraphNode),
   edges: Schema.Array(Schema.Struct({ from: Bounded(bounds.id), to: Bounded(bounds.id) })),
   notFound: Schema.Array(Bounded(bounds.id)),
-  truncated: Schema.Boolean
+  truncated: Schema.Boolean,
+  timeBudgetSeconds: TimeBudget
 })
 /**
  * @category answers
@@ -876,6 +886,20 @@ const refuse = (detail: string) => Effect.fail(failure("badParameter", detail))
 const yearFilter = (from: number | undefined, to: number | undefined) =>
   from === undefined && to === undefined ? {} : { year: from === to ? `${from}` : `${from ?? ""}-${to ?? ""}` }
 
+/**
+ * How long a call of a tool that makes many requests (`citation_graph`, `resolve_references`) may
+ * run before it answers with what it has. An assistant's MCP client gives up on a call after 60 s
+ * by default (the official SDK's request timeout); 40 s leaves room for the request in flight when
+ * the budget is reached, whose interruption and the answer's encoding still have to fit before that.
+ */
+export const defaultBudget: Duration.Duration = Duration.seconds(40)
+
+/** Runs `work` for at most `budget`; true when the budget stopped it (interrupted, nothing left running). */
+const withinBudget = <E, R>(work: Effect.Effect<void, E, R>, budget: Duration.Duration) =>
+  Effect.map(Effect.timeoutOption(work, budget), Option.isNone)
+
+const budgetSeconds = (budget: Duration.Duration) => Math.max(0, Math.round(Duration.toSeconds(budget)))
+
 /** At most this many citations in a graph's answer (200 papers with 20 neighbours each could give 8,000). */
 const maxEdges = 1000
 
@@ -885,7 +909,12 @@ const maxEdges = 1000
  * chunk that fills the answer is read to its end for the citations among the papers kept, and no
  * more is pulled, so no request is made for papers that would not be shown.
  */
-const walk = (seeds: ReadonlyArray<string>, options: CitationGraph.CrawlOptions, maxNodes: number) =>
+const walk = (
+  seeds: ReadonlyArray<string>,
+  options: CitationGraph.CrawlOptions,
+  maxNodes: number,
+  budget: Duration.Duration
+) =>
   Effect.suspend(() => {
     const nodes: Array<GraphNode> = []
     const edges: Array<GraphAnswer["edges"][number]> = []
@@ -919,14 +948,25 @@ const walk = (seeds: ReadonlyArray<string>, options: CitationGraph.CrawlOptions,
         }
       }
     }
-    return Effect.map(
-      Stream.runForEachWhile(Stream.chunks(CitationGraph.crawl(seeds, options)), (chunk) =>
-        Effect.sync(() => {
-          chunk.forEach(take)
-          return !truncated
-        })),
-      (): GraphAnswer => ({ nodes, edges, notFound, truncated })
-    )
+    let reported = 0
+    const crawled = Stream.runForEachWhile(Stream.chunks(CitationGraph.crawl(seeds, options)), (chunk) =>
+      Effect.suspend(() => {
+        chunk.forEach(take)
+        if (nodes.length === reported) {
+          return Effect.succeed(!truncated)
+        }
+        reported = nodes.length
+        return Effect.as(reportProgress(`${reported} papers, ${edges.length} citations`), !truncated)
+      }))
+    // At the budget the walk is interrupted between chunks' takes (they are synchronous): the
+    // answer holds whole levels, each paper with the citations that found it.
+    return Effect.map(withinBudget(crawled, budget), (stopped): GraphAnswer => ({
+      nodes,
+      edges,
+      notFound,
+      truncated: truncated || stopped,
+      ...(stopped ? { timeBudgetSeconds: budgetSeconds(budget) } : {})
+    }))
   })
 
 type Params<T extends Tool.Any> = Tool.Parameters<T>
@@ -1050,26 +1090,80 @@ const searchSnippets = (s2: Service, { limit, query }: Params<typeof SearchSnipp
     }))
   }))
 
-const resolveReferences = ({ lines }: Params<typeof ResolveReferences>): Run<ReferencesAnswer> =>
-  Effect.map(Stream.runCollect(Resolve.references(lines, { fields: summaryFields })), (results) => {
-    const references = results.map((result): ResolvedReference => ({
-      line: text.cut(result.input, bounds.line),
-      ...(result._tag === "Found"
-        ? { via: result.via, paper: paperSummary(result.paper) }
-        : { reason: result.notFound })
-    }))
-    const found = references.filter((r) => r.paper !== undefined).length
-    return { found, notFound: references.length - found, references }
+const resolvedReference = (line: string, result: Resolve.Result | undefined): ResolvedReference => ({
+  line: text.cut(line, bounds.line),
+  ...(result === undefined
+    ? { reason: "notTried" as const }
+    : result._tag === "Found"
+    ? { via: result.via, paper: paperSummary(result.paper) }
+    : { reason: result.notFound })
+})
+
+/** Title matches at once (as `Resolve.references` does; the client's pace still spaces them). */
+const titleConcurrency = 4
+
+/**
+ * The ids and malformed lines in one `Resolve.references` call (one batch request), then each
+ * distinct title in its own (one title match each), so that the lines resolved when the budget
+ * is reached can be answered; the others are `notTried`.
+ */
+const resolveReferences = ({ lines }: Params<typeof ResolveReferences>, budget: Duration.Duration) =>
+  Effect.suspend((): Run<ReferencesAnswer> => {
+    const results: Array<Resolve.Result | undefined> = lines.map(() => undefined)
+    const others: Array<number> = []
+    const titles = new Map<string, Array<number>>()
+    lines.forEach((line, i) => {
+      const recognised = Resolve.recognise(line)
+      if (recognised._tag !== "Title") return others.push(i)
+      const key = recognised.title.toLowerCase()
+      titles.set(key, [...(titles.get(key) ?? []), i])
+    })
+    let done = 0
+    const settle = (indexes: ReadonlyArray<number>, found: ReadonlyArray<Resolve.Result>) => {
+      indexes.forEach((i, at) => results[i] = found[Math.min(at, found.length - 1)])
+      done += indexes.length
+      return reportProgress(`${done} of ${lines.length} lines`)
+    }
+    const resolve = (indexes: ReadonlyArray<number>) =>
+      Stream.runCollect(Resolve.references(indexes.map((i) => lines[i]!), { fields: summaryFields }))
+    const work = Effect.andThen(
+      others.length === 0 ? Effect.void : Effect.flatMap(resolve(others), (found) => settle(others, found)),
+      // A repeated title is asked once: its one result answers each of its lines.
+      Effect.forEach(
+        titles.values(),
+        (indexes) => Effect.flatMap(resolve([indexes[0]!]), (found) => settle(indexes, found)),
+        { concurrency: titleConcurrency, discard: true }
+      )
+    )
+    return Effect.map(withinBudget(work, budget), (stopped) => {
+      const references = lines.map((line, i) => resolvedReference(line, results[i]))
+      const found = references.filter((r) => r.paper !== undefined).length
+      const notTried = references.filter((r) => r.reason === "notTried").length
+      return {
+        found,
+        notFound: references.length - found - notTried,
+        ...(notTried > 0 ? { notTried } : {}),
+        ...(stopped ? { timeBudgetSeconds: budgetSeconds(budget) } : {}),
+        references
+      }
+    })
   })
 
 const citationGraph = (
-  { depth, direction, maxNodes, perNode, seeds }: Params<typeof CitationGraphTool>
+  { depth, direction, maxNodes, perNode, seeds }: Params<typeof CitationGraphTool>,
+  budget: Duration.Duration
 ): Run<GraphAnswer> =>
-  walk(seeds.map(paperId), { direction, depth, perNode, fields: ["title", "year", "citationCount"] }, maxNodes)
+  walk(seeds.map(paperId), { direction, depth, perNode, fields: ["title", "year", "citationCount"] }, maxNodes, budget)
 
-/** The handlers over the client in context: each maps the client's errors to a `ToolFailure`. */
-export const handlers: Layer.Layer<Tool.HandlersFor<typeof toolkit.tools>, never, SemanticScholar> = toolkit.toLayer(
-  Effect.map(Effect.service(SemanticScholar), (s2) => {
+/**
+ * The handlers over the client in context: each maps the client's errors to a `ToolFailure`;
+ * `citation_graph` and `resolve_references` answer what they have at `options.budget`.
+ */
+export const handlersWith = (
+  options: HandlersOptions = {}
+): Layer.Layer<Tool.HandlersFor<typeof toolkit.tools>, never, SemanticScholar> => {
+  const budget = options.budget === undefined ? defaultBudget : Duration.fromInputUnsafe(options.budget)
+  return toolkit.toLayer(Effect.map(Effect.service(SemanticScholar), (s2) => {
     const run = <A>(effect: Run<A>): Effect.Effect<A, ToolFailure> =>
       effect.pipe(
         Effect.mapError((error) => error._tag === "ToolFailure" ? error : toolFailure(error)),
@@ -1091,8 +1185,11 @@ export const handlers: Layer.Layer<Tool.HandlersFor<typeof toolkit.tools>, never
           ...some("matchScore", Number.isFinite(paper.matchScore) ? paper.matchScore : undefined)
         }))),
       search_snippets: (params) => run(searchSnippets(s2, params)),
-      resolve_references: (params) => run(resolveReferences(params)),
-      citation_graph: (params) => run(citationGraph(params))
+      resolve_references: (params) => run(resolveReferences(params, budget)),
+      citation_graph: (params) => run(citationGraph(params, budget))
     })
-  })
-)
+  }))
+}
+
+/** {@link handlersWith} the default budget. */
+export const handlers: Layer.Layer<Tool.HandlersFor<typeof toolkit.tools>, never, SemanticScholar> = handlersWith()

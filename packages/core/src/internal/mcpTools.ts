@@ -118,6 +118,21 @@ export const waitMessage = (annotations: Readonly<Record<string, unknown>>): str
 }
 
 /**
+ * How a tool's handler reports its progress ("35 of 200 lines"): during an MCP call whose request
+ * carries a progress token, each message is sent as a `notifications/progress` (numbered with the
+ * waits, so the counter only increases); anywhere else it does nothing. A reference (not a service
+ * a handler requires) so that handlers run the same in an agent, a test or an MCP server.
+ */
+export const ToolProgress = Context.Reference<(message: string) => Effect.Effect<void>>(
+  "@s2-effect/core/AssistantTools/ToolProgress",
+  { defaultValue: () => () => Effect.void }
+)
+
+/** Reports a tool call's progress through {@link ToolProgress}. */
+export const reportProgress = (message: string): Effect.Effect<void> =>
+  Effect.flatMap(Effect.service(ToolProgress), (report) => report(message))
+
+/**
  * Runs `call` with a logger that turns each wait into a `notifications/progress` for `token`. A logger
  * is synchronous, so it offers to a queue that a fiber drains; the queue is ended and drained before
  * the result is returned, so no notification follows the result.
@@ -146,6 +161,7 @@ const withProgress = <A, E, R>(
     })
     return yield* call.pipe(
       Effect.provide(Logger.layer([watcher], { mergeWithExisting: true })),
+      Effect.provideService(ToolProgress, (message) => Effect.sync(() => Queue.offerUnsafe(queue, message))),
       Effect.onExit((exit) =>
         Exit.hasInterrupts(exit) ? Fiber.interrupt(sender) : Effect.andThen(Queue.end(queue), Fiber.join(sender))
       )
