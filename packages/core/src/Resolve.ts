@@ -124,7 +124,9 @@ export const recognise: (input: string) => Recognised = internal.recognise
  * Resolves each input to a paper: a pulled `Stream` of one {@link Result} per input, in input
  * order. Inputs are read in chunks of 500: per chunk, one batch POST for the ids not asked before
  * and one title match per title not asked before (`concurrency` at once), so 1,000 ids cost two
- * requests. An unknown id and a title without a match are {@link NotFound} results, not failures;
+ * requests. Each result comes as soon as it and those before it are known (a chunk's ids after its
+ * batch, each title after its match), not with its whole chunk. An unknown id and a title without
+ * a match are {@link NotFound} results, not failures;
  * any other error (rate limit exhausted, server down) fails the stream with its `S2Error`.
  * Memory: one chunk of inputs plus one outcome per distinct input (so repeats are never asked again).
  *

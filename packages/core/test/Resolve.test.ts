@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Emulator, Faults } from "@s2-effect/testing"
-import { Effect, Layer, Stream } from "effect"
+import { Clock, Effect, Fiber, Layer, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { Resolve, SemanticScholar } from "../src/index.js"
 
@@ -263,4 +264,23 @@ describe("Resolve.fromBibtex", () => {
       expect(Array.isArray(Resolve.fromBibtex(`@article{k, ${text}`))).toBe(true)
     }))
   })
+})
+
+describe("Resolve.references gives each result when it is known", () => {
+  it.effect("the id's result comes after the batch, before the titles' matches end; in input order", () =>
+    Effect.gen(function*() {
+      const at: Array<readonly [string, number]> = []
+      const fiber = yield* Effect.forkChild(Stream.runForEach(
+        Resolve.references([TURING, "No such paper one", "No such paper two"]),
+        (r) => Effect.map(Clock.currentTimeMillis, (now) => void at.push([r.input, now]))
+      ))
+      for (let second = 0; second < 30; second++) yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      // Every request takes 10 s: the batch ends at 10 s, the two matches (at once) at 20 s.
+      expect(at).toEqual([[TURING, 10_000], ["No such paper one", 20_000], ["No such paper two", 20_000]])
+    }).pipe(Effect.provide(
+      SemanticScholar.layer().pipe(Layer.provideMerge(
+        Emulator.layer({ seed: 1, size: 1000, faults: { script: [{ fault: Faults.latency("10 seconds") }] } })
+      ))
+    )))
 })

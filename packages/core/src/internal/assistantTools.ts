@@ -1099,49 +1099,25 @@ const resolvedReference = (line: string, result: Resolve.Result | undefined): Re
     : { reason: result.notFound })
 })
 
-/** Title matches at once (as `Resolve.references` does; the client's pace still spaces them). */
-const titleConcurrency = 4
-
 /**
- * The ids and malformed lines in one `Resolve.references` call (one batch request), then each
- * distinct title in its own (one title match each), so that the lines resolved when the budget
- * is reached can be answered; the others are `notTried`.
+ * `Resolve.references` over the lines: one batch request for the ids, one title match per distinct
+ * title. It gives each result as soon as it and those before it are known, so at the budget the
+ * lines resolved so far are answered and the rest are `notTried`.
  */
 const resolveReferences = ({ lines }: Params<typeof ResolveReferences>, budget: Duration.Duration) =>
   Effect.suspend((): Run<ReferencesAnswer> => {
-    const results: Array<Resolve.Result | undefined> = lines.map(() => undefined)
-    const others: Array<number> = []
-    const titles = new Map<string, Array<number>>()
-    lines.forEach((line, i) => {
-      const recognised = Resolve.recognise(line)
-      if (recognised._tag !== "Title") return others.push(i)
-      const key = recognised.title.toLowerCase()
-      titles.set(key, [...(titles.get(key) ?? []), i])
+    const results: Array<Resolve.Result> = []
+    const work = Stream.runForEach(Resolve.references(lines, { fields: summaryFields }), (result) => {
+      results.push(result)
+      return reportProgress(`${results.length} of ${lines.length} lines`)
     })
-    let done = 0
-    const settle = (indexes: ReadonlyArray<number>, found: ReadonlyArray<Resolve.Result>) => {
-      indexes.forEach((i, at) => results[i] = found[Math.min(at, found.length - 1)])
-      done += indexes.length
-      return reportProgress(`${done} of ${lines.length} lines`)
-    }
-    const resolve = (indexes: ReadonlyArray<number>) =>
-      Stream.runCollect(Resolve.references(indexes.map((i) => lines[i]!), { fields: summaryFields }))
-    const work = Effect.andThen(
-      others.length === 0 ? Effect.void : Effect.flatMap(resolve(others), (found) => settle(others, found)),
-      // A repeated title is asked once: its one result answers each of its lines.
-      Effect.forEach(
-        titles.values(),
-        (indexes) => Effect.flatMap(resolve([indexes[0]!]), (found) => settle(indexes, found)),
-        { concurrency: titleConcurrency, discard: true }
-      )
-    )
     return Effect.map(withinBudget(work, budget), (stopped) => {
       const references = lines.map((line, i) => resolvedReference(line, results[i]))
       const found = references.filter((r) => r.paper !== undefined).length
-      const notTried = references.filter((r) => r.reason === "notTried").length
+      const notTried = lines.length - results.length
       return {
         found,
-        notFound: references.length - found - notTried,
+        notFound: results.length - found,
         ...(notTried > 0 ? { notTried } : {}),
         ...(stopped ? { timeBudgetSeconds: budgetSeconds(budget) } : {}),
         references

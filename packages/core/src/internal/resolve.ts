@@ -112,33 +112,41 @@ const lookupTitle = (title: string, fields: FieldList) =>
     )
   )
 
-/** Resolves one chunk of inputs: one batch POST for its new ids, one title match per new title. */
+/**
+ * Resolves one chunk of inputs: one batch POST for its new ids, then each input in order, a new
+ * title matched when it comes (`concurrency` at once; a title repeated is matched once). Each
+ * result is emitted as soon as it and those before it are known, rather than with the whole chunk:
+ * a caller with a time limit (the assistant's `resolve_references`) keeps what was resolved.
+ */
 const resolveChunk = (
   seen: Map<string, Outcome>,
   fields: FieldList,
   concurrency: number
 ) =>
-(inputs: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<Resolve.Result>, S2Error, SemanticScholar> =>
-  Effect.gen(function*() {
+(inputs: ReadonlyArray<string>): Stream.Stream<Resolve.Result, S2Error, SemanticScholar> =>
+  Stream.unwrap(Effect.gen(function*() {
     const recognised = inputs.map(recognise)
-    const ids = new Set<string>()
-    const titles = new Set<string>()
+    const ids = new Map<string, string>()
     for (const r of recognised) {
-      if (seen.has(keyOf(r))) continue
-      if (r._tag === "Id") ids.add(r.id)
-      else if (r._tag === "Title") titles.add(r.title)
+      if (r._tag === "Id" && !seen.has(keyOf(r))) ids.set(idKey(r.id), r.id)
     }
-    const idsByKey = new Map([...ids].map((id) => [idKey(id), id]))
-    const byId = yield* lookupIds([...idsByKey.values()], fields)
-    for (const [key, outcome] of byId) seen.set(key, outcome)
-    const titled = new Map([...titles].map((t) => [t.toLowerCase(), t]))
-    yield* Effect.forEach(
-      titled,
-      ([key, title]) => Effect.map(lookupTitle(title, fields), (o) => void seen.set(`title ${key}`, o)),
-      { concurrency, discard: true }
+    for (const [key, outcome] of yield* lookupIds([...ids.values()], fields)) seen.set(key, outcome)
+    // The match of each title in flight, so that a repeat waits for it instead of asking again.
+    const matching = new Map<string, Effect.Effect<void, S2Error, SemanticScholar>>()
+    const settle = (r: Recognised): Effect.Effect<void, S2Error, SemanticScholar> => {
+      const key = keyOf(r)
+      if (r._tag !== "Title" || seen.has(key)) return Effect.void
+      let match = matching.get(key)
+      if (match === undefined) {
+        match = Effect.runSync(Effect.cached(Effect.map(lookupTitle(r.title, fields), (o) => void seen.set(key, o))))
+        matching.set(key, match)
+      }
+      return match
+    }
+    return Stream.fromIterable(recognised).pipe(
+      Stream.mapEffect((r, i) => Effect.map(settle(r), () => toResult(inputs[i]!, r, seen)), { concurrency })
     )
-    return recognised.map((r, i) => toResult(inputs[i]!, r, seen))
-  })
+  }))
 
 const toResult = (input: string, r: Recognised, seen: Map<string, Outcome>): Resolve.Result => {
   if (r._tag === "Malformed") return new NotFound({ input, notFound: "malformed", message: r.message })
@@ -166,7 +174,6 @@ export const references = (
       : Stream.fromIterable(typeof inputs === "string" ? [inputs] : inputs)
     return source.pipe(
       Stream.grouped(chunkSize),
-      Stream.mapEffect(resolveChunk(seen, fields, concurrency)),
-      Stream.flattenIterable
+      Stream.flatMap(resolveChunk(seen, fields, concurrency))
     )
   }))
