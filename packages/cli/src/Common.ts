@@ -424,11 +424,15 @@ export const logging = (verbose: boolean): Layer.Layer<never> =>
  * @since 0.1.0
  */
 export const withClient = <Name extends string, Input, ContextInput, E, R>(
-  self: Command.Command<Name, Input, ContextInput, E, R>
+  self: Command.Command<Name, Input, ContextInput, E, R>,
+  /** A command's own defaults for the shared flags (`s2 mcp`: a shorter `--deadline`). */
+  defaults: (common: Common) => Common = (common) => common
 ) =>
   Command.provide(
     self,
-    Layer.unwrap(Effect.map(s2, (common) => client(common).pipe(Layer.provideMerge(logging(common.verbose)))))
+    Layer.unwrap(
+      Effect.map(s2, (common) => client(defaults(common)).pipe(Layer.provideMerge(logging(common.verbose))))
+    )
   )
 
 /**

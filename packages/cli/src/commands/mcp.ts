@@ -46,12 +46,5 @@ const serve = Effect.gen(function*() {
  */
 export const mcp = Command.make("mcp", {}, () => serve).pipe(
   Command.withDescription("Serve the Semantic Scholar tools to an AI assistant over MCP (stdio)"),
-  Command.provide(
-    Layer.unwrap(
-      Effect.map(
-        Common.s2,
-        (common) => Common.client(withDefaultDeadline(common)).pipe(Layer.provideMerge(Common.logging(common.verbose)))
-      )
-    )
-  )
+  (command) => Common.withClient(command, withDefaultDeadline)
 )
