@@ -10,6 +10,12 @@ export type Json = null | boolean | number | string | ReadonlyArray<Json> | { re
 type JsonObject = { [key: string]: Json }
 
 const NESTED_LIST_CAP = 10_000
+/**
+ * A paper's nested `citations` / `references` hold its first 1,000 entries, as the live API's do
+ * (the recorded fixture_Paper: 1,000 nested citations of a paper cited 10,059 times); the
+ * paginated lists serve the rest.
+ */
+const LINKED_LIST_CAP = 1000
 const PAPER_DEFAULT_NESTED: ReadonlySet<string> = new Set(["paperId", "title"])
 const AUTHOR_DEFAULT_NESTED: ReadonlySet<string> = new Set(["authorId", "name"])
 
@@ -51,14 +57,15 @@ const citationStylesJson = ({ corpus, p }: PaperAt): Json => {
   }
 }
 
-/** `citations` / `references`: the linked papers (capped), then a reference's unresolved entries. */
+/** `citations` / `references`: the linked papers, then a reference's unresolved entries, 1,000 at most. */
 const linkedPapersJson = (name: "citations" | "references") => ({ corpus, i, spec }: PaperAt): Json => {
   const sub: FieldSpec = { top: spec.nested.get(name) ?? PAPER_DEFAULT_NESTED, nested: new Map() }
   const ids = name === "citations" ? citingOf(corpus, i) : citedOf(corpus, i)
   const out: Array<Json> = []
-  for (let k = 0; k < ids.length && k < NESTED_LIST_CAP; k++) out.push(paperJson(corpus, ids[k]!, sub))
+  for (let k = 0; k < ids.length && k < LINKED_LIST_CAP; k++) out.push(paperJson(corpus, ids[k]!, sub))
   if (name === "references") {
-    for (let u = 0; u < unresolvedCount(corpus, i); u++) out.push(unresolvedJson(corpus, i, u, sub))
+    const unresolved = Math.min(unresolvedCount(corpus, i), LINKED_LIST_CAP - out.length)
+    for (let u = 0; u < unresolved; u++) out.push(unresolvedJson(corpus, i, u, sub))
   }
   return out
 }
