@@ -11,7 +11,9 @@ import * as Layer from "effect/Layer"
 
 /**
  * The client over the browser's Fetch API. A key in a page is visible to its users: prefer a
- * proxy of your own that adds it, and point `apiUrl` at the proxy.
+ * proxy of your own that adds it, and point `apiUrl` at the proxy. A redirect from the API root is
+ * never followed (`redirect: "manual"`), so the key reaches no other origin: the call fails with
+ * `UnexpectedStatus` (status 0: the browser hides the redirect's status and location).
  *
  * @example
  * ```ts

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Outcome } from "./browser/protocol.js"
 import type { Browser, Served, WatchingProxy } from "./harness.js"
-import { bundle, eventually, launchChromium, serveFiles, watchingProxy } from "./harness.js"
+import { bundle, eventually, launchChromium, recordingServer, serveFiles, watchingProxy } from "./harness.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
@@ -208,4 +208,46 @@ describe("BrowserSemanticScholar in headless Chromium, against the emulator over
     expect((await failed).failure()?.errorText).toBe("net::ERR_ABORTED")
     expect(browser.pageErrors).toEqual([])
   }, 20_000)
+})
+
+describe("BrowserSemanticScholar never follows the API's redirects (the key goes to the API root only)", () => {
+  const key = "browser-key-0123456789"
+
+  for (const status of [301, 302, 303, 307, 308]) {
+    it(
+      `an API root answering ${status} to another origin: that origin gets nothing, the page a typed error`,
+      async () => {
+        // Another origin that would answer as the API does, with CORS open to any header (the key too).
+        const elsewhere = await recordingServer(() => ({
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ paperId: "stolen", title: "the other host's answer" })
+        }))
+        const root = await recordingServer((path) => ({ status, headers: { location: `${elsewhere.url}${path}` } }))
+        try {
+          const outcome = loaded(
+            await browser.page.evaluate((t) => window.s2browser?.getPaper(t), {
+              apiUrl: root.url,
+              paperId: "CorpusId:1",
+              apiKey: key
+            })
+          )
+          // The root got the key (a preflight, then the GET); the other origin got no request at all.
+          expect(elsewhere.requests).toEqual([])
+          expect(root.requests.map((r) => r.method)).toEqual(["OPTIONS", "GET"])
+          expect(root.requests[1]?.headers["x-api-key"]).toBe(key)
+          expect(outcome.ok ? outcome.value : undefined).toBeUndefined()
+          if (outcome.ok) return
+          expect(outcome.tag).toBe("UnexpectedStatus")
+          expect(outcome.message).toContain("redirect")
+          expect(outcome.message).toContain(`GET ${root.url}/graph/v1/paper/CorpusId:1`)
+          expect(outcome.message).not.toContain(key)
+        } finally {
+          await root.close()
+          await elsewhere.close()
+        }
+      },
+      20_000
+    )
+  }
 })

@@ -83,6 +83,48 @@ export const serveFiles = async (
   return { url, close: () => close(server) }
 }
 
+export interface Recorded {
+  readonly method: string
+  readonly path: string
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+}
+
+export interface RecordingServer extends Served {
+  /** Every request that reached the server, preflights included, oldest first. */
+  readonly requests: ReadonlyArray<Recorded>
+}
+
+/** An answer of a {@link recordingServer}: status, headers (CORS ones added) and body. */
+export interface Answer {
+  readonly status: number
+  readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string
+}
+
+/** CORS that lets any page send anything, the key included: what a hostile host would answer. */
+const openCors = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-headers": "*, x-api-key",
+  "access-control-allow-methods": "GET, POST, OPTIONS"
+}
+
+/**
+ * A server on 127.0.0.1 (an origin of its own) that records every request it gets, headers
+ * included, answers preflights with open CORS, and other requests with `answer(path)`.
+ */
+export const recordingServer = async (answer: (path: string) => Answer): Promise<RecordingServer> => {
+  const requests: Array<Recorded> = []
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? "/"
+    requests.push({ method: req.method ?? "GET", path, headers: { ...req.headers } })
+    const { body = "", headers = {}, status } = req.method === "OPTIONS" ? { status: 204 } : answer(path)
+    res.writeHead(status, { ...openCors, ...headers })
+    res.end(body)
+  })
+  const url = await listen(server)
+  return { url, requests, close: () => close(server) }
+}
+
 export interface Exchange {
   readonly method: string
   readonly path: string

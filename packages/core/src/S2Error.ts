@@ -107,8 +107,8 @@ export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("Invali
 
 /**
  * A status the API (or a dataset file host) does not answer with for this request: a redirect the
- * client does not follow, a 4xx other than 400, 401, 403, 404 and 429, or anything outside
- * 2xx–5xx. Not retried: asking again gets the same answer. The message carries the start of the body.
+ * client does not follow (status 0 from `fetch` in a browser, which hides the redirect), a 4xx
+ * other than 400, 401, 403, 404 and 429, or anything outside 2xx–5xx. Not retried: asking again gets the same answer. The message carries the start of the body.
  *
  * @category errors
  * @since 0.1.0

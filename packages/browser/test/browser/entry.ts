@@ -4,7 +4,7 @@
  */
 import type { Options, S2Error } from "@s2-effect/core"
 import { RetryPolicy, SemanticScholar } from "@s2-effect/core"
-import { Effect, Exit, Fiber, Stream } from "effect"
+import { Effect, Exit, Fiber, Redacted, Stream } from "effect"
 import { BrowserSemanticScholar } from "../../src/index.js"
 import type { BrowserApi, Outcome } from "./protocol.js"
 
@@ -30,9 +30,9 @@ const paperTitle = (paperId: string) =>
 let inFlight: Fiber.Fiber<unknown, unknown> | undefined
 
 const api: BrowserApi = {
-  getPaper: ({ apiUrl, paperId }) =>
+  getPaper: ({ apiKey, apiUrl, paperId }) =>
     run(
-      { apiUrl, retry: false },
+      { apiUrl, retry: false, ...(apiKey === undefined ? {} : { apiKey: Redacted.make(apiKey) }) },
       Effect.map(paperTitle(paperId), (p) => ({ paperId: p.paperId, title: p.title ?? "" }))
     ),
   citations: ({ apiUrl, limit, paperId }) =>

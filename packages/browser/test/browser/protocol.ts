@@ -12,6 +12,8 @@ export interface Target {
   /** The API root the page's layer is built with (`apiUrl`). */
   readonly apiUrl: string
   readonly paperId: string
+  /** A key to send (`x-api-key`), when the scenario needs one. */
+  readonly apiKey?: string
 }
 
 /** Scenarios make one attempt (`retry: false`) unless they test retries, so a failure shows at once. */

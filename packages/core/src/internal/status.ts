@@ -143,6 +143,18 @@ const rules: ReadonlyArray<Rule> = [
   }
 ]
 
+/**
+ * A redirect of the API as `fetch` reports it with `redirect: "manual"`: an "opaqueredirect"
+ * response, status 0, whose status and location the browser keeps to itself.
+ */
+export const opaqueRedirect = (target: { readonly method: string; readonly url: string }): S2Error =>
+  new UnexpectedStatus({
+    message: `${target.method} ${target.url} answered with a redirect whose status and location the browser ` +
+      `does not reveal (an opaque redirect); ${voices.api.notFollowed}`,
+    status: 0,
+    ...target
+  })
+
 /** Any other status: 1xx, a 2xx other than the one expected, 3xx that are no redirect, other 4xx, 600+. */
 const unexpected = (told: Told): S2Error =>
   new UnexpectedStatus({ message: `unexpected ${told.heard}${then(told)}`, ...told.context })

@@ -12,10 +12,11 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { flow, identity } from "effect/Function"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as LogLevel from "effect/LogLevel"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
@@ -385,15 +386,37 @@ const logRequest = (request: HttpClientRequest.HttpClientRequest) =>
       )
       : Effect.void)
 
+/**
+ * The API's redirects are never followed: the key goes to the API root only. undici and
+ * `node:http` hand a 3xx back as it is; `fetch` follows by default, so a fetch-based client is
+ * asked for `redirect: "manual"` (its other options kept), which answers with an opaque redirect.
+ */
+const manualRedirects = <A, E, R>(exchange: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(
+    Effect.serviceOption(FetchHttpClient.RequestInit),
+    (init) =>
+      Effect.provideService(exchange, FetchHttpClient.RequestInit, {
+        ...Option.getOrUndefined(init),
+        redirect: "manual"
+      })
+  )
+
+/** `fetch`'s answer to a redirect it did not follow: status 0, status and location hidden. */
+const refuseOpaqueRedirect = (target: Target) => (response: HttpClientResponse.HttpClientResponse) =>
+  response.status === 0 &&
+    Option.exists(HttpClientResponse.toWeb(response), (web) => web.type === "opaqueredirect")
+    ? Effect.fail(Status.opaqueRedirect(target))
+    : Effect.void
+
 /** Counts one attempt in the registry of the fiber making it. */
 const countAttempt = Effect.withFiber((fiber) => Effect.succeed(MetricsCount.countRequest(fiber.context)))
 
 /**
  * The platform client as the API wants it: the base URL and the headers (the key among them) set
- * by request mapping, each attempt counted and logged, then the user's wrapper (which sees the
- * request as it will be sent, as before). No b3/traceparent headers: they would make every browser
- * call a CORS preflight that the API (or a proxy) may refuse, and would hand the caller's trace
- * ids to a third party.
+ * by request mapping, each attempt counted and logged, redirects not followed, then the user's
+ * wrapper (which sees the request as it will be sent, as before). No b3/traceparent headers: they
+ * would make every browser call a CORS preflight that the API (or a proxy) may refuse, and would
+ * hand the caller's trace ids to a third party.
  */
 const apiClient = (platformClient: HttpClient.HttpClient, config: TransportConfig, key: string | undefined) => {
   const client = platformClient.pipe(
@@ -403,7 +426,9 @@ const apiClient = (platformClient: HttpClient.HttpClient, config: TransportConfi
       key === undefined ? identity : HttpClientRequest.setHeader("x-api-key", key)
     )),
     HttpClient.tapRequest((request) => Effect.andThen(countAttempt, logRequest(request))),
-    HttpClient.transformResponse(Effect.provideService(HttpClient.TracerPropagationEnabled, false))
+    HttpClient.transformResponse(
+      flow(Effect.provideService(HttpClient.TracerPropagationEnabled, false), manualRedirects)
+    )
   )
   return config.transformClient === undefined ? client : config.transformClient(client)
 }
@@ -469,6 +494,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
         Effect.andThen(annotateAttempt, client.execute(request)).pipe(
           Effect.mapError((error) => transportError(error, target)),
           Effect.tap((response) => annotateStatus(response.status)),
+          Effect.tap(refuseOpaqueRedirect(target)),
           Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
           Effect.flatMap(toAnswer(target, hideKey)),
           timeoutOf(timeout, target)
