@@ -26,6 +26,7 @@ import { badInput, fileError } from "../ExitCode.js"
 import * as Harvest from "../Harvest.js"
 import * as HarvestCheckpoint from "../HarvestCheckpoint.js"
 import * as HarvestLock from "../HarvestLock.js"
+import * as Ids from "../Ids.js"
 import * as Graph from "../render/Graph.js"
 import * as Progress from "../render/Progress.js"
 import { Stdio } from "../Stdio.js"
@@ -282,7 +283,8 @@ export const graph = Command.make(
   "graph",
   {
     seeds: Argument.String("seed").pipe(
-      Argument.withDescription("Seed paper ids (S2 id, DOI:…, arXiv:…, CorpusId:…)"),
+      Argument.withDescription("Seed paper ids (S2 id, DOI:…, arXiv:…, CorpusId:…, or a DOI or arXiv link)"),
+      Argument.map(Ids.paperId),
       Argument.variadic()
     ),
     direction: Flag.Literals("direction", ["citations", "references", "both"] as const).pipe(

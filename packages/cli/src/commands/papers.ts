@@ -34,10 +34,13 @@ export const edgeDefaults = ["title", "year", "authors", "isInfluential"]
 /** Fields shown for authors when `--fields` is omitted. @since 0.1.0 */
 export const authorDefaults = ["name", "affiliations", "paperCount", "citationCount", "hIndex"]
 
+// Any form `s2 resolve` reads (Ids.paperId): a link or a bare DOI is sent in the API's spelling.
 const paperId = Argument.String("paper-id").pipe(
   Argument.withDescription(
-    "A paper id: 40-hex paperId, CorpusId:N, DOI:…, ARXIV:…, MAG:…, ACL:…, PMID:…, PMCID:…, URL:…"
-  )
+    "A paper id: 40-hex paperId, CorpusId:N, DOI:…, ARXIV:…, MAG:…, ACL:…, PMID:…, PMCID:…, URL:…; " +
+      "or a DOI, arXiv or semanticscholar.org link, or a bare DOI"
+  ),
+  Argument.map(Ids.paperId)
 )
 
 /** `--publication-date-or-year`. @since 0.1.0 */
@@ -89,7 +92,7 @@ export const papers = Command.make(
       "papers batch",
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const ids = yield* Ids.gather(o.ids, o.idsFile)
+        const ids = (yield* Ids.gather(o.ids, o.idsFile)).map(Ids.paperId)
         const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
         yield* lookUp(o, ids, 500, (chunk) => s2.getPapers(chunk, { fields, returnNotFound: true }))
       })

@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Common from "../Common.js"
 import { badInput } from "../ExitCode.js"
+import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"
 import { listDefaults, listed } from "./papers.js"
 
@@ -24,11 +25,13 @@ export const recommend = Command.make(
   {
     id: Argument.String("paper-id").pipe(
       Argument.withDescription("The paper to find papers like (or use --positive / --negative)"),
+      Argument.map(Ids.paperId),
       Argument.optional
     ),
     positive: Flag.String("positive").pipe(
       Flag.withMetavar("paper-id"),
       Flag.withDescription("A paper to find papers like (repeatable)"),
+      Flag.map(Ids.paperId),
       Flag.atLeast(0),
       // May be left out: optional in the usage line.
       Flag.withDefault([])
@@ -36,6 +39,7 @@ export const recommend = Command.make(
     negative: Flag.String("negative").pipe(
       Flag.withMetavar("paper-id"),
       Flag.withDescription("A paper to find papers unlike (repeatable)"),
+      Flag.map(Ids.paperId),
       Flag.atLeast(0),
       Flag.withDefault([])
     ),

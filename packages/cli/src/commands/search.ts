@@ -13,6 +13,7 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Common from "../Common.js"
 import { badInput } from "../ExitCode.js"
+import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"
 import * as TextFlag from "../TextFlag.js"
 import * as FilterFlags from "./filters.js"
@@ -179,7 +180,7 @@ export const snippets = Command.make(
           yield* s2.searchSnippet(o.query, {
             // The client checks that each is a snippet.* path (exit 2 naming the others), once.
             fields: names as ReadonlyArray<SnippetField> | undefined,
-            paperIds: Option.getOrUndefined(Option.map(o.paperIds, Common.splitList)),
+            paperIds: Option.getOrUndefined(Option.map(o.paperIds, (list) => Common.splitList(list).map(Ids.paperId))),
             authors: Option.getOrUndefined(Option.map(o.authors, Common.splitList)),
             minCitationCount: Option.getOrUndefined(o.minCitationCount),
             insertedBefore: Option.getOrUndefined(o.insertedBefore),
