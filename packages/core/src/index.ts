@@ -52,6 +52,8 @@ export type { WireRecord } from "./internal/record.js"
 export * as RetryPolicy from "./RetryPolicy.js"
 export * from "./S2Error.js"
 /** @category modules */
+export * as TitleMatch from "./TitleMatch.js"
+/** @category modules */
 export * as Validate from "./Validate.js"
 /** @category modules */
 export * as Metrics from "./Metrics.js"

@@ -1,0 +1,70 @@
+/**
+ * Whether a paper's title is the title a user gave: the check behind every title match of the
+ * client (`Resolve.references`, `s2 resolve`, the assistant tools), so that a paper is never
+ * claimed to be a reference it is not.
+ *
+ * Two titles are the same when, after {@link normalise}, (1) they hold the same content words (every
+ * word but a few articles, prepositions and "and"; spacing of a compound forgiven: "pre-training" is
+ * "pretraining") and (2) their similarity is at least {@link bound}. Rule 1 means a title with one
+ * content word changed, added or dropped is never the same, however long it is; rule 2 bounds the
+ * rest (stop words, word order). docs/jobs.md gives the measurements behind the bound.
+ *
+ * @since 0.1.0
+ */
+import * as internal from "./internal/titleMatch.js"
+
+/**
+ * The outcome of {@link compare}: `similarity` in [0, 1] (1 minus the Levenshtein distance of the
+ * normalised titles over the longer one's length; 0 when either is empty), and whether the titles
+ * are the `same`.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export interface Comparison {
+  readonly similarity: number
+  readonly same: boolean
+}
+
+/**
+ * The least similarity of two titles that are the same: 0.9. Measured on the recorded titles,
+ * realistic noise (case, accents, LaTeX, punctuation, a trailing period) normalises away
+ * (similarity 1), a dropped leading article stays above 0.9, and unrelated titles stay far below.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const bound: number = internal.bound
+
+/**
+ * A title as it is compared: TeX accents, special letters and markup read (`Schr\"{o}dinger`,
+ * `{\'e}`, `\emph{x}` → x, `$\alpha$` → alpha; Greek letters by name), lower case, accents and
+ * other marks dropped (NFKD), `ß` `æ` `ø` `ł`… spelled out, `&` as "and", apostrophes dropped, any
+ * other run of punctuation or white space as one space.
+ *
+ * @example
+ * ```ts
+ * import { TitleMatch } from "@s2-effect/core"
+ *
+ * TitleMatch.normalise("Schr\\\"{o}dinger's {$\\alpha$}-Decay: A Study.") // "schrodingers alpha decay a study"
+ * ```
+ * @category utils
+ * @since 0.1.0
+ */
+export const normalise: (title: string) => string = internal.normalise
+
+/**
+ * Compares the title a user gave with the title of a paper found for it.
+ *
+ * @example
+ * ```ts
+ * import { TitleMatch } from "@s2-effect/core"
+ *
+ * TitleMatch.compare("attention is all you need.", "Attention Is All You Need") // { similarity: 1, same: true }
+ * TitleMatch.compare("Deep residual learning for image recognition",
+ *   "Deep residual learning for speech recognition").same // false
+ * ```
+ * @category utils
+ * @since 0.1.0
+ */
+export const compare: (given: string, found: string) => Comparison = internal.compare

@@ -1,0 +1,107 @@
+/**
+ * Title comparison: two titles are the same title when, normalised, they hold the same content
+ * words and differ by little else (stop words, spacing of a compound). The similarity is
+ * character-level (Levenshtein, from `fastest-levenshtein`); the content-word rule is what makes a
+ * changed word never pass, however long the title (one word in a 20-word title is 5% of it).
+ */
+import { distance } from "fastest-levenshtein"
+import { plain } from "./bibtex.js"
+
+/** See `TitleMatch.bound` (docs/jobs.md has the measurements behind it). */
+export const bound = 0.9
+
+// Greek letters by name, so `$\alpha$`, "α" and "alpha" are one word; lower case only (the text is
+// lowered first).
+const greek: Readonly<Record<string, string>> = {
+  α: "alpha",
+  β: "beta",
+  γ: "gamma",
+  δ: "delta",
+  ε: "epsilon",
+  ϵ: "epsilon",
+  ζ: "zeta",
+  η: "eta",
+  θ: "theta",
+  ϑ: "theta",
+  ι: "iota",
+  κ: "kappa",
+  λ: "lambda",
+  μ: "mu",
+  µ: "mu",
+  ν: "nu",
+  ξ: "xi",
+  ο: "omicron",
+  π: "pi",
+  ρ: "rho",
+  σ: "sigma",
+  ς: "sigma",
+  τ: "tau",
+  υ: "upsilon",
+  φ: "phi",
+  ϕ: "phi",
+  χ: "chi",
+  ψ: "psi",
+  ω: "omega"
+}
+const greekLetter = new RegExp(`[${Object.keys(greek).join("")}]`, "gu")
+
+// Letters NFKD does not take apart.
+const folded: Readonly<Record<string, string>> = {
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  ł: "l",
+  đ: "d",
+  ð: "d",
+  þ: "th",
+  ı: "i"
+}
+const foldedLetter = /[ßæœøłđðþı]/gu
+
+/** See `TitleMatch.normalise`. */
+export const normalise = (title: string): string =>
+  // NFKD first: it takes accents off Greek letters too, and makes a math italic 𝑃 a P to lower.
+  plain(title)
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/\p{M}/gu, "")
+    .replace(greekLetter, (c) => greek[c]!)
+    .replace(foldedLetter, (c) => folded[c]!)
+    .replace(/&/g, " and ")
+    // "Don't" and "Don’t" are one word, not "don" and "t".
+    .replace(/['’ʼ`]/g, "")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()
+
+/**
+ * Words that seldom tell two titles apart ("A Survey of X" and "Survey of X"): a difference in them
+ * costs only similarity. Negations ("not", "without", "no") are content words.
+ */
+const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from", "via"])
+
+const contentWords = (normalised: string): string =>
+  normalised.split(" ").filter((w) => w.length > 0 && !stopWords.has(w)).sort().join(" ")
+
+/** See `TitleMatch.Comparison`. */
+export interface Comparison {
+  readonly similarity: number
+  readonly same: boolean
+}
+
+/** Similarity of two normalised titles: 1 minus their edit distance over the longer one's length. */
+const similarityOf = (a: string, b: string): number => {
+  if (a.length === 0 || b.length === 0) return 0
+  if (a === b) return 1
+  return 1 - distance(a, b) / Math.max(a.length, b.length)
+}
+
+/** See `TitleMatch.compare`. */
+export const compare = (given: string, found: string): Comparison => {
+  const a = normalise(given)
+  const b = normalise(found)
+  const similarity = similarityOf(a, b)
+  // "Pre-training" and "pretraining": the same words, spaced differently.
+  const sameWords = contentWords(a) === contentWords(b) || a.replace(/ /g, "") === b.replace(/ /g, "")
+  return { similarity, same: similarity >= bound && sameWords }
+}

@@ -1,0 +1,154 @@
+/**
+ * TitleMatch: normalising and comparing titles. The properties run over the titles of the real
+ * recorded exchanges in ../shared/s2-recordings (read where they lie, when present) and over
+ * generated titles.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "fast-check"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { TitleMatch } from "../src/index.js"
+
+const folder = Path.resolve(import.meta.dirname, "../../../../shared/s2-recordings")
+
+/** Every `title` string in the recordings; a few real titles when they are not there. */
+const recordedTitles = (): ReadonlyArray<string> => {
+  if (!Fs.existsSync(folder)) {
+    return [
+      "Attention Is All You Need",
+      "Computing Machinery and Intelligence",
+      "Construction of the Literature Graph in Semantic Scholar",
+      "Mining association rules between sets of items in large databases",
+      "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding"
+    ]
+  }
+  const titles = new Set<string>()
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) x.forEach(walk)
+    else if (x !== null && typeof x === "object") {
+      for (const [k, v] of Object.entries(x)) {
+        if (k === "title" && typeof v === "string") titles.add(v)
+        else walk(v)
+      }
+    }
+  }
+  for (const file of Fs.readdirSync(folder)) {
+    if (file.endsWith(".json")) walk(JSON.parse(Fs.readFileSync(Path.join(folder, file), "utf8")))
+  }
+  return [...titles].filter((t) => TitleMatch.normalise(t).length > 0).sort()
+}
+
+const titles = recordedTitles()
+const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from", "via"])
+const isContent = (word: string) => word.length > 0 && !stopWords.has(word)
+/** Normalised words of other titles: what a changed word is replaced by. */
+const vocabulary = [...new Set(titles.flatMap((t) => TitleMatch.normalise(t).split(" ")))].filter(isContent)
+
+/** The title with its `k`-th content word (counted modulo their number) replaced by `word`; undefined if it has none. */
+const changeWord = (title: string, k: number, word: string): string | undefined => {
+  const words = TitleMatch.normalise(title).split(" ")
+  const content = words.flatMap((w, i) => isContent(w) ? [i] : [])
+  if (content.length === 0) return undefined
+  const at = content[k % content.length]!
+  if (words[at] === word) return undefined
+  words[at] = word
+  return words.join(" ")
+}
+
+describe("TitleMatch.normalise", () => {
+  it("reads TeX, folds case, accents and punctuation, and spells Greek letters", () => {
+    expect(TitleMatch.normalise(String.raw`Schr\"{o}dinger's {$\alpha$}-Decay: A {\'E}tude \emph{in} Gda{\'n}sk.`))
+      .toBe("schrodingers alpha decay a etude in gdansk")
+    expect(TitleMatch.normalise("α-Synuclein & the ÆSIR of Łódź — Straße")).toBe(
+      "alpha synuclein and the aesir of lodz strasse"
+    )
+    expect(TitleMatch.normalise("Don’t  Stop\tPretraining!")).toBe("dont stop pretraining")
+    expect(TitleMatch.normalise("A NOTE ON THE 𝑃3-ISOLATION NUMBER")).toBe("a note on the p3 isolation number")
+    expect(TitleMatch.normalise("{}.,;")).toBe("")
+  })
+})
+
+describe("TitleMatch.compare", () => {
+  it("the same title through case, accents, TeX, punctuation, a trailing period, a hyphen", () => {
+    const same = (given: string, found: string) => expect(TitleMatch.compare(given, found).same).toBe(true)
+    same("attention is all you need.", "Attention Is All You Need")
+    same(String.raw`An{\'a}lisis de citaci\'{o}n`, "Análisis de citación")
+    same("Analisis de citacion", "Análisis de citación")
+    same(
+      "BERT - Pre-training of Deep Bidirectional Transformers",
+      "BERT: Pretraining of deep bidirectional transformers"
+    )
+    same(String.raw`$\alpha$-Synuclein aggregation`, "α-Synuclein Aggregation")
+    expect(TitleMatch.compare("Attention Is All You Need", "Attention Is All You Need")).toEqual({
+      similarity: 1,
+      same: true
+    })
+  })
+
+  it("a changed, added or dropped content word, another title, or nothing is never the same", () => {
+    const differ = (given: string, found: string) => expect(TitleMatch.compare(given, found).same).toBe(false)
+    differ("Deep residual learning for image recognition", "Deep residual learning for speech recognition")
+    differ(
+      "Deep residual learning for image recognition",
+      "Deep variational inference for speech recognition and image classification"
+    )
+    differ("the texbook", "On the cancer of elderly cancer")
+    differ("Attention Is All You Need", "Attention Is Not All You Need")
+    differ("GPT-4 Technical Report", "GPT-3 Technical Report")
+    differ("BERT", "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding")
+    differ("mining association rules between", "Mining association rules between sets of items in large databases")
+    expect(TitleMatch.compare("", "")).toEqual({ similarity: 0, same: false })
+    expect(TitleMatch.compare("...", "Attention")).toEqual({ similarity: 0, same: false })
+  })
+
+  it("property: a recorded title with one content word changed is never the same, either way round", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...titles), fc.nat(), fc.constantFrom(...vocabulary), (title, k, word) => {
+        const changed = changeWord(title, k, word)
+        fc.pre(changed !== undefined)
+        expect(TitleMatch.compare(changed!, title).same).toBe(false)
+        expect(TitleMatch.compare(title, changed!).same).toBe(false)
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("property: a generated title with one word changed (or added) is never the same", () => {
+    const word = fc.stringMatching(/^[a-z0-9]{1,10}$/)
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 25 }), fc.nat(), word, (words, k, other) => {
+        const title = words.join(" ")
+        const changed = changeWord(title, k, other)
+        if (changed !== undefined && isContent(other)) expect(TitleMatch.compare(changed, title).same).toBe(false)
+        expect(TitleMatch.compare(`${title} ${isContent(other) ? other : "x"}`, title).same).toBe(false)
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("property: a recorded title through case, a trailing period, braces and colons is the same", () => {
+    const noise = fc.constantFrom<(t: string) => string>(
+      (t) => t.toLowerCase(),
+      (t) => `${t}.`,
+      (t) => t.replace(/\b([A-Z]\w*)/g, "{$1}"),
+      (t) => t.replace(/:/g, " -").replace(/, /g, " "),
+      (t) => t.normalize("NFKD").replace(/\p{M}/gu, "")
+    )
+    fc.assert(
+      fc.property(fc.constantFrom(...titles.filter((t) => !t.includes("\\"))), noise, (title, f) => {
+        expect(TitleMatch.compare(f(title), title)).toEqual({ similarity: 1, same: true })
+      }),
+      { numRuns: 1000 }
+    )
+  })
+
+  it("property: symmetric, and the similarity is within [0, 1]", () => {
+    const title = fc.oneof(fc.constantFrom(...titles), fc.string({ maxLength: 60 }))
+    fc.assert(fc.property(title, title, (a, b) => {
+      const ab = TitleMatch.compare(a, b)
+      expect(ab).toEqual(TitleMatch.compare(b, a))
+      expect(ab.similarity >= 0 && ab.similarity <= 1).toBe(true)
+      expect(!ab.same || ab.similarity >= TitleMatch.bound).toBe(true)
+    }))
+  })
+})
