@@ -74,3 +74,49 @@ describe("one id syntax: every command takes what s2 resolve takes", () => {
     expect(ran.stderr).toMatch(/^s2: /)
   }, T)
 })
+
+describe("outputs that lose nothing", () => {
+  it("--format csv has a column for every field of every record, not only the first record's", async () => {
+    // No title: a cell with a comma would be quoted, and this test splits rows on commas.
+    const args = ["search", "attention", "--fields", "year,externalIds", "--max", "20", "--emulator"]
+    const [csv, jsonl] = await Promise.all([s2([...args, "--format", "csv"]), s2([...args, "--format", "jsonl"])])
+    expect(csv.stderr).toBe("")
+    expect(csv.code).toBe(0)
+    const records = jsonLines(jsonl.stdout)
+    const fieldsOf = (r: Record<string, unknown>) => [
+      ...Object.keys(r).filter((k) => k !== "externalIds"),
+      ...Object.keys((r["externalIds"] ?? {}) as object).map((k) => `externalIds.${k}`)
+    ]
+    const every = new Set(records.flatMap(fieldsOf))
+    const first = new Set(fieldsOf(records[0]!))
+    // The defect's case: a later record has an id kind (ArXiv, ACL, …) the first one lacks.
+    expect([...every].filter((f) => !first.has(f)).length).toBeGreaterThan(0)
+    const [header, ...rows] = csv.stdout.split("\r\n").filter((l) => l !== "")
+    expect(new Set(header!.split(","))).toEqual(every)
+    expect(rows).toHaveLength(records.length)
+    // Each record's values are in its row, under their column.
+    const columns = header!.split(",")
+    records.forEach((record, k) => {
+      const cells = rows[k]!.split(",")
+      const ids = (record["externalIds"] ?? {}) as Record<string, unknown>
+      for (const [kind, value] of Object.entries(ids)) {
+        expect(cells[columns.indexOf(`externalIds.${kind}`)]).toBe(String(value))
+      }
+    })
+  }, T)
+
+  it("s2 graph --format csv|graphml with --fields is refused, naming the columns it has", async () => {
+    for (const format of ["csv", "graphml"]) {
+      const ran = await s2(["graph", "arXiv:1706.03762", "--format", format, "--fields", "title,authors", "--emulator"])
+      expect(ran.code).toBe(2)
+      expect(ran.stdout).toBe("")
+      expect(ran.stderr).toBe(
+        `s2: --fields applies to --format jsonl only: a ${format} file has the fields title, year, citationCount` +
+          " of each paper (with its paperId and depth); leave --fields out, or use --format jsonl\n"
+      )
+    }
+    const jsonl = await s2(["graph", "arXiv:1706.03762", "--depth", "0", "--fields", "title,authors", "--emulator"])
+    expect(jsonl.code).toBe(0)
+    expect(Object.keys((jsonLines(jsonl.stdout)[0]!["paper"]) as object).sort()).toEqual(["authors", "paperId", "title"])
+  }, T)
+})

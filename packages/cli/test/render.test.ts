@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Logger } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
@@ -57,20 +57,48 @@ describe("cells", () => {
 })
 
 describe("formats", () => {
-  it.effect("csv quotes per RFC 4180 and keeps the first record's columns", () =>
+  it.effect("csv quotes per RFC 4180 and has the columns of every record, not only the first's", () =>
     Effect.gen(function*() {
       const { stdio, text } = capture()
       const writer = makeWriter("csv", stdio)
       yield* writer.write(paper)
-      yield* writer.write({ ...paper, title: "plain", extra: 1 })
+      yield* writer.write({ ...paper, title: "plain", extra: 1, externalIds: { ArXiv: "1706.03762" } })
       yield* writer.end
       expect(text().split("\r\n")).toEqual([
-        "paperId,title,year,authors,externalIds.DOI,externalIds.CorpusId,openAccessPdf",
-        "abc,\"A, \"\"quoted\"\" title\",2020,Ada; Bo,10.1/x,7,",
-        "abc,plain,2020,Ada; Bo,10.1/x,7,",
+        "paperId,title,year,authors,externalIds.DOI,externalIds.CorpusId,openAccessPdf,externalIds.ArXiv,extra",
+        "abc,\"A, \"\"quoted\"\" title\",2020,Ada; Bo,10.1/x,7,,,",
+        "abc,plain,2020,Ada; Bo,,,,1706.03762,1",
         ""
       ])
       expect(csvField("a\nb")).toBe("\"a\nb\"")
+    }))
+
+  it.effect("csv: the header is every column of the first 1,000 records; a later new column is left out, a Warning naming it once", () =>
+    Effect.gen(function*() {
+      const { stdio, text } = capture()
+      const lines: Array<string> = []
+      const logger = Logger.make(({ logLevel, message }) => {
+        if (logLevel === "Warn") lines.push(Array.isArray(message) ? message.join(" ") : String(message))
+      })
+      const writer = makeWriter("csv", stdio)
+      const run = Effect.gen(function*() {
+        for (let i = 0; i < 999; i++) yield* writer.write(i === 998 ? { id: i, last: "l" } : { id: i })
+        // Buffered: the header is not known yet.
+        expect(text()).toBe("")
+        yield* writer.write({ id: 999 })
+        expect(text().split("\r\n")[0]).toBe("id,last")
+        yield* writer.write({ id: 1000, late: "x" })
+        yield* writer.write({ id: 1001, late: "y", other: { a: 1, b: 2 } })
+        yield* writer.end
+      })
+      yield* Effect.provide(run, Logger.layer([logger]))
+      const rows = text().split("\r\n")
+      expect(rows).toHaveLength(1 + 1002 + 1)
+      expect(rows.slice(-4)).toEqual(["999,", "1000,", "1001,", ""])
+      expect(lines).toEqual([
+        expect.stringMatching(/^--format csv: record 1,001 has a column late that the header \(the columns of the first 1,000 records\) does not have: left out of the CSV/),
+        expect.stringMatching(/^--format csv: record 1,002 has columns other\.a, other\.b that/)
+      ])
     }))
 
   it.effect("json prints an array incrementally (an object for one record), jsonl one line each", () =>

@@ -257,6 +257,14 @@ const settingsOf = (o: {
     if (o.depth < 0) return yield* Effect.fail(badInput(`--depth ${o.depth} is invalid: give 0 or more`))
     if (o.perNode < 1) return yield* Effect.fail(badInput(`--per-node ${o.perNode} is invalid: give 1 or more`))
     const given = Option.getOrUndefined(o.fields)
+    // The CSV and GraphML layouts have fixed columns (Graph.ts): a selection would be dropped unread.
+    if (given !== undefined && o.format !== "jsonl") {
+      return yield* Effect.fail(badInput(
+        `--fields applies to --format jsonl only: a ${o.format} file has the fields ${
+          graphDefaults.join(", ")
+        } of each paper (with its paperId and depth); leave --fields out, or use --format jsonl`
+      ))
+    }
     const fields = given?.trim() === "all" ? null : given === undefined ? graphDefaults : Common.splitList(given)
     // Checked before anything touches the output.
     if (fields !== null) yield* Fields.select(Fields.paperList, fields)

@@ -57,6 +57,48 @@ export const mergeColumns = (columns: ReadonlyArray<string>, record: unknown): A
   return merged
 }
 
+/**
+ * The columns of many records, gathered one record at a time: in order of first sight, a column
+ * whose parent is already one shown inside it, at most `max` of them. One set for all, not
+ * {@link mergeColumns} per record, which copies the columns each time.
+ *
+ * @since 0.1.0
+ */
+export interface ColumnSet {
+  readonly columns: ReadonlyArray<string>
+  /** Adds the record's columns not there yet; answers those left out for want of room (past `max`). */
+  readonly add: (record: unknown) => ReadonlyArray<string>
+  /** The record's columns that are not among them. */
+  readonly missing: (record: unknown) => ReadonlyArray<string>
+}
+
+/**
+ * A {@link ColumnSet} holding at most `max` columns.
+ *
+ * @since 0.1.0
+ */
+export const columnSet = (max = Number.POSITIVE_INFINITY): ColumnSet => {
+  const columns: Array<string> = []
+  const seen = new Set<string>()
+  const missing = (record: unknown) => columnsOf(record).filter((c) => !seen.has(c) && !hasParent(seen, c))
+  return {
+    columns,
+    add: (record) => {
+      const left: Array<string> = []
+      for (const column of missing(record)) {
+        if (columns.length >= max) left.push(column)
+        // A record may name a column and its child (`a` then `a.b`): the child is shown inside `a`.
+        else if (!hasParent(seen, column)) {
+          seen.add(column)
+          columns.push(column)
+        }
+      }
+      return left
+    },
+    missing
+  }
+}
+
 const hasParent = (seen: ReadonlySet<string>, column: string): boolean => {
   let dot = column.lastIndexOf(".")
   while (dot > 0) {

@@ -1,7 +1,8 @@
 /**
  * Output formats: pretty JSON, JSON lines, a terminal table, CSV. A {@link Writer} takes records
- * one at a time, so lists stream (JSON lines and CSV print as records arrive; JSON prints an array
- * incrementally; the table sizes its columns on its first records, then prints rows as they come).
+ * one at a time, so lists stream (JSON lines print as records arrive; JSON prints an array
+ * incrementally; the table and CSV take their columns from their first 1,000 records, then print
+ * rows as they come).
  * Table and CSV cells show control characters escaped (Escape.ts); JSON escapes them itself.
  *
  * @since 0.1.0
@@ -10,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import { CliError, ExitCode } from "../ExitCode.js"
 import type { Service as StdioService } from "../Stdio.js"
-import { cell, mergeColumns } from "./Cells.js"
+import { cell, columnSet } from "./Cells.js"
 import { visible } from "./Escape.js"
 import * as Json from "./Json.js"
 import { grouped } from "./Progress.js"
@@ -106,21 +107,62 @@ export const makeWriter = (format: Format, stdio: StdioService, single = false, 
   }
 }
 
+/** At most this many late CSV columns are named in warnings: a server's keys are not our memory. */
+const maxWarnedColumns = 100
+
+/**
+ * A Warning for the columns of a record past the CSV's header, each named once (see {@link csvWriter}).
+ */
+const lateColumns = (warned: Set<string>) => (record: number, columns: ReadonlyArray<string>): Effect.Effect<void> => {
+  if (warned.size > maxWarnedColumns) return Effect.void
+  const fresh = columns.filter((c) => !warned.has(c))
+  if (fresh.length === 0) return Effect.void
+  const named = fresh.slice(0, maxWarnedColumns + 1 - warned.size)
+  for (const column of named) warned.add(column)
+  const more = fresh.length - named.length
+  return Effect.logWarning(
+    `--format csv: record ${grouped(record)} has ${named.length === 1 ? "a column" : "columns"} ${
+      named.map(visible).join(", ")
+    }${more > 0 ? ` and ${grouped(more)} more` : ""} that the header (the columns of the first ${
+      grouped(Table.sampleSize)
+    } records) does not have: left out of the CSV${
+      warned.size > maxWarnedColumns ? "; later new columns are left out without a word" : ""
+    } (--format jsonl keeps every field)`
+  )
+}
+
+/**
+ * CSV: its header is every column of its first Table.sampleSize records (buffered until then, as
+ * the table's), then each further record is printed as it arrives, in bounded memory. A later
+ * record with a column the header does not have is printed without it, and a Warning names it.
+ */
 const csvWriter = (stdio: StdioService): Writer => {
-  let header: Array<string> | undefined
+  const sample: Array<unknown> = []
+  const columns = columnSet()
+  let started = false
+  let count = 0
+  const warn = lateColumns(new Set())
+  const row = (record: unknown) => columns.columns.map((c) => csvCell(cell(record, c))).join(",") + "\r\n"
+  const start = printable(() => {
+    started = true
+    for (const record of sample) columns.add(record)
+    let text = columns.columns.length === 0 ? "" : columns.columns.map(csvCell).join(",") + "\r\n"
+    for (const record of sample) text += row(record)
+    sample.length = 0
+    return text
+  })
   return {
     write: (record) =>
-      Effect.flatMap(
-        printable(() => {
-          const first = header === undefined
-          header ??= mergeColumns([], record)
-          const columns = header
-          const row = columns.map((c) => csvCell(cell(record, c))).join(",") + "\r\n"
-          return first ? columns.map(csvCell).join(",") + "\r\n" + row : row
-        }),
-        stdio.out
-      ),
-    end: Effect.void
+      Effect.suspend(() => {
+        count++
+        if (started) {
+          const line = Effect.flatMap(printable(() => row(record)), stdio.out)
+          return Effect.andThen(warn(count, columns.missing(record)), line)
+        }
+        sample.push(record)
+        return sample.length < Table.sampleSize ? Effect.void : Effect.flatMap(start, stdio.out)
+      }),
+    end: Effect.suspend(() => started || sample.length === 0 ? Effect.void : Effect.flatMap(start, stdio.out))
   }
 }
 
@@ -145,7 +187,7 @@ const tableWriter = (stdio: StdioService, single: boolean): Writer => {
       ? stdio.err(
         `s2: the table shows at most ${Table.maxColumns} columns, those of its first ${
           grouped(Table.sampleSize)
-        } records; some were left out (--format csv or jsonl has every field)\n`
+        } records; some were left out (--format jsonl has every field)\n`
       )
       : Effect.void
   return {

@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { cell, columnsOf, mergeColumns } from "./Cells.js"
+import { cell, columnSet, mergeColumns } from "./Cells.js"
 import { hasControls, visibleChar } from "./Escape.js"
 
 /**
@@ -153,19 +153,10 @@ export interface Layout {
  * @since 0.1.0
  */
 export const layout = (records: ReadonlyArray<unknown>, columns: number, open = false): Layout => {
-  // One set for the whole sample (not mergeColumns per record, which copies the columns each time).
-  const headers: Array<string> = []
-  const shown = new Set<string>()
+  const shown = columnSet(maxColumns)
   let truncated = false
-  for (const record of records) {
-    for (const column of columnsOf(record)) {
-      if (shown.has(column) || hasShownParent(shown, column)) continue
-      if (headers.length < maxColumns) {
-        shown.add(column)
-        headers.push(column)
-      } else truncated = true
-    }
-  }
+  for (const record of records) if (shown.add(record).length > 0) truncated = true
+  const headers = shown.columns
   const ids = headers.map(isIdColumn)
   const longest = headers.map((h, k) => {
     const cap = ids[k] ? maxIdWidth : maxProseWidth
@@ -190,15 +181,8 @@ export const layout = (records: ReadonlyArray<unknown>, columns: number, open = 
         ? ""
         : line(headers.map((h, k) => clean(cell(record, h), ids[k] ? undefined : widths[k])), false),
     truncated,
-    leavesOut: (record) => columnsOf(record).some((column) => !shown.has(column) && !hasShownParent(shown, column))
+    leavesOut: (record) => shown.missing(record).length > 0
   }
-}
-
-const hasShownParent = (shown: ReadonlySet<string>, column: string): boolean => {
-  for (let dot = column.lastIndexOf("."); dot > 0; dot = column.lastIndexOf(".", dot - 1)) {
-    if (shown.has(column.slice(0, dot))) return true
-  }
-  return false
 }
 
 /**
