@@ -1,0 +1,393 @@
+/**
+ * Related papers around seeds (`CitationGraph.related`): co-citation and bibliographic coupling
+ * counted from the nested `citations.paperId` / `references.paperId` lists of the batch endpoint,
+ * so that thousands of papers cost a handful of requests, never one per paper.
+ *
+ * The reading, in requests: the seeds (one batch: their lists and the sizes of their neighbours'
+ * lists), the seeds' lists the API cut at its nested cap paged whole from the list endpoints
+ * (within `maxPages`), the references of the papers citing a seed and the citations of the papers a
+ * seed cites (batches packed by count and by the size of the lists they carry), then the details of
+ * the seeds and the best papers (one batch per 500).
+ */
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
+import * as Stream from "effect/Stream"
+import type * as CitationGraph from "../CitationGraph.js"
+import { CutList, Edge, Related, RelatedPaper } from "../CitationGraph.js"
+import type * as Fields from "../Fields.js"
+import { Paper, type PaperRef } from "../Paper.js"
+import { BadQueryParameters, type S2Error } from "../S2Error.js"
+import { SemanticScholar, type Service } from "../SemanticScholar.js"
+import { decodeUnknownResult } from "./decode.js"
+import { papersById } from "./papersById.js"
+
+/** The batch endpoint's limit. */
+const BATCH = 500
+/** A nested list holds a paper's first 1,000 entries (the list endpoints serve the rest). */
+export const NESTED_CAP = 1000
+/** A list endpoint's largest page, and the most of a list it serves. */
+const PAGE = 1000
+const LIST_WINDOW = 9999
+/**
+ * Nested entries one batch may carry: about 55 bytes each (`{"paperId":"…40 hex…"},`), so 100,000
+ * make some 5.5 MB, within the 10 MB over which the API refuses an answer.
+ */
+const ENTRIES_PER_BATCH = 100_000
+const MAX_SEEDS = 20
+const MAX_TOP = 500
+
+/** Defaults of {@link CitationGraph.RelatedOptions}. */
+export const defaults = {
+  top: 20,
+  maxPages: 10,
+  fields: ["title", "year", "authors", "venue", "citationCount", "externalIds"]
+} as const satisfies {
+  readonly top: number
+  readonly maxPages: number
+  readonly fields: ReadonlyArray<Fields.PaperField>
+}
+
+type Which = "citations" | "references"
+
+/** A paper's list as read: the ids listed (no nulls, each once) and the size the paper reports. */
+interface Listed {
+  readonly ids: Set<string>
+  readonly entries: number
+  readonly total: number | undefined
+}
+
+/** What the reading learnt. Keys are the paperIds as the seeds' lists name them. */
+interface State {
+  readonly s2: Service
+  readonly deadline: number | undefined
+  readonly seeds: Map<string, { readonly citations: Listed; readonly references: Listed }>
+  readonly notFound: Array<string>
+  /** The size of each neighbour's other list (its references for a citer, citations for a cited paper). */
+  readonly citerSizes: Map<string, number | undefined>
+  readonly citedSizes: Map<string, number | undefined>
+  /** The references of each paper citing a seed, the citations of each paper a seed cites. */
+  readonly referencesOf: Map<string, Set<string>>
+  readonly citationsOf: Map<string, Set<string>>
+  readonly truncated: Array<CutList>
+  pagesLeft: number
+  stopped: boolean
+}
+
+const invalid = (parameter: string, message: string) => new BadQueryParameters({ message, parameter })
+
+const validate = (seeds: ReadonlyArray<string>, top: number, maxPages: number) => {
+  if (seeds.length < 1 || seeds.length > MAX_SEEDS) {
+    return invalid("seeds", `give 1 to ${MAX_SEEDS} seed papers, not ${seeds.length}`)
+  }
+  if (seeds.some((s) => typeof s !== "string" || s.trim() === "")) return invalid("seeds", "a seed id is empty")
+  if (!Number.isSafeInteger(top) || top < 1 || top > MAX_TOP) {
+    return invalid("top", `top must be a whole number from 1 to ${MAX_TOP}, not ${top}`)
+  }
+  if (!Number.isSafeInteger(maxPages) || maxPages < 0) {
+    return invalid("maxPages", `maxPages must be a whole number ≥ 0, not ${maxPages}`)
+  }
+  return undefined
+}
+
+/** Whether the reading may start another request: false once `stopAfter` has passed. */
+const mayRead = (state: State) =>
+  Effect.map(Clock.currentTimeMillis, (now) => {
+    if (state.deadline !== undefined && now >= state.deadline) state.stopped = true
+    return !state.stopped
+  })
+
+/** The ids of a nested list, each once, and how many entries it had. */
+const listed = (refs: ReadonlyArray<PaperRef> | null | undefined, total: number | null | undefined): Listed => {
+  const ids = new Set<string>()
+  for (const ref of refs ?? []) if (typeof ref.paperId === "string" && ref.paperId !== "") ids.add(ref.paperId)
+  return { ids, entries: refs?.length ?? 0, total: total ?? undefined }
+}
+
+/** A nested list the API cut: as long as the cap, and shorter than the paper says it is. */
+const isCut = (list: Listed) => list.entries >= NESTED_CAP && (list.total ?? Infinity) > list.entries
+
+const cut = (paperId: string, which: Which, list: Listed, seed: boolean) =>
+  new CutList({ paperId, list: which, read: list.ids.size, total: Math.max(list.total ?? 0, list.entries), seed })
+
+/** The fields the seeds are read with: both lists, and the size of each neighbour's list we read next. */
+const seedFields: ReadonlyArray<Fields.PaperField> = [
+  "citationCount",
+  "referenceCount",
+  "citations.referenceCount",
+  "references.citationCount"
+]
+
+/** The seeds: one batch (≤ 20 ids), each paper once whatever id form named it. */
+const readSeeds = Effect.fnUntraced(function*(state: State, seeds: ReadonlyArray<string>) {
+  for (const [given, paper] of yield* papersById(state.s2, [...new Set(seeds)], seedFields)) {
+    if (paper === undefined) {
+      state.notFound.push(given)
+      continue
+    }
+    if (state.seeds.has(paper.paperId)) continue
+    state.seeds.set(paper.paperId, {
+      citations: listed(paper.citations, paper.citationCount),
+      references: listed(paper.references, paper.referenceCount)
+    })
+    for (const ref of paper.citations ?? []) {
+      if (ref.paperId !== null) state.citerSizes.set(ref.paperId, ref.referenceCount ?? undefined)
+    }
+    for (const ref of paper.references ?? []) {
+      if (ref.paperId !== null) state.citedSizes.set(ref.paperId, ref.citationCount ?? undefined)
+    }
+  }
+})
+
+/**
+ * A seed's list that the nested cap cut, read again from its list endpoint within the pages left
+ * (the order of a nested list and of the endpoint's pages is the API's, so the whole list is read
+ * and merged). What the pages cannot reach stays cut.
+ */
+const pageSeedList = Effect.fnUntraced(function*(state: State, seed: string, which: Which, list: Listed) {
+  const want = Math.min(list.total ?? LIST_WINDOW, LIST_WINDOW)
+  const pages = Math.min(state.pagesLeft, Math.ceil(want / PAGE))
+  if (pages > 0 && (yield* mayRead(state))) {
+    state.pagesLeft -= pages
+    const records = which === "citations"
+      ? Stream.map(
+        state.s2.getPaperCitations(seed, { limit: PAGE, fields: ["paperId", "referenceCount"] }),
+        (c) => c.citingPaper
+      )
+      : Stream.map(
+        state.s2.getPaperReferences(seed, { limit: PAGE, fields: ["paperId", "citationCount"] }),
+        (r) => r.citedPaper
+      )
+    const read = yield* Stream.runCollect(Stream.take(records, pages * PAGE))
+    const sizes = which === "citations" ? state.citerSizes : state.citedSizes
+    for (const ref of read) {
+      if (typeof ref.paperId !== "string" || ref.paperId === "") continue
+      list.ids.add(ref.paperId)
+      if (!sizes.has(ref.paperId)) {
+        sizes.set(ref.paperId, (which === "citations" ? ref.referenceCount : ref.citationCount) ?? undefined)
+      }
+    }
+    // Whole when it has the entries the paper reports, or (no count) when it ended before the pages did.
+    if (list.total === undefined ? read.length < pages * PAGE : read.length >= list.total) return
+  }
+  state.truncated.push(cut(seed, which, list, true))
+})
+
+/** Packs ids into batch calls: 500 ids at most, and at most {@link ENTRIES_PER_BATCH} nested entries. */
+export const pack = (
+  ids: ReadonlyArray<string>,
+  size: (id: string) => number | undefined
+): Array<Array<string>> => {
+  const calls: Array<Array<string>> = []
+  let current: Array<string> = []
+  let entries = 0
+  for (const id of ids) {
+    const weight = Math.min(Math.max(size(id) ?? NESTED_CAP, 0), NESTED_CAP)
+    if (current.length === BATCH || (current.length > 0 && entries + weight > ENTRIES_PER_BATCH)) {
+      calls.push(current)
+      current = []
+      entries = 0
+    }
+    current.push(id)
+    entries += weight
+  }
+  if (current.length > 0) calls.push(current)
+  return calls
+}
+
+/** One list of each neighbour: the references of the papers citing a seed, or the citations of those it cites. */
+const readNeighbours = Effect.fnUntraced(function*(state: State, which: Which) {
+  const sizes = which === "references" ? state.citerSizes : state.citedSizes
+  const into = which === "references" ? state.referencesOf : state.citationsOf
+  // A seed's own lists are known already.
+  const ids = [...sizes.keys()].filter((id) => !state.seeds.has(id))
+  const fields: ReadonlyArray<Fields.PaperField> = which === "references"
+    ? ["referenceCount", "references.paperId"]
+    : ["citationCount", "citations.paperId"]
+  for (const call of pack(ids, (id) => sizes.get(id))) {
+    if (!(yield* mayRead(state))) return
+    for (const [id, paper] of yield* papersById(state.s2, call, fields)) {
+      if (paper === undefined) continue
+      const list = which === "references"
+        ? listed(paper.references, paper.referenceCount)
+        : listed(paper.citations, paper.citationCount)
+      into.set(id, list.ids)
+      if (isCut(list)) state.truncated.push(cut(id, which, list, false))
+    }
+  }
+})
+
+/** The counts of every candidate: seeds never, each paper counted once per list naming it. */
+const count = (state: State) => {
+  const coCitation = new Map<string, number>()
+  const coupling = new Map<string, number>()
+  const citesSeed = new Set<string>()
+  const citedBySeed = new Set<string>()
+  const references = new Map(state.referencesOf)
+  const citations = new Map(state.citationsOf)
+  for (const [id, seed] of state.seeds) {
+    seed.citations.ids.forEach((x) => citesSeed.add(x))
+    seed.references.ids.forEach((x) => citedBySeed.add(x))
+    // A seed citing another seed is one of the papers citing a seed; its list is read already.
+    if (state.citerSizes.has(id)) references.set(id, seed.references.ids)
+    if (state.citedSizes.has(id)) citations.set(id, seed.citations.ids)
+  }
+  const add = (counts: Map<string, number>, lists: Map<string, Set<string>>) => {
+    for (const [owner, ids] of lists) {
+      for (const x of ids) if (!state.seeds.has(x) && x !== owner) counts.set(x, (counts.get(x) ?? 0) + 1)
+    }
+  }
+  add(coCitation, references)
+  add(coupling, citations)
+  const candidates = new Set([...coCitation.keys(), ...coupling.keys(), ...citesSeed, ...citedBySeed])
+  for (const id of state.seeds.keys()) candidates.delete(id)
+  return { coCitation, coupling, citesSeed, citedBySeed, candidates, citing: references.size, cited: citations.size }
+}
+
+/**
+ * The score: the share of the papers citing a seed that also cite the paper (its co-citation over
+ * their number), plus the share of the papers the seeds cite that it cites too (its coupling over
+ * theirs). Each count raises it; each share is at most 1, so neither signal outweighs the other
+ * because one list is longer (a seed cited 5,000 times and citing 30 papers).
+ */
+export const score = (coCitation: number, coupling: number, citing: number, cited: number): number =>
+  (citing > 0 ? coCitation / citing : 0) + (cited > 0 ? coupling / cited : 0)
+
+/** Scored candidates, best first: score, then the counts' sum, then direct links, then paperId. */
+const rank = (counted: ReturnType<typeof count>) =>
+  [...counted.candidates].map((id) => {
+    const coCitation = counted.coCitation.get(id) ?? 0
+    const coupling = counted.coupling.get(id) ?? 0
+    const citesSeed = counted.citesSeed.has(id)
+    const citedBySeed = counted.citedBySeed.has(id)
+    const links = Number(citesSeed) + Number(citedBySeed)
+    return {
+      id,
+      coCitation,
+      coupling,
+      citesSeed,
+      citedBySeed,
+      links,
+      score: score(coCitation, coupling, counted.citing, counted.cited)
+    }
+  }).sort((a, b) =>
+    b.score - a.score || (b.coCitation + b.coupling) - (a.coCitation + a.coupling) || b.links - a.links ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  )
+
+const decodePaper = decodeUnknownResult(Paper, { onExcessProperty: "preserve" })
+
+/** The paper without the references asked for only to find the links (its own record: nothing else copied). */
+const withoutReferences = (paper: Paper): Paper => {
+  const { references: _, ...rest } = paper.raw
+  return Result.getOrElse(decodePaper(rest), () => paper)
+}
+
+/**
+ * The details of the seeds and the best papers (one batch per 500), with their references, which
+ * give the links among them. A paper the batch does not know keeps its bare id.
+ */
+const details = Effect.fnUntraced(function*(
+  state: State,
+  ids: ReadonlyArray<string>,
+  fields: ReadonlyArray<Fields.PaperField | Fields.Unchecked>
+) {
+  const asked = fields.some((f) => (typeof f === "string" ? f : f.name).split(".")[0] === "references")
+  const withRefs = asked ? fields : [...fields, "references.paperId" as const]
+  const papers = new Map<string, Paper>()
+  const references = new Map<string, Set<string>>()
+  for (let at = 0; at < ids.length; at += BATCH) {
+    for (const [id, paper] of yield* papersById(state.s2, ids.slice(at, at + BATCH), withRefs)) {
+      if (paper === undefined) {
+        papers.set(id, new Paper({ paperId: id }))
+        continue
+      }
+      references.set(id, listed(paper.references, undefined).ids)
+      papers.set(id, asked ? paper : withoutReferences(paper))
+    }
+  }
+  return { papers, references }
+})
+
+/** The citations among the shown papers that the lists read name, each once, citing paper first. */
+const linksAmong = (state: State, shown: ReadonlyArray<string>, references: Map<string, Set<string>>) => {
+  const inside = new Set(shown)
+  const seen = new Set<string>()
+  const links: Array<Edge> = []
+  const add = (from: string, to: string) => {
+    const key = `${from}\u0000${to}`
+    if (from === to || !inside.has(from) || !inside.has(to) || seen.has(key)) return
+    seen.add(key)
+    links.push(new Edge({ from, to }))
+  }
+  for (const [seed, lists] of state.seeds) {
+    lists.references.ids.forEach((to) => add(seed, to))
+    lists.citations.ids.forEach((from) => add(from, seed))
+  }
+  for (const from of shown) references.get(from)?.forEach((to) => add(from, to))
+  return links
+}
+
+/** @internal */
+export const related = (
+  seeds: ReadonlyArray<string>,
+  options: CitationGraph.RelatedOptions = {}
+): Effect.Effect<Related, S2Error, SemanticScholar> =>
+  Effect.gen(function*() {
+    const top = options.top ?? defaults.top
+    const bad = validate(seeds, top, options.maxPages ?? defaults.maxPages)
+    if (bad !== undefined) return yield* Effect.fail(bad)
+    const stopAfter = options.stopAfter === undefined ? undefined : Duration.fromInputUnsafe(options.stopAfter)
+    const state: State = {
+      s2: yield* SemanticScholar,
+      deadline: stopAfter === undefined ? undefined : (yield* Clock.currentTimeMillis) + Duration.toMillis(stopAfter),
+      seeds: new Map(),
+      notFound: [],
+      citerSizes: new Map(),
+      citedSizes: new Map(),
+      referencesOf: new Map(),
+      citationsOf: new Map(),
+      truncated: [],
+      pagesLeft: options.maxPages ?? defaults.maxPages,
+      stopped: false
+    }
+    return yield* read(state, seeds, top, options.fields ?? defaults.fields)
+  }).pipe(Effect.withSpan("CitationGraph.related", { attributes: { "s2.seeds": seeds.length } }))
+
+const read = Effect.fnUntraced(function*(
+  state: State,
+  seeds: ReadonlyArray<string>,
+  top: number,
+  fields: ReadonlyArray<Fields.PaperField | Fields.Unchecked>
+) {
+  yield* readSeeds(state, seeds)
+  for (const [id, lists] of state.seeds) {
+    for (const which of ["citations", "references"] as const) {
+      if (isCut(lists[which])) yield* pageSeedList(state, id, which, lists[which])
+    }
+  }
+  yield* readNeighbours(state, "references")
+  yield* readNeighbours(state, "citations")
+  const counted = count(state)
+  const best = rank(counted).slice(0, top)
+  const shown = [...state.seeds.keys(), ...best.map((b) => b.id)]
+  const found = shown.length === 0 ? { papers: new Map<string, Paper>(), references: new Map() } : yield* details(
+    state,
+    shown,
+    fields
+  )
+  return new Related({
+    seeds: [...state.seeds.keys()].map((id) => found.papers.get(id) ?? new Paper({ paperId: id })),
+    notFound: state.notFound,
+    papers: best.map(({ id, links: _, ...counts }) =>
+      new RelatedPaper({ paper: found.papers.get(id) ?? new Paper({ paperId: id }), ...counts })
+    ),
+    links: linksAmong(state, shown, found.references),
+    citing: counted.citing,
+    cited: counted.cited,
+    candidates: counted.candidates.size,
+    truncated: state.truncated,
+    stopped: state.stopped
+  })
+})

@@ -1,0 +1,229 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Corpus, Emulator } from "@s2-effect/testing"
+import { Effect, Layer } from "effect"
+import * as fc from "fast-check"
+import { CitationGraph, SemanticScholar } from "../src/index.js"
+import { pack, score } from "../src/internal/related.js"
+
+const small = Corpus.make({ seed: 1, size: 1000 })
+const large = Corpus.make({ seed: 1, size: 10_000 })
+
+const emulated = (corpus: Corpus) =>
+  SemanticScholar.layer({ rateLimit: false }).pipe(Layer.provideMerge(Emulator.layer({ corpus })))
+
+const slice = (of: Int32Array, start: Int32Array, i: number) => Array.from(of.subarray(start[i]!, start[i + 1]!))
+
+/**
+ * The answer computed over the emulator's whole graph, by the definitions: `citing` are the papers
+ * citing a seed, `cited` the papers a seed cites; coCitation(X) counts the citing papers whose
+ * references hold X, coupling(X) the cited papers whose citations hold X; seeds are never candidates.
+ */
+const bruteForce = (corpus: Corpus, seeds: ReadonlyArray<number>) => {
+  const { citeSources, citeStart, refStart, refTargets } = corpus.graph
+  const citersOf = (i: number) => slice(citeSources, citeStart, i)
+  const referencesOf = (i: number) => slice(refTargets, refStart, i)
+  const isSeed = new Set(seeds)
+  const citing = new Set(seeds.flatMap(citersOf))
+  const cited = new Set(seeds.flatMap(referencesOf))
+  const coCitation = new Map<number, number>()
+  const coupling = new Map<number, number>()
+  const bump = (counts: Map<number, number>, x: number) => {
+    if (!isSeed.has(x)) counts.set(x, (counts.get(x) ?? 0) + 1)
+  }
+  for (const p of citing) new Set(referencesOf(p)).forEach((x) => bump(coCitation, x))
+  for (const r of cited) new Set(citersOf(r)).forEach((x) => bump(coupling, x))
+  const candidates = [...new Set([...coCitation.keys(), ...coupling.keys(), ...citing, ...cited])].filter((x) =>
+    !isSeed.has(x)
+  )
+  const rows = candidates.map((x) => {
+    const row = {
+      paperId: corpus.paper(x).paperId,
+      coCitation: coCitation.get(x) ?? 0,
+      coupling: coupling.get(x) ?? 0,
+      citesSeed: citing.has(x),
+      citedBySeed: cited.has(x)
+    }
+    return { ...row, score: score(row.coCitation, row.coupling, citing.size, cited.size) }
+  })
+  rows.sort((a, b) =>
+    b.score - a.score || (b.coCitation + b.coupling) - (a.coCitation + a.coupling) ||
+    (Number(b.citesSeed) + Number(b.citedBySeed)) - (Number(a.citesSeed) + Number(a.citedBySeed)) ||
+    (a.paperId < b.paperId ? -1 : 1)
+  )
+  return { rows, citing, cited }
+}
+
+const rowsOf = (answer: CitationGraph.Related) =>
+  answer.papers.map((r) => ({
+    paperId: r.paper.paperId,
+    coCitation: r.coCitation,
+    coupling: r.coupling,
+    citesSeed: r.citesSeed,
+    citedBySeed: r.citedBySeed,
+    score: r.score
+  }))
+
+/** The requests the emulator saw, by kind. */
+const requestKinds = Effect.map(Effect.flatMap(Emulator, (e) => e.requests), (all) => ({
+  all,
+  batches: all.filter((r) => r.path.endsWith("/paper/batch")),
+  lists: all.filter((r) => /\/paper\/[^/]+\/(citations|references)$/.test(r.path)),
+  other: all.filter((r) => !r.path.endsWith("/paper/batch") && !/\/(citations|references)$/.test(r.path))
+}))
+
+const TURING = "DOI:10.1093/mind/lix.236.433"
+const LITERATURE_GRAPH = "DOI:10.18653/v1/N18-3011"
+const MICROFINANCE = "DOI:10.2139/ssrn.2250500"
+
+describe("CitationGraph.related", () => {
+  it(
+    "the counts, flags, scores and ranking equal a brute-force computation over the whole graph (property)",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 0, max: small.size - 1 }), { minLength: 1, maxLength: 5 }),
+          async (seeds) => {
+            const expected = bruteForce(small, seeds)
+            const program = Effect.gen(function*() {
+              const answer = yield* CitationGraph.related(seeds.map((i) => `CorpusId:${small.paper(i).corpusId}`), {
+                top: 500
+              })
+              return { answer, requests: yield* requestKinds }
+            })
+            const { answer, requests } = await Effect.runPromise(program.pipe(Effect.provide(emulated(small))))
+            expect(rowsOf(answer)).toEqual(expected.rows.slice(0, 500))
+            expect(answer.candidates).toBe(expected.rows.length)
+            expect(answer.citing).toBe(expected.citing.size)
+            expect(answer.cited).toBe(expected.cited.size)
+            expect(answer.truncated).toEqual([])
+            expect(answer.seeds.map((p) => p.paperId)).toEqual(seeds.map((i) => small.paper(i).paperId))
+            // The budget: batches only, about 1 + 2 × ⌈papers ÷ 500⌉, and the details of seeds and answers.
+            const neighbours = new Set([...expected.citing, ...expected.cited]).size
+            const shown = seeds.length + answer.papers.length
+            expect(requests.lists).toEqual([])
+            expect(requests.other).toEqual([])
+            expect(requests.batches.length).toBeLessThanOrEqual(
+              1 + 2 * Math.ceil(neighbours / 500) + Math.ceil(shown / 500)
+            )
+          }
+        ),
+        { numRuns: 30 }
+      )
+    },
+    120_000
+  )
+
+  it.effect(
+    "three landmarks: a seed's list cut at 1,000 is paged whole; other cut lists are reported",
+    () =>
+      Effect.gen(function*() {
+        const answer = yield* CitationGraph.related([TURING, LITERATURE_GRAPH, MICROFINANCE], { top: 30 })
+        const { batches, lists, other } = yield* requestKinds
+        const turing = large.landmarks[0]!
+        expect(large.citationCount(turing)).toBe(1150)
+        // Turing's 1,150 citing papers: the nested list holds 1,000, two pages of the list give them all.
+        expect(lists.map((r) => r.path)).toEqual([
+          `/graph/v1/paper/${large.paper(turing).paperId}/citations`,
+          `/graph/v1/paper/${large.paper(turing).paperId}/citations`
+        ])
+        expect(other).toEqual([])
+        const seeds = [TURING, LITERATURE_GRAPH, MICROFINANCE].map((id) => large.resolvePaper(id)!)
+        const expected = bruteForce(large, seeds)
+        expect(answer.citing).toBe(expected.citing.size)
+        expect(answer.cited).toBe(expected.cited.size)
+        const neighbours = new Set([...expected.citing, ...expected.cited]).size
+        expect(batches.length).toBeLessThanOrEqual(1 + 2 * Math.ceil(neighbours / 500) + 1)
+        // The cut lists are exactly the neighbours' lists longer than 1,000, none of a seed.
+        const long = [...expected.cited].filter((i) => large.citationCount(i) > 1000)
+        expect(answer.truncated.map((c) => [c.paperId, c.list, c.read, c.total, c.seed]).sort()).toEqual(
+          long.map((i) => [large.paper(i).paperId, "citations", 1000, large.citationCount(i), false]).sort()
+        )
+        // Direct links are flags, and every paper answered has its details.
+        expect(answer.papers.every((r) => typeof r.paper.title === "string" && r.paper.year !== undefined)).toBe(true)
+        expect(answer.papers.some((r) => r.citesSeed)).toBe(true)
+      }).pipe(Effect.provide(emulated(large))),
+    120_000
+  )
+
+  it.effect("with maxPages 0, a seed's cut list is reported instead of paged", () =>
+    Effect.gen(function*() {
+      const answer = yield* CitationGraph.related([TURING], { maxPages: 0 })
+      const { lists } = yield* requestKinds
+      expect(lists).toEqual([])
+      const turing = large.paper(large.landmarks[0]!).paperId
+      expect(answer.truncated.filter((c) => c.seed).map((c) => [c.paperId, c.list, c.read, c.total])).toEqual([
+        [turing, "citations", 1000, 1150]
+      ])
+      expect(answer.citing).toBe(1000)
+    }).pipe(Effect.provide(emulated(large))), 120_000)
+
+  it.effect("links: the citations among the seeds and the papers answered, each once", () =>
+    Effect.gen(function*() {
+      const seeds = [small.landmarks[1]!, small.landmarks[3]!]
+      const answer = yield* CitationGraph.related(seeds.map((i) => small.paper(i).paperId), { top: 40 })
+      const index = new Map(
+        [...answer.seeds, ...answer.papers.map((r) => r.paper)].map((p) => [p.paperId, small.resolvePaper(p.paperId)!])
+      )
+      const expected: Array<string> = []
+      for (const [from, i] of index) {
+        for (const j of slice(small.graph.refTargets, small.graph.refStart, i)) {
+          const to = small.paper(j).paperId
+          if (index.has(to)) expected.push(`${from}>${to}`)
+        }
+      }
+      expect(answer.links.map((l) => `${l.from}>${l.to}`).sort()).toEqual(expected.sort())
+      expect(expected.length).toBeGreaterThan(0)
+    }).pipe(Effect.provide(emulated(small))))
+
+  it.effect("seeds not found are listed as given; the same paper named twice is one seed", () =>
+    Effect.gen(function*() {
+      const turing = small.paper(small.landmarks[0]!)
+      const answer = yield* CitationGraph.related([TURING, turing.paperId, "DOI:10.0000/not-there"], { top: 5 })
+      expect(answer.notFound).toEqual(["DOI:10.0000/not-there"])
+      expect(answer.seeds.map((p) => p.paperId)).toEqual([turing.paperId])
+      expect(answer.papers).toHaveLength(5)
+      expect(answer.papers.every((r) => r.paper.paperId !== turing.paperId)).toBe(true)
+      const none = yield* CitationGraph.related(["DOI:10.0000/not-there"])
+      expect(none.papers).toEqual([])
+      expect(none.notFound).toEqual(["DOI:10.0000/not-there"])
+    }).pipe(Effect.provide(emulated(small))))
+
+  it.effect("stopAfter: no list request once it has passed; the seeds' own links are ranked", () =>
+    Effect.gen(function*() {
+      const answer = yield* CitationGraph.related([TURING], { stopAfter: 0, top: 500 })
+      const { batches, lists } = yield* requestKinds
+      // The seed, then the details: nothing read between.
+      expect(batches).toHaveLength(2)
+      expect(lists).toEqual([])
+      expect(answer.stopped).toBe(true)
+      expect(answer.papers.length).toBeGreaterThan(0)
+      expect(answer.papers.every((r) => r.citesSeed || r.citedBySeed)).toBe(true)
+    }).pipe(Effect.provide(emulated(small))))
+
+  it.effect("input that can never succeed is refused before any request", () =>
+    Effect.gen(function*() {
+      const tries = [
+        CitationGraph.related([]),
+        CitationGraph.related(Array.from({ length: 21 }, (_, i) => `CorpusId:${i + 1}`)),
+        CitationGraph.related([TURING], { top: 0 }),
+        CitationGraph.related([TURING], { top: 501 }),
+        CitationGraph.related([TURING], { maxPages: -1 }),
+        CitationGraph.related([" "])
+      ]
+      for (const attempt of tries) {
+        const error = yield* Effect.flip(attempt)
+        expect(error._tag).toBe("BadQueryParameters")
+      }
+      expect((yield* requestKinds).all).toEqual([])
+    }).pipe(Effect.provide(emulated(small))))
+})
+
+describe("pack", () => {
+  it("500 ids a batch, and at most 100,000 listed ids, each list counted at most 1,000", () => {
+    const ids = Array.from({ length: 1200 }, (_, i) => `p${i}`)
+    expect(pack(ids, () => 10).map((c) => c.length)).toEqual([500, 500, 200])
+    expect(pack(ids.slice(0, 250), () => 5000).map((c) => c.length)).toEqual([100, 100, 50])
+    expect(pack(ids.slice(0, 150), () => undefined).map((c) => c.length)).toEqual([100, 50])
+    expect(pack([], () => 1)).toEqual([])
+  })
+})
