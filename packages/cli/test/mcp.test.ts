@@ -489,3 +489,95 @@ describe("s2 mcp's process: the default deadline, a bad S2_EMULATOR_FAULTS, SIGT
     expect(ran.stderr).toContain("a line of standard input is not JSON")
   })
 })
+
+describe("s2 mcp's stdin as a careless or hostile client writes it", () => {
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }
+  })
+  const initialized = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })
+  const ping = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" })
+
+  /** Runs `s2 mcp --emulator` on `lines` written at once (one read), to the end of its stdin. */
+  const serve = async (lines: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+    const ran = await Bin.finish(
+      Bin.start(bin, ["mcp", "--emulator"], { S2_EMULATOR_SIZE: String(size), ...env }),
+      [initialize, initialized, ...lines].join("\n") + "\n"
+    )
+    expect(ran.code).toBe(0)
+    // No stack trace: every line was answered, none failed the transport.
+    expect(ran.stderr).not.toMatch(/\n\s+at /)
+    return {
+      ...ran,
+      answers: ran.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>)
+    }
+  }
+  const error = (id: unknown, code: number) => expect.objectContaining({ id, error: expect.objectContaining({ code }) })
+
+  it(
+    "a request 100,000 deep and one of 17 MiB, with the small ones read with them: each answered with its id",
+    async () => {
+      const call = (id: unknown, value: string) =>
+        `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"get_paper","arguments":{"id":${value}}},"id":${
+          JSON.stringify(id)
+        }}`
+      const ran = await serve([
+        call(20, "[".repeat(100_000) + "]".repeat(100_000)),
+        call("late", JSON.stringify("x".repeat(17 * 1024 * 1024))),
+        ping(21)
+      ])
+      expect(ran.answers).toContainEqual(error(20, -32600))
+      expect(ran.answers).toContainEqual(error("late", -32600))
+      expect(ran.answers).toContainEqual({ jsonrpc: "2.0", id: 21, result: {} })
+      expect(ran.answers).toContainEqual(expect.objectContaining({ id: 1, result: expect.anything() }))
+      expect(ran.stderr).toContain("nested more than 64 deep")
+      expect(ran.stderr).toMatch(/a message of \d+ bytes, over the limit of 4194304 bytes/)
+    },
+    60_000
+  )
+
+  it("malformed ids, messages that are not objects, effect's own members: JSON-RPC 2.0's answers", async () => {
+    const ran = await serve([
+      "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}",
+      "{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"ping\"}",
+      "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}",
+      "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}",
+      "5",
+      "\"a string\"",
+      "{\"jsonrpc\":\"2.0\",\"id\":\"h\",\"method\":\"ping\",\"headers\":5}",
+      ping("kept"),
+      ping(-3)
+    ])
+    // Six Invalid Requests with id null: the four bad ids and the two messages that are not objects.
+    expect(ran.answers.filter((answer) => answer["id"] === null)).toEqual(
+      Array.from({ length: 6 }, () => error(null, -32600))
+    )
+    expect(ran.answers.map((answer) => answer["id"])).not.toContain(-32603)
+    expect(ran.answers.map((answer) => answer["id"])).not.toContain("")
+    for (const id of ["h", "kept", -3]) expect(ran.answers).toContainEqual({ jsonrpc: "2.0", id, result: {} })
+  }, 60_000)
+
+  it("a lone surrogate in a server's title: U+FFFD in the answer, which strict JSON parsers take", async () => {
+    const body = "{\"total\":1,\"offset\":0,\"data\":[{\"paperId\":\"" + paper.paperId +
+      "\",\"title\":\"Attention \\ud800 is all\"}]}"
+    const faults = { script: [{ route: "/graph/v1/paper/search", fault: { _tag: "Status", status: 200, body } }] }
+    const ran = await serve(
+      [JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "search_papers", arguments: { query: "attention" } }
+      })],
+      { S2_EMULATOR_FAULTS: JSON.stringify(faults) }
+    )
+    // JSON.stringify writes a lone surrogate as the escape \ud800, which pydantic-core, orjson and
+    // serde_json refuse: none may be left, escaped or raw.
+    expect(ran.stdout).not.toMatch(/\\u[dD][89a-fA-F][0-9a-fA-F]{2}|[\ud800-\udfff]/)
+    const answer = ran.answers.find((a) => a["id"] === 2) as {
+      readonly result: { readonly structuredContent: { readonly papers: ReadonlyArray<{ readonly title: string }> } }
+    }
+    expect(answer.result.structuredContent.papers[0]!.title).toBe("Attention \ufffd is all")
+  }, 60_000)
+})

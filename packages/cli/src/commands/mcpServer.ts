@@ -10,59 +10,48 @@ import * as McpProtocol from "effect/ai/McpProtocol"
 import * as McpServer from "effect/ai/McpServer"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Sink from "effect/Sink"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
 import { visibleMessage } from "../render/Escape.js"
-
-/** JSON-RPC's answer to a message that is not JSON: it has no id to answer with. */
-const parseError = JSON.stringify({
-  jsonrpc: "2.0",
-  id: null,
-  error: { code: -32700, message: "Parse error: a line of standard input is not JSON" }
-}) + "\n"
-
-const isJson = (line: string): boolean => {
-  try {
-    JSON.parse(line)
-    return true
-  } catch {
-    return false
-  }
-}
+import * as Framing from "./mcpFraming.js"
 
 /**
- * Standard input one message per line, lines that are not JSON answered with a parse error and a
- * Warning on stderr. effect's stdio transport decodes what one read brings at once, and a line
- * that is not JSON failed the whole read: the messages beside it (an `initialize`) were dropped
- * without an answer, and the server saw the end of its input.
+ * Standard input cut into lines and checked before effect's stdio transport sees them, standard
+ * output made well-formed (see ./mcpFraming.ts). A line refused is answered here, with a Warning on
+ * stderr; the transport gets the others, one JSON-RPC message (or batch) a line.
  */
-const checkedLines: Layer.Layer<Stdio.Stdio, never, Stdio.Stdio> = Layer.effect(
+const framedStdio: Layer.Layer<Stdio.Stdio, never, Stdio.Stdio> = Layer.effect(
   Stdio.Stdio,
-  Effect.map(Effect.service(Stdio.Stdio), (stdio) =>
-    Stdio.make({
-      args: stdio.args,
-      stdout: (options) => stdio.stdout(options),
-      stderr: (options) => stdio.stderr(options),
-      stdin: stdio.stdin.pipe(
-        Stream.decodeText(),
-        Stream.splitLines,
-        Stream.filterEffect((line) =>
-          line.trim().length === 0 || isJson(line)
-            ? Effect.succeed(line.trim().length > 0)
-            : Effect.logWarning(
-              `s2 mcp: a line of standard input is not JSON, answered with a parse error: ${
-                visibleMessage(line.slice(0, 80))
-              }`
-            ).pipe(
-              Effect.andThen(Stream.run(Stream.make(parseError), stdio.stdout())),
-              Effect.orElseSucceed(() => undefined),
-              Effect.as(false)
-            )
-        ),
-        Stream.map((line) => `${line}\n`),
+  Effect.map(Effect.service(Stdio.Stdio), (stdio) => {
+    const stdout = (options?: { readonly endOnDone?: boolean | undefined }) =>
+      Sink.mapInput(
+        stdio.stdout(options),
+        (chunk: string | Uint8Array) => typeof chunk === "string" ? Framing.wellFormedJson(chunk) : chunk
+      )
+    const handle = (outcome: Framing.Outcome) =>
+      Effect.gen(function*() {
+        if (outcome.warning !== undefined) yield* Effect.logWarning(`s2 mcp: ${visibleMessage(outcome.warning)}`)
+        if (outcome.answer !== undefined) {
+          // An answer that cannot be written goes where the transport's own would: nowhere.
+          yield* Stream.run(Stream.make(`${outcome.answer}\n`), stdout()).pipe(Effect.ignore)
+        }
+        return outcome.forward
+      })
+    const stdin = Stream.suspend(() => {
+      const framer = Framing.makeFramer()
+      return stdio.stdin.pipe(
+        Stream.map(framer.push),
+        Stream.concat(Stream.sync(framer.end)),
+        Stream.flattenIterable,
+        Stream.mapEffect((line) => handle(Framing.outcomeOf(line))),
+        Stream.filter((line): line is string => line !== undefined),
+        Stream.map((line) => `${Framing.wellFormedJson(line)}\n`),
         Stream.encodeText
       )
-    }))
+    })
+    return Stdio.make({ args: stdio.args, stdout, stderr: (options) => stdio.stderr(options), stdin })
+  })
 )
 
 /**
@@ -75,4 +64,4 @@ export const layer = McpServer.layerStdio({
   version: packageJson.version,
   protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05],
   registrations: AssistantTools.mcp
-}).pipe(Layer.provide(checkedLines))
+}).pipe(Layer.provide(framedStdio))
