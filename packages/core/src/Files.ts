@@ -1,7 +1,8 @@
 /**
- * Writing a local file the safe way, for every package that keeps state on disk (the CLI's harvest
- * checkpoints, cassettes, cache entries): whatever was planted beside the file, nothing is written
- * through a symbolic link, and a reader sees the old content or the new, never a mix.
+ * Local files and directories the safe way, for every package that keeps state on disk (the CLI's
+ * harvest checkpoints, cassettes, cache entries, dataset downloads): whatever was planted beside a
+ * file, nothing is written through a symbolic link, and a reader sees the old content or the new,
+ * never a mix; a directory that cannot be made fails at once; a failure says its cause in words.
  *
  * Platform-neutral: it needs only a `FileSystem` (`NodeFileSystem.layer` on Node).
  *
@@ -48,3 +49,58 @@ export const writeAtomic: (
   data: Uint8Array | string,
   options?: WriteOptions
 ) => Effect.Effect<void, PlatformError.PlatformError, FileSystem.FileSystem> = internal.writeAtomic
+
+/**
+ * Options of {@link makeDirectory}.
+ *
+ * @category options
+ * @since 0.1.0
+ */
+export interface DirectoryOptions {
+  /** Permissions of each directory made (before the umask). Default `0o777`. */
+  readonly mode?: number | undefined
+}
+
+/**
+ * Makes the directory `path` and those above it that are missing, one `mkdir` at a time from the
+ * top down, so that any failure ends it at once with the `PlatformError` of the directory that
+ * could not be made. A directory already there, or a symbolic link to one, is fine; anything else
+ * there fails with `AlreadyExists`. Use it for every directory a program makes: Node's recursive
+ * `mkdir` starts over whenever a directory cannot be made though its parent exists (anywhere
+ * under /proc, for instance) and never returns.
+ *
+ * @example
+ * ```ts
+ * import { Files } from "@s2-effect/core"
+ *
+ * // Run with a FileSystem, e.g. `Effect.provide(NodeFileSystem.layer)`.
+ * export const prepare = Files.makeDirectory("data/2025-01-07/papers")
+ * ```
+ * @category files
+ * @since 0.1.0
+ */
+export const makeDirectory: (
+  path: string,
+  options?: DirectoryOptions
+) => Effect.Effect<void, PlatformError.PlatformError, FileSystem.FileSystem> = internal.makeDirectory
+
+/**
+ * What went wrong, in the system's words, for the one line a user reads: `no space left on device
+ * (ENOSPC)` rather than the platform's `Unknown: FileSystem.writeAll (21)`, which names the
+ * operation and a file descriptor but not the cause. The caller names the file and what it was
+ * doing. An error without a system code keeps the platform's message.
+ *
+ * @example
+ * ```ts
+ * import { Effect, FileSystem } from "effect"
+ * import { Files } from "@s2-effect/core"
+ *
+ * export const save = (path: string, text: string) =>
+ *   Effect.flatMap(FileSystem.FileSystem, (fs) => fs.writeFileString(path, text)).pipe(
+ *     Effect.mapError((error) => new Error(`cannot write ${path}: ${Files.describeError(error)}`))
+ *   )
+ * ```
+ * @category files
+ * @since 0.1.0
+ */
+export const describeError: (error: PlatformError.PlatformError) => string = internal.describeError

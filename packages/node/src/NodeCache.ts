@@ -5,23 +5,25 @@
  * @since 0.1.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as NodePath from "@effect/platform-node/NodePath"
 import type * as PlatformNodeRedis from "@effect/platform-node/NodeRedis"
 import { ResponseCache } from "@s2-effect/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as KeyValueStore from "effect/persistence/KeyValueStore"
 import * as Persistence from "effect/persistence/Persistence"
 import type * as PersistenceRedis from "effect/persistence/Redis"
 import type { PlatformError } from "effect/PlatformError"
+import * as FileStore from "./internal/fileStore.js"
 import * as NodeRedis from "./internal/redis.js"
 
 /**
- * Answers kept as files in a directory (created when missing), one small JSON file per answer, so
- * they outlive the process and can be shared by processes on one machine. Each file names the
- * request it answers and is checked on read: a file swapped, copied or spoiled is a logged miss,
- * never another request's answer.
+ * Answers kept as files in a directory (created when missing, with `Files.makeDirectory`), one
+ * small JSON file per answer, so they outlive the process and can be shared by processes on one
+ * machine. Each file names the request it answers and is checked on read: a file swapped, copied or
+ * spoiled is a logged miss, never another request's answer. The file names are predictable, so
+ * nothing goes through a symbolic link: an answer is written with `Files.writeAtomic` (a link
+ * planted under its name is replaced, its target untouched), and a link (or anything but a file)
+ * under an entry's name is a miss with a Warning, never read.
  *
  * @example
  * ```ts
@@ -36,8 +38,8 @@ import * as NodeRedis from "./internal/redis.js"
  */
 export const fileSystem = (directory: string): Layer.Layer<ResponseCache.Store, PlatformError> =>
   ResponseCache.keyValueStore.pipe(
-    Layer.provide(KeyValueStore.layerFileSystem(directory)),
-    Layer.provide(Layer.merge(NodeFileSystem.layer, NodePath.layer))
+    Layer.provide(FileStore.layer(directory)),
+    Layer.provide(NodeFileSystem.layer)
   )
 
 /**

@@ -6,7 +6,7 @@
 import { NodeFileSystem } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Files } from "@s2-effect/core"
-import { Effect, FileSystem, Layer } from "effect"
+import { Effect, FileSystem, Layer, PlatformError } from "effect"
 import * as NodePath from "node:path"
 
 /** Node's file system with some operations replaced; `calls` records the paths and flags written. */
@@ -26,7 +26,8 @@ const spied = (replace: (fs: FileSystem.FileSystem) => Partial<FileSystem.FileSy
           calls.push({ op: "open", path, flag: options?.flag })
           return (replaced.open ?? fs.open)(path, options)
         },
-        rename: replaced.rename ?? fs.rename
+        rename: replaced.rename ?? fs.rename,
+        makeDirectory: replaced.makeDirectory ?? fs.makeDirectory
       })
     })
   ).pipe(Layer.provideMerge(NodeFileSystem.layer))
@@ -135,4 +136,86 @@ describe("Files.writeAtomic", () => {
       expect(yield* temporaries(fs, dir)).toEqual([])
     }).pipe(Effect.scoped, Effect.provide(layer))
   })
+})
+
+describe("Files.makeDirectory", () => {
+  it.effect("makes the missing directories above; one already there, or a link to one, is fine", () =>
+    Effect.gen(function*() {
+      const { dir, fs, victim } = yield* setup
+      const deep = NodePath.join(dir, "a", "b", "c")
+      yield* Files.makeDirectory(deep)
+      yield* Files.makeDirectory(`${deep}/`)
+      expect((yield* fs.stat(deep)).type).toBe("Directory")
+      const link = NodePath.join(dir, "link")
+      yield* fs.symlink(NodePath.join(dir, "a"), link)
+      yield* Files.makeDirectory(NodePath.join(link, "b"))
+      // A file in the way, or under the path: the error of the directory that could not be made.
+      const taken = yield* Effect.flip(Files.makeDirectory(victim))
+      expect(taken.reason._tag).toBe("AlreadyExists")
+      const under = yield* Effect.flip(Files.makeDirectory(NodePath.join(victim, "x", "y")))
+      expect(Files.describeError(under)).toMatch(/\(ENOTDIR\)$/)
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("a directory that cannot be made though its parent exists (as under /proc) fails at once", () => {
+    let parent = ""
+    let calls = 0
+    // As /proc answers: mkdir of anything in it is ENOENT, so Node's recursive mkdir starts over forever.
+    const { layer } = spied((fs) => ({
+      makeDirectory: (path, options) =>
+        Effect.suspend(() => {
+          calls++
+          return path.startsWith(`${parent}${NodePath.sep}`)
+            ? Effect.fail(PlatformError.systemError({
+              _tag: "NotFound",
+              module: "FileSystem",
+              method: "makeDirectory",
+              pathOrDescriptor: path,
+              cause: Object.assign(new Error(`ENOENT: no such file or directory, mkdir '${path}'`), { code: "ENOENT" })
+            }))
+            : fs.makeDirectory(path, options)
+        })
+    }))
+    return Effect.gen(function*() {
+      const { dir } = yield* setup
+      parent = NodePath.join(dir, "proc")
+      yield* Files.makeDirectory(parent)
+      calls = 0
+      const error = yield* Effect.flip(Files.makeDirectory(NodePath.join(parent, "x", "y")))
+      expect(error.reason._tag).toBe("NotFound")
+      expect(error.message).toContain(NodePath.join(parent, "x"))
+      expect(Files.describeError(error)).toBe("no such file or directory (ENOENT)")
+      // y, x, proc (there), x again: one mkdir per level and one more, never a loop.
+      expect(calls).toBe(4)
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  })
+
+  it.effect.runIf(process.platform === "linux")("under the real /proc: fails at once", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(Files.makeDirectory("/proc/s2-effect-test/cache"))
+      expect(Files.describeError(error)).toBe("no such file or directory (ENOENT)")
+    }).pipe(Effect.provide(NodeFileSystem.layer)))
+})
+
+describe("Files.describeError", () => {
+  it.effect("the system's words and code, not the platform's method and descriptor", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const missing = yield* Effect.flip(fs.readFile("/no/such/file"))
+      expect(Files.describeError(missing)).toBe("no such file or directory (ENOENT)")
+      const full = PlatformError.systemError({
+        _tag: "Unknown",
+        module: "FileSystem",
+        method: "writeAll",
+        pathOrDescriptor: 21,
+        cause: Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" })
+      })
+      expect(full.message).toBe("Unknown: FileSystem.writeAll (21)")
+      expect(Files.describeError(full)).toBe("no space left on device (ENOSPC)")
+      const bare = PlatformError.badArgument({
+        module: "FileSystem",
+        method: "open",
+        description: "noFollow is not supported"
+      })
+      expect(Files.describeError(bare)).toBe("FileSystem.open: noFollow is not supported")
+    }).pipe(Effect.provide(NodeFileSystem.layer)))
 })

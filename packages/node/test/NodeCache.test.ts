@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
 import { Corpus, Emulator, Faults } from "@s2-effect/testing"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger } from "effect"
 import { TestClock } from "effect/testing"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -39,6 +39,14 @@ const pass = (concurrency: number | "unbounded" = 8) =>
     yield* emulator.clearRequests
     const records = yield* lookUpAll(concurrency)
     return { records, sent: (yield* emulator.requests).length }
+  })
+
+/** Waits until `directory` holds `count` entries (temporary files aside), for at most 30 s. */
+const entries = (directory: string, count: number) =>
+  Effect.promise(async () => {
+    const deadline = Date.now() + 30_000
+    const held = () => fs.readdirSync(directory).filter((name) => !name.endsWith(".tmp")).length
+    while (held() < count && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve))
   })
 
 describe("NodeCache.fileSystem", () => {
@@ -85,6 +93,10 @@ describe("NodeCache.fileSystem", () => {
         // All 500 at once: the batch goes out when it is full, without waiting for the window.
         const run = pass("unbounded")
         const first = yield* Effect.provide(run, batched)
+        // effect's persisted resolver stores a batch's answers after its callers have them: in the
+        // background, so the second pass waits for the entries (the write of each is a new file and
+        // a rename).
+        yield* entries(directory, 500)
         const second = yield* Effect.provide(run, batched)
         expect([first.sent, second.sent]).toEqual([1, 0])
         expect(second.records).toEqual(first.records)
@@ -171,6 +183,64 @@ describe("NodeCache.fileSystem against what a directory may hold", () => {
       expect(yield* lookUp).toEqual(first)
       expect(yield* sent).toBe(5)
     }).pipe(Effect.provide(client(path.join(root, "garbage")))))
+})
+
+describe("NodeCache.fileSystem never goes through a symbolic link under an entry's name", () => {
+  const id = ids[0]!
+  const lookUp = Effect.flatMap(SemanticScholar, (s2) => s2.getPaper(id, { fields: ["title"] }))
+  const sent = Effect.flatMap(Emulator, (emulator) => Effect.map(emulator.requests, (all) => all.length))
+  /** The Warning lines logged while `effect` runs, and its result. */
+  const warned = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.suspend(() => {
+      const lines: Array<string> = []
+      const logger = Logger.make(({ logLevel, message }) => {
+        if (logLevel === "Warn") lines.push(Array.isArray(message) ? message.join(" ") : String(message))
+      })
+      return Effect.map(Effect.provide(effect, Logger.layer([logger])), (value) => ({ value, lines }))
+    })
+  /** The name of the lookup's entry (names are predictable: that is the point), from a run elsewhere. */
+  const entryName = Effect.gen(function*() {
+    const directory = path.join(root, "names")
+    yield* Effect.provide(lookUp, client(directory))
+    const [name] = fs.readdirSync(directory)
+    return name!
+  })
+
+  it.effect("a link planted under the name: its target is untouched, and the entry is a file of its own", () =>
+    Effect.gen(function*() {
+      const name = yield* entryName
+      const directory = path.join(root, "planted")
+      fs.mkdirSync(directory)
+      const victim = path.join(root, "victim")
+      fs.writeFileSync(victim, "precious")
+      fs.symlinkSync(victim, path.join(directory, name))
+      const { lines, value } = yield* warned(Effect.provide(lookUp, client(directory)))
+      expect(value.title).toBe(corpus.paper(0).title)
+      expect(fs.readFileSync(victim, "utf8")).toBe("precious")
+      expect(fs.lstatSync(path.join(directory, name)).isFile()).toBe(true)
+      expect(lines).toEqual([expect.stringContaining(`${path.join(directory, name)} is a symbolic link`)])
+      // The entry now answers the next lookup.
+      const again = yield* Effect.provide(Effect.andThen(lookUp, sent), client(directory))
+      expect(again).toBe(0)
+    }))
+
+  it.effect("a link to a valid entry elsewhere is not read: the server is asked, the entry left as it was", () =>
+    Effect.gen(function*() {
+      const name = yield* entryName
+      const elsewhere = path.join(root, "names", name)
+      const before = fs.readFileSync(elsewhere, "utf8")
+      const directory = path.join(root, "linked")
+      fs.mkdirSync(directory)
+      fs.symlinkSync(elsewhere, path.join(directory, name))
+      const { lines, value } = yield* warned(Effect.provide(Effect.andThen(lookUp, sent), client(directory)))
+      // Read through the link, the entry would have answered without a request.
+      expect(value).toBe(1)
+      expect(lines).toEqual([
+        expect.stringContaining("is a symbolic link: the cache never reads or writes through one")
+      ])
+      expect(fs.readFileSync(elsewhere, "utf8")).toBe(before)
+      expect(fs.lstatSync(path.join(directory, name)).isFile()).toBe(true)
+    }))
 })
 
 describe("NodeCache.redis", () => {

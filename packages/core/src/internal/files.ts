@@ -1,5 +1,6 @@
 /**
- * Replacing a file atomically without following a symbolic link (see `Files.ts`).
+ * Replacing a file atomically without following a symbolic link, making directories one level at
+ * a time, and the words of a file-system failure (see `Files.ts`).
  */
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
@@ -58,3 +59,61 @@ export const writeAtomic = (
     // A rename replaces whatever `path` is, a symbolic link included, and never writes through it.
     yield* fs.rename(temporary, path).pipe(Effect.tapError(() => Effect.ignore(fs.remove(temporary))))
   }).pipe(Effect.uninterruptible)
+
+/** The parent of a path by its text, or `undefined` for a root or a single relative segment. */
+const parentOf = (path: string): string | undefined => {
+  const trimmed = path.replace(/(?<=.)[\\/]+$/, "")
+  const at = Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\"))
+  if (at < 0) return undefined
+  const parent = at === 0 ? trimmed.slice(0, 1) : trimmed.slice(0, at)
+  return parent === trimmed ? undefined : parent
+}
+
+/** One `mkdir`, not recursive: a directory already there (or a link to one) is what was wanted. */
+const makeOne = (
+  fs: FileSystem.FileSystem,
+  path: string,
+  mode: number | undefined
+): Effect.Effect<void, PlatformError.PlatformError> =>
+  fs.makeDirectory(path, mode === undefined ? {} : { mode }).pipe(
+    Effect.catchIf(alreadyExists, (error) =>
+      Effect.flatMap(fs.stat(path), (info) => info.type === "Directory" ? Effect.void : Effect.fail(error)))
+  )
+
+/**
+ * Each missing directory from the top down, one `mkdir` each: a `mkdir` that fails, or that still
+ * finds no parent once the parent is made, ends it. Node's own recursive `mkdir` starts over in that
+ * case and loops forever (under /proc, where a directory cannot be made though its parent exists).
+ */
+export const makeDirectory = (
+  path: string,
+  options: { readonly mode?: number | undefined } = {}
+): Effect.Effect<void, PlatformError.PlatformError, FileSystem.FileSystem> =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => {
+    const make = (dir: string): Effect.Effect<void, PlatformError.PlatformError> =>
+      makeOne(fs, dir, options.mode).pipe(
+        Effect.catchIf((error) => error.reason._tag === "NotFound", (error) => {
+          const parent = parentOf(dir)
+          // Once per level: the path's own length bounds the work.
+          return parent === undefined
+            ? Effect.fail(error)
+            : Effect.andThen(make(parent), makeOne(fs, dir, options.mode))
+        })
+      )
+    return make(path)
+  })
+
+/** A Node error's code and words: `ENOSPC: no space left on device, write` is `ENOSPC`, `no space left on device`. */
+const systemWords = (cause: unknown): { readonly code: string; readonly words: string | undefined } | undefined => {
+  if (typeof cause !== "object" || cause === null) return undefined
+  const { code, message } = cause as { readonly code?: unknown; readonly message?: unknown }
+  if (typeof code !== "string" || !/^E[A-Z0-9]+$/.test(code)) return undefined
+  const words = typeof message === "string" ? new RegExp(`^${code}: ([^,]+)`).exec(message)?.[1] : undefined
+  return { code, words }
+}
+
+export const describeError = (error: PlatformError.PlatformError): string => {
+  const system = systemWords(error.reason.cause)
+  if (system === undefined) return error.reason.message
+  return system.words === undefined ? system.code : `${system.words} (${system.code})`
+}
