@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Corpus, Emulator } from "@s2-effect/testing"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger } from "effect"
 import * as fc from "fast-check"
 import { CitationGraph, SemanticScholar } from "../src/index.js"
 import { pack, score } from "../src/internal/related.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const small = Corpus.make({ seed: 1, size: 1000 })
 const large = Corpus.make({ seed: 1, size: 10_000 })
@@ -70,6 +71,8 @@ const requestKinds = Effect.map(Effect.flatMap(Emulator, (e) => e.requests), (al
   lists: all.filter((r) => /\/paper\/[^/]+\/(citations|references)$/.test(r.path)),
   other: all.filter((r) => !r.path.endsWith("/paper/batch") && !/\/(citations|references)$/.test(r.path))
 }))
+
+const sha = (n: number) => n.toString(16).padStart(40, "0")
 
 const TURING = "DOI:10.1093/mind/lix.236.433"
 const LITERATURE_GRAPH = "DOI:10.18653/v1/N18-3011"
@@ -199,6 +202,30 @@ describe("CitationGraph.related", () => {
       expect(answer.papers.length).toBeGreaterThan(0)
       expect(answer.papers.every((r) => r.citesSeed || r.citedBySeed)).toBe(true)
     }).pipe(Effect.provide(emulated(small))))
+
+  it.effect("an id in the server's lists that no request can carry is left out with a Warning, not a failed job", () =>
+    Effect.gen(function*() {
+      const warnings: Array<string> = []
+      const logger = Logger.make(({ logLevel, message }) => {
+        if (logLevel === "Warn") warnings.push(Array.isArray(message) ? message.join(" ") : String(message))
+      })
+      const answer = yield* CitationGraph.related(["DOI:10.1/seed"]).pipe(Effect.provide(Logger.layer([logger])))
+      expect(answer.papers.map((r) => [r.paper.paperId, r.citesSeed])).toEqual([[sha(2), true]])
+      const asked = (yield* requests).filter((r) => r.url.pathname.endsWith("/paper/batch")).flatMap((r) =>
+        (r.body as { ids: Array<string> }).ids
+      )
+      expect(asked).toEqual(["DOI:10.1/seed", sha(2), sha(1), sha(2)])
+      expect(warnings).toEqual([
+        "related papers: 1 id(s) in the server's lists left out, since no request can carry them (first: \"../../author/1\")"
+      ])
+    }).pipe(Effect.provide(testLayer((request) => {
+      const ids = (request.body as { ids: Array<string> }).ids
+      return Effect.succeed(json(ids.map((id) =>
+        id === "DOI:10.1/seed"
+          ? { paperId: sha(1), citations: [{ paperId: "../../author/1" }, { paperId: sha(2) }], references: [] }
+          : { paperId: id, title: "t", references: [] }
+      )))
+    }))))
 
   it.effect("input that can never succeed is refused before any request", () =>
     Effect.gen(function*() {

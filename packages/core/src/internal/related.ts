@@ -22,6 +22,7 @@ import { BadQueryParameters, type S2Error } from "../S2Error.js"
 import { SemanticScholar, type Service } from "../SemanticScholar.js"
 import { decodeUnknownResult } from "./decode.js"
 import { papersById } from "./papersById.js"
+import * as Validate from "./validate.js"
 
 /** The batch endpoint's limit. */
 const BATCH = 500
@@ -71,6 +72,8 @@ interface State {
   readonly referencesOf: Map<string, Set<string>>
   readonly citationsOf: Map<string, Set<string>>
   readonly truncated: Array<CutList>
+  /** Ids in the server's lists that no request can carry, left out. */
+  readonly skipped: Set<string>
   pagesLeft: number
   stopped: boolean
 }
@@ -98,10 +101,25 @@ const mayRead = (state: State) =>
     return !state.stopped
   })
 
-/** The ids of a nested list, each once, and how many entries it had. */
-const listed = (refs: ReadonlyArray<PaperRef> | null | undefined, total: number | null | undefined): Listed => {
+/**
+ * Whether an id from the server's lists can go into a request (the batch endpoint would refuse
+ * the whole call for one that cannot: a control character, a `..` segment); else it is `skipped`.
+ */
+const usable = (state: State, id: string | null | undefined): id is string => {
+  if (typeof id !== "string" || id === "") return false
+  if (Result.isSuccess(Validate.paperId(id))) return true
+  state.skipped.add(id)
+  return false
+}
+
+/** The usable ids of a nested list, each once, and how many entries it had. */
+const listed = (
+  state: State,
+  refs: ReadonlyArray<PaperRef> | null | undefined,
+  total: number | null | undefined
+): Listed => {
   const ids = new Set<string>()
-  for (const ref of refs ?? []) if (typeof ref.paperId === "string" && ref.paperId !== "") ids.add(ref.paperId)
+  for (const ref of refs ?? []) if (usable(state, ref.paperId)) ids.add(ref.paperId)
   return { ids, entries: refs?.length ?? 0, total: total ?? undefined }
 }
 
@@ -128,14 +146,14 @@ const readSeeds = Effect.fnUntraced(function*(state: State, seeds: ReadonlyArray
     }
     if (state.seeds.has(paper.paperId)) continue
     state.seeds.set(paper.paperId, {
-      citations: listed(paper.citations, paper.citationCount),
-      references: listed(paper.references, paper.referenceCount)
+      citations: listed(state, paper.citations, paper.citationCount),
+      references: listed(state, paper.references, paper.referenceCount)
     })
     for (const ref of paper.citations ?? []) {
-      if (ref.paperId !== null) state.citerSizes.set(ref.paperId, ref.referenceCount ?? undefined)
+      if (usable(state, ref.paperId)) state.citerSizes.set(ref.paperId, ref.referenceCount ?? undefined)
     }
     for (const ref of paper.references ?? []) {
-      if (ref.paperId !== null) state.citedSizes.set(ref.paperId, ref.citationCount ?? undefined)
+      if (usable(state, ref.paperId)) state.citedSizes.set(ref.paperId, ref.citationCount ?? undefined)
     }
   }
 })
@@ -162,7 +180,7 @@ const pageSeedList = Effect.fnUntraced(function*(state: State, seed: string, whi
     const read = yield* Stream.runCollect(Stream.take(records, pages * PAGE))
     const sizes = which === "citations" ? state.citerSizes : state.citedSizes
     for (const ref of read) {
-      if (typeof ref.paperId !== "string" || ref.paperId === "") continue
+      if (!usable(state, ref.paperId)) continue
       list.ids.add(ref.paperId)
       if (!sizes.has(ref.paperId)) {
         sizes.set(ref.paperId, (which === "citations" ? ref.referenceCount : ref.citationCount) ?? undefined)
@@ -210,8 +228,8 @@ const readNeighbours = Effect.fnUntraced(function*(state: State, which: Which) {
     for (const [id, paper] of yield* papersById(state.s2, call, fields)) {
       if (paper === undefined) continue
       const list = which === "references"
-        ? listed(paper.references, paper.referenceCount)
-        : listed(paper.citations, paper.citationCount)
+        ? listed(state, paper.references, paper.referenceCount)
+        : listed(state, paper.citations, paper.citationCount)
       into.set(id, list.ids)
       if (isCut(list)) state.truncated.push(cut(id, which, list, false))
     }
@@ -303,7 +321,7 @@ const details = Effect.fnUntraced(function*(
         papers.set(id, new Paper({ paperId: id }))
         continue
       }
-      references.set(id, listed(paper.references, undefined).ids)
+      references.set(id, listed(state, paper.references, undefined).ids)
       papers.set(id, asked ? paper : withoutReferences(paper))
     }
   }
@@ -349,6 +367,7 @@ export const related = (
       referencesOf: new Map(),
       citationsOf: new Map(),
       truncated: [],
+      skipped: new Set(),
       pagesLeft: options.maxPages ?? defaults.maxPages,
       stopped: false
     }
@@ -369,6 +388,12 @@ const read = Effect.fnUntraced(function*(
   }
   yield* readNeighbours(state, "references")
   yield* readNeighbours(state, "citations")
+  if (state.skipped.size > 0) {
+    yield* Effect.logWarning(
+      `related papers: ${state.skipped.size} id(s) in the server's lists left out, since no request can carry them ` +
+        `(first: ${JSON.stringify([...state.skipped][0])})`
+    )
+  }
   const counted = count(state)
   const best = rank(counted).slice(0, top)
   const shown = [...state.seeds.keys(), ...best.map((b) => b.id)]
