@@ -86,7 +86,7 @@ export const blocksOf = (file: string, text: string): Array<Block> =>
 /**
  * What may differ between two runs, replaced on both sides before comparing: the demo's temporary
  * folder (`/tmp/s2-demo-Xa81Qz`), durations (`in 1.2 s`, `ready in 0.3 s`, `finished in 3.5 s`) and
- * rates (`12,345 papers/s`). Progress lines (`harvest: 92% 49,000/53,151 papers · …`, and
+ * rates (`12,345 papers/s`, `1 paper/s`). Progress lines (`harvest: 92% 49,000/53,151 papers · …`, and
  * `  part-0.jsonl.gz: 0.1 of 0.1 MB` of a download, printed at most once a second when piped) are
  * left out on both sides: how many a run prints depends on its speed.
  */
@@ -97,7 +97,7 @@ export const normalise = (text: string): string =>
   text
     .replace(/\S*\/s2-demo-[A-Za-z0-9]{6}/g, "<tmp>/s2-demo-XXXXXX")
     .replace(/\bin \d+(?:\.\d+)? s\b/g, "in N s")
-    .replace(/[\d,]+ papers\/s/g, "N papers/s")
+    .replace(/[\d,]+ papers?\/s/g, "N papers/s")
 
 let bin: string | undefined
 /** The bundled `s2`, built on first use. */

@@ -117,6 +117,92 @@ describe("outputs that lose nothing", () => {
     }
     const jsonl = await s2(["graph", "arXiv:1706.03762", "--depth", "0", "--fields", "title,authors", "--emulator"])
     expect(jsonl.code).toBe(0)
-    expect(Object.keys((jsonLines(jsonl.stdout)[0]!["paper"]) as object).sort()).toEqual(["authors", "paperId", "title"])
+    expect(Object.keys((jsonLines(jsonl.stdout)[0]!["paper"]) as object).sort()).toEqual([
+      "authors",
+      "paperId",
+      "title"
+    ])
+  }, T)
+})
+
+/** Waits until `check` holds, polling, for at most `seconds`. */
+const until = async (check: () => boolean, seconds: number): Promise<void> => {
+  const deadline = Date.now() + seconds * 1000
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${seconds} s`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+describe("small things a first run shows", () => {
+  it("a 5-paper harvest's chart has a row only for the years with papers", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-chart-"))
+    const out = path.join(dir, "five.jsonl")
+    const ran = await s2(["harvest", "graph", "--max", "5", "--out", out, "--emulator"])
+    expect(ran.code).toBe(0)
+    const years = new Map<string, number>()
+    for (const paper of jsonLines(fs.readFileSync(out, "utf8"))) {
+      const year = String(paper["year"] ?? "no year")
+      years.set(year, (years.get(year) ?? 0) + 1)
+    }
+    const rows = ran.stdout.slice(ran.stdout.indexOf("papers per year:\n") + 17).trim().split("\n")
+    expect(rows.map((row) => row.replace(/ │.*$/, "").trim()).sort()).toEqual([...years.keys()].sort())
+    expect(rows.every((row) => !/│ 0$/.test(row))).toBe(true)
+    expect(ran.stdout).toMatch(/\(\d+ papers?\/s\)/)
+    fs.rmSync(dir, { recursive: true, force: true })
+  }, T)
+
+  it("the graph's progress has no 'ETA ?', and Ctrl-C says how much was saved and how to go on", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-graph-int-"))
+    const out = path.join(dir, "walk.jsonl")
+    const faults = JSON.stringify({ script: [{ requests: { from: 1 }, fault: { _tag: "Latency", millis: 300 } }] })
+    const child = Bin.start(
+      bin,
+      [
+        "graph",
+        "arXiv:1706.03762",
+        "--direction",
+        "both",
+        "--depth",
+        "2",
+        "--per-node",
+        "6",
+        "--emulator",
+        "--out",
+        out
+      ],
+      { S2_EMULATOR_FAULTS: faults }
+    )
+    let stderr = ""
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()))
+    const done = Bin.finish(child)
+    const checkpoint = `${out}.checkpoint.json`
+    // A progress line shown and a batch of nodes saved, then Ctrl-C before the walk's end.
+    await until(
+      () =>
+        stderr.includes("graph: ") && fs.existsSync(checkpoint) &&
+        /"records": [1-9]/.test(fs.readFileSync(checkpoint, "utf8")),
+      40
+    )
+    child.kill("SIGINT")
+    const stopped = await done
+    expect(stopped.code).toBe(130)
+    const progress = stopped.stderr.split("\n").filter((l) => l.startsWith("graph: "))
+    expect(progress.length).toBeGreaterThan(0)
+    for (const line of progress) {
+      expect(line).not.toContain("ETA")
+      expect(line).not.toMatch(/\b1 papers\b|\b1 pages\b/)
+      expect(line).toMatch(/^graph: [\d,]+ papers? · [\d,]+ pages? · [\d,]+ papers?\/s$/)
+    }
+    const lines = jsonLines(fs.readFileSync(out, "utf8"))
+    const nodes = lines.filter((l) => l["type"] === "node").length
+    const edges = lines.filter((l) => l["type"] === "edge").length
+    expect(nodes).toBeGreaterThan(0)
+    const noun = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
+    expect(stopped.stderr).toContain(
+      `\ns2: graph interrupted: ${noun(nodes, "paper")}, ${noun(edges, "citation")} saved to ${out};` +
+        " run the same command with --resume to go on\n"
+    )
+    fs.rmSync(dir, { recursive: true, force: true })
   }, T)
 })

@@ -96,7 +96,9 @@ describe("formats", () => {
       expect(rows).toHaveLength(1 + 1002 + 1)
       expect(rows.slice(-4)).toEqual(["999,", "1000,", "1001,", ""])
       expect(lines).toEqual([
-        expect.stringMatching(/^--format csv: record 1,001 has a column late that the header \(the columns of the first 1,000 records\) does not have: left out of the CSV/),
+        expect.stringMatching(
+          /^--format csv: record 1,001 has a column late that the header \(the columns of the first 1,000 records\) does not have: left out of the CSV/
+        ),
         expect.stringMatching(/^--format csv: record 1,002 has columns other\.a, other\.b that/)
       ])
     }))
@@ -171,6 +173,18 @@ describe("formats", () => {
 })
 
 describe("chart", () => {
+  it("has a row only for the years with papers: five papers over nineteen years are five rows", () => {
+    const counts = { "2007": 1, "2008": 1, "2014": 1, "2020": 1, "2025": 1 }
+    expect(yearChart(counts, 4).split("\n").filter((l) => l !== "")).toEqual([
+      "2007 │████ 1",
+      "2008 │████ 1",
+      "2014 │████ 1",
+      "2020 │████ 1",
+      "2025 │████ 1"
+    ])
+    expect(yearChart({ "1950": 0 }, 4)).toBe("")
+  })
+
   it("draws one bar per year, the longest for the largest count", () => {
     const chart = yearChart({ "2020": 10, "2021": 20, unknown: 5 }, 10)
     expect(chart).toBe(
@@ -222,7 +236,10 @@ describe("progress", () => {
     expect(Progress.plainLine(state(25_000))).toBe(
       "harvest: 50% 25,000/50,000 papers · 25 pages · 12,500 papers/s · ETA 2s"
     )
-    expect(Progress.facts(state(0, 0))).toContain("ETA ?")
+    // No total, or no papers yet: no ETA at all rather than "ETA ?"; one of a thing is singular.
+    expect(Progress.facts(state(0, 0))).not.toContain("ETA")
+    expect(Progress.facts({ ...state(0), now: 0 })).not.toContain("ETA")
+    expect(Progress.facts({ ...state(1, 0), now: 1000 })).toBe("1 paper · 1 page · 1 paper/s")
     expect(Progress.facts(state(1000))).toContain(" · 1 page · ")
     expect([Progress.count(1, "page"), Progress.count(0, "page"), Progress.count(12_000, "paper")])
       .toEqual(["1 page", "0 pages", "12,000 papers"])

@@ -356,8 +356,22 @@ export const graph = Command.make(
         const progress = yield* Common.progress("graph")
         const result = yield* toFile(out, settings, start, progress).pipe(
           Effect.ensuring(progress.stop),
+          // What the file holds is what its checkpoint counts (each batch and its checkpoint are written
+          // together); a checkpoint that cannot be read back still leaves the way to go on.
           Effect.onInterrupt(() =>
-            stdio.err(`\ns2: graph interrupted; run the same command with --resume to continue ${out}\n`)
+            HarvestCheckpoint.read(out).pipe(
+              Effect.map(Option.match({
+                onNone: () => "",
+                onSome: (cp) => {
+                  const { edges, nodes } = counted(cp)
+                  return `: ${Progress.count(nodes, "paper")}, ${Progress.count(edges, "citation")} saved to ${out}`
+                }
+              })),
+              Effect.orElseSucceed(() => ""),
+              Effect.flatMap((saved) =>
+                stdio.err(`\ns2: graph interrupted${saved}; run the same command with --resume to go on\n`)
+              )
+            )
           )
         )
         const { edges, nodes } = counted(result.checkpoint)

@@ -42,8 +42,8 @@ export const summary = (out: string, result: Harvest.Result, thisYear?: number):
         megabytes(cp.bytes)
       }) into ${out}`,
       `${Progress.grouped(fetched)} fetched in ${seconds.toFixed(1)} s (${
-        Progress.grouped(seconds > 0 ? fetched / seconds : 0)
-      } papers/s)${result.startRecords > 0 ? `, resumed at ${Progress.grouped(result.startRecords)}` : ""}`
+        Progress.count(Math.round(seconds > 0 ? fetched / seconds : 0), "paper")
+      }/s)${result.startRecords > 0 ? `, resumed at ${Progress.grouped(result.startRecords)}` : ""}`
     ]
   const chart = yearChart(cp.years, 40, thisYear)
   return lines.join("\n") + "\n" + (chart === "" ? "" : `\npapers per year:\n${chart}`)

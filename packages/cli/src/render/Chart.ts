@@ -60,12 +60,13 @@ export const groupYears = (
 
 /**
  * The chart of papers per year, `width` characters for the longest bar; `thisYear` (see
- * {@link currentYear}) ends the last range.
+ * {@link currentYear}) ends the last range. Only years (or ranges) with papers have a row: five
+ * papers from 2007 to 2025 are five rows, not nineteen of which fourteen say 0.
  *
  * @since 0.1.0
  */
 export const yearChart = (counts: Readonly<Record<string, number>>, width = 40, thisYear?: number): string => {
-  const rows = groupYears(counts, 20, thisYear)
+  const rows = groupYears(counts, 20, thisYear).filter(([, n]) => n > 0)
   if (rows.length === 0) return ""
   const max = rows.reduce((m, [, n]) => Math.max(m, n), 0)
   const labelWidth = rows.reduce((m, [label]) => Math.max(m, label.length), 0)

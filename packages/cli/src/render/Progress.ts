@@ -77,18 +77,36 @@ export const rate = (state: State): number => {
 }
 
 /**
- * The facts after the bar: `21,000/50,000 papers · 21 pages · 9,800 papers/s · ETA 3s`.
+ * The time left, when it can be told: a total is known and papers are coming.
+ *
+ * @since 0.1.0
+ */
+export const eta = (state: State): string | undefined => {
+  const perSecond = rate(state)
+  const remaining = Math.max(0, state.target - state.records)
+  return state.target === 0
+    ? undefined
+    : remaining === 0
+    ? "0s"
+    : perSecond > 0
+    ? duration(remaining / perSecond)
+    : undefined
+}
+
+/**
+ * The facts after the bar: `21,000/50,000 papers · 21 pages · 9,800 papers/s · ETA 3s`; without a
+ * total (a graph walk), or before papers come, no ETA rather than `ETA ?`. A count of one is
+ * singular (`1 paper/s`).
  *
  * @since 0.1.0
  */
 export const facts = (state: State): string => {
-  const perSecond = rate(state)
-  const remaining = Math.max(0, state.target - state.records)
-  const eta = state.target === 0 ? "?" : remaining === 0 ? "0s" : perSecond > 0 ? duration(remaining / perSecond) : "?"
-  const of = state.target > 0 ? `/${number(state.target)}` : ""
-  return `${number(state.records)}${of} papers · ${count(state.pages, "page")} · ${
-    number(perSecond)
-  } papers/s · ETA ${eta}${state.retrying === undefined ? "" : ` · ${visible(state.retrying)}`}`
+  const perSecond = Math.round(rate(state))
+  const left = eta(state)
+  const of = state.target > 0 ? `/${number(state.target)} papers` : state.records === 1 ? " paper" : " papers"
+  return `${number(state.records)}${of} · ${count(state.pages, "page")} · ${count(perSecond, "paper")}/s${
+    left === undefined ? "" : ` · ETA ${left}`
+  }${state.retrying === undefined ? "" : ` · ${visible(state.retrying)}`}`
 }
 
 /**
