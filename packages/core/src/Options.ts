@@ -23,7 +23,10 @@ import type { RetryPolicy } from "./RetryPolicy.js"
 export interface Options {
   /** Sent as `x-api-key` to the API root only; never logged. */
   readonly apiKey?: Redacted.Redacted<string> | undefined
-  /** Replaces the root `https://api.semanticscholar.org`; the API prefixes are added by the client. */
+  /**
+   * Replaces the root `https://api.semanticscholar.org`; the API prefixes are added by the client.
+   * An http(s) URL without a user name or password (refused: messages name the URL).
+   */
   readonly apiUrl?: string | undefined
   /** Per attempt. Default 30 seconds. */
   readonly timeout?: Duration.Input | undefined

@@ -93,6 +93,25 @@ describe("NodeSemanticScholar over a real local HTTP server", () => {
       expect(new Set(hits.map((h) => h.port)).size).toBeLessThanOrEqual(2)
     }))
 
+  it.live("a user name or password in S2_API_URL or apiUrl is refused before any request, and never shown", () =>
+    Effect.gen(function*() {
+      const { hits, url } = yield* server
+      const withPassword = url.replace("http://", "http://someone:hunter2secret@")
+      const fromEnv = NodeSemanticScholar.layerConfig({ rateLimit: false }).pipe(
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { S2_API_URL: withPassword } })))
+      )
+      const inCode = NodeSemanticScholar.layer({ apiUrl: withPassword, rateLimit: false })
+      for (const layer of [fromEnv, inCode]) {
+        const error = yield* Effect.flip(Layer.build(layer).pipe(Effect.scoped))
+        if (error._tag !== "InvalidOptions") return expect.unreachable(String(error))
+        expect(error.option).toBe("apiUrl")
+        expect(error.message).toContain(`apiUrl "http://***@127.0.0.1:`)
+        expect(error.message).toContain("has a user name or password")
+        expect(JSON.stringify(error)).not.toMatch(/someone|hunter2/)
+      }
+      expect(hits).toEqual([])
+    }))
+
   it.live("layer takes options in code; a refused connection is a TransportError", () =>
     Effect.gen(function*() {
       const { server: srv, url } = yield* server

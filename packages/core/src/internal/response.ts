@@ -142,15 +142,73 @@ export const tooLarge = (over: TooLarge, max: number, target: Target, status: nu
     ...target
   })
 
-const replaced = (text: string, part: string): string =>
-  text.includes(part) ? text.split(part).join("<redacted>") : text
+/** One character (code point) from its number, or the text it was written as when there is none. */
+const character = (code: number, written: string): string => code <= 0x10ffff ? String.fromCodePoint(code) : written
+
+const named: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'" }
+
+/** A run of `%XX`: UTF-8 when it is, else each byte below 0x80 as its character. */
+const percent = (run: string): string => {
+  try {
+    return decodeURIComponent(run)
+  } catch {
+    return run.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  }
+}
 
 /**
- * The text with every occurrence of the key replaced, for anything a server echoed back: as it is,
- * and as a JSON string writes it (a key with a quote or a backslash is written escaped in a body).
+ * The ways a server may write a character instead of itself: JSON and JavaScript escapes
+ * (`\u004b`, `\u{4b}`, `\x4b`, `\"`), HTML references (`&#75;`, `&#x4b;`, `&amp;`) and
+ * percent-encoding (`%4B`).
+ */
+const escape =
+  /\\u\{([0-9a-f]{1,6})\}|\\u([0-9a-f]{4})|\\x([0-9a-f]{2})|\\([/\\"'])|&#x([0-9a-f]{1,6});?|&#(\d{1,7});?|&(amp|lt|gt|quot|apos);|(?:%[0-9a-f]{2})+/gi
+
+const unescape = (written: string, ...groups: Array<string | undefined>): string => {
+  const [braced, u, x, single, hex, decimal, name] = groups
+  const code = braced ?? u ?? x ?? hex
+  if (code !== undefined) return character(parseInt(code, 16), written)
+  if (decimal !== undefined) return character(Number(decimal), written)
+  return single ?? (name === undefined ? percent(written) : named[name.toLowerCase()] ?? written)
+}
+
+/** Characters a terminal shows as nothing (zero-width spaces and joiners, bidi marks, soft hyphens). */
+const invisible = /\p{Cf}/gu
+
+/** Whether a text may show other characters than it holds. */
+const encoded = /[\\%&\p{Cf}]/u
+
+/**
+ * The text as a reader sees it once decoded: escapes resolved, invisible characters dropped,
+ * again while that changes it (an escape written escaped, `%5Cu004b`), a few rounds at most.
+ */
+const shown = (text: string): string => {
+  let view = text
+  for (let round = 0; round < 4 && encoded.test(view); round++) {
+    const next = view.replace(escape, unescape).replace(invisible, "")
+    if (next === view) break
+    view = next
+  }
+  return view
+}
+
+const specials = /[.*+?^${}()|[\]\\]/g
+
+/**
+ * The text with the key hidden, in any form a reader would recognise: as it is, as a JSON string
+ * writes it, in any letter case, and (the text is then shown decoded) written with escapes of any
+ * kind, percent-encoded or HTML references, mixed, nested or with invisible characters in between.
+ * For anything a server echoed back: the key is matched on what the text shows, not only its bytes.
  */
 export const redactKey = (key: string | undefined) => {
   if (key === undefined || key === "") return (text: string): string => text
-  const escaped = JSON.stringify(key).slice(1, -1)
-  return (text: string): string => replaced(escaped === key ? text : replaced(text, escaped), key)
+  const forms = [...new Set([key, JSON.stringify(key).slice(1, -1)])]
+  const pattern = new RegExp(forms.map((form) => form.replace(specials, "\\$&")).join("|"), "gi")
+  const hide = (text: string): string => text.replace(pattern, "<redacted>")
+  return (text: string): string => {
+    const hidden = hide(text)
+    const view = shown(hidden)
+    const viewHidden = hide(view)
+    return viewHidden === view ? hidden : viewHidden
+  }
 }

@@ -176,8 +176,10 @@ export const toError = (answer: Answer): S2Error => {
 export const fromResponse = (
   response: HttpClientResponse.HttpClientResponse,
   request: ResponseContext
-): Effect.Effect<S2Error> =>
-  Effect.zipWith(
+): Effect.Effect<S2Error> => {
+  const hide = request.redact ?? ((text: string) => text)
+  const location = response.headers["location"]
+  return Effect.zipWith(
     // A body that breaks off while its start is read still has a status worth reporting.
     readStart(response).pipe(Effect.orElseSucceed(() => "")),
     Clock.currentTimeMillis,
@@ -186,10 +188,11 @@ export const fromResponse = (
         status: response.status,
         method: request.method,
         url: request.url,
-        body: request.redact === undefined ? body : request.redact(body),
+        body: hide(body),
         retryAfterMillis: parseRetryAfter(response.headers["retry-after"], now),
-        location: response.headers["location"],
+        location: location === undefined ? undefined : hide(location),
         responder: request.responder,
         notFollowed: request.notFollowed
       })
   )
+}

@@ -356,7 +356,7 @@ const toAnswer = (target: Target, hide: Hide) => ({ headers, status, text }: Rea
         ...target,
         body: hide(text),
         retryAfterMillis: Status.parseRetryAfter(headers["retry-after"], now),
-        location: headers.location
+        location: headers.location === undefined ? undefined : hide(headers.location)
       })))
 
 /** The body of a request as text, for the debug line. */

@@ -184,15 +184,29 @@ export const commaList = (parameter: string, names: ReadonlyArray<string>, what:
     ? refuse(parameter, `${parameter} must list at least one non-empty ${what}, without commas`)
     : Result.succeed(names.join(","))
 
-/** An http(s) URL, returned without trailing slashes. */
+/** A URL as a message may quote it: whatever stands before an `@` of its authority (user, password) hidden. */
+const withoutUserInfo = (url: string): string => JSON.stringify(url.replace(/^([^:/?#]*:\/*)[^/?#]*@/, "$1***@"))
+
+/**
+ * An http(s) URL without a user name or password (which the API never takes, and which every
+ * message, log line and tool error naming the URL would show), returned without trailing slashes.
+ */
 export const httpUrl = (parameter: string, url: string, example: string): Check<string> => {
+  const shown = withoutUserInfo(url)
   try {
     const parsed = new URL(url)
-    return parsed.protocol === "http:" || parsed.protocol === "https:"
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+      return refuse(parameter, `${parameter} ${shown} must be an http or https URL`)
+    }
+    return parsed.username === "" && parsed.password === ""
       ? Result.succeed(url.replace(/\/+$/, ""))
-      : refuse(parameter, `${parameter} ${JSON.stringify(url)} must be an http or https URL`)
+      : refuse(
+        parameter,
+        `${parameter} ${shown} has a user name or password, which the API never takes and every message ` +
+          `naming the URL would show: give it without them (the key goes in apiKey / S2_API_KEY)`
+      )
   } catch {
-    return refuse(parameter, `${parameter} ${JSON.stringify(url)} is not a URL; give the API root such as ${example}`)
+    return refuse(parameter, `${parameter} ${shown} is not a URL; give the API root such as ${example}`)
   }
 }
 
