@@ -14,7 +14,10 @@ import * as CliConfig from "effect/cli/CliConfig"
 import * as EffectCliError from "effect/cli/CliError"
 import * as CliOutput from "effect/cli/CliOutput"
 import * as Command from "effect/cli/Command"
+import * as Completions from "effect/cli/Completions"
+import * as Flag from "effect/cli/Flag"
 import * as GlobalFlag from "effect/cli/GlobalFlag"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -172,10 +175,32 @@ export const root = s2.pipe(
 )
 
 /**
+ * The shells `s2 --completions` writes a script for: those docs/cli.md tells how to install it in.
+ * The framework's own flag also takes `powershell` and the aliases `sh` and `pwsh`, which `s2` does
+ * not document or test.
+ *
+ * @since 0.1.0
+ */
+export const completionShells = ["bash", "zsh", "fish"] as const
+
+/** `--completions SHELL`: the framework's script (Completions.generate) for the shells above. */
+const completions = GlobalFlag.Action<Option.Option<Completions.Shell>>({
+  flag: Flag.Literals("completions", completionShells).pipe(
+    Flag.optional,
+    Flag.withMetavar(`<${completionShells.join("|")}>`),
+    Flag.withDescription("Print the shell completion script (docs/cli.md says where to put it)")
+  ),
+  run: (shell, { command }) =>
+    Option.isNone(shell)
+      ? Effect.void
+      : Console.log(Completions.generate(command.name, shell.value, Completions.fromCommand(command)))
+})
+
+/**
  * The built-in flags `s2` has: help, version and shell completions (`s2 --completions bash`); no
  * wizard (it prompts) or log level (`--verbose` is `s2`'s) of the framework.
  */
-const cliConfig = CliConfig.make({ builtIns: [GlobalFlag.Help, GlobalFlag.Version, GlobalFlag.Completions] })
+const cliConfig = CliConfig.make({ builtIns: [GlobalFlag.Help, GlobalFlag.Version, completions] })
 
 const isCliError = (u: unknown): u is CliError =>
   typeof u === "object" && u !== null && "_tag" in u && u._tag === "CliError"

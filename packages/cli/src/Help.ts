@@ -125,11 +125,19 @@ export const usageLine = (doc: HelpDoc.HelpDoc, path: ReadonlyArray<string>): st
   return [...path, ...required, ...optional, ...args].join(" ")
 }
 
+/** A command and its description, a wrapped description going on under itself, not under the names. */
+const commandRow = (name: string, text: string, nameWidth: number): Array<string> => {
+  const indent = 2 + nameWidth + 2
+  return wrap(text, indent).map((line, i) =>
+    i === 0 ? `  ${name.padEnd(nameWidth + 2)}${line}` : " ".repeat(indent) + line
+  )
+}
+
 const commandsSection = (root: Command.Command.Any, path: ReadonlyArray<string>, ansi: boolean): Array<string> => {
   const rows = commandRows(commandAt(root, path))
   const nameWidth = rows.reduce((width, [name]) => Math.max(width, name.length), 0)
   return [
-    ...section("COMMANDS", rows.flatMap(([name, text]) => paragraph(`${name.padEnd(nameWidth + 2)}${text}`, 2)), ansi),
+    ...section("COMMANDS", rows.flatMap(([name, text]) => commandRow(name, text, nameWidth)), ansi),
     "",
     bold(`Run "${path.join(" ")} <command> --help" for the arguments and options of a command.`, ansi)
   ]

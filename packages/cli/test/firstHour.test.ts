@@ -206,3 +206,22 @@ describe("small things a first run shows", () => {
     fs.rmSync(dir, { recursive: true, force: true })
   }, T)
 })
+
+describe("s2 --help", () => {
+  it("a command's wrapped description goes on under its description, not in the command column", async () => {
+    const ran = await s2(["--help"])
+    expect(ran.code).toBe(0)
+    const rows = ran.stdout.slice(
+      ran.stdout.indexOf("COMMANDS\n") + 9,
+      ran.stdout.indexOf("\n\n", ran.stdout.indexOf("COMMANDS\n"))
+    )
+      .split("\n")
+    // The description column: where the first row's description starts.
+    const column = /^ {2}\S+ +/.exec(rows[0]!)![0].length
+    expect(column).toBeGreaterThan(10)
+    const continued = rows.filter((row) => !/^ {2}\S/.test(row))
+    expect(continued.length).toBeGreaterThan(0)
+    for (const row of continued) expect(row).toMatch(new RegExp(`^ {${column}}\\S`))
+    for (const row of rows) expect([...row].length).toBeLessThanOrEqual(100)
+  }, T)
+})

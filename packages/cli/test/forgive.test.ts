@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
+import * as fs from "node:fs"
 import { colors } from "../src/Help.js"
 import * as Bin from "./support/bin.js"
 
@@ -112,11 +113,13 @@ describe("help and version as commands", () => {
 
 describe("shell completions", () => {
   it("s2 --completions SHELL prints a script that knows the commands, help included", async () => {
-    const [bash, zsh, fish, bad] = await Promise.all([
+    const [bash, zsh, fish, bad, powershell, help] = await Promise.all([
       s2(["--completions", "bash"]),
       s2(["--completions", "zsh"]),
       s2(["--completions", "fish"]),
-      s2(["--completions", "tcsh"])
+      s2(["--completions", "tcsh"]),
+      s2(["--completions", "pwsh"]),
+      s2(["--help"])
     ])
     for (const ran of [bash, zsh, fish]) {
       expect(ran.code).toBe(0)
@@ -126,7 +129,13 @@ describe("shell completions", () => {
     expect(bash.stdout).toContain("complete -F _s2 s2")
     expect(fish.stdout).toContain("complete -c s2")
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toMatch(/^s2: --completions "tcsh" is invalid: give one of bash, zsh, fish, /)
+    expect(bad.stderr).toBe(`s2: --completions "tcsh" is invalid: give one of bash, zsh, fish\n`)
+    // Exactly the shells docs/cli.md tells how to install a script in (not the framework's others).
+    expect(powershell.code).toBe(2)
+    expect(help.stdout).toContain("\n  --completions bash|zsh|fish\n")
+    const docs = fs.readFileSync(new URL("../../../docs/cli.md", import.meta.url), "utf8")
+    expect(docs).toContain("`s2 --completions bash|zsh|fish` prints")
+    expect([...docs.matchAll(/s2 --completions (\w+) >/g)].map((m) => m[1]).sort()).toEqual(["bash", "fish", "zsh"])
   })
 })
 
