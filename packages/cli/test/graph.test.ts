@@ -6,10 +6,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { type EmulatorServer, Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
+import * as http from "node:http"
+import type * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { differences, type Settings } from "../src/commands/graph.js"
-import { xmlText } from "../src/render/Graph.js"
+import { header, xmlText } from "../src/render/Graph.js"
 import * as Bin from "./support/bin.js"
 
 const bin = Bin.bundleBin()
@@ -46,18 +48,24 @@ const parseXml = (text: string): Array<{ name: string; attrs: Record<string, str
   const body = text.replace(/^<\?xml[^?]*\?>\s*/, "")
   const stack: Array<{ name: string; attrs: Record<string, string>; text: string }> = []
   const all: Array<{ name: string; attrs: Record<string, string>; text: string }> = []
-  const unescape = (s: string) => {
-    expect(s.replace(/&(amp|lt|gt|quot|apos);/g, "")).not.toMatch(/[&<]/)
-    return s.replace(
-      /&(amp|lt|gt|quot|apos);/g,
-      (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'" })[e]!
-    )
+  // As a parser reads them: raw line ends become \n, then (in attribute values) raw tabs and line
+  // ends become spaces; character references are read after that, as what they name.
+  const reference = /&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g
+  const unescape = (raw: string, attribute: boolean) => {
+    expect(raw.replace(reference, "")).not.toMatch(/[&<]/)
+    const lines = raw.replace(/\r\n?/g, "\n")
+    return (attribute ? lines.replace(/[\t\n]/g, " ") : lines).replace(reference, (_, e: string) =>
+      e.startsWith("#x")
+        ? String.fromCodePoint(parseInt(e.slice(2), 16))
+        : e.startsWith("#")
+        ? String.fromCodePoint(Number(e.slice(1)))
+        : ({ amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'" } as Record<string, string>)[e]!)
   }
   let roots = 0
   for (const token of body.match(/<[^>]*>|[^<]+/g) ?? []) {
     if (!token.startsWith("<")) {
       if (stack.length === 0) expect(token.trim()).toBe("")
-      else stack[stack.length - 1]!.text += unescape(token)
+      else stack[stack.length - 1]!.text += unescape(token, false)
       continue
     }
     if (token.startsWith("</")) {
@@ -66,7 +74,7 @@ const parseXml = (text: string): Array<{ name: string; attrs: Record<string, str
     }
     const [, name, rest] = /^<([\w:.-]+)([^>]*?)\/?>$/.exec(token)!
     const attrs: Record<string, string> = {}
-    for (const [, key, value] of rest!.matchAll(/([\w:.-]+)="([^"]*)"/g)) attrs[key!] = unescape(value!)
+    for (const [, key, value] of rest!.matchAll(/([\w:.-]+)="([^"]*)"/g)) attrs[key!] = unescape(value!, true)
     const element = { name: name!, attrs, text: "" }
     all.push(element)
     if (stack.length === 0) roots++
@@ -192,6 +200,12 @@ describe("s2 graph, formats", () => {
   it("xmlText escapes markup and drops what XML cannot hold", () => {
     expect(xmlText(`a<b>&"c'\u0001\uD800d\u{1F600}`)).toBe("a&lt;b&gt;&amp;&quot;c&apos;d\u{1F600}")
   })
+
+  it("xmlText: a tab, line feed or carriage return is read back as it was, in text and in attributes", () => {
+    const value = "a\r\nb\rc\nd\te"
+    const [element] = parseXml(`<x a="${xmlText(value)}">${xmlText(value)}</x>`)
+    expect(element).toEqual({ name: "x", attrs: { a: value }, text: value })
+  })
 })
 
 describe("s2 graph, resume", () => {
@@ -297,5 +311,208 @@ describe("s2 graph, resume", () => {
         expect(Object.keys(counts).every((p) => p === "/graph/v1/paper/batch" || p.endsWith("/citations"))).toBe(true)
       }),
     60_000
+  )
+})
+
+const sha = (n: number) => n.toString(16).padStart(40, "0")
+
+/**
+ * A server of three papers: the seed `DOI:10.1/seed` (sha(1)) is cited by sha(2), an id with a
+ * control character and sha(3); sha(2)'s title holds a carriage return, a tab and a line break.
+ */
+const titles: Record<string, string> = {
+  [sha(1)]: "Seed",
+  [sha(2)]: "Two\r\nlines\tand\ra\u0001 return",
+  [sha(3)]: "Three"
+}
+const hostileServer = async (body: (url: string) => Promise<void>) => {
+  const send = (res: http.ServerResponse, status: number, value: unknown) => {
+    res.writeHead(status, { "content-type": "application/json" })
+    res.end(JSON.stringify(value))
+  }
+  const server = http.createServer((req, res) => {
+    let text = ""
+    req.on("data", (chunk: Buffer) => (text += chunk.toString()))
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://x")
+      if (url.pathname === "/graph/v1/paper/batch") {
+        const ids = (JSON.parse(text) as { ids: Array<string> }).ids
+        return send(
+          res,
+          200,
+          ids.map((id) => {
+            const paperId = id === "DOI:10.1/seed" ? sha(1) : id
+            return titles[paperId] === undefined
+              ? null
+              : { paperId, title: titles[paperId], year: 2020, citationCount: 1 }
+          })
+        )
+      }
+      if (url.pathname === `/graph/v1/paper/${sha(1)}/citations`) {
+        const data = [sha(2), "a\u0001b", sha(3)].map((paperId) => ({ citingPaper: { paperId } }))
+        return send(res, 200, { offset: 0, data })
+      }
+      send(res, 404, { error: "not found" })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  try {
+    await body(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`)
+  } finally {
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
+
+describe("s2 graph, what the server sends", () => {
+  it(
+    "an id with a control character in a citation list is skipped with a Warning and counted, not exit 2",
+    () =>
+      hostileServer(async (url) => {
+        const args = ["graph", "DOI:10.1/seed", "--depth", "1", "--api-url", url]
+        const out = fresh("jsonl")
+        const [file, piped, seedRefused] = await Promise.all([
+          s2([...args, "--out", out]),
+          s2(args),
+          s2(["graph", "a\u0001b", "--api-url", url])
+        ])
+        for (const ran of [file, piped]) {
+          expect(ran.code, ran.stderr).toBe(0)
+          expect(ran.stderr).toMatch(/WARN.*skipped "a\\u0001b", which the server gave among the papers citing/)
+          expect(ran.stderr).toContain("contains a control character")
+        }
+        expect(file.stdout).toMatch(
+          /^wrote 3 papers and 2 citations into .* s; skipped 1 id the server listed that no request can carry\n$/
+        )
+        expect(piped.stderr).toContain("s2: graph; skipped 1 id the server listed that no request can carry")
+        const lines = jsonl(fs.readFileSync(out, "utf8"))
+        expect(lines.flatMap((l) => l.type === "node" ? [l.paper!.paperId] : [])).toEqual([sha(1), sha(2), sha(3)])
+        // The user's own seed of that form is still the user's to fix.
+        expect(seedRefused.code).toBe(2)
+      }),
+    60_000
+  )
+
+  it(
+    "graphml: a title with \\r, \\r\\n and a tab reads back as it was; what XML 1.0 cannot hold is dropped",
+    () =>
+      hostileServer(async (url) => {
+        const out = fresh("graphml")
+        const ran = await s2([
+          "graph",
+          "DOI:10.1/seed",
+          "--depth",
+          "1",
+          "--format",
+          "graphml",
+          "--api-url",
+          url,
+          "--out",
+          out
+        ])
+        expect(ran.code, ran.stderr).toBe(0)
+        const text = fs.readFileSync(out, "utf8")
+        expect(text).not.toMatch(/\r|\t|\u0001/)
+        const elements = parseXml(text)
+        const titled = elements.filter((e) => e.name === "data" && e.attrs["key"] === "title").map((e) => e.text)
+        expect(titled).toEqual(["Seed", "Two\r\nlines\tand\ra return", "Three"])
+      }),
+    60_000
+  )
+})
+
+/** The node ids of a file, and its edges with their positions among the file's elements, in any format. */
+const graphOf = (format: "jsonl" | "csv" | "graphml", text: string) => {
+  if (format === "jsonl") {
+    const lines = jsonl(text)
+    return {
+      nodes: lines.flatMap((l) => l.type === "node" ? [l.paper!.paperId] : []),
+      edges: lines.flatMap((l, i) => l.type === "edge" ? [[l.from!, l.to!, i] as const] : [])
+    }
+  }
+  if (format === "csv") {
+    // paperId comes before the title, and edge rows have no title: splitting on commas is safe here.
+    const cells = text.split("\r\n").slice(1, -1).map((r) => r.split(","))
+    return {
+      nodes: cells.flatMap((c) => c[0] === "node" ? [c[1]!] : []),
+      edges: cells.flatMap((c, i) => c[0] === "edge" ? [[c.at(-2)!, c.at(-1)!, i] as const] : [])
+    }
+  }
+  const elements = parseXml(text)
+  const nodes = elements.flatMap((e, i) => e.name === "node" ? [[e.attrs["id"]!, i] as const] : [])
+  return {
+    nodes: nodes.map(([id]) => id),
+    edges: elements.flatMap((e, i) => e.name === "edge" ? [[e.attrs["source"]!, e.attrs["target"]!, i] as const] : [])
+  }
+}
+
+describe("s2 graph, --resume after the server's lists changed", () => {
+  /** Two HTTP emulators of different corpora: the same seed paper, other citation lists. */
+  const twoServers = async (body: (before: EmulatorServer, after: EmulatorServer) => Promise<void>) => {
+    const scope = Effect.runSync(Scope.make())
+    try {
+      const [before, after] = await Promise.all(
+        [2000, 3000].map((size) => Effect.runPromise(startEmulator({ seed: 1, size }).pipe(Scope.provide(scope))))
+      )
+      await body(before!, after!)
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }
+
+  /** Cuts a finished file back to its header and first `keep` elements, with the checkpoint a run stopped there writes. */
+  const interruptedAt = (out: string, format: "jsonl" | "csv" | "graphml", keep: number) => {
+    const lines = fs.readFileSync(out, "utf8").split(/(?<=\n)/)
+    const head = header(format).split(/(?<=\n)/).filter((l) => l !== "").length
+    const kept = lines.slice(head, head + keep)
+    fs.writeFileSync(out, lines.slice(0, head).join("") + kept.join(""))
+    const node = format === "jsonl" ? /^\{"type":"node"/ : format === "csv" ? /^node,/ : /^ {4}<node /
+    const nodes = kept.filter((l) => node.test(l)).length
+    const checkpoint = JSON.parse(fs.readFileSync(`${out}.checkpoint.json`, "utf8")) as Record<string, unknown>
+    fs.writeFileSync(
+      `${out}.checkpoint.json`,
+      JSON.stringify({
+        ...checkpoint,
+        bytes: fs.statSync(out).size,
+        records: keep,
+        years: { nodes, edges: keep - nodes },
+        done: false
+      })
+    )
+  }
+
+  it(
+    "the file is rewritten from where it differs, with a warning: the walk as the server gives it now, byte for byte, no dangling edge",
+    () =>
+      twoServers(async (before, after) => {
+        const args = ["graph", seed, "--direction", "both", "--depth", "2", "--per-node", "5"]
+        for (const format of ["jsonl", "csv", "graphml"] as const) {
+          const whole = fresh(format)
+          const out = fresh(format)
+          const [fresh1, old] = await Promise.all([
+            s2([...args, "--format", format, "--api-url", after.url, "--out", whole]),
+            s2([...args, "--format", format, "--api-url", before.url, "--out", out])
+          ])
+          expect([fresh1.code, old.code]).toEqual([0, 0])
+          expect(fs.readFileSync(out)).not.toEqual(fs.readFileSync(whole))
+          interruptedAt(out, format, 40)
+          const resumed = await s2([...args, "--format", format, "--api-url", after.url, "--out", out, "--resume"])
+          expect(resumed.code, resumed.stderr).toBe(0)
+          const { edges, nodes } = graphOf(format, fs.readFileSync(out, "utf8"))
+          checkEnds(nodes, edges)
+          expect(fs.readFileSync(out, "utf8")).toBe(fs.readFileSync(whole, "utf8"))
+          expect(resumed.stderr).toMatch(
+            /differs from the walk after \d+ papers? and \d+ citations?: the server's answers changed since the checkpoint; rewriting it from there/
+          )
+          expect(resumed.stdout).toMatch(
+            /, resumed at \d+ papers, rewritten after \d+ papers \(the server's answers changed since the checkpoint\)/
+          )
+          const checkpoint = JSON.parse(fs.readFileSync(`${out}.checkpoint.json`, "utf8")) as {
+            bytes: number
+            done: boolean
+          }
+          expect(checkpoint).toMatchObject({ bytes: fs.statSync(whole).size, done: true })
+        }
+      }),
+    180_000
   )
 })

@@ -52,12 +52,28 @@ export class NotFound extends Schema.TaggedClass<NotFound>()("NotFound", {
 }) {}
 
 /**
+ * An id the server gave that no request can carry (a control character, a `.` or `..` path
+ * segment, an unknown prefix: what the client refuses of a caller, `BadQueryParameters`), left out
+ * of the walk with a Warning instead of failing it: in `source` (the `citations` or `references`
+ * list `of` a paper, or the `batch` answer for the id `of`), once per id. `reason` says why.
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export class Skipped extends Schema.TaggedClass<Skipped>()("Skipped", {
+  id: Schema.String,
+  source: Schema.Literals(["citations", "references", "batch"]),
+  of: Schema.String,
+  reason: Schema.String
+}) {}
+
+/**
  * What a walk emits: match on `_tag`.
  *
  * @category models
  * @since 0.1.0
  */
-export type Element = Node | Edge | NotFound
+export type Element = Node | Edge | NotFound | Skipped
 
 /**
  * The schema of {@link Element}, e.g. to write a walk as JSON lines.
@@ -65,7 +81,7 @@ export type Element = Node | Edge | NotFound
  * @category models
  * @since 0.1.0
  */
-export const Element = Schema.Union([Node, Edge, NotFound])
+export const Element = Schema.Union([Node, Edge, NotFound, Skipped])
 
 /**
  * Options of {@link crawl}.
@@ -108,6 +124,8 @@ export interface CrawlOptions {
  * Walks the citation graph breadth first from the seeds (any id form the API accepts: S2 id, `DOI:`,
  * `arXiv:`, `CorpusId:`, …). The stream emits each seed's `Node` (or `NotFound`), then level after
  * level the new papers' `Node`s and the `Edge`s between emitted nodes; an edge follows its two ends.
+ * An id from the server that no request can carry is a `Skipped` element and a Warning, not a
+ * failure: only the caller's own seeds fail with `BadQueryParameters`.
  *
  * Requests: one batch POST per 500 new papers of a level (the seeds are level 0), one GET per page
  * of each expanded paper's list (a page of `min(perNode, 1000)` records), nothing else. Memory:

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Emulator } from "@s2-effect/testing"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Logger, Result, Stream } from "effect"
 import * as fc from "fast-check"
-import { CitationGraph, type Paper, SemanticScholar } from "../src/index.js"
-import { json, requests, testLayer } from "./support/Scripted.js"
+import { AssistantTools, CitationGraph, type Paper, SemanticScholar } from "../src/index.js"
+import * as Validate from "../src/internal/validate.js"
+import { json, requests, type Seen, testLayer } from "./support/Scripted.js"
 
 const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
 
@@ -14,6 +15,7 @@ interface Walk {
   readonly nodes: ReadonlyArray<CitationGraph.Node>
   readonly edges: ReadonlyArray<CitationGraph.Edge>
   readonly notFound: ReadonlyArray<CitationGraph.NotFound>
+  readonly skipped: ReadonlyArray<CitationGraph.Skipped>
   readonly all: ReadonlyArray<CitationGraph.Element>
 }
 
@@ -22,7 +24,8 @@ const walk = (seeds: ReadonlyArray<string>, options: CitationGraph.CrawlOptions)
     all,
     nodes: all.filter((e): e is CitationGraph.Node => e._tag === "Node"),
     edges: all.filter((e): e is CitationGraph.Edge => e._tag === "Edge"),
-    notFound: all.filter((e): e is CitationGraph.NotFound => e._tag === "NotFound")
+    notFound: all.filter((e): e is CitationGraph.NotFound => e._tag === "NotFound"),
+    skipped: all.filter((e): e is CitationGraph.Skipped => e._tag === "Skipped")
   }))
 
 /** The invariants of every walk: returns a list of violations (empty when sound). */
@@ -300,4 +303,141 @@ describe("CitationGraph.crawl", () => {
       { numRuns: 25 }
     )
   }, 60_000)
+})
+
+/**
+ * A server whose lists name ids the client cannot send: the seed `DOI:10.1/seed` is sha(1), every
+ * list gives `listed` (a function of the paper listed), the batch answers each id as itself but
+ * for `renamed`.
+ */
+const listing = (listed: (of: string) => ReadonlyArray<string | null>, renamed: Record<string, string> = {}) =>
+  testLayer((request) => {
+    if (request.url.pathname.endsWith("/paper/batch")) {
+      const ids = (request.body as { ids: Array<string> }).ids
+      return Effect.succeed(json(ids.map((id) => ({ paperId: id === "DOI:10.1/seed" ? sha(1) : renamed[id] ?? id }))))
+    }
+    const of = decodeURIComponent(request.url.pathname.split("/").at(-2)!)
+    const data = listed(of).map((paperId) => ({ citingPaper: { paperId }, citedPaper: { paperId } }))
+    return Effect.succeed(json({ offset: 0, data }))
+  })
+
+/** The ids each batch request asked for. */
+const batched = Effect.map(
+  requests,
+  (seen: ReadonlyArray<Seen>) =>
+    seen.filter((r) => r.url.pathname.endsWith("/paper/batch")).flatMap((r) => (r.body as { ids: Array<string> }).ids)
+)
+
+/** The Warning lines logged while `effect` runs, and its result. */
+const warned = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    const lines: Array<string> = []
+    const logger = Logger.make(({ logLevel, message }) => {
+      if (logLevel === "Warn") lines.push(Array.isArray(message) ? message.join(" ") : String(message))
+    })
+    return Effect.map(Effect.provide(effect, Logger.layer([logger])), (value) => ({ value, lines }))
+  })
+
+describe("CitationGraph.crawl, ids from the server that no request can carry", () => {
+  const control = "a\u0001b"
+  const dots = "x/../../author/1"
+
+  it.effect("a listed id with a control character or a dot segment is Skipped with a Warning, once; the walk goes on", () =>
+    Effect.gen(function*() {
+      const { lines, value: w } = yield* warned(
+        walk(["DOI:10.1/seed"], { direction: "citations", depth: 2, perNode: 10 })
+      )
+      expect(w.nodes.map((n) => [n.paper.paperId, n.depth])).toEqual([[sha(1), 0], [sha(2), 1], [sha(3), 1]])
+      expect(w.skipped).toEqual([
+        new CitationGraph.Skipped({
+          id: control,
+          source: "citations",
+          of: sha(1),
+          reason: "contains a control character"
+        }),
+        new CitationGraph.Skipped({
+          id: dots,
+          source: "citations",
+          of: sha(1),
+          reason: `has a ".." path segment, which would reach another endpoint`
+        })
+      ])
+      expect(violations(w, 2)).toEqual([])
+      // Neither was sent, nor asked for by path; each is warned of once though two lists name it.
+      expect((yield* batched).filter((id) => Result.isFailure(Validate.paperId(id)))).toEqual([])
+      expect(lines).toHaveLength(2)
+      expect(lines[0]).toContain(`skipped "a\\u0001b", which the server gave among the papers citing ${sha(1)}`)
+      expect(lines[0]).toContain("contains a control character")
+      // The caller's own seed of that form is still refused before sending, as bad input.
+      const before = (yield* requests).length
+      const bad = yield* Effect.flip(Stream.runDrain(CitationGraph.crawl([control], {
+        direction: "both",
+        depth: 1,
+        perNode: 3
+      })))
+      expect(bad._tag).toBe("BadQueryParameters")
+      expect(yield* requests).toHaveLength(before)
+    }).pipe(Effect.provide(listing((of) => of === sha(1) ? [sha(2), control, dots, sha(3)] : [control, dots]))))
+
+  it.effect("a batch answering with a paperId no request can carry: that paper is Skipped, not expanded", () =>
+    Effect.gen(function*() {
+      const w = yield* walk(["DOI:10.1/seed"], { direction: "references", depth: 2, perNode: 10 })
+      expect(w.nodes.map((n) => n.paper.paperId)).toEqual([sha(1), sha(3)])
+      expect(w.skipped).toEqual([
+        new CitationGraph.Skipped({ id: control, source: "batch", of: sha(2), reason: "contains a control character" })
+      ])
+      expect(w.edges.map((e) => [e.from, e.to])).toEqual([[sha(1), sha(3)]])
+      const lists = (yield* requests).filter((r) => isList(r.url.pathname)).map((r) => r.url.pathname)
+      expect(lists.every((path) => !path.includes("%01"))).toBe(true)
+    }).pipe(Effect.provide(listing((of) => of === sha(1) ? [sha(2), sha(3)] : [], { [sha(2)]: control }))))
+
+  it(
+    "whatever strings the lists hold, the walk ends, sends only ids the client accepts, and keeps its invariants",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.oneof(
+              fc.string({ unit: "binary", maxLength: 6 }),
+              fc.constantFrom(sha(4), sha(5), "..", "DOI:", "foo:bar", " ", "a\nb", "a/./b")
+            ),
+            { maxLength: 8 }
+          ),
+          async (listed) => {
+            const w = await Effect.runPromise(
+              walk(["DOI:10.1/seed"], { direction: "both", depth: 2, perNode: 8 }).pipe(
+                Effect.provide(Layer.merge(listing(() => listed), Logger.layer([])))
+              )
+            )
+            expect(violations(w, 2)).toEqual([])
+            const skippedIds = new Set(w.skipped.map((s) => s.id))
+            for (const id of new Set(listed)) {
+              if (id === "" || id === sha(1)) continue
+              const refused = Result.isFailure(Validate.paperId(id))
+              expect(skippedIds.has(id), JSON.stringify(id)).toBe(refused)
+            }
+          }
+        ),
+        { numRuns: 40 }
+      )
+    },
+    60_000
+  )
+
+  it.effect("citation_graph answers with the papers and a skipped count, not a bad-parameter failure", () =>
+    Effect.gen(function*() {
+      const toolkit = yield* AssistantTools.toolkit
+      const results = yield* toolkit.handle("citation_graph", { seeds: ["DOI:10.1/seed"], direction: "citations" })
+      const last = (yield* Stream.runCollect(results)).at(-1)!
+      expect(last.isFailure).toBe(false)
+      const answer = last.result as AssistantTools.GraphAnswer
+      expect(answer.nodes.map((n) => n.paperId)).toEqual([sha(1), sha(2)])
+      expect(answer.skipped).toBe(1)
+      const text = last.modelOutput?.[0]
+      expect(text?.type === "text" ? text.text : "").toMatch(/skipped 1 id the server listed that no request can carry/)
+    }).pipe(
+      Effect.provide(AssistantTools.handlers.pipe(
+        Layer.provideMerge(listing((of) => of === sha(1) ? [sha(2), control] : []))
+      ))
+    ))
 })

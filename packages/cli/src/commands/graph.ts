@@ -3,12 +3,16 @@
  * CSV or GraphML, with a progress line, checkpoints and `--resume`.
  *
  * Resume design: the walk is deterministic for a given server (breadth first, lists in the
- * server's order), so the checkpoint only counts the walk's elements already in the file (and the
- * file's size); a resume cuts the file back to the checkpoint, walks again from the seeds and skips
- * that many elements. Persisting the walk's state instead (the seen sets and the frontier) would
- * mean a second crawler inside the CLI; re-walking repeats requests, which `--cache` answers
- * locally. The lock, the checkpoint file, its settings check and the cutting back are harvest's
- * (`HarvestLock`, `HarvestCheckpoint`, `Harvest.prepare`).
+ * server's order), so a resume cuts the file back to its checkpoint, walks again from the seeds and
+ * compares the walk's text with the file's: what is there is read, not written. Where they differ
+ * (the server's lists or papers changed since the checkpoint) the file is cut and written on from
+ * there, with a warning, rather than appending one walk's end to another walk's start (whose edges
+ * could name papers the file does not hold). Refusing would cost the same requests again on a
+ * fresh start; the rewritten file is the walk a fresh run would write now. Persisting the walk's
+ * state instead (the seen sets and the frontier) would mean a second crawler inside the CLI;
+ * re-walking repeats requests, which `--cache` answers locally. The lock, the checkpoint file, its
+ * settings check and the cutting back are harvest's (`HarvestLock`, `HarvestCheckpoint`,
+ * `Harvest.prepare`).
  *
  * @since 0.1.0
  */
@@ -132,112 +136,224 @@ const walk = (settings: Settings) =>
 
 const encoder = new TextEncoder()
 
-/** A batch of the walk's elements as the file's text; unknown seeds are told on stderr. */
-const textOf = (format: Graph.GraphFormat, elements: ReadonlyArray<CitationGraph.Element>, stdio: Stdio["Service"]) =>
+/**
+ * The file's text of one element of the walk, and what it counts: `records` is 1 for every element
+ * (a `NotFound` or `Skipped` has no text), 0 for the header and footer.
+ */
+interface Piece {
+  readonly bytes: Uint8Array
+  readonly records: number
+  readonly nodes: number
+  readonly edges: number
+  readonly skipped: number
+}
+
+const textPiece = (text: string): Piece => ({ bytes: encoder.encode(text), records: 0, nodes: 0, edges: 0, skipped: 0 })
+
+const none = new Uint8Array(0)
+
+/** A batch of the walk's elements as pieces of the file; unknown seeds are told on stderr. */
+const piecesOf = (format: Graph.GraphFormat, elements: ReadonlyArray<CitationGraph.Element>, stdio: Stdio["Service"]) =>
   Effect.gen(function*() {
-    let text = ""
-    let nodes = 0
+    const pieces: Array<Piece> = []
     for (const e of elements) {
       if (e._tag === "NotFound") {
         yield* stdio.err(`s2: seed ${JSON.stringify(e.seed)} not found; walking from the others\n`)
-      } else {
-        if (e._tag === "Node") nodes++
-        text += Graph.element(format, e)
       }
+      // A Skipped id was logged at Warning by the walk; it is counted for the summary.
+      const text = e._tag === "Node" || e._tag === "Edge" ? encoder.encode(Graph.element(format, e)) : none
+      pieces.push({
+        bytes: text,
+        records: 1,
+        nodes: e._tag === "Node" ? 1 : 0,
+        edges: e._tag === "Edge" ? 1 : 0,
+        skipped: e._tag === "Skipped" ? 1 : 0
+      })
     }
-    return { text, nodes }
+    return pieces
   })
+
+const joined = (pieces: ReadonlyArray<Piece>): Uint8Array => {
+  const out = new Uint8Array(pieces.reduce((n, p) => n + p.bytes.length, 0))
+  let at = 0
+  for (const p of pieces) {
+    out.set(p.bytes, at)
+    at += p.bytes.length
+  }
+  return out
+}
+
+/** " and 1 id the server listed skipped", for the lines that sum a walk up. */
+const skippedNote = (skipped: number) =>
+  skipped === 0 ? "" : `; skipped ${Progress.count(skipped, "id")} the server listed that no request can carry`
 
 /** Writes the walk to stdout: no checkpoint, no resume. */
 const toStdout = (settings: Settings) =>
   Effect.gen(function*() {
     const stdio = yield* Stdio
+    let skipped = 0
     yield* stdio.out(Graph.header(settings.format))
     yield* (yield* walk(settings)).pipe(
       Stream.groupedWithin(1000, "1 second"),
-      Stream.mapEffect((batch) => Effect.flatMap(textOf(settings.format, batch, stdio), ({ text }) => stdio.out(text))),
+      Stream.mapEffect((batch) =>
+        Effect.flatMap(piecesOf(settings.format, batch, stdio), (pieces) => {
+          skipped += pieces.reduce((n, p) => n + p.skipped, 0)
+          return stdio.out(new TextDecoder().decode(joined(pieces)))
+        })
+      ),
       Stream.runDrain
     )
     yield* stdio.out(Graph.footer(settings.format))
+    if (skipped > 0) yield* stdio.err(`s2: graph${skippedNote(skipped)}\n`)
   })
 
 /** The counts a graph keeps in its checkpoint's `years` (harvest's per-year counts, unused here). */
 const counted = (cp: HarvestCheckpoint.Checkpoint) => ({ nodes: cp.years["nodes"] ?? 0, edges: cp.years["edges"] ?? 0 })
 
+/** The first `length` bytes of `file` from `position` (fewer only at its end). */
+const readAt = (file: FileSystem.File, position: number, length: number) =>
+  Effect.gen(function*() {
+    const out = new Uint8Array(length)
+    let got = 0
+    while (got < length) {
+      const n = yield* file.read(out.subarray(got), { position: BigInt(position + got) })
+      if (n === 0) break
+      got += n
+    }
+    return out.subarray(0, got)
+  })
+
+const sameAt = (old: Uint8Array, at: number, bytes: Uint8Array) => {
+  if (at + bytes.length > old.length) return false
+  for (let i = 0; i < bytes.length; i++) if (old[at + i] !== bytes[i]) return false
+  return true
+}
+
 /**
- * Appends the walk to `out` from a prepared checkpoint. After each batch (at most 1000 elements
- * or a second's worth) its text is appended, then the checkpoint counting it replaces the old one;
- * a batch and its checkpoint are uninterruptible, so Ctrl-C lands between batches. `records` in
- * the checkpoint counts the walk's elements consumed (a resume skips that many).
+ * The output file as the walk writes it. Every batch of pieces is the walk's text in order; on a
+ * resume the file already holds text up to the checkpoint, and `verified` of its bytes are known
+ * to be the walk's. A batch whose text is there is read, not written; from the first byte where the
+ * file differs (the server's lists or papers changed since the checkpoint: another walk), the file
+ * is cut there and written on. So a file always holds one walk's text, the walk of this run: never
+ * an edge whose ends are not nodes of the file, and byte for byte a fresh run's file when this run
+ * is given the same answers. The checkpoint (its `records`, node and edge counts) always describes
+ * the file's bytes; a batch, its writes and its checkpoint are uninterruptible.
+ */
+const writer = (output: FileSystem.File, out: string, start: HarvestCheckpoint.Checkpoint, stdio: Stdio["Service"]) => {
+  let current = start
+  let verified = 0
+  const walked = { records: 0, nodes: 0, edges: 0, skipped: 0 }
+  let rewrittenAfter: { readonly nodes: number; readonly edges: number } | undefined
+  const add = (p: Piece) => {
+    walked.records += p.records
+    walked.nodes += p.nodes
+    walked.edges += p.edges
+    walked.skipped += p.skipped
+  }
+  const checkpoint = (bytes: number, done: boolean) =>
+    Effect.gen(function*() {
+      if (done) yield* output.sync.pipe(Effect.mapError((cause) => fileError(`cannot write ${out}`, cause)))
+      const next: HarvestCheckpoint.Checkpoint = {
+        ...current,
+        bytes,
+        records: walked.records,
+        pages: current.pages + 1,
+        years: { nodes: walked.nodes, edges: walked.edges },
+        done,
+        updatedAt: new Date().toISOString()
+      }
+      yield* HarvestCheckpoint.write(out, next, { sync: done })
+      current = next
+    })
+  /** The walk differs from the file at `verified`: cut there (its checkpoint first), then write on. */
+  const diverge = Effect.gen(function*() {
+    rewrittenAfter = { nodes: walked.nodes, edges: walked.edges }
+    yield* checkpoint(verified, false)
+    yield* output.truncate(verified).pipe(Effect.mapError((cause) => fileError(`cannot truncate ${out}`, cause)))
+    yield* stdio.err(
+      `s2: ${out} differs from the walk after ${Progress.count(walked.nodes, "paper")} and ${
+        Progress.count(walked.edges, "citation")
+      }: the server's answers changed since the checkpoint; rewriting it from there\n`
+    )
+  })
+  const append = (bytes: Uint8Array) =>
+    output.writeAll(bytes).pipe(
+      Effect.tapError(() => Effect.ignore(output.truncate(current.bytes))),
+      Effect.mapError((cause) =>
+        fileError(`cannot write ${out} (cut back to its last checkpoint; run again with --resume)`, cause)
+      )
+    )
+  /** The pieces that are already in the file, then the rest appended; `done` with the footer. */
+  const put = Effect.fnUntraced(function*(pieces: ReadonlyArray<Piece>, done: boolean) {
+    let i = 0
+    if (verified < current.bytes) {
+      const length = Math.min(pieces.reduce((n, p) => n + p.bytes.length, 0), current.bytes - verified)
+      const old = yield* readAt(output, verified, length).pipe(
+        Effect.mapError((cause) => fileError(`cannot read ${out}`, cause))
+      )
+      let at = 0
+      for (; i < pieces.length && sameAt(old, at, pieces[i]!.bytes); i++) {
+        at += pieces[i]!.bytes.length
+        add(pieces[i]!)
+      }
+      verified += at
+      if ((i < pieces.length || done) && verified < current.bytes) yield* diverge
+    }
+    const rest = pieces.slice(i)
+    rest.forEach(add)
+    const bytes = joined(rest)
+    if (bytes.length === 0 && !done) return
+    yield* append(bytes)
+    verified = current.bytes + bytes.length
+    yield* checkpoint(verified, done)
+  }, Effect.uninterruptible)
+  return { put, walked, current: () => current, rewrittenAfter: () => rewrittenAfter }
+}
+
+/**
+ * Writes the walk into `out` from a prepared checkpoint, a batch (at most 1000 elements or a
+ * second's worth) at a time through {@link writer}: Ctrl-C lands between batches.
  */
 const toFile = (out: string, settings: Settings, start: HarvestCheckpoint.Checkpoint, progress: Progress.Reporter) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const stdio = yield* Stdio
     const startedAt = Date.now()
-    const output = yield* fs.open(out, { flag: "a", ...(Symlinks.noFollow ? { noFollow: true } : {}) }).pipe(
+    // Read and append: a resume reads what the file holds to compare it with the walk.
+    const output = yield* fs.open(out, { flag: "a+", ...(Symlinks.noFollow ? { noFollow: true } : {}) }).pipe(
       Effect.mapError((cause) => fileError(`cannot open ${out}`, cause))
     )
-    let current = start
+    const file = writer(output, out, start, stdio)
     const startNodes = counted(start).nodes
-    const append = (text: string) =>
-      output.writeAll(encoder.encode(text)).pipe(
-        Effect.tapError(() => Effect.ignore(output.truncate(current.bytes))),
-        Effect.mapError((cause) =>
-          fileError(`cannot write ${out} (cut back to its last checkpoint; run again with --resume)`, cause)
-        )
-      )
-    const save = Effect.fnUntraced(
-      function*(text: string, elements: number, nodes: number, edges: number, done: boolean) {
-        yield* append(text)
-        if (done) yield* output.sync.pipe(Effect.mapError((cause) => fileError(`cannot write ${out}`, cause)))
-        const before = counted(current)
-        const next: HarvestCheckpoint.Checkpoint = {
-          ...current,
-          bytes: current.bytes + encoder.encode(text).length,
-          records: current.records + elements,
-          pages: current.pages + (elements > 0 ? 1 : 0),
-          years: { nodes: before.nodes + nodes, edges: before.edges + edges },
-          done,
-          updatedAt: new Date().toISOString()
-        }
-        yield* HarvestCheckpoint.write(out, next, { sync: done })
-        current = next
-        yield* progress.update({
-          records: before.nodes + nodes,
-          pages: next.pages,
-          target: 0,
-          startRecords: startNodes,
-          startedAt,
-          now: Date.now()
-        })
-      },
-      Effect.uninterruptible
+    const report = Effect.suspend(() =>
+      progress.update({
+        records: file.walked.nodes,
+        pages: file.current().pages,
+        target: 0,
+        startRecords: startNodes,
+        startedAt,
+        now: Date.now()
+      })
     )
-    // A fresh file starts with the format's header, checkpointed with no element.
-    if (start.bytes === 0 && Graph.header(settings.format) !== "") {
-      yield* save(Graph.header(settings.format), 0, 0, 0, false)
-    }
+    yield* file.put([textPiece(Graph.header(settings.format))], false)
     yield* (yield* walk(settings)).pipe(
-      Stream.drop(start.records),
       Stream.groupedWithin(1000, "1 second"),
       Stream.mapEffect((batch) =>
         Effect.flatMap(
-          textOf(settings.format, batch, stdio),
-          ({ nodes, text }) =>
-            save(
-              text,
-              batch.length,
-              nodes,
-              batch.length - nodes - batch.filter((e) => e._tag === "NotFound").length,
-              false
-            )
+          piecesOf(settings.format, batch, stdio),
+          (pieces) => Effect.andThen(file.put(pieces, false), report)
         )
       ),
       Stream.runDrain
     )
-    yield* save(Graph.footer(settings.format), 0, 0, 0, true)
-    return { checkpoint: current, startNodes, elapsedMillis: Date.now() - startedAt }
+    yield* file.put([textPiece(Graph.footer(settings.format))], true)
+    return {
+      checkpoint: file.current(),
+      startNodes,
+      skipped: file.walked.skipped,
+      rewrittenAfter: file.rewrittenAfter(),
+      elapsedMillis: Date.now() - startedAt
+    }
   }).pipe(Effect.scoped)
 
 const settingsOf = (o: {
@@ -375,10 +491,17 @@ export const graph = Command.make(
           )
         )
         const { edges, nodes } = counted(result.checkpoint)
+        const rewritten = result.rewrittenAfter === undefined ?
+          "" :
+          `, rewritten after ${
+            Progress.grouped(result.rewrittenAfter.nodes)
+          } papers (the server's answers changed since the checkpoint)`
         yield* stdio.out(
           `wrote ${Progress.count(nodes, "paper")} and ${Progress.count(edges, "citation")} into ${out} in ${
             (result.elapsedMillis / 1000).toFixed(1)
-          } s${result.startNodes > 0 ? `, resumed at ${Progress.grouped(result.startNodes)} papers` : ""}\n`
+          } s${result.startNodes > 0 ? `, resumed at ${Progress.grouped(result.startNodes)} papers` : ""}${rewritten}${
+            skippedNote(result.skipped)
+          }\n`
         )
       }).pipe(Effect.scoped)
     )

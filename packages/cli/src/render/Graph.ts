@@ -22,10 +22,25 @@ export type GraphFormat = "jsonl" | "csv" | "graphml"
  */
 export const csvColumns = ["type", "paperId", "depth", "title", "year", "citationCount", "from", "to"] as const
 
+/** How each character XML would read as markup, or change, is written. */
+const xmlEscapes: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "\"": "&quot;",
+  "'": "&apos;",
+  // A parser turns a raw \r (and \r\n) into \n, and a raw tab or line break in an attribute value
+  // into a space: as character references they are read back as they were.
+  "\t": "&#9;",
+  "\n": "&#10;",
+  "\r": "&#13;"
+}
+
 /**
- * Text fit for XML character data and attribute values: the five special characters escaped, and
- * the characters XML 1.0 cannot hold at all (most controls, lone surrogates, U+FFFE/U+FFFF) dropped,
- * since a server's title may contain anything and one such character makes the whole file unreadable.
+ * Text fit for XML character data and attribute values, read back as it was: the five special
+ * characters and the tab, line feed and carriage return escaped, and the characters XML 1.0 cannot
+ * hold at all (the other controls, lone surrogates, U+FFFE/U+FFFF) dropped, since a server's title
+ * may contain anything and one such character makes the whole file unreadable.
  *
  * @since 0.1.0
  */
@@ -35,7 +50,7 @@ export const xmlText = (text: string): string =>
       /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
       ""
     )
-    .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;" })[c]!)
+    .replace(/[&<>"'\t\n\r]/g, (c) => xmlEscapes[c]!)
 
 const graphmlHeader = [
   `<?xml version="1.0" encoding="UTF-8"?>`,

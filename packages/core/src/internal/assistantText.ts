@@ -253,7 +253,11 @@ export const graph = (answer: GraphAnswer): string => {
         answer.timeBudgetSeconds,
         "the papers found so far; for more, call again with a smaller depth or perNode, or fewer seeds"
       )
-    }${answer.notFound.length === 0 ? "" : `; not found: ${cut(answer.notFound.join(", "), 1000)}`}:`,
+    }${answer.notFound.length === 0 ? "" : `; not found: ${cut(answer.notFound.join(", "), 1000)}`}${
+      answer.skipped === undefined
+        ? ""
+        : `; skipped ${plural(answer.skipped, "id")} the server listed that no request can carry`
+    }:`,
     [
       ...answer.nodes.map((node, i) =>
         present([

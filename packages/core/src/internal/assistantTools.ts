@@ -359,8 +359,9 @@ export type GraphNode = typeof GraphNode.Type
 
 /**
  * The answer of `citation_graph`: `{ nodes, edges: { from, to }[] (from cites to), notFound,
- * truncated, timeBudgetSeconds? }`; `truncated` at `maxNodes` papers, or at the time budget (then
- * `timeBudgetSeconds` says which).
+ * skipped?, truncated, timeBudgetSeconds? }`; `truncated` at `maxNodes` papers, or at the time
+ * budget (then `timeBudgetSeconds` says which); `skipped` counts the ids the server listed that no
+ * request can carry (a control character, a `..` segment), left out of the walk.
  *
  * @category answers
  * @since 0.1.0
@@ -369,6 +370,7 @@ export const GraphAnswer = Schema.Struct({
   nodes: Schema.Array(GraphNode),
   edges: Schema.Array(Schema.Struct({ from: Bounded(bounds.id), to: Bounded(bounds.id) })),
   notFound: Schema.Array(Bounded(bounds.id)),
+  skipped: optional(Count),
   truncated: Schema.Boolean,
   timeBudgetSeconds: TimeBudget
 })
@@ -920,11 +922,15 @@ const walk = (
     const edges: Array<GraphAnswer["edges"][number]> = []
     const kept = new Set<string>()
     const notFound: Array<string> = []
+    let skipped = 0
     let truncated = false
     const take = (element: CitationGraph.Element) => {
       switch (element._tag) {
         case "NotFound":
           notFound.push(text.cut(element.seed, bounds.id))
+          return
+        case "Skipped":
+          skipped++
           return
         case "Edge":
           if (!kept.has(element.from) || !kept.has(element.to)) return
@@ -964,6 +970,7 @@ const walk = (
       nodes,
       edges,
       notFound,
+      ...(skipped > 0 ? { skipped } : {}),
       truncated: truncated || stopped,
       ...(stopped ? { timeBudgetSeconds: budgetSeconds(budget) } : {})
     }))

@@ -1,11 +1,14 @@
 import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as CitationGraph from "../CitationGraph.js"
-import { Edge, Node, NotFound } from "../CitationGraph.js"
+import { Edge, Node, NotFound, Skipped } from "../CitationGraph.js"
 import type { Paper } from "../Paper.js"
 import { BadQueryParameters, type S2Error } from "../S2Error.js"
 import { SemanticScholar, type Service } from "../SemanticScholar.js"
 import { papersById } from "./papersById.js"
+import { excerpt } from "./response.js"
+import * as Validate from "./validate.js"
 
 /** The batch endpoint's limit: one POST per this many new ids. */
 const BATCH = 500
@@ -26,6 +29,8 @@ interface State {
   /** Requested id → the paperId the batch answered with, when they differ (merged papers). */
   readonly alias: Map<string, string>
   readonly edges: Set<string>
+  /** The server's ids no request can carry, each skipped (and warned of) once. */
+  readonly skipped: Set<string>
   pendingIds: Array<string>
   readonly pendingSet: Set<string>
   pendingEdges: Array<readonly [string, string]>
@@ -56,6 +61,45 @@ const canonical = (state: State, id: string) => state.alias.get(id) ?? id
 /** Batch-fetches ids (≤ 500), returning [requested id, paper | undefined] in request order. */
 const fetchBatch = (state: State, ids: ReadonlyArray<string>) => papersById(state.s2, ids, state.options.fields)
 
+/**
+ * Why no request can carry `id`, by the client's own check of ids (`Validate.paperId`, which would
+ * refuse it as the caller's `BadQueryParameters`); `undefined` when one can. The check's words
+ * without the id it quotes and the forms it advises: "contains a control character".
+ */
+const unusable = (id: string): string | undefined => {
+  const checked = Validate.paperId(id, "id")
+  if (Result.isSuccess(checked)) return undefined
+  const quoted = `id ${JSON.stringify(id)} `
+  const message = checked.failure.message
+  const rest = message.startsWith(quoted) ? message.slice(quoted.length) : message.replace(/^id /, "")
+  return rest.split(": give ")[0]!
+}
+
+const where = {
+  citations: (of: string) => `among the papers citing ${of}`,
+  references: (of: string) => `among the references of ${of}`,
+  batch: (of: string) => `as the paperId of ${of}`
+} as const
+
+/**
+ * The server's id that no request can carry, as a {@link Skipped} and a Warning the first time it
+ * is met (answers `undefined` after that): the walk goes on without it, never failing as if the
+ * caller had given it.
+ */
+const skip = (state: State, id: string, source: Skipped["source"], of: string, reason: string) =>
+  Effect.suspend(() => {
+    if (state.skipped.has(id)) return Effect.undefined
+    state.skipped.add(id)
+    return Effect.as(
+      Effect.logWarning(
+        `S2 citation graph: skipped ${excerpt(JSON.stringify(id), 100)}, which the server gave ${
+          where[source](excerpt(of, 100))
+        }: it ${reason}, so no request can ask for it`
+      ),
+      new Skipped({ id, source, of, reason })
+    )
+  })
+
 /** Admits a fetched paper as a node (or an alias of one); answers the node it became, if new. */
 const admit = (state: State, requested: string, paper: Paper, depth: number): Node | undefined => {
   const id = paper.paperId
@@ -73,6 +117,13 @@ const seedsStep = Effect.fnUntraced(function*(state: State, seeds: ReadonlyArray
     for (const [id, paper] of yield* fetchBatch(state, unique.slice(at, at + BATCH))) {
       if (paper === undefined) {
         out.push(new NotFound({ seed: id }))
+        continue
+      }
+      const reason = unusable(paper.paperId)
+      if (reason !== undefined) {
+        state.refused.add(id)
+        const skipped = yield* skip(state, paper.paperId, "batch", id, reason)
+        if (skipped !== undefined) out.push(skipped)
         continue
       }
       const node = admit(state, id, paper, 0)
@@ -112,6 +163,13 @@ const flush = Effect.fnUntraced(function*(state: State, depth: number, all: bool
     state.pendingIds = state.pendingIds.slice(BATCH)
     for (const [id, paper] of yield* fetchBatch(state, ids)) {
       state.pendingSet.delete(id)
+      const reason = paper === undefined ? undefined : unusable(paper.paperId)
+      if (paper !== undefined && reason !== undefined) {
+        state.refused.add(id)
+        const skipped = yield* skip(state, paper.paperId, "batch", id, reason)
+        if (skipped !== undefined) out.push(skipped)
+        continue
+      }
       const filter = state.options.filter
       // An id merged into a paper already walked names that node: the filter judged it (or it is a seed).
       const walked = paper !== undefined && state.nodes.has(paper.paperId)
@@ -137,6 +195,12 @@ interface Listed {
   readonly cited: number
 }
 
+/** The neighbours of one list: the ids to walk, and those no request can carry with the reason. */
+interface Neighbours {
+  readonly ids: Array<string>
+  readonly unusable: Array<readonly [string, string]>
+}
+
 /**
  * The `perNode` distinct neighbour ids of one list. The API cannot sort these lists: `listed` takes
  * the first ones; `mostCited` reads the first max(perNode, 1000) (one page at most sizes) and ranks them.
@@ -145,7 +209,7 @@ const neighbours = (
   state: State,
   parent: string,
   which: "citations" | "references"
-): Effect.Effect<Array<string>, S2Error> => {
+): Effect.Effect<Neighbours, S2Error> => {
   const { perNode } = state.options
   const ranked = state.options.order === "mostCited"
   const page = ranked
@@ -161,7 +225,7 @@ const neighbours = (
       cited: r.citedPaper.citationCount ?? 0
     }))
   const seen = new Set<string>()
-  const usable = (entry: Listed): entry is Listed & { readonly id: string } => {
+  const distinct = (entry: Listed): entry is Listed & { readonly id: string } => {
     const id = entry.id
     if (typeof id !== "string" || id === "" || id === parent || seen.has(id)) return false
     seen.add(id)
@@ -171,19 +235,33 @@ const neighbours = (
   // them up would take another page per list, past the request budget. So a list may give fewer.
   return listed.pipe(
     Stream.take(ranked ? Math.max(perNode, MAX_PAGE) : perNode),
-    Stream.filter(usable),
+    Stream.filter(distinct),
     Stream.runCollect,
-    // Array.prototype.sort is stable: equal counts keep the list's order.
-    Effect.map((all) => (ranked ? all.sort((a, b) => b.cited - a.cited) : all).slice(0, perNode).map((e) => e.id))
+    Effect.map((all) => {
+      const result: Neighbours = { ids: [], unusable: [] }
+      // Array.prototype.sort is stable: equal counts keep the list's order.
+      for (const { id } of (ranked ? all.sort((a, b) => b.cited - a.cited) : all).slice(0, perNode)) {
+        const reason = unusable(id)
+        if (reason === undefined) result.ids.push(id)
+        else result.unusable.push([id, reason])
+      }
+      return result
+    })
   )
 }
 
 /** Expands one paper: its lists become pending ids and edges; a full batch is fetched at once. */
 const expand = Effect.fnUntraced(function*(state: State, parent: string, depth: number) {
   const { direction } = state.options
+  const out: Array<Element> = []
   for (const which of ["citations", "references"] as const) {
     if (direction !== "both" && direction !== which) continue
-    for (const id of yield* neighbours(state, parent, which)) {
+    const listed = yield* neighbours(state, parent, which)
+    for (const [id, reason] of listed.unusable) {
+      const skipped = yield* skip(state, id, which, parent, reason)
+      if (skipped !== undefined) out.push(skipped)
+    }
+    for (const id of listed.ids) {
       const known = canonical(state, id)
       if (state.refused.has(known)) continue
       state.pendingEdges.push(which === "citations" ? [known, parent] : [parent, known])
@@ -193,7 +271,8 @@ const expand = Effect.fnUntraced(function*(state: State, parent: string, depth: 
       }
     }
   }
-  return yield* flush(state, depth + 1, false)
+  out.push(...yield* flush(state, depth + 1, false))
+  return out
 })
 
 /** Level `depth` expanded, then the level it found, until the depth limit or an empty frontier. */
@@ -225,6 +304,7 @@ export const crawl = (
       refused: new Set(),
       alias: new Map(),
       edges: new Set(),
+      skipped: new Set(),
       pendingIds: [],
       pendingSet: new Set(),
       pendingEdges: [],
