@@ -1,7 +1,9 @@
 /**
  * Resolving a reference list: DOIs, arXiv ids, URLs, S2 ids and free-text titles, one per input,
- * into papers, in a handful of requests. Ids go through the batch endpoint (one POST per 500
- * inputs), titles through title match (one GET each), and an input given twice is asked once.
+ * into papers, in a handful of requests. Titles go to bulk search in groups (one GET settles dozens),
+ * those left open to title match (one GET each); ids and the papers found go through the batch
+ * endpoint (one POST per 500 inputs); an input given twice is asked once. A paper is taken for a
+ * title only when its title is the same title (`TitleMatch.compare`).
  *
  * @since 0.1.0
  */
@@ -16,7 +18,9 @@ import type { SemanticScholar } from "./SemanticScholar.js"
 
 /**
  * An input that was resolved: the paper, and how — by `id` (the batch endpoint) or by `title`
- * (title match, with the server's `score`).
+ * (bulk search or title match; `score` is title match's own). `similarity` is the
+ * `TitleMatch.compare` of the title given and the paper's: present for a title, and for an id
+ * given with a title.
  *
  * @category models
  * @since 0.1.0
@@ -25,18 +29,37 @@ export class Found extends Schema.TaggedClass<Found>()("Found", {
   input: Schema.String,
   paper: Paper,
   via: Schema.Literals(["id", "title"]),
-  score: Schema.optional(Schema.Number)
+  score: Schema.optional(Schema.Number),
+  similarity: Schema.optional(Schema.Number)
 }) {}
 
 /**
- * Why an input was not resolved: `unknownId` (an id the batch endpoint answered `null` for),
- * `noTitleMatch` (title match found nothing) or `malformed` (an empty line, a control character,
- * a known id prefix with nothing after it).
+ * An id given with a title (a .bib entry's `doi` or `eprint`, and its `title`) whose paper has
+ * another title: the paper, the `title` given, their `similarity`, and a sentence for people. Not
+ * taken for the reference: one of the two is wrong, and only the user knows which.
  *
  * @category models
  * @since 0.1.0
  */
-export const Reason = Schema.Literals(["unknownId", "noTitleMatch", "malformed"])
+export class Mismatch extends Schema.TaggedClass<Mismatch>()("Mismatch", {
+  input: Schema.String,
+  paper: Paper,
+  title: Schema.String,
+  similarity: Schema.Number,
+  message: Schema.String
+}) {}
+
+/**
+ * Why an input was not resolved: `unknownId` (an id the batch endpoint answered `null` for),
+ * `noTitleMatch` (no paper has the title: title match found none, or only one with another title,
+ * given as `nearest`), `malformed` (an empty line, a control character, a known id prefix with
+ * nothing after it), `tooLong` (a title longer than a request can carry: not sent) or `refused`
+ * (the server refused the request for this title alone, e.g. 414).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export const Reason = Schema.Literals(["unknownId", "noTitleMatch", "malformed", "tooLong", "refused"])
 
 /**
  * @category models
@@ -45,7 +68,8 @@ export const Reason = Schema.Literals(["unknownId", "noTitleMatch", "malformed"]
 export type Reason = typeof Reason.Type
 
 /**
- * An input that was not resolved, as given, with the {@link Reason} and a sentence for people.
+ * An input that was not resolved, as given, with the {@link Reason} and a sentence for people. For a
+ * title whose match had another title, `nearest` is that paper and `similarity` how close it was.
  *
  * @category models
  * @since 0.1.0
@@ -53,7 +77,9 @@ export type Reason = typeof Reason.Type
 export class NotFound extends Schema.TaggedClass<NotFound>()("NotFound", {
   input: Schema.String,
   notFound: Reason,
-  message: Schema.String
+  message: Schema.String,
+  nearest: Schema.optional(Paper),
+  similarity: Schema.optional(Schema.Number)
 }) {}
 
 /**
@@ -62,7 +88,7 @@ export class NotFound extends Schema.TaggedClass<NotFound>()("NotFound", {
  * @category models
  * @since 0.1.0
  */
-export type Result = Found | NotFound
+export type Result = Found | Mismatch | NotFound
 
 /**
  * The schema of {@link Result}, e.g. to write results as JSON lines.
@@ -70,7 +96,16 @@ export type Result = Found | NotFound
  * @category models
  * @since 0.1.0
  */
-export const Result = Schema.Union([Found, NotFound])
+export const Result = Schema.Union([Found, Mismatch, NotFound])
+
+/**
+ * One input of {@link references}: a line (an id or a title), or an id with the title the user
+ * expects it to have (checked: another title gives a {@link Mismatch}).
+ *
+ * @category models
+ * @since 0.1.0
+ */
+export type Input = string | { readonly input: string; readonly title?: string | undefined }
 
 /**
  * Options of {@link references}.
@@ -81,12 +116,13 @@ export const Result = Schema.Union([Found, NotFound])
 export interface ReferencesOptions {
   /**
    * The fields of each paper. Omitted: the paper summary set the client asks for in batches and
-   * title matches ({@link Fields.paperList}), `citationStyles` (BibTeX) included.
+   * title matches ({@link Fields.paperList}), `citationStyles` (BibTeX) included. `title` is
+   * always asked for: every match is checked by it.
    */
   readonly fields?: ReadonlyArray<Fields.PaperField | Fields.Unchecked> | undefined
   /**
-   * How many title matches run at once: a whole number ≥ 1, else the stream fails with
-   * `BadQueryParameters` before any request. Default 4 (the client's rate limit still paces them).
+   * How many bulk searches or title matches run at once: a whole number ≥ 1, else the stream fails
+   * with `BadQueryParameters` before any request. Default 4 (the client's rate limit still paces them).
    */
   readonly concurrency?: number | undefined
 }
@@ -122,12 +158,17 @@ export const recognise: (input: string) => Recognised = internal.recognise
 
 /**
  * Resolves each input to a paper: a pulled `Stream` of one {@link Result} per input, in input
- * order. Inputs are read in chunks of 500: per chunk, one batch POST for the ids not asked before
- * and one title match per title not asked before (`concurrency` at once), so 1,000 ids cost two
- * requests. Each result comes as soon as it and those before it are known (a chunk's ids after its
- * batch, each title after its match), not with its whole chunk. An unknown id and a title without
- * a match are {@link NotFound} results, not failures;
- * any other error (rate limit exhausted, server down) fails the stream with its `S2Error`.
+ * order. Inputs are read in chunks of 500. Per chunk, the titles not asked before go to bulk search
+ * in groups (their quoted titles ORed, at most 4,000 URL-encoded bytes a query; titles of fewer than
+ * three content words skip it); then one batch POST fetches the ids not asked before and the papers
+ * the searches found; then each title still open goes to title match (`concurrency` at once). So
+ * 1,000 ids cost two requests, and a few hundred titles a dozen. Every paper found for a title is
+ * checked with `TitleMatch.compare`: another title is {@link NotFound} naming the `nearest`.
+ * Each result comes as soon as it and those before it are known, not with its whole chunk.
+ * An unknown id, a title without a match, a title too long to send or one the server refuses
+ * (400, 414) are {@link NotFound} results about that input alone, not failures; any other error
+ * (rate limit exhausted, server down) fails the stream with its `S2Error`. A group the server
+ * refuses is asked title by title.
  * Memory: one chunk of inputs plus one outcome per distinct input (so repeats are never asked again).
  *
  * @example
@@ -149,35 +190,47 @@ export const recognise: (input: string) => Recognised = internal.recognise
  * @since 0.1.0
  */
 export const references: (
-  inputs: Iterable<string> | Stream.Stream<string, S2Error, SemanticScholar>,
+  inputs: Iterable<Input> | Stream.Stream<Input, S2Error, SemanticScholar>,
   options?: ReferencesOptions
 ) => Stream.Stream<Result, S2Error, SemanticScholar> = internal.references
 
 /**
- * A reference read from a .bib file: the entry's key and what to resolve it by.
+ * A reference read from a .bib file: the entry's key, its line, what to resolve it by, and its
+ * title when it is resolved by an id (to check the paper against, see {@link Input}).
  *
  * @category models
  * @since 0.1.0
  */
 export interface BibtexReference {
   readonly key: string
-  /** The entry's `doi`, else its arXiv `eprint` (`archivePrefix = arXiv`), else its title as plain text; "" when none. */
+  /** The line of the entry's `@`, from 1. */
+  readonly line: number
+  /**
+   * The entry's `doi`, else its arXiv `eprint` (`archivePrefix = arXiv`, or an `arXiv:` prefix), else
+   * its title as plain text; "" when none, or when the entry is broken.
+   */
   readonly input: string
+  /** The entry's title as plain text, when `input` is its DOI or arXiv id. */
+  readonly title?: string
+  /** Why the entry cannot be resolved as written (its braces do not balance); `input` is then "". */
+  readonly problem?: string
 }
 
 /**
  * Reads the references of a .bib text, in order, for {@link references}: each entry's `doi`, else
- * its `eprint` with `archivePrefix`/`eprinttype` arXiv, else its `title` (TeX accents as Unicode,
- * braces and other TeX commands dropped). `@comment`, `@preamble` and `@string` are skipped;
- * malformed text never throws, it ends the entry it is in (an entry with none of the three gives
- * "", a `malformed` result).
+ * its `eprint` when it is an arXiv id (`archivePrefix`/`eprinttype` arXiv, or `arXiv:` before the
+ * id), else its `title` (TeX accents, special and Greek letters as Unicode, braces and other TeX
+ * commands dropped); `@string` macros are expanded. `@comment`, `@preamble` and `@string` are
+ * skipped. Malformed text never throws: an entry whose braces do not balance ends at the next line
+ * that starts an entry (it has a `problem`, the entries after it are read as usual), and an entry
+ * with none of the three gives "", a `malformed` result.
  *
  * @example
  * ```ts
  * import { Resolve } from "@s2-effect/core"
  *
  * const bib = `@article{turing50, title = {Computing Machinery and Intelligence}, doi = {10.1093/mind/lix.236.433}}
- * @misc{vaswani17, title = "Attention Is All You Need", eprint = {1706.03762}, archivePrefix = {arXiv}}`
+ * @misc{vaswani17, title = "Attention Is All You Need", eprint = {arXiv:1706.03762}}`
  * const inputs = Resolve.fromBibtex(bib).map((r) => r.input)
  * // ["DOI:10.1093/mind/lix.236.433", "ARXIV:1706.03762"]
  * ```
@@ -185,4 +238,17 @@ export interface BibtexReference {
  * @since 0.1.0
  */
 export const fromBibtex = (text: string): ReadonlyArray<BibtexReference> =>
-  bibtex.parse(text).map((entry) => ({ key: entry.key, input: bibtex.inputOf(entry) }))
+  bibtex.parse(text).map((entry): BibtexReference => {
+    if (entry.broken !== undefined) {
+      return {
+        key: entry.key,
+        line: entry.line,
+        input: "",
+        problem: `its braces do not balance: lines ${entry.line} to ${entry.broken.lastLine} skipped`
+      }
+    }
+    const input = bibtex.inputOf(entry)
+    const title = bibtex.plain(entry.fields["title"] ?? "")
+    const byId = recognise(input)._tag === "Id" && title.length > 0
+    return { key: entry.key, line: entry.line, input, ...(byId ? { title } : {}) }
+  })

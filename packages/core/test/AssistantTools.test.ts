@@ -866,3 +866,19 @@ describe("the time budget of the tools that make many requests", () => {
       )
     ))
 })
+
+describe("resolve_references checks titles and keeps a line the API cannot take to itself (issues 36, 37)", () => {
+  it.effect("a 2,000-character CJK line is that line's tooLong; a title match with another title names the nearest", () =>
+    Effect.gen(function*() {
+      const lines = ["文献".repeat(1000), "Deep residual learning for image recognition", TURING]
+      const { text, value } = yield* answer("resolve_references", { lines })
+      expect(value.references.map((r) => r.via ?? r.reason)).toEqual(["tooLong", "noTitleMatch", "id"])
+      expect(value.references[1]).toMatchObject({
+        nearest: { title: "Deep variational inference for speech recognition and image classification" }
+      })
+      expect(value.references[1]!.similarity).toBeLessThan(0.9)
+      expect(value).toMatchObject({ found: 1, notFound: 2 })
+      expect(text).toMatch(/not found \(noTitleMatch\): "Deep residual .*"; nearest: .*\(similarity 0\.\d+\)/)
+      for (const r of yield* requests) expect(r.url.length).toBeLessThan(8192)
+    }).pipe(Effect.provide(emulated())))
+})

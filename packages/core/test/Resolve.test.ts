@@ -3,7 +3,7 @@ import { Emulator, Faults } from "@s2-effect/testing"
 import { Clock, Effect, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
-import { Resolve, SemanticScholar } from "../src/index.js"
+import { Resolve, SemanticScholar, TitleMatch } from "../src/index.js"
 
 const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
 
@@ -11,7 +11,7 @@ const TURING = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
 const ATTENTION = "204e3073870fae3d05bcbc2f6a8e263d9b72e776"
 const LITERATURE_GRAPH = "649def34f8be52c8b66281af98ae884c09aef38b"
 
-const resolve = (inputs: ReadonlyArray<string>, options?: Resolve.ReferencesOptions) =>
+const resolve = (inputs: ReadonlyArray<Resolve.Input>, options?: Resolve.ReferencesOptions) =>
   Stream.runCollect(Resolve.references(inputs, options))
 
 const paths = Effect.map(
@@ -69,7 +69,8 @@ describe("Resolve.references", () => {
       const found = results.filter((r): r is Resolve.Found => r._tag === "Found")
       expect(found.map((r) => r.paper.paperId)).toEqual([LITERATURE_GRAPH, TURING, ATTENTION])
       expect(found.map((r) => r.via)).toEqual(["title", "id", "id"])
-      expect(found[0]!.score).toBeTypeOf("number")
+      // Found by bulk search, checked: the same title.
+      expect(found[0]!.similarity).toBe(1)
       expect(found[1]!.paper.year).toBe(1950)
       expect(found.map((r) => r.input)[1]).toBe("https://doi.org/10.1093/mind/lix.236.433")
     }).pipe(Effect.provide(emulated())))
@@ -96,7 +97,7 @@ describe("Resolve.references", () => {
         "",
         "arXiv:1706.03762"
       ])
-      expect(results.map((r) => r._tag === "NotFound" ? r.notFound : r.via)).toEqual([
+      expect(results.map((r) => r._tag === "NotFound" ? r.notFound : r._tag === "Found" ? r.via : r._tag)).toEqual([
         "unknownId",
         "noTitleMatch",
         "malformed",
@@ -104,7 +105,7 @@ describe("Resolve.references", () => {
       ])
     }).pipe(Effect.provide(emulated())))
 
-  it.effect("duplicates are asked once: one batch request, one title match", () =>
+  it.effect("duplicates are asked once: one bulk search and one batch request", () =>
     Effect.gen(function*() {
       yield* clear
       const results = yield* resolve([
@@ -118,10 +119,7 @@ describe("Resolve.references", () => {
       ])
       expect(results.length).toBe(7)
       expect(results.every((r) => r._tag === "Found")).toBe(true)
-      const seen = yield* paths
-      expect(seen.filter((p) => p.endsWith("/paper/batch")).length).toBe(1)
-      expect(seen.filter((p) => p.endsWith("/paper/search/match")).length).toBe(1)
-      expect(seen.length).toBe(2)
+      expect(yield* paths).toEqual(["/graph/v1/paper/search/bulk", "/graph/v1/paper/batch"])
     }).pipe(Effect.provide(emulated())))
 
   it.effect("an input repeated in a later chunk is not asked again", () =>
@@ -136,17 +134,23 @@ describe("Resolve.references", () => {
       expect((yield* paths).filter((p) => p.endsWith("/paper/batch")).length).toBe(1)
     }).pipe(Effect.provide(emulated())))
 
-  it.effect("a failing title match (not a 404) fails the stream with its typed S2Error", () =>
+  it.effect("a failing title match or bulk search (not a 404, nor a refusal) fails the stream with its typed S2Error", () =>
     Effect.gen(function*() {
-      const error = yield* Effect.flip(resolve(["arXiv:1706.03762", "Attention Is All You Need"]))
-      expect(error._tag).toBe("Forbidden")
-    }).pipe(Effect.provide(
-      SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({
-        seed: 1,
-        size: 1000,
-        faults: { script: [{ route: "/paper/search/match", fault: Faults.status(403) }] }
-      })))
-    )))
+      for (const route of ["/paper/search/match", "/paper/search/bulk"]) {
+        const error = yield* Effect.flip(
+          resolve(["arXiv:1706.03762", "Attention Is All You Need", "Attention Needed"]).pipe(
+            Effect.provide(
+              SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({
+                seed: 1,
+                size: 1000,
+                faults: { script: [{ route, fault: Faults.status(403) }] }
+              })))
+            )
+          )
+        )
+        expect(error._tag).toBe("Forbidden")
+      }
+    }))
 
   it.effect("request budget: 1,000 ids cost two batch requests and nothing else", () =>
     Effect.gen(function*() {
@@ -184,30 +188,34 @@ describe("Resolve.references", () => {
       expect(yield* paths).toEqual([])
     }).pipe(Effect.provide(emulated())))
 
-  it.effect("property: output order is input order for any mix of ids, titles, repeats and junk", () =>
-    Effect.gen(function*() {
-      const pool = [
-        "10.1093/mind/lix.236.433",
-        "arXiv:1706.03762",
-        "Construction of the Literature Graph in Semantic Scholar",
-        "DOI:10.9999/none",
-        "Attention Is All You Need",
-        TURING,
-        "",
-        "CorpusId:14636783",
-        "no such title at all qqzx"
-      ]
-      const layer = emulated()
-      yield* Effect.promise(() =>
-        fc.assert(
-          fc.asyncProperty(fc.array(fc.constantFrom(...pool), { maxLength: 30 }), async (inputs) => {
-            const results = await Effect.runPromise(resolve(inputs).pipe(Effect.provide(layer)))
-            expect(results.map((r) => r.input)).toEqual(inputs)
-          }),
-          { numRuns: 40 }
+  it.effect(
+    "property: output order is input order for any mix of ids, titles, repeats and junk",
+    () =>
+      Effect.gen(function*() {
+        const pool = [
+          "10.1093/mind/lix.236.433",
+          "arXiv:1706.03762",
+          "Construction of the Literature Graph in Semantic Scholar",
+          "DOI:10.9999/none",
+          "Attention Is All You Need",
+          TURING,
+          "",
+          "CorpusId:14636783",
+          "no such title at all qqzx"
+        ]
+        const layer = emulated()
+        yield* Effect.promise(() =>
+          fc.assert(
+            fc.asyncProperty(fc.array(fc.constantFrom(...pool), { maxLength: 30 }), async (inputs) => {
+              const results = await Effect.runPromise(resolve(inputs).pipe(Effect.provide(layer)))
+              expect(results.map((r) => r.input)).toEqual(inputs)
+            }),
+            { numRuns: 40 }
+          )
         )
-      )
-    }))
+      }),
+    120_000
+  )
 })
 
 describe("Resolve.fromBibtex", () => {
@@ -231,11 +239,16 @@ describe("Resolve.fromBibtex", () => {
 @article{broken, title = {never closed`
     const refs = Resolve.fromBibtex(bib)
     expect(refs).toEqual([
-      { key: "turing50", input: "DOI:10.1093/mind/LIX.236.433" },
-      { key: "vaswani17", input: "ARXIV:1706.03762" },
-      { key: "ammar18", input: "Construction of the Literature Graph in Semantic Scholar" },
-      { key: "empty", input: "" },
-      { key: "broken", input: "never closed" }
+      {
+        key: "turing50",
+        line: 3,
+        input: "DOI:10.1093/mind/LIX.236.433",
+        title: "Computing Machinery and Intelligence"
+      },
+      { key: "vaswani17", line: 10, input: "ARXIV:1706.03762", title: "Attention Is All You Need" },
+      { key: "ammar18", line: 14, input: "Construction of the Literature Graph in Semantic Scholar" },
+      { key: "empty", line: 16, input: "" },
+      { key: "broken", line: 17, input: "", problem: "its braces do not balance: lines 17 to 17 skipped" }
     ])
   })
 
@@ -267,20 +280,247 @@ describe("Resolve.fromBibtex", () => {
 })
 
 describe("Resolve.references gives each result when it is known", () => {
-  it.effect("the id's result comes after the batch, before the titles' matches end; in input order", () =>
+  it.effect("the id's result comes after the bulk search and the batch, before the titles' matches end; in input order", () =>
     Effect.gen(function*() {
       const at: Array<readonly [string, number]> = []
       const fiber = yield* Effect.forkChild(Stream.runForEach(
         Resolve.references([TURING, "No such paper one", "No such paper two"]),
         (r) => Effect.map(Clock.currentTimeMillis, (now) => void at.push([r.input, now]))
       ))
-      for (let second = 0; second < 30; second++) yield* TestClock.adjust("1 second")
+      for (let second = 0; second < 40; second++) yield* TestClock.adjust("1 second")
       yield* Fiber.join(fiber)
-      // Every request takes 10 s: the batch ends at 10 s, the two matches (at once) at 20 s.
-      expect(at).toEqual([[TURING, 10_000], ["No such paper one", 20_000], ["No such paper two", 20_000]])
+      // Every request takes 10 s: the bulk search ends at 10 s, the batch at 20 s, the two matches (at once) at 30 s.
+      expect(at).toEqual([[TURING, 20_000], ["No such paper one", 30_000], ["No such paper two", 30_000]])
     }).pipe(Effect.provide(
       SemanticScholar.layer().pipe(Layer.provideMerge(
         Emulator.layer({ seed: 1, size: 1000, faults: { script: [{ fault: Faults.latency("10 seconds") }] } })
       ))
     )))
+})
+
+/** The emulator's papers: title, id, and how many content words their title has. */
+const corpusPapers = (n: number) =>
+  Effect.map(Emulator, (e) =>
+    e.corpus.papers.slice(0, n).map((p) => ({
+      paperId: p.paperId,
+      title: p.title,
+      words: TitleMatch.normalise(p.title).split(" ").filter((w) => !stopWords.has(w)).length
+    })))
+
+const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from", "via"])
+
+const requestsOf = Effect.map(Effect.flatMap(Emulator, (e) => e.requests), (rs) => rs.map((r) => r.url))
+
+describe("Resolve.references checks every title and asks titles in groups (issue 37)", () => {
+  it.effect(
+    "property: a title with one content word changed never resolves to that paper",
+    () =>
+      Effect.gen(function*() {
+        const papers = (yield* corpusPapers(200)).filter((p) => p.words >= 1)
+        const layer = emulated()
+        yield* Effect.promise(() =>
+          fc.assert(
+            fc.asyncProperty(
+              fc.constantFrom(...papers),
+              fc.nat(),
+              fc.constantFrom("banana", "volcano", "sonnet", "gravity", "protein", "speech", "image", "kernel"),
+              async (paper, k, word) => {
+                const words = TitleMatch.normalise(paper.title).split(" ")
+                const content = words.flatMap((w, i) => stopWords.has(w) ? [] : [i])
+                const at = content[k % content.length]!
+                fc.pre(words[at] !== word)
+                words[at] = word
+                const changed = words.join(" ")
+                const [result] = await Effect.runPromise(resolve([changed]).pipe(Effect.provide(layer)))
+                if (result?._tag === "Found") {
+                  expect(result.paper.paperId).not.toBe(paper.paperId)
+                  expect(TitleMatch.compare(changed, result.paper.title!).same).toBe(true)
+                } else expect(result?._tag).toBe("NotFound")
+              }
+            ),
+            { numRuns: 60 }
+          )
+        )
+      }).pipe(Effect.provide(emulated())),
+    120_000
+  )
+
+  it.effect("a title match with another title is NotFound, naming the nearest paper and its similarity", () =>
+    Effect.gen(function*() {
+      const [result] = yield* resolve(["Deep residual learning for image recognition"], { fields: ["year"] })
+      expect(result?._tag).toBe("NotFound")
+      const notFound = result as Resolve.NotFound
+      expect(notFound.notFound).toBe("noTitleMatch")
+      expect(notFound.nearest?.title).toBe(
+        "Deep variational inference for speech recognition and image classification"
+      )
+      expect(notFound.similarity).toBeLessThan(TitleMatch.bound)
+      expect(notFound.message).toMatch(
+        /^no paper has this title; the nearest, "Deep variational inference .*", is 0\.\d\d similar/
+      )
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("an id given with another title is a Mismatch, not the reference; with its own title, Found", () =>
+    Effect.gen(function*() {
+      const results = yield* resolve([
+        { input: "arXiv:1706.03762", title: "Deep residual learning for image recognition" },
+        { input: "10.1093/mind/lix.236.433", title: "Computing machinery and intelligence." },
+        { input: "arXiv:1706.03762" }
+      ])
+      expect(results.map((r) => r._tag)).toEqual(["Mismatch", "Found", "Found"])
+      const mismatch = results[0] as Resolve.Mismatch
+      expect(mismatch.paper.paperId).toBe(ATTENTION)
+      expect(mismatch.title).toBe("Deep residual learning for image recognition")
+      expect(mismatch.message).toMatch(/^the paper is "Attention Is All You Need", 0\.\d\d similar to the title given$/)
+      expect((results[1] as Resolve.Found).similarity).toBe(1)
+      expect((results[2] as Resolve.Found).similarity).toBeUndefined()
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("request budget: 150 titles and 100 ids cost a few bulk searches and one batch; title match only for short titles", () =>
+    Effect.gen(function*() {
+      const papers = yield* corpusPapers(250)
+      const titles = papers.slice(0, 150)
+      const ids = papers.slice(150).map((p) => p.paperId)
+      yield* clear
+      const results = yield* resolve([...titles.map((p) => p.title), ...ids])
+      expect(results.every((r) => r._tag === "Found")).toBe(true)
+      const asked = yield* requestsOf
+      const bulk = asked.filter((u) => u.includes("/paper/search/bulk"))
+      const short = new Set(titles.filter((p) => p.words < 3).map((p) => p.title.toLowerCase())).size
+      expect(bulk.length).toBeLessThanOrEqual(4)
+      expect(asked.filter((u) => u.includes("/paper/batch")).length).toBe(1)
+      expect(asked.filter((u) => u.includes("/paper/search/match")).length).toBe(short)
+      // Every bulk query within the bound, as quoted titles ORed.
+      for (const url of bulk) {
+        const query = new URL(url).searchParams.get("query")!
+        expect(encodeURIComponent(query).length).toBeLessThanOrEqual(4000)
+        expect(query).toMatch(/^"[^"]+"( \| "[^"]+")*$/)
+      }
+      expect(asked.length).toBeLessThan(20)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("a bulk search the server refuses (414) is asked title by title; nothing else is lost", () =>
+    Effect.gen(function*() {
+      const papers = (yield* corpusPapers(40)).filter((p) => p.words >= 3).slice(0, 10)
+      const results = yield* resolve([TURING, ...papers.map((p) => p.title)]).pipe(
+        Effect.provide(
+          SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({
+            seed: 1,
+            size: 1000,
+            faults: { script: [{ route: "/paper/search/bulk", fault: Faults.status(414) }] }
+          })))
+        )
+      )
+      expect(results.every((r) => r._tag === "Found")).toBe(true)
+      expect(results.map((r) => (r as Resolve.Found).via)).toEqual(["id", ...papers.map(() => "title")])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("a title too long to send is that reference's NotFound (tooLong), never sent; the others resolve", () =>
+    Effect.gen(function*() {
+      yield* clear
+      const long = "word ".repeat(4000).trim()
+      const cjk = "文献".repeat(1000)
+      const results = yield* resolve([long, "Attention Is All You Need", cjk, TURING])
+      expect(results.map((r) => r._tag === "NotFound" ? r.notFound : r._tag)).toEqual([
+        "tooLong",
+        "Found",
+        "tooLong",
+        "Found"
+      ])
+      expect((results[2] as Resolve.NotFound).message).toBe("too long to send: 18000 bytes URL-encoded, at most 4000")
+      for (const url of yield* requestsOf) expect(url.length).toBeLessThan(8192)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("a title match the server refuses (400) is that title's NotFound (refused); the others resolve", () =>
+    Effect.gen(function*() {
+      const results = yield* resolve(["Attention Everywhere", "Attention Needed", TURING], { concurrency: 1 }).pipe(
+        Effect.provide(
+          SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({
+            seed: 1,
+            size: 1000,
+            faults: { script: [{ route: "/paper/search/match", requests: 1, fault: Faults.status(400) }] }
+          })))
+        )
+      )
+      expect(results.map((r) => r._tag === "NotFound" ? r.notFound : r._tag)).toEqual([
+        "refused",
+        "NotFound" === results[1]!._tag ? (results[1] as Resolve.NotFound).notFound : "Found",
+        "Found"
+      ])
+      expect((results[0] as Resolve.NotFound).message).toBe("the server refused it (HTTP 400)")
+    }))
+
+  it.effect("a bulk page cut at 1,000 papers is asked again in halves, so a common phrase does not lose the others", () =>
+    Effect.gen(function*() {
+      const papers = (yield* corpusPapers(60)).filter((p) => p.words >= 3).slice(0, 8)
+      yield* clear
+      // In a sentence of thousands of the emulator's abstracts.
+      const results = yield* resolve(["In near linear time", ...papers.map((p) => p.title)])
+      expect(results.slice(1).every((r) => r._tag === "Found" && r.via === "title")).toBe(true)
+      const asked = yield* requestsOf
+      expect(asked.filter((u) => u.includes("/paper/search/match")).length).toBeLessThanOrEqual(1)
+      expect(asked.filter((u) => u.includes("/paper/search/bulk")).length).toBeLessThanOrEqual(8)
+    }).pipe(Effect.provide(emulated(5000))))
+
+  it.effect("an empty-worded title is NotFound without a request", () =>
+    Effect.gen(function*() {
+      yield* clear
+      const [result] = yield* resolve(["?!…"])
+      expect(result).toMatchObject({ _tag: "NotFound", notFound: "noTitleMatch" })
+      expect(yield* requestsOf).toEqual([])
+    }).pipe(Effect.provide(emulated())))
+})
+
+describe("Resolve.fromBibtex (issues 36 and 39)", () => {
+  it("an unbalanced brace ends its entry at the next @entry line: that entry is reported by line, the rest read", () => {
+    const bib = String.raw`@article{good1, title = {Attention Is All You Need}}
+
+@article{broken,
+  title = {Deep {Residual Learning for Image Recognition},
+  year = 2016
+}
+@article{good2,
+  doi = {10.1093/mind/lix.236.433}
+}
+  @misc{good3, title = "Construction of the Literature Graph in Semantic Scholar"}`
+    expect(Resolve.fromBibtex(bib)).toEqual([
+      { key: "good1", line: 1, input: "Attention Is All You Need" },
+      { key: "broken", line: 3, input: "", problem: "its braces do not balance: lines 3 to 6 skipped" },
+      { key: "good2", line: 7, input: "DOI:10.1093/mind/lix.236.433" },
+      { key: "good3", line: 10, input: "Construction of the Literature Graph in Semantic Scholar" }
+    ])
+  })
+
+  it("eprint = {arXiv:…} is the arXiv id, with or without archivePrefix", () => {
+    const bib = String.raw`@misc{a, title = {Attention Is All You Need}, eprint = {arXiv:1706.03762}}
+@misc{b, title = {Attention Is All You Need}, eprint = {arXiv:1706.03762v5}, archivePrefix = {arXiv}}
+@misc{c, title = {Old style}, eprint = {hep-th/9901001}, eprinttype = {arxiv}}
+@misc{d, title = {Not arXiv}, eprint = {12345}}`
+    expect(Resolve.fromBibtex(bib).map((r) => r.input)).toEqual([
+      "ARXIV:1706.03762",
+      "ARXIV:1706.03762",
+      "ARXIV:hep-th/9901001",
+      "Not arXiv"
+    ])
+  })
+
+  it("@string macros are expanded, also with #; $\\alpha$ is α, not $$", () => {
+    const bib = String.raw`@string{ att = "Attention" }
+@STRING(need = {Need})
+@misc{a, title = att # " Is All You " # need}
+@misc{b, title = {{$\alpha$}-Synuclein and $\beta$-amyloid: a \$100 study}}
+@misc{c, title = undefinedmacro}`
+    expect(Resolve.fromBibtex(bib).map((r) => r.input)).toEqual([
+      "Attention Is All You Need",
+      "α-Synuclein and β-amyloid: a $100 study",
+      "undefinedmacro"
+    ])
+  })
+
+  it("a macro named like a prototype property does not reach Object.prototype", () => {
+    const refs = Resolve.fromBibtex(String.raw`@string{__proto__ = "x", constructor = "y"}
+@misc{a, title = constructor # " " # __proto__ # " " # toString}`)
+    expect(refs.map((r) => r.input)).toEqual(["y x toString"])
+    expect(({} as Record<string, unknown>)["x"]).toBeUndefined()
+  })
 })

@@ -20,6 +20,7 @@ import type {
   SnippetsAnswer,
   TitleMatch
 } from "./assistantTools.js"
+import { cut } from "./text.js"
 
 /** The longest line of any rendering. */
 export const maxLine = 2000
@@ -32,17 +33,7 @@ const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2
 /** `value` on one line: every control character a space. */
 export const oneLine = (value: string): string => value.replace(controls, " ")
 
-/**
- * At most `max` UTF-16 units, ending in "…" when cut (never splitting a surrogate pair). Only the
- * part kept is read, so a huge string costs no more than a short one.
- */
-export const cut = (value: string, max: number): string => {
-  if (value.length <= max) return value
-  let end = max - 1
-  const last = value.charCodeAt(end - 1)
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1
-  return `${value.slice(0, end)}…`
-}
+export { cut }
 
 /** One line of the rendering: controls replaced, cut to {@link maxLine}. */
 const line = (value: string) => cut(oneLine(value), maxLine)
@@ -225,7 +216,13 @@ export const references = (answer: ReferencesAnswer): string =>
       r.reason === "notTried"
         ? `not tried: ${quoted(r.line)}`
         : r.paper === undefined
-        ? `not found (${r.reason ?? "unknown"}): ${quoted(r.line)}`
+        ? `not found (${r.reason ?? "unknown"}): ${quoted(r.line)}${
+          r.nearest === undefined
+            ? ""
+            : `; nearest: ${paperLine(r.nearest)}${
+              r.similarity === undefined ? "" : ` (similarity ${number(Math.round(r.similarity * 100) / 100)})`
+            }`
+        }`
         : `${quoted(r.line)} → ${paperLine(r.paper)}${r.via === undefined ? "" : ` (by ${r.via})`}`)
   )
 

@@ -297,7 +297,9 @@ export type SnippetsAnswer = typeof SnippetsAnswer.Type
 
 /**
  * A line of `resolve_references`: `{ line, via?: "id" | "title", paper?, reason?: "unknownId" |
- * "noTitleMatch" | "malformed" | "notTried" }` (`notTried`: the call reached its time budget first).
+ * "noTitleMatch" | "malformed" | "tooLong" | "refused" | "notTried", nearest?, similarity? }`
+ * (`notTried`: the call reached its time budget first; `nearest`: for `noTitleMatch`, the paper
+ * title match answered, whose title is not the line's, and `similarity` how close it was).
  *
  * @category answers
  * @since 0.1.0
@@ -306,7 +308,9 @@ export const ResolvedReference = Schema.Struct({
   line: Bounded(bounds.line),
   via: optional(Schema.Literals(["id", "title"])),
   paper: optional(PaperSummary),
-  reason: optional(Schema.Literals([...Resolve.Reason.literals, "notTried"]))
+  reason: optional(Schema.Literals([...Resolve.Reason.literals, "notTried"])),
+  nearest: optional(PaperSummary),
+  similarity: optional(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 })))
 })
 /**
  * @category answers
@@ -1103,12 +1107,19 @@ const resolvedReference = (line: string, result: Resolve.Result | undefined): Re
     ? { reason: "notTried" as const }
     : result._tag === "Found"
     ? { via: result.via, paper: paperSummary(result.paper) }
-    : { reason: result.notFound })
+    : result._tag === "Mismatch"
+    // Lines are never given with a title to check against, so never a Mismatch; the nearest if one were.
+    ? { reason: "noTitleMatch" as const, nearest: paperSummary(result.paper), similarity: result.similarity }
+    : {
+      reason: result.notFound,
+      ...(result.nearest === undefined ? {} : { nearest: paperSummary(result.nearest) }),
+      ...some("similarity", result.similarity)
+    })
 })
 
 /**
- * `Resolve.references` over the lines: one batch request for the ids, one title match per distinct
- * title. It gives each result as soon as it and those before it are known, so at the budget the
+ * `Resolve.references` over the lines: bulk searches for the titles, one batch request for the ids
+ * and the papers found, one title match per title left open, every title checked. It gives each result as soon as it and those before it are known, so at the budget the
  * lines resolved so far are answered and the rest are `notTried`.
  */
 const resolveReferences = ({ lines }: Params<typeof ResolveReferences>, budget: Duration.Duration) =>

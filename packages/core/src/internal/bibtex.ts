@@ -1,66 +1,121 @@
 /**
  * A small BibTeX reader: enough to find each entry's key, `doi`, `eprint`/`archivePrefix` and
- * `title`. It never throws and never loops: malformed text ends the entry it is in, and reading
- * goes on at the next `@`.
+ * `title`, with `@string` macros expanded. It never throws and never loops: an entry ends at its
+ * closing brace, or, when its braces do not balance, at the next line that starts an entry (the
+ * entry is then `broken`), and reading goes on there.
  */
 
 export interface BibEntry {
   readonly type: string
   readonly key: string
   readonly fields: Readonly<Record<string, string>>
+  /** The line of its `@`, from 1. */
+  readonly line: number
+  /** Its braces do not balance: it was read up to `lastLine`, before the next line that starts an entry. */
+  readonly broken?: { readonly lastLine: number }
 }
 
 const skipped = new Set(["comment", "preamble", "string"])
 
-/** Reads a braced value from `text[at] === "{"`: returns the inner text and the index after it. */
-const braced = (text: string, at: number): [string, number] => {
+/** A line that starts an entry: where reading resumes after an entry whose braces do not balance. */
+const entryLine = /\n[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]/g
+
+const nextEntryLine = (text: string, from: number): number => {
+  entryLine.lastIndex = from
+  return entryLine.exec(text)?.index ?? text.length
+}
+
+/**
+ * The index after the delimiter closing the one at `text[open]` (`{` or `(`), before `limit`; -1
+ * when it does not close there. A `(` entry closes at a `)` outside braces.
+ */
+const closing = (text: string, open: number, limit: number): number => {
   let depth = 0
-  for (let i = at; i < text.length; i++) {
+  const paren = text[open] === "("
+  for (let i = open + 1; i < limit; i++) {
     const c = text[i]
     if (c === "\\") i++
     else if (c === "{") depth++
-    else if (c === "}" && --depth === 0) return [text.slice(at + 1, i), i + 1]
+    else if (c === "}" && --depth < 0) return paren ? -1 : i + 1
+    else if (c === ")" && paren && depth === 0) return i + 1
   }
-  return [text.slice(at + 1), text.length]
+  return -1
 }
 
-const quoted = (text: string, at: number): [string, number] => {
-  let depth = 0
-  for (let i = at + 1; i < text.length; i++) {
-    const c = text[i]
-    if (c === "\\") i++
-    else if (c === "{") depth++
-    else if (c === "}") depth--
-    else if (c === "\"" && depth <= 0) return [text.slice(at + 1, i), i + 1]
-  }
-  return [text.slice(at + 1), text.length]
-}
-
-/** One value, with `#` concatenation; bare words (months, macros) are kept as written. */
-const value = (text: string, at: number): [string, number] => {
-  let out = ""
-  let i = at
-  for (;;) {
-    while (/\s/.test(text[i] ?? "")) i++
-    const c = text[i]
-    let part: [string, number]
-    if (c === "{") part = braced(text, i)
-    else if (c === "\"") part = quoted(text, i)
-    else {
-      const m = /^[^,}#\s]*/.exec(text.slice(i, i + 200))![0]
-      part = [m, i + m.length]
+/** A reader of one entry's text, up to `limit`: values, with `@string` macros expanded. */
+const reader = (text: string, limit: number, macros: Readonly<Record<string, string>>) => {
+  /** A braced value from `text[at] === "{"`: the inner text and the index after it. */
+  const braced = (at: number): [string, number] => {
+    let depth = 0
+    for (let i = at; i < limit; i++) {
+      const c = text[i]
+      if (c === "\\") i++
+      else if (c === "{") depth++
+      else if (c === "}" && --depth === 0) return [text.slice(at + 1, i), i + 1]
     }
-    out += part[0]
-    i = part[1]
-    while (/\s/.test(text[i] ?? "")) i++
-    if (text[i] !== "#") return [out, i]
-    i++
+    return [text.slice(at + 1, limit), limit]
   }
+  const quoted = (at: number): [string, number] => {
+    let depth = 0
+    for (let i = at + 1; i < limit; i++) {
+      const c = text[i]
+      if (c === "\\") i++
+      else if (c === "{") depth++
+      else if (c === "}") depth--
+      else if (c === "\"" && depth <= 0) return [text.slice(at + 1, i), i + 1]
+    }
+    return [text.slice(at + 1, limit), limit]
+  }
+  const space = (i: number): number => {
+    while (i < limit && /\s/.test(text[i]!)) i++
+    return i
+  }
+  /** One value, with `#` concatenation; a bare word is a macro's value when one is defined, else kept as written. */
+  const value = (at: number): [string, number] => {
+    let out = ""
+    let i = at
+    for (;;) {
+      i = space(i)
+      const c = text[i]
+      let part: [string, number]
+      if (c === "{") part = braced(i)
+      else if (c === "\"") part = quoted(i)
+      else {
+        const word = /^[^,}#\s]*/.exec(text.slice(i, Math.min(i + 200, limit)))![0]
+        part = [macros[word.toLowerCase()] ?? word, i + word.length]
+      }
+      out += part[0]
+      i = space(part[1])
+      if (text[i] !== "#" || i >= limit) return [out, i]
+      i++
+    }
+  }
+  /** The `name = value` pairs from `at`, as far as they go. */
+  const fields = (at: number): Record<string, string> => {
+    const out: Record<string, string> = Object.create(null)
+    let i = at
+    for (;;) {
+      const name = /^\s*([A-Za-z_][\w:.+-]*)\s*=\s*/.exec(text.slice(i, Math.min(i + 200, limit)))
+      if (name === null) return out
+      const [v, next] = value(i + name[0].length)
+      out[name[1]!.toLowerCase()] = v
+      i = next
+      while (i < limit && /[\s,]/.test(text[i]!)) i++
+    }
+  }
+  return { fields }
 }
 
-/** The entries of a .bib text, in order; `@comment`, `@preamble` and `@string` are skipped. */
+/** The entries of a .bib text, in order; `@comment`, `@preamble` and `@string` are skipped, `@string` macros kept for the entries after them. */
 export const parse = (text: string): ReadonlyArray<BibEntry> => {
   const entries: Array<BibEntry> = []
+  const macros: Record<string, string> = Object.create(null)
+  let line = 1
+  let counted = 0
+  const lineOf = (at: number): number => {
+    for (; counted < at; counted++) if (text.charCodeAt(counted) === 10) line++
+    return line
+  }
   let i = 0
   while ((i = text.indexOf("@", i)) !== -1) {
     const head = /^@\s*([A-Za-z]+)\s*[{(]/.exec(text.slice(i, i + 100))
@@ -69,26 +124,23 @@ export const parse = (text: string): ReadonlyArray<BibEntry> => {
       continue
     }
     const type = head[1]!.toLowerCase()
-    i += head[0].length
-    if (skipped.has(type)) {
-      // Skip the whole body, so an `@` inside a comment does not start an entry.
-      const close = text.indexOf(")", i)
-      i = text[i - 1] === "{" ? braced(text, i - 1)[1] : close === -1 ? text.length : close + 1
-      continue
-    }
-    const keyMatch = /^\s*([^,\s}]*)\s*,?/.exec(text.slice(i, i + 1000))!
-    const key = keyMatch[1]!
-    i += keyMatch[0].length
-    const fields: Record<string, string> = Object.create(null)
-    for (;;) {
-      const name = /^\s*([A-Za-z][\w:.+-]*)\s*=\s*/.exec(text.slice(i, i + 200))
-      if (name === null) break
-      const [v, next] = value(text, i + name[0].length)
-      fields[name[1]!.toLowerCase()] = v
-      i = next
-      while (/[\s,]/.test(text[i] ?? "")) i++
-    }
-    entries.push({ type, key, fields })
+    const at = i
+    const open = i + head[0].length - 1
+    const limit = nextEntryLine(text, open)
+    const end = closing(text, open, limit)
+    const read = reader(text, end === -1 ? limit : end, macros)
+    i = end === -1 ? limit : end
+    if (type === "string") Object.assign(macros, read.fields(open + 1))
+    if (skipped.has(type)) continue
+    const keyMatch = /^\s*([^,\s}]*)\s*,?/.exec(text.slice(open + 1, Math.min(open + 1000, i)))!
+    const first = lineOf(at)
+    entries.push({
+      type,
+      key: keyMatch[1]!,
+      fields: read.fields(open + 1 + keyMatch[0].length),
+      line: first,
+      ...(end === -1 ? { broken: { lastLine: lineOf(limit) } } : {})
+    })
   }
   return entries
 }
@@ -187,10 +239,12 @@ export const inputOf = (entry: BibEntry): string => {
   const f = entry.fields
   const doi = plain(f["doi"] ?? "")
   if (doi.length > 0) return /^(https?:|doi:)/i.test(doi) ? doi : `DOI:${doi}`
+  // `eprint = {arXiv:1706.03762}` is common, with or without `archivePrefix`: the prefix says arXiv too.
   const eprint = plain(f["eprint"] ?? "")
-  const archive = (f["archiveprefix"] ?? f["eprinttype"] ?? "").toLowerCase()
-  if (eprint.length > 0 && (archive === "arxiv" || /^\d{4}\.\d{4,5}(v\d+)?$/.test(eprint))) {
-    return `ARXIV:${eprint.replace(/v\d+$/, "")}`
+  const id = eprint.replace(/^arxiv:\s*/i, "")
+  const archive = plain(f["archiveprefix"] ?? f["eprinttype"] ?? "").toLowerCase()
+  if (id.length > 0 && (archive === "arxiv" || id !== eprint || /^\d{4}\.\d{4,5}(v\d+)?$/.test(id))) {
+    return `ARXIV:${id.replace(/v\d+$/, "")}`
   }
   return plain(f["title"] ?? "")
 }

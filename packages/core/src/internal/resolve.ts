@@ -4,10 +4,12 @@ import * as Stream from "effect/Stream"
 import type * as Fields from "../Fields.js"
 import type { Paper } from "../Paper.js"
 import type * as Resolve from "../Resolve.js"
-import { Found, NotFound } from "../Resolve.js"
+import { Found, Mismatch, NotFound } from "../Resolve.js"
 import type { S2Error } from "../S2Error.js"
 import { SemanticScholar } from "../SemanticScholar.js"
 import { papersById } from "./papersById.js"
+import { bulkTitles, encodedBytes, isRefusal, phrase, queryBytes, withTitle } from "./resolveTitles.js"
+import * as TitleMatch from "./titleMatch.js"
 import * as Validate from "./validate.js"
 
 /** The batch endpoint's limit: a chunk of inputs never needs more than one POST. */
@@ -77,60 +79,132 @@ const keyOf = (r: Recognised): string =>
   r._tag === "Id" ? idKey(r.id) : r._tag === "Title" ? `title ${r.title.toLowerCase()}` : "malformed"
 
 type Outcome =
-  | { readonly _tag: "Paper"; readonly paper: Paper; readonly via: "id" | "title"; readonly score?: number }
-  | { readonly _tag: "Missing"; readonly reason: Resolve.Reason; readonly message: string }
+  | {
+    readonly _tag: "Paper"
+    readonly paper: Paper
+    readonly via: "id" | "title"
+    readonly score?: number
+    readonly similarity?: number
+  }
+  | {
+    readonly _tag: "Missing"
+    readonly reason: Resolve.Reason
+    readonly message: string
+    readonly nearest?: Paper
+    readonly similarity?: number
+  }
+
+const missing = (reason: Resolve.Reason, message: string): Outcome => ({ _tag: "Missing", reason, message })
+
+/** A title in a message: cut, so that an error line stays one short line. */
+const shown = (title: string): string => JSON.stringify(title.length > 100 ? `${title.slice(0, 99)}…` : title)
+
+const rounded = (similarity: number): string => similarity.toFixed(2)
+
+/** Checks the paper title match answered for `title`: the same title, or the nearest that was not. */
+const checked = (title: string, paper: Paper): Outcome => {
+  const { same, similarity } = TitleMatch.compare(title, paper.title ?? "")
+  const score = paper.matchScore === undefined ? {} : { score: paper.matchScore }
+  return same
+    ? { _tag: "Paper", paper, via: "title", similarity, ...score }
+    : {
+      _tag: "Missing",
+      reason: "noTitleMatch",
+      message: `no paper has this title; the nearest, ${shown(paper.title ?? "")}, is ${rounded(similarity)} similar (${
+        rounded(TitleMatch.bound)
+      } and the same words needed)`,
+      nearest: paper,
+      similarity
+    }
+}
+
+const lookupTitle = (title: string, fields: FieldList) =>
+  Effect.flatMap(SemanticScholar, (client) => client.matchPaperTitle(title, { fields })).pipe(
+    Effect.map((paper) => checked(title, paper)),
+    // No match, or a title the server will not take, is an answer about this input, not a failure of the job.
+    Effect.catchTag("ObjectNotFound", () => Effect.succeed(missing("noTitleMatch", "no paper matches the title"))),
+    Effect.catchIf(isRefusal, (error) =>
+      Effect.succeed(missing(
+        "refused",
+        `the server refused it (${error.status === undefined ? error._tag : `HTTP ${error.status}`})`
+      )))
+  )
+
+/** What settles a title without a request: nothing to match, or too long to send. */
+const unaskable = (title: string): Outcome | undefined => {
+  if (phrase(title).length === 0) return missing("noTitleMatch", "the title has no letters or digits to match")
+  const bytes = encodedBytes(title)
+  return bytes > queryBytes
+    ? missing("tooLong", `too long to send: ${bytes} bytes URL-encoded, at most ${queryBytes}`)
+    : undefined
+}
 
 const lookupIds = Effect.fnUntraced(function*(
   ids: ReadonlyArray<string>,
   fields: FieldList
 ) {
-  const out = new Map<string, Outcome>()
+  const out = new Map<string, Paper | undefined>()
   if (ids.length === 0) return out
-  for (const [id, paper] of yield* papersById(yield* SemanticScholar, ids, fields)) {
-    out.set(
-      idKey(id),
-      paper === undefined
-        ? { _tag: "Missing", reason: "unknownId", message: `${id} is not known to Semantic Scholar` }
-        : { _tag: "Paper", paper, via: "id" }
-    )
-  }
+  for (const [id, paper] of yield* papersById(yield* SemanticScholar, ids, fields)) out.set(idKey(id), paper)
   return out
 })
 
-const lookupTitle = (title: string, fields: FieldList) =>
-  Effect.flatMap(SemanticScholar, (client) => client.matchPaperTitle(title, { fields })).pipe(
-    Effect.map((paper): Outcome => ({
-      _tag: "Paper",
-      paper,
-      via: "title",
-      ...(paper.matchScore === undefined ? {} : { score: paper.matchScore })
-    })),
-    // No match is an answer about this input, not a failure of the job.
-    Effect.catchTag(
-      "ObjectNotFound",
-      () => Effect.succeed<Outcome>({ _tag: "Missing", reason: "noTitleMatch", message: `no paper matches the title` })
+/**
+ * Settles a chunk's new ids and titles up to title match: the titles a request cannot help, the
+ * bulk searches, and one batch POST for the ids and the papers the bulk searches found.
+ */
+const settleChunk = Effect.fnUntraced(function*(
+  recognised: ReadonlyArray<Recognised>,
+  seen: Map<string, Outcome>,
+  fields: FieldList,
+  concurrency: number
+) {
+  const ids = new Map<string, string>()
+  const titles = new Map<string, string>()
+  for (const r of recognised) {
+    const key = keyOf(r)
+    if (seen.has(key)) continue
+    if (r._tag === "Id") ids.set(key, r.id)
+    else if (r._tag === "Title") {
+      const settled = unaskable(r.title)
+      if (settled === undefined) titles.set(key, r.title)
+      else seen.set(key, settled)
+    }
+  }
+  const candidates = yield* bulkTitles([...titles].map(([key, title]) => ({ key, title })), concurrency)
+  const papers = yield* lookupIds([...ids.values(), ...[...candidates.values()].map((c) => c.paperId)], fields)
+  for (const [key, id] of ids) {
+    const paper = papers.get(idKey(id))
+    seen.set(
+      key,
+      paper === undefined
+        ? missing("unknownId", `${id} is not known to Semantic Scholar`)
+        : { _tag: "Paper", paper, via: "id" }
     )
-  )
+  }
+  for (const [key, candidate] of candidates) {
+    const paper = papers.get(idKey(candidate.paperId))
+    // Gone between the search and the batch: left to title match.
+    if (paper !== undefined) seen.set(key, { _tag: "Paper", paper, via: "title", similarity: candidate.similarity })
+  }
+})
 
 /**
- * Resolves one chunk of inputs: one batch POST for its new ids, then each input in order, a new
- * title matched when it comes (`concurrency` at once; a title repeated is matched once). Each
- * result is emitted as soon as it and those before it are known, rather than with the whole chunk:
- * a caller with a time limit (the assistant's `resolve_references`) keeps what was resolved.
+ * Resolves one chunk of inputs: the bulk searches and one batch POST for its new ids and titles,
+ * then each input in order, a title still open matched when it comes (`concurrency` at once; a
+ * title repeated is matched once). Each result is emitted as soon as it and those before it are
+ * known, rather than with the whole chunk: a caller with a time limit (the assistant's
+ * `resolve_references`) keeps what was resolved.
  */
 const resolveChunk = (
   seen: Map<string, Outcome>,
   fields: FieldList,
   concurrency: number
 ) =>
-(inputs: ReadonlyArray<string>): Stream.Stream<Resolve.Result, S2Error, SemanticScholar> =>
+(inputs: ReadonlyArray<Resolve.Input>): Stream.Stream<Resolve.Result, S2Error, SemanticScholar> =>
   Stream.unwrap(Effect.gen(function*() {
-    const recognised = inputs.map(recognise)
-    const ids = new Map<string, string>()
-    for (const r of recognised) {
-      if (r._tag === "Id" && !seen.has(keyOf(r))) ids.set(idKey(r.id), r.id)
-    }
-    for (const [key, outcome] of yield* lookupIds([...ids.values()], fields)) seen.set(key, outcome)
+    const recognised = inputs.map((input) => recognise(textOf(input)))
+    yield* settleChunk(recognised, seen, fields, concurrency)
     // The match of each title in flight, so that a repeat waits for it instead of asking again.
     const matching = new Map<string, Effect.Effect<void, S2Error, SemanticScholar>>()
     const settle = (r: Recognised): Effect.Effect<void, S2Error, SemanticScholar> => {
@@ -148,17 +222,47 @@ const resolveChunk = (
     )
   }))
 
-const toResult = (input: string, r: Recognised, seen: Map<string, Outcome>): Resolve.Result => {
-  if (r._tag === "Malformed") return new NotFound({ input, notFound: "malformed", message: r.message })
+const textOf = (input: Resolve.Input): string => typeof input === "string" ? input : input.input
+
+/** A found paper's result; for an id given with a title, a {@link Mismatch} when the paper's title is another. */
+const foundResult = (input: Resolve.Input, o: Outcome & { readonly _tag: "Paper" }): Resolve.Result => {
+  const given = typeof input === "string" ? undefined : input.title
+  const extra = {
+    ...(o.score === undefined ? {} : { score: o.score }),
+    ...(o.similarity === undefined ? {} : { similarity: o.similarity })
+  }
+  if (o.via === "id" && given !== undefined && TitleMatch.normalise(given).length > 0 && o.paper.title != null) {
+    const { same, similarity } = TitleMatch.compare(given, o.paper.title)
+    if (!same) {
+      return new Mismatch({
+        input: textOf(input),
+        paper: o.paper,
+        title: given,
+        similarity,
+        message: `the paper is ${shown(o.paper.title)}, ${rounded(similarity)} similar to the title given`
+      })
+    }
+    return new Found({ input: textOf(input), paper: o.paper, via: o.via, ...extra, similarity })
+  }
+  return new Found({ input: textOf(input), paper: o.paper, via: o.via, ...extra })
+}
+
+const toResult = (input: Resolve.Input, r: Recognised, seen: Map<string, Outcome>): Resolve.Result => {
+  if (r._tag === "Malformed") return new NotFound({ input: textOf(input), notFound: "malformed", message: r.message })
   const o = seen.get(keyOf(r))!
-  return o._tag === "Paper"
-    ? new Found({ input, paper: o.paper, via: o.via, ...(o.score === undefined ? {} : { score: o.score }) })
-    : new NotFound({ input, notFound: o.reason, message: o.message })
+  if (o._tag === "Paper") return foundResult(input, o)
+  return new NotFound({
+    input: textOf(input),
+    notFound: o.reason,
+    message: o.message,
+    ...(o.nearest === undefined ? {} : { nearest: o.nearest }),
+    ...(o.similarity === undefined ? {} : { similarity: o.similarity })
+  })
 }
 
 /** See {@link Resolve.references}. */
 export const references = (
-  inputs: Iterable<string> | Stream.Stream<string, S2Error, SemanticScholar>,
+  inputs: Iterable<Resolve.Input> | Stream.Stream<Resolve.Input, S2Error, SemanticScholar>,
   options?: Resolve.ReferencesOptions
 ): Stream.Stream<Resolve.Result, S2Error, SemanticScholar> =>
   Stream.unwrap(Effect.gen(function*() {
@@ -167,9 +271,9 @@ export const references = (
       Validate.wholeNumber("concurrency", options?.concurrency ?? 4, { min: 1 })
     )
     const seen = new Map<string, Outcome>()
-    const fields = options?.fields
+    const fields = withTitle(options?.fields)
     // A string is iterable too: one string is one input, not one input per character.
-    const source = Stream.isStream(inputs)
+    const source: Stream.Stream<Resolve.Input, S2Error, SemanticScholar> = Stream.isStream(inputs)
       ? inputs
       : Stream.fromIterable(typeof inputs === "string" ? [inputs] : inputs)
     return source.pipe(

@@ -80,8 +80,11 @@ export const normalise = (title: string): string =>
  */
 const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from", "via"])
 
-const contentWords = (normalised: string): string =>
-  normalised.split(" ").filter((w) => w.length > 0 && !stopWords.has(w)).sort().join(" ")
+/** The words of a normalised title that are not stop words, in order. */
+export const contentWords = (normalised: string): ReadonlyArray<string> =>
+  normalised.split(" ").filter((w) => w.length > 0 && !stopWords.has(w))
+
+const contentKey = (normalised: string): string => [...contentWords(normalised)].sort().join(" ")
 
 /** See `TitleMatch.Comparison`. */
 export interface Comparison {
@@ -102,6 +105,6 @@ export const compare = (given: string, found: string): Comparison => {
   const b = normalise(found)
   const similarity = similarityOf(a, b)
   // "Pre-training" and "pretraining": the same words, spaced differently.
-  const sameWords = contentWords(a) === contentWords(b) || a.replace(/ /g, "") === b.replace(/ /g, "")
+  const sameWords = contentKey(a) === contentKey(b) || a.replace(/ /g, "") === b.replace(/ /g, "")
   return { similarity, same: similarity >= bound && sameWords }
 }

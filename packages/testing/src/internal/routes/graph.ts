@@ -242,7 +242,45 @@ export const searchPaperBulk = (ctx: RouteContext, query: Query): EmulatorRespon
   return rawJson(200, `{"total":${set.total},"token":${JSON.stringify(nextToken)},"data":[${items.join(",")}]}\n`)
 }
 
-/** GET /paper/search/match */
+/**
+ * Words that alone never make a title match: "the texbook" shares only "the" with "On the cancer
+ * of elderly cancer", and must not match it.
+ */
+const matchStopWords = new Set([
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "by",
+  "for",
+  "from",
+  "in",
+  "into",
+  "is",
+  "it",
+  "its",
+  "of",
+  "on",
+  "or",
+  "the",
+  "their",
+  "to",
+  "towards",
+  "via",
+  "with"
+])
+
+const contentWordsOf = (text: string): Set<string> =>
+  new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0 && !matchStopWords.has(t)))
+
+/**
+ * GET /paper/search/match. As lenient as the live endpoint appears in the recordings (it answers
+ * the fragment "mining association rules between" with the whole title): the best-ranked title
+ * that holds at least half of the query's content words, stop words aside; none in common is 404.
+ */
 export const searchPaperMatch = (ctx: RouteContext, query: Query): EmulatorResponse => {
   const f = fieldsOf(query, "paper")
   if (!f.ok) return f.response
@@ -250,15 +288,16 @@ export const searchPaperMatch = (ctx: RouteContext, query: Query): EmulatorRespo
   if (filters._tag === "Bad") return error(400, filters.message)
   const filter = filters.filter
   const text = query.get("query") ?? ""
-  const wanted = new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0))
+  const wanted = contentWordsOf(text)
+  if (wanted.size === 0) return error(404, "Title match not found")
   const hits = ctx.corpus.search.search(text, { fields: ["title"] }).filter((h) =>
     filter === undefined || filter(Number(h.id))
   )
   const best = hits[0]
-  if (best === undefined || wanted.size === 0) return error(404, "Title match not found")
-  const titleTokens = new Set(ctx.corpus.paper(Number(best.id)).title.toLowerCase().split(/[^\p{L}\p{N}]+/u))
-  const overlap = [...wanted].filter((t) => titleTokens.has(t)).length
-  if (overlap * 2 < wanted.size) return error(404, "Title match not found")
+  if (best === undefined) return error(404, "Title match not found")
+  const titleWords = contentWordsOf(ctx.corpus.paper(Number(best.id)).title)
+  const overlap = [...wanted].filter((t) => titleWords.has(t)).length
+  if (overlap === 0 || overlap * 2 < wanted.size) return error(404, "Title match not found")
   const top = new Set(f.spec.top)
   top.add("title")
   const paper = paperJson(ctx.corpus, Number(best.id), { top, nested: f.spec.nested })
