@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type { S2Error } from "@s2-effect/core"
-import { isS2Error, RetryPolicy } from "@s2-effect/core"
+import { excerpt, isS2Error, RetryPolicy } from "@s2-effect/core"
 import * as Schema from "effect/Schema"
 
 /**
@@ -155,7 +155,7 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
   const retries = context.retries > 0 && cause !== undefined ? RetryPolicy.defaultBudgets[cause].times : 0
   const after = context.retries > 0 ? `after ${retries} retries` : "with retries off (--no-retry)"
   const line = (code: ExitCode, why: string, todo: string) =>
-    new CliError({ message: `${context.what} failed: ${why}; ${todo}`, code, cause: error })
+    new CliError({ message: `${excerpt(context.what, 200)} failed: ${why}; ${todo}`, code, cause: error })
   // A cassette that could not be written is a local file's failure, as any other write of the CLI.
   const cassette = cassetteFailure(error)
   if (cassette?._tag === "CassetteFileError") {

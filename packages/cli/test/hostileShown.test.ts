@@ -103,3 +103,16 @@ describe.concurrent("a user name or password in the API root", () => {
     expect((await Effect.runPromise(quiet.requests)).length).toBe(before)
   }, T)
 })
+
+describe.concurrent("a huge value in a message", () => {
+  it("an id of 120,000 characters: one line of a few KB, not a copy of the id per mention", async () => {
+    const id = `CorpusId:${"9".repeat(120_000)}`
+    const ran = await s2(["paper", id, "--api-url", quiet.url, "--no-retry"])
+    // Node's HTTP server refuses a request line this long (431), as the API does with 414.
+    expect(ran.code).toBe(9)
+    expect(ran.stderr).toMatch(
+      /^s2: paper CorpusId:9{150,}… failed: .*HTTP 431 from GET http:\/\/127\.0\.0\.1:\d+\/graph\/v1\/paper\/CorpusId:9+…;/
+    )
+    expect(ran.stderr.length).toBeLessThan(3000)
+  }, T)
+})

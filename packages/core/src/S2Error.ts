@@ -9,6 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
+import * as text from "./internal/text.js"
 
 /**
  * The mark every {@link S2Error} carries, so that {@link isS2Error} tells them from other values by
@@ -385,3 +386,20 @@ export const isRetryable = (error: S2Error): boolean => {
  */
 export const retryAfterMillis = (error: S2Error): number | undefined =>
   error._tag === "RateLimited" || error._tag === "ServerError" ? error.retryAfterMillis : undefined
+
+/**
+ * The start of a value a message quotes (an id, a query, a server's words): at most `max`
+ * characters (300 by default), ending in "…" when cut. Every message of the client quotes what a
+ * user or a server gave through it, so that a huge value never makes a huge message; code that
+ * builds its own messages around these errors (the `s2` command) does the same.
+ *
+ * @example
+ * ```ts
+ * import { excerpt } from "@s2-effect/core"
+ *
+ * excerpt("a".repeat(120_000), 10) // "aaaaaaaaa…"
+ * ```
+ * @category utils
+ * @since 0.1.0
+ */
+export const excerpt: (value: string, max?: number) => string = text.excerpt

@@ -21,8 +21,7 @@ export const defaultMaxResponseBytes = 32 * 1024 * 1024
 /** Enough of an error body for its message; the rest is not read. */
 export const errorBodyBytes = 8 * 1024
 
-/** The start of a text, marked as cut when it was. */
-export const excerpt = (text: string, max = 300): string => text.length <= max ? text : `${text.slice(0, max)}…`
+export { excerpt } from "./text.js"
 
 /** `12.3 MB` / `4.0 KB` / `17 bytes`. */
 export const formatBytes = (bytes: number): string =>

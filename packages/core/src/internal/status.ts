@@ -38,8 +38,8 @@ const serverMessage = (text: string): string => {
   try {
     const json: unknown = JSON.parse(text)
     if (typeof json === "object" && json !== null) {
-      if ("error" in json && typeof json.error === "string") return json.error
-      if ("message" in json && typeof json.message === "string") return json.message
+      if ("error" in json && typeof json.error === "string") return excerpt(json.error)
+      if ("message" in json && typeof json.message === "string") return excerpt(json.message)
     }
   } catch {
     // not JSON: fall through to the raw text

@@ -433,11 +433,17 @@ const apiClient = (platformClient: HttpClient.HttpClient, config: TransportConfi
   return config.transformClient === undefined ? client : config.transformClient(client)
 }
 
-/** Where a request goes, for messages and logs (never holds the key), and its path for the client. */
+/** The longest URL a message names: every message naming a request quotes its target. */
+const shownUrlLength = 1000
+
+/**
+ * Where a request goes, for messages and logs (never holds the key; cut, so that a huge id makes
+ * no huge message), and its path for the client.
+ */
 const targetOf = (root: string, request: S2Request) => {
   const search = new URLSearchParams(request.query.map(([name, value]) => [name, value])).toString()
   const path = `${prefixes[request.api]}${request.path}${search === "" ? "" : `?${search}`}`
-  const target: Target = { method: request.method, url: `${root}${path}` }
+  const target: Target = { method: request.method, url: excerpt(`${root}${path}`, shownUrlLength) }
   return { target, path }
 }
 

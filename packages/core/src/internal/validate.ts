@@ -11,6 +11,10 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import { BadQueryParameters, InvalidOptions } from "../S2Error.js"
+import { excerpt } from "./text.js"
+
+/** A value a refusal quotes: JSON-quoted and cut, so that a huge value makes no huge message. */
+const quoted = (value: string): string => JSON.stringify(excerpt(value, 200))
 
 /**
  * A refusal: the parameter (or option, or flag) and a message that says what is allowed.
@@ -131,7 +135,7 @@ export const oneOf = <A extends string>(parameter: string, value: string, allowe
     ? Result.succeed(found)
     : refuse(
       parameter,
-      `${parameter} ${JSON.stringify(value)} is invalid: give ${allowed.map((a) => JSON.stringify(a)).join(" or ")}`
+      `${parameter} ${quoted(value)} is invalid: give ${allowed.map((a) => JSON.stringify(a)).join(" or ")}`
     )
 }
 
@@ -157,7 +161,7 @@ export const enumList = <A extends string>(
     ? Result.succeed(values.join(","))
     : refuse(
       parameter,
-      `${parameter} has unknown value(s) ${unknown.map((u) => JSON.stringify(u)).join(", ")}; allowed: ${
+      `${parameter} has unknown value(s) ${unknown.map(quoted).join(", ")}; allowed: ${
         allowed.join(", ")
       } (or ${escape} for a value newer than this client)`
     )
@@ -185,7 +189,7 @@ export const commaList = (parameter: string, names: ReadonlyArray<string>, what:
     : Result.succeed(names.join(","))
 
 /** A URL as a message may quote it: whatever stands before an `@` of its authority (user, password) hidden. */
-const withoutUserInfo = (url: string): string => JSON.stringify(url.replace(/^([^:/?#]*:\/*)[^/?#]*@/, "$1***@"))
+const withoutUserInfo = (url: string): string => quoted(url.replace(/^([^:/?#]*:\/*)[^/?#]*@/, "$1***@"))
 
 /**
  * An http(s) URL without a user name or password (which the API never takes, and which every
@@ -246,7 +250,7 @@ export const yearRange = (year: number | string): Check<string> => {
   return ok ? Result.succeed(text) : refuse(
     "year",
     `year ${
-      JSON.stringify(text)
+      quoted(text)
     } is malformed: give a year (2019), a range (2016-2020) with start ≤ end, or an open range (2010- or -2015)`
   )
 }
@@ -258,7 +262,7 @@ export const dateRange = (value: string, parameter = "publicationDateOrYear"): C
     refuse(
       parameter,
       `${parameter} ${
-        JSON.stringify(value)
+        quoted(value)
       } ${why}: give <start>:<end> with either end optional, each YYYY, YYYY-MM or YYYY-MM-DD (e.g. 2016-03-05:2020-06-06, 2019-03, 1981-08-25:, :2015-01)`
     )
   if (parts.length > 2) return fail("has more than one ':'")
@@ -297,7 +301,7 @@ const paperIdForms =
 const anyId = (id: string, parameter: string, forms: string): Check<string> => {
   if (id.trim().length === 0) return refuse(parameter, `${parameter} is empty: give ${forms}`)
   if (control.test(id)) {
-    return refuse(parameter, `${parameter} ${JSON.stringify(id)} contains a control character: give ${forms}`)
+    return refuse(parameter, `${parameter} ${quoted(id)} contains a control character: give ${forms}`)
   }
   // An id goes into the path with its slashes (a DOI has one), and the URL resolves "." and ".."
   // segments: "../../author/1" as a paper id asked another endpoint, with the key.
@@ -305,9 +309,7 @@ const anyId = (id: string, parameter: string, forms: string): Check<string> => {
   if (dots !== undefined) {
     return refuse(
       parameter,
-      `${parameter} ${
-        JSON.stringify(id)
-      } has a "${dots}" path segment, which would reach another endpoint: give ${forms}`
+      `${parameter} ${quoted(id)} has a "${dots}" path segment, which would reach another endpoint: give ${forms}`
     )
   }
   return Result.succeed(id)
@@ -322,13 +324,11 @@ export const paperId = (id: string, parameter = "paperId"): Check<string> =>
     if (known === undefined) {
       return refuse(
         parameter,
-        `${parameter} ${
-          JSON.stringify(id)
-        } has the prefix ${prefix}:, which the API does not know: give ${paperIdForms}`
+        `${parameter} ${quoted(id)} has the prefix ${prefix}:, which the API does not know: give ${paperIdForms}`
       )
     }
     return id.slice(prefix.length + 1).trim().length === 0
-      ? refuse(parameter, `${parameter} ${JSON.stringify(id)} has nothing after ${known}:`)
+      ? refuse(parameter, `${parameter} ${quoted(id)} has nothing after ${known}:`)
       : Result.succeed(id)
   })
 
@@ -359,7 +359,7 @@ export const releaseId = (id: string, parameter: string, latest = true): Check<s
     ? Result.succeed(id)
     : refuse(
       parameter,
-      `${parameter} ${JSON.stringify(id)} is invalid: give a release date (YYYY-MM-DD)${latest ? ` or "latest"` : ""}`
+      `${parameter} ${quoted(id)} is invalid: give a release date (YYYY-MM-DD)${latest ? ` or "latest"` : ""}`
     )
 
 /** A dataset name as the API spells them (letters, digits, `_`, `.`, `-`). */
@@ -368,5 +368,5 @@ export const datasetName = (name: string, parameter = "datasetName"): Check<stri
     ? Result.succeed(name)
     : refuse(
       parameter,
-      `${parameter} ${JSON.stringify(name)} is invalid: give a dataset name such as papers, abstracts or s2orc_v2`
+      `${parameter} ${quoted(name)} is invalid: give a dataset name such as papers, abstracts or s2orc_v2`
     )

@@ -1,0 +1,86 @@
+/**
+ * Messages stay short whatever they quote: an id of 120,000 characters, a server that echoes it in
+ * its error, a refused value. Each value is cut where a message quotes it (`excerpt`), so a line
+ * costs a few KB, not a copy of every value in it.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Result } from "effect"
+import * as fc from "fast-check"
+import { excerpt, SemanticScholar, Validate } from "../src/index.js"
+import { json, testLayer } from "./support/Scripted.js"
+
+/** Generous for any message: its own words, a URL of 1,000 characters and the server's 300. */
+const short = 2000
+
+describe("messages quoting huge values", () => {
+  const id = `CorpusId:${"9".repeat(120_000)}`
+
+  it.effect("an id of 120,000 characters that the server echoes in a 404: a message of at most 2,000", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const error = yield* Effect.flip(s2.getPaper(id))
+      expect(error._tag).toBe("ObjectNotFound")
+      expect(error.message.length).toBeLessThan(short)
+      // Only the body's first 8 KB is read, not JSON then: the message quotes its first 200 characters.
+      expect(error.message).toMatch(
+        /^\{"error":"Paper with id CorpusId:9+… \(HTTP 404 from GET https:\/\/api\.test\/graph\/v1\/paper\/CorpusId:9+…\)$/
+      )
+      expect(error.url?.length).toBe(1000)
+    }).pipe(Effect.provide(testLayer(
+      (request) =>
+        Effect.succeed(
+          json({ error: `Paper with id ${decodeURIComponent(request.url.pathname.slice(16))} not found` }, 404)
+        ),
+      { retry: false }
+    ))))
+
+  it.effect("a huge body that is not JSON, and JSON whose message is 7,000 characters: the server's words cut", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const first = yield* Effect.flip(s2.getPaper("CorpusId:1"))
+      const second = yield* Effect.flip(s2.getPaper("CorpusId:2"))
+      for (const error of [first, second]) {
+        expect(error._tag).toBe("ServerError")
+        expect(error.message.length).toBeLessThan(short)
+      }
+    }).pipe(Effect.provide(testLayer(
+      (_, i) =>
+        Effect.succeed(
+          i === 0 ? { status: 500, text: "x".repeat(100_000) } : json({ message: "y".repeat(7_000) }, 500)
+        ),
+      { retry: false }
+    ))))
+
+  it("property: a refused value of any length makes a message of under 1,000 characters", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 0, maxLength: 5000, unit: "grapheme" }), fc.nat(20), (value, n) => {
+        const long = `${value}${"x".repeat(1000 * (n + 1))}`
+        for (
+          const check of [
+            Validate.paperId(`${long}\n`),
+            Validate.paperId(`Bogus:${long}`),
+            Validate.datasetName(`${long}!`)
+          ]
+        ) {
+          const refused = Result.isFailure(check) ? check.failure.message : ""
+          expect(refused.length).toBeLessThan(1000)
+        }
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("excerpt: at most max characters, ending in … when cut, never half a surrogate pair", () => {
+    expect(excerpt("a".repeat(120_000), 10)).toBe(`${"a".repeat(9)}…`)
+    expect(excerpt("short", 10)).toBe("short")
+    expect(excerpt(`${"a".repeat(8)}😀😀`, 10)).toBe(`${"a".repeat(8)}…`)
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 500 }), fc.integer({ min: 2, max: 400 }), (text, max) => {
+        const cut = excerpt(text, max)
+        expect(cut.length).toBeLessThanOrEqual(Math.max(max, text.length <= max ? text.length : 0))
+        expect(cut.endsWith("…") || cut === text).toBe(true)
+        expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(cut)).toBe(false)
+      })
+    )
+  })
+})
