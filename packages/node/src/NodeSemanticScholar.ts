@@ -31,6 +31,27 @@ const coreOptions = ({ rateLimit, ...options }: NodeOptions): Options => ({
     : { rateLimit: NodeRateLimit.isRedis(rateLimit) ? NodeRateLimit.shared(rateLimit) : rateLimit })
 })
 
+/** The packages' `engines.node`: undici needs what older Node lacks (`zlib.createZstdDecompress`). */
+const minimumNode = [22, 19] as const
+
+/**
+ * Refuses a Node older than the packages' `engines` when the client is built, in one sentence,
+ * instead of a `TypeError` from deep inside undici (`Cannot read properties of undefined (reading
+ * 'bind')` on Node 20). A defect: no program can go on from it, only run on a newer Node.
+ */
+const supportedNode = (version: string): Effect.Effect<void> => {
+  const [major = 0, minor = 0] = version.split(".").map(Number)
+  return major > minimumNode[0] || (major === minimumNode[0] && minor >= minimumNode[1])
+    ? Effect.void
+    : Effect.die(
+      new Error(
+        `@s2-effect/node needs Node ≥ ${minimumNode.join(".")}, this is ${version}: run the program on Node ${
+          minimumNode.join(".")
+        } or newer (Node 24 LTS)`
+      )
+    )
+}
+
 /**
  * The `HttpClient` under {@link layer}: undici, one keep-alive connection pool per layer. Exported
  * for code that builds `SemanticScholar.layer` itself, such as the `s2` command.
@@ -51,7 +72,9 @@ const coreOptions = ({ rateLimit, ...options }: NodeOptions): Options => ({
  * @category layers
  * @since 0.1.0
  */
-export const httpClient: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerUndici
+export const httpClient: Layer.Layer<HttpClient.HttpClient> = Layer.unwrap(
+  Effect.suspend(() => Effect.as(supportedNode(process.versions.node), NodeHttpClient.layerUndici))
+)
 
 /**
  * The client over undici, with the options given.
