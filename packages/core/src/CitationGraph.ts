@@ -167,7 +167,8 @@ export const crawl: (
 /**
  * A paper of {@link related}, with why it is there. `coCitation`: how many papers citing a seed
  * also cite it; `coupling`: how many papers a seed cites it cites too; `citesSeed` / `citedBySeed`:
- * it cites a seed / a seed cites it. `score` (see {@link related}) rises with each count.
+ * it cites a seed / a seed cites it. `score` (see {@link related}) rises with each count; it is at
+ * most 2 (every list of every seed names the paper).
  *
  * @category models
  * @since 0.1.0
@@ -251,10 +252,11 @@ export interface RelatedOptions {
  * graph: by co-citation (papers that cite a seed and the paper) and bibliographic coupling (papers
  * a seed cites that the paper cites too). Seeds are never among the answers.
  *
- * `score = coCitation / citing + coupling / cited`: the share of the papers citing a seed that also
- * cite this one, plus the share of the papers the seeds cite that it cites too. Each count raises
- * it, each share is at most 1, and neither outweighs the other because one list is longer (a seed
- * cited 5,000 times that cites 30 papers). Ties go to the larger sum of counts, then to direct links.
+ * The score: for each seed, the share of the papers citing it that also cite this one, plus the
+ * share of its references that this one cites too; averaged over the seeds. Each count raises it;
+ * each share is at most 1, so neither signal outweighs the other because one list is longer (a
+ * seed cited 5,000 times that cites 30 papers), and every seed has the same say, however well
+ * cited. Ties go to the larger sum of counts, then to direct links, then to the paperId.
  *
  * Requests, never one per paper: one batch for the seeds (their nested lists); the seeds' lists cut
  * at 1,000 paged from the list endpoint (at most `maxPages`); one batch per 500 papers citing a seed

@@ -14,37 +14,47 @@ const emulated = (corpus: Corpus) =>
 
 const slice = (of: Int32Array, start: Int32Array, i: number) => Array.from(of.subarray(start[i]!, start[i + 1]!))
 
+/** The papers citing a seed, and those a seed cites (corpus indices). */
+const neighbourhood = (corpus: Corpus, seeds: ReadonlyArray<number>) => ({
+  citing: new Set(seeds.flatMap((s) => slice(corpus.graph.citeSources, corpus.graph.citeStart, s))),
+  cited: new Set(seeds.flatMap((s) => slice(corpus.graph.refTargets, corpus.graph.refStart, s)))
+})
+
 /**
  * The answer computed over the emulator's whole graph, by the definitions: `citing` are the papers
  * citing a seed, `cited` the papers a seed cites; coCitation(X) counts the citing papers whose
- * references hold X, coupling(X) the cited papers whose citations hold X; seeds are never candidates.
+ * references hold X, coupling(X) the cited papers whose citations hold X, and per seed the same
+ * through that seed's own citing papers and references; seeds are never candidates.
  */
 const bruteForce = (corpus: Corpus, seeds: ReadonlyArray<number>) => {
   const { citeSources, citeStart, refStart, refTargets } = corpus.graph
-  const citersOf = (i: number) => slice(citeSources, citeStart, i)
-  const referencesOf = (i: number) => slice(refTargets, refStart, i)
-  const isSeed = new Set(seeds)
-  const citing = new Set(seeds.flatMap(citersOf))
-  const cited = new Set(seeds.flatMap(referencesOf))
-  const coCitation = new Map<number, number>()
-  const coupling = new Map<number, number>()
-  const bump = (counts: Map<number, number>, x: number) => {
-    if (!isSeed.has(x)) counts.set(x, (counts.get(x) ?? 0) + 1)
+  const memo = (of: Int32Array, start: Int32Array) => {
+    const seen = new Map<number, Array<number>>()
+    return (i: number) => seen.get(i) ?? seen.set(i, slice(of, start, i)).get(i)!
   }
-  for (const p of citing) new Set(referencesOf(p)).forEach((x) => bump(coCitation, x))
-  for (const r of cited) new Set(citersOf(r)).forEach((x) => bump(coupling, x))
-  const candidates = [...new Set([...coCitation.keys(), ...coupling.keys(), ...citing, ...cited])].filter((x) =>
-    !isSeed.has(x)
-  )
-  const rows = candidates.map((x) => {
+  const citersOf = memo(citeSources, citeStart)
+  const referencesOf = memo(refTargets, refStart)
+  const isSeed = new Set(seeds)
+  const { cited, citing } = neighbourhood(corpus, seeds)
+  const citingList = [...citing]
+  const citedList = [...cited]
+  const candidates = new Set<number>([...citing, ...cited])
+  for (const p of citing) referencesOf(p).forEach((x) => candidates.add(x))
+  for (const r of cited) citersOf(r).forEach((x) => candidates.add(x))
+  const rows = [...candidates].filter((x) => !isSeed.has(x)).map((x) => {
+    const perSeed = [
+      ...seeds.map((s) => citersOf(s).filter((p) => referencesOf(p).includes(x)).length),
+      ...seeds.map((s) => referencesOf(s).filter((r) => citersOf(r).includes(x)).length)
+    ]
     const row = {
       paperId: corpus.paper(x).paperId,
-      coCitation: coCitation.get(x) ?? 0,
-      coupling: coupling.get(x) ?? 0,
+      coCitation: citingList.filter((p) => referencesOf(p).includes(x)).length,
+      coupling: citedList.filter((r) => citersOf(r).includes(x)).length,
       citesSeed: citing.has(x),
       citedBySeed: cited.has(x)
     }
-    return { ...row, score: score(row.coCitation, row.coupling, citing.size, cited.size) }
+    const read = (lists: (i: number) => Array<number>) => seeds.map((s) => lists(s).length)
+    return { ...row, score: score(perSeed, read(citersOf), read(referencesOf)) }
   })
   rows.sort((a, b) =>
     b.score - a.score || (b.coCitation + b.coupling) - (a.coCitation + a.coupling) ||
@@ -131,7 +141,7 @@ describe("CitationGraph.related", () => {
         ])
         expect(other).toEqual([])
         const seeds = [TURING, LITERATURE_GRAPH, MICROFINANCE].map((id) => large.resolvePaper(id)!)
-        const expected = bruteForce(large, seeds)
+        const expected = neighbourhood(large, seeds)
         expect(answer.citing).toBe(expected.citing.size)
         expect(answer.cited).toBe(expected.cited.size)
         const neighbours = new Set([...expected.citing, ...expected.cited]).size
@@ -243,6 +253,16 @@ describe("CitationGraph.related", () => {
       }
       expect((yield* requestKinds).all).toEqual([])
     }).pipe(Effect.provide(emulated(small))))
+})
+
+describe("score", () => {
+  it("averages over the seeds the share of each seed's citing papers and of its references", () => {
+    // Seed 0: 2 of its 4 citing papers and 1 of its 2 references; seed 1: 0 of 10 and 3 of 3.
+    expect(score([2, 0, 1, 3], [4, 10], [2, 3])).toBeCloseTo(((2 / 4 + 1 / 2) + (0 / 10 + 3 / 3)) / 2, 12)
+    // A seed whose lists were not read adds nothing, and lowers the average.
+    expect(score([1, 0, 0, 0], [1, 0], [0, 0])).toBe(0.5)
+    expect(score([], [], [])).toBe(0)
+  })
 })
 
 describe("pack", () => {

@@ -236,63 +236,103 @@ const readNeighbours = Effect.fnUntraced(function*(state: State, which: Which) {
   }
 })
 
-/** The counts of every candidate: seeds never, each paper counted once per list naming it. */
-const count = (state: State) => {
-  const coCitation = new Map<string, number>()
-  const coupling = new Map<string, number>()
-  const citesSeed = new Set<string>()
-  const citedBySeed = new Set<string>()
-  const references = new Map(state.referencesOf)
-  const citations = new Map(state.citationsOf)
-  for (const [id, seed] of state.seeds) {
-    seed.citations.ids.forEach((x) => citesSeed.add(x))
-    seed.references.ids.forEach((x) => citedBySeed.add(x))
-    // A seed citing another seed is one of the papers citing a seed; its list is read already.
-    if (state.citerSizes.has(id)) references.set(id, seed.references.ids)
-    if (state.citedSizes.has(id)) citations.set(id, seed.citations.ids)
-  }
-  const add = (counts: Map<string, number>, lists: Map<string, Set<string>>) => {
-    for (const [owner, ids] of lists) {
-      for (const x of ids) if (!state.seeds.has(x) && x !== owner) counts.set(x, (counts.get(x) ?? 0) + 1)
-    }
-  }
-  add(coCitation, references)
-  add(coupling, citations)
-  const candidates = new Set([...coCitation.keys(), ...coupling.keys(), ...citesSeed, ...citedBySeed])
-  for (const id of state.seeds.keys()) candidates.delete(id)
-  return { coCitation, coupling, citesSeed, citedBySeed, candidates, citing: references.size, cited: citations.size }
+/** Index lists: for each id, the seeds (by position) whose list holds it. */
+const bySeed = (lists: ReadonlyArray<Set<string>>) => {
+  const out = new Map<string, Array<number>>()
+  lists.forEach((ids, i) => ids.forEach((id) => out.set(id, [...(out.get(id) ?? []), i])))
+  return out
 }
 
 /**
- * The score: the share of the papers citing a seed that also cite the paper (its co-citation over
- * their number), plus the share of the papers the seeds cite that it cites too (its coupling over
- * theirs). Each count raises it; each share is at most 1, so neither signal outweighs the other
- * because one list is longer (a seed cited 5,000 times and citing 30 papers).
+ * The counts of every candidate, seeds never: in all (`coCitation`, `coupling`: each paper counted
+ * once per list naming it) and per seed (`perSeed`: the co-citations through each seed's citing
+ * papers, then the couplings through each seed's references), with how many lists of each seed
+ * were read (`citingRead`, `citedRead`).
  */
-export const score = (coCitation: number, coupling: number, citing: number, cited: number): number =>
-  (citing > 0 ? coCitation / citing : 0) + (cited > 0 ? coupling / cited : 0)
+const count = (state: State) => {
+  const seeds = [...state.seeds.values()]
+  const k = seeds.length
+  const citersOf = bySeed(seeds.map((s) => s.citations.ids))
+  const citedOf = bySeed(seeds.map((s) => s.references.ids))
+  const references = new Map(state.referencesOf)
+  const citations = new Map(state.citationsOf)
+  // A seed citing another seed is one of the papers citing a seed; its list is read already.
+  for (const [id, seed] of state.seeds) {
+    if (citersOf.has(id)) references.set(id, seed.references.ids)
+    if (citedOf.has(id)) citations.set(id, seed.citations.ids)
+  }
+  const perSeed = new Map<string, Int32Array>()
+  const total = (at: number) => {
+    const counts = new Map<string, number>()
+    const read = new Int32Array(k)
+    for (const [owner, ids] of at === 0 ? references : citations) {
+      const through = (at === 0 ? citersOf : citedOf).get(owner) ?? []
+      through.forEach((i) => read[i]!++)
+      for (const x of ids) {
+        if (state.seeds.has(x) || x === owner) continue
+        counts.set(x, (counts.get(x) ?? 0) + 1)
+        let row = perSeed.get(x)
+        if (row === undefined) perSeed.set(x, row = new Int32Array(2 * k))
+        for (const i of through) row[at + i]!++
+      }
+    }
+    return { counts, read }
+  }
+  const co = total(0)
+  const cp = total(k)
+  const candidates = new Set([...perSeed.keys(), ...citersOf.keys(), ...citedOf.keys()])
+  for (const id of state.seeds.keys()) candidates.delete(id)
+  return {
+    coCitation: co.counts,
+    coupling: cp.counts,
+    perSeed,
+    citingRead: co.read,
+    citedRead: cp.read,
+    citesSeed: citersOf,
+    citedBySeed: citedOf,
+    candidates,
+    citing: references.size,
+    cited: citations.size
+  }
+}
+
+/**
+ * The score: for each seed, the share of its citing papers that also cite the paper plus the share
+ * of its references that the paper cites too; averaged over the seeds. Each count raises it; each
+ * share is at most 1, so neither signal outweighs the other because one list is longer (a seed
+ * cited 5,000 times and citing 30 papers), and each seed has the same say however well cited.
+ * `perSeed` holds the co-citations through each of the `k` seeds, then the couplings.
+ */
+export const score = (
+  perSeed: ArrayLike<number>,
+  citingRead: ArrayLike<number>,
+  citedRead: ArrayLike<number>
+): number => {
+  const k = citingRead.length
+  let sum = 0
+  for (let i = 0; i < k; i++) {
+    sum += (citingRead[i]! > 0 ? perSeed[i]! / citingRead[i]! : 0) +
+      (citedRead[i]! > 0 ? perSeed[k + i]! / citedRead[i]! : 0)
+  }
+  return k > 0 ? sum / k : 0
+}
 
 /** Scored candidates, best first: score, then the counts' sum, then direct links, then paperId. */
-const rank = (counted: ReturnType<typeof count>) =>
-  [...counted.candidates].map((id) => {
+const rank = (counted: ReturnType<typeof count>) => {
+  const none = new Int32Array(2 * counted.citingRead.length)
+  return [...counted.candidates].map((id) => {
     const coCitation = counted.coCitation.get(id) ?? 0
     const coupling = counted.coupling.get(id) ?? 0
     const citesSeed = counted.citesSeed.has(id)
     const citedBySeed = counted.citedBySeed.has(id)
     const links = Number(citesSeed) + Number(citedBySeed)
-    return {
-      id,
-      coCitation,
-      coupling,
-      citesSeed,
-      citedBySeed,
-      links,
-      score: score(coCitation, coupling, counted.citing, counted.cited)
-    }
+    const scored = score(counted.perSeed.get(id) ?? none, counted.citingRead, counted.citedRead)
+    return { id, coCitation, coupling, citesSeed, citedBySeed, links, score: scored }
   }).sort((a, b) =>
     b.score - a.score || (b.coCitation + b.coupling) - (a.coCitation + a.coupling) || b.links - a.links ||
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   )
+}
 
 const decodePaper = decodeUnknownResult(Paper, { onExcessProperty: "preserve" })
 
