@@ -83,14 +83,18 @@ export const DownloadEvent: Data.TaggedEnum.Constructor<DownloadEvent> = interna
  * @since 0.1.0
  */
 export interface DownloadOptions {
-  /** Where the files go; created if missing. Use one directory per release and dataset. */
+  /**
+   * Where the files go; created if missing, with the directories above it (`Files.makeDirectory`:
+   * one that cannot be made fails at once). Use one directory per release and dataset.
+   */
   readonly directory: string
   /** How many files are fetched at once. Default 4. */
   readonly concurrency?: number | undefined
   /**
    * Retries of transient failures (5xx, 429, time-outs, dropped connections), each resuming where
    * the file stopped. Default {@link RetryPolicy.defaultPolicy}; `false` makes one attempt. The
-   * policy starts afresh whenever bytes arrive, so a long file on a flaky link still completes.
+   * policy starts afresh whenever the file gets further than any attempt got, so a long file on a
+   * flaky link still completes, and a host that breaks off at the same byte every time uses it up.
    */
   readonly retry?: RetryPolicy.RetryPolicy | false | undefined
   /** How long the host may stay silent (before answering, or between chunks). Default 60 seconds. */
@@ -99,7 +103,9 @@ export interface DownloadOptions {
 
 /**
  * The local name of a link: the last segment of its path, decoded; the query of a pre-signed link
- * is not part of the name. Names that could escape the directory are refused.
+ * is not part of the name. Refused: a link that is not http(s) (`Link`), and names that could
+ * escape the directory, that hold control or bidirectional characters (U+202E, a newline), or that
+ * end in `.part` or `.part.json` as the download's own working files do (`Name`).
  *
  * @example
  * ```ts
@@ -116,9 +122,12 @@ export const fileNameOf: (url: string) => Result.Result<string, DatasetFileError
 /**
  * Downloads one file of a dataset (a link from `getDatasetDownloadLinks` or a diff) into
  * `directory`, under the last segment of the link's path. The file is written as `<name>.part`
- * and renamed once complete; a `.part` left by an interrupted run is resumed with an HTTP `Range`
- * request (a host answering 200 instead restarts it), and a file already under its final name is
- * skipped without a request. Transient failures are retried with `retry`, each time resuming.
+ * and renamed once complete, with what identifies the host's file (the link without its query, the
+ * size, the ETag or Last-Modified) noted in `<name>.part.json`. A `.part` left by an interrupted
+ * run is resumed with an HTTP `Range` request under `If-Range` only when the host still has that
+ * file (a host answering 200, another ETag or another size restarts it, and so does a `.part`
+ * without notes), with a Warning saying why; a file already under its final name is skipped
+ * without a request. Transient failures are retried with `retry`, each time resuming.
  *
  * @example
  * ```ts

@@ -7,10 +7,12 @@ import * as Schema from "effect/Schema"
 
 /**
  * A dataset file could not be written or read: `Io` (the disk), `Name` (a link whose name cannot
- * be a file name), `Corrupt` (not gzip), `Truncated` (the gzip stream ends early), `Json` (a line
- * is not JSON) or `Schema` (a record does not match the caller's schema). `file` is the local path,
- * or the URL without its query (a pre-signed link's query is a credential); `line` is the 1-based
- * line being read when it failed, where known.
+ * be a file name: one that could leave the directory, holds control or bidirectional characters,
+ * ends like the download's own working files, or is another link's), `Link` (not an http(s) link),
+ * `Corrupt` (not gzip), `Truncated` (the gzip stream ends early), `Json` (a line is not JSON) or
+ * `Schema` (a record does not match the caller's schema). `file` is the local path, or the URL
+ * without its query (a pre-signed link's query is a credential); `line` is the 1-based line being
+ * read when it failed, where known; `cause` the platform's error of an `Io` failure.
  *
  * @example
  * ```ts
@@ -27,8 +29,9 @@ import * as Schema from "effect/Schema"
  * @since 0.1.0
  */
 export class DatasetFileError extends Schema.TaggedError<DatasetFileError>()("DatasetFileError", {
-  reason: Schema.Literals(["Io", "Name", "Corrupt", "Truncated", "Json", "Schema"]),
+  reason: Schema.Literals(["Io", "Name", "Link", "Corrupt", "Truncated", "Json", "Schema"]),
   file: Schema.String,
   line: Schema.optional(Schema.Number),
-  message: Schema.String
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect())
 }) {}

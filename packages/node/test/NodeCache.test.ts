@@ -236,7 +236,7 @@ describe("NodeCache.fileSystem never goes through a symbolic link under an entry
       // Read through the link, the entry would have answered without a request.
       expect(value).toBe(1)
       expect(lines).toEqual([
-        expect.stringContaining("is a symbolic link: the cache never reads or writes through one")
+        expect.stringContaining("is a symbolic link; the cache reads files of its own only")
       ])
       expect(fs.readFileSync(elsewhere, "utf8")).toBe(before)
       expect(fs.lstatSync(path.join(directory, name)).isFile()).toBe(true)

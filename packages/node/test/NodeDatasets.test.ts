@@ -2,8 +2,21 @@ import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { HttpStatus, SemanticScholar } from "@s2-effect/core"
 import type { EmulatorOptions } from "@s2-effect/testing"
-import { Emulator, Faults, startEmulator } from "@s2-effect/testing"
-import { Clock, Duration, Effect, FileSystem, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
+import { Emulator, Faults, Fixtures, SemanticScholarStub, startEmulator } from "@s2-effect/testing"
+import {
+  Clock,
+  Duration,
+  Effect,
+  FileSystem,
+  Layer,
+  Logger,
+  Option,
+  PlatformError,
+  Redacted,
+  Result,
+  Schema,
+  Stream
+} from "effect"
 import { Headers, HttpClient, HttpClientRequest } from "effect/http"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
@@ -45,6 +58,23 @@ const readBytes = (path: string) =>
     Effect.map((bytes) => new Uint8Array(bytes)),
     Effect.orDie
   )
+
+/**
+ * A partial file as an interrupted download leaves it: the bytes, and beside them the notes on the
+ * host's file they are part of (its link without the query, size and ETag, as the host answers now).
+ */
+const writePartial = (path: string, url: string, bytes: Uint8Array) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const response = yield* (yield* HttpClient.HttpClient).get(url)
+    const notes = {
+      url: url.split("?")[0],
+      total: Number(response.headers["content-length"]),
+      etag: response.headers["etag"]
+    }
+    yield* fs.writeFile(`${path}.part`, bytes)
+    yield* fs.writeFileString(`${path}.part.json`, JSON.stringify(notes))
+  }).pipe(Effect.orDie)
 
 /**
  * The TestClock, and the times its pending sleeps end: v4's TestClock does not list them, so the
@@ -191,7 +221,7 @@ describe("downloadDataset", () => {
       const source = yield* sourceBytes(url)
       const half = Math.floor(source.length / 2)
       const path = NodePath.join(directory, nameOf(url))
-      yield* fs.writeFile(`${path}.part`, source.subarray(0, half))
+      yield* writePartial(path, url, source.subarray(0, half))
       const emulator = yield* Emulator
       yield* emulator.clearRequests
       const events = yield* Stream.runCollect(NodeDatasets.downloadFile(url, { directory }))
@@ -199,9 +229,12 @@ describe("downloadDataset", () => {
         DownloadEvent.Started({ file: nameOf(url), path, bytesDone: half, bytesTotal: source.length })
       )
       expect(yield* readBytes(path)).toEqual(source)
-      expect(yield* fs.exists(`${path}.part`)).toBe(false)
+      // The partial file and its notes are gone once the file is complete.
+      expect(yield* fs.readDirectory(directory)).toEqual([nameOf(url)])
       const requests = yield* emulator.requests
       expect(requests.map((r) => [r.headers["range"], r.outcome])).toEqual([[`bytes=${half}-`, 206]])
+      // Asked under If-Range with the ETag noted: a host with another file now would send all of it.
+      expect(requests[0]?.headers["if-range"]).toMatch(/^"[0-9a-f]+"$/)
     }).pipe(Effect.provide(inMemory())))
 
   it.effect("a host that ignores Range answers 200: the partial file is rewritten from the start", () =>
@@ -212,7 +245,7 @@ describe("downloadDataset", () => {
         .files
       const source = yield* sourceBytes(url)
       const path = NodePath.join(directory, nameOf(url))
-      yield* fs.writeFile(`${path}.part`, new Uint8Array(100).fill(7))
+      yield* writePartial(path, url, new Uint8Array(100).fill(7))
       const ignoringRange = Effect.map(
         HttpClient.HttpClient,
         HttpClient.mapRequest((request) =>
@@ -235,11 +268,11 @@ describe("downloadDataset", () => {
         s2.getDatasetDownloadLinks("latest", "tldrs"))).files
       const source = yield* sourceBytes(url)
       const path = NodePath.join(directory, nameOf(url))
-      yield* fs.writeFile(`${path}.part`, source)
+      yield* writePartial(path, url, source)
       // And a .part longer than its file: not a prefix of it, so it is fetched again whole.
       const otherSource = yield* sourceBytes(other)
       const otherPath = NodePath.join(directory, nameOf(other))
-      yield* fs.writeFile(`${otherPath}.part`, new Uint8Array(otherSource.length + 10))
+      yield* writePartial(otherPath, other, new Uint8Array(otherSource.length + 10))
       const emulator = yield* Emulator
       yield* emulator.clearRequests
       yield* Stream.runDrain(NodeDatasets.downloadFile(url, { directory }))
@@ -437,7 +470,11 @@ describe("downloadDataset over real HTTP (startEmulator)", () => {
         const total = first.at(-1)?.bytesTotal ?? 0
         expect(stoppedAt).toBeGreaterThan(0)
         expect(stoppedAt).toBeLessThan(total)
-        expect((yield* fs.readDirectory(directory)).sort()).toEqual(["part-0.jsonl.gz", "part-1.jsonl.gz.part"])
+        expect((yield* fs.readDirectory(directory)).sort()).toEqual([
+          "part-0.jsonl.gz",
+          "part-1.jsonl.gz.part",
+          "part-1.jsonl.gz.part.json"
+        ])
         expect(Number((yield* fs.stat(NodePath.join(directory, "part-1.jsonl.gz.part"))).size)).toBe(stoppedAt)
 
         const second = yield* download.pipe(Stream.runCollect, Effect.provide(layer))
@@ -788,4 +825,277 @@ describe("the file host's statuses go through the core's one mapping", () => {
       }).pipe(Effect.provide(NodeDatasets.layer)),
     30_000
   )
+})
+
+/** The Warning lines logged while `effect` runs, and its result. */
+const warned = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    const lines: Array<string> = []
+    const logger = Logger.make(({ logLevel, message }) => {
+      if (logLevel === "Warn") lines.push(Array.isArray(message) ? message.join(" ") : String(message))
+    })
+    return Effect.map(Effect.provide(effect, Logger.layer([logger])), (value) => ({ value, lines }))
+  })
+
+/** A file host that must not be asked: the test is about what is refused before any request. */
+const noRequests = Layer.succeed(
+  HttpClient.HttpClient,
+  HttpClient.make((request) => Effect.die(`no request was expected, and ${request.url} was sent`))
+)
+
+describe("links that would mix files on disk are refused before anything is fetched", () => {
+  const links = (files: ReadonlyArray<string>) =>
+    Layer.mergeAll(
+      SemanticScholarStub.layer({ getDatasetDownloadLinks: Fixtures.dataset({ name: "papers", files: [...files] }) }),
+      noRequests,
+      NodeFileSystem.layer
+    )
+  const refused = (files: ReadonlyArray<string>) =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const error = yield* Effect.flip(Stream.runDrain(NodeDatasets.downloadDataset("latest", "papers", { directory })))
+      expect(yield* fs.readDirectory(directory)).toEqual([])
+      return error
+    }).pipe(Effect.scoped, Effect.provide(links(files)))
+
+  it.effect("a name ending as the download's working files do (x.gz.part is x.gz's partial file)", () =>
+    Effect.gen(function*() {
+      for (const other of ["a.gz.part", "a.gz.PART", "a.gz.part.json"]) {
+        const error = yield* refused([`https://h/x/a.gz?sig=1`, `https://h/x/${other}?sig=2`])
+        expect(error).toMatchObject({ _tag: "DatasetFileError", reason: "Name", file: `https://h/x/${other}` })
+        expect(error.message).toContain("as the download's own working files do")
+        expect(error.message).not.toContain("sig=")
+      }
+    }))
+
+  it.effect("two names for one file on a file system that ignores case or Unicode form", () =>
+    Effect.gen(function*() {
+      const error = yield* refused(["https://h/x/Part-0.gz", "https://h/x/part-0.GZ"])
+      expect(error.message).toBe("https://h/x/part-0.GZ and https://h/x/Part-0.gz would both be saved as part-0.GZ")
+      const composed = yield* refused(["https://h/x/caf%C3%A9.gz", "https://h/x/cafe%CC%81.gz"])
+      expect(composed).toMatchObject({ reason: "Name" })
+    }))
+
+  it("names with control or bidirectional characters are refused and spelled out; non-http(s) links are refused", () => {
+    for (
+      const [segment, spelled] of [["evil%E2%80%AEzg.exe", "\\u202e"], ["a%0Ab.gz", "\\u000a"], [
+        "a%C2%9B.gz",
+        "\\u009b"
+      ]]
+    ) {
+      const result = NodeDatasets.fileNameOf(`https://h/x/${segment}?sig=s`)
+      expect(Result.isFailure(result) && result.failure).toMatchObject({ _tag: "DatasetFileError", reason: "Name" })
+      const message = Result.isFailure(result) ? result.failure.message : ""
+      expect(message).toContain(spelled)
+      expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/)
+    }
+    const file = NodeDatasets.fileNameOf("file:///etc/passwd")
+    expect(Result.isFailure(file) && file.failure).toMatchObject({ reason: "Link", file: "file:///etc/passwd" })
+    expect(Result.isFailure(file) && file.failure.message).toBe(
+      "file:///etc/passwd: a file: link is not fetched: dataset files come from http(s) links only"
+    )
+  })
+})
+
+/**
+ * A file host serving one link whose file can be replaced, with an ETag per version; it answers
+ * `Range` (under `If-Range` when `honourIfRange`) unless `ignoreRange`, and breaks off every answer
+ * after `cutAt` bytes when given.
+ */
+const replaceableHost = (options: { readonly honourIfRange: boolean; readonly ignoreRange?: boolean }) =>
+  Effect.acquireRelease(
+    Effect.callback<{
+      readonly url: string
+      readonly server: Http.Server
+      readonly requests: Array<Record<string, string | undefined>>
+      serve: (bytes: Uint8Array, etag: string, cutAt?: number) => void
+    }>((resume) => {
+      let current: { bytes: Uint8Array; etag: string; cutAt: number | undefined } = {
+        bytes: new Uint8Array(0),
+        etag: "",
+        cutAt: undefined
+      }
+      const requests: Array<Record<string, string | undefined>> = []
+      const server = Http.createServer((req, res) => {
+        const range = req.headers.range
+        const ifRange = req.headers["if-range"] as string | undefined
+        requests.push({ range, ifRange })
+        const { bytes, cutAt, etag } = current
+        const from = range === undefined ? undefined : Number(/^bytes=(\d+)-$/.exec(range)?.[1])
+        const partial = from !== undefined && options.ignoreRange !== true &&
+          (!options.honourIfRange || ifRange === undefined || ifRange === etag)
+        const body = partial ? bytes.subarray(from) : bytes
+        res.writeHead(partial ? 206 : 200, {
+          etag,
+          "content-length": body.length,
+          ...(partial ? { "content-range": `bytes ${from}-${bytes.length - 1}/${bytes.length}` } : {})
+        })
+        if (cutAt === undefined) return res.end(body)
+        // Breaks off after `cutAt` bytes, as a dropped connection does.
+        res.write(body.subarray(0, cutAt), () => res.destroy())
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/staging/latest/papers/part-0.jsonl.gz`,
+          server,
+          requests,
+          serve: (bytes, etag, cutAt) => (current = { bytes, etag, cutAt })
+        })))
+    }),
+    ({ server }) =>
+      Effect.callback<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+  )
+
+describe("a partial file is resumed only when the host still has that file", () => {
+  /** 200 KB that do not compress (a dataset file is gzip already), different for each seed. */
+  const release = (seed: number) => {
+    const bytes = new Uint8Array(200_000)
+    for (let i = 0, x = seed; i < bytes.length; i++) bytes[i] = (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24
+    return bytes
+  }
+  const [older, newer] = [release(1), release(7)]
+
+  for (const honourIfRange of [true, false]) {
+    it.live(
+      `the release moved on since the interruption: the file is downloaded again, never joined (a host ${
+        honourIfRange ? "honouring" : "ignoring"
+      } If-Range)`,
+      () =>
+        Effect.gen(function*() {
+          const host = yield* replaceableHost({ honourIfRange })
+          const fs = yield* FileSystem.FileSystem
+          const directory = yield* fs.makeTempDirectoryScoped()
+          const path = NodePath.join(directory, "part-0.jsonl.gz")
+          host.serve(older, `"older"`, 20_000)
+          const cut = yield* Effect.flip(
+            Stream.runDrain(NodeDatasets.downloadFile(`${host.url}?sig=1`, { directory, retry: false }))
+          )
+          expect(cut._tag).toBe("TransportError")
+          expect(Number((yield* fs.stat(`${path}.part`)).size)).toBeGreaterThan(0)
+
+          host.serve(newer, `"newer"`)
+          const { lines } = yield* warned(
+            Stream.runDrain(NodeDatasets.downloadFile(`${host.url}?sig=2`, { directory }))
+          )
+          expect(yield* readBytes(path)).toEqual(newer)
+          expect(yield* fs.readDirectory(directory)).toEqual(["part-0.jsonl.gz"])
+          expect(lines).toEqual([expect.stringContaining("again from the start")])
+          // The rest was asked for only if it is the same file: If-Range with the ETag noted.
+          expect(host.requests[1]).toEqual({ range: expect.stringMatching(/^bytes=\d+-$/), ifRange: `"older"` })
+          expect(host.requests.length).toBe(honourIfRange ? 2 : 3)
+        }).pipe(Effect.provide(NodeDatasets.layer)),
+      30_000
+    )
+  }
+
+  it.live(
+    "the same file: resumed where it stopped; a partial file without notes is downloaded again",
+    () =>
+      Effect.gen(function*() {
+        const host = yield* replaceableHost({ honourIfRange: true })
+        const fs = yield* FileSystem.FileSystem
+        const directory = yield* fs.makeTempDirectoryScoped()
+        const path = NodePath.join(directory, "part-0.jsonl.gz")
+        host.serve(older, `"older"`, 20_000)
+        yield* Effect.flip(Stream.runDrain(NodeDatasets.downloadFile(host.url, { directory, retry: false })))
+        const stopped = Number((yield* fs.stat(`${path}.part`)).size)
+        host.serve(older, `"older"`)
+        const resumed = yield* warned(Stream.runDrain(NodeDatasets.downloadFile(host.url, { directory })))
+        expect(resumed.lines).toEqual([])
+        expect(yield* readBytes(path)).toEqual(older)
+        expect(host.requests.slice(1)).toEqual([{ range: `bytes=${stopped}-`, ifRange: `"older"` }])
+
+        // Left by an earlier version of the client, or by another tool: nothing says which file it is part of.
+        yield* fs.remove(path)
+        yield* fs.writeFile(`${path}.part`, newer.subarray(0, 1000))
+        const unknown = yield* warned(Stream.runDrain(NodeDatasets.downloadFile(host.url, { directory })))
+        expect(unknown.lines).toEqual([expect.stringContaining("has no notes")])
+        expect(yield* readBytes(path)).toEqual(older)
+        expect(host.requests.at(-1)).toEqual({ range: undefined, ifRange: undefined })
+      }).pipe(Effect.provide(NodeDatasets.layer)),
+    30_000
+  )
+})
+
+describe("retries that get no further use up the budget", () => {
+  it.effect(
+    "a host that ignores Range and breaks off at the same byte every time: the policy gives up",
+    () =>
+      Effect.gen(function*() {
+        const host = yield* replaceableHost({ honourIfRange: false, ignoreRange: true })
+        host.serve(new Uint8Array(100_000).fill(1), `"same"`, 30_000)
+        const fs = yield* FileSystem.FileSystem
+        const directory = yield* fs.makeTempDirectoryScoped()
+        // Before the fix this retried forever: a bound the test can fail on instead of hanging.
+        const bounded = Effect.suspend(() =>
+          host.requests.length > 50 ? Effect.die(`${host.requests.length} requests: retried forever`) : Effect.void
+        )
+        const program = NodeDatasets.downloadFile(host.url, { directory, idleTimeout: "1 hour" }).pipe(
+          Stream.runDrain,
+          Effect.flip
+        )
+        const { lines, value } = yield* warned(advancingRetries(program, 60_000, bounded))
+        expect(value).toMatchObject({ _tag: "TransportError", reason: "cutShort" })
+        // The first attempt got bytes no attempt had; each retry got as far, and no further: the 5
+        // retries of a body cut short (RetryPolicy.defaultBudgets.serverFailed), each said.
+        expect(host.requests).toHaveLength(6)
+        expect(lines.filter((line) => line.includes("answered with the whole file"))).toHaveLength(5)
+      }).pipe(Effect.scoped, Effect.provide(NodeDatasets.layer)),
+    60_000
+  )
+})
+
+describe("the directories a download makes, and a full disk", () => {
+  it.effect.runIf(process.platform === "linux")(
+    "a directory that cannot be made (under /proc) fails at once, naming it",
+    () =>
+      Effect.gen(function*() {
+        const directory = "/proc/s2-effect-test/papers"
+        const error = yield* Effect.flip(Stream.runDrain(NodeDatasets.downloadFile("https://h/x/a.gz", { directory })))
+        expect(error).toMatchObject({
+          _tag: "DatasetFileError",
+          reason: "Io",
+          message: "cannot create the directory /proc/s2-effect-test/papers: no such file or directory (ENOENT)"
+        })
+      }).pipe(Effect.provide(Layer.merge(noRequests, NodeFileSystem.layer))),
+    30_000
+  )
+
+  it.effect("a full disk: the error says so in words, not the platform's method and descriptor", () => {
+    const enospc = PlatformError.systemError({
+      _tag: "Unknown",
+      module: "FileSystem",
+      method: "writeAll",
+      pathOrDescriptor: 21,
+      cause: Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" })
+    })
+    // Node's file system, except that every write to an open file finds the disk full.
+    const full = Layer.effect(
+      FileSystem.FileSystem,
+      Effect.map(FileSystem.FileSystem, (fs) =>
+        FileSystem.FileSystem.of({
+          ...fs,
+          open: (path, options) =>
+            Effect.map(fs.open(path, options), (file) =>
+              Object.assign(Object.create(file) as FileSystem.File, { writeAll: () => Effect.fail(enospc) }))
+        }))
+    ).pipe(Layer.provide(NodeFileSystem.layer))
+    return Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const [url = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) => s2.getDatasetDownloadLinks("latest", "tldrs")))
+        .files
+      const path = NodePath.join(directory, nameOf(url))
+      const error = yield* Effect.flip(Stream.runDrain(NodeDatasets.downloadFile(url, { directory })))
+      expect(error).toMatchObject({
+        _tag: "DatasetFileError",
+        reason: "Io",
+        message: `cannot write ${path}.part: no space left on device (ENOSPC)`
+      })
+    }).pipe(Effect.provide(Layer.merge(inMemory(), full)))
+  })
 })

@@ -5,13 +5,14 @@
  * the core's one mapping (`HttpStatus`), speaking of "the file host".
  */
 import type { InvalidOptions, S2Error } from "@s2-effect/core"
-import { HttpStatus, Timeout, TransportError, Validate } from "@s2-effect/core"
+import { Files, HttpStatus, Timeout, TransportError, Validate } from "@s2-effect/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import type * as PlatformError from "effect/PlatformError"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { DatasetFileError } from "../DatasetFileError.js"
@@ -22,11 +23,14 @@ export interface Target {
   readonly url: string
 }
 
-/** A pre-signed link's query is its signature: keep it out of messages, logs and errors. */
+/**
+ * A pre-signed link's query is its signature: keep it out of messages, logs and errors. A link of
+ * a scheme without an origin (`file:`) keeps its scheme: `file:///etc/passwd`, not `null/etc/passwd`.
+ */
 export const withoutQuery = (url: string): string => {
   try {
     const parsed = new URL(url)
-    return `${parsed.origin}${parsed.pathname}`
+    return `${parsed.origin === "null" ? `${parsed.protocol}//${parsed.host}` : parsed.origin}${parsed.pathname}`
   } catch {
     return url.replace(/[?#].*$/, "")
   }
@@ -42,9 +46,12 @@ export const idleTimeout = (
 ): Result.Result<Duration.Duration, InvalidOptions> =>
   Result.mapError(Validate.positiveDuration("idleTimeout", given ?? defaultIdleTimeout), Validate.asOption)
 
-/** A disk failure as a {@link DatasetFileError}: `what` the client tried, on which file. */
-export const ioError = (file: string, what: string) => (error: { readonly message: string }) =>
-  new DatasetFileError({ reason: "Io", file, message: `${what} ${file}: ${error.message}` })
+/**
+ * A disk failure as a {@link DatasetFileError}: `what` the client tried, on which file, and why in
+ * the system's words (`no space left on device (ENOSPC)`, not `Unknown: FileSystem.writeAll (21)`).
+ */
+export const ioError = (file: string, what: string) => (error: PlatformError.PlatformError) =>
+  new DatasetFileError({ reason: "Io", file, message: `${what} ${file}: ${Files.describeError(error)}`, cause: error })
 
 /** The kind of failure, as the platform names it: `Transport`, `Decode`, `InvalidUrl`, … */
 const reasonName = (reason: HttpClientError.HttpClientErrorReason): string => reason._tag.replace(/Error$/, "")
@@ -79,7 +86,8 @@ const timeoutError = (target: Target, idle: Duration.Duration): Timeout =>
 export const maxRedirects = 5
 
 /** Ends the body after its first chunk at most, which aborts the request: nothing more is read. */
-const discard = (response: HttpClientResponse.HttpClientResponse) => Effect.ignore(Stream.runHead(response.stream))
+export const discard = (response: HttpClientResponse.HttpClientResponse) =>
+  Effect.ignore(Stream.runHead(response.stream))
 
 /** The typed error of an answer that is not the one expected, after reading the start of its body. */
 export const failWithStatus = (
