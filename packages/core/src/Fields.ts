@@ -10,6 +10,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import { excerpt } from "./internal/text.js"
 import { BadQueryParameters } from "./S2Error.js"
 
 /**
@@ -290,7 +291,9 @@ export const render = (
     if (name.length === 0 || name.includes(",")) {
       return Effect.fail(
         new BadQueryParameters({
-          message: `field name ${JSON.stringify(name)} is invalid: give one non-empty name per entry, without commas`,
+          message: `field name ${
+            JSON.stringify(excerpt(name, 200))
+          } is invalid: give one non-empty name per entry, without commas`,
           parameter: "fields"
         })
       )
@@ -298,10 +301,10 @@ export const render = (
     if (typeof field === "string" && !set.known.has(name)) {
       return Effect.fail(
         new BadQueryParameters({
-          message: `unknown ${set.kind} field ${JSON.stringify(name)}; known fields: ${
+          message: `unknown ${set.kind} field ${JSON.stringify(excerpt(name, 200))}; known fields: ${
             [...set.known].filter((known) => !known.includes(".")).join(", ")
           } (and dotted nested names such as authors.name); use Fields.unchecked(${
-            JSON.stringify(name)
+            JSON.stringify(excerpt(name, 200))
           }) for a field newer than this client`,
           parameter: "fields"
         })

@@ -51,6 +51,27 @@ describe("messages quoting huge values", () => {
       { retry: false }
     ))))
 
+  it.effect("an unknown field name of 120,000 characters: refused in a message of under 2,000", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const error = yield* Effect.flip(s2.getPaper("CorpusId:1", { fields: ["x".repeat(120_000)] }))
+      expect(error._tag).toBe("BadQueryParameters")
+      expect(error.message).toMatch(/^unknown paper field "x{199}…"; known fields: /)
+      expect(error.message.length).toBeLessThan(short)
+    }).pipe(Effect.provide(testLayer(() => Effect.succeed(json({}))))))
+
+  it.effect("an API root whose host has 100,000 characters, refused: a message of under 2,000", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const error = yield* Effect.flip(s2.getPaper("CorpusId:1"))
+      expect(error._tag).toBe("TransportError")
+      expect(error.message).toMatch(/^connection refused by \S*hhhh…/)
+      expect(error.message.length).toBeLessThan(short)
+    }).pipe(Effect.provide(testLayer(() => Effect.succeed("refused" as const), {
+      apiUrl: `https://${"h".repeat(100_000)}.test`,
+      retry: false
+    }))))
+
   it("property: a refused value of any length makes a message of under 1,000 characters", () => {
     fc.assert(
       fc.property(fc.string({ minLength: 0, maxLength: 5000, unit: "grapheme" }), fc.nat(20), (value, n) => {

@@ -156,7 +156,7 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
   }
   const detail = innermostMessage(error.reason.cause)
   return new TransportError({
-    message: `${where} failed at ${hostPort(target.url)}: ${error.message}${
+    message: `${where} failed at ${hostPort(target.url)}: ${excerpt(error.message)}${
       detail === undefined ? "" : ` (${detail})`
     }`,
     cause: error,

@@ -5,6 +5,7 @@
  */
 import type * as HttpClientError from "effect/http/HttpClientError"
 import type { TransportReason } from "../S2Error.js"
+import { excerpt } from "./text.js"
 
 /** Error codes of Node (libuv) and undici, by what they mean. */
 const codes: ReadonlyArray<readonly [TransportReason, ReadonlyArray<string>]> = [
@@ -28,9 +29,12 @@ const nameOf = (u: unknown): string | undefined => u instanceof Error ? u.name :
 const codeOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "code" in u && typeof u.code === "string" ? u.code : undefined
 
-/** The deepest message in the chain: the platform's own words ("other side closed"), if any. */
-export const innermostMessage = (error: unknown): string | undefined =>
-  chain(error).map((u) => u instanceof Error ? u.message : undefined).filter((m) => m !== undefined).at(-1)
+/** The deepest message in the chain: the platform's own words ("other side closed"), if any, cut. */
+export const innermostMessage = (error: unknown): string | undefined => {
+  const message = chain(error).map((u) => u instanceof Error ? u.message : undefined).filter((m) => m !== undefined)
+    .at(-1)
+  return message === undefined ? undefined : excerpt(message)
+}
 
 /**
  * Why an exchange failed, when the error says so. A failure while reading the body (after the
@@ -48,13 +52,15 @@ export const reasonOf = (error: HttpClientError.HttpClientError): TransportReaso
   return "response" in error.reason ? "cutShort" : undefined
 }
 
-/** `host:port` of a URL, with the scheme's default port written out. */
+/** `host:port` of a URL, with the scheme's default port written out (cut, as a host may be huge). */
 export const hostPort = (url: string): string => {
   try {
     const parsed = new URL(url)
-    return `${parsed.hostname}:${parsed.port === "" ? (parsed.protocol === "https:" ? "443" : "80") : parsed.port}`
+    return excerpt(
+      `${parsed.hostname}:${parsed.port === "" ? (parsed.protocol === "https:" ? "443" : "80") : parsed.port}`
+    )
   } catch {
-    return url
+    return excerpt(url)
   }
 }
 
