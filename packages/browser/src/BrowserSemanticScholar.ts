@@ -2,7 +2,7 @@
  * The client in browsers: Effect's HttpClient over the Fetch API (`effect/http/FetchHttpClient`).
  * Interrupting a fiber aborts its `fetch` in flight through the request's `AbortSignal`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { InvalidOptions, Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
@@ -27,7 +27,7 @@ import * as Layer from "effect/Layer"
  * )
  * ```
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, InvalidOptions> =>
   SemanticScholar.layer(options).pipe(Layer.provide(FetchHttpClient.layer))

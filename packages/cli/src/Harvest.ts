@@ -15,7 +15,7 @@
  * harvest's time. Each checkpoint also records the last flushed state (`synced`), and a resume
  * whose output came back shorter than the checkpoint falls back to it.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { S2Error } from "@s2-effect/core"
 import { Fields, SemanticScholar } from "@s2-effect/core"
@@ -39,7 +39,7 @@ import * as Symlinks from "./Symlinks.js"
 /**
  * The result of a harvest run.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Result {
   readonly checkpoint: Checkpoint
@@ -56,7 +56,7 @@ export interface Result {
  * resume must cut off. Tests die here to simulate that crash (and sample the heap page by page);
  * `s2` itself leaves the default, which does nothing. Its argument is the page's number, from 1.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const BeforeCheckpoint = Context.Reference<(page: number) => Effect.Effect<void>>(
   "@s2-effect/cli/Harvest/BeforeCheckpoint",
@@ -92,7 +92,7 @@ const setting = (flag: string, value: unknown): string => {
  * `--resume` and `--overwrite`, for a command that writes a checkpointed `--out` (`harvest`,
  * `graph`: `what` is the job, "the harvest" or "the walk").
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const resumeFlags = (what: string) => ({
   resume: Flag.Boolean("resume").pipe(
@@ -110,7 +110,7 @@ export const resumeFlags = (what: string) => ({
  * checkpoint is for `--max 100000`; this run has `--max 5000`" (several joined by "and"): the user
  * sees what to change, not what is the same. Harvest and graph checkpoints both say it this way.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const describeDifferences = (
   settings: ReadonlyArray<readonly [flag: string, saved: unknown, given: unknown]>
@@ -127,7 +127,7 @@ export const describeDifferences = (
 /**
  * The settings in which a checkpoint's harvest and this run differ ({@link describeDifferences}).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const differences = (saved: Spec, given: Spec): string =>
   describeDifferences([
@@ -254,7 +254,7 @@ const createOutput = (out: string, replaceLink: boolean): Effect.Effect<void, Cl
  * existing output unless `overwrite`), or a resume (cutting the output back to the checkpoint).
  * A symbolic link at `out` or its checkpoint is refused ({@link checkLinks}).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const prepare = (
   out: string,
@@ -366,7 +366,7 @@ const release = (records: ReadonlyArray<unknown>): void => {
  * decoded and serialised while the pages before them are written and checkpointed. Each page is
  * written, then its checkpoint, in order: a checkpoint never counts bytes that were not written.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const harvest = (
   out: string,

@@ -10,7 +10,7 @@
  * Reading ({@link read}) decodes with {@link Checkpoint}, so a corrupt or foreign file is refused
  * with a message that says what is wrong with it, before anything is truncated.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import { Files, Filters } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
@@ -46,7 +46,7 @@ const JsonNumber = Schema.Finite
  * What is harvested: the query and every option that changes which records come back, in what
  * order and with which fields. A resume must use the same.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Spec = Schema.Struct({
   query: Schema.String,
@@ -69,7 +69,7 @@ export const Spec = Schema.Struct({
 })
 
 /**
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Spec = typeof Spec.Type
 
@@ -89,19 +89,19 @@ const position = {
 /**
  * The part of a checkpoint a resume needs: where the harvest stands.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Synced = Schema.Struct(position)
 
 /**
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Synced = typeof Synced.Type
 
 /**
  * The checkpoint file's content.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Checkpoint = Schema.Struct({
   version: Schema.Literal(1),
@@ -118,14 +118,14 @@ export const Checkpoint = Schema.Struct({
 })
 
 /**
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Checkpoint = typeof Checkpoint.Type
 
 /**
  * The checkpoint of a harvest that has not fetched anything yet.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const initial = (spec: Spec): Checkpoint => ({
   version: 1,
@@ -153,7 +153,7 @@ const encode = (checkpoint: Checkpoint): string =>
 /**
  * Where the checkpoint of an output file lives.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const path = (out: string): string => `${out}.checkpoint.json`
 
@@ -171,7 +171,7 @@ const problem = (error: Schema.SchemaError): string => {
  * Reads and decodes the checkpoint of `out`: `None` when there is none; a {@link CliError} (bad
  * input) naming the problem when the file is not a checkpoint of this version of `s2`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const read = (out: string): Effect.Effect<Option.Option<Checkpoint>, CliError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
@@ -200,7 +200,7 @@ export const read = (out: string): Effect.Effect<Option.Option<Checkpoint>, CliE
 /**
  * Whether `out` has a checkpoint, without reading it.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const exists = (out: string): Effect.Effect<boolean, CliError, FileSystem.FileSystem> =>
   FileSystem.FileSystem.use((fs) => fs.exists(path(out))).pipe(
@@ -213,7 +213,7 @@ export const exists = (out: string): Effect.Effect<boolean, CliError, FileSystem
  * never followed), flushed to disk first if `sync`, then renamed over it. Uninterruptible: an
  * interruption waits for the rename (milliseconds) rather than leaving the temporary file behind.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const write = (
   out: string,

@@ -12,7 +12,7 @@
  * holder is read with `O_NOFOLLOW`, and a link there is refused with a message naming it (exit 2)
  * instead of being reported as a lock another run keeps taking.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
@@ -24,7 +24,7 @@ import * as Symlinks from "./Symlinks.js"
 /**
  * What the lock file holds.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Holder {
   readonly pid: number
@@ -35,7 +35,7 @@ export interface Holder {
 /**
  * Where the lock of an output file lives.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const lockPath = (out: string): string => `${out}.lock`
 
@@ -167,7 +167,7 @@ const release = (out: string, holder: Holder): Effect.Effect<void> =>
  * Holds the lock of `out` for the scope: fails at once with exit code {@link ExitCode.locked} when
  * another live harvest holds it, takes over a stale one, and removes it when the scope closes.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const acquire = (out: string) =>
   Effect.acquireRelease(

@@ -5,7 +5,7 @@
  * usage lines, the command's own flags first and then those every command takes, plain text into a
  * pipe, wrapped to 100 columns, and parse errors as one `s2: …` line that names the flag.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as CliError from "effect/cli/CliError"
 import type * as CliOutput from "effect/cli/CliOutput"
@@ -23,7 +23,7 @@ const width = 100
  * (https://no-color.org, whatever else is set), always when `FORCE_COLOR` is set but `0` or `false`
  * (as Node's own streams read it), else only on a terminal.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const colors = (
   isTTY: boolean,
@@ -38,7 +38,7 @@ export const colors = (
 /**
  * `text` in bold when `ansi` (see {@link colors}).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const bold = (text: string, ansi: boolean): string => ansi ? `\x1b[1m${text}\x1b[0m` : text
 
@@ -113,7 +113,7 @@ const commandAt = (root: Command.Command.Any, path: ReadonlyArray<string>): Comm
  * The one-line usage of a command: `s2 search [options] <query>`. Required flags are spelled out,
  * optional ones are `[options]`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const usageLine = (doc: HelpDoc.HelpDoc, path: ReadonlyArray<string>): string => {
   const flags = [...doc.flags, ...(doc.inheritedFlags ?? [])]
@@ -148,7 +148,7 @@ const commandsSection = (root: Command.Command.Any, path: ReadonlyArray<string>,
  * command's own flags, then the flags every command takes; for a command with subcommands, the
  * list of them; for the root, `--help` and `--version`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const render = (
   doc: HelpDoc.HelpDoc,
@@ -177,7 +177,7 @@ export const render = (
 /**
  * What `s2` (or `s2 datasets`) without a command prints on standard error before exiting 2.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const shortUsage = (doc: HelpDoc.HelpDoc, path: ReadonlyArray<string>): string => {
   const command = path.join(" ")
@@ -194,7 +194,7 @@ export const shortUsage = (doc: HelpDoc.HelpDoc, path: ReadonlyArray<string>): s
  * The line for a command name `s2` does not know (without the `s2: ` prefix): the nearest names
  * when there are any (`did you mean \`search\`?`), else every name there is.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const unknownCommand = (
   name: string,
@@ -222,7 +222,7 @@ const distance = (a: string, b: string): number => {
  * The names nearest to `input`, at most two edits away, as `effect/cli` suggests them for a
  * mistyped command (its own function is internal): for `s2 help serach`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const nearest = (input: string, names: ReadonlyArray<string>): ReadonlyArray<string> => {
   const scored = names.map((name) => [distance(input, name), name] as const).filter(([d]) => d <= 2)
@@ -254,7 +254,7 @@ const invalidValue = (error: CliError.InvalidValue, doc: HelpDoc.HelpDoc, seeHel
  * The one line of a command line `effect/cli` could not parse, naming the flag or argument at fault
  * (without the `s2: ` prefix).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const parseError = (
   error: CliError.NonShowHelpErrors,
@@ -291,7 +291,7 @@ export const parseError = (
  * to standard output, a missing command and parse errors to standard error. `root` is the command
  * tree, for the list of commands under a command.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const presenter = (options: {
   readonly stdio: StdioService

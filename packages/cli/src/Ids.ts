@@ -2,7 +2,7 @@
  * Ids from the command line and from `--ids-file` (one per line; blank lines and `#` comments
  * skipped; `-` reads standard input).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import { Resolve } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
@@ -17,7 +17,7 @@ import { badInput, fileError } from "./ExitCode.js"
  * any case. Anything else is kept as typed, so that the client's own check refuses it with its
  * message (what is allowed) rather than a second recogniser here.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paperId = (input: string): string => {
   const recognised = Resolve.recognise(input)
@@ -27,7 +27,7 @@ export const paperId = (input: string): string => {
 /**
  * Parses the text of an ids file.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const parseIdsFile = (text: string): Array<string> =>
   text.split(/\r?\n/).map((line) => line.replace(/#.*$/, "").trim()).filter((line) => line.length > 0)
@@ -35,7 +35,7 @@ export const parseIdsFile = (text: string): Array<string> =>
 /**
  * The ids given as arguments followed by those of `--ids-file`; at least one.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const gather = (
   args: ReadonlyArray<string>,
@@ -55,7 +55,7 @@ export const gather = (
 /**
  * Splits a list into chunks of at most `size`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> => {
   const out: Array<ReadonlyArray<A>> = []

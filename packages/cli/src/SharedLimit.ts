@@ -2,7 +2,7 @@
  * `--redis URL`: one rate limit (the API's 1 request per second per key) shared through Redis by
  * every `s2` process and program on the key, instead of each process pacing itself alone.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { Options as ClientOptions } from "@s2-effect/core"
 import * as Flag from "effect/cli/Flag"
@@ -13,7 +13,7 @@ import * as Option from "effect/Option"
 /**
  * The flag, with `S2_REDIS_URL` as its fallback.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const redisFlag = Flag.String("redis").pipe(
   Flag.withMetavar("url"),
@@ -28,7 +28,7 @@ export const redisFlag = Flag.String("redis").pipe(
  * The client's `rateLimit` for `--redis`, or nothing (the client's default) without it. A run
  * whose Redis fails ends with exit code 11 rather than pacing alone and overrunning the key.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const rateLimit = (redis: Option.Option<string>): Effect.Effect<Pick<ClientOptions, "rateLimit">> =>
   Option.match(redis, {

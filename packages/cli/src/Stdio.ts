@@ -4,7 +4,7 @@
  * drain, so piping millions of records does not buffer them all in memory. Standard error shows
  * control characters escaped (render/Escape.ts): messages quote what servers sent.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Console from "effect/Console"
 import * as Context from "effect/Context"
@@ -16,7 +16,7 @@ import { visibleLines } from "./render/Escape.js"
 /**
  * The two output streams and what is known about them.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Service {
   /** Writes to standard output, waiting for the stream to drain when its buffer is full. */
@@ -42,7 +42,7 @@ const write = (stream: NodeJS.WritableStream, text: string): Effect.Effect<void>
 /**
  * The CLI's output streams.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Stdio extends Context.Service<Stdio, Service>()("@s2-effect/cli/Stdio") {
   /** The process's own standard output and standard error. */
@@ -63,7 +63,7 @@ const visibleArgs = (args: ReadonlyArray<unknown>): Array<string> =>
  * The console the CLI's logger writes through: the process's own, with control characters in what
  * it prints escaped but line feeds (a log line quotes URLs, causes and bodies from servers).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const safeConsole: Console.Console = Object.assign(Object.create(globalThis.console) as Console.Console, {
   debug: (...args: ReadonlyArray<unknown>) => globalThis.console.debug(...visibleArgs(args)),

@@ -6,7 +6,7 @@
  * target and what to do, and opens files with `O_NOFOLLOW` where the platform has it, so a link put
  * in place after the check makes the open fail instead.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
@@ -21,7 +21,7 @@ import { badInput, fileError } from "./ExitCode.js"
  * (`O_NOFOLLOW`: POSIX, not Windows), to pass as `FileSystem.open`'s `noFollow` (which fails on a
  * platform without it).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const noFollow: boolean = process.platform !== "win32" && typeof fs.constants.O_NOFOLLOW === "number" &&
   fs.constants.O_NOFOLLOW !== 0
@@ -29,14 +29,14 @@ export const noFollow: boolean = process.platform !== "win32" && typeof fs.const
 /**
  * `O_RDONLY`, with `O_NOFOLLOW` where there is one: for `fs.openSync`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const readNoFollow: number = fs.constants.O_RDONLY | (noFollow ? fs.constants.O_NOFOLLOW : 0)
 
 /**
  * A symbolic link found where `s2` was to write.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Link {
   readonly path: string
@@ -55,7 +55,7 @@ const linkOf = (file: string, target: string): Link => ({
 /**
  * The symbolic link at `file`; `None` when `file` is absent or anything else.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const linkAt = (file: string): Effect.Effect<Option.Option<Link>, CliError, FileSystem.FileSystem> =>
   FileSystem.FileSystem.use((fs) =>
@@ -72,7 +72,7 @@ export const linkAt = (file: string): Effect.Effect<Option.Option<Link>, CliErro
 /**
  * {@link linkAt}, synchronously: the link at `file`, or `undefined`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const linkAtSync = (file: string): Link | undefined => {
   try {
@@ -87,7 +87,7 @@ export const linkAtSync = (file: string): Link | undefined => {
  * The refusal of a link (exit 2): `<what> <path> is a symbolic link to <target>; s2 never writes
  * through one: <todo>`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const refuse = (what: string, link: Link, todo: string): CliError =>
   badInput(

@@ -1,7 +1,7 @@
 /**
  * The `s2` executable.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"

@@ -24,7 +24,7 @@
  * | `resolve_references` | `lines` |
  * | `citation_graph` | `seeds`, `direction?` ("references"), `depth?` (1), `perNode?` (10), `maxNodes?` (50) |
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as McpServer from "effect/ai/McpServer"
 import type * as Tool from "effect/ai/Tool"
@@ -67,7 +67,7 @@ export {
  * it to a `LanguageModel` agent, or to your own MCP server with {@link register}.
  *
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const handlers: Layer.Layer<Tool.HandlersFor<typeof internal.toolkit.tools>, never, SemanticScholar> =
   internal.handlers
@@ -79,7 +79,7 @@ export const handlers: Layer.Layer<Tool.HandlersFor<typeof internal.toolkit.tool
  * {@link defaultBudget}, 40 s: an assistant's MCP client gives up on a call after 60 s by default.
  *
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface HandlersOptions {
   /** How long a call of `citation_graph` or `resolve_references` may run (default 40 s). */
@@ -91,7 +91,7 @@ export interface HandlersOptions {
  * Effect's `Clock`).
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const defaultBudget: Duration.Duration = internal.defaultBudget
 
@@ -101,7 +101,7 @@ export const defaultBudget: Duration.Duration = internal.defaultBudget
  * `Layer.effectDiscard(AssistantTools.register(AssistantTools.toolkit)).pipe(Layer.provide(handlersWith(…)))`.
  *
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const handlersWith: (
   options?: HandlersOptions
@@ -113,7 +113,7 @@ export const handlersWith: (
  * numbered with the waits the client reports; a no-op anywhere else.
  *
  * @category mcp
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const reportProgress: (message: string) => Effect.Effect<void> = mcpTools.reportProgress
 
@@ -126,7 +126,7 @@ export const reportProgress: (message: string) => Effect.Effect<void> = mcpTools
  * the request asks for it. Use it to serve your own toolkits the same way.
  *
  * @category mcp
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const register: <Tools extends Record<string, Tool.Any>>(
   toolkit: Toolkit.Toolkit<Tools>
@@ -151,7 +151,7 @@ export const register: <Tools extends Record<string, Tool.Any>>(
  * })
  * ```
  * @category mcp
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticScholar> = Layer.effectDiscard(
   mcpTools.register(internal.toolkit)
@@ -173,6 +173,6 @@ export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticSchola
  * // failure.kind === "rateLimited", failure.retryAfterSeconds === 2
  * ```
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const toolFailure: (error: S2Error) => internal.ToolFailure = internal.toolFailure

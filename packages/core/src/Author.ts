@@ -2,7 +2,7 @@
  * Author records. Every field but the id is optional (absent when not asked for) and may be `null`;
  * unknown fields are kept.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Schema from "effect/Schema"
 import { authorSummary, field, record } from "./internal/record.js"
@@ -22,7 +22,7 @@ import { PaperRef } from "./Paper.js"
  * )
  * ```
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Author extends record<Author>("Author")({
   authorId: Schema.String,

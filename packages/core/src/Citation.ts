@@ -2,7 +2,7 @@
  * Citation edges: who cites a paper (`Citation`, with `citingPaper`) and what a paper cites
  * (`Reference`, with `citedPaper`), with the citation contexts and intents.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Schema from "effect/Schema"
 import { field, record } from "./internal/record.js"
@@ -22,7 +22,7 @@ const edge = {
  * A paper citing the paper asked about.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Citation extends record<Citation>("Citation")({ ...edge, citingPaper: PaperRef }) {}
 
@@ -30,6 +30,6 @@ export class Citation extends record<Citation>("Citation")({ ...edge, citingPape
  * A paper cited by the paper asked about.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Reference extends record<Reference>("Reference")({ ...edge, citedPaper: PaperRef }) {}

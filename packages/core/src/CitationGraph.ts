@@ -5,7 +5,7 @@
  * reference lists (one GET per page), so the walk stays within the client's rate limit and retry
  * policy like any other call.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
@@ -22,7 +22,7 @@ import type { SemanticScholar } from "./SemanticScholar.js"
  * A paper of the walk and its distance from the nearest seed (seeds are depth 0).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Node extends Schema.TaggedClass<Node>()("Node", {
   paper: Paper,
@@ -34,7 +34,7 @@ export class Node extends Schema.TaggedClass<Node>()("Node", {
  * paperId). Both ends are always `Node`s emitted before the edge.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Edge extends Schema.TaggedClass<Edge>()("Edge", {
   from: Schema.String,
@@ -45,7 +45,7 @@ export class Edge extends Schema.TaggedClass<Edge>()("Edge", {
  * A seed the batch endpoint did not find, as given. The walk goes on from the other seeds.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class NotFound extends Schema.TaggedClass<NotFound>()("NotFound", {
   seed: Schema.String
@@ -58,7 +58,7 @@ export class NotFound extends Schema.TaggedClass<NotFound>()("NotFound", {
  * list `of` a paper, or the `batch` answer for the id `of`), once per id. `reason` says why.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Skipped extends Schema.TaggedClass<Skipped>()("Skipped", {
   id: Schema.String,
@@ -71,7 +71,7 @@ export class Skipped extends Schema.TaggedClass<Skipped>()("Skipped", {
  * What a walk emits: match on `_tag`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Element = Node | Edge | NotFound | Skipped
 
@@ -79,7 +79,7 @@ export type Element = Node | Edge | NotFound | Skipped
  * The schema of {@link Element}, e.g. to write a walk as JSON lines.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Element = Schema.Union([Node, Edge, NotFound, Skipped])
 
@@ -87,7 +87,7 @@ export const Element = Schema.Union([Node, Edge, NotFound, Skipped])
  * Options of {@link crawl}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface CrawlOptions {
   /** Follow the papers citing each paper, the papers it cites, or both. */
@@ -154,7 +154,7 @@ export interface CrawlOptions {
  * const typed: Effect.Effect<string, unknown, SemanticScholar> = program
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const crawl: (
   seeds: ReadonlyArray<string>,
@@ -171,7 +171,7 @@ export const crawl: (
  * most 2 (every list of every seed names the paper).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class RelatedPaper extends Schema.Class<RelatedPaper>("RelatedPaper")({
   paper: Paper,
@@ -188,7 +188,7 @@ export class RelatedPaper extends Schema.Class<RelatedPaper>("RelatedPaper")({
  * whether it is a seed's list (paged from the list endpoint within `maxPages` before it is reported).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class CutList extends Schema.Class<CutList>("CutList")({
   paperId: Schema.String,
@@ -206,7 +206,7 @@ export class CutList extends Schema.Class<CutList>("CutList")({
  * and whether `stopAfter` ended the reading early (`stopped`).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Related extends Schema.Class<Related>("Related")({
   seeds: Schema.Array(Paper),
@@ -224,7 +224,7 @@ export class Related extends Schema.Class<Related>("Related")({
  * Options of {@link related}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface RelatedOptions {
   /** How many papers to answer, best first: 1 to 500 (default 20). */
@@ -276,7 +276,7 @@ export interface RelatedOptions {
  * const typed: Effect.Effect<ReadonlyArray<string>, unknown, SemanticScholar> = program
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const related: (
   seeds: ReadonlyArray<string>,

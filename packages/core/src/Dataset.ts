@@ -2,7 +2,7 @@
  * Records of the Datasets API: releases (snapshots of the whole graph), the datasets in each, their
  * download links, and the incremental diffs between releases.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Schema from "effect/Schema"
 import { record } from "./internal/record.js"
@@ -11,7 +11,7 @@ import { record } from "./internal/record.js"
  * A dataset as listed in a release.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const DatasetSummary = Schema.Struct({
   name: Schema.String,
@@ -20,7 +20,7 @@ export const DatasetSummary = Schema.Struct({
 })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type DatasetSummary = typeof DatasetSummary.Type
 
@@ -28,7 +28,7 @@ export type DatasetSummary = typeof DatasetSummary.Type
  * A release: its id (a date), its README, and its datasets.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Release extends record<Release>("Release")({
   release_id: Schema.String,
@@ -41,7 +41,7 @@ export class Release extends record<Release>("Release")({
  * each a gzipped JSON-lines file.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Dataset extends record<Dataset>("Dataset")({
   name: Schema.String,
@@ -54,7 +54,7 @@ export class Dataset extends record<Dataset>("Dataset")({
  * One step of a diff: records to upsert and records to delete, keyed by `corpusid`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Diff = Schema.Struct({
   from_release: Schema.String,
@@ -64,7 +64,7 @@ export const Diff = Schema.Struct({
 })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Diff = typeof Diff.Type
 
@@ -72,7 +72,7 @@ export type Diff = typeof Diff.Type
  * The diffs that take a dataset from `start_release` to `end_release`, in order.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class DatasetDiff extends record<DatasetDiff>("DatasetDiff")({
   dataset: Schema.String,

@@ -6,7 +6,7 @@
  * The Schema stays the reference: what the compiled decoder declines goes to Schema's decoder,
  * which gives the error.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Result from "effect/Result"
 import type * as Schema from "effect/Schema"
@@ -16,7 +16,7 @@ import * as internal from "./internal/decode.js"
  * Options of {@link decodeUnknownResult}: Schema's parse options, which are honoured, and `"preserve"`.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface DecodeOptions {
   /**
@@ -45,7 +45,7 @@ export interface DecodeOptions {
  * decode(JSON.parse("{\"corpusid\":1,\"abstract\":null,\"other\":2}")) // Result.succeed({ corpusid: 1, abstract: null })
  * ```
  * @category decoding
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const decodeUnknownResult: <A, I>(
   schema: Schema.Codec<A, I>,

@@ -7,7 +7,7 @@
  * Naming fields is faster and lighter: when `fields` is omitted the client asks for every field the
  * endpoint serves, as the reference client does.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Effect from "effect/Effect"
 import { excerpt } from "./internal/text.js"
@@ -15,7 +15,7 @@ import { BadQueryParameters } from "./S2Error.js"
 
 /**
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paperSummaryFields = [
   "paperId",
@@ -43,13 +43,13 @@ export const paperSummaryFields = [
 
 /**
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paperOnlyFields = ["citations", "references", "embedding", "tldr", "textAvailability"] as const
 
 /**
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const authorSummaryFields = [
   "authorId",
@@ -65,13 +65,13 @@ export const authorSummaryFields = [
 
 /**
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const citationEdgeFields = ["contexts", "intents", "contextsWithIntent", "isInfluential"] as const
 
 /**
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const embeddingModels = ["specter_v1", "specter_v2"] as const
 
@@ -79,17 +79,17 @@ export const embeddingModels = ["specter_v1", "specter_v2"] as const
  * A top-level field of a paper that can also be asked for inside lists of papers.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type PaperSummaryField = typeof paperSummaryFields[number]
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type AuthorSummaryField = typeof authorSummaryFields[number]
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type CitationEdgeField = typeof citationEdgeFields[number]
 
@@ -97,7 +97,7 @@ export type CitationEdgeField = typeof citationEdgeFields[number]
  * A field of a paper: top-level names and the nested names the API serves.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type PaperField =
   | PaperSummaryField
@@ -111,7 +111,7 @@ export type PaperField =
  * A field of an author, with the nested names of the author's papers.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type AuthorField = AuthorSummaryField | "papers" | `papers.${PaperSummaryField}`
 
@@ -120,7 +120,7 @@ export type AuthorField = AuthorSummaryField | "papers" | `papers.${PaperSummary
  * other end (`title` asks for `citingPaper.title` on the citations endpoint).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type CitationField = CitationEdgeField | PaperSummaryField | `authors.${AuthorSummaryField}`
 
@@ -128,7 +128,7 @@ export type CitationField = CitationEdgeField | PaperSummaryField | `authors.${A
  * A field name the client does not know, passed on unchecked.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Unchecked {
   readonly _tag: "Unchecked"
@@ -148,7 +148,7 @@ export interface Unchecked {
  * )
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const unchecked = (name: string): Unchecked => ({ _tag: "Unchecked", name })
 
@@ -158,7 +158,7 @@ const nested = (prefix: string, names: ReadonlyArray<string>) => names.map((name
  * The names one kind of endpoint accepts, and what it asks for when `fields` is omitted.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface FieldSet {
   readonly kind: string
@@ -216,7 +216,7 @@ const allAuthorFields: ReadonlyArray<string> = [
  * A single paper: when omitted, every field, nested ones included.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paperLookup = fieldSet("paper", allPaperFields, paperDefaults)
 /**
@@ -224,21 +224,21 @@ export const paperLookup = fieldSet("paper", allPaperFields, paperDefaults)
  * recommendations of papers: when omitted, the paper summary set.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paperList = fieldSet("paper", allPaperFields, summaryDefaults)
 /**
  * A single author, a batch or a search of authors: when omitted, every field with the papers' summary.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const authorLookup = fieldSet("author", allAuthorFields, authorWithPapersDefaults)
 /**
  * The authors of a paper: when omitted, every author field but `papers`.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paperAuthors = fieldSet("author", allAuthorFields, authorDefaults)
 
@@ -246,7 +246,7 @@ export const paperAuthors = fieldSet("author", allAuthorFields, authorDefaults)
  * Citation and reference edges: when omitted, the edge fields and the other paper's summary.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const citationList = fieldSet(
   "citation",
@@ -260,7 +260,7 @@ export const citationList = fieldSet(
  * what is allowed.
  *
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const render = (
   set: FieldSet,
@@ -320,7 +320,7 @@ export const render = (
  * returning the same kind of record, and it is sent as is, without a second check.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Selection {
   readonly _tag: "Selection"
@@ -342,7 +342,7 @@ export interface Selection {
  * const selection = Fields.select(Fields.paperList, ["title", "year"]) // Effect<Selection, BadQueryParameters>
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const select = (
   set: FieldSet,
@@ -352,7 +352,7 @@ export const select = (
 
 /**
  * @category guards
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const isSelection = (u: unknown): u is Selection =>
   typeof u === "object" && u !== null && "_tag" in u && u._tag === "Selection"

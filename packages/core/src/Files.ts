@@ -6,7 +6,7 @@
  *
  * Platform-neutral: it needs only a `FileSystem` (`NodeFileSystem.layer` on Node).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
@@ -17,7 +17,7 @@ import * as internal from "./internal/files.js"
  * Options of {@link writeAtomic}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface WriteOptions {
   /** Flush the new content to the disk (fsync) before it replaces the old. Default `false`. */
@@ -42,7 +42,7 @@ export interface WriteOptions {
  * export const save = Files.writeAtomic("state.json", JSON.stringify({ page: 3 }) + "\n", { sync: true })
  * ```
  * @category files
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const writeAtomic: (
   path: string,
@@ -54,7 +54,7 @@ export const writeAtomic: (
  * Options of {@link makeDirectory}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface DirectoryOptions {
   /** Permissions of each directory made (before the umask). Default `0o777`. */
@@ -77,7 +77,7 @@ export interface DirectoryOptions {
  * export const prepare = Files.makeDirectory("data/2025-01-07/papers")
  * ```
  * @category files
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const makeDirectory: (
   path: string,
@@ -101,6 +101,6 @@ export const makeDirectory: (
  *   )
  * ```
  * @category files
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const describeError: (error: PlatformError.PlatformError) => string = internal.describeError

@@ -2,7 +2,7 @@
  * Search filters: what users write (camelCase options, arrays, numbers) checked and rendered to the
  * wire's query parameters. Shared by relevance search, bulk search, title match and snippet search.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
@@ -13,7 +13,7 @@ import type { BadQueryParameters } from "./S2Error.js"
 
 /**
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const publicationTypes = [
   "Review",
@@ -33,13 +33,13 @@ export const publicationTypes = [
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type PublicationType = typeof publicationTypes[number]
 
 /**
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const fieldsOfStudy = [
   "Computer Science",
@@ -69,7 +69,7 @@ export const fieldsOfStudy = [
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type FieldOfStudy = typeof fieldsOfStudy[number]
 
@@ -88,7 +88,7 @@ export type FieldOfStudy = typeof fieldsOfStudy[number]
  * }
  * ```
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface SearchFilters {
   /** `2019`, `"2016-2020"`, `"2010-"` or `"-2015"`. */
@@ -110,7 +110,7 @@ export interface SearchFilters {
  * A query parameter on the wire.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type QueryParam = readonly [name: string, value: string]
 
@@ -118,7 +118,7 @@ export type QueryParam = readonly [name: string, value: string]
  * Checks a `year` filter and renders it.
  *
  * @category validation
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const validateYear = (year: number | string): Effect.Effect<string, BadQueryParameters> =>
   Validate.inputEffect(Validate.yearRange(year))
@@ -127,7 +127,7 @@ export const validateYear = (year: number | string): Effect.Effect<string, BadQu
  * Whether `date` is a real date written `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (no 30 February).
  *
  * @category guards
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const isDate = (date: string): boolean => Validate.dateKey(date) !== undefined
 
@@ -136,7 +136,7 @@ export const isDate = (date: string): boolean => Validate.dateKey(date) !== unde
  * `1981-08-25:`, `:2015-01`, `2015:2020`) and renders it.
  *
  * @category validation
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const validatePublicationDateOrYear = (
   value: string,
@@ -155,7 +155,7 @@ export const validatePublicationDateOrYear = (
  * const filters: F.SearchFilters = { publicationTypes: ["Review", Filters.unchecked("Preprint")] }
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const unchecked: (value: string) => Unchecked = Fields.unchecked
 
@@ -169,7 +169,7 @@ const checkList = <A extends string>(
  * Checks a minimum citation count: a whole number ≥ 0.
  *
  * @category validation
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const validateMinCitationCount = (n: number): Effect.Effect<string, BadQueryParameters> =>
   Validate.inputEffect(Result.map(Validate.wholeNumber("minCitationCount", n, { min: 0 }), String))
@@ -178,7 +178,7 @@ export const validateMinCitationCount = (n: number): Effect.Effect<string, BadQu
  * Checks every filter and renders them as wire query parameters, in a stable order.
  *
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const render = (filters: SearchFilters): Effect.Effect<ReadonlyArray<QueryParam>, BadQueryParameters> =>
   Effect.gen(function*() {
@@ -208,7 +208,7 @@ export const render = (filters: SearchFilters): Effect.Effect<ReadonlyArray<Quer
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type SortField = "paperId" | "publicationDate" | "citationCount"
 
@@ -216,7 +216,7 @@ export type SortField = "paperId" | "publicationDate" | "citationCount"
  * Bulk search order: a field, optionally with `:asc` or `:desc` (default `paperId:asc`).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Sort = SortField | `${SortField}:${"asc" | "desc"}`
 
@@ -224,7 +224,7 @@ export type Sort = SortField | `${SortField}:${"asc" | "desc"}`
  * Checks a bulk `sort` value (users of plain JavaScript can pass anything).
  *
  * @category validation
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const validateSort = (sort: string): Effect.Effect<Sort, BadQueryParameters> =>
   Validate.inputEffect(Result.mapError(
@@ -242,7 +242,7 @@ export const validateSort = (sort: string): Effect.Effect<Sort, BadQueryParamete
  * Every order bulk search takes.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const sorts = [
   "paperId",
@@ -260,7 +260,7 @@ export const sorts = [
  * Checks a page size or result count against its range.
  *
  * @category validation
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const validateLimit = (
   limit: number,

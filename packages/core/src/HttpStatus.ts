@@ -14,7 +14,7 @@
  * | 0 (a browser's blocked or lost request) | `TransportError` | yes |
  * | anything else (1xx, another 2xx, 3xx or 4xx, a file host's 400, 600+) | `UnexpectedStatus` | no |
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Effect from "effect/Effect"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
@@ -26,7 +26,7 @@ import type { S2Error } from "./S2Error.js"
  * files). The error is the same; the message says who it was and what to do.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Responder = "api" | "fileHost"
 
@@ -35,7 +35,7 @@ export type Responder = "api" | "fileHost"
  * removed from an echoing body, the query of a pre-signed link dropped from its URL.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Answer {
   readonly status: number
@@ -58,7 +58,7 @@ export interface Answer {
  * credentials), who answered, and how to remove a credential the body may echo.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface ResponseContext {
   readonly method: string
@@ -88,7 +88,7 @@ export interface ResponseContext {
  * error._tag // "BadQueryParameters", with refusedBy "server"
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const toError: (answer: Answer) => S2Error = internal.toError
 
@@ -98,7 +98,7 @@ export const toError: (answer: Answer) => S2Error = internal.toError
  * removes a credential a server may echo in the body.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const fromResponse: (
   response: HttpClientResponse.HttpClientResponse,
@@ -110,7 +110,7 @@ export const fromResponse: (
  * never followed (the key goes to the API root only); the file host's are, a few hops.
  *
  * @category guards
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const isRedirect: (status: number) => boolean = internal.isRedirect
 
@@ -125,7 +125,7 @@ export const isRedirect: (status: number) => boolean = internal.isRedirect
  * HttpStatus.parseRetryAfter("30", Date.now()) // 30000
  * ```
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const parseRetryAfter: (value: string | undefined, nowMillis: number) => number | undefined =
   internal.parseRetryAfter

@@ -13,7 +13,7 @@
  *   return `${requests.count} requests, ${streamed.count} records streamed`
  * })
  * ```
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Metric from "effect/Metric"
 
@@ -22,7 +22,7 @@ import * as Metric from "effect/Metric"
  * not requests).
  *
  * @category metrics
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const requests = Metric.counter("s2_requests_total", {
   description: "HTTP requests sent to the Semantic Scholar APIs, retries included",
@@ -34,7 +34,7 @@ export const requests = Metric.counter("s2_requests_total", {
  * `unreachable`, `timeout`).
  *
  * @category metrics
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const retries = Metric.counter("s2_retries_total", {
   description: "Retries of requests to the Semantic Scholar APIs, by cause",
@@ -45,7 +45,7 @@ export const retries = Metric.counter("s2_retries_total", {
  * Answers with HTTP 429 (Too Many Requests), whether retried or not.
  *
  * @category metrics
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const rateLimited = Metric.counter("s2_rate_limited_total", {
   description: "HTTP 429 answers from the Semantic Scholar APIs",
@@ -56,7 +56,7 @@ export const rateLimited = Metric.counter("s2_rate_limited_total", {
  * Records delivered by the record streams (`searchPaper`, `getPaperCitations`, …).
  *
  * @category metrics
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const recordsStreamed = Metric.counter("s2_records_streamed_total", {
   description: "Records delivered by the streams of the Semantic Scholar client",

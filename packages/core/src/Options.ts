@@ -2,7 +2,7 @@
  * The options of the client: those of its layer (`SemanticScholar.layer`) and those of each
  * operation. Every option is checked before anything is sent.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Duration from "effect/Duration"
 import type * as HttpClient from "effect/http/HttpClient"
@@ -18,7 +18,7 @@ import type { RetryPolicy } from "./RetryPolicy.js"
  * Settings of the client layer.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Options {
   /** Sent as `x-api-key` to the API root only; never logged. */
@@ -70,7 +70,7 @@ export interface Options {
  * How lookups are collected into batches.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface BatchingOptions {
   /** How long the first lookup waits for others to join its batch. Default 10 milliseconds. */
@@ -83,7 +83,7 @@ export interface BatchingOptions {
  * The production root of the three APIs.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const defaultApiUrl = "https://api.semanticscholar.org"
 
@@ -91,7 +91,7 @@ export const defaultApiUrl = "https://api.semanticscholar.org"
  * `fields` of an operation: known names typed, {@link Fields.unchecked} for newer ones.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface FieldsOption<F extends string> {
   readonly fields?: ReadonlyArray<F | Fields.Unchecked> | Fields.Selection | undefined
@@ -101,7 +101,7 @@ export interface FieldsOption<F extends string> {
  * Options of batch lookups.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface BatchOptions<F extends string> extends FieldsOption<F> {
   /** Also return the ids whose position came back `null`. */
@@ -114,7 +114,7 @@ export interface BatchOptions<F extends string> extends FieldsOption<F> {
  * The answer of a batch lookup with `returnNotFound: true`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface BatchResult<A> {
   readonly found: ReadonlyArray<A>
@@ -126,7 +126,7 @@ export interface BatchResult<A> {
  * Options of the paginated lists.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface PageOptions {
   /** Page size sent to the server (default 100; at most 1000, 100 for relevance search). */
@@ -141,7 +141,7 @@ export interface PageOptions {
  * Options of citations and author papers.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface DatedPageOptions extends PageOptions {
   readonly publicationDateOrYear?: string | undefined
@@ -151,7 +151,7 @@ export interface DatedPageOptions extends PageOptions {
  * Relevance search: ranked, up to 1,000 results.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface RelevanceSearchOptions extends Filters.SearchFilters, FieldsOption<Fields.PaperField>, PageOptions {
   readonly bulk?: false | undefined
@@ -163,7 +163,7 @@ export interface RelevanceSearchOptions extends Filters.SearchFilters, FieldsOpt
  * Bulk search: up to 10,000,000 results, 1,000 a page, token paging; `limit` is ignored.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface BulkSearchOptions extends Filters.SearchFilters, FieldsOption<Fields.PaperField> {
   readonly bulk: true
@@ -175,7 +175,7 @@ export interface BulkSearchOptions extends Filters.SearchFilters, FieldsOption<F
 
 /**
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type SearchPaperOptions = RelevanceSearchOptions | BulkSearchOptions
 
@@ -183,7 +183,7 @@ export type SearchPaperOptions = RelevanceSearchOptions | BulkSearchOptions
  * Title match: the seven search filters and `fields`.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface MatchTitleOptions extends Filters.SearchFilters, FieldsOption<Fields.PaperField> {}
 
@@ -191,7 +191,7 @@ export interface MatchTitleOptions extends Filters.SearchFilters, FieldsOption<F
  * A field of a snippet: any `snippet.*` path.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type SnippetField = `snippet.${string}`
 
@@ -199,7 +199,7 @@ export type SnippetField = `snippet.${string}`
  * Options of snippet search.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface SnippetSearchOptions {
   /** Only snippets from these papers (at most 100 ids, any id form). */
@@ -223,7 +223,7 @@ export interface SnippetSearchOptions {
  * Options of recommendations for one paper.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface RecommendationOptions extends FieldsOption<Fields.PaperField> {
   /** How many papers, 1 to 500. Default 100. */
@@ -236,7 +236,7 @@ export interface RecommendationOptions extends FieldsOption<Fields.PaperField> {
  * Options of recommendations from example lists.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface ListRecommendationOptions extends FieldsOption<Fields.PaperField> {
   /** How many papers, 1 to 500. Default 100. */

@@ -4,7 +4,7 @@
  * transport reads them for every request; another implementation of the service (the test stub of
  * `@s2-effect/testing`) reads them through {@link current}, so code under test behaves the same.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
@@ -21,7 +21,7 @@ import type { InvalidOptions } from "./S2Error.js"
  * The overrides: absent fields leave the layer's settings in force.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Overrides {
   readonly timeout?: Duration.Duration
@@ -39,7 +39,7 @@ export interface Overrides {
  * const retry = Overrides.current.pipe(Effect.map((o) => o.retry), withRetry(false)) // false
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const current: Effect.Effect<Overrides> = Effect.service(Transport.Overrides)
 
@@ -48,7 +48,7 @@ export const current: Effect.Effect<Overrides> = Effect.service(Transport.Overri
  * itself may fail with.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Apply<E2> = <Self extends Target>(self: Self) => Overridden<Self, E2>
 
@@ -56,7 +56,7 @@ export type Apply<E2> = <Self extends Target>(self: Self) => Overridden<Self, E2
  * What an override can be applied to.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Target = Effect.Effect<unknown, unknown, unknown> | Stream.Stream<unknown, unknown, unknown>
 
@@ -64,7 +64,7 @@ export type Target = Effect.Effect<unknown, unknown, unknown> | Stream.Stream<un
  * An Effect or a Stream with the override's own failure added.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Overridden<Self, E2> = Self extends Effect.Effect<infer A, infer E, infer R> ? Effect.Effect<A, E | E2, R>
   : Self extends Stream.Stream<infer A, infer E, infer R> ? Stream.Stream<A, E | E2, R>
@@ -109,7 +109,7 @@ const overridden = (
  * const failFast = withTimeout(harvest, "10 seconds")
  * ```
  * @category combinators
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const withTimeout: {
   (timeout: Duration.Input): Apply<InvalidOptions>
@@ -135,7 +135,7 @@ export const withTimeout: {
  * )
  * ```
  * @category combinators
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const withRetry: {
   (retry: RetryPolicy | false): Apply<never>
@@ -159,7 +159,7 @@ export const withRetry: {
  * const failFast = withStreamOverrides(harvest, { retry: false, timeout: "10 seconds" })
  * ```
  * @category combinators
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const withStreamOverrides = <Self extends Target>(
   self: Self,
@@ -193,7 +193,7 @@ export const withStreamOverrides = <Self extends Target>(
  *   )
  * ```
  * @category combinators
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const withBatching: {
   (enabled: boolean): Apply<never>

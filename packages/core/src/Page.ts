@@ -1,7 +1,7 @@
 /**
  * Page envelopes of the paginated endpoints, for users who need totals or checkpoint a harvest.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -15,7 +15,7 @@ import * as SchemaTransformation from "effect/SchemaTransformation"
  * search).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface OffsetPage<A> {
   readonly total?: number | undefined
@@ -29,7 +29,7 @@ export interface OffsetPage<A> {
  * approximate, and 0 when unknown (absent, or negative on the wire).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface TokenPage<A> {
   readonly total: number
@@ -59,7 +59,7 @@ const unknownIfNegative = SchemaTransformation.transformOptional<number | undefi
  * decodes as an empty page.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const OffsetPage = <A, I>(item: Schema.Codec<A, I>) =>
   Schema.Struct({
@@ -74,7 +74,7 @@ export const OffsetPage = <A, I>(item: Schema.Codec<A, I>) =>
  * an absent token (as the published spec has it) means the same.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const TokenPage = <A, I>(item: Schema.Codec<A, I>) =>
   Schema.Struct({

@@ -3,14 +3,14 @@
  * asked for) and may be `null`; unknown fields are kept. Each record exposes `raw` (the wire JSON)
  * and `keys()` (the fields that came back).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Schema from "effect/Schema"
 import { authorSummary, field, record } from "./internal/record.js"
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const PublicationVenue = Schema.Struct({
   id: field(Schema.String),
@@ -24,13 +24,13 @@ export const PublicationVenue = Schema.Struct({
 })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type PublicationVenue = typeof PublicationVenue.Type
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Journal = Schema.Struct({
   name: field(Schema.String),
@@ -39,13 +39,13 @@ export const Journal = Schema.Struct({
 })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Journal = typeof Journal.Type
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const OpenAccessPdf = Schema.Struct({
   url: field(Schema.String),
@@ -55,18 +55,18 @@ export const OpenAccessPdf = Schema.Struct({
 })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type OpenAccessPdf = typeof OpenAccessPdf.Type
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Tldr = Schema.Struct({ model: field(Schema.String), text: field(Schema.String) })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Tldr = typeof Tldr.Type
 
@@ -74,29 +74,29 @@ export type Tldr = typeof Tldr.Type
  * An embedding; `vector` is an array of numbers on the wire.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Embedding = Schema.Struct({ model: field(Schema.String), vector: field(Schema.Array(Schema.Number)) })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Embedding = typeof Embedding.Type
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const S2FieldOfStudy = Schema.Struct({ category: field(Schema.String), source: field(Schema.String) })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type S2FieldOfStudy = typeof S2FieldOfStudy.Type
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const ExternalIds = Schema.Struct({
   ArXiv: field(Schema.String),
@@ -111,7 +111,7 @@ export const ExternalIds = Schema.Struct({
 })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type ExternalIds = typeof ExternalIds.Type
 
@@ -120,7 +120,7 @@ export type ExternalIds = typeof ExternalIds.Type
  * `papers` comes back when asked for (`getPaperAuthors(id, { fields: ["papers.title"] })`).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class PaperAuthor extends record<PaperAuthor>("PaperAuthor")({
   authorId: Schema.NullOr(Schema.String),
@@ -134,7 +134,7 @@ export class PaperAuthor extends record<PaperAuthor>("PaperAuthor")({
  * refer to each other.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface PaperRefEncoded extends Schema.Struct.Encoded<typeof summaryNoAuthors> {
   readonly paperId: string | null
@@ -171,7 +171,7 @@ const summary = { ...summaryNoAuthors, authors: field(Schema.Array(PaperAuthor))
  * `title`).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class PaperRef extends record<PaperRef>("PaperRef")({
   paperId: Schema.NullOr(Schema.String),
@@ -193,7 +193,7 @@ export class PaperRef extends record<PaperRef>("PaperRef")({
  * })
  * ```
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Paper extends record<Paper>("Paper")({
   paperId: Schema.String,

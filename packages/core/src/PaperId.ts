@@ -2,7 +2,7 @@
  * Paper and author identifiers: what can never be an id (refused before a request is made; the
  * server judges the rest), and how an id is placed in a URL path.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Effect from "effect/Effect"
 import * as Validate from "./internal/validate.js"
@@ -23,7 +23,7 @@ import type { BadQueryParameters } from "./S2Error.js"
  * Effect.runSync(PaperId.validatePaperId("0")) // "0": sent; the server answers 404
  * ```
  * @category validation
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effect<string, BadQueryParameters> =>
   Validate.inputEffect(Validate.paperId(id, parameter))
@@ -33,7 +33,7 @@ export const validatePaperId = (id: string, parameter = "paperId"): Effect.Effec
  * decides whether it is one. Only empty or white-space ids and control characters are refused.
  *
  * @category validation
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const validateAuthorId = (id: string, parameter = "authorId"): Effect.Effect<string, BadQueryParameters> =>
   Validate.inputEffect(Validate.authorId(id, parameter))
@@ -42,7 +42,7 @@ export const validateAuthorId = (id: string, parameter = "authorId"): Effect.Eff
  * Checks a list of ids: not empty, at most `max` when given, each valid.
  *
  * @category validation
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const validateIds = (
   ids: ReadonlyArray<string>,
@@ -60,6 +60,6 @@ export const validateIds = (
  * except characters that would end the path or are not allowed in one.
  *
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const toPath = (id: string): string => encodeURI(id).replace(/[?#]/g, (c) => c === "?" ? "%3F" : "%23")

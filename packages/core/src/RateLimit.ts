@@ -2,7 +2,7 @@
  * Client-side pacing. The API allows one request per second per key, over all endpoints, so the
  * limiter is shared by every fiber that uses one client layer.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Duration from "effect/Duration"
 import type * as Layer from "effect/Layer"
@@ -19,7 +19,7 @@ import type { InvalidOptions } from "./S2Error.js"
  * const tenPerSecond: RateLimit.RateLimit = { requests: 10, per: "1 second" }
  * ```
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface RateLimit {
   readonly requests: number
@@ -32,7 +32,7 @@ export interface RateLimit {
  * leave, so that a server counting the time between arrivals never sees two closer than its limit.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const perKey: RateLimit = { requests: 1, per: "1 second" }
 
@@ -51,7 +51,7 @@ export const perKey: RateLimit = { requests: 1, per: "1 second" }
  * const inMemory: RateLimit.Shared = { store: layerStoreMemory, key: "my-key", perSecond: 1 }
  * ```
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Shared {
   /**
@@ -86,6 +86,6 @@ export interface Shared {
  * Tells a {@link Shared} limit from a per-process {@link RateLimit}.
  *
  * @category guards
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const isShared = (limit: RateLimit | Shared): limit is Shared => "store" in limit

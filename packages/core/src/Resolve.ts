@@ -5,7 +5,7 @@
  * endpoint (one POST per 500 inputs); an input given twice is asked once. A paper is taken for a
  * title only when its title is the same title (`TitleMatch.compare`).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Schema from "effect/Schema"
 import type * as Stream from "effect/Stream"
@@ -23,7 +23,7 @@ import type { SemanticScholar } from "./SemanticScholar.js"
  * given with a title.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Found extends Schema.TaggedClass<Found>()("Found", {
   input: Schema.String,
@@ -39,7 +39,7 @@ export class Found extends Schema.TaggedClass<Found>()("Found", {
  * taken for the reference: one of the two is wrong, and only the user knows which.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Mismatch extends Schema.TaggedClass<Mismatch>()("Mismatch", {
   input: Schema.String,
@@ -57,13 +57,13 @@ export class Mismatch extends Schema.TaggedClass<Mismatch>()("Mismatch", {
  * (the server refused the request for this title alone, e.g. 414).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Reason = Schema.Literals(["unknownId", "noTitleMatch", "malformed", "tooLong", "refused"])
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Reason = typeof Reason.Type
 
@@ -72,7 +72,7 @@ export type Reason = typeof Reason.Type
  * title whose match had another title, `nearest` is that paper and `similarity` how close it was.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class NotFound extends Schema.TaggedClass<NotFound>()("NotFound", {
   input: Schema.String,
@@ -86,7 +86,7 @@ export class NotFound extends Schema.TaggedClass<NotFound>()("NotFound", {
  * One result per input: match on `_tag`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Result = Found | Mismatch | NotFound
 
@@ -94,7 +94,7 @@ export type Result = Found | Mismatch | NotFound
  * The schema of {@link Result}, e.g. to write results as JSON lines.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Result = Schema.Union([Found, Mismatch, NotFound])
 
@@ -103,7 +103,7 @@ export const Result = Schema.Union([Found, Mismatch, NotFound])
  * expects it to have (checked: another title gives a {@link Mismatch}).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Input = string | { readonly input: string; readonly title?: string | undefined }
 
@@ -111,7 +111,7 @@ export type Input = string | { readonly input: string; readonly title?: string |
  * Options of {@link references}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface ReferencesOptions {
   /**
@@ -132,7 +132,7 @@ export interface ReferencesOptions {
  * collapsed) or `Malformed` (with why).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Recognised =
   | { readonly _tag: "Id"; readonly id: string }
@@ -152,7 +152,7 @@ export type Recognised =
  * Resolve.recognise("BERT: Pre-training of Deep Bidirectional Transformers") // { _tag: "Title", … }
  * ```
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const recognise: (input: string) => Recognised = internal.recognise
 
@@ -187,7 +187,7 @@ export const recognise: (input: string) => Recognised = internal.recognise
  * const typed: Effect.Effect<ReadonlyArray<string>, unknown, SemanticScholar> = program
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const references: (
   inputs: Iterable<Input> | Stream.Stream<Input, S2Error, SemanticScholar>,
@@ -199,7 +199,7 @@ export const references: (
  * title when it is resolved by an id (to check the paper against, see {@link Input}).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface BibtexReference {
   readonly key: string
@@ -235,7 +235,7 @@ export interface BibtexReference {
  * // ["DOI:10.1093/mind/lix.236.433", "ARXIV:1706.03762"]
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const fromBibtex = (text: string): ReadonlyArray<BibtexReference> =>
   bibtex.parse(text).map((entry): BibtexReference => {

@@ -20,7 +20,7 @@
  * `NodeCache.fileSystem(dir)` and `NodeCache.redis(options)` from `@s2-effect/node`. Any layer of
  * effect's `Persistence` is a store.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Duration from "effect/Duration"
 import type * as Layer from "effect/Layer"
@@ -31,7 +31,7 @@ import * as Persistence from "effect/persistence/Persistence"
  * What a store provides: effect's `Persistence` service.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Store = Persistence.Persistence
 
@@ -45,7 +45,7 @@ export type Store = Persistence.Persistence
  * const layer = SemanticScholar.layer({ cache: { store: ResponseCache.memory, timeToLive: "1 hour" } })
  * ```
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface CacheOptions {
   /** Where answers are kept. A store that cannot be opened fails the layer with `InvalidOptions`. */
@@ -60,7 +60,7 @@ export interface CacheOptions {
  * Answers kept in the memory of this process, for the life of the layer.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const memory: Layer.Layer<Store> = Persistence.layerMemory
 
@@ -77,6 +77,6 @@ export const memory: Layer.Layer<Store> = Persistence.layerMemory
  * const store = ResponseCache.keyValueStore.pipe(Layer.provide(KeyValueStore.layerMemory))
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const keyValueStore: Layer.Layer<Store, never, KeyValueStore.KeyValueStore> = Persistence.layerKvs

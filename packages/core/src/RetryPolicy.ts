@@ -7,7 +7,7 @@
  * unlikely to appear, and a server that does not answer within the time-out will rarely answer the
  * next time either.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as EffectCause from "effect/Cause"
 import * as Duration from "effect/Duration"
@@ -22,7 +22,7 @@ import { isRetryable, retryAfterMillis } from "./S2Error.js"
  * A retry policy: any schedule that takes the error of the failed attempt as input.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type RetryPolicy = Schedule.Schedule<unknown, S2Error>
 
@@ -37,7 +37,7 @@ export type RetryPolicy = Schedule.Schedule<unknown, S2Error>
  * - `timeout`: no answer within the time-out.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Cause = "rateLimited" | "serverFailed" | "unreachable" | "timeout"
 
@@ -46,7 +46,7 @@ export type Cause = "rateLimited" | "serverFailed" | "unreachable" | "timeout"
  * doubling, never more than `cap`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Budget {
   readonly times: number
@@ -66,7 +66,7 @@ export interface Budget {
  * | `timeout` | 2 | 1 s, 2 s |
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const defaultBudgets: { readonly [C in Cause]: Budget } = {
   rateLimited: { times: 10, base: "5 seconds", cap: "60 seconds" },
@@ -79,7 +79,7 @@ export const defaultBudgets: { readonly [C in Cause]: Budget } = {
  * The cause of a retryable error, or `undefined` for an error no retry can fix.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const causeOf = (error: S2Error): Cause | undefined => {
   switch (error._tag) {
@@ -103,7 +103,7 @@ export const causeOf = (error: S2Error): Cause | undefined => {
  * exponential back-off, and `Retry-After` honoured.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface RetryOptions {
   /** Budgets per cause, each merged over the default (and over `times`/`base`/`cap` when given). */
@@ -130,7 +130,7 @@ export interface RetryOptions {
  * for that cause, and the wait. The transport's retry log line and the CLI's progress read it.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface RetryStep {
   readonly _tag: "RetryStep"
@@ -144,7 +144,7 @@ export interface RetryStep {
 
 /**
  * @category guards
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const isRetryStep = (u: unknown): u is RetryStep => Predicate.isTagged(u, "RetryStep")
 
@@ -181,7 +181,7 @@ const units = [
  * the CLI that states a wait uses it.
  *
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const formatWait = (millis: number, style: "wait" | "limit" = "wait"): string => {
   if (!Number.isFinite(millis)) return "unbounded"
@@ -227,7 +227,7 @@ const logTooLong = (error: S2Error, asked: number, limit: number) =>
  * const patient = RetryPolicy.make({ budgets: { serverFailed: { times: 8, cap: "60 seconds" } } })
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const make = (options: RetryOptions = {}): RetryPolicy => {
   const budgets = resolve(options)
@@ -264,6 +264,6 @@ export const make = (options: RetryOptions = {}): RetryPolicy => {
  * The default policy: {@link defaultBudgets}, `Retry-After` honoured up to 10 minutes.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const defaultPolicy: RetryPolicy = make()

@@ -3,7 +3,7 @@
  * {@link S2Error}; each carries a message that says what went wrong, the HTTP status where there is
  * one, and the request's method and URL (never the API key).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 
 import * as Effect from "effect/Effect"
@@ -16,13 +16,13 @@ import * as text from "./internal/text.js"
  * what they are, not by a list of tags kept by hand.
  *
  * @category symbols
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const S2ErrorTypeId: unique symbol = Symbol.for("@s2-effect/core/S2Error")
 
 /**
  * @category symbols
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type S2ErrorTypeId = typeof S2ErrorTypeId
 
@@ -53,7 +53,7 @@ const context = {
  * )
  * ```
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("ObjectNotFound", context) {
   readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
@@ -63,12 +63,12 @@ export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("Object
  * Who refused a request: the client before sending, or the server with HTTP 400.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const RefusedBy = Schema.Literals(["client", "server"])
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type RefusedBy = typeof RefusedBy.Type
 
@@ -78,7 +78,7 @@ export type RefusedBy = typeof RefusedBy.Type
  * `parameter` names the offending argument or option when known.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()("BadQueryParameters", {
   ...context,
@@ -97,7 +97,7 @@ export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()
  * sent. `option` names the setting.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("InvalidOptions", {
   ...context,
@@ -112,7 +112,7 @@ export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("Invali
  * other than 400, 401, 403, 404 and 429, or anything outside 2xx–5xx. Not retried: asking again gets the same answer. The message carries the start of the body.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", {
   ...context,
@@ -126,12 +126,12 @@ export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("Un
  * the whole call, its retries and waits included (`"deadline"`).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const TimeoutReason = Schema.Literals(["attempt", "deadline"])
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type TimeoutReason = typeof TimeoutReason.Type
 
@@ -141,7 +141,7 @@ export type TimeoutReason = typeof TimeoutReason.Type
  * then the deadline, and `cause` the last attempt's error when a retry's wait would have crossed it).
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
   ...context,
@@ -156,7 +156,7 @@ export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
  * last `Retry-After`, when it sent one.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   ...context,
@@ -169,7 +169,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
  * HTTP 401 or 403: a key is missing, wrong, or lacks access to the resource (datasets links, diffs).
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", context) {
   readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
@@ -179,7 +179,7 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", cont
  * HTTP 5xx from the API (retried by the default policy before it reaches you).
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", {
   ...context,
@@ -195,12 +195,12 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
  * mean nobody is there, the others that a server answered but failed.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const TransportReason = Schema.Literals(["refused", "hostNotFound", "reset", "cutShort", "malformed"])
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type TransportReason = typeof TransportReason.Type
 
@@ -210,7 +210,7 @@ export type TransportReason = typeof TransportReason.Type
  * known; the message names the host and port.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
   ...context,
@@ -226,12 +226,12 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
  * any record (`"depth"`: more than 100 levels, which no printer could show).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const DecodeReason = Schema.Literals(["shape", "length", "notJson", "depth"])
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type DecodeReason = typeof DecodeReason.Type
 
@@ -245,7 +245,7 @@ export type DecodeReason = typeof DecodeReason.Type
  * hidden wherever the server echoed it).
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError", {
   ...context,
@@ -261,12 +261,12 @@ export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError"
  * a slot (`"badAnswer"`), or asked for a wait over `maxWait` (`"waitTooLong"`).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const RateLimiterReason = Schema.Literals(["failed", "timeout", "badAnswer", "waitTooLong"])
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type RateLimiterReason = typeof RateLimiterReason.Type
 
@@ -278,7 +278,7 @@ export type RateLimiterReason = typeof RateLimiterReason.Type
  * it (a Redis URL without its password).
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavailable>()("RateLimiterUnavailable", {
   ...context,
@@ -295,12 +295,12 @@ export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavai
  * than its `total` (`"stalled"`) — or a response over `maxResponseBytes` (`"tooLarge"`).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const ProtocolReason = Schema.Literals(["cursor", "stalled", "tooLarge"])
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type ProtocolReason = typeof ProtocolReason.Type
 
@@ -312,7 +312,7 @@ export type ProtocolReason = typeof ProtocolReason.Type
  * `cursor` the offending `next` / `token`, when the error is about one; `reason` says which rule.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class ProtocolError extends Schema.TaggedError<ProtocolError>()("ProtocolError", {
   ...context,
@@ -327,7 +327,7 @@ export class ProtocolError extends Schema.TaggedError<ProtocolError>()("Protocol
  * Every error an operation of the client can fail with.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type S2Error =
   | ObjectNotFound
@@ -353,7 +353,7 @@ export type S2Error =
  * isS2Error(new Timeout({ message: "slow", timeoutMillis: 1000 })) // true
  * ```
  * @category guards
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const isS2Error = (u: unknown): u is S2Error => Predicate.hasProperty(u, S2ErrorTypeId)
 
@@ -364,7 +364,7 @@ export const isS2Error = (u: unknown): u is S2Error => Predicate.hasProperty(u, 
  * same one.
  *
  * @category guards
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const isRetryable = (error: S2Error): boolean => {
   switch (error._tag) {
@@ -382,7 +382,7 @@ export const isRetryable = (error: S2Error): boolean => {
  * The wait the server asked for with `Retry-After`, if any.
  *
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const retryAfterMillis = (error: S2Error): number | undefined =>
   error._tag === "RateLimited" || error._tag === "ServerError" ? error.retryAfterMillis : undefined
@@ -400,6 +400,6 @@ export const retryAfterMillis = (error: S2Error): number | undefined =>
  * excerpt("a".repeat(120_000), 10) // "aaaaaaaaa…"
  * ```
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const excerpt: (value: string, max?: number) => string = text.excerpt

@@ -5,7 +5,7 @@
  * URL and key, paces, times out, retries, logs and decodes. The endpoints themselves are data, in
  * `internal/graph.ts`, `internal/recommendations.ts` and `internal/datasets.ts`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -46,7 +46,7 @@ import type { Autocomplete, SnippetResults } from "./Snippet.js"
  * Streams of records, with a `…Pages` form that yields the page envelopes.
  *
  * @category services
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Service {
   /** GET `/paper/{id}`; every id form of the API is accepted. */
@@ -194,7 +194,7 @@ export interface Service {
  * })
  * ```
  * @category services
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class SemanticScholar extends Context.Service<SemanticScholar, Service>()("@s2-effect/core/SemanticScholar") {
   /** {@link make}, as a static of the service. */
@@ -212,7 +212,7 @@ export class SemanticScholar extends Context.Service<SemanticScholar, Service>()
  * and the cache store live in the scope. An option out of range fails with `InvalidOptions`.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const make: (options?: Options) => Effect.Effect<Service, InvalidOptions, HttpClient.HttpClient | Scope.Scope> =
   internal.make
@@ -229,7 +229,7 @@ export const make: (options?: Options) => Effect.Effect<Service, InvalidOptions,
  * const client = SemanticScholar.layer({ timeout: "10 seconds" }).pipe(Layer.provide(FetchHttpClient.layer))
  * ```
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, InvalidOptions, HttpClient.HttpClient> =>
   Layer.effect(SemanticScholar, make(options))
@@ -238,7 +238,7 @@ export const layer = (options: Options = {}): Layer.Layer<SemanticScholar, Inval
  * The key from `S2_API_KEY` (trimmed; empty or unset means no key), kept `Redacted`.
  *
  * @category config
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const apiKeyConfig: Config.Config<Redacted.Redacted<string> | undefined> = Config.String("S2_API_KEY").pipe(
   Config.option,
@@ -253,7 +253,7 @@ export const apiKeyConfig: Config.Config<Redacted.Redacted<string> | undefined> 
  * The API root from `S2_API_URL` (trimmed; empty or unset means the production root).
  *
  * @category config
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const apiUrlConfig: Config.Config<string | undefined> = Config.String("S2_API_URL").pipe(
   Config.option,
@@ -264,7 +264,7 @@ export const apiUrlConfig: Config.Config<string | undefined> = Config.String("S2
  * Options where each may be given as a value or as a `Config` of it.
  *
  * @category config
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Configured<O> = { readonly [K in keyof O]?: O[K] | Config.Config<O[K]> }
 
@@ -283,7 +283,7 @@ const configs = <O>(options: Configured<O>): Config.Config<Partial<O>> =>
  * build on it.
  *
  * @category config
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const config = <O extends Pick<Options, "apiKey" | "apiUrl">>(options: Configured<O>): Config.Config<O> =>
   Config.map(
@@ -314,7 +314,7 @@ export const config = <O extends Pick<Options, "apiKey" | "apiUrl">>(options: Co
  * )
  * ```
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const layerConfig = (
   options: Configured<Options> = {}

@@ -2,7 +2,7 @@
  * Snippet search results: passages of text from papers that match a query, with where they come
  * from and how well they match.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Schema from "effect/Schema"
 import { field, record } from "./internal/record.js"
@@ -11,7 +11,7 @@ const Span = Schema.Struct({ start: Schema.Int, end: Schema.Int })
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const SnippetText = Schema.Struct({
   text: field(Schema.String),
@@ -31,7 +31,7 @@ export const SnippetText = Schema.Struct({
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const SnippetPaper = Schema.Struct({
   /** A string on this endpoint (an integer elsewhere). */
@@ -50,7 +50,7 @@ export const SnippetPaper = Schema.Struct({
  * back; `fields` selects what of `snippet` does).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Snippet extends record<Snippet>("Snippet")({
   snippet: field(SnippetText),
@@ -62,7 +62,7 @@ export class Snippet extends record<Snippet>("Snippet")({
  * A paper suggested by autocomplete: its id, title, and a short "authors, year" line.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Autocomplete extends record<Autocomplete>("Autocomplete")({
   id: Schema.String,
@@ -75,7 +75,7 @@ export class Autocomplete extends record<Autocomplete>("Autocomplete")({
  * that served them (absent when the server does not say).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface SnippetResults extends ReadonlyArray<Snippet> {
   readonly retrievalVersion: string | undefined

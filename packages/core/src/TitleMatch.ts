@@ -9,7 +9,7 @@
  * content word changed, added or dropped is never the same, however long it is; rule 2 bounds the
  * rest (stop words, word order). docs/jobs.md gives the measurements behind the bound.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as internal from "./internal/titleMatch.js"
 
@@ -19,7 +19,7 @@ import * as internal from "./internal/titleMatch.js"
  * are the `same`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Comparison {
   readonly similarity: number
@@ -32,7 +32,7 @@ export interface Comparison {
  * (similarity 1), a dropped leading article stays above 0.9, and unrelated titles stay far below.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const bound: number = internal.bound
 
@@ -49,7 +49,7 @@ export const bound: number = internal.bound
  * TitleMatch.normalise("Schr\\\"{o}dinger's {$\\alpha$}-Decay: A Study.") // "schrodingers alpha decay a study"
  * ```
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const normalise: (title: string) => string = internal.normalise
 
@@ -65,6 +65,6 @@ export const normalise: (title: string) => string = internal.normalise
  *   "Deep residual learning for speech recognition").same // false
  * ```
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const compare: (given: string, found: string) => Comparison = internal.compare

@@ -13,7 +13,7 @@
  * Validate.wholeNumber("concurrency", 0, { min: 1 }) // Failure: "concurrency 0 is invalid: give a whole number ≥ 1"
  * Result.mapError(Validate.paperId("ISBN:123"), Validate.asInput) // Failure(BadQueryParameters)
  * ```
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as internal from "./internal/validate.js"
 
@@ -23,7 +23,7 @@ export { type Check, Invalid } from "./internal/validate.js"
  * A refusal as `BadQueryParameters` (an operation's input; nothing was sent).
  *
  * @category conversions
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const asInput = internal.asInput
 
@@ -31,7 +31,7 @@ export const asInput = internal.asInput
  * A refusal as `InvalidOptions` (a setting of the client).
  *
  * @category conversions
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const asOption = internal.asOption
 
@@ -39,7 +39,7 @@ export const asOption = internal.asOption
  * A whole number from `min` to `max` (inclusive; no `max`, no upper bound).
  *
  * @category numbers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const wholeNumber = internal.wholeNumber
 
@@ -47,7 +47,7 @@ export const wholeNumber = internal.wholeNumber
  * A number > 0, fractions allowed.
  *
  * @category numbers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const positiveNumber = internal.positiveNumber
 
@@ -55,7 +55,7 @@ export const positiveNumber = internal.positiveNumber
  * A duration > 0, in any form `Duration` reads.
  *
  * @category numbers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const positiveDuration = internal.positiveDuration
 
@@ -63,7 +63,7 @@ export const positiveDuration = internal.positiveDuration
  * One of a fixed set of values.
  *
  * @category enums
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const oneOf = internal.oneOf
 
@@ -71,7 +71,7 @@ export const oneOf = internal.oneOf
  * Values of an enum, comma-joined; `{ name }` entries pass unchecked.
  *
  * @category enums
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const enumList = internal.enumList
 
@@ -79,7 +79,7 @@ export const enumList = internal.enumList
  * A list of `min` to `max` items.
  *
  * @category lists
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const listSize = internal.listSize
 
@@ -87,7 +87,7 @@ export const listSize = internal.listSize
  * A year, a range of years, or an open range.
  *
  * @category dates
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const yearRange = internal.yearRange
 
@@ -95,7 +95,7 @@ export const yearRange = internal.yearRange
  * A date (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`) or a range `<start>:<end>` with either end open.
  *
  * @category dates
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const dateRange = internal.dateRange
 
@@ -103,7 +103,7 @@ export const dateRange = internal.dateRange
  * A paper id in any form the API accepts.
  *
  * @category ids
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paperId = internal.paperId
 
@@ -111,7 +111,7 @@ export const paperId = internal.paperId
  * An author id.
  *
  * @category ids
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const authorId = internal.authorId
 
@@ -119,7 +119,7 @@ export const authorId = internal.authorId
  * A release: a `YYYY-MM-DD` date, or `latest` where allowed.
  *
  * @category datasets
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const releaseId = internal.releaseId
 
@@ -127,6 +127,6 @@ export const releaseId = internal.releaseId
  * A dataset name as the API spells them.
  *
  * @category datasets
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const datasetName = internal.datasetName

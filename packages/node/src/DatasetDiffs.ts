@@ -2,7 +2,7 @@
  * Diffs between releases of a dataset, as the records to apply: every update and delete of every
  * step, read straight from the file host in the order they must be applied.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { DatasetDiff, S2Error } from "@s2-effect/core"
 import type * as FileSystem from "effect/FileSystem"
@@ -17,7 +17,7 @@ import * as internal from "./internal/diffs.js"
  * records carry only the key (`corpusid` for the paper datasets).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface DiffRecord {
   readonly op: "update" | "delete"
@@ -54,7 +54,7 @@ export interface DiffRecord {
  * program.pipe(Effect.provide(Layer.merge(NodeSemanticScholar.layerConfig(), NodeDatasets.layer)), Effect.runPromise)
  * ```
  * @category reading
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const diffRecords: (
   diff: DatasetDiff,

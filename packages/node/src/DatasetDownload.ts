@@ -4,7 +4,7 @@
  * the API: their links are pre-signed URLs, fetched with the plain `HttpClient` from the context,
  * never with the API key.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { RetryPolicy, S2Error, SemanticScholar } from "@s2-effect/core"
 import type * as Data from "effect/Data"
@@ -39,7 +39,7 @@ import * as internal from "./internal/download.js"
  * })
  * ```
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type DownloadEvent = Data.TaggedEnum<{
   Started: DownloadState
@@ -52,7 +52,7 @@ export type DownloadEvent = Data.TaggedEnum<{
  * The fields every {@link DownloadEvent} carries.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface DownloadState {
   readonly file: string
@@ -72,7 +72,7 @@ export interface DownloadState {
  * NodeDatasets.DownloadEvent.$is("Skipped")(event) // true
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const DownloadEvent: Data.TaggedEnum.Constructor<DownloadEvent> = internal.DownloadEvent
 
@@ -80,7 +80,7 @@ export const DownloadEvent: Data.TaggedEnum.Constructor<DownloadEvent> = interna
  * Options of {@link downloadDataset} and {@link downloadFile}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface DownloadOptions {
   /**
@@ -115,7 +115,7 @@ export interface DownloadOptions {
  * // Result.succeed("part-0.jsonl.gz")
  * ```
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const fileNameOf: (url: string) => Result.Result<string, DatasetFileError> = internal.fileNameOf
 
@@ -142,7 +142,7 @@ export const fileNameOf: (url: string) => Result.Result<string, DatasetFileError
  * )
  * ```
  * @category downloads
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const downloadFile: (
   url: string,
@@ -173,7 +173,7 @@ export const downloadFile: (
  * )
  * ```
  * @category downloads
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const downloadDataset: (
   releaseId: string,

@@ -3,7 +3,7 @@
  * `Stream` of records in constant memory whatever the file's size, each decoded with the caller's
  * schema by the core's compiled decoder when one is given.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { S2Error } from "@s2-effect/core"
 import type * as Duration from "effect/Duration"
@@ -18,7 +18,7 @@ import * as internal from "./internal/jsonLines.js"
  * Options of {@link readDatasetFile}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface ReadOptions<A = unknown, I = unknown> {
   /** Decodes each record; without it the records are the parsed JSON (`unknown`). */
@@ -44,7 +44,7 @@ export interface ReadOptions<A = unknown, I = unknown> {
  * NodeDatasets.gzipJsonLines(bytes, "inline").pipe(Stream.runCollect, Effect.runPromise)
  * ```
  * @category reading
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const gzipJsonLines: <A = unknown, I = unknown, E = never, R = never>(
   bytes: Stream.Stream<Uint8Array, E, R>,
@@ -73,7 +73,7 @@ export const gzipJsonLines: <A = unknown, I = unknown, E = never, R = never>(
  * )
  * ```
  * @category reading
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const readDatasetFile: <A = unknown, I = unknown>(
   pathOrUrl: string,

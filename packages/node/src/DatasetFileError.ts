@@ -2,7 +2,7 @@ import * as Schema from "effect/Schema"
 /**
  * The error of the dataset files on disk or on the file host, besides the `S2Error`s of HTTP.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 
 /**
@@ -26,7 +26,7 @@ import * as Schema from "effect/Schema"
  * )
  * ```
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class DatasetFileError extends Schema.TaggedError<DatasetFileError>()("DatasetFileError", {
   reason: Schema.Literals(["Io", "Name", "Link", "Corrupt", "Truncated", "Json", "Schema"]),

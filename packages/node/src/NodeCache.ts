@@ -2,7 +2,7 @@
  * Stores for the client's response cache on Node (the `cache` option of the layer; see
  * `ResponseCache` in `@s2-effect/core`): a directory of files, and Redis.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type * as PlatformNodeRedis from "@effect/platform-node/NodeRedis"
@@ -34,7 +34,7 @@ import * as NodeRedis from "./internal/redis.js"
  * })
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const fileSystem = (directory: string): Layer.Layer<ResponseCache.Store, PlatformError> =>
   ResponseCache.keyValueStore.pipe(
@@ -47,7 +47,7 @@ export const fileSystem = (directory: string): Layer.Layer<ResponseCache.Store, 
  * `{ url: "redis://127.0.0.1:6379" }` or `{ socket: { host, port } }`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type RedisOptions = NonNullable<Parameters<typeof PlatformNodeRedis.layer>[0]>
 
@@ -107,7 +107,7 @@ const lazyBacking = (options: RedisOptions): Layer.Layer<Persistence.BackingPers
  * })
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const redis = (options: RedisOptions = {}): Layer.Layer<ResponseCache.Store> =>
   Persistence.layer.pipe(Layer.provide(lazyBacking(NodeRedis.withDefaults(options))))

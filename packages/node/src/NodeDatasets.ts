@@ -10,7 +10,7 @@
  * One namespace over three modules: `DatasetDownload` (downloads), `DatasetFile` (reading
  * JSON lines) and `DatasetDiffs` (diffs), with their error `DatasetFileError`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
@@ -35,7 +35,7 @@ export * from "./DatasetFileError.js"
  * NodeDatasets.readDatasetFile("part-0.jsonl.gz").pipe(Stream.runCount, Effect.provide(NodeDatasets.layer))
  * ```
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const layer: Layer.Layer<HttpClient.HttpClient | FileSystem.FileSystem> = Layer.merge(
   NodeHttpClient.layerUndici,

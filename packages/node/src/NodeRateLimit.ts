@@ -4,7 +4,7 @@
  * `NodeRedis` (node-redis). The connection is made on first use: a client whose Redis is down
  * still starts, and meets the limit's `onStoreError` when it asks.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { RateLimit } from "@s2-effect/core"
 import { InvalidOptions } from "@s2-effect/core"
@@ -19,7 +19,7 @@ import * as NodeRedis from "./internal/redis.js"
  * The shared limit in the layer options: `rateLimit: { store: "redis", url, key, perSecond }`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Redis {
   readonly store: "redis"
@@ -101,7 +101,7 @@ const parse = (url: string): URL | undefined => {
  * const store = NodeRateLimit.redisStore("redis://127.0.0.1:6379")
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const redisStore = (url: string): Layer.Layer<RateLimiter.RateLimiterStore, InvalidOptions> => {
   const parsed = parse(url)
@@ -135,7 +135,7 @@ export const redisStore = (url: string): Layer.Layer<RateLimiter.RateLimiterStor
  * }).pipe(Layer.provide(NodeSemanticScholar.httpClient))
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const shared = (options: Redis): RateLimit.Shared => {
   const parsed = parse(options.url)
@@ -154,7 +154,7 @@ export const shared = (options: Redis): RateLimit.Shared => {
  * Tells the `{ store: "redis" }` options from the core's limits.
  *
  * @category guards
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const isRedis = (limit: unknown): limit is Redis =>
   typeof limit === "object" && limit !== null && "store" in limit && limit.store === "redis"

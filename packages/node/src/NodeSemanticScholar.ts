@@ -2,7 +2,7 @@
  * The client on Node: `@effect/platform-node`'s undici HttpClient (one keep-alive connection pool
  * per layer), and settings from the environment through Effect `Config`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type { Configured, InvalidOptions, Options } from "@s2-effect/core"
@@ -18,7 +18,7 @@ import * as NodeRateLimit from "./NodeRateLimit.js"
  * perSecond }`: one pace shared through Redis by every process on the key.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface NodeOptions extends Omit<Options, "rateLimit"> {
   readonly rateLimit?: Options["rateLimit"] | NodeRateLimit.Redis
@@ -70,7 +70,7 @@ const supportedNode = (version: string): Effect.Effect<void> => {
  * const client = SemanticScholar.layer({ timeout: "5 seconds" }).pipe(Layer.provide(NodeSemanticScholar.httpClient))
  * ```
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const httpClient: Layer.Layer<HttpClient.HttpClient> = Layer.unwrap(
   Effect.suspend(() => Effect.as(supportedNode(process.versions.node), NodeHttpClient.layerUndici))
@@ -92,7 +92,7 @@ export const httpClient: Layer.Layer<HttpClient.HttpClient> = Layer.unwrap(
  * )
  * ```
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, InvalidOptions> =>
   SemanticScholar.layer(coreOptions(options)).pipe(Layer.provide(httpClient))
@@ -114,7 +114,7 @@ export const layer = (options: NodeOptions = {}): Layer.Layer<SemanticScholar, I
  * )
  * ```
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const layerConfig = (
   options: Configured<NodeOptions> = {}

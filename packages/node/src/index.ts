@@ -1,7 +1,7 @@
 /**
  * @s2-effect/node — the Semantic Scholar client on Node.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 /** @category modules */
 export * as NodeCache from "./NodeCache.js"

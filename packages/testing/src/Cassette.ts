@@ -33,7 +33,7 @@
  *   Layer.provide(Layer.merge(NodeHttpClient.layerUndici, NodeFileSystem.layer))
  * )
  * ```
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as FileSystem from "effect/FileSystem"
 import type * as HttpClient from "effect/http/HttpClient"
@@ -46,7 +46,7 @@ import * as internal from "./internal/cassette.js"
  * records the rest.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Mode = "record" | "replay" | "auto"
 
@@ -54,7 +54,7 @@ export type Mode = "record" | "replay" | "auto"
  * Settings of {@link layer}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Options<M extends Mode = Mode> {
   /** The cassette file (its directory is created when recording). */
@@ -72,7 +72,7 @@ export interface Options<M extends Mode = Mode> {
  * when repeated); `body` is the JSON body, `bodyText` a body that is not JSON.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const RecordedRequest = Schema.Struct({
   method: Schema.String,
@@ -83,7 +83,7 @@ export const RecordedRequest = Schema.Struct({
 })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type RecordedRequest = typeof RecordedRequest.Type
 
@@ -98,7 +98,7 @@ export type RecordedRequest = typeof RecordedRequest.Type
  * headers HTTP can carry; otherwise a {@link CassetteFileError} names the file and the entry.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const RecordedResponse = Schema.Struct({
   status: Schema.Int,
@@ -109,7 +109,7 @@ export const RecordedResponse = Schema.Struct({
 })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type RecordedResponse = typeof RecordedResponse.Type
 
@@ -117,12 +117,12 @@ export type RecordedResponse = typeof RecordedResponse.Type
  * One exchange of a cassette.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Entry = Schema.Struct({ request: RecordedRequest, response: RecordedResponse })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Entry = typeof Entry.Type
 
@@ -130,12 +130,12 @@ export type Entry = typeof Entry.Type
  * The cassette file.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const File = Schema.Struct({ version: Schema.Literal(1), entries: Schema.Array(Entry) })
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type File = typeof File.Type
 
@@ -147,7 +147,7 @@ export type File = typeof File.Type
  * `TransportError` carrying the same text.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class CassetteMiss extends Schema.TaggedError<CassetteMiss>()("CassetteMiss", {
   message: Schema.String,
@@ -164,7 +164,7 @@ export class CassetteMiss extends Schema.TaggedError<CassetteMiss>()("CassetteMi
  * {@link CassetteMiss} does.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class CassetteFileError extends Schema.TaggedError<CassetteFileError>()("CassetteFileError", {
   message: Schema.String,
@@ -176,7 +176,7 @@ export class CassetteFileError extends Schema.TaggedError<CassetteFileError>()("
  * when the layer is built (a missing file is an empty cassette, except in `replay`).
  *
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const layer: {
   (options: Options<"replay">): Layer.Layer<HttpClient.HttpClient, CassetteFileError, FileSystem.FileSystem>

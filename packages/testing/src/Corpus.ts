@@ -3,7 +3,7 @@
  * edges. `size` papers are materialized (graph, indexes, search); bulk search may range over a
  * larger virtual universe (`bulkSize`) whose extra papers are generated on demand from the seed.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type MiniSearch from "minisearch"
 import * as internal from "./internal/corpus/corpus.js"
@@ -12,7 +12,7 @@ import * as internal from "./internal/corpus/corpus.js"
  * Options for {@link Corpus.make}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface CorpusOptions {
   /** Same seed, same corpus, byte for byte. */
@@ -41,7 +41,7 @@ export interface CorpusOptions {
  * corpus.paper(0).title
  * ```
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Corpus {
   readonly seed: number
@@ -82,7 +82,7 @@ export interface Corpus {
    * answer while it builds; reading `search` meanwhile finishes the build at once. Same index as
    * building it on first use. Resolves when it is complete; calling it again returns the same promise.
    *
-   * @since 0.1.0
+   * @since 1.0.0
    */
   indexInBackground(): Promise<void>
   /** token → ascending paper indices, over title and abstract (built on first use). */
@@ -97,7 +97,7 @@ export interface Corpus {
  * Builds corpora.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const Corpus: {
   /**
@@ -110,7 +110,7 @@ export const Corpus: {
    *
    * const corpus = Corpus.make({ seed: 1, size: 1000, bulkSize: 10_000_000 })
    * ```
-   * @since 0.1.0
+   * @since 1.0.0
    */
   readonly make: (options: CorpusOptions) => Corpus
 } = { make: internal.make }
@@ -119,7 +119,7 @@ export const Corpus: {
  * A paper of the generated corpus, before it is rendered as the API's JSON.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface PaperCore {
   readonly index: number
@@ -145,7 +145,7 @@ export interface PaperCore {
  * An author of the generated corpus, before it is rendered as the API's JSON.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface AuthorCore {
   readonly index: number
@@ -160,7 +160,7 @@ export interface AuthorCore {
  * A venue of the generated corpus: the `venue` of a {@link PaperCore} and its `publicationVenue`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Venue {
   readonly name: string
@@ -174,7 +174,7 @@ export interface Venue {
  * The citation graph of a corpus, in compressed sparse rows indexed by paper.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Graph {
   /** CSR: references of paper i are refTargets[refStart[i] .. refStart[i+1]). */

@@ -3,7 +3,7 @@
  * emulator (no sockets), together with the {@link Emulator} service for inspecting requests,
  * changing faults and reading the corpus.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -18,7 +18,7 @@ import * as internal from "./internal/emulator.js"
  * Options shared by {@link Emulator.layer} and {@link startEmulator}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface EmulatorOptions extends Partial<CorpusOptions> {
   /** Reuse an already generated corpus (its options win over seed/size/bulkSize/openWorld). */
@@ -41,7 +41,7 @@ export interface EmulatorOptions extends Partial<CorpusOptions> {
  * keys (`undefined` when the policy lists none).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface RecordedRequest {
   readonly seq: number
@@ -63,7 +63,7 @@ export interface RecordedRequest {
  * A request as the emulator sees it, whether it came in memory or over HTTP.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface EmulatorRequest {
   readonly method: string
@@ -77,7 +77,7 @@ export interface EmulatorRequest {
  * A response produced by a route handler.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface EmulatorResponse {
   readonly status: number
@@ -89,7 +89,7 @@ export interface EmulatorResponse {
  * What tests can do with a running emulator.
  *
  * @category services
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface EmulatorService {
   readonly corpus: Corpus
@@ -136,7 +136,7 @@ export interface EmulatorService {
  *   }).pipe(Effect.provide(Emulator.layer({ seed: 1, size: 1000 }))))
  * ```
  * @category services
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Emulator extends Context.Service<Emulator, EmulatorService>()("@s2-effect/testing/Emulator") {
   /**
@@ -152,7 +152,7 @@ export class Emulator extends Context.Service<Emulator, EmulatorService>()("@s2-
    *   return { client, service }
    * })
    * ```
-   * @since 0.1.0
+   * @since 1.0.0
    */
   static make(
     options: EmulatorOptions = {}
@@ -175,7 +175,7 @@ export class Emulator extends Context.Service<Emulator, EmulatorService>()("@s2-
    * const faulty = Emulator.layer({ seed: 1, size: 1000, faults: { script: [{ requests: 1, fault: Faults.status(503) }] } })
    * const result = program.pipe(Effect.provide(SemanticScholar.layer().pipe(Layer.provide(faulty))))
    * ```
-   * @since 0.1.0
+   * @since 1.0.0
    */
   static layer(options: EmulatorOptions = {}): Layer.Layer<Emulator | HttpClient.HttpClient> {
     return Layer.effectContext(

@@ -14,7 +14,7 @@
  *   keyPolicy: { keys: ["secret"], ratePerSecond: 1 }
  * }
  * ```
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
@@ -34,7 +34,7 @@ import * as json from "./internal/faultsJson.js"
  * page's `total` replaced: a server that does not advance, or miscounts, whatever its cursors say.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Fault = Data.TaggedEnum<{
   Status: {
@@ -57,7 +57,7 @@ export type Fault = Data.TaggedEnum<{
  * route (`3`), a range (`{ from: 2, to: 4 }`, `to` inclusive and optional), or every one (omitted).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type RequestSelector = number | { readonly from: number; readonly to?: number }
 
@@ -66,13 +66,13 @@ export type RequestSelector = number | { readonly from: number; readonly to?: nu
  * `"/graph/v1/paper/search/bulk"`), a prefix ending in `*` (`"/datasets/v1/*"`), or a RegExp over the path.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type RoutePattern = string | RegExp
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Rule {
   readonly route?: RoutePattern
@@ -83,7 +83,7 @@ export interface Rule {
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Random {
   readonly seed: number
@@ -100,7 +100,7 @@ export interface Random {
  * then that rate; requests beyond it get 429 with `Retry-After: 1`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface KeyPolicy {
   readonly required?: boolean
@@ -110,7 +110,7 @@ export interface KeyPolicy {
 
 /**
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Config {
   readonly script?: ReadonlyArray<Rule>
@@ -122,7 +122,7 @@ export interface Config {
  * 429 Too Many Requests, with a `Retry-After` header (seconds) when given.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const tooManyRequests = (options: { readonly retryAfter?: number } = {}): Fault =>
   internal.Fault.Status({ status: 429, retryAfter: options.retryAfter, body: undefined })
@@ -131,7 +131,7 @@ export const tooManyRequests = (options: { readonly retryAfter?: number } = {}):
  * Any status with the API's body for it (500, 502, 503, 504 …).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const status = (
   code: number,
@@ -142,7 +142,7 @@ export const status = (
  * Delay the normal answer (uses Effect's Clock in memory, so TestClock controls it).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const latency = (duration: Duration.Input): Fault =>
   internal.Fault.Latency({ millis: Duration.toMillis(duration) })
@@ -151,7 +151,7 @@ export const latency = (duration: Duration.Input): Fault =>
  * Never answer.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const hang: Fault = internal.Fault.Hang()
 
@@ -159,7 +159,7 @@ export const hang: Fault = internal.Fault.Hang()
  * A 200 whose body stops after `fraction` of its bytes (invalid JSON).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const truncate = (fraction = 0.5): Fault => internal.Fault.Truncate({ fraction })
 
@@ -167,7 +167,7 @@ export const truncate = (fraction = 0.5): Fault => internal.Fault.Truncate({ fra
  * Drop the connection (a transport error for the client).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const reset: Fault = internal.Fault.Reset()
 
@@ -175,7 +175,7 @@ export const reset: Fault = internal.Fault.Reset()
  * A page whose cursor repeats the request's (`next` = offset, same bulk token).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const cursorLoop: Fault = internal.Fault.CursorLoop()
 
@@ -183,7 +183,7 @@ export const cursorLoop: Fault = internal.Fault.CursorLoop()
  * A page whose cursor goes back (`next` one page earlier, the first page's bulk token).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const cursorBack: Fault = internal.Fault.CursorBack()
 
@@ -195,7 +195,7 @@ export const cursorBack: Fault = internal.Fault.CursorBack()
  * `bulkSize` of 10) it is the server that sends the same 10 records with a new token forever.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const repeatPage: Fault = internal.Fault.RepeatPage()
 
@@ -204,7 +204,7 @@ export const repeatPage: Fault = internal.Fault.RepeatPage()
  * server may say); on a list that sends no `total` (citations, references) one is added.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const total = (count: number): Fault => internal.Fault.Total({ total: count })
 
@@ -212,7 +212,7 @@ export const total = (count: number): Fault => internal.Fault.Total({ total: cou
  * The message of the API's 429 answer, word for word.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const TOO_MANY_REQUESTS_MESSAGE = internal.TOO_MANY_REQUESTS_MESSAGE
 
@@ -220,7 +220,7 @@ export const TOO_MANY_REQUESTS_MESSAGE = internal.TOO_MANY_REQUESTS_MESSAGE
  * The body the API sends for an error status.
  *
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const bodyFor: (code: number) => unknown = internal.bodyFor
 
@@ -229,7 +229,7 @@ export const bodyFor: (code: number) => unknown = internal.bodyFor
  * path, or a prefix ending in `*`; the API prefix (`/graph/v1`) may be left out of the route.
  *
  * @category utils
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const routeMatches: (pattern: RoutePattern | undefined, path: string) => boolean = internal.routeMatches
 
@@ -240,7 +240,7 @@ export const routeMatches: (pattern: RoutePattern | undefined, path: string) => 
  * for `s2 --emulator`. Prefer {@link parseConfig}, which refuses unknown keys and builds the faults.
  *
  * @category schemas
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const ConfigJson: Schema.Decoder<Config> = json.ConfigJson
 
@@ -258,6 +258,6 @@ export const ConfigJson: Schema.Decoder<Config> = json.ConfigJson
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const parseConfig: (text: string) => Result.Result<Config, string> = json.parseConfig

@@ -15,7 +15,7 @@
  * paper.keys() // ["paperId", "title", "year", "venueRank"]
  * const citation = Fixtures.citation({ citingPaper: { title: "BERT" }, isInfluential: true })
  * ```
- * @since 0.1.0
+ * @since 1.0.0
  */
 import {
   Author,
@@ -37,7 +37,7 @@ import * as internal from "./internal/fixtures.js"
  * Fields the client does not know yet: kept, and shown by `raw` and `keys()`.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Extra {
   readonly [field: string]: unknown
@@ -47,30 +47,30 @@ export interface Extra {
  * A partial record on the wire: known fields typed, any other allowed.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Input<A> = Partial<A> & Extra
 
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type PaperInput = Input<Schema.Codec.Encoded<typeof Paper>>
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type PaperRefInput = Input<Schema.Codec.Encoded<typeof PaperRef>>
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type CitationInput = Input<Omit<Schema.Codec.Encoded<typeof Citation>, "citingPaper">> & {
   readonly citingPaper?: PaperRefInput
 }
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type ReferenceInput = Input<Omit<Schema.Codec.Encoded<typeof Reference>, "citedPaper">> & {
   readonly citedPaper?: PaperRefInput
@@ -81,7 +81,7 @@ const decodePaper = internal.decoder(Paper)
  * A paper; `paperId` is filled in when absent.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paper = (fields: PaperInput = {}): Paper => decodePaper(internal.withId("paperId", fields, (hex) => hex))
 
@@ -90,7 +90,7 @@ const decodePaperRef = internal.decoder(PaperRef)
  * A paper inside another record (citing, cited, an author's paper).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paperRef = (fields: PaperRefInput = {}): PaperRef => decodePaperRef(internal.paperRefWire(fields))
 
@@ -99,7 +99,7 @@ const decodeAuthor = internal.decoder(Author)
  * An author; `authorId` is filled in when absent.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const author = (fields: Input<Schema.Codec.Encoded<typeof Author>> = {}): Author =>
   decodeAuthor(internal.withId("authorId", fields, internal.numericId))
@@ -109,7 +109,7 @@ const decodePaperAuthor = internal.decoder(PaperAuthor)
  * An author as listed on a paper (`getPaperAuthors`).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paperAuthor = (fields: Input<Schema.Codec.Encoded<typeof PaperAuthor>> = {}): PaperAuthor =>
   decodePaperAuthor(internal.withId("authorId", fields, internal.numericId))
@@ -119,7 +119,7 @@ const decodeCitation = internal.decoder(Citation)
  * A citation: `citingPaper` is a partial paper too.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const citation = ({ citingPaper, ...fields }: CitationInput = {}): Citation =>
   decodeCitation({ ...fields, citingPaper: internal.paperRefWire(citingPaper) })
@@ -129,7 +129,7 @@ const decodeReference = internal.decoder(Reference)
  * A reference: `citedPaper` is a partial paper too.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const reference = ({ citedPaper, ...fields }: ReferenceInput = {}): Reference =>
   decodeReference({ ...fields, citedPaper: internal.paperRefWire(citedPaper) })
@@ -139,7 +139,7 @@ const decodeSnippet = internal.decoder(Snippet)
  * A snippet search result; `score` defaults to 1 and `paper` to `{}`.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const snippet = (fields: Input<Schema.Codec.Encoded<typeof Snippet>> = {}): Snippet =>
   decodeSnippet({ score: 1, paper: {}, ...fields })
@@ -149,7 +149,7 @@ const decodeAutocomplete = internal.decoder(Autocomplete)
  * A title completion; `id` is filled in when absent.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const autocomplete = (fields: Input<Schema.Codec.Encoded<typeof Autocomplete>> = {}): Autocomplete =>
   decodeAutocomplete(internal.withId("id", fields, (hex) => hex))
@@ -159,7 +159,7 @@ const decodeRelease = internal.decoder(Release)
  * A dataset release; defaults `release_id` "2025-01-07", no datasets.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const release = (fields: Input<Schema.Codec.Encoded<typeof Release>> = {}): Release =>
   decodeRelease({ release_id: "2025-01-07", datasets: [], ...fields })
@@ -169,7 +169,7 @@ const decodeDataset = internal.decoder(Dataset)
  * A dataset's download links; defaults `name` "papers", no files.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const dataset = (fields: Input<Schema.Codec.Encoded<typeof Dataset>> = {}): Dataset =>
   decodeDataset({ name: "papers", files: [], ...fields })
@@ -179,7 +179,7 @@ const decodeDatasetDiff = internal.decoder(DatasetDiff)
  * The diffs between two releases; defaults dataset "papers", no diffs.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const datasetDiff = (fields: Input<Schema.Codec.Encoded<typeof DatasetDiff>> = {}): DatasetDiff =>
   decodeDatasetDiff({ dataset: "papers", start_release: "2025-01-07", end_release: "2025-01-14", diffs: [], ...fields })

@@ -30,7 +30,7 @@
  *   getPaperCitations: [Fixtures.citation({ citingPaper: { title: "A" } }), Fixtures.citation()]
  * })
  * ```
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { BatchOptions, RetryPolicy, S2Error, SemanticScholar, Service } from "@s2-effect/core"
 import type * as Duration from "effect/Duration"
@@ -43,7 +43,7 @@ import * as internal from "./internal/stub.js"
  * An answer: the value, an error the operation fails with, or an Effect of either.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Answer<A> = A | S2Error | Effect.Effect<A | S2Error, S2Error>
 
@@ -51,7 +51,7 @@ export type Answer<A> = A | S2Error | Effect.Effect<A | S2Error, S2Error>
  * Pages fixed by the test, see {@link pages}.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Pages<A> {
   readonly _tag: "StubPages"
@@ -66,7 +66,7 @@ export interface Pages<A> {
  * The records of a stream: an array (an error in it ends the stream), fixed pages, or an error.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Records<A> = ReadonlyArray<A | S2Error> | Pages<A> | S2Error
 
@@ -74,14 +74,14 @@ export type Records<A> = ReadonlyArray<A | S2Error> | Pages<A> | S2Error
  * The arguments and result of an operation (its last overload).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Fn<F> = F extends (...args: infer Args) => infer R ? { readonly args: Args; readonly result: R } : never
 /**
  * The record of a stream operation (the data of its pages).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Item<R> = R extends Stream.Stream<infer P, infer _E, infer _R>
   ? P extends { readonly data: ReadonlyArray<infer A> } ? A : P
@@ -90,21 +90,21 @@ export type Item<R> = R extends Stream.Stream<infer P, infer _E, infer _R>
  * The element of an Effect of an array.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Element<R> = R extends Effect.Effect<ReadonlyArray<infer A>, infer _E, infer _R> ? A : never
 /**
  * The success of an Effect.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Success<R> = R extends Effect.Effect<infer A, infer _E, infer _R> ? A : never
 /**
  * A value, or a function of the operation's arguments returning it.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Given<Args extends ReadonlyArray<unknown>, T> = T | ((...args: Args) => T)
 
@@ -113,7 +113,7 @@ export type Given<Args extends ReadonlyArray<unknown>, T> = T | ((...args: Args)
  * records), or a function of its arguments returning them.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Handler<K extends keyof Service> = K extends "getPapers" | "getAuthors" ?
     | ReadonlyArray<Element<Fn<Service[K]>["result"]>>
@@ -135,7 +135,7 @@ export type Handler<K extends keyof Service> = K extends "getPapers" | "getAutho
  * The operations given to {@link layer}; any left out die when called.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Handlers = { readonly [K in keyof Service]?: Handler<K> }
 
@@ -143,7 +143,7 @@ export type Handlers = { readonly [K in keyof Service]?: Handler<K> }
  * Settings of {@link layer}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Options {
   /** Retry policy when the code under test sets none with `withRetry`. Default `false`: one attempt. */
@@ -156,7 +156,7 @@ export interface Options {
  * The stub service.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const make: (handlers: Handlers, options?: Options) => Service = internal.make
 
@@ -164,7 +164,7 @@ export const make: (handlers: Handlers, options?: Options) => Service = internal
  * The stub as a layer.
  *
  * @category layers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const layer: (handlers: Handlers, options?: Options) => Layer.Layer<SemanticScholar> = internal.layer
 
@@ -180,7 +180,7 @@ export const layer: (handlers: Handlers, options?: Options) => Layer.Layer<Seman
  * })
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const pages = <A>(
   pages: ReadonlyArray<ReadonlyArray<A>>,
@@ -191,6 +191,6 @@ export const pages = <A>(
  * The names of every operation of the service, in the one table the stub is built from.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const operations: ReadonlyArray<keyof Service> = internal.operations

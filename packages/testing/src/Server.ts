@@ -1,7 +1,7 @@
 /**
  * The emulator over HTTP on 127.0.0.1 (node's `http` module), scoped: it closes with its scope.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -12,7 +12,7 @@ import * as internal from "./internal/server.js"
  * Options for {@link startEmulator}.
  *
  * @category options
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface ServerOptions extends EmulatorOptions {
   /** 0 (default) picks a free port. */
@@ -44,7 +44,7 @@ export interface ServerOptions extends EmulatorOptions {
  * })
  * ```
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const requestsPath: "/__emulator/requests" = internal.requestsPath
 
@@ -53,7 +53,7 @@ export const requestsPath: "/__emulator/requests" = internal.requestsPath
  * and by path, and the latest of them (at most 100, oldest first; the API key redacted).
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface RequestSummary {
   readonly count: number
@@ -67,7 +67,7 @@ export interface RequestSummary {
  * test can check that a client never sends its API key there.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface EmulatorServer extends EmulatorService {
   readonly url: string
@@ -91,7 +91,7 @@ export interface EmulatorServer extends EmulatorService {
  * }))
  * ```
  * @category constructors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const startEmulator = (options: ServerOptions = {}): Effect.Effect<EmulatorServer, never, Scope.Scope> =>
   internal.start(options)

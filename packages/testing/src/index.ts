@@ -1,7 +1,7 @@
 /**
  * `@s2-effect/testing`: a deterministic emulator of the Semantic Scholar APIs.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 /** @category modules */
 export * as Cassette from "./Cassette.js"

@@ -1,7 +1,7 @@
 /**
  * Author commands: `author`, `authors`, `author-papers`, `search-author`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import { Fields, SemanticScholar } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
@@ -19,7 +19,7 @@ const authorId = Argument.String("author-id").pipe(Argument.withDescription("An 
 /**
  * `s2 author <id>`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const author = Command.make("author", { id: authorId, ...shown }, (o) =>
   Common.run(
@@ -34,7 +34,7 @@ export const author = Command.make("author", { id: authorId, ...shown }, (o) =>
 /**
  * `s2 authors <id…>`: any number of ids, 1000 per request.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const authors = Command.make(
   "authors",
@@ -57,7 +57,7 @@ export const authors = Command.make(
 /**
  * `s2 author-papers <id>`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const authorPapers = Command.make(
   "author-papers",
@@ -83,7 +83,7 @@ export const authorPapers = Command.make(
 /**
  * `s2 search-author <query>`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const searchAuthor = Command.make(
   "search-author",

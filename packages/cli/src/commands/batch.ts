@@ -1,7 +1,7 @@
 /**
  * Batch lookups for `s2 papers` and `s2 authors`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { BatchResult } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
@@ -17,7 +17,7 @@ import { Stdio } from "../Stdio.js"
  * not found on stderr. The command chunks rather than handing every id to one client call so that
  * output streams and memory stays flat for any number of ids.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const lookUp = <A, E, R>(
   listed: Listed,

@@ -3,7 +3,7 @@
  * no network and no key. Each step is an ordinary `s2` command line, printed and then run by the
  * same command code as when typed; dropping `--emulator` runs it against the real API.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { Corpus } from "@s2-effect/testing"
 import * as Effect from "effect/Effect"
@@ -15,7 +15,7 @@ import { ExitCode } from "../ExitCode.js"
 import * as Help from "../Help.js"
 import { Stdio } from "../Stdio.js"
 
-/** The demo's corpus. @since 0.1.0 */
+/** The demo's corpus. @since 1.0.0 */
 export const corpusSize = 100_000
 
 const quote = (arg: string) => (arg === "" || /[\s"'$|&;<>()*?!]/.test(arg) ? `'${arg.replace(/'/g, "'\\''")}'` : arg)
@@ -73,7 +73,7 @@ const stepsFor = (id: string, out: string): ReadonlyArray<readonly [title: strin
  * code. Stops at the first failing step with its code. `shared` (the flags every command takes, as
  * given to `s2 demo`) is added to every step, which already has `--emulator`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const program = <R>(
   runCommand: (argv: ReadonlyArray<string>) => Effect.Effect<ExitCode, never, R>,

@@ -3,7 +3,7 @@
  * `--fields-of-study`, `--publication-date-or-year`, `--min-citation-count`) and `--sort`, shared by
  * `search`, `match` and `harvest`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import { Filters } from "@s2-effect/core"
 import * as Flag from "effect/cli/Flag"
@@ -18,7 +18,7 @@ import { publicationDateOrYear } from "./papers.js"
 /**
  * The filter flags.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const flags = {
   year: TextFlag.optional("year", "range", "Year or range: 2019, 2016-2020, 2010-, -2015"),
@@ -43,7 +43,7 @@ export const flags = {
 /**
  * The parsed filter flags.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface FilterFlags {
   readonly year: Option.Option<string>
@@ -82,7 +82,7 @@ const pick = <A extends string>(
 /**
  * The filters of the flags, as the client takes them (the client checks the values).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const toFilters = (flags: FilterFlags): Effect.Effect<Filters.SearchFilters, CliError> =>
   Effect.gen(function*() {
@@ -97,7 +97,7 @@ export const toFilters = (flags: FilterFlags): Effect.Effect<Filters.SearchFilte
     }
   })
 
-/** `--sort` (bulk only). @since 0.1.0 */
+/** `--sort` (bulk only). @since 1.0.0 */
 export const sort = Flag.Literals("sort", Filters.sorts).pipe(
   Flag.withDescription("Bulk order: paperId|publicationDate|citationCount, optionally :asc or :desc"),
   Flag.optional

@@ -2,7 +2,7 @@
  * `s2 harvest <query> --out FILE.jsonl`: a bulk search into a JSON-lines file, with a progress bar,
  * checkpoints after every page, `--resume`, and a summary with a chart of papers per year.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import { Fields } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
@@ -19,7 +19,7 @@ import * as Progress from "../render/Progress.js"
 import { Stdio } from "../Stdio.js"
 import * as FilterFlags from "./filters.js"
 
-/** Fields harvested when `--fields` is omitted. @since 0.1.0 */
+/** Fields harvested when `--fields` is omitted. @since 1.0.0 */
 export const harvestDefaults = ["title", "year", "publicationDate", "venue", "citationCount", "authors", "externalIds"]
 
 const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`
@@ -27,7 +27,7 @@ const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`
 /**
  * The summary printed at the end of a harvest.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const summary = (out: string, result: Harvest.Result, thisYear?: number): string => {
   const { checkpoint: cp } = result
@@ -52,7 +52,7 @@ export const summary = (out: string, result: Harvest.Result, thisYear?: number):
 /**
  * `s2 harvest`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const harvest = Command.make(
   "harvest",

@@ -4,7 +4,7 @@
  * `--api-url`, `S2_API_KEY`, `--cache`, `--redis`, `--timeout` …). Standard output carries the
  * protocol only: logs go to stderr. The server runs until the assistant closes its standard input.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Cause from "effect/Cause"
 import * as Command from "effect/cli/Command"
@@ -20,7 +20,7 @@ import * as Common from "../Common.js"
  * assistant's MCP client gives up on a call after 60 s by default, so a 429 wait that would pass
  * this ends the call at once as a "rate limited" tool error the model can act on.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const defaultDeadline = "50s"
 
@@ -42,7 +42,7 @@ const serve = Effect.gen(function*() {
 /**
  * `s2 mcp`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const mcp = Command.make("mcp", {}, () => serve).pipe(
   Command.withDescription("Serve the Semantic Scholar tools to an AI assistant over MCP (stdio)"),

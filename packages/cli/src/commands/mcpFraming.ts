@@ -14,7 +14,7 @@
  * its JSON-RPC members only. Every line we write has its lone UTF-16 surrogates replaced by U+FFFD
  * ({@link wellFormedJson}): strict JSON parsers refuse them, and with them the whole answer.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 
 /**
@@ -22,14 +22,14 @@
  * `resolve_references` with 200 lines of 2,000 characters each, is at most 2.4 MB even with every
  * character escaped.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const maxLineBytes = 4 * 1024 * 1024
 
 /**
  * The deepest nesting of arrays and objects taken in a message (a tool call is 4 or 5 deep).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const maxDepth = 64
 
@@ -189,7 +189,7 @@ const keyText = (raw: ReadonlyArray<number>): string | undefined => {
  * A line of standard input: its bytes when it is within {@link maxLineBytes}, what a scan found, and
  * its first bytes for a Warning.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Line {
   readonly bytes: Uint8Array | undefined
@@ -205,7 +205,7 @@ export interface Line {
  * as it streams and only scanned. `push` gives the lines each chunk completes, `end` the last one
  * when the input did not end with a line feed.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const makeFramer = (limit: number = maxLineBytes) => {
   let pieces: Array<Uint8Array> = []
@@ -298,7 +298,7 @@ const has = (record: Readonly<Record<string, unknown>>, key: string): boolean =>
  * A message checked: rebuilt of its JSON-RPC members, or why it is refused and with which id, or a
  * response from the client that is dropped.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Checked =
   | { readonly _tag: "Valid"; readonly message: Readonly<Record<string, unknown>> }
@@ -333,7 +333,7 @@ const checkResponse = (message: Readonly<Record<string, unknown>>): Checked => {
  * (`headers`, `discard`, span ids) from the client's message, and a `headers` that is not a list
  * ended its input.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const checkMessage = (value: unknown): Checked => {
   if (!isRecord(value)) return invalid(null, `a message must be a JSON object, not ${kindOf(value)}`)
@@ -363,7 +363,7 @@ export const checkMessage = (value: unknown): Checked => {
  * What becomes of a line of standard input: a line for effect's transport, a line we answer
  * ourselves, and a Warning saying why (each when there is one).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Outcome {
   readonly forward?: string
@@ -419,7 +419,7 @@ const batchOutcome = (line: Line, values: ReadonlyArray<unknown>): Outcome => {
  * What becomes of one line: nothing when it is blank; otherwise refused when it is too long, too
  * deep, not JSON (or not UTF-8) or not a JSON-RPC message; else forwarded, rebuilt.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const outcomeOf = (line: Line): Outcome => {
   if (line.blank) return {}
@@ -471,7 +471,7 @@ const mayHaveSurrogates = /\\u[dD][89a-fA-F]|[\ud800-\udfff]/
  * `JSON.stringify` writes one) or not. Strict parsers (pydantic-core, orjson, serde_json) refuse a
  * lone surrogate, and with it the whole message.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const wellFormedJson = (text: string): string =>
   mayHaveSurrogates.test(text)

@@ -2,7 +2,7 @@
  * The MCP server of `s2 mcp`: loaded by the command when it runs (a dynamic `import()`), so that
  * effect/ai and the tools' definitions are not evaluated when any other command starts.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
 import { AssistantTools } from "@s2-effect/core"
@@ -57,7 +57,7 @@ const framedStdio: Layer.Layer<Stdio.Stdio, never, Stdio.Stdio> = Layer.effect(
 /**
  * `s2` as an MCP server on standard input and output, serving every tool of `AssistantTools`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const layer = McpServer.layerStdio({
   name: "s2",

@@ -1,7 +1,7 @@
 /**
  * Paper commands: `paper`, `papers`, `paper-authors`, `citations`, `references`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import { Fields, SemanticScholar } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
@@ -14,7 +14,7 @@ import * as Output from "../render/Output.js"
 import * as TextFlag from "../TextFlag.js"
 import { lookUp } from "./batch.js"
 
-/** Fields shown for a paper when `--fields` is omitted. @since 0.1.0 */
+/** Fields shown for a paper when `--fields` is omitted. @since 1.0.0 */
 export const paperDefaults = [
   "title",
   "year",
@@ -27,11 +27,11 @@ export const paperDefaults = [
   "url",
   "abstract"
 ]
-/** Fields shown for papers in lists when `--fields` is omitted. @since 0.1.0 */
+/** Fields shown for papers in lists when `--fields` is omitted. @since 1.0.0 */
 export const listDefaults = ["title", "year", "venue", "citationCount", "authors"]
-/** Fields shown for citation and reference edges when `--fields` is omitted. @since 0.1.0 */
+/** Fields shown for citation and reference edges when `--fields` is omitted. @since 1.0.0 */
 export const edgeDefaults = ["title", "year", "authors", "isInfluential"]
-/** Fields shown for authors when `--fields` is omitted. @since 0.1.0 */
+/** Fields shown for authors when `--fields` is omitted. @since 1.0.0 */
 export const authorDefaults = ["name", "affiliations", "paperCount", "citationCount", "hIndex"]
 
 // Any form `s2 resolve` reads (Ids.paperId): a link or a bare DOI is sent in the API's spelling.
@@ -43,23 +43,23 @@ const paperId = Argument.String("paper-id").pipe(
   Argument.map(Ids.paperId)
 )
 
-/** `--publication-date-or-year`. @since 0.1.0 */
+/** `--publication-date-or-year`. @since 1.0.0 */
 export const publicationDateOrYear = TextFlag.optional(
   "publication-date-or-year",
   "range",
   "Only papers published in this range: 2019, 2019-03, 2016-03-05:2020-06-06, 2015:, :2015-01"
 )
 
-/** The output flags of a lookup of one record. @since 0.1.0 */
+/** The output flags of a lookup of one record. @since 1.0.0 */
 export const shown = { fields: Common.fieldsFlag, format: Common.formatFlag } as const
 
-/** The output flags of a list. @since 0.1.0 */
+/** The output flags of a list. @since 1.0.0 */
 export const listed = { fields: Common.fieldsFlag, max: Common.maxFlag, format: Common.formatFlag } as const
 
 /**
  * `s2 paper <id>`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paper = Command.make("paper", { id: paperId, ...shown }, (o) =>
   Common.run(
@@ -71,7 +71,7 @@ export const paper = Command.make("paper", { id: paperId, ...shown }, (o) =>
     })
   )).pipe(Command.withDescription("Look up one paper"), Common.withClient)
 
-/** `--ids-file`. @since 0.1.0 */
+/** `--ids-file`. @since 1.0.0 */
 export const idsFile = TextFlag.optional(
   "ids-file",
   "file",
@@ -82,7 +82,7 @@ export const idsFile = TextFlag.optional(
  * `s2 papers <id…>`: any number of ids, 500 per request, in input order; unknown ids are reported
  * on stderr.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const papers = Command.make(
   "papers",
@@ -105,7 +105,7 @@ export const papers = Command.make(
 /**
  * `s2 paper-authors <id>`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const paperAuthors = Command.make("paper-authors", { id: paperId, ...listed }, (o) =>
   Common.run(
@@ -120,7 +120,7 @@ export const paperAuthors = Command.make("paper-authors", { id: paperId, ...list
 /**
  * `s2 citations <id>`: the papers citing a paper, streamed page by page.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const citations = Command.make(
   "citations",
@@ -146,7 +146,7 @@ export const citations = Command.make(
 /**
  * `s2 references <id>`: the papers a paper cites.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const references = Command.make("references", { id: paperId, ...listed }, (o) =>
   Common.run(

@@ -1,7 +1,7 @@
 /**
  * `s2 recommend <id>` and `s2 recommend --positive … --negative …`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import { Fields, SemanticScholar } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
@@ -18,7 +18,7 @@ import { listDefaults, listed } from "./papers.js"
 /**
  * `s2 recommend`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const recommend = Command.make(
   "recommend",

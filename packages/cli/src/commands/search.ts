@@ -1,7 +1,7 @@
 /**
  * Search commands: `search` (relevance, or `--bulk`), `match`, `autocomplete`, `snippets`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { SnippetField } from "@s2-effect/core"
 import { Fields, SemanticScholar } from "@s2-effect/core"
@@ -25,7 +25,7 @@ const query = Argument.String("query").pipe(Argument.withDescription("The words 
  * `s2 search <query>`: relevance search (at most 1,000 results), or with `--bulk` the bulk
  * endpoint (boolean query syntax, `--sort`, up to 10 million results).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const search = Command.make(
   "search",
@@ -89,7 +89,7 @@ export const search = Command.make(
 /**
  * `s2 match <title>`: the paper whose title best matches.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const match = Command.make(
   "match",
@@ -113,7 +113,7 @@ export const match = Command.make(
 /**
  * `s2 autocomplete <text>`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const autocomplete = Command.make(
   "autocomplete",
@@ -135,7 +135,7 @@ export const autocomplete = Command.make(
 /**
  * `s2 snippets <query>`: passages of text matching a query.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const snippets = Command.make(
   "snippets",

@@ -3,7 +3,7 @@
  * shared by the table and CSV formats. The text is the server's, unescaped: the formats escape it
  * (Escape.ts).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Predicate from "effect/Predicate"
 import * as Json from "./Json.js"
@@ -14,7 +14,7 @@ const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> => Pr
  * How deep nested objects are flattened into dotted columns; an object deeper than this is one
  * column, its cell compact JSON. A server's nesting is not our stack's depth.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const maxColumnDepth = 8
 
@@ -22,7 +22,7 @@ export const maxColumnDepth = 8
  * The columns of a record: its keys, nested objects flattened into dotted paths (`externalIds.DOI`,
  * `citingPaper.title`) up to {@link maxColumnDepth} keys; arrays stay one column.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const columnsOf = (record: unknown, prefix = ""): Array<string> => {
   if (!isPlainObject(record)) return prefix === "" ? ["value"] : [prefix]
@@ -42,7 +42,7 @@ export const columnsOf = (record: unknown, prefix = ""): Array<string> => {
 /**
  * Adds the columns of `record` that `columns` does not have yet, keeping the order of first sight.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const mergeColumns = (columns: ReadonlyArray<string>, record: unknown): Array<string> => {
   const seen = new Set(columns)
@@ -62,7 +62,7 @@ export const mergeColumns = (columns: ReadonlyArray<string>, record: unknown): A
  * whose parent is already one shown inside it, at most `max` of them. One set for all, not
  * {@link mergeColumns} per record, which copies the columns each time.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface ColumnSet {
   readonly columns: ReadonlyArray<string>
@@ -75,7 +75,7 @@ export interface ColumnSet {
 /**
  * A {@link ColumnSet} holding at most `max` columns.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const columnSet = (max = Number.POSITIVE_INFINITY): ColumnSet => {
   const columns: Array<string> = []
@@ -132,7 +132,7 @@ const itemText = (item: unknown): string => {
  * The text of one cell: strings as they are, numbers and booleans printed, lists joined with `; `
  * (authors by name), other objects as compact JSON, null and absent as empty.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const cell = (record: unknown, column: string): string => {
   const value = lookup(record, column)

@@ -2,7 +2,7 @@
  * A small terminal chart: horizontal bars of counts per year (grouped into ranges when there are
  * many years), drawn with eighth-block characters.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -19,7 +19,7 @@ const bar = (value: number, max: number, width: number): string => {
 /**
  * The current year (UTC) by Effect's `Clock`, so that tests fix it with `TestClock`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const currentYear: Effect.Effect<number> = Effect.map(
   Clock.currentTimeMillis,
@@ -31,7 +31,7 @@ export const currentYear: Effect.Effect<number> = Effect.map(
  * year (key `unknown`) come last. With `thisYear`, the last range ends there (`2025-2026`, not
  * `2025-2029`): a bucket must not claim years that have not happened.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const groupYears = (
   counts: Readonly<Record<string, number>>,
@@ -63,7 +63,7 @@ export const groupYears = (
  * {@link currentYear}) ends the last range. Only years (or ranges) with papers have a row: five
  * papers from 2007 to 2025 are five rows, not nineteen of which fourteen say 0.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const yearChart = (counts: Readonly<Record<string, number>>, width = 40, thisYear?: number): string => {
   const rows = groupYears(counts, 20, thisYear).filter(([, n]) => n > 0)

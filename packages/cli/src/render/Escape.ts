@@ -14,7 +14,7 @@
  * the server sent literally; `--format json` is exact. Everything else, including joiners used by
  * Persian and Indic scripts and emoji, is left alone.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 
 const unsafe =
@@ -39,7 +39,7 @@ const replace = (pattern: RegExp, text: string): string => {
  * Escapes every control character, line breaks included: the text stays on one line (a table cell,
  * a CSV field, a one-line message).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const visible = (text: string): string => replace(unsafe, text)
 
@@ -47,7 +47,7 @@ export const visible = (text: string): string => replace(unsafe, text)
  * Escapes every control character but the line feed: for text of several lines (a stack trace
  * with `--verbose`, log output).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const visibleLines = (text: string): string => replace(unsafeButNewline, text)
 
@@ -57,14 +57,14 @@ export const visibleLines = (text: string): string => replace(unsafeButNewline, 
  * differences), but what it quotes from a server cannot start a line that passes for another
  * message (`s2: …`).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const visibleMessage = (text: string): string => visibleLines(text).replace(/\n/g, "\n  ")
 
 /**
  * One character (code point) as {@link visible} shows it; cheap for the common ones.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const visibleChar = (char: string): string => {
   const code = char.charCodeAt(0)
@@ -76,7 +76,7 @@ export const visibleChar = (char: string): string => {
 /**
  * Whether `text` holds a character {@link visible} escapes.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const hasControls = (text: string): boolean => {
   unsafe.lastIndex = 0

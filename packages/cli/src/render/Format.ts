@@ -5,7 +5,7 @@
  * rows as they come).
  * Table and CSV cells show control characters escaped (Escape.ts); JSON escapes them itself.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
@@ -17,13 +17,13 @@ import * as Json from "./Json.js"
 import { grouped } from "./Progress.js"
 import * as Table from "./Table.js"
 
-/** @since 0.1.0 */
+/** @since 1.0.0 */
 export type Format = "json" | "jsonl" | "table" | "csv"
 
 /**
  * Takes the records of one command's output.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Writer {
   /** Fails only for a record too large to print as text at all. */
@@ -35,7 +35,7 @@ export interface Writer {
 /**
  * Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const csvField = (text: string): string => /[",\r\n]/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
 
@@ -43,7 +43,7 @@ export const csvField = (text: string): string => /[",\r\n]/.test(text) ? `"${te
  * A CSV field of server text: control characters (line breaks and tabs too) escaped as in
  * Escape.ts, so that every record is one CSV line and no cell acts on a terminal, then quoted.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const csvCell = (text: string): string => csvField(visible(text))
 
@@ -74,7 +74,7 @@ const printable = (render: () => string): Effect.Effect<string, CliError> =>
  * prints the object rather than an array, and the table is a field/value list. `column` names the
  * one column of records that are plain values (release ids), in tables and CSV.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const makeWriter = (format: Format, stdio: StdioService, single = false, column = "value"): Writer => {
   if (format === "table" || format === "csv") {

@@ -4,7 +4,7 @@
  * can pass the longest string V8 makes). Such a value is written by a loop instead, compact: the
  * same JSON value, on one line.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 
 interface Frame {
@@ -55,7 +55,7 @@ const compact = (root: unknown): string => {
  * compact when it is too deep for `JSON.stringify`. Throws a `RangeError` only when the text
  * would pass the longest string the engine can make.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const stringify = (value: unknown, pretty = false): string => {
   try {

@@ -2,7 +2,7 @@
  * Printing command results in the chosen format: one record, a list, or a stream cut at `--max`.
  * Records are printed as they came over the wire (`raw`), unknown fields included.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
@@ -16,7 +16,7 @@ import { makeWriter } from "./Format.js"
 /**
  * The JSON of a record: its wire form when it has one.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const toJson = (record: unknown): unknown =>
   Predicate.hasProperty(record, "raw") && Predicate.isObject(record.raw) ? record.raw : record
@@ -24,7 +24,7 @@ export const toJson = (record: unknown): unknown =>
 /**
  * Prints one record (an object in JSON, a field/value list in a table).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const one = (shown: Shown, record: unknown): Effect.Effect<void, CliError, Stdio> =>
   Effect.gen(function*() {
@@ -37,7 +37,7 @@ export const one = (shown: Shown, record: unknown): Effect.Effect<void, CliError
 /**
  * Prints a stream of records, stopping after `--max` of them.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const stream = <E, R>(
   listed: Listed,
@@ -62,7 +62,7 @@ export const stream = <E, R>(
 /**
  * Prints a list of records, cut at `--max`. `column` names the column of plain values in a table.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const many = (
   listed: Listed,
@@ -73,7 +73,7 @@ export const many = (
 /**
  * The page size to ask for: no more than `--max` needs, within the endpoint's limit.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const pageSize = (listed: Listed, endpointMax: number, fallback = 100): number | undefined =>
   listed.max._tag === "Some" && listed.max.value >= 1 ? Math.min(listed.max.value, endpointMax) : fallback

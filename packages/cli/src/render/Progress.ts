@@ -3,7 +3,7 @@
  * place, throttles, and hides the cursor), periodic plain lines otherwise (logs, CI, pipes). Both
  * show the same facts, formatted by the pure functions here.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import { SingleBar } from "cli-progress"
 import * as Effect from "effect/Effect"
@@ -12,7 +12,7 @@ import { visible } from "./Escape.js"
 /**
  * Where a harvest stands.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface State {
   /** Records in the output file, including those of earlier runs (resume). */
@@ -31,7 +31,7 @@ export interface State {
 /**
  * The note shown while a request waits to be retried.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const retryNote = (cause: string, waitMillis: number): string =>
   `retrying in ${Math.round(waitMillis / 1000)} s (${cause})`
@@ -40,7 +40,7 @@ export const retryNote = (cause: string, waitMillis: number): string =>
  * `1234567` → `1,234,567`: what `toLocaleString("en-US")` gives for whole numbers, without loading
  * ICU's number formatting on the first call (about 10 ms, in a harvest's progress line).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const grouped = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
 
@@ -49,14 +49,14 @@ const number = grouped
 /**
  * A count and its noun, singular for one: `1 page`, `1,000 papers`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const count = (n: number, noun: string): string => `${number(n)} ${noun}${n === 1 ? "" : "s"}`
 
 /**
  * Seconds as `42s`, `3m05s`, `1h02m`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const duration = (seconds: number): string => {
   if (!Number.isFinite(seconds) || seconds < 0) return "?"
@@ -69,7 +69,7 @@ export const duration = (seconds: number): string => {
 /**
  * Records per second in this run.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const rate = (state: State): number => {
   const seconds = (state.now - state.startedAt) / 1000
@@ -79,7 +79,7 @@ export const rate = (state: State): number => {
 /**
  * The time left, when it can be told: a total is known and papers are coming.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const eta = (state: State): string | undefined => {
   const perSecond = rate(state)
@@ -98,7 +98,7 @@ export const eta = (state: State): string | undefined => {
  * total (a graph walk), or before papers come, no ETA rather than `ETA ?`. A count of one is
  * singular (`1 paper/s`).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const facts = (state: State): string => {
   const perSecond = Math.round(rate(state))
@@ -112,7 +112,7 @@ export const facts = (state: State): string => {
 /**
  * Percentage done, 0 to 100 (0 while the total is unknown).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const percent = (state: State): number =>
   state.target > 0 ? Math.min(100, Math.floor((100 * state.records) / state.target)) : 0
@@ -120,7 +120,7 @@ export const percent = (state: State): number =>
 /**
  * The terminal line: a bar, the percentage and the facts, in at most `columns` characters.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const barLine = (state: State, columns: number): string => {
   const text = ` ${String(percent(state)).padStart(3)}% ${facts(state)}`
@@ -132,7 +132,7 @@ export const barLine = (state: State, columns: number): string => {
 /**
  * The plain line printed periodically when stderr is not a terminal.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const plainLine = (state: State, label = "harvest"): string =>
   `${label}: ${state.target > 0 ? `${percent(state)}% ` : ""}${facts(state)}`
@@ -140,7 +140,7 @@ export const plainLine = (state: State, label = "harvest"): string =>
 /**
  * Shows progress.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Reporter {
   readonly update: (state: State) => Effect.Effect<void>
@@ -151,7 +151,7 @@ export interface Reporter {
 /**
  * The live bar, on a terminal stream.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const tty = (stream: NodeJS.WritableStream, columns: () => number): Reporter => {
   let last: State | undefined
@@ -190,7 +190,7 @@ export const tty = (stream: NodeJS.WritableStream, columns: () => number): Repor
 /**
  * Plain lines, at most one per `intervalMillis`, and the last state on stop.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const plain = (
   write: (line: string) => Effect.Effect<void>,
@@ -225,7 +225,7 @@ export const plain = (
 /**
  * No progress at all: `-q/--quiet`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const silent: Reporter = { update: () => Effect.void, stop: Effect.void }
 
@@ -234,7 +234,7 @@ export const silent: Reporter = { update: () => Effect.void, stop: Effect.void }
  * nothing but its result, and a bar drawn and replaced within a blink is noise. Until then nothing is
  * drawn, and `stop` draws nothing either.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const delayed = (reporter: Reporter, afterMillis = 1000): Reporter => {
   let shown = false

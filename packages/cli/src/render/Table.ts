@@ -7,7 +7,7 @@
  * A table's {@link Layout} (columns and widths) is computed from a sample of its first records;
  * later records are printed in it as they arrive, so a long table streams in bounded memory.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import { cell, columnSet, mergeColumns } from "./Cells.js"
 import { hasControls, visibleChar } from "./Escape.js"
@@ -15,7 +15,7 @@ import { hasControls, visibleChar } from "./Escape.js"
 /**
  * The records a table's columns and widths are computed from; later ones are printed as they come.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const sampleSize = 1000
 
@@ -23,7 +23,7 @@ export const sampleSize = 1000
  * The most columns a table shows: a record with thousands of fields is a table nobody can read
  * (CSV and JSON have them all).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const maxColumns = 100
 
@@ -98,7 +98,7 @@ const pad = (text: string, width: number): string => {
 /**
  * Whether a column holds identifiers (paperId, authors.authorId, externalIds.DOI, url, …).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const isIdColumn = (column: string): boolean => {
   const last = column.slice(column.lastIndexOf(".") + 1)
@@ -131,7 +131,7 @@ const fit = (natural: ReadonlyArray<number>, floors: ReadonlyArray<number>, colu
 /**
  * How a table is printed: its header (and rule), and the line of any record in its columns.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Layout {
   readonly columns: ReadonlyArray<string>
@@ -150,7 +150,7 @@ export interface Layout {
  * `open`, `records` are a sample (see {@link sampleSize}) of a table that goes on: its prose
  * columns take the room there is, as later values may be longer.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const layout = (records: ReadonlyArray<unknown>, columns: number, open = false): Layout => {
   const shown = columnSet(maxColumns)
@@ -188,7 +188,7 @@ export const layout = (records: ReadonlyArray<unknown>, columns: number, open = 
 /**
  * Renders records as a table at most `columns` characters wide (when possible).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const renderTable = (records: ReadonlyArray<unknown>, columns: number): string => {
   const table = layout(records, columns)
@@ -201,7 +201,7 @@ export const renderTable = (records: ReadonlyArray<unknown>, columns: number): s
 /**
  * Renders one record as a two-column table of field and value.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const renderRecord = (record: unknown, columns: number): string => {
   const headers = mergeColumns([], record)

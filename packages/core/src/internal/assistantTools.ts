@@ -34,7 +34,7 @@ import { reportProgress } from "./mcpTools.js"
  * seeds, depth, neighbours per paper and papers of a citation graph.
  *
  * @category constants
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const limits = {
   results: 100,
@@ -93,12 +93,12 @@ const paperSummaryFields = {
  * `url?`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const PaperSummary = Schema.Struct(paperSummaryFields)
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type PaperSummary = typeof PaperSummary.Type
 
@@ -108,7 +108,7 @@ export type PaperSummary = typeof PaperSummary.Type
  * `publicationTypes?`, `journal?`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const PaperDetail = Schema.Struct({
   ...paperSummaryFields,
@@ -123,7 +123,7 @@ export const PaperDetail = Schema.Struct({
 })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type PaperDetail = typeof PaperDetail.Type
 
@@ -132,7 +132,7 @@ export type PaperDetail = typeof PaperDetail.Type
  * `affiliations` (≤ 3), `paperCount?`, `citationCount?`, `hIndex?`, `url?`, `homepage?`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const AuthorSummary = Schema.Struct({
   authorId: Bounded(bounds.id),
@@ -146,7 +146,7 @@ export const AuthorSummary = Schema.Struct({
 })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type AuthorSummary = typeof AuthorSummary.Type
 
@@ -158,12 +158,12 @@ const page = <F extends Schema.Struct.Fields>(fields: F) =>
  * The answer of `search_papers`: `{ total, offset, next?, papers }`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const PaperSearchAnswer = page({ total: Count, papers: Schema.Array(PaperSummary) })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type PaperSearchAnswer = typeof PaperSearchAnswer.Type
 
@@ -171,7 +171,7 @@ export type PaperSearchAnswer = typeof PaperSearchAnswer.Type
  * The answer of `get_papers`: `{ papers, notFound }` (the ids not found, as given).
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const PapersAnswer = Schema.Struct({
   papers: Schema.Array(PaperSummary),
@@ -179,7 +179,7 @@ export const PapersAnswer = Schema.Struct({
 })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type PapersAnswer = typeof PapersAnswer.Type
 
@@ -187,12 +187,12 @@ export type PapersAnswer = typeof PapersAnswer.Type
  * An entry of `get_citations` / `get_references`: a {@link PaperSummary} with `isInfluential?`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const CitedPaper = Schema.Struct({ ...paperSummaryFields, isInfluential: optional(Schema.Boolean) })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type CitedPaper = typeof CitedPaper.Type
 
@@ -200,12 +200,12 @@ export type CitedPaper = typeof CitedPaper.Type
  * The answer of `get_citations` and `get_references`: `{ paperId (as given), offset, next?, papers }`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const CitationsAnswer = page({ paperId: Bounded(bounds.id), papers: Schema.Array(CitedPaper) })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type CitationsAnswer = typeof CitationsAnswer.Type
 
@@ -213,12 +213,12 @@ export type CitationsAnswer = typeof CitationsAnswer.Type
  * The answer of `search_authors`: `{ total, offset, next?, authors }`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const AuthorSearchAnswer = page({ total: Count, authors: Schema.Array(AuthorSummary) })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type AuthorSearchAnswer = typeof AuthorSearchAnswer.Type
 
@@ -226,12 +226,12 @@ export type AuthorSearchAnswer = typeof AuthorSearchAnswer.Type
  * The answer of `get_author_papers`: `{ authorId, offset, next?, papers }`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const AuthorPapersAnswer = page({ authorId: Bounded(bounds.id), papers: Schema.Array(PaperSummary) })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type AuthorPapersAnswer = typeof AuthorPapersAnswer.Type
 
@@ -239,12 +239,12 @@ export type AuthorPapersAnswer = typeof AuthorPapersAnswer.Type
  * The answer of `recommend_papers`: `{ papers }`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const RecommendationsAnswer = Schema.Struct({ papers: Schema.Array(PaperSummary) })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type RecommendationsAnswer = typeof RecommendationsAnswer.Type
 
@@ -254,12 +254,12 @@ export type RecommendationsAnswer = typeof RecommendationsAnswer.Type
  * (Scores are `Finite`: `Number`'s JSON Schema also admits the strings "Infinity" and "NaN".)
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const TitleMatch = Schema.Struct({ ...paperSummaryFields, matchScore: optional(Schema.Finite) })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type TitleMatch = typeof TitleMatch.Type
 
@@ -268,7 +268,7 @@ export type TitleMatch = typeof TitleMatch.Type
  * (`paperId` as `CorpusId:…`).
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const SnippetAnswer = Schema.Struct({
   text: Bounded(bounds.snippet),
@@ -278,7 +278,7 @@ export const SnippetAnswer = Schema.Struct({
 })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type SnippetAnswer = typeof SnippetAnswer.Type
 
@@ -286,12 +286,12 @@ export type SnippetAnswer = typeof SnippetAnswer.Type
  * The answer of `search_snippets`: `{ snippets }`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const SnippetsAnswer = Schema.Struct({ snippets: Schema.Array(SnippetAnswer) })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type SnippetsAnswer = typeof SnippetsAnswer.Type
 
@@ -302,7 +302,7 @@ export type SnippetsAnswer = typeof SnippetsAnswer.Type
  * title match answered, whose title is not the line's, and `similarity` how close it was).
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const ResolvedReference = Schema.Struct({
   line: Bounded(bounds.line),
@@ -314,7 +314,7 @@ export const ResolvedReference = Schema.Struct({
 })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type ResolvedReference = typeof ResolvedReference.Type
 
@@ -327,7 +327,7 @@ const TimeBudget = optional(Count.annotate({ description: "The time budget the c
  * the lines not yet resolved are `notTried` (counted apart from `notFound`).
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const ReferencesAnswer = Schema.Struct({
   found: Count,
@@ -338,7 +338,7 @@ export const ReferencesAnswer = Schema.Struct({
 })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type ReferencesAnswer = typeof ReferencesAnswer.Type
 
@@ -346,7 +346,7 @@ export type ReferencesAnswer = typeof ReferencesAnswer.Type
  * A paper of `citation_graph`: `{ paperId, title, year?, citationCount?, depth }`.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const GraphNode = Schema.Struct({
   paperId: Bounded(bounds.id),
@@ -357,7 +357,7 @@ export const GraphNode = Schema.Struct({
 })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type GraphNode = typeof GraphNode.Type
 
@@ -368,7 +368,7 @@ export type GraphNode = typeof GraphNode.Type
  * request can carry (a control character, a `..` segment), left out of the walk.
  *
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const GraphAnswer = Schema.Struct({
   nodes: Schema.Array(GraphNode),
@@ -380,7 +380,7 @@ export const GraphAnswer = Schema.Struct({
 })
 /**
  * @category answers
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type GraphAnswer = typeof GraphAnswer.Type
 
@@ -391,7 +391,7 @@ export type GraphAnswer = typeof GraphAnswer.Type
  * The kinds of {@link ToolFailure}.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const FailureKind = Schema.Literals([
   "notFound",
@@ -405,7 +405,7 @@ export const FailureKind = Schema.Literals([
 ])
 /**
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type FailureKind = typeof FailureKind.Type
 
@@ -413,13 +413,13 @@ export type FailureKind = typeof FailureKind.Type
  * Marks a {@link ToolFailure}.
  *
  * @category symbols
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const ToolFailureTypeId: unique symbol = Symbol.for("@s2-effect/core/AssistantTools/ToolFailure")
 
 /**
  * @category symbols
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type ToolFailureTypeId = typeof ToolFailureTypeId
 
@@ -428,14 +428,14 @@ export type ToolFailureTypeId = typeof ToolFailureTypeId
  * 300 characters, starting with the kind in words) and, when rate limited, the wait in seconds.
  *
  * @category errors
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure", {
   kind: FailureKind,
   message: Schema.String,
   retryAfterSeconds: optional(Schema.Number)
 }) {
-  /** @since 0.1.0 */
+  /** @since 1.0.0 */
   readonly [ToolFailureTypeId]: ToolFailureTypeId = ToolFailureTypeId
 }
 
@@ -744,7 +744,7 @@ const CitationGraphTool = tool("citation_graph", {
  * const typed: Effect.Effect<unknown, unknown, SemanticScholar> = program
  * ```
  * @category tools
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const toolkit = Toolkit.make(
   SearchPapers,

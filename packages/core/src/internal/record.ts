@@ -42,7 +42,7 @@ export const authorSummary = {
  * classes.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface WireRecord {
   /** The record as it came over the wire. */

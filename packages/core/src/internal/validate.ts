@@ -20,7 +20,7 @@ const quoted = (value: string): string => JSON.stringify(excerpt(value, 200))
  * A refusal: the parameter (or option, or flag) and a message that says what is allowed.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class Invalid extends Data.TaggedError("Invalid")<{ readonly parameter: string; readonly message: string }> {}
 
@@ -28,7 +28,7 @@ export class Invalid extends Data.TaggedError("Invalid")<{ readonly parameter: s
  * The answer of a check: the value, or an {@link Invalid}.
  *
  * @category models
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type Check<A> = Result.Result<A, Invalid>
 
