@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
 import type { S2Error } from "@s2-effect/core"
 import { BadQueryParameters, excerpt, Fields, isS2Error, SemanticScholar, Validate } from "@s2-effect/core"
 import type { Emulator } from "@s2-effect/testing"
@@ -19,6 +20,7 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
@@ -353,6 +355,16 @@ const httpClient = (common: Common, emulator: Built | undefined) =>
   )
 
 /**
+ * What `s2` calls itself to the servers it asks: its name and the version `s2 --version` prints, so
+ * that a server's operators can tell its requests (and its versions) apart.
+ *
+ * @since 0.1.0
+ */
+export const userAgent = `s2/${packageJson.version} (@s2-effect/cli)`
+
+const withUserAgent = HttpClient.mapRequest(HttpClientRequest.setHeader("user-agent", userAgent))
+
+/**
  * Refuses shared flags that contradict each other, rather than silently preferring one:
  * `--emulator` with `--api-url` (two servers). `--record` with `--replay` is refused by the cassette
  * (Cassettes.around).
@@ -390,6 +402,7 @@ export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFact
       apiUrl: common.emulator ? emulatorUrl : apiUrl,
       timeout,
       deadline,
+      transformClient: withUserAgent,
       ...(noRetry ? { retry: false } : Cassettes.retry(common)),
       // The emulator and a replay need no pacing; the real API gets the client's default (1/s with a key).
       ...(common.emulator || Cassettes.replaying(common) ? { rateLimit: false } : {}),

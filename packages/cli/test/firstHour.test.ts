@@ -4,6 +4,9 @@
  * run shows (a chart of a few papers, the graph's progress and its interruption).
  */
 import { describe, expect, it } from "@effect/vitest"
+import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
+import { startEmulator } from "@s2-effect/testing"
+import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -223,5 +226,45 @@ describe("s2 --help", () => {
     expect(continued.length).toBeGreaterThan(0)
     for (const row of continued) expect(row).toMatch(new RegExp(`^ {${column}}\\S`))
     for (const row of rows) expect([...row].length).toBeLessThanOrEqual(100)
+  }, T)
+})
+
+describe("a first version", () => {
+  /** The version the changelog's newest entry names (changesets writes it with the package's version). */
+  const released = /^## (\d+\.\d+\.\d+)$/m.exec(
+    fs.readFileSync(new URL("../CHANGELOG.md", import.meta.url), "utf8")
+  )?.[1]
+
+  it("s2 --version, the MCP serverInfo and the User-Agent name the released version, not 0.0.0", async () => {
+    expect(released).toBeDefined()
+    expect(released).not.toBe("0.0.0")
+    expect(packageJson.version).toBe(released)
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }
+    }
+    const [version, mcp] = await Promise.all([
+      s2(["--version"]),
+      Bin.finish(Bin.start(bin, ["mcp", "--emulator"]), JSON.stringify(initialize) + "\n")
+    ])
+    expect(version.stdout).toBe(`${released}\n`)
+    expect(JSON.parse(mcp.stdout.split("\n")[0]!)).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: "s2", version: released } }
+    })
+    const scope = Effect.runSync(Scope.make())
+    try {
+      const server = await Effect.runPromise(startEmulator({ seed: 1, size: 200 }).pipe(Scope.provide(scope)))
+      const corpusId = server.corpus.paper(0).corpusId
+      const ran = await s2(["paper", `CorpusId:${corpusId}`, "--fields", "title", "--api-url", server.url])
+      expect(ran.code).toBe(0)
+      const requests = await Effect.runPromise(server.requests)
+      expect(requests.length).toBeGreaterThan(0)
+      for (const request of requests) expect(request.headers["user-agent"]).toBe(`s2/${released} (@s2-effect/cli)`)
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
   }, T)
 })
