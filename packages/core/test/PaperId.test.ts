@@ -55,4 +55,13 @@ describe("PaperId: only what can never be an id is refused", () => {
         }
       )
     ))
+
+  it("half of a UTF-16 pair on its own is refused before sending (encodeURI threw: an internal error); a whole pair is sent", () => {
+    for (const id of ["DOI:10.1/\uD800x", "abc\uDC00", "\uDBFF"]) {
+      const refused = Effect.runSync(Effect.flip(PaperId.validatePaperId(id)))
+      expect(refused.message).toContain("half of a UTF-16 pair")
+      expect(Result.isFailure(Effect.runSync(Effect.result(PaperId.validateAuthorId(id))))).toBe(true)
+    }
+    expect(Effect.runSync(PaperId.validatePaperId("DOI:10.1/\u{1F600}"))).toBe("DOI:10.1/\u{1F600}")
+  })
 })

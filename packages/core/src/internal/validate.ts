@@ -294,6 +294,9 @@ const prefixShape = /^([A-Za-z][A-Za-z0-9_]*):/
 
 const control = /[\u0000-\u001f\u007f]/
 
+/** Half of a UTF-16 pair on its own: no URL can carry it (`encodeURI` throws on it). */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
 const paperIdForms =
   "a 40-hex paperId, CorpusId:<n>, DOI:<doi> or a bare DOI (10.x/…), ARXIV:<id>, MAG:<n>, ACL:<id>, PMID:<n>, PMCID:<id> or URL:<url>"
 
@@ -302,6 +305,9 @@ const anyId = (id: string, parameter: string, forms: string): Check<string> => {
   if (id.trim().length === 0) return refuse(parameter, `${parameter} is empty: give ${forms}`)
   if (control.test(id)) {
     return refuse(parameter, `${parameter} ${quoted(id)} contains a control character: give ${forms}`)
+  }
+  if (loneSurrogate.test(id)) {
+    return refuse(parameter, `${parameter} ${quoted(id)} contains half of a UTF-16 pair, which no URL can carry: give ${forms}`)
   }
   // An id goes into the path with its slashes (a DOI has one), and the URL resolves "." and ".."
   // segments: "../../author/1" as a paper id asked another endpoint, with the key.
