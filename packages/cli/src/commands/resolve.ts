@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type { Paper } from "@s2-effect/core"
-import { Fields, Resolve } from "@s2-effect/core"
+import { excerpt, Fields, Resolve } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
@@ -26,11 +26,17 @@ export const resolveDefaults = ["title", "year", "venue", "authors", "externalId
 /** What `--format bibtex` asks for: the API's BibTeX, and what a stand-in entry needs when it has none. */
 const bibtexFields = ["citationStyles", "title", "year", "authors"]
 
-/** One reference to resolve: what is asked, and where it came from (a line number, or a .bib entry's key). */
+/**
+ * One reference to resolve: what is asked, where it came from (a line number, or a .bib entry's key
+ * and line), the entry's title when it is asked by its id (checked against the paper), and why a
+ * broken entry cannot be asked.
+ */
 export interface Reference {
   readonly input: string
   readonly line?: number
   readonly key?: string
+  readonly title?: string
+  readonly problem?: string
 }
 
 /**
@@ -49,7 +55,13 @@ export const looksLikeBibtex = (text: string): boolean => /^(?:\s*(?:%[^\n]*)?\n
  */
 export const parseReferences = (text: string, name: string): ReadonlyArray<Reference> => {
   if (/\.bib$/i.test(name) || looksLikeBibtex(text)) {
-    return Resolve.fromBibtex(text).map((entry) => ({ input: entry.input, key: entry.key }))
+    return Resolve.fromBibtex(text).map((entry) => ({
+      input: entry.input,
+      key: entry.key,
+      line: entry.line,
+      ...(entry.title === undefined ? {} : { title: entry.title }),
+      ...(entry.problem === undefined ? {} : { problem: entry.problem })
+    }))
   }
   const out: Array<Reference> = []
   text.split(/\r?\n/).forEach((raw, i) => {
@@ -78,19 +90,32 @@ const readInput = (file: Option.Option<string>) =>
   })
 
 /** Where a reference came from, for its stderr line. */
-const where = (ref: Reference): string =>
-  ref.key === undefined ? `line ${ref.line}` : ref.key === "" ? "an entry without a key" : `@${ref.key}`
+const where = (ref: Reference): string => {
+  const line = ref.line === undefined ? "" : `line ${ref.line}`
+  if (ref.key === undefined) return line
+  const entry = ref.key === "" ? "an entry without a key" : `@${ref.key}`
+  return line === "" ? entry : `${entry}, ${line}`
+}
+
+/** A reference as its stderr line shows it: one short line, whatever its length. */
+const shown = (input: string): string => input.length === 0 ? "(empty)" : excerpt(input, 200)
 
 /** The one stderr line of a reference that was not resolved: where it is, what it is, and why. */
-export const unresolvedLine = (ref: Reference, result: Resolve.NotFound): string => {
-  const why = result.notFound === "unknownId"
+export const unresolvedLine = (ref: Reference, result: Resolve.NotFound | Resolve.Mismatch): string => {
+  if (result._tag === "Mismatch") {
+    return `s2: not resolved (${where(ref)}): ${shown(ref.input)}: its title differs: ${result.message}; ` +
+      `check the entry's id and title\n`
+  }
+  const why = ref.problem !== undefined
+    ? ref.problem
+    : result.notFound === "unknownId"
     ? "not known to Semantic Scholar"
-    : result.notFound === "noTitleMatch"
+    : result.notFound === "noTitleMatch" && result.nearest === undefined
     ? "no paper matches the title"
     : ref.input.length === 0 && ref.key !== undefined
     ? "the entry has no doi, eprint or title to resolve it by"
     : result.message
-  return `s2: not resolved (${where(ref)}): ${ref.input.length === 0 ? "(empty)" : ref.input}: ${why}\n`
+  return `s2: not resolved (${where(ref)}): ${shown(ref.input)}: ${why}\n`
 }
 
 const formatFlag = Flag.Literals("format", ["bibtex", "json", "jsonl", "table", "csv"]).pipe(
@@ -141,7 +166,9 @@ export const resolve = Command.make(
         const format = Option.getOrElse(o.format, () => stdio.outIsTTY ? "json" as const : "jsonl" as const)
         const fields = yield* fieldsOf(o, format === "bibtex")
         let unresolved = 0
-        const found = Resolve.references(references.map((r) => r.input), { fields }).pipe(
+        // An entry's id goes with its title, so that a paper with another title is told, not used.
+        const inputs = references.map((r) => r.title === undefined ? r.input : { input: r.input, title: r.title })
+        const found = Resolve.references(inputs, { fields }).pipe(
           Stream.zipWithIndex,
           Stream.mapEffect(([result, i]): Effect.Effect<ReadonlyArray<Resolved>> => {
             const ref = references[i]!
