@@ -4,13 +4,15 @@
 // dist/bin/s2.js, which runs it through V8's code cache (scripts/compile-cache.mjs). CommonJS, so
 // that V8 can cache it on Node 20; what a command loads only when it runs (the in-process
 // emulator, Redis) is still evaluated only then, since esbuild turns those `import()`s into lazy
-// initialisers. Of undici only the HTTP client is loaded (scripts/slim-undici.mjs). The bench and
+// initialisers. Of undici only the HTTP client is loaded (scripts/slim-undici.mjs); d3-force, the
+// maps' layout, is text in it (scripts/d3-source.mjs). The bench and
 // the CLI's process tests build the same bundle.
 import { build, buildSync } from "esbuild"
 import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
+import { d3ForceSource } from "./d3-source.mjs"
 import { slimUndici } from "./slim-undici.mjs"
 
 const here = import.meta.dirname
@@ -29,6 +31,8 @@ const options = (outdir, undici) => /** @type {const} */ ({
   minifySyntax: true,
   sourcemap: "linked",
   alias: { undici },
+  // The layout library of the HTML maps, built in: the published `s2` reads no file to write one.
+  define: { S2_D3_FORCE_SOURCE: JSON.stringify(d3ForceSource()) },
   logLevel: "warning"
 })
 

@@ -31,6 +31,7 @@ import * as Harvest from "./commands/harvest.js"
 import * as Mcp from "./commands/mcp.js"
 import * as Papers from "./commands/papers.js"
 import * as Recommend from "./commands/recommend.js"
+import * as Related from "./commands/related.js"
 import * as Resolve from "./commands/resolve.js"
 import * as Search from "./commands/search.js"
 import { s2, toArgs } from "./Common.js"
@@ -70,6 +71,7 @@ export const commands = [
   Harvest.harvest,
   Resolve.resolve,
   GraphCommand.graph,
+  Related.related,
   Mcp.mcp
 ] as const
 

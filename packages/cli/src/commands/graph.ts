@@ -32,6 +32,7 @@ import * as HarvestCheckpoint from "../HarvestCheckpoint.js"
 import * as HarvestLock from "../HarvestLock.js"
 import * as Ids from "../Ids.js"
 import * as Graph from "../render/Graph.js"
+import * as MapPage from "../render/Map.js"
 import * as Progress from "../render/Progress.js"
 import { Stdio } from "../Stdio.js"
 import * as Symlinks from "../Symlinks.js"
@@ -377,11 +378,16 @@ const settingsOf = (o: {
     if (given !== undefined && o.format !== "jsonl") {
       return yield* Effect.fail(badInput(
         `--fields applies to --format jsonl only: a ${o.format} file has the fields ${
-          graphDefaults.join(", ")
+          (o.format === "html" ? Graph.mapFields : graphDefaults).join(", ")
         } of each paper (with its paperId and depth); leave --fields out, or use --format jsonl`
       ))
     }
-    const fields = given?.trim() === "all" ? null : given === undefined ? graphDefaults : Common.splitList(given)
+    const fields = given?.trim() === "all"
+      ? null
+      : given === undefined
+      ? (o.format === "html" ? Graph.mapFields : graphDefaults)
+      : Common.splitList(given)
+    if (o.format === "html") yield* MapPage.ready
     // Checked before anything touches the output.
     if (fields !== null) yield* Fields.select(Fields.paperList, fields)
     const settings: Settings = {
@@ -436,9 +442,10 @@ export const graph = Command.make(
       Flag.optional
     ),
     fields: Common.fieldsFlag,
-    format: Flag.Literals("format", ["jsonl", "csv", "graphml"] as const).pipe(
+    format: Flag.Literals("format", ["jsonl", "csv", "graphml", "html"] as const).pipe(
       Flag.withDescription(
-        "jsonl: node and edge lines; csv: one table with a type column; graphml: for Gephi, Cytoscape"
+        "jsonl: node and edge lines; csv: one table with a type column; graphml: for Gephi, Cytoscape; " +
+          "html: a map to open in a browser"
       ),
       Flag.withDefault("jsonl" as const)
     ),

@@ -1,18 +1,27 @@
 /**
- * The file formats of `s2 graph`: JSON lines, CSV (one file, a `type` column) and GraphML. Each is
- * a header, one piece of text per node or edge, and a footer, so that a walk is written as it
- * goes and a resume appends to what is there (the footer comes last, when the walk is complete).
+ * The file formats of `s2 graph`: JSON lines, CSV (one file, a `type` column), GraphML and an HTML
+ * map (Map.ts). Each is a header, one piece of text per node or edge, and a footer, so that a walk
+ * is written as it goes and a resume appends to what is there (the footer comes last, when the walk
+ * is complete).
  *
  * @since 0.1.0
  */
 import type { CitationGraph } from "@s2-effect/core"
 import { csvCell } from "./Format.js"
+import * as MapPage from "./Map.js"
 import { toJson } from "./Output.js"
 
 /**
  * @since 0.1.0
  */
-export type GraphFormat = "jsonl" | "csv" | "graphml"
+export type GraphFormat = "jsonl" | "csv" | "graphml" | "html"
+
+/**
+ * The fields of each paper in an HTML map (Map.ts): what its card shows.
+ *
+ * @since 0.1.0
+ */
+export const mapFields = ["title", "year", "citationCount", "authors", "venue"]
 
 /**
  * The columns of the CSV layout: node rows fill `paperId` to `citationCount`, edge rows `from` and
@@ -71,14 +80,21 @@ const graphmlHeader = [
  * @since 0.1.0
  */
 export const header = (format: GraphFormat): string =>
-  format === "jsonl" ? "" : format === "csv" ? csvColumns.join(",") + "\r\n" : graphmlHeader
+  format === "jsonl"
+    ? ""
+    : format === "csv"
+    ? csvColumns.join(",") + "\r\n"
+    : format === "html"
+    ? MapPage.header
+    : graphmlHeader
 
 /**
  * What a complete file ends with.
  *
  * @since 0.1.0
  */
-export const footer = (format: GraphFormat): string => format === "graphml" ? "  </graph>\n</graphml>\n" : ""
+export const footer = (format: GraphFormat): string =>
+  format === "graphml" ? "  </graph>\n</graphml>\n" : format === "html" ? MapPage.footer() : ""
 
 const whole = (value: unknown): string | undefined =>
   typeof value === "number" && Number.isInteger(value) ? String(value) : undefined
@@ -92,6 +108,13 @@ const data = (key: string, value: string | undefined): string =>
  * @since 0.1.0
  */
 export const element = (format: GraphFormat, e: CitationGraph.Node | CitationGraph.Edge): string => {
+  if (format === "html") {
+    return MapPage.line(
+      e._tag === "Node"
+        ? MapPage.mapPaper(e.paper, e.depth === 0, { depth: e.depth })
+        : { type: "link", from: e.from, to: e.to }
+    )
+  }
   if (format === "jsonl") {
     return JSON.stringify(
       e._tag === "Node"

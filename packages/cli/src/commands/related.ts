@@ -1,0 +1,215 @@
+/**
+ * `s2 related SEED…`: the papers most related to 1 to 20 seeds (`CitationGraph.related`: co-citation
+ * and bibliographic coupling from the batch endpoint's nested lists, a handful of requests), as a
+ * table, JSON, JSON lines, CSV, or an HTML map to open in a browser.
+ *
+ * @since 0.1.0
+ */
+import type { Paper } from "@s2-effect/core"
+import { CitationGraph, Files } from "@s2-effect/core"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+import * as Common from "../Common.js"
+import { badInput, CliError, ExitCode, fileError } from "../ExitCode.js"
+import * as Ids from "../Ids.js"
+import * as MapPage from "../render/Map.js"
+import * as Output from "../render/Output.js"
+import * as Progress from "../render/Progress.js"
+import { Stdio } from "../Stdio.js"
+import * as Symlinks from "../Symlinks.js"
+
+/** What `--format` offers: the record formats, and the map. */
+const formats = ["table", "json", "jsonl", "csv", "html"] as const
+type RelatedFormat = typeof formats[number]
+
+const names = (paper: Paper): Array<string> =>
+  (paper.authors ?? []).map((a) => a.name).filter((n): n is string => typeof n === "string")
+
+/**
+ * The record of a related paper in JSON, JSON lines and CSV: the paper's id, title, year, venue,
+ * authors and citation count, then the score and its counts.
+ *
+ * @since 0.1.0
+ */
+export const record = (related: CitationGraph.RelatedPaper) => ({
+  paperId: related.paper.paperId,
+  title: related.paper.title ?? null,
+  year: related.paper.year ?? null,
+  venue: related.paper.venue ?? null,
+  authors: names(related.paper),
+  citationCount: related.paper.citationCount ?? null,
+  score: related.score,
+  coCitation: related.coCitation,
+  coupling: related.coupling,
+  citesSeed: related.citesSeed,
+  citedBySeed: related.citedBySeed
+})
+
+/** A table's row: the score rounded, the counts, the flags as marks, then the paper. */
+const row = (related: CitationGraph.RelatedPaper) => ({
+  score: related.score.toFixed(3),
+  coCited: related.coCitation,
+  coupled: related.coupling,
+  cites: related.citesSeed ? "yes" : "",
+  citedBy: related.citedBySeed ? "yes" : "",
+  year: related.paper.year ?? "",
+  title: related.paper.title ?? related.paper.paperId
+})
+
+/**
+ * The map's lines: its title (the seeds'), the seeds, the papers, the citations among them.
+ *
+ * @since 0.1.0
+ */
+export const mapLines = (answer: CitationGraph.Related): Array<MapPage.MapLine> => [
+  {
+    type: "title",
+    text: `Papers related to ${answer.seeds.map((s) => s.title ?? s.paperId).join("; ")}`
+  },
+  ...answer.seeds.map((seed) => MapPage.mapPaper(seed, true)),
+  ...answer.papers.map((r) =>
+    MapPage.mapPaper(r.paper, false, {
+      score: r.score,
+      coCitation: r.coCitation,
+      coupling: r.coupling,
+      citesSeed: r.citesSeed,
+      citedBySeed: r.citedBySeed
+    })
+  ),
+  ...answer.links.map((link) => ({ type: "link" as const, from: link.from, to: link.to }))
+]
+
+/** What stderr says of the answer: the seeds not found, and the lists the API cut. */
+const notes = (answer: CitationGraph.Related): string => {
+  const others = answer.seeds.length > 0 ? "; ranking from the others" : ""
+  const lines = answer.notFound.map((seed) => `s2: seed ${JSON.stringify(seed)} not found${others}\n`)
+  const cut = answer.truncated
+  if (cut.length > 0) {
+    const seeds = cut.filter((c) => c.seed).length
+    lines.push(
+      `s2: ${Progress.count(cut.length, "list")} cut at the API's 1,000 entries (${seeds} of a seed; ` +
+        `${Progress.grouped(cut.reduce((n, c) => n + c.total - c.read, 0))} entries not read): ` +
+        `the counts they feed may be low${seeds > 0 ? "; --max-pages reads more of a seed's list" : ""}\n`
+    )
+  }
+  return lines.join("")
+}
+
+/** Writes `text` to `--out` (never through a symbolic link) or standard output. */
+const emit = (out: Option.Option<string>, text: string) =>
+  Effect.gen(function*() {
+    if (Option.isNone(out)) return yield* (yield* Stdio).out(text)
+    const link = yield* Symlinks.linkAt(out.value)
+    if (Option.isSome(link)) {
+      return yield* Effect.fail(Symlinks.refuse("--out", link.value, "give another file, or remove the link"))
+    }
+    yield* Files.writeAtomic(out.value, text).pipe(
+      Effect.mapError((cause) => fileError(`cannot write ${out.value}`, cause))
+    )
+  })
+
+/** The map: written whole (to `--out`, or to standard output when it is not a terminal). */
+const writeMap = (answer: CitationGraph.Related, out: Option.Option<string>) =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio
+    if (Option.isNone(out) && stdio.outIsTTY) {
+      return yield* Effect.fail(
+        badInput("--format html writes a web page: give --out FILE.html (or redirect: > map.html)")
+      )
+    }
+    yield* emit(out, yield* MapPage.page(mapLines(answer)))
+    if (Option.isSome(out)) {
+      yield* stdio.err(
+        `wrote ${out.value}: ${Progress.count(answer.seeds.length, "seed")}, ${
+          Progress.count(answer.papers.length, "related paper")
+        }, ${Progress.count(answer.links.length, "citation")}; open ${
+          pathToFileURL(path.resolve(out.value)).href
+        } in a browser\n`
+      )
+    }
+  })
+
+/** The records in `format`, through the writers every command uses (to `--out`: as text). */
+const writeRecords = (
+  answer: CitationGraph.Related,
+  format: Exclude<RelatedFormat, "html">,
+  out: Option.Option<string>
+) =>
+  Effect.gen(function*() {
+    const records = format === "table" ? answer.papers.map(row) : answer.papers.map(record)
+    if (Option.isNone(out)) {
+      return yield* Output.many({ format: Option.some(format), max: Option.none() }, records)
+    }
+    const text = format === "json"
+      ? JSON.stringify(records, null, 2) + "\n"
+      : format === "jsonl"
+      ? records.map((r) => JSON.stringify(r) + "\n").join("")
+      : yield* Effect.fail(badInput(`--out takes --format html, json or jsonl; print a ${format} to the terminal`))
+    yield* emit(out, text)
+  })
+
+/**
+ * `s2 related`.
+ *
+ * @since 0.1.0
+ */
+export const related = Command.make(
+  "related",
+  {
+    seeds: Argument.String("seed").pipe(
+      Argument.withDescription("Seed papers, 1 to 20: S2 id, DOI, arXiv:…, CorpusId:…, or a doi.org / arxiv.org link"),
+      Argument.map(Ids.paperId),
+      Argument.variadic()
+    ),
+    idsFile: Flag.String("ids-file").pipe(
+      Flag.withMetavar("file"),
+      Flag.withDescription("More seeds, one per line (- for standard input)"),
+      Flag.optional
+    ),
+    top: Flag.Int("top").pipe(
+      Flag.withDescription("How many related papers, best first (1 to 500)"),
+      Flag.withDefault(20)
+    ),
+    maxPages: Flag.Int("max-pages").pipe(
+      Flag.withDescription("Extra list requests to read a seed's list the API cut at 1,000 (0: none)"),
+      Flag.withDefault(10)
+    ),
+    format: Flag.Literals("format", formats).pipe(
+      Flag.withDescription(
+        "table, json, jsonl, csv, or html (a map to open in a browser); default: JSON on a terminal, JSON lines when piped"
+      ),
+      Flag.optional
+    ),
+    out: Flag.String("out").pipe(Flag.withMetavar("file"), Flag.withDescription("Write to this file"), Flag.optional)
+  },
+  (o) =>
+    Common.run(
+      "related papers",
+      Effect.gen(function*() {
+        const stdio = yield* Stdio
+        const seeds = (yield* Ids.gather(o.seeds, o.idsFile)).map(Ids.paperId)
+        if (seeds.length > 20) return yield* Effect.fail(badInput(`give 1 to 20 seeds, not ${seeds.length}`))
+        const format = Option.getOrElse(o.format, () => stdio.outIsTTY ? "json" as const : "jsonl" as const)
+        if (format === "html") yield* MapPage.ready
+        const answer = yield* CitationGraph.related(seeds, { top: o.top, maxPages: o.maxPages })
+        yield* stdio.err(notes(answer))
+        if (answer.seeds.length === 0) {
+          return yield* Effect.fail(
+            new CliError({ message: "none of the seeds was found: nothing to rank", code: ExitCode.notFound })
+          )
+        }
+        if (format === "html") return yield* writeMap(answer, o.out)
+        yield* writeRecords(answer, format, o.out)
+      })
+    )
+).pipe(
+  Command.withDescription(
+    "The papers most related to seed papers, by co-citation and bibliographic coupling; a table, records or an HTML map"
+  ),
+  Common.withClient
+)
