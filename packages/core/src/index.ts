@@ -56,6 +56,8 @@ export * as TitleMatch from "./TitleMatch.js"
 /** @category modules */
 export * as Validate from "./Validate.js"
 /** @category modules */
+export * as Verify from "./Verify.js"
+/** @category modules */
 export * as Metrics from "./Metrics.js"
 export {
   type BatchingOptions,

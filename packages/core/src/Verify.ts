@@ -1,0 +1,187 @@
+/**
+ * Verifying a reference list: whether each reference (a .bib entry, or a line naming an id or a
+ * title) is a paper Semantic Scholar knows, and where the paper disagrees with what the reference
+ * says. Built on `Resolve.references` (ids in batches, titles in grouped searches, every title
+ * checked with `TitleMatch`), so verifying costs the requests resolving does.
+ *
+ * @since 1.1.0
+ */
+import * as Schema from "effect/Schema"
+import type * as Stream from "effect/Stream"
+import type * as Fields from "./Fields.js"
+import * as internal from "./internal/verify.js"
+import { Paper } from "./Paper.js"
+import type { S2Error } from "./S2Error.js"
+import type { SemanticScholar } from "./SemanticScholar.js"
+
+/**
+ * What a reference turned out to be: `verified` (a paper was found and nothing it says disagrees),
+ * `mismatch` (a paper was found, and `differs` lists what disagrees) or `notFound` (no paper is this
+ * reference; `nearest` may name the closest one).
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export const Status = Schema.Literals(["verified", "mismatch", "notFound"])
+
+/**
+ * @category models
+ * @since 1.1.0
+ */
+export type Status = typeof Status.Type
+
+/**
+ * A field of a reference that disagrees with the paper found:
+ * - `title`: not the same title (`TitleMatch.compare`), for a paper found by the reference's id;
+ * - `year`: more than one year apart (one year apart is a preprint and its publication, most
+ *   likely: a note, not a difference);
+ * - `authors`: the first author's family name is not among the paper's authors (case, accents, TeX,
+ *   hyphens, initials and given names forgiven);
+ * - `venue`: the `journal` / `booktitle` names none of the names the paper's venue goes by, compared
+ *   forgivingly (see {@link references}); a preprint server (arXiv, CoRR, bioRxiv…) is never a
+ *   difference;
+ * - `doi` / `eprint`: the entry's DOI or arXiv id is unknown, names another paper, or is not the
+ *   paper's own.
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export const Field = Schema.Literals(["title", "year", "authors", "venue", "doi", "eprint"])
+
+/**
+ * @category models
+ * @since 1.1.0
+ */
+export type Field = typeof Field.Type
+
+/**
+ * The verification of one reference: its `key` (the .bib key, or the line's number as a string),
+ * the `input` asked (a DOI, arXiv id or title; "" when the entry had none), the {@link Status},
+ * the fields that `differs`, `notes` (sentences for people: why a reference was not found, a year
+ * one apart, a preprint cited for a published paper), the `paper` found (verified, mismatch), the
+ * `nearest` candidate (notFound, when a search answered one with another title) and `similarity`,
+ * the `TitleMatch.compare` similarity of the reference's title and the paper's (or the nearest's).
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export class Verification extends Schema.Class<Verification>("Verification")({
+  key: Schema.String,
+  input: Schema.String,
+  status: Status,
+  differs: Schema.Array(Field),
+  notes: Schema.Array(Schema.String),
+  paper: Schema.optional(Paper),
+  nearest: Schema.optional(Paper),
+  similarity: Schema.optional(Schema.Number)
+}) {}
+
+/**
+ * A .bib entry to verify: its key, its fields as written (names in lower case, values as TeX), the
+ * line of its `@` and, for an entry that cannot be read, the `problem` (it is then `notFound`).
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export interface Entry {
+  readonly key: string
+  readonly fields: Readonly<Record<string, string>>
+  readonly line?: number | undefined
+  readonly problem?: string | undefined
+}
+
+/**
+ * A line of a reference list to verify (an id or a title, as `Resolve.recognise` reads it), with its
+ * key (its line number, say).
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export interface Line {
+  readonly key: string
+  readonly text: string
+}
+
+/**
+ * One input of {@link references}: a line as a string (its key is its position, from 1), a
+ * {@link Line} with its own key, or a .bib {@link Entry}.
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export type Input = string | Line | Entry
+
+/**
+ * Options of {@link references}.
+ *
+ * @category options
+ * @since 1.1.0
+ */
+export interface ReferencesOptions {
+  /**
+   * More fields of each paper, asked for with those the checks and the citation writers need
+   * ({@link fields}).
+   */
+  readonly fields?: ReadonlyArray<Fields.PaperField | Fields.Unchecked> | undefined
+  /** As `Resolve.ReferencesOptions.concurrency`: searches and title matches at once (default 4). */
+  readonly concurrency?: number | undefined
+}
+
+/**
+ * The fields every paper is asked with: what the checks compare and what a citation is written from.
+ *
+ * @category constants
+ * @since 1.1.0
+ */
+export const fields: ReadonlyArray<Fields.PaperField> = internal.fields
+
+/**
+ * Verifies each reference: a pulled `Stream` of one {@link Verification} per input, in input order.
+ *
+ * A .bib entry is looked up as `Resolve.references` resolves it: by its `doi`, else its arXiv
+ * `eprint`, else its `title`. An entry found by an id whose paper has another title, or whose id is
+ * unknown, is looked up by its title too: a paper with that title is the reference (its id then
+ * `differs`); else the id's paper is a `mismatch` with `title` differing, or the entry is
+ * `notFound`. The paper found is then compared with the entry's title, year, first author, venue,
+ * DOI and arXiv id ({@link Field}). Venues are compared forgivingly: after dropping the words
+ * venues are named with or without (proceedings, conference, international, annual, IEEE, ACM,
+ * ordinals, years, stop words), one name's words must be, in order, prefixes of the other's
+ * ("J. Mach. Learn. Res.", "Advances in Neural Information Processing Systems" for "Neural
+ * Information Processing Systems"), or one must be the initials of the other ("ICML"), against any
+ * name the paper's venue goes by (its alternate names included). A line is verified when it is found.
+ *
+ * Requests: as `Resolve.references` over the inputs in chunks of 500 (one batch POST for the ids,
+ * grouped bulk searches for the titles, title match for those left open), plus one such pass for
+ * the titles of the entries whose id failed. A failure other than a reference's own (rate limit
+ * exhausted, server down) fails the stream with its `S2Error`.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { SemanticScholar, Verify } from "@s2-effect/core"
+ *
+ * const bib = `@article{turing50, title = {Computing Machinery and Intelligence}, author = {Turing, Alan},
+ *   year = {1950}, doi = {10.1093/mind/lix.236.433}}`
+ * const program = Effect.gen(function*() {
+ *   const checked = yield* Stream.runCollect(Verify.references(Verify.fromBibtex(bib)))
+ *   return checked.map((v) => `${v.key}: ${v.status} ${v.differs.join(", ")}`)
+ * })
+ * const typed: Effect.Effect<ReadonlyArray<string>, unknown, SemanticScholar> = program
+ * ```
+ * @category constructors
+ * @since 1.1.0
+ */
+export const references: (
+  inputs: Iterable<Input> | Stream.Stream<Input, S2Error, SemanticScholar>,
+  options?: ReferencesOptions
+) => Stream.Stream<Verification, S2Error, SemanticScholar> = internal.references
+
+/**
+ * The entries of a .bib text, in order, for {@link references}: each with its key, fields and
+ * line (`@string` macros expanded; `@comment`, `@preamble` and `@string` skipped). An entry whose
+ * braces do not balance ends at the next line that starts an entry and has a `problem`.
+ *
+ * @category constructors
+ * @since 1.1.0
+ */
+export const fromBibtex: (text: string) => ReadonlyArray<Entry> = internal.fromBibtex

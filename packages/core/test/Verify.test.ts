@@ -1,0 +1,290 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Emulator } from "@s2-effect/testing"
+import { Effect, Layer, Stream } from "effect"
+import * as fc from "fast-check"
+import { SemanticScholar, TitleMatch, Verify } from "../src/index.js"
+import { amongAuthors, firstFamily, sameVenue } from "../src/internal/verifyCompare.js"
+
+const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
+
+const TURING = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
+const ATTENTION = "204e3073870fae3d05bcbc2f6a8e263d9b72e776"
+const LITERATURE_GRAPH = "649def34f8be52c8b66281af98ae884c09aef38b"
+
+const verify = (inputs: ReadonlyArray<Verify.Input>) => Stream.runCollect(Verify.references(inputs))
+const verifyBib = (text: string) => verify(Verify.fromBibtex(text))
+
+const requests = Effect.map(Effect.flatMap(Emulator, (e) => e.requests), (rs) => rs.map((r) => r.url))
+const clear = Effect.flatMap(Emulator, (e) => e.clearRequests)
+
+const summary = (v: Verify.Verification) => ({
+  key: v.key,
+  status: v.status,
+  differs: v.differs,
+  paper: v.paper?.paperId
+})
+
+const REAL = String.raw`
+@article{turing50,
+  author = {Turing, Alan M.},
+  title = {Computing Machinery and Intelligence},
+  journal = {Mind},
+  year = {1950},
+  doi = {10.1093/mind/LIX.236.433}
+}
+@inproceedings{vaswani17,
+  author = {Ashish Vaswani and Noam Shazeer and others},
+  title = {Attention is All you Need},
+  booktitle = {Advances in Neural Information Processing Systems},
+  year = 2017,
+  eprint = {1706.03762}, archivePrefix = {arXiv}
+}
+@inproceedings{ammar18,
+  author = {Ammar, W. and Groeneveld, D.},
+  title = {Construction of the Literature Graph in {S}emantic {S}cholar},
+  booktitle = {Proc. of NAACL-HLT},
+  year = {2018}
+}`
+
+describe("Verify.references", () => {
+  it.effect("real entries are verified: each field agrees, the paper is the one cited", () =>
+    Effect.gen(function*() {
+      const results = yield* verifyBib(REAL)
+      expect(results.map(summary)).toEqual([
+        { key: "turing50", status: "verified", differs: [], paper: TURING },
+        { key: "vaswani17", status: "verified", differs: [], paper: ATTENTION },
+        { key: "ammar18", status: "verified", differs: [], paper: LITERATURE_GRAPH }
+      ])
+      expect(results.map((v) => v.similarity)).toEqual([1, 1, 1])
+      expect(results.map((v) => v.input)).toEqual([
+        "DOI:10.1093/mind/LIX.236.433",
+        "ARXIV:1706.03762",
+        "Construction of the Literature Graph in Semantic Scholar"
+      ])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("a wrong year is a mismatch; one year apart is a note (a preprint and its publication)", () =>
+    Effect.gen(function*() {
+      const results = yield* verifyBib(String.raw`
+@article{wrongYear, author = {Turing, A.}, title = {Computing machinery and intelligence}, year = {1962}, doi = {10.1093/mind/lix.236.433}}
+@misc{preprint, author = {Vaswani, Ashish}, title = {Attention Is All You Need}, year = {2016}, journal = {arXiv preprint arXiv:1706.03762}}`)
+      expect(results.map(summary)).toEqual([
+        { key: "wrongYear", status: "mismatch", differs: ["year"], paper: TURING },
+        { key: "preprint", status: "verified", differs: [], paper: ATTENTION }
+      ])
+      expect(results[1]!.notes).toEqual([
+        "year 2016 given, 2017 here: one year apart, as a preprint and its publication often are",
+        "cited as a preprint; published in \"Neural Information Processing Systems\""
+      ])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("an invented reference is notFound, naming the nearest candidate and its similarity", () =>
+    Effect.gen(function*() {
+      const [invented] = yield* verifyBib(
+        "@inproceedings{he16, author = {He, Kaiming}, title = {Deep residual learning for image recognition}, year = {2016}}"
+      )
+      expect(invented?.status).toBe("notFound")
+      expect(invented?.paper).toBeUndefined()
+      expect(invented?.nearest?.title).toBe(
+        "Deep variational inference for speech recognition and image classification"
+      )
+      expect(invented?.similarity).toBeLessThan(TitleMatch.bound)
+      expect(invented?.notes[0]).toMatch(/^no paper has this title; the nearest, "Deep variational/)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("wrong authors and a wrong venue are mismatches, each field named", () =>
+    Effect.gen(function*() {
+      const results = yield* verifyBib(String.raw`
+@article{a, author = {Smith, John and Vaswani, Ashish}, title = {Attention is all you need}, year = {2017}, eprint = {arXiv:1706.03762}}
+@article{b, author = {Turing, Alan}, title = {Computing machinery and intelligence}, journal = {Nature}, year = {1950}, doi = {10.1093/mind/lix.236.433}}`)
+      expect(results.map(summary)).toEqual([
+        { key: "a", status: "mismatch", differs: ["authors"], paper: ATTENTION },
+        { key: "b", status: "mismatch", differs: ["venue"], paper: TURING }
+      ])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("an entry's id that is unknown, or names another title, is checked by the title too", () =>
+    Effect.gen(function*() {
+      const results = yield* verifyBib(String.raw`
+@article{inventedDoi, title = {Computing Machinery and Intelligence}, doi = {10.9999/invented.1950}}
+@article{otherPaper, title = {Attention Is All You Need}, doi = {10.1093/mind/lix.236.433}}
+@article{garbled, title = {Deep residual learning for image recognition}, doi = {10.1093/mind/lix.236.433}}
+@article{nothing, title = {Deep residual learning for image recognition}, doi = {10.9999/invented.2016}}`)
+      expect(results.map(summary)).toEqual([
+        { key: "inventedDoi", status: "mismatch", differs: ["doi"], paper: TURING },
+        { key: "otherPaper", status: "mismatch", differs: ["doi"], paper: ATTENTION },
+        { key: "garbled", status: "mismatch", differs: ["title"], paper: TURING },
+        { key: "nothing", status: "notFound", differs: [], paper: undefined }
+      ])
+      expect(results[0]!.notes[0]).toBe(
+        "DOI:10.9999/invented.1950: DOI:10.9999/invented.1950 is not known to Semantic Scholar; found by the title"
+      )
+      expect(results[1]!.notes[0]).toBe(
+        "DOI:10.1093/mind/lix.236.433 is \"Computing Machinery and Intelligence\", another title; found by the title"
+      )
+      expect(results[2]!.similarity).toBeLessThan(TitleMatch.bound)
+      expect(results[3]!.nearest?.title).toMatch(/^Deep variational/)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("lines are keyed by position (or their own key); an id line is verified when found", () =>
+    Effect.gen(function*() {
+      const results = yield* verify([
+        "arXiv:1706.03762",
+        { key: "7", text: "Construction of the Literature Graph in Semantic Scholar" },
+        "DOI:10.9999/none"
+      ])
+      expect(results.map(summary)).toEqual([
+        { key: "1", status: "verified", differs: [], paper: ATTENTION },
+        { key: "7", status: "verified", differs: [], paper: LITERATURE_GRAPH },
+        { key: "3", status: "notFound", differs: [], paper: undefined }
+      ])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("a broken entry and one with nothing to look up are notFound without a request; the rest are read", () =>
+    Effect.gen(function*() {
+      yield* clear
+      const results = yield* verifyBib(
+        "@misc{notes, note = {to do}}\n@article{broken, title = {Open\n@misc{x, doi = {10.1093/mind/lix.236.433}}"
+      )
+      expect(results.map((v) => [v.key, v.status, v.notes])).toEqual([
+        ["notes", "notFound", ["the entry has no doi, eprint or title to check it by"]],
+        ["broken", "notFound", ["its braces do not balance: lines 2 to 2 skipped"]],
+        ["x", "verified", []]
+      ])
+      // The one request: the batch for x's DOI.
+      expect((yield* requests).map((u) => new URL(u).pathname)).toEqual(["/graph/v1/paper/batch"])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect(
+    "requests as Resolve's: 300 entries by DOI-less title and 200 by id cost a few bulk searches and one batch",
+    () =>
+      Effect.gen(function*() {
+        const papers = yield* Effect.map(Emulator, (e) => e.corpus.papers.slice(0, 500))
+        const entries: Array<Verify.Input> = papers.slice(0, 300).map((p, i) => ({
+          key: `e${i}`,
+          fields: { title: `{${p.title}}` }
+        }))
+        const ids: Array<Verify.Input> = papers.slice(300).map((p, i) => ({ key: `id${i}`, text: p.paperId }))
+        yield* clear
+        const results = yield* verify([...entries, ...ids])
+        expect(results.length).toBe(500)
+        expect(results.filter((v) => v.status === "verified").length).toBe(500)
+        const asked = yield* requests
+        expect(asked.filter((u) => u.includes("/paper/batch")).length).toBe(1)
+        expect(asked.filter((u) => u.includes("/paper/search/bulk")).length).toBeLessThanOrEqual(8)
+        // Title match only for titles too short for a bulk search: never one request per entry.
+        expect(asked.length).toBeLessThan(100)
+      }).pipe(Effect.provide(emulated())),
+    60_000
+  )
+
+  it.effect(
+    "the entries whose id failed are asked by title in one pass, not one request each",
+    () =>
+      Effect.gen(function*() {
+        const papers = yield* Effect.map(Emulator, (e) => e.corpus.papers.slice(0, 60))
+        const bib = papers.map((p, i) => `@article{k${i}, title = {${p.title}}, doi = {10.9999/invented.${i}}}`).join(
+          "\n"
+        )
+        yield* clear
+        const results = yield* verifyBib(bib)
+        expect(results.every((v) => v.status === "mismatch" && v.differs.join() === "doi")).toBe(true)
+        const asked = yield* requests
+        // One batch for the DOIs, then the titles: bulk searches, one batch for the papers they found,
+        // title match for the short ones only.
+        expect(asked.filter((u) => u.includes("/paper/batch")).length).toBe(2)
+        expect(asked.length).toBeLessThan(30)
+      }).pipe(Effect.provide(emulated())),
+    60_000
+  )
+
+  it.effect(
+    "property: a title with one content word changed is never verified (found by the title, or by the entry's id)",
+    () =>
+      Effect.gen(function*() {
+        const papers = yield* Effect.map(Emulator, (e) => e.corpus.papers.slice(0, 200))
+        // Enough of them have a DOI for the entries found by their id to be tried too.
+        expect(papers.filter((p) => typeof p.externalIds["DOI"] === "string").length).toBeGreaterThan(50)
+        const layer = emulated()
+        yield* Effect.promise(() =>
+          fc.assert(
+            fc.asyncProperty(
+              fc.constantFrom(...papers),
+              fc.nat(),
+              fc.constantFrom("banana", "volcano", "sonnet", "gravity", "protein", "speech", "image", "kernel"),
+              fc.boolean(),
+              async (paper, k, word, byId) => {
+                const words = TitleMatch.normalise(paper.title).split(" ")
+                const content = words.flatMap((w, i) => stopWords.has(w) ? [] : [i])
+                const at = content[k % content.length]!
+                fc.pre(content.length > 0 && words[at] !== word)
+                words[at] = word
+                const title = words.join(" ")
+                const doi = paper.externalIds["DOI"]
+                const fields = byId && typeof doi === "string" ? { title, doi } : { title }
+                const [result] = await Effect.runPromise(verify([{ key: "k", fields }]).pipe(Effect.provide(layer)))
+                if (result?.status === "verified") {
+                  // Only ever another paper that has this very title.
+                  expect(result.paper?.paperId).not.toBe(paper.paperId)
+                  expect(TitleMatch.compare(title, result.paper!.title!).same).toBe(true)
+                }
+                if (result?.paper?.paperId === paper.paperId) expect(result.differs).toContain("title")
+              }
+            ),
+            { numRuns: 60 }
+          )
+        )
+      }).pipe(Effect.provide(emulated())),
+    120_000
+  )
+})
+
+const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from", "via"])
+
+describe("the comparisons", () => {
+  it("the first author's family name, as BibTeX reads a name", () => {
+    expect(firstFamily("Turing, Alan M. and Other, A.")).toBe("Turing")
+    expect(firstFamily("Ashish Vaswani and Noam Shazeer")).toBe("Vaswani")
+    expect(firstFamily("Ludwig van Beethoven")).toBe("van Beethoven")
+    expect(firstFamily("van der Maaten, Laurens")).toBe("van der Maaten")
+    expect(firstFamily("{Barnes and Noble} and Smith, J.")).toBe("Barnes and Noble")
+    expect(firstFamily("Martin Luther King Jr.")).toBe("King")
+    expect(firstFamily("Vaswani A and Shazeer N")).toBe("Vaswani")
+    expect(firstFamily(String.raw`Erd{\H{o}}s, Paul`)).toBe("Erdős")
+    expect(firstFamily("{OpenAI}")).toBe("OpenAI")
+    expect(firstFamily("others")).toBeUndefined()
+    expect(firstFamily("  ")).toBeUndefined()
+  })
+
+  it("a family name is among the authors with accents, hyphens, particles and initials forgiven", () => {
+    expect(amongAuthors("Erdős", ["P. Erdos"])).toBe(true)
+    expect(amongAuthors("García-Pérez", ["M. A. Garcia Perez"])).toBe(true)
+    expect(amongAuthors("van der Maaten", ["L. Maaten"])).toBe(true)
+    expect(amongAuthors("O'Neil", ["Cathy O’Neil"])).toBe(true)
+    expect(amongAuthors("Vaswani", ["Ashish Vaswani", "Noam M. Shazeer"])).toBe(true)
+    expect(amongAuthors("Smith", ["Ashish Vaswani", "Noam M. Shazeer"])).toBe(false)
+    expect(amongAuthors("Vaswan", ["Ashish Vaswani"])).toBe(false)
+  })
+
+  it("venues: abbreviations, parts, initials and alternate wordings agree; other venues do not", () => {
+    expect(sameVenue("J. Mach. Learn. Res.", "Journal of Machine Learning Research")).toBe(true)
+    expect(sameVenue("Advances in Neural Information Processing Systems", "Neural Information Processing Systems"))
+      .toBe(true)
+    expect(sameVenue("Proceedings of the 34th International Conference on Machine Learning", "ICML")).toBe(true)
+    expect(sameVenue("ICML", "International Conference on Machine Learning")).toBe(true)
+    expect(sameVenue("CVPR", "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)")).toBe(true)
+    expect(sameVenue("Proc. of ACL", "Annual Meeting of the Association for Computational Linguistics")).toBe(true)
+    expect(sameVenue("Mind", "Mind")).toBe(true)
+    expect(sameVenue("Nature", "Mind")).toBe(false)
+    expect(sameVenue("Journal of Machine Learning Research", "Machine Learning")).toBe(true)
+    expect(sameVenue("Neural Computation", "Neural Information Processing Systems")).toBe(false)
+    expect(sameVenue("ICLR", "International Conference on Machine Learning")).toBe(false)
+  })
+
+  it("property: a venue always agrees with itself, in any case and punctuation", () => {
+    fc.assert(fc.property(fc.array(fc.stringMatching(/^[A-Za-z]{1,10}$/), { minLength: 1, maxLength: 8 }), (ws) => {
+      const name = ws.join(" ")
+      expect(sameVenue(name, name.toUpperCase().replace(/ /g, ", "))).toBe(true)
+    }))
+  })
+})
