@@ -2,7 +2,7 @@
  * `--cache DIR` and `--cache-ttl`: the response cache of the client, in a directory, so re-running
  * a command or a pipeline reuses what the API already answered.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { ResponseCache } from "@s2-effect/core"
 import * as Flag from "effect/cli/Flag"
@@ -18,7 +18,7 @@ import * as TextFlag from "./TextFlag.js"
  * The cache flags, shared by every command (the root's flags). `S2_CACHE` is the fallback of
  * `--cache` through the framework's config fallback.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const flags = {
   cache: Flag.String("cache").pipe(
@@ -39,7 +39,7 @@ export const flags = {
 /**
  * The cache flags, parsed.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Flags {
   readonly cache: Option.Option<string>
@@ -50,7 +50,7 @@ export interface Flags {
  * The layer's `cache` option from the flags (`--cache` or `S2_CACHE`), or `undefined` for none. Answers of
  * the in-process emulator are kept apart from the API's, so a cache directory never mixes them.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const cacheOption = (
   flags: Flags,

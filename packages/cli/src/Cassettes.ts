@@ -7,7 +7,7 @@
  * recorded one shown field by field. The API key is never written. A cassette that cannot be
  * written or read, or has a malformed entry, is exit 10 naming the file (and the entry).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type { S2Error } from "@s2-effect/core"
@@ -28,7 +28,7 @@ import * as TextFlag from "./TextFlag.js"
 /**
  * The two flags, among the shared ones.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const flags = {
   record: TextFlag.optional(
@@ -43,7 +43,7 @@ export const flags = {
   )
 } as const
 
-/** @since 0.1.0 */
+/** @since 1.0.0 */
 export interface Settings {
   readonly record: Option.Option<string>
   readonly replay: Option.Option<string>
@@ -52,14 +52,14 @@ export interface Settings {
 /**
  * The cassette file in a directory.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const file = (dir: string): string => path.join(dir, "s2.cassette.json")
 
 /**
  * Whether the commands answer from a cassette (then retrying cannot change an answer).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const replaying = (settings: Settings): boolean => Option.isSome(settings.replay)
 
@@ -69,7 +69,7 @@ export const replaying = (settings: Settings): boolean => Option.isSome(settings
  * replay answers the recorded retries (a 429, then its retry's 200) without their waits: there is
  * no server to be patient with.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const retry = (settings: Settings): { readonly retry?: RetryPolicy.RetryPolicy } => {
   if (Option.isNone(settings.record) && Option.isNone(settings.replay)) return {}
@@ -82,7 +82,7 @@ export const retry = (settings: Settings): { readonly retry?: RetryPolicy.RetryP
 /**
  * The `HttpClient` of a command: `http` itself, or the cassette layer over it.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const around = (
   settings: Settings,
@@ -121,7 +121,7 @@ export const around = (
 /**
  * Maps the error a layer fails with while it is built (Layer has no `mapError` in effect 4).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const mapLayerError =
   <E, E2>(f: (error: E) => E2) => <A, R>(self: Layer.Layer<A, E, R>): Layer.Layer<A, E2, R> =>

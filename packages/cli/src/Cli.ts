@@ -2,7 +2,7 @@
  * The `s2` command tree and the one way to run it: from `main.ts` with the process's arguments, or
  * from the demo with arguments it chooses. Failures become one line on stderr and an exit code.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
@@ -43,14 +43,14 @@ import { Stdio } from "./Stdio.js"
 /**
  * The version of `s2`: that of its package.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const version: string = packageJson.version
 
 /**
  * The commands of `s2`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const commands = [
   Papers.paper,
@@ -78,14 +78,14 @@ export const commands = [
 /**
  * The command tree without `demo`: what the demo runs, step by step.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const base = s2.pipe(Command.withSubcommands(commands))
 
 /**
  * `s2 demo`: runs ordinary command lines of {@link base} against a 100,000-paper in-process emulator.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const demo = Command.make("demo", {}, () =>
   Effect.gen(function*() {
@@ -170,7 +170,7 @@ const versionCommand = Command.make("version", {}, () => Stdio.use((stdio) => st
 /**
  * The root command.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const root = s2.pipe(
   Command.withSubcommands([...commands, demo, help, versionCommand])
@@ -181,7 +181,7 @@ export const root = s2.pipe(
  * The framework's own flag also takes `powershell` and the aliases `sh` and `pwsh`, which `s2` does
  * not document or test.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const completionShells = ["bash", "zsh", "fish"] as const
 
@@ -234,7 +234,7 @@ const failure = (cause: Cause.Cause<unknown>, verbose: boolean) =>
  * {@link Help.presenter}; other errors are printed as one line (`s2: …`); with `--verbose`, the
  * full cause follows.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const runWith = <Name extends string, Input, ContextInput, E, R>(
   command: Command.Command<Name, Input, ContextInput, E, R>,
@@ -261,7 +261,7 @@ const unused = (what: string) => Effect.die(new Error(`s2 has no ${what}`))
  * stream, after which `--ids-file -` could not read it from a pipe (EAGAIN), and both would be
  * loaded on every start.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const platform: Layer.Layer<Command.Environment> = Layer.mergeAll(
   NodeFileSystem.layer,
@@ -284,7 +284,7 @@ export const platform: Layer.Layer<Command.Environment> = Layer.mergeAll(
 /**
  * Runs `s2` with `argv`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const run = (
   argv: ReadonlyArray<string>

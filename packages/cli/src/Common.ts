@@ -6,7 +6,7 @@
  * provided to a command by the framework ({@link withClient}); {@link run} maps client errors to
  * one-line messages with exit codes.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
 import type { S2Error } from "@s2-effect/core"
@@ -41,7 +41,7 @@ import * as TextFlag from "./TextFlag.js"
 /**
  * The flags every command takes, parsed.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Common extends Cache.Flags, Cassettes.Settings {
   readonly apiUrl: Option.Option<string>
@@ -61,7 +61,7 @@ const bool = (name: string, description: string) =>
 /**
  * The flags every command takes: the root's shared flags.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const flags = {
   apiUrl: Flag.String("api-url").pipe(
@@ -110,7 +110,7 @@ const description =
  * The root command `s2` with the flags every command takes, before its subcommands are attached
  * (see `Cli.ts`). A command reads those flags with `yield* s2`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const s2 = Command.make("s2").pipe(Command.withDescription(description), Command.withSharedFlags(flags))
 
@@ -120,7 +120,7 @@ export const s2 = Command.make("s2").pipe(Command.withDescription(description), 
  * `graph`: a log of how far a long job got), or nothing when `piped` is omitted (`search --bulk`,
  * whose records are what is piped).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const progress = (piped?: string) =>
   Effect.gen(function*() {
@@ -137,7 +137,7 @@ export const progress = (piped?: string) =>
  * of its steps, so that every shared flag acts on the demo too. Values that came from the
  * environment (`S2_CACHE`, `S2_REDIS_URL`) are spelled out; they are the same values.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const toArgs = (common: Common): Array<string> =>
   Object.keys(flags).flatMap((key) => {
@@ -151,7 +151,7 @@ export const toArgs = (common: Common): Array<string> =>
 /**
  * `--fields`: the fields to return, for the commands that select fields.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const fieldsFlag = TextFlag.optional(
   "fields",
@@ -162,14 +162,14 @@ export const fieldsFlag = TextFlag.optional(
 /**
  * `--max`: for the commands that print a list.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const maxFlag = Flag.Int("max").pipe(Flag.withDescription("Stop after N records"), Flag.optional)
 
 /**
  * `--format`: for the commands that print records.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const formatFlag = Flag.Literals("format", ["json", "jsonl", "table", "csv"]).pipe(
   Flag.withDescription("Output format (default: pretty JSON on a terminal, JSON lines when piped)"),
@@ -179,7 +179,7 @@ export const formatFlag = Flag.Literals("format", ["json", "jsonl", "table", "cs
 /**
  * The output flags of a command that prints one record.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Shown {
   readonly format: Option.Option<Format>
@@ -188,7 +188,7 @@ export interface Shown {
 /**
  * The output flags of a command that prints a list.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Listed extends Shown {
   readonly max: Option.Option<number>
@@ -198,7 +198,7 @@ export interface Listed extends Shown {
  * The in-process emulator used by `--emulator`: corpus size and seed. The default size is
  * `S2_EMULATOR_SIZE` or 10,000 papers; the demo provides 100,000.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const EmulatorSettings = Context.Reference<{ readonly size: number | undefined; readonly seed: number }>(
   "@s2-effect/cli/EmulatorSettings",
@@ -214,7 +214,7 @@ const emulators = new Map<string, Built>()
  * what to show), with the faults of `S2_EMULATOR_FAULTS` (the JSON of a `Faults.Config`), so that
  * a 429 storm can be tried offline; a value that does not decode is refused (exit 2).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const inProcessEmulator: Effect.Effect<Built, CliError> = Effect.gen(function*() {
   const settings = yield* EmulatorSettings
@@ -247,7 +247,7 @@ export const inProcessEmulator: Effect.Effect<Built, CliError> = Effect.gen(func
  * Parses `--timeout`: a number of seconds, `500ms`, `10s`, `2m`, or an Effect duration
  * ("10 seconds").
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, CliError> =>
   parseDuration("--timeout", text)
@@ -256,7 +256,7 @@ export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, Cli
  * Parses a duration flag (`--timeout`, `--deadline`): a number of seconds, `500ms`, `10s`, `2m`, or
  * an Effect duration ("10 seconds").
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const parseDuration = (flag: string, text: string): Effect.Effect<Duration.Duration, CliError> => {
   const trimmed = text.trim()
@@ -276,7 +276,7 @@ export const parseDuration = (flag: string, text: string): Effect.Effect<Duratio
  * A check of the client's `Validate` module as a CLI error (exit 2): its message names the flag,
  * or `message` replaces it.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const check = <A>(result: Validate.Check<A>, message?: string): Effect.Effect<A, CliError> =>
   Result.match(result, {
@@ -308,7 +308,7 @@ const keyFile = (common: Common): Effect.Effect<Option.Option<Redacted.Redacted<
  * what the client's own `SemanticScholar.config` reads from `S2_API_KEY`. The API root is trimmed
  * and a blank one is unset, as the client's config does.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const readApiSettings = Effect.fnUntraced(function*(common: Common) {
   const file = yield* keyFile(common)
@@ -323,7 +323,7 @@ export const readApiSettings = Effect.fnUntraced(function*(common: Common) {
  * What the error messages of a command say of its client: how many retries it makes and whether
  * it sends a key. Provided with the client by {@link withClient}.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class ClientFacts extends Context.Service<ClientFacts, {
   readonly retries: number
@@ -336,7 +336,7 @@ const defaultRetries = 10
  * The API root under `--emulator`: requests never leave the process, and error messages should
  * not name api.semanticscholar.org as the server that answered.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const emulatorUrl = "https://emulator.s2.test"
 
@@ -358,7 +358,7 @@ const httpClient = (common: Common, emulator: Built | undefined) =>
  * What `s2` calls itself to the servers it asks: its name and the version `s2 --version` prints, so
  * that a server's operators can tell its requests (and its versions) apart.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const userAgent = `s2/${packageJson.version} (@s2-effect/cli)`
 
@@ -369,7 +369,7 @@ const withUserAgent = HttpClient.mapRequest(HttpClientRequest.setHeader("user-ag
  * `--emulator` with `--api-url` (two servers). `--record` with `--replay` is refused by the cassette
  * (Cassettes.around).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const conflicts = (common: Common): Effect.Effect<void, CliError> =>
   common.emulator && Option.exists(common.apiUrl, (url) => url.trim().length > 0)
@@ -379,7 +379,7 @@ export const conflicts = (common: Common): Effect.Effect<void, CliError> =>
 /**
  * The client of the shared flags and the environment, with its {@link ClientFacts}.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFacts, CliError> =>
   Layer.unwrap(Effect.gen(function*() {
@@ -421,7 +421,7 @@ export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFact
  * With `--verbose`: debug-level logging to stderr. Otherwise warnings and above, to stderr: stdout
  * carries records.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const logging = (verbose: boolean): Layer.Layer<never> =>
   Layer.mergeAll(
@@ -436,7 +436,7 @@ export const logging = (verbose: boolean): Layer.Layer<never> =>
  * Provides a command with the client of the shared flags, and the logging of `--verbose`: the
  * framework builds them once the command line is parsed, before the command's handler runs.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const withClient = <Name extends string, Input, ContextInput, E, R>(
   self: Command.Command<Name, Input, ContextInput, E, R>,
@@ -453,7 +453,7 @@ export const withClient = <Name extends string, Input, ContextInput, E, R>(
 /**
  * The output format: `--format`, else pretty JSON on a terminal and JSON lines when piped.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const format = (shown: Shown): Effect.Effect<Format, never, Stdio> =>
   Stdio.useSync((stdio) => Option.getOrElse(shown.format, () => (stdio.outIsTTY ? "json" : "jsonl")))
@@ -461,7 +461,7 @@ export const format = (shown: Shown): Effect.Effect<Format, never, Stdio> =>
 /**
  * The `--max` limit, checked (a whole number ≥ 1), or `undefined` for no limit.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const max = (listed: { readonly max: Option.Option<number> }): Effect.Effect<number | undefined, CliError> =>
   Option.match(listed.max, {
@@ -474,7 +474,7 @@ export const max = (listed: { readonly max: Option.Option<number> }): Effect.Eff
  * `BadQueryParameters` naming the unknown field), the command's defaults when omitted, and the
  * client's own default (every field) for `--fields all`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const fields = (
   selected: { readonly fields: Option.Option<string> },
@@ -506,7 +506,7 @@ const forCli = (error: S2Error): S2Error =>
 /**
  * Splits a comma-separated option value, trimming and dropping empty entries.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const splitList = (text: string): Array<string> =>
   text.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
@@ -515,7 +515,7 @@ export const splitList = (text: string): Array<string> =>
  * Runs the body of a command against the client {@link withClient} provides, turning client errors
  * into one-line {@link CliError}s (`what` says what was being done).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const run = <A, R>(
   what: string,

@@ -3,7 +3,7 @@
  * carrying its exit code; an {@link S2Error} of the client is turned into one by {@link fromS2Error},
  * which says what failed, why, and what to do.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { S2Error } from "@s2-effect/core"
 import { excerpt, isS2Error, RetryPolicy } from "@s2-effect/core"
@@ -12,7 +12,7 @@ import * as Schema from "effect/Schema"
 /**
  * The exit codes, one per kind of failure.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const ExitCode = {
   ok: 0,
@@ -35,13 +35,13 @@ export const ExitCode = {
   terminated: 143
 } as const
 
-/** @since 0.1.0 */
+/** @since 1.0.0 */
 export type ExitCode = typeof ExitCode[keyof typeof ExitCode]
 
 /**
  * A failure of the CLI, ready to print: `message` is the whole line (without the `s2: ` prefix).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export class CliError extends Schema.TaggedError<CliError>()("CliError", {
   message: Schema.String,
@@ -52,14 +52,14 @@ export class CliError extends Schema.TaggedError<CliError>()("CliError", {
 /**
  * A failure of bad input given on the command line (exit 2).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const badInput = (message: string): CliError => new CliError({ message, code: ExitCode.badInput })
 
 /**
  * A failure reading or writing a local file (exit 10).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const fileError = (what: string, cause: unknown): CliError =>
   new CliError({
@@ -72,7 +72,7 @@ export const fileError = (what: string, cause: unknown): CliError =>
  * The cassette's own failure under a client error (`CassetteMiss`, `CassetteFileError` of
  * `--record` / `--replay`), found by tag: the testing package is loaded only with those flags.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const cassetteFailure = (error: unknown): { readonly _tag: string; readonly message: string } | undefined => {
   for (let link = error, depth = 0; typeof link === "object" && link !== null && depth < 8; depth++) {
@@ -86,7 +86,7 @@ export const cassetteFailure = (error: unknown): { readonly _tag: string; readon
 /**
  * How the request was configured, for the hints of the error messages.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface ErrorContext {
   /** What was being done, e.g. `paper CorpusId:1`. */
@@ -147,7 +147,7 @@ const decodeWhy = (error: Extract<S2Error, { readonly _tag: "DecodeError" }>): s
 /**
  * The one-line message and exit code of a client error.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => {
   // Each cause has its own budget (RetryPolicy.defaultBudgets): say how many retries this one got.

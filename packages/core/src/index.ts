@@ -1,7 +1,7 @@
 /**
  * @s2-effect/core — the Effect client for the Semantic Scholar APIs.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 /** @category modules */
 export * as AssistantTools from "./AssistantTools.js"

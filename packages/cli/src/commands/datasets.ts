@@ -1,7 +1,7 @@
 /**
  * `s2 datasets releases|release|links|diffs|download`: the Datasets API, and downloading a dataset.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { SemanticScholar } from "@s2-effect/core"
@@ -25,7 +25,7 @@ const releaseId = Argument.String("release").pipe(
 const datasetName = Argument.String("dataset").pipe(Argument.withDescription("A dataset name, e.g. papers"))
 const format = { format: Common.formatFlag } as const
 
-/** `s2 datasets releases`. @since 0.1.0 */
+/** `s2 datasets releases`. @since 1.0.0 */
 export const releases = Command.make("releases", { max: Common.maxFlag, ...format }, (o) =>
   Common.run(
     "list of dataset releases",
@@ -35,7 +35,7 @@ export const releases = Command.make("releases", { max: Common.maxFlag, ...forma
     })
   )).pipe(Command.withDescription("The dataset releases, oldest first"))
 
-/** `s2 datasets release [id]`. @since 0.1.0 */
+/** `s2 datasets release [id]`. @since 1.0.0 */
 export const release = Command.make("release", { release: releaseId, ...format }, (o) =>
   Common.run(
     `release ${o.release}`,
@@ -45,7 +45,7 @@ export const release = Command.make("release", { release: releaseId, ...format }
     })
   )).pipe(Command.withDescription("A release and its datasets (default: latest)"))
 
-/** `s2 datasets links <dataset> [release]`. @since 0.1.0 */
+/** `s2 datasets links <dataset> [release]`. @since 1.0.0 */
 export const links = Command.make(
   "links",
   { dataset: datasetName, release: releaseId, ...format },
@@ -59,7 +59,7 @@ export const links = Command.make(
     )
 ).pipe(Command.withDescription("Download links of a dataset (needs S2_API_KEY)"))
 
-/** `s2 datasets diffs <dataset> <start> [end]`. @since 0.1.0 */
+/** `s2 datasets diffs <dataset> <start> [end]`. @since 1.0.0 */
 export const diffs = Command.make(
   "diffs",
   {
@@ -90,7 +90,7 @@ const megabytes = (bytes: number | undefined) => bytes === undefined ? "?" : (by
  * disk, resuming partial files and skipping finished ones; one line per file event on stderr
  * (progress at most once a second per file) and the list of files on stdout at the end.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const download = Command.make(
   "download",
@@ -170,7 +170,7 @@ export const download = Command.make(
 /**
  * `s2 datasets`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const datasets = Command.make("datasets").pipe(
   Command.withDescription("The Datasets API: releases, a release, download links, diffs, downloads"),

@@ -14,7 +14,7 @@
  * settings check and the cutting back are harvest's (`HarvestLock`, `HarvestCheckpoint`,
  * `Harvest.prepare`).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { Paper } from "@s2-effect/core"
 import { CitationGraph, excerpt, Fields } from "@s2-effect/core"
@@ -44,7 +44,7 @@ export const graphDefaults = ["title", "year", "citationCount"]
  * Everything that decides the file's content: a resume must have the same. Kept as the harvest
  * checkpoint's `query` (JSON), so that harvest's checkpoint, lock and resume serve the graph too.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export interface Settings {
   readonly seeds: ReadonlyArray<string>
@@ -74,7 +74,7 @@ const flagOf: Record<keyof Settings, string> = {
  * The settings in which a checkpoint's walk and this run differ, named as typed:
  * "the checkpoint is for --depth 2; this run has --depth 3" (harvest's wording).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const differences = (saved: Settings, given: Settings): string =>
   Harvest.describeDifferences(
@@ -407,7 +407,7 @@ const settingsOf = (o: {
 /**
  * `s2 graph`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const graph = Command.make(
   "graph",

@@ -3,7 +3,7 @@
  * through `Resolve.references` (one batch request per 500 ids, one title match per title), printed
  * as BibTeX or as records. Unresolved references are listed on stderr, and make the exit code 3.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { Paper } from "@s2-effect/core"
 import { excerpt, Fields, Resolve } from "@s2-effect/core"
@@ -20,7 +20,7 @@ import { visibleLines } from "../render/Escape.js"
 import * as Output from "../render/Output.js"
 import { Stdio } from "../Stdio.js"
 
-/** Fields of each record when `--fields` is omitted (jsonl, csv, table). @since 0.1.0 */
+/** Fields of each record when `--fields` is omitted (jsonl, csv, table). @since 1.0.0 */
 export const resolveDefaults = ["title", "year", "venue", "authors", "externalIds"]
 
 /** What `--format bibtex` asks for: the API's BibTeX, and what a stand-in entry needs when it has none. */
@@ -42,7 +42,7 @@ export interface Reference {
 /**
  * Whether a text is BibTeX: its first line that is neither blank nor a `%` comment starts an entry.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const looksLikeBibtex = (text: string): boolean => /^(?:\s*(?:%[^\n]*)?\n)*\s*@\s*[A-Za-z]+\s*[{(]/.test(text)
 
@@ -51,7 +51,7 @@ export const looksLikeBibtex = (text: string): boolean => /^(?:\s*(?:%[^\n]*)?\n
  * line. Blank lines and lines starting with `#` are skipped; a `#` later in a line is kept (titles
  * such as "F# for …" and URLs have one).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const parseReferences = (text: string, name: string): ReadonlyArray<Reference> => {
   if (/\.bib$/i.test(name) || looksLikeBibtex(text)) {
@@ -152,7 +152,7 @@ const fieldsOf = (o: { readonly fields: Option.Option<string> }, bibtex: boolean
 /**
  * `s2 resolve [FILE|-]`.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const resolve = Command.make(
   "resolve",
@@ -257,7 +257,7 @@ const suffix = (n: number): string =>
  * The BibTeX keys given so far, compared without case (BibTeX and biber treat `Vaswani2017` and
  * `vaswani2017` as one): `take` answers `key`, or `key` with the first free suffix.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const bibtexKeys = () => {
   const used = new Set<string>()
@@ -286,7 +286,7 @@ const madeKey = (paper: Paper): string => {
  * the title, authors and year when the API has none (or none that closes). Control characters are
  * shown escaped: the text is the server's.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const bibtexEntry = (paper: Paper, keys: ReturnType<typeof bibtexKeys>, userKey?: string): string => {
   const given = paper.citationStyles?.bibtex

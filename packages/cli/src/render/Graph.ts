@@ -4,7 +4,7 @@
  * is written as it goes and a resume appends to what is there (the footer comes last, when the walk
  * is complete).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 import type { CitationGraph } from "@s2-effect/core"
 import { csvCell } from "./Format.js"
@@ -12,14 +12,14 @@ import * as MapPage from "./Map.js"
 import { toJson } from "./Output.js"
 
 /**
- * @since 0.1.0
+ * @since 1.0.0
  */
 export type GraphFormat = "jsonl" | "csv" | "graphml" | "html"
 
 /**
  * The fields of each paper in an HTML map (Map.ts): what its card shows.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const mapFields = ["title", "year", "citationCount", "authors", "venue"]
 
@@ -27,7 +27,7 @@ export const mapFields = ["title", "year", "citationCount", "authors", "venue"]
  * The columns of the CSV layout: node rows fill `paperId` to `citationCount`, edge rows `from` and
  * `to` (the citing and the cited paperId).
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const csvColumns = ["type", "paperId", "depth", "title", "year", "citationCount", "from", "to"] as const
 
@@ -51,7 +51,7 @@ const xmlEscapes: Readonly<Record<string, string>> = {
  * hold at all (the other controls, lone surrogates, U+FFFE/U+FFFF) dropped, since a server's title
  * may contain anything and one such character makes the whole file unreadable.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const xmlText = (text: string): string =>
   text
@@ -77,7 +77,7 @@ const graphmlHeader = [
 /**
  * What a file starts with.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const header = (format: GraphFormat): string =>
   format === "jsonl"
@@ -91,7 +91,7 @@ export const header = (format: GraphFormat): string =>
 /**
  * What a complete file ends with.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const footer = (format: GraphFormat): string =>
   format === "graphml" ? "  </graph>\n</graphml>\n" : format === "html" ? MapPage.footer() : ""
@@ -105,7 +105,7 @@ const data = (key: string, value: string | undefined): string =>
 /**
  * The text of one node or edge, with its line ending.
  *
- * @since 0.1.0
+ * @since 1.0.0
  */
 export const element = (format: GraphFormat, e: CitationGraph.Node | CitationGraph.Edge): string => {
   if (format === "html") {
