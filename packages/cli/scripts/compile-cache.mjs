@@ -22,14 +22,36 @@ import * as vm from "node:vm"
 const bundleHash = "__S2_BUNDLE_HASH__"
 const filename = fileURLToPath(new URL("./s2.cjs", import.meta.url))
 
+/**
+ * Makes the cache directory, not the ones above it: Node's recursive mkdir never returns where a
+ * directory cannot be made though its parent exists (under /proc). One asked for by name that
+ * cannot be made is said in one line; the default one only costs speed.
+ */
+const makeDirectory = (dir, asked) => {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 })
+  } catch (error) {
+    if (error?.code === "EEXIST") return true
+    if (asked) {
+      const words = /^[A-Z0-9]+: ([^,]+)/.exec(error?.message ?? "")?.[1]
+      process.stderr.write(
+        `s2: S2_COMPILE_CACHE ${dir} cannot be made: ${words ?? "error"} (${error?.code}); ` +
+          "running without the compile cache (its parent must exist)\n"
+      )
+    }
+    return false
+  }
+  return true
+}
+
 /** The cache directory, or undefined when turned off or not safe to use. */
 const directory = () => {
   const env = process.env
   if (env.S2_COMPILE_CACHE === "0" || (env.NODE_DISABLE_COMPILE_CACHE ?? "") !== "") return undefined
   const uid = process.getuid?.()
   const dir = env.S2_COMPILE_CACHE || path.join(os.tmpdir(), `s2-compile-cache-${uid ?? os.userInfo().username}`)
+  if (!makeDirectory(dir, Boolean(env.S2_COMPILE_CACHE))) return undefined
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
     // The cache is code this process runs: only from a directory no other user can write to.
     const stat = fs.statSync(dir)
     return uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0) ? dir : undefined

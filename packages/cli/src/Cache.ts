@@ -4,14 +4,15 @@
  *
  * @since 1.0.0
  */
-import type { ResponseCache } from "@s2-effect/core"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { Files, type ResponseCache } from "@s2-effect/core"
 import * as Flag from "effect/cli/Flag"
 import * as Config from "effect/Config"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { CliError } from "./ExitCode.js"
-import { badInput } from "./ExitCode.js"
+import { badInput, fileError } from "./ExitCode.js"
 import * as TextFlag from "./TextFlag.js"
 
 /**
@@ -78,6 +79,12 @@ export const cacheOption = (
           )
       }
     })
+    // Made here, so that a directory that cannot be made is one line naming the flag (the store
+    // makes it the same way, failing at once where Node's recursive mkdir loops, under /proc).
+    yield* Files.makeDirectory(directory.value).pipe(
+      Effect.provide(NodeFileSystem.layer),
+      Effect.mapError((cause) => fileError(`cannot create the --cache directory ${directory.value}`, cause))
+    )
     // Loaded only with a cache, so that `s2 --help` and plain commands start without the Node layer.
     const { NodeCache } = yield* Effect.promise(() => import("@s2-effect/node"))
     return {

@@ -11,7 +11,7 @@
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type { S2Error } from "@s2-effect/core"
-import { isRetryable, RetryPolicy } from "@s2-effect/core"
+import { Files, isRetryable, RetryPolicy } from "@s2-effect/core"
 import type { Cassette } from "@s2-effect/testing"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
@@ -99,7 +99,17 @@ export const around = (
     // The testing package is loaded only with --record / --replay, as the emulator only with --emulator.
     onSome: ({ dir, mode }) =>
       Effect.map(
-        Effect.promise(() => import("@s2-effect/testing")),
+        Effect.andThen(
+          // The directory of --record, made before anything is asked (the cassette would make it
+          // after the first answer, with Node's recursive mkdir, which loops under /proc).
+          mode === "record"
+            ? Files.makeDirectory(dir).pipe(
+              Effect.provide(NodeFileSystem.layer),
+              Effect.mapError((cause) => fileError(`cannot create the --record directory ${dir}`, cause))
+            )
+            : Effect.void,
+          Effect.promise(() => import("@s2-effect/testing"))
+        ),
         ({ Cassette }) =>
           Cassette.layer({ path: file(dir), mode }).pipe(
             Layer.provide(Layer.merge(http, NodeFileSystem.layer)),

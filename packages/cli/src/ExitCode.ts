@@ -6,7 +6,7 @@
  * @since 1.0.0
  */
 import type { S2Error } from "@s2-effect/core"
-import { excerpt, isS2Error, RetryPolicy } from "@s2-effect/core"
+import { excerpt, Files, isS2Error, RetryPolicy } from "@s2-effect/core"
 import * as Schema from "effect/Schema"
 
 /**
@@ -57,13 +57,15 @@ export class CliError extends Schema.TaggedError<CliError>()("CliError", {
 export const badInput = (message: string): CliError => new CliError({ message, code: ExitCode.badInput })
 
 /**
- * A failure reading or writing a local file (exit 10).
+ * A failure reading or writing a local file (exit 10). The cause is said in the system's words
+ * (`no space left on device (ENOSPC)`, `Files.describeError`), not as the platform names its call
+ * (`Unknown: FileSystem.writeAll (21)`), which says nothing a user can act on.
  *
  * @since 1.0.0
  */
 export const fileError = (what: string, cause: unknown): CliError =>
   new CliError({
-    message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}`,
+    message: `${what}: ${Files.describeError(cause)}`,
     code: ExitCode.file,
     cause
   })

@@ -9,13 +9,16 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Cli from "./Cli.js"
-import { ExitCode } from "./ExitCode.js"
+import { ExitCode, fileError } from "./ExitCode.js"
+import { visibleMessage } from "./render/Escape.js"
 import { Stdio } from "./Stdio.js"
 
-// `s2 … | head` closes the pipe early: that is not an error.
+// `s2 … | head` closes the pipe early: that is not an error. Any other failure (`> file` on a full
+// disk) is one line, as every local file's failure is, not a stack trace.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(ExitCode.ok)
-  throw error
+  process.stderr.write(`s2: ${visibleMessage(fileError("cannot write to standard output", error).message)}\n`)
+  process.exit(ExitCode.file)
 })
 
 let code: number = ExitCode.ok

@@ -88,7 +88,8 @@ export const makeDirectory: (
  * What went wrong, in the system's words, for the one line a user reads: `no space left on device
  * (ENOSPC)` rather than the platform's `Unknown: FileSystem.writeAll (21)`, which names the
  * operation and a file descriptor but not the cause. The caller names the file and what it was
- * doing. An error without a system code keeps the platform's message.
+ * doing. Takes a `PlatformError` or Node's own error (`ENOSPC: no space left on device, write`,
+ * from a stream); an error without a system code keeps its message.
  *
  * @example
  * ```ts
@@ -103,4 +104,4 @@ export const makeDirectory: (
  * @category files
  * @since 1.0.0
  */
-export const describeError: (error: PlatformError.PlatformError) => string = internal.describeError
+export const describeError: (error: unknown) => string = internal.describeError

@@ -217,5 +217,10 @@ describe("Files.describeError", () => {
         description: "noFollow is not supported"
       })
       expect(Files.describeError(bare)).toBe("FileSystem.open: noFollow is not supported")
+      // Node's own error, as a stream gives it; anything else as it says itself.
+      const denied = Object.assign(new Error("EACCES: permission denied, open '/x'"), { code: "EACCES" })
+      expect(Files.describeError(denied)).toBe("permission denied (EACCES)")
+      expect(Files.describeError(new Error("odd"))).toBe("odd")
+      expect(Files.describeError("odder")).toBe("odder")
     }).pipe(Effect.provide(NodeFileSystem.layer)))
 })

@@ -157,7 +157,11 @@ export const download = Command.make(
               }
             }),
             Effect.provide(files),
-            Effect.catchTag("DatasetFileError", (error) => Effect.fail(fileError(`${o.dataset}: ${error.file}`, error)))
+            // The error names the file or the link, and what happened to it.
+            Effect.catchTag(
+              "DatasetFileError",
+              (error) => Effect.fail(fileError(`download of ${o.dataset} in release ${o.release}`, error))
+            )
           )
         yield* Output.many(
           o,

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
-import type * as PlatformError from "effect/PlatformError"
+import * as PlatformError from "effect/PlatformError"
 import type { WriteOptions } from "../Files.js"
 
 /** Names tried before giving up: a collision of 64 random bits means the names are being planted. */
@@ -112,8 +112,9 @@ const systemWords = (cause: unknown): { readonly code: string; readonly words: s
   return { code, words }
 }
 
-export const describeError = (error: PlatformError.PlatformError): string => {
-  const system = systemWords(error.reason.cause)
-  if (system === undefined) return error.reason.message
-  return system.words === undefined ? system.code : `${system.words} (${system.code})`
+export const describeError = (error: unknown): string => {
+  const platform = PlatformError.isPlatformError(error)
+  const system = systemWords(platform ? error.reason.cause : error)
+  if (system !== undefined) return system.words === undefined ? system.code : `${system.words} (${system.code})`
+  return platform || error instanceof Error ? error.message : String(error)
 }
