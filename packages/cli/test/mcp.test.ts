@@ -33,6 +33,7 @@ const toolNames = [
   "get_references",
   "match_title",
   "recommend_papers",
+  "related_papers",
   "resolve_references",
   "search_authors",
   "search_papers",
@@ -140,7 +141,7 @@ describe("s2 mcp --emulator, with the SDK's client", () => {
     await server.client.close()
   })
 
-  it("lists the 13 tools, each with an object input schema and a description", async () => {
+  it("lists the 14 tools, each with an object input schema and a description", async () => {
     const { tools } = await server.client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual(toolNames)
     for (const tool of tools) {

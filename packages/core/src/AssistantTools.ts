@@ -1,6 +1,6 @@
 /**
  * Semantic Scholar as tools for an AI assistant, defined once with effect/ai `Tool` and `Toolkit`:
- * the same 13 tools serve an MCP server (`s2 mcp`, or your own `McpServer.layerHttp` with
+ * the same 14 tools serve an MCP server (`s2 mcp`, or your own `McpServer.layerHttp` with
  * {@link mcp}) and an Effect `LanguageModel` agent (`LanguageModel.generateText({ toolkit })` with
  * {@link handlers}).
  *
@@ -23,6 +23,7 @@
  * | `search_snippets` | `query`, `limit?` (10) |
  * | `resolve_references` | `lines` |
  * | `citation_graph` | `seeds`, `direction?` ("references"), `depth?` (1), `perNode?` (10), `maxNodes?` (50) |
+ * | `related_papers` | `seeds`, `top?` (20) |
  *
  * @since 1.0.0
  */
@@ -53,6 +54,8 @@ export {
   PaperSummary,
   RecommendationsAnswer,
   ReferencesAnswer,
+  RelatedAnswer,
+  RelatedPaperAnswer,
   ResolvedReference,
   SnippetAnswer,
   SnippetsAnswer,
@@ -73,16 +76,17 @@ export const handlers: Layer.Layer<Tool.HandlersFor<typeof internal.toolkit.tool
   internal.handlers
 
 /**
- * Options of {@link handlersWith}: `budget`, how long a call of `citation_graph` or
- * `resolve_references` (the tools that make many requests) may run before it answers with what it
- * has (the graph `truncated` with `timeBudgetSeconds`, the lines not reached `notTried`). Default
+ * Options of {@link handlersWith}: `budget`, how long a call of `citation_graph`,
+ * `resolve_references` or `related_papers` (the tools that make many requests) may run before it
+ * answers with what it has (the graph `truncated` with `timeBudgetSeconds`, the lines not reached
+ * `notTried`, the related papers ranked from the lists read by then). Default
  * {@link defaultBudget}, 40 s: an assistant's MCP client gives up on a call after 60 s by default.
  *
  * @category layers
  * @since 1.0.0
  */
 export interface HandlersOptions {
-  /** How long a call of `citation_graph` or `resolve_references` may run (default 40 s). */
+  /** How long a call of `citation_graph`, `resolve_references` or `related_papers` may run (default 40 s). */
   readonly budget?: Duration.Input | undefined
 }
 

@@ -15,6 +15,7 @@ import type { S2Error } from "../src/index.js"
 import {
   AssistantTools,
   BadQueryParameters,
+  CitationGraph,
   DecodeError,
   Forbidden,
   InvalidOptions,
@@ -132,7 +133,8 @@ const parameterNames: { readonly [N in Name]: ReadonlyArray<string> } = {
   match_title: ["title"],
   search_snippets: ["query", "limit"],
   resolve_references: ["lines"],
-  citation_graph: ["seeds", "direction", "depth", "perNode", "maxNodes"]
+  citation_graph: ["seeds", "direction", "depth", "perNode", "maxNodes"],
+  related_papers: ["seeds", "top"]
 }
 
 interface JsonObject {
@@ -142,7 +144,7 @@ interface JsonObject {
 }
 
 describe("the tools' definitions", () => {
-  it("13 tools, with the issue's names and these parameters", () => {
+  it("14 tools, with the issues' names and these parameters", () => {
     const tools = Object.values(AssistantTools.toolkit.tools)
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(parameterNames).sort())
     for (const tool of tools) {
@@ -491,6 +493,31 @@ describe("resolve_references and citation_graph", () => {
     }).pipe(Effect.provide(emulated())))
 })
 
+describe("related_papers", () => {
+  it.effect("the papers of CitationGraph.related, compact: summaries with the score, counts and flags", () =>
+    Effect.gen(function*() {
+      const { text, value } = yield* answer("related_papers", { seeds: [TURING, "CorpusId:999999999"], top: 5 })
+      const direct = yield* CitationGraph.related([TURING], { top: 5 })
+      expect(value.papers.map((p) => [p.paperId, p.score, p.coCitation, p.coupling, p.citesSeed, p.citedBySeed]))
+        .toEqual(
+          direct.papers.map((r) => [r.paper.paperId, r.score, r.coCitation, r.coupling, r.citesSeed, r.citedBySeed])
+        )
+      expect(value.papers[0]).toMatchObject({ title: direct.papers[0]!.paper.title, authors: expect.any(Array) })
+      expect(value.seeds).toEqual([{ paperId: TURING, title: "Computing Machinery and Intelligence", year: 1950 }])
+      expect(value.notFound).toEqual(["CorpusId:999999999"])
+      expect(value).toMatchObject({ candidates: direct.candidates, citing: direct.citing, cited: direct.cited })
+      expect(value.timeBudgetSeconds).toBeUndefined()
+      expect(text.split("\n")[0]).toMatch(
+        /^5 papers related to "Computing Machinery and Intelligence", best first, of [\d,]+ ranked from [\d,]+ papers citing a seed and \d+ cited by one; not found: CorpusId:999999999:$/
+      )
+      expect(text.split("\n")[1]).toMatch(/^1\. .* · score [\d.]+ · co-cited \d+, coupled \d+/)
+      const many = yield* failure("related_papers", { seeds: ["a", "b", "c", "d", "e", "f"] })
+      expect(many.origin).toBe("parameters")
+      const top = yield* failure("related_papers", { seeds: [TURING], top: 101 })
+      expect(top.origin).toBe("parameters")
+    }).pipe(Effect.provide(emulated())))
+})
+
 describe("failures", () => {
   it.effect("a 429 the retries cannot ride out is rateLimited, with the server's wait", () =>
     Effect.gen(function*() {
@@ -645,7 +672,7 @@ describe("hostile records", () => {
 })
 
 describe("AssistantTools.mcp", () => {
-  it.effect("an MCP client lists the 13 tools and calls them: text content, structured content valid, errors isError", () =>
+  it.effect("an MCP client lists the 14 tools and calls them: text content, structured content valid, errors isError", () =>
     Effect.gen(function*() {
       const c = yield* McpTest.makeClient(AssistantTools.mcp, { protocols: [McpProtocol.v2025_11_25] })
       const { tools } = yield* c.listTools()
@@ -771,6 +798,23 @@ describe("the time budget of the tools that make many requests", () => {
       const seen = (yield* requests).length
       yield* TestClock.adjust("5 minutes")
       expect((yield* requests).length).toBe(seen)
+    }).pipe(Effect.provide(slow)))
+
+  it.effect("related_papers reads no list after half the budget and ranks what it read, within the budget", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(answer("related_papers", { seeds: [TURING] }))
+      // 10 s each: the seed (10 s), the references of its citing papers (20 s), then no list: the
+      // citations of its references would start at 20 s, half the budget; the details (30 s).
+      yield* TestClock.adjust("29 seconds")
+      expect(fiber.pollUnsafe()).toBeUndefined()
+      yield* TestClock.adjust("1 second")
+      const { text, value } = yield* Fiber.join(fiber)
+      expect(value.timeBudgetSeconds).toBe(40)
+      expect(value.cited).toBe(0)
+      expect(value.citing).toBeGreaterThan(0)
+      expect(value.papers.length).toBe(20)
+      expect(text.split("\n")[0]).toContain("stopped at the 40 s time budget: ranked from the lists read so far")
+      expect((yield* paths).length).toBe(3)
     }).pipe(Effect.provide(slow)))
 
   it.effect("resolve_references answers at the budget: the lines resolved, in order, the rest notTried", () =>

@@ -17,6 +17,7 @@ import type {
   PaperSummary,
   RecommendationsAnswer,
   ReferencesAnswer,
+  RelatedAnswer,
   SnippetsAnswer,
   TitleMatch
 } from "./assistantTools.js"
@@ -224,6 +225,26 @@ export const references = (answer: ReferencesAnswer): string =>
             }`
         }`
         : `${quoted(r.line)} → ${paperLine(r.paper)}${r.via === undefined ? "" : ` (by ${r.via})`}`)
+  )
+
+export const related = (answer: RelatedAnswer): string =>
+  lines(
+    `${plural(answer.papers.length, "paper")} related to ${
+      answer.seeds.map((s) => quoted(s.title.length > 0 ? s.title : s.paperId)).join(", ") || "no seed found"
+    }, best first, of ${number(answer.candidates)} ranked from ${plural(answer.citing, "paper")} citing a seed and ${
+      number(answer.cited)
+    } cited by one${
+      answer.cutLists === 0 ? "" : ` (${plural(answer.cutLists, "list")} cut at 1,000: counts may be low)`
+    }${stoppedAt(answer.timeBudgetSeconds, "ranked from the lists read so far; call again with fewer seeds")}${
+      answer.notFound.length === 0 ? "" : `; not found: ${cut(answer.notFound.join(", "), 1000)}`
+    }:`,
+    numbered(answer.papers, 0, (p) =>
+      paperLine(p, [
+        `score ${number(Math.round(p.score * 1000) / 1000)}`,
+        `co-cited ${number(p.coCitation)}, coupled ${number(p.coupling)}`,
+        p.citesSeed ? "cites a seed" : undefined,
+        p.citedBySeed ? "cited by a seed" : undefined
+      ]))
   )
 
 /** Edges in the text: at most this many lines of "[n] cites [m], [k]". */

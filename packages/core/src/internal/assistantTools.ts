@@ -1,5 +1,5 @@
 /**
- * Semantic Scholar as tools for an AI assistant: the answer schemas, the typed failure, the 13
+ * Semantic Scholar as tools for an AI assistant: the answer schemas, the typed failure, the 14
  * effect/ai `Tool`s (one table) and their handlers over the client. Answers are compact on
  * purpose: chosen fields, bounded counts, every string from the server cut to a bound, no object
  * keyed by server data. The text each tool shows the model is in `assistantText.ts`.
@@ -384,6 +384,58 @@ export const GraphAnswer = Schema.Struct({
  */
 export type GraphAnswer = typeof GraphAnswer.Type
 
+/**
+ * A paper of `related_papers`: a {@link PaperSummary} with `score`, `coCitation` (papers citing a
+ * seed that cite it too), `coupling` (papers a seed cites that it cites too), `citesSeed`,
+ * `citedBySeed`.
+ *
+ * @category answers
+ * @since 1.1.0
+ */
+export const RelatedPaperAnswer = Schema.Struct({
+  ...paperSummaryFields,
+  score: Schema.Finite,
+  coCitation: Count,
+  coupling: Count,
+  citesSeed: Schema.Boolean,
+  citedBySeed: Schema.Boolean
+})
+/**
+ * @category answers
+ * @since 1.1.0
+ */
+export type RelatedPaperAnswer = typeof RelatedPaperAnswer.Type
+
+/**
+ * The answer of `related_papers`: `{ seeds: { paperId, title, year? }[], notFound, papers (best
+ * first), candidates, citing, cited, cutLists, timeBudgetSeconds? }`: how many papers were ranked,
+ * how many papers citing a seed and cited by one had their lists read, and how many lists the API
+ * cut at 1,000 entries (their counts may be low). At the time budget the papers are ranked from
+ * the lists read so far (`timeBudgetSeconds`).
+ *
+ * @category answers
+ * @since 1.1.0
+ */
+export const RelatedAnswer = Schema.Struct({
+  seeds: Schema.Array(Schema.Struct({
+    paperId: Bounded(bounds.id),
+    title: Bounded(bounds.title),
+    year: optional(Schema.Int)
+  })),
+  notFound: Schema.Array(Bounded(bounds.id)),
+  papers: Schema.Array(RelatedPaperAnswer),
+  candidates: Count,
+  citing: Count,
+  cited: Count,
+  cutLists: Count,
+  timeBudgetSeconds: TimeBudget
+})
+/**
+ * @category answers
+ * @since 1.1.0
+ */
+export type RelatedAnswer = typeof RelatedAnswer.Type
+
 // ---------------------------------------------------------------------------------------------
 // failures
 
@@ -723,10 +775,24 @@ const CitationGraphTool = tool("citation_graph", {
   render: (answer) => text.graph(answer)
 })
 
+const RelatedPapersTool = tool("related_papers", {
+  title: "Related papers",
+  description: "The papers most related to seed papers, ranked from the citation graph: co-citation (papers " +
+    "citing a seed also cite it) and bibliographic coupling (it cites what a seed cites). What to read next.",
+  parameters: {
+    seeds: Schema.Array(Id).check(Schema.isBetweenLength(1, limits.seeds)).annotate({
+      description: `The seed papers (1 to ${limits.seeds}; each ${paperIdForms})`
+    }),
+    top: count(limits.results, 20, "How many related papers, best first")
+  },
+  success: RelatedAnswer,
+  render: (answer) => text.related(answer)
+})
+
 /**
- * The 13 tools: `search_papers`, `get_paper`, `get_papers`, `get_citations`, `get_references`,
+ * The 14 tools: `search_papers`, `get_paper`, `get_papers`, `get_citations`, `get_references`,
  * `search_authors`, `get_author`, `get_author_papers`, `recommend_papers`, `match_title`,
- * `search_snippets`, `resolve_references`, `citation_graph`. Each is read-only, idempotent and
+ * `search_snippets`, `resolve_references`, `citation_graph`, `related_papers`. Each is read-only, idempotent and
  * open-world, returns its failures (`failureMode: "return"`, {@link ToolFailure}) and shows the
  * model a short text (`toModelOutput`).
  *
@@ -759,7 +825,8 @@ export const toolkit = Toolkit.make(
   MatchTitle,
   SearchSnippets,
   ResolveReferences,
-  CitationGraphTool
+  CitationGraphTool,
+  RelatedPapersTool
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -1150,8 +1217,50 @@ const citationGraph = (
   walk(seeds.map(paperId), { direction, depth, perNode, fields: ["title", "year", "citationCount"] }, maxNodes, budget)
 
 /**
+ * `CitationGraph.related`, starting no list request after half the budget (then ranking what it
+ * read, `timeBudgetSeconds`): the other half is for the request in flight then and the one batch of
+ * the answer's details, each up to a paced request and its retries.
+ */
+const relatedPapers = (
+  { seeds, top }: Params<typeof RelatedPapersTool>,
+  budget: Duration.Duration
+): Run<RelatedAnswer> =>
+  CitationGraph.related(seeds.map(paperId), {
+    top,
+    fields: summaryFields,
+    stopAfter: Duration.divideUnsafe(budget, 2)
+  }).pipe(
+    Effect.timeoutOption(budget),
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.fail(failure("timeout", `related papers did not answer within ${budgetSeconds(budget)} s`)),
+      onSome: (answer) => Effect.succeed(relatedAnswer(answer, budget))
+    }))
+  )
+
+const relatedAnswer = (answer: CitationGraph.Related, budget: Duration.Duration): RelatedAnswer => ({
+  seeds: answer.seeds.map((seed) => {
+    const summary = paperSummary(seed)
+    return { paperId: summary.paperId, title: summary.title, ...some("year", summary.year) }
+  }),
+  notFound: answer.notFound.map((id) => text.cut(id, bounds.id)),
+  papers: answer.papers.map((r) => ({
+    ...paperSummary(r.paper),
+    score: r.score,
+    coCitation: r.coCitation,
+    coupling: r.coupling,
+    citesSeed: r.citesSeed,
+    citedBySeed: r.citedBySeed
+  })),
+  candidates: answer.candidates,
+  citing: answer.citing,
+  cited: answer.cited,
+  cutLists: answer.truncated.length,
+  ...(answer.stopped ? { timeBudgetSeconds: budgetSeconds(budget) } : {})
+})
+
+/**
  * The handlers over the client in context: each maps the client's errors to a `ToolFailure`;
- * `citation_graph` and `resolve_references` answer what they have at `options.budget`.
+ * `citation_graph`, `resolve_references` and `related_papers` answer what they have at `options.budget`.
  */
 export const handlersWith = (
   options: HandlersOptions = {}
@@ -1180,7 +1289,8 @@ export const handlersWith = (
         }))),
       search_snippets: (params) => run(searchSnippets(s2, params)),
       resolve_references: (params) => run(resolveReferences(params, budget)),
-      citation_graph: (params) => run(citationGraph(params, budget))
+      citation_graph: (params) => run(citationGraph(params, budget)),
+      related_papers: (params) => run(relatedPapers(params, budget))
     })
   }))
 }
