@@ -3,7 +3,7 @@
  * and bibliographic coupling from the batch endpoint's nested lists, a handful of requests), as a
  * table, JSON, JSON lines, CSV, or an HTML map to open in a browser.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 import type { Paper } from "@s2-effect/core"
 import { CitationGraph, Files } from "@s2-effect/core"
@@ -34,7 +34,7 @@ const names = (paper: Paper): Array<string> =>
  * The record of a related paper in JSON, JSON lines and CSV: the paper's id, title, year, venue,
  * authors and citation count, then the score and its counts.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export const record = (related: CitationGraph.RelatedPaper) => ({
   paperId: related.paper.paperId,
@@ -64,7 +64,7 @@ const row = (related: CitationGraph.RelatedPaper) => ({
 /**
  * The map's lines: its title (the seeds'), the seeds, the papers, the citations among them.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export const mapLines = (answer: CitationGraph.Related): Array<MapPage.MapLine> => [
   {
@@ -156,7 +156,7 @@ const writeRecords = (
 /**
  * `s2 related`.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export const related = Command.make(
   "related",

@@ -19,7 +19,7 @@ export type GraphFormat = "jsonl" | "csv" | "graphml" | "html"
 /**
  * The fields of each paper in an HTML map (Map.ts): what its card shows.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export const mapFields = ["title", "year", "citationCount", "authors", "venue"]
 

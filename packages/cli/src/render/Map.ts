@@ -13,7 +13,7 @@
  * `textContent` / `setAttribute`, never as markup. The layout is d3-force (inlined, with its
  * license), run to rest before the first draw.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 import type { Paper } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
@@ -22,7 +22,7 @@ import type * as D3Source from "../../scripts/d3-source.mjs"
 /**
  * A paper of the map: what the card and the list show, and how the node is drawn.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export interface MapPaper {
   readonly type: "paper"
@@ -47,7 +47,7 @@ export interface MapPaper {
 /**
  * A line of the map's data: a paper, a citation (`from` cites `to`), or the map's title.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export type MapLine =
   | MapPaper
@@ -62,7 +62,7 @@ const whole = (n: unknown): number | null => typeof n === "number" && Number.isF
 /**
  * The map's paper of a record.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export const mapPaper = (paper: Paper, seed: boolean, extra: Partial<MapPaper> = {}): MapPaper => {
   const authors = (paper.authors ?? []).map((a) => a.name).filter((n): n is string => typeof n === "string")
@@ -87,7 +87,7 @@ const scriptSafe = (json: string): string =>
 /**
  * One line of the map's data, with its line end.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export const line = (record: MapLine): string => scriptSafe(JSON.stringify(record)) + "\n"
 
@@ -112,7 +112,7 @@ border-radius:6px;padding:.7em 1em;box-shadow:0 2px 8px rgba(0,0,0,.15)}#card h2
 /**
  * What a map file starts with: the page, up to the opening of its data.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export const header = [
   "<!doctype html>",
@@ -277,7 +277,7 @@ const d3Loader = "../../scripts/d3-source.mjs"
  * Makes the layout library ready for {@link footer}: built into the published `s2`, read from
  * node_modules when `s2` runs from its sources.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export const ready: Effect.Effect<void> = Effect.suspend(() => {
   if (d3Text !== undefined) return Effect.void
@@ -296,7 +296,7 @@ export const ready: Effect.Effect<void> = Effect.suspend(() => {
  * What a map file ends with: the end of its data, the layout library and the page's code. Needs
  * {@link ready} first.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export const footer = (): string => {
   if (d3Text === undefined) throw new Error("Map.footer before Map.ready: the layout library is not loaded")
@@ -306,7 +306,7 @@ export const footer = (): string => {
 /**
  * A whole map: header, lines, footer.
  *
- * @since 1.0.0
+ * @since 1.1.0
  */
 export const page = (lines: ReadonlyArray<MapLine>): Effect.Effect<string> =>
   Effect.map(ready, () => header + lines.map(line).join("") + footer())
