@@ -6,6 +6,8 @@
 /** @category modules */
 export * as AssistantTools from "./AssistantTools.js"
 export { Author } from "./Author.js"
+/** @category modules */
+export * as Citable from "./Citable.js"
 export { Citation, Reference } from "./Citation.js"
 /** @category modules */
 export * as CitationGraph from "./CitationGraph.js"

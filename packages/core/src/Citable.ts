@@ -1,0 +1,201 @@
+/**
+ * What a user cites, written from a paper record's fields: BibTeX, CSL-JSON and RIS. The server's
+ * `citationStyles.bibtex` text is never passed on: its entries do not always compile (`&` in a
+ * journal name, non-ASCII keys), a lowercasing style loses "ChatGPT", and a `\}` in a field can
+ * close it early and define a second entry under the user's key.
+ *
+ * - **BibTeX**: the entry type from the publication types and venue (`@article` with `journal`,
+ *   `@inproceedings` with `booktitle`, an arXiv preprint `@misc` with `eprint` and
+ *   `archivePrefix`), `author` as `Family, Given and …`, `year`, `volume`, `number`, `pages`,
+ *   `doi` (else `url`, the paper's Semantic Scholar page). Text is ASCII LaTeX wherever a command
+ *   typesets with pdfLaTeX and T1 (`{\'e}`, `{$\alpha$}`, `\&`); characters without one (CJK,
+ *   Arabic, Cyrillic, emoji) stay UTF-8. Capitals in titles are braced so lowercasing styles keep
+ *   them. Every value's braces balance and every value is on one line: nothing in the record can
+ *   close a field or open an entry.
+ * - **CSL-JSON**: items as Zotero, pandoc and citeproc-js read them (`article-journal`,
+ *   `paper-conference`, `article` for preprints with the server as `publisher` and `arXiv:…` as
+ *   `number`).
+ * - **RIS**: `TY`, `AU`, `TI`, `T2`/`JO`, `PY`, `DA`, `VL`, `IS`, `SP`/`EP`, `DO`, `UR`, `ER`, for
+ *   EndNote, Mendeley and Zotero.
+ *
+ * Keys (BibTeX keys, CSL `id`s, RIS `ID`s) are the user's own when given, else made from the first
+ * author's family name, the year and the title's first word (`vaswani2017attention`, ASCII), and
+ * unique within one writer's run (a `b`, `c`… suffix, compared without case).
+ *
+ * @since 1.0.0
+ */
+import type * as Fields from "./Fields.js"
+import * as bib from "./internal/citable/bibtex.js"
+import * as csl from "./internal/citable/csl.js"
+import * as internalKeys from "./internal/citable/keys.js"
+import * as risRecords from "./internal/citable/ris.js"
+import { Paper } from "./Paper.js"
+
+/**
+ * A paper to write, with the user's own `key` (kept: only characters that cannot be part of a key —
+ * whitespace, `"#%'(),={}~\@` — are dropped) and, for BibTeX, their `extra` fields: each is added
+ * when the entry has no field of that name from the paper, its value kept as written when its
+ * braces balance (else written as text).
+ *
+ * @category models
+ * @since 1.0.0
+ */
+export interface Item {
+  readonly paper: Paper
+  readonly key?: string | undefined
+  readonly extra?: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * The fields the writers read: ask for these (`fields: Citable.fields`) when fetching papers to
+ * cite; a field left out is a field the entry goes without.
+ *
+ * @category models
+ * @since 1.0.0
+ */
+export const fields: ReadonlyArray<Fields.PaperSummaryField> = [
+  "title",
+  "authors",
+  "year",
+  "publicationDate",
+  "venue",
+  "publicationVenue",
+  "journal",
+  "publicationTypes",
+  "externalIds",
+  "url"
+]
+
+/**
+ * What the writers take: a paper, or an {@link Item}.
+ *
+ * @category models
+ * @since 1.0.0
+ */
+export type Input = Paper | Item
+
+/**
+ * A name in a {@link CslItem}: the particle ("von", "van der") kept with the family name in display.
+ *
+ * @category models
+ * @since 1.0.0
+ */
+export interface CslName {
+  readonly family?: string
+  readonly given?: string
+  readonly "non-dropping-particle"?: string
+  readonly suffix?: string
+}
+
+/**
+ * A CSL-JSON item, as {@link cslJson} writes it: only the variables that have a value. `URL` is
+ * the paper's Semantic Scholar page when there is no `DOI`; a preprint has its server as
+ * `publisher` and `arXiv:…` as `number`, as Zotero writes one.
+ *
+ * @category models
+ * @since 1.0.0
+ */
+export interface CslItem {
+  readonly id: string
+  readonly type: "article-journal" | "paper-conference" | "book" | "article"
+  readonly title?: string
+  readonly author?: ReadonlyArray<CslName>
+  readonly issued?: { readonly "date-parts": ReadonlyArray<ReadonlyArray<number>> }
+  readonly "container-title"?: string
+  readonly volume?: string
+  readonly issue?: string
+  readonly page?: string
+  readonly DOI?: string
+  readonly URL?: string
+  readonly publisher?: string
+  readonly number?: string
+}
+
+/**
+ * A writer for one output: `write` gives one paper's entry (BibTeX entry, CSL item, RIS record),
+ * with a key unique among those it wrote before. For streams, where the papers come one by one.
+ *
+ * @category models
+ * @since 1.0.0
+ */
+export interface Writer<A> {
+  readonly write: (input: Input) => A
+}
+
+// `instanceof`, not a look at the fields: a record keeps fields it does not know, `paper` among them.
+const itemOf = (input: Input): Item => input instanceof Paper ? { paper: input } : input
+
+const writer = <A>(one: (item: Item, keys: internalKeys.Keys) => A) => (): Writer<A> => {
+  const keys = internalKeys.keys()
+  return { write: (input) => one(itemOf(input), keys) }
+}
+
+/**
+ * A BibTeX writer: each entry ends with a newline.
+ *
+ * @category writers
+ * @since 1.0.0
+ */
+export const bibtexWriter: () => Writer<string> = writer(bib.entry)
+
+/**
+ * A CSL-JSON writer: one item per paper.
+ *
+ * @category writers
+ * @since 1.0.0
+ */
+export const cslJsonWriter: () => Writer<CslItem> = writer(csl.item)
+
+/**
+ * A RIS writer: one record per paper, lines ending in CR LF.
+ *
+ * @category writers
+ * @since 1.0.0
+ */
+export const risWriter: () => Writer<string> = writer(risRecords.record)
+
+/**
+ * The BibTeX of papers, entries separated by a blank line.
+ *
+ * @example
+ * ```ts
+ * import { Citable, SemanticScholar } from "@s2-effect/core"
+ * import { Effect } from "effect"
+ *
+ * const program = Effect.gen(function*() {
+ *   const s2 = yield* SemanticScholar
+ *   const paper = yield* s2.getPaper("arXiv:1706.03762", { fields: Citable.fields })
+ *   // The user's key and note kept; everything else from the paper.
+ *   return Citable.bibtex([{ paper, key: "vaswani2017", extra: { note: "Cited twice" } }])
+ * })
+ * ```
+ *
+ * @category writers
+ * @since 1.0.0
+ */
+export const bibtex = (inputs: Iterable<Input>): string => {
+  const w = bibtexWriter()
+  return Array.from(inputs, w.write).join("\n")
+}
+
+/**
+ * The CSL-JSON items of papers (an array: `JSON.stringify` it for a `.json` file).
+ *
+ * @category writers
+ * @since 1.0.0
+ */
+export const cslJson = (inputs: Iterable<Input>): ReadonlyArray<CslItem> => {
+  const w = cslJsonWriter()
+  return Array.from(inputs, w.write)
+}
+
+/**
+ * The RIS records of papers, separated by a blank line.
+ *
+ * @category writers
+ * @since 1.0.0
+ */
+export const ris = (inputs: Iterable<Input>): string => {
+  const w = risWriter()
+  return Array.from(inputs, w.write).join("\r\n")
+}

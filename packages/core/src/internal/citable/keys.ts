@@ -1,0 +1,98 @@
+/**
+ * Citation keys: made from the first author's family name, the year and the title's first word
+ * (`vaswani2017attention`), ASCII only; a user's own key kept; each unique within one run of a
+ * writer, compared without case as BibTeX and biber compare them.
+ */
+import type { Item } from "../../Citable.js"
+import type { Paper } from "../../Paper.js"
+import type { Facts } from "./facts.js"
+
+// Letters NFKD does not take apart.
+const letters: Readonly<Record<string, string>> = {
+  "ß": "ss",
+  "æ": "ae",
+  "œ": "oe",
+  "ø": "o",
+  "ł": "l",
+  "đ": "d",
+  "ð": "d",
+  "þ": "th",
+  "ı": "i",
+  "ŋ": "n"
+}
+
+/** Lowercase ASCII letters and digits only: accents dropped, special letters spelled out. */
+export const ascii = (text: string): string =>
+  text.toLowerCase().replace(/[ßæœøłđðþıŋ]/g, (c) => letters[c]!).normalize("NFKD").replace(/[^a-z0-9]/g, "")
+
+const stopWords = new Set([
+  "a",
+  "an",
+  "the",
+  "on",
+  "of",
+  "in",
+  "for",
+  "to",
+  "and",
+  "with",
+  "from",
+  "at",
+  "by",
+  "is",
+  "are",
+  "how",
+  "what",
+  "why",
+  "do",
+  "does"
+])
+
+/**
+ * The key a paper gets when the user gave none: family name, year, first word of the title that is
+ * not a stop word; `anon` without an author; `s2` and the paper id when nothing else is usable.
+ */
+export const madeKey = (paper: Paper, facts: Facts): string => {
+  const family = ascii(facts.authors[0]?.family ?? "").slice(0, 20)
+  const word = facts.title.split(" ").map(ascii).find((w) => w.length > 1 && !stopWords.has(w)) ?? ""
+  const key = `${family.length > 0 ? family : "anon"}${facts.year ?? ""}${word.slice(0, 20)}`
+  return key === "anon" ? `s2${ascii(paper.paperId).slice(0, 12)}` : key
+}
+
+// What BibTeX or biber read as the end of a key or the start of something else: whitespace,
+// controls, and `"#%'(),={}~\@`.
+const notInKey = /[\s\u0000-\u001f\u007f-\u009f"#%'(),={}~\\@]|[\ud800-\udfff]/g
+
+/**
+ * A user's key with what cannot be part of a key removed (non-ASCII letters are kept: biber and
+ * an 8-bit BibTeX read them); "" when nothing is left.
+ */
+export const userKey = (key: string | undefined): string => (key ?? "").replace(notInKey, "")
+
+/** `a`, `b`, … `z`, `aa`, `ab`, …: the suffixes that make a key unique, as BibTeX styles do for years. */
+const suffix = (n: number): string =>
+  (n >= 26 ? suffix(Math.floor(n / 26) - 1) : "") + String.fromCharCode(97 + (n % 26))
+
+/** The keys given so far in one run of a writer. */
+export interface Keys {
+  /** `wanted`, or `wanted` with the first free suffix. */
+  readonly take: (wanted: string) => string
+}
+
+export const keys = (): Keys => {
+  const used = new Set<string>()
+  return {
+    take: (wanted) => {
+      let candidate = wanted
+      for (let n = 0; used.has(candidate.toLowerCase()); n++) candidate = wanted + suffix(n)
+      used.add(candidate.toLowerCase())
+      return candidate
+    }
+  }
+}
+
+/** The key of one item: the user's (what can be a key of it), else one made from the paper; unique in `keys`. */
+export const keyFor = (keys: Keys, item: Item, facts: Facts): string => {
+  const wanted = userKey(item.key)
+  return keys.take(wanted.length > 0 ? wanted : madeKey(item.paper, facts))
+}

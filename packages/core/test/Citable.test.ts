@@ -1,0 +1,436 @@
+/**
+ * Citable: BibTeX, CSL-JSON and RIS written from a paper's fields. Unit cases for the choices
+ * (entry types, names, escapes, capitals, keys), property tests that nothing in a record can open
+ * an entry or close a field, and the recorded papers checked as CSL-JSON against the CSL data
+ * model, rendered by citeproc-js, and read back from RIS by an independent RIS parser.
+ */
+import { Cite } from "@citation-js/core"
+import "@citation-js/plugin-csl"
+import "@citation-js/plugin-ris"
+import { describe, expect, it } from "@effect/vitest"
+import { Schema } from "effect"
+import * as fc from "fast-check"
+import { Citable, Paper } from "../src/index.js"
+import { parse } from "../src/internal/bibtex.js"
+import * as bib from "../src/internal/citable/bibtex.js"
+import { oneLine } from "../src/internal/citable/facts.js"
+import { keys } from "../src/internal/citable/keys.js"
+import { balanced } from "../src/internal/citable/latex.js"
+import { present, recordedPapers } from "./support/RecordedPapers.js"
+
+const paper = (fields: Record<string, unknown>): Paper =>
+  Schema.decodeUnknownSync(Paper)({ paperId: "0123456789abcdef", ...fields })
+
+const one = (fields: Record<string, unknown>, key?: string) =>
+  parse(Citable.bibtex([{ paper: paper(fields), key }]))[0]!
+
+/**
+ * The entries as BibTeX itself reads a file: outside an entry an `@` starts one; inside, every `{`
+ * and `}` counts (a backslash escapes neither). The number of entries and each one's type and key.
+ */
+const asBibtexReads = (text: string): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  let i = 0
+  while ((i = text.indexOf("@", i)) !== -1) {
+    const head = /^@(\w+)\{([^,]*),/.exec(text.slice(i))
+    if (head === null) return [...found, `unreadable at ${i}`]
+    let depth = 0
+    let j = i + head[0].length - head[2]!.length - 2
+    for (; j < text.length; j++) {
+      if (text[j] === "{") depth++
+      else if (text[j] === "}" && --depth === 0) break
+    }
+    found.push(`${head[1]}:${head[2]}`)
+    i = j + 1
+  }
+  return found
+}
+
+describe("BibTeX entry types, from publication types and venue", () => {
+  it("a journal article: @article with journal, volume and issue split, pages as a range", () => {
+    const entry = one({
+      title: "Trust",
+      publicationTypes: ["JournalArticle"],
+      venue: "Experimental & Empirical Studies eJournal",
+      journal: { name: "Experimental & Empirical Studies eJournal", volume: "12 5", pages: "\n  390-7\n  " },
+      externalIds: { DOI: "10.2139/ssrn.4.5_6" }
+    })
+    expect(entry.type).toBe("article")
+    expect(entry.fields).toMatchObject({
+      journal: "Experimental \\& Empirical Studies eJournal",
+      volume: "12",
+      number: "5",
+      pages: "390--7",
+      doi: "10.2139/ssrn.4.5_6"
+    })
+    expect(entry.fields.url).toBeUndefined()
+  })
+
+  it("a conference paper: @inproceedings with the proceedings' name as booktitle", () => {
+    const entry = one({
+      title: "X",
+      publicationTypes: ["Conference"],
+      venue: "SPIN",
+      publicationVenue: { name: "SPIN", type: "conference" },
+      journal: { name: "2024 11th International Conference on Signal Processing (SPIN)", pages: "168-173" }
+    })
+    expect(entry.type).toBe("inproceedings")
+    expect(entry.fields.booktitle).toBe("2024 11th International Conference on Signal Processing (SPIN)")
+    expect(entry.fields.journal).toBeUndefined()
+  })
+
+  it("an arXiv preprint: @misc with eprint and archivePrefix, no arXiv 'volume'", () => {
+    const entry = one({
+      title: "Towards Evaluating AI Systems",
+      publicationTypes: ["JournalArticle"],
+      venue: "arXiv.org",
+      journal: { name: "ArXiv", volume: "abs/2311.08576" },
+      externalIds: { ArXiv: "2311.08576", DOI: "10.48550/arXiv.2311.08576" }
+    })
+    expect(entry.type).toBe("misc")
+    expect(entry.fields).toMatchObject({
+      eprint: "2311.08576",
+      archiveprefix: "arXiv",
+      doi: "10.48550/arXiv.2311.08576"
+    })
+    expect(entry.fields.volume).toBeUndefined()
+    expect(entry.fields.journal).toBeUndefined()
+  })
+
+  it("a journal the server files under a conference venue is still a journal; a bare record is @misc with its url", () => {
+    const sensors = one({
+      title: "X",
+      publicationTypes: ["Review", "JournalArticle"],
+      venue: "Italian National Conference on Sensors",
+      publicationVenue: { name: "Italian National Conference on Sensors", type: "conference" },
+      journal: { name: "Sensors (Basel, Switzerland)", volume: "24" }
+    })
+    expect([sensors.type, sensors.fields.journal]).toEqual(["article", "Sensors (Basel, Switzerland)"])
+    const bare = one({ title: "X", url: "https://www.semanticscholar.org/paper/0123" })
+    expect([bare.type, bare.fields.url]).toEqual(["misc", "https://www.semanticscholar.org/paper/0123"])
+  })
+
+  it("never passes on the server's citationStyles text", () => {
+    const text = Citable.bibtex([paper({
+      title: "X",
+      authors: [{ authorId: "1", name: "Ada Lovelace" }],
+      citationStyles: { bibtex: "@Article{SERVERKEY,\n title = {SERVERTEXT}\n}" }
+    })])
+    expect(text).not.toMatch(/SERVER/)
+    expect(parse(text).map((e) => e.key)).toEqual(["lovelace"])
+  })
+})
+
+describe("BibTeX text", () => {
+  it("authors as 'von Last, Jr, First'; a lone 'and' braced; the initials written against a name split off", () => {
+    const names = ["Tamara von Glehn", "Martin Luther King Jr.", "T.Chuprina", "Research and Development", "Aristotle"]
+    const entry = one({ title: "X", authors: names.map((name, i) => ({ authorId: String(i), name })) })
+    expect(entry.fields.author).toBe(
+      "von Glehn, Tamara and King, Jr., Martin Luther and Chuprina, T. and {and} Development, Research and Aristotle"
+    )
+  })
+
+  it("LaTeX specials escaped, braces and backslashes as commands: the value balances", () => {
+    const title = "50% of C# & F_1 cost $5 {a} ~ ^ \\ | <b>"
+    const value = one({ title }).fields.title!
+    expect(value).toBe(
+      "50\\% of {C\\#} \\& {F\\_1} cost \\$5 {\\textbraceleft}a{\\textbraceright} {\\textasciitilde} " +
+        "{\\textasciicircum} {\\textbackslash} {\\textbar} {$<$}b{$>$}"
+    )
+    expect(balanced(value)).toBe(true)
+  })
+
+  it("non-ASCII: accents and Greek as LaTeX, scripts without a pdfLaTeX command as UTF-8", () => {
+    const entry = one({
+      title: "α-synuclein in Erdős–Rényi graphs, 全球 Việt",
+      authors: [{ authorId: "1", name: "A. Seza Doğruöz" }, { authorId: "2", name: "Łukasz Wójcik" }]
+    })
+    // Two marks on one letter (Vietnamese ệ) have no command pdfLaTeX with T1 can set: UTF-8 too.
+    expect(entry.fields.title).toBe("{$\\alpha$}-synuclein in {Erd{\\H o}s--R{\\'e}nyi} graphs, 全球 {Vi\u1ec7t}")
+    expect(entry.fields.author).toBe("Do{\\u g}ru{\\\"o}z, A. Seza and W{\\'o}jcik, {\\L}ukasz")
+  })
+
+  it("capitals protected: a lowercasing style keeps ChatGPT, BERT, COVID-19 and proper nouns", () => {
+    expect(one({ title: "ChatGPT and BERT against COVID-19 in Chinese hospitals: a Turing test" }).fields.title).toBe(
+      "{ChatGPT} and {BERT} against {COVID-19} in {Chinese} hospitals: a {Turing} test"
+    )
+    // BibTeX keeps the first letter of a title: a first word capitalised only there is left as it is.
+    expect(one({ title: "Attention is all you need" }).fields.title).toBe("Attention is all you need")
+    expect(one({ title: "ÉMILE and Émile" }).fields.title).toBe("{{\\'E}MILE} and {{\\'E}mile}")
+  })
+
+  it("the user's extra fields are kept when ours do not have them; unbalanced TeX is written as text", () => {
+    const entry = parse(Citable.bibtex([{
+      paper: paper({ title: "X", year: 2020 }),
+      key: "mine",
+      extra: { note: "see {\\em there}", Year: "1999", keywords: "a}b{", "bad name": "x", NOTE: "twice" }
+    }]))[0]!
+    expect(entry.key).toBe("mine")
+    expect(entry.fields).toEqual({
+      title: "X",
+      year: "2020",
+      note: "see {\\em there}",
+      keywords: "a{\\textbraceright}b{\\textbraceleft}"
+    })
+  })
+})
+
+describe("keys", () => {
+  const authored = (name: string, title: string, year = 2017) =>
+    paper({ title, year, authors: [{ authorId: "1", name }] })
+
+  it("family name, year and first word, ASCII; unique across one run, compared without case", () => {
+    const papers = [
+      authored("Ashish Vaswani", "Attention Is All You Need"),
+      authored("A. Vaswani", "Attention is all you need (again)"),
+      authored("A. Seza Doğruöz", "How “open” are the conversations?", 2022),
+      paper({ title: "From farm to fork", year: 2023 }),
+      paper({ title: "" })
+    ]
+    expect(parse(Citable.bibtex(papers)).map((e) => e.key)).toEqual([
+      "vaswani2017attention",
+      "vaswani2017attentiona",
+      "dogruoz2022open",
+      "anon2023farm",
+      "s20123456789ab"
+    ])
+  })
+
+  it("the user's key is kept, with what cannot be in a key dropped; CSL ids and RIS IDs are the same keys", () => {
+    const inputs = [
+      { paper: authored("Ada Lovelace", "Notes"), key: "Müller 2020,{x}" },
+      { paper: authored("Ada Lovelace", "Notes"), key: "müller2020x" },
+      { paper: authored("Ada Lovelace", "Notes") }
+    ]
+    const bibKeys = parse(Citable.bibtex(inputs)).map((e) => e.key)
+    expect(bibKeys).toEqual(["Müller2020x", "müller2020xa", "lovelace2017notes"])
+    expect(Citable.cslJson(inputs).map((item) => item.id)).toEqual(bibKeys)
+    expect([...Citable.ris(inputs).matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(bibKeys)
+  })
+})
+
+describe("issue 36 point 3: a server's text cannot open an entry or close a field", () => {
+  const sneaky = "a\\}}, note={ @misc{turing50, title={not yours}} }"
+
+  it("an escaped brace in a title stays inside it: one entry, under the user's key, as BibTeX reads it", () => {
+    const text = Citable.bibtex([
+      { paper: paper({ title: sneaky, venue: sneaky }), key: "turing50" },
+      { paper: paper({ title: "Y", journal: { name: sneaky, volume: sneaky, pages: sneaky } }), key: "other" },
+      { paper: paper({ title: "Z", authors: [{ authorId: "1", name: sneaky }] }), key: "third" }
+    ])
+    expect(asBibtexReads(text)).toEqual(["misc:turing50", "article:other", "misc:third"])
+    expect(parse(text).map((e) => [e.key, Object.keys(e.fields)])).toEqual([
+      ["turing50", ["title", "howpublished"]],
+      ["other", ["title", "journal", "volume", "pages"]],
+      ["third", ["author", "title"]]
+    ])
+    // An `@` inside a braced value is text to BibTeX; no value starts a line.
+    expect(text.split("\n").filter((line) => line.startsWith("@"))).toEqual(
+      ["@misc{turing50,", "@article{other,", "@misc{third,"]
+    )
+  })
+})
+
+const text = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.stringMatching(/^[{}\\@,=#%&$_~^"a-zA-Z \n\r]{0,40}$/)
+)
+
+const arbitraryPaper = fc.record({
+  title: text,
+  venue: text,
+  journal: fc.record({ name: text, volume: text, pages: text }),
+  authors: fc.array(fc.record({ authorId: fc.constant("1"), name: text }), { maxLength: 3 }),
+  externalIds: fc.record({ DOI: text, ArXiv: text })
+}).map((fields) => paper(fields))
+
+describe("whatever a record holds (property)", () => {
+  it("BibTeX: one entry per paper with the key and fields we wrote, every value balanced as BibTeX counts", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(arbitraryPaper, fc.option(text, { nil: undefined })), { maxLength: 4 }),
+        (items) => {
+          const inputs = items.map(([p, key]) => ({ paper: p, key }))
+          const run = keys()
+          const parts = inputs.map((input) => bib.parts(input, run))
+          const written = Citable.bibtex(inputs)
+          expect(asBibtexReads(written)).toEqual(parts.map((p) => `${p.type}:${p.key}`))
+          expect(parse(written).map(({ fields, key, type }) => ({ type, key, fields }))).toEqual(parts.map((p) => ({
+            type: p.type,
+            key: p.key,
+            fields: Object.fromEntries(p.fields.map(([name, value]) => [name, value]))
+          })))
+          for (const p of parts) for (const [, value] of p.fields) expect(balanced(value), value).toBe(true)
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it("RIS: one TY … ER record per paper, every line a tag; CSL-JSON: the title on one line", () => {
+    fc.assert(
+      fc.property(fc.array(arbitraryPaper, { maxLength: 4 }), (papers) => {
+        const lines = Citable.ris(papers).split("\r\n")
+        expect(lines.filter((l) => l.startsWith("TY  - ")).length).toBe(papers.length)
+        expect(lines.filter((l) => l === "ER  - ").length).toBe(papers.length)
+        for (const line of lines) expect(line).toMatch(/^(?:[A-Z][A-Z0-9] {2}- .*)?$/)
+        const items = JSON.parse(JSON.stringify(Citable.cslJson(papers)))
+        expect(items.map((i: { title?: string }) => i.title ?? "")).toEqual(papers.map((p) => oneLine(p.title)))
+      }),
+      { numRuns: 300 }
+    )
+  })
+})
+
+/**
+ * The CSL-JSON data model (CSL 1.0.2's item types; names, dates, and the string variables this
+ * writer fills), written from the specification: unknown variables are refused.
+ */
+const cslTypes = [
+  "article",
+  "article-journal",
+  "article-magazine",
+  "article-newspaper",
+  "bill",
+  "book",
+  "broadcast",
+  "chapter",
+  "classic",
+  "collection",
+  "dataset",
+  "document",
+  "entry",
+  "entry-dictionary",
+  "entry-encyclopedia",
+  "event",
+  "figure",
+  "graphic",
+  "hearing",
+  "interview",
+  "legal_case",
+  "legislation",
+  "manuscript",
+  "map",
+  "motion_picture",
+  "musical_score",
+  "pamphlet",
+  "paper-conference",
+  "patent",
+  "performance",
+  "periodical",
+  "personal_communication",
+  "post",
+  "post-weblog",
+  "regulation",
+  "report",
+  "review",
+  "review-book",
+  "software",
+  "song",
+  "speech",
+  "standard",
+  "thesis",
+  "treaty",
+  "webpage"
+] as const
+const cslString = Schema.optionalKey(Schema.String.check(Schema.isNonEmpty()))
+const CslName = Schema.Struct({
+  family: cslString,
+  given: cslString,
+  "non-dropping-particle": cslString,
+  "dropping-particle": cslString,
+  suffix: cslString,
+  literal: cslString
+})
+const CslItem = Schema.Struct({
+  id: Schema.String.check(Schema.isNonEmpty()),
+  type: Schema.Literals(cslTypes),
+  title: cslString,
+  author: Schema.optionalKey(Schema.Array(CslName)),
+  issued: Schema.optionalKey(Schema.Struct({
+    "date-parts": Schema.Array(Schema.Array(Schema.Int).check(Schema.isMinLength(1), Schema.isMaxLength(3)))
+      .check(Schema.isMinLength(1), Schema.isMaxLength(2))
+  })),
+  "container-title": cslString,
+  volume: cslString,
+  issue: cslString,
+  page: cslString,
+  DOI: cslString,
+  URL: cslString,
+  publisher: cslString,
+  number: cslString
+})
+const decodeCsl = Schema.decodeUnknownSync(Schema.Array(CslItem), { onExcessProperty: "error" })
+
+interface Parsed {
+  readonly id?: string
+  readonly type?: string
+  readonly title?: string
+  readonly author?: ReadonlyArray<{ readonly family?: string; readonly given?: string }>
+  readonly issued?: { readonly "date-parts"?: ReadonlyArray<ReadonlyArray<number>> }
+  readonly DOI?: string
+  readonly "container-title"?: string
+}
+
+if (present) {
+  describe("the recorded papers", () => {
+    const papers = recordedPapers()
+    const items = Citable.cslJson(papers)
+
+    it("are a thousand or so", () => {
+      expect(papers.length).toBeGreaterThan(1000)
+    })
+
+    it("CSL-JSON: every item fits the CSL data model, ids unique", () => {
+      expect(decodeCsl(JSON.parse(JSON.stringify(items)))).toHaveLength(papers.length)
+      expect(new Set(items.map((i) => i.id)).size).toBe(items.length)
+    })
+
+    it("CSL-JSON: citeproc-js (Zotero's processor) renders every item with its first author and year", () => {
+      const rendered = new Cite(items.map((i) => ({ ...i }))).format("bibliography", {
+        template: "apa",
+        format: "text",
+        asEntryArray: true
+      }) as unknown as ReadonlyArray<readonly [string, string]>
+      expect(rendered).toHaveLength(items.length)
+      const byId = new Map(rendered)
+      for (const item of items) {
+        // citeproc-js sets apostrophes as typographic ones.
+        const line = (byId.get(item.id) ?? "").replace(/[‘’]/g, "'")
+        const year = item.issued?.["date-parts"][0]?.[0]
+        if (item.author?.[0]?.family !== undefined) expect(line, item.id).toContain(item.author[0].family)
+        if (year !== undefined) expect(line, item.id).toContain(String(year))
+      }
+    }, 120_000)
+
+    it(
+      "RIS: read back by citation-js's RIS parser, each record gives the CSL-JSON item's id, type, title, authors, year, DOI",
+      async () => {
+        const parsed = (await Cite.async(Citable.ris(papers))).data as ReadonlyArray<Parsed>
+        const cslType: Record<string, string> = {
+          "article-journal": "article-journal",
+          "paper-conference": "paper-conference",
+          book: "book"
+        }
+        expect(parsed.map((p) => ({
+          id: p.id,
+          title: p.title,
+          author: (p.author ?? []).map((a) => [a.family, a.given ?? ""]),
+          year: p.issued?.["date-parts"]?.[0]?.[0],
+          DOI: p.DOI,
+          type: cslType[p.type ?? ""] ?? "other"
+        }))).toEqual(items.map((i) => ({
+          id: i.id,
+          title: i.title,
+          author: (i.author ?? []).map((
+            a
+          ) => [[a["non-dropping-particle"], a.family].filter(Boolean).join(" "), a.given ?? ""]),
+          year: i.issued?.["date-parts"][0]?.[0],
+          DOI: i.DOI,
+          type: cslType[i.type] ?? "other"
+        })))
+      },
+      120_000
+    )
+  })
+}
