@@ -3,13 +3,15 @@
  * open-world mode (every well-formed id resolves), whose request log checks the request budget.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Paper } from "@s2-effect/core"
+import { Citable } from "@s2-effect/core"
 import { type EmulatorServer, startEmulator } from "@s2-effect/testing"
-import { Effect, Exit, Schema, Scope } from "effect"
+import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { bibtexEntry, bibtexKeys, parseReferences } from "../src/commands/resolve.js"
+import { parseReferences } from "../src/commands/resolve.js"
 import * as Bin from "./support/bin.js"
 
 const bin = Bin.bundleBin()
@@ -95,19 +97,50 @@ describe("s2 resolve, one reference per line", () => {
     expect(table.stdout.trim().split("\n")).toHaveLength(6)
   })
 
-  it("bibtex: the API's entries, a paper named twice printed once", async () => {
+  it("bibtex: entries written from the papers' fields, a paper named twice printed once", async () => {
     const ran = await s2(["resolve", write("refs.txt", lines), "--emulator", "--format", "bibtex"])
     expect(ran.code).toBe(0)
-    const keys = [...ran.stdout.matchAll(/^@(\w+)\{([^,]+),/gm)].map((m) => m[2])
-    expect(keys).toEqual(["Turing1950CM", "Vaswani2017AI", "Ammar2018CO"])
-    expect(ran.stdout).toContain(`title = {${attention}}`)
+    const entries = [...ran.stdout.matchAll(/^@(\w+)\{([^,]+),/gm)].map((m) => `${m[1]}:${m[2]}`)
+    expect(entries).toEqual([
+      "article:turing1950computing",
+      "inproceedings:vaswani2017attention",
+      "inproceedings:ammar2018construction"
+    ])
+    // Capitals braced, so a style that lowercases titles keeps them.
+    expect(ran.stdout).toContain("title = {Attention {Is} {All} {You} {Need}}")
+    expect(ran.stdout).toContain("  eprint = {1706.03762},\n  archivePrefix = {arXiv}\n")
   })
 
-  it("refuses --fields with --format bibtex, exit 2", async () => {
-    const ran = await s2(["resolve", "-", "--emulator", "--format", "bibtex", "--fields", "title"], lines)
-    expect(ran.code).toBe(2)
-    expect(ran.stdout).toBe("")
-    expect(ran.stderr).toContain("--fields does not apply to --format bibtex")
+  it("csl-json: one JSON array of CSL items; ris: one record per paper; the same keys as BibTeX", async () => {
+    const file = write("refs.txt", lines)
+    const [csl, ris] = await Promise.all([
+      s2(["resolve", file, "--emulator", "--format", "csl-json"]),
+      s2(["resolve", file, "--emulator", "--format", "ris"])
+    ])
+    expect([csl.code, ris.code]).toEqual([0, 0])
+    const items = JSON.parse(csl.stdout)
+    const ids = ["turing1950computing", "vaswani2017attention", "ammar2018construction"]
+    expect(items.map((i: { id: string; type: string; title: string }) => [i.id, i.type, i.title])).toEqual([
+      [ids[0], "article-journal", turing],
+      [ids[1], "paper-conference", attention],
+      [ids[2], "paper-conference", graph]
+    ])
+    expect(items[0].author).toEqual([{ family: "Turing", given: "A." }])
+    expect(ris.stdout.split("\r\n\r\n").map((r) => /^TY {2}- (\w+)\r\nID {2}- (\S+)\r\n/.exec(r)?.slice(1))).toEqual([
+      ["JOUR", ids[0]],
+      ["CPAPER", ids[1]],
+      ["CPAPER", ids[2]]
+    ])
+    expect(ris.stdout).toMatch(/\r\nER {2}- \r\n$/)
+  })
+
+  it("refuses --fields with a citable format, exit 2", async () => {
+    for (const format of ["bibtex", "csl-json", "ris"]) {
+      const ran = await s2(["resolve", "-", "--emulator", "--format", format, "--fields", "title"], lines)
+      expect(ran.code).toBe(2)
+      expect(ran.stdout).toBe("")
+      expect(ran.stderr).toContain(`--fields does not apply to --format ${format}`)
+    }
   })
 
   it("unresolved references: one stderr line each, the others still printed, exit 3", async () => {
@@ -162,12 +195,12 @@ describe("s2 resolve, a .bib file", () => {
   it("resolves each entry by doi, eprint, else title, and keeps the user's keys (made unique)", async () => {
     const ran = await s2(["resolve", write("thesis.bib", bib), "--emulator", "--format", "bibtex"])
     expect(ran.code).toBe(3)
-    const entries = [...ran.stdout.matchAll(/^@(\w+)\{([^,]+),[\s\S]*?title = \{([^}]*)\}/gm)]
-    expect(entries.map((m) => [m[1], m[2], m[3]])).toEqual([
-      ["Article", "turing50", turing],
-      ["Inproceedings", "vaswani2017", attention],
-      ["Inproceedings", "ammar", graph],
-      ["Inproceedings", "vaswani2017a", attention]
+    const entries = [...ran.stdout.matchAll(/^@(\w+)\{([^,]+),[\s\S]*?title = \{(.*)\},$/gm)]
+    expect(entries.map((m) => [m[1], m[2], m[3]!.replace(/[{}]/g, "")])).toEqual([
+      ["article", "turing50", turing],
+      ["inproceedings", "vaswani2017", attention],
+      ["inproceedings", "ammar", graph],
+      ["inproceedings", "vaswani2017a", attention]
     ])
     expect(ran.stderr).toBe(
       "s2: not resolved (@empty, line 16): (empty): the entry has no doi, eprint or title to resolve it by\n" +
@@ -204,15 +237,76 @@ describe("s2 resolve, what goes wrong", () => {
     expect(ran.stderr).toMatch(/^s2: not resolved \(line 2\): DOI:10\.1\/\S*\[31mred: /)
   })
 
-  it("a .bib entry without a key is named as such, and BibTeX takes the API's key for it", async () => {
+  it("a .bib entry without a key is named as such, and BibTeX makes a key for it", async () => {
     const ran = await s2(
       ["resolve", "-", "--emulator", "--format", "bibtex"],
       "@misc{, title = {Attention Is All You Need}}\n@misc{, note = {x}}"
     )
     expect(ran.code).toBe(3)
-    expect(ran.stdout).toMatch(/^@Inproceedings\{Vaswani2017AI,/)
+    expect(ran.stdout).toMatch(/^@inproceedings\{vaswani2017attention,/)
     expect(ran.stderr).toContain("s2: not resolved (an entry without a key, line 2): (empty): the entry has no doi")
   })
+})
+
+/** As BibTeX reads a file: an `@` outside an entry starts one; inside, every brace counts (a backslash escapes none). */
+const asBibtexReads = (text: string): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  let i = 0
+  while ((i = text.indexOf("@", i)) !== -1) {
+    const head = /^@(\w+)\{([^,]*),/.exec(text.slice(i))
+    if (head === null) return [...found, `unreadable at ${i}`]
+    let depth = 0
+    let j = i + head[1]!.length + 1
+    for (; j < text.length; j++) {
+      if (text[j] === "{") depth++
+      else if (text[j] === "}" && --depth === 0) break
+    }
+    found.push(head[2]!)
+    i = j + 1
+  }
+  return found
+}
+
+describe("s2 resolve, a server whose records hold BibTeX (issue 36, point 3)", () => {
+  // `\}` is no escape for BibTeX: in the server's own entry this closes the title, and the note
+  // holds an entry of the user's key.
+  const sneaky = "a\\}}, note={ @misc{turing50, title={not yours}} }"
+  const served = {
+    paperId: "p1",
+    title: `Computing ${sneaky}`,
+    venue: sneaky,
+    journal: { name: sneaky, pages: sneaky },
+    authors: [{ authorId: "1", name: sneaky }],
+    citationStyles: { bibtex: `@Article{Turing1950CM,\n title = {${sneaky}},\n year = {1950}\n}\n` }
+  }
+
+  it("nothing the server sends opens an entry or closes a field: one entry per reference, each key once", async () => {
+    const asked: Array<string> = []
+    const server = http.createServer((req, res) => {
+      asked.push(req.url ?? "")
+      req.resume()
+      req.on("end", () => {
+        res.setHeader("content-type", "application/json")
+        res.end(JSON.stringify(req.url?.startsWith("/graph/v1/paper/batch") ? [served, served] : { error: "no" }))
+      })
+    })
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const refs = write(
+        "hostile.bib",
+        "@article{turing50, doi = {10.1093/mind/lix.236.433}}\n@article{other, doi = {10.1/other}}\n"
+      )
+      const ran = await s2(["resolve", refs, "--api-url", url, "--format", "bibtex"])
+      expect(asBibtexReads(ran.stdout)).toEqual(["turing50", "other"])
+      expect(ran.stdout).not.toContain("Turing1950CM")
+      // The writers' fields were asked for.
+      const fields = new URL(asked.find((u) => u.startsWith("/graph/v1/paper/batch"))!, url).searchParams.get("fields")
+      expect(fields?.split(",").sort()).toEqual([...Citable.fields].sort())
+    } finally {
+      await new Promise((done) => server.close(done))
+    }
+  }, 60_000)
 })
 
 describe("the request budget", () => {
@@ -246,54 +340,7 @@ describe("the request budget", () => {
   )
 })
 
-describe("BibTeX keys", () => {
-  const paper = (paperId: string, bibtex?: string) =>
-    Schema.decodeUnknownSync(Paper)({
-      paperId,
-      title: "Attention {Is} All You Need",
-      year: 2017,
-      authors: [{ authorId: "1", name: "Ashish Vaswani" }],
-      ...(bibtex === undefined ? {} : { citationStyles: { bibtex } })
-    })
-
-  it("a key taken twice, in any case, gets a, b, … as BibTeX styles do", () => {
-    const keys = bibtexKeys()
-    expect(["vaswani2017", "Vaswani2017", "vaswani2017", "vaswani2017a"].map(keys.take)).toEqual(
-      ["vaswani2017", "Vaswani2017a", "vaswani2017b", "vaswani2017aa"]
-    )
-  })
-
-  it("replaces the API's key, keeps its body, and makes a @misc entry when the API has none", () => {
-    const keys = bibtexKeys()
-    const api = "@Inproceedings{Vaswani2017AI,\n title = {Attention Is All You Need},\n year = {2017}\n}\n"
-    expect(bibtexEntry(paper("a", api), keys)).toBe(api)
-    expect(bibtexEntry(paper("b", api), keys)).toBe(api.replace("Vaswani2017AI", "Vaswani2017AIa"))
-    expect(bibtexEntry(paper("c", api), keys, "mine")).toBe(api.replace("Vaswani2017AI", "mine"))
-    expect(bibtexEntry(paper("d"), keys)).toBe(
-      "@misc{vaswani2017,\n  title = {Attention Is All You Need},\n  author = {Ashish Vaswani},\n  year = {2017}\n}\n"
-    )
-  })
-
-  it("keeps a server's key to the characters BibTeX tools accept, else makes one", () => {
-    const keys = bibtexKeys()
-    expect(bibtexEntry(paper("a", "@Article{Vas%wani\"2017#,\n title = {x}\n}"), keys)).toMatch(
-      /^@Article\{Vaswani2017,\n/
-    )
-    expect(bibtexEntry(paper("b", "@Article{%%,\n title = {x}\n}"), keys)).toMatch(/^@Article\{vaswani2017a,\n/)
-  })
-
-  it("prints the server's one entry: text after its closing brace is dropped; an entry that never closes is replaced", () => {
-    const keys = bibtexKeys()
-    const sneaky = "@Article{X,\n title = {a {b}}\n}\n@Article{turing50,\n title = {not yours}\n}\n"
-    expect(bibtexEntry(paper("a", sneaky), keys)).toBe("@Article{X,\n title = {a {b}}\n}\n")
-    expect(bibtexEntry(paper("b", "@Article{Y,\n title = {never closed"), keys)).toMatch(/^@misc\{Y,\n/)
-  })
-
-  it("shows a server's control characters escaped", () => {
-    const entry = bibtexEntry(paper("a", "@Article{X,\n title = {a\u001b[31mred}\n}"), bibtexKeys())
-    expect(entry).not.toContain("\u001b")
-  })
-
+describe("reading references", () => {
   it("tells a .bib text from a list of lines by content when the name does not say", () => {
     expect(parseReferences("% c\n\n@article{k, doi = {10.1/x}}", "-")).toEqual([
       { input: "DOI:10.1/x", key: "k", line: 3 }

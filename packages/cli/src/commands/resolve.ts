@@ -1,12 +1,12 @@
 /**
  * `s2 resolve [FILE|-]`: a reference list (one reference per line, or a .bib file) into papers,
  * through `Resolve.references` (one batch request per 500 ids, one title match per title), printed
- * as BibTeX or as records. Unresolved references are listed on stderr, and make the exit code 3.
+ * as BibTeX, CSL-JSON or RIS written from the papers' fields (`Citable`), or as records. Unresolved
+ * references are listed on stderr, and make the exit code 3.
  *
  * @since 1.0.0
  */
-import type { Paper } from "@s2-effect/core"
-import { excerpt, Fields, Resolve } from "@s2-effect/core"
+import { Citable, excerpt, Fields, Resolve } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
@@ -16,15 +16,17 @@ import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as Common from "../Common.js"
 import { badInput, CliError, ExitCode, fileError } from "../ExitCode.js"
-import { visibleLines } from "../render/Escape.js"
 import * as Output from "../render/Output.js"
 import { Stdio } from "../Stdio.js"
 
 /** Fields of each record when `--fields` is omitted (jsonl, csv, table). @since 1.0.0 */
 export const resolveDefaults = ["title", "year", "venue", "authors", "externalIds"]
 
-/** What `--format bibtex` asks for: the API's BibTeX, and what a stand-in entry needs when it has none. */
-const bibtexFields = ["citationStyles", "title", "year", "authors"]
+/** The formats written by `Citable`, from the papers' fields. */
+const citableFormats = ["bibtex", "csl-json", "ris"] as const
+type CitableFormat = typeof citableFormats[number]
+const isCitable = (format: string): format is CitableFormat =>
+  (citableFormats as ReadonlyArray<string>).includes(format)
 
 /**
  * One reference to resolve: what is asked, where it came from (a line number, or a .bib entry's key
@@ -118,9 +120,9 @@ export const unresolvedLine = (ref: Reference, result: Resolve.NotFound | Resolv
   return `s2: not resolved (${where(ref)}): ${shown(ref.input)}: ${why}\n`
 }
 
-const formatFlag = Flag.Literals("format", ["bibtex", "json", "jsonl", "table", "csv"]).pipe(
+const formatFlag = Flag.Literals("format", [...citableFormats, "json", "jsonl", "table", "csv"]).pipe(
   Flag.withDescription(
-    "Output format: bibtex (the API's BibTeX, keys made unique), or records (default: pretty JSON on a terminal, JSON lines when piped)"
+    "Output format: bibtex, csl-json or ris (written from each paper's fields, keys made unique), or records (default: pretty JSON on a terminal, JSON lines when piped)"
   ),
   Flag.optional
 )
@@ -133,15 +135,15 @@ const file = Argument.String("file").pipe(
 )
 
 /** The fields to ask for: `--fields` checked as `s2 papers` checks it; `all` is the client's summary set. */
-const fieldsOf = (o: { readonly fields: Option.Option<string> }, bibtex: boolean) =>
+const fieldsOf = (o: { readonly fields: Option.Option<string> }, format: string) =>
   Effect.gen(function*() {
-    if (bibtex) {
+    if (isCitable(format)) {
       if (Option.isSome(o.fields)) {
         return yield* Effect.fail(
-          badInput("--fields does not apply to --format bibtex: the entries are the API's BibTeX")
+          badInput(`--fields does not apply to --format ${format}: its entries are written from the fields they need`)
         )
       }
-      return bibtexFields.map(Fields.unchecked)
+      return Citable.fields
     }
     // Checked (and refused with the known names) as `s2 papers` checks it; `all` is the summary set.
     const checked = yield* Common.fields(o, Fields.paperList, resolveDefaults)
@@ -164,7 +166,7 @@ export const resolve = Command.make(
         const stdio = yield* Stdio
         const references = yield* readInput(o.file)
         const format = Option.getOrElse(o.format, () => stdio.outIsTTY ? "json" as const : "jsonl" as const)
-        const fields = yield* fieldsOf(o, format === "bibtex")
+        const fields = yield* fieldsOf(o, format)
         let unresolved = 0
         // An entry's id goes with its title, so that a paper with another title is told, not used.
         const inputs = references.map((r) => r.title === undefined ? r.input : { input: r.input, title: r.title })
@@ -178,7 +180,7 @@ export const resolve = Command.make(
           }),
           Stream.flattenIterable
         )
-        if (format === "bibtex") yield* printBibtex(found)
+        if (isCitable(format)) yield* printCitable(format, found)
         else {
           yield* Output.stream(
             { format: Option.some(format), max: Option.none() },
@@ -216,94 +218,45 @@ interface Resolved {
   readonly result: Resolve.Found
 }
 
-const printBibtex = <E, R>(found: Stream.Stream<Resolved, E, R>) =>
+/** How each citable format is printed: before the first entry, an entry, between entries, after the last. */
+const printed: Readonly<
+  Record<CitableFormat, {
+    readonly writer: () => Citable.Writer<unknown>
+    readonly show: (entry: unknown) => string
+    readonly open: string
+    readonly between: string
+    readonly close: (count: number) => string
+  }>
+> = {
+  bibtex: { writer: Citable.bibtexWriter, show: String, open: "", between: "\n", close: () => "" },
+  ris: { writer: Citable.risWriter, show: String, open: "", between: "\r\n", close: () => "" },
+  // One JSON array, written as the papers come: an item per element, indented as JSON.stringify would.
+  "csl-json": {
+    writer: Citable.cslJsonWriter,
+    show: (item) => JSON.stringify(item, null, 2).replace(/^/gm, "  "),
+    open: "[\n",
+    between: ",\n",
+    close: (count) => count === 0 ? "]\n" : "\n]\n"
+  }
+}
+
+const printCitable = <E, R>(format: CitableFormat, found: Stream.Stream<Resolved, E, R>) =>
   Effect.gen(function*() {
     const stdio = yield* Stdio
-    const keys = bibtexKeys()
-    const printed = new Set<string>()
+    const how = printed[format]
+    const writer = how.writer()
+    const seen = new Set<string>()
+    let count = 0
+    yield* stdio.out(how.open)
     yield* Stream.runForEach(found, ({ ref, result }) => {
       const paperId = result.paper.paperId
       // A line list naming one paper twice gets it once; a .bib file's entries each keep their key.
-      if (ref.key === undefined && paperId !== undefined) {
-        if (printed.has(paperId)) return Effect.void
-        printed.add(paperId)
+      if (ref.key === undefined) {
+        if (seen.has(paperId)) return Effect.void
+        seen.add(paperId)
       }
-      return stdio.out(bibtexEntry(result.paper, keys, ref.key) + "\n")
+      const entry = how.show(writer.write({ paper: result.paper, key: ref.key }))
+      return stdio.out((count++ === 0 ? "" : how.between) + entry)
     })
+    yield* stdio.out(how.close(count))
   })
-
-const head = /^\s*@\s*([A-Za-z]+)\s*\{\s*([^,\s{}]*)\s*,/
-
-/**
- * The index of the brace closing the one at `open`, or -1: the server's entry ends there, and
- * whatever follows it (a second entry that would define one of the user's keys) is not printed.
- */
-const closing = (text: string, open: number): number => {
-  let depth = 0
-  for (let i = open; i < text.length; i++) {
-    const c = text[i]
-    if (c === "\\") i++
-    else if (c === "{") depth++
-    else if (c === "}" && --depth === 0) return i
-  }
-  return -1
-}
-
-/** `a`, `b`, … `z`, `aa`, `ab`, …: the suffixes that make a key unique, as BibTeX styles do for years. */
-const suffix = (n: number): string =>
-  (n >= 26 ? suffix(Math.floor(n / 26) - 1) : "") + String.fromCharCode(97 + (n % 26))
-
-/**
- * The BibTeX keys given so far, compared without case (BibTeX and biber treat `Vaswani2017` and
- * `vaswani2017` as one): `take` answers `key`, or `key` with the first free suffix.
- *
- * @since 1.0.0
- */
-export const bibtexKeys = () => {
-  const used = new Set<string>()
-  return {
-    take: (key: string): string => {
-      let candidate = key
-      for (let n = 0; used.has(candidate.toLowerCase()); n++) candidate = key + suffix(n)
-      used.add(candidate.toLowerCase())
-      return candidate
-    }
-  }
-}
-
-const noBraces = (text: string): string => text.replace(/[{}]/g, "")
-
-/** A key when neither the user nor the API gave one: the first author's last name and the year. */
-const madeKey = (paper: Paper): string => {
-  const last = (paper.authors?.[0]?.name ?? "").split(/\s+/).at(-1)?.normalize("NFKD").replace(/[^A-Za-z]/g, "")
-  const base = `${(last ?? "").toLowerCase()}${paper.year ?? ""}`
-  return base.length > 0 ? base : `s2${paper.paperId.slice(0, 8)}`
-}
-
-/**
- * The BibTeX entry of a paper: the API's `citationStyles.bibtex` with its key replaced by `userKey`
- * (from the user's .bib) or made unique, cut at the entry's closing brace; a `@misc` stand-in from
- * the title, authors and year when the API has none (or none that closes). Control characters are
- * shown escaped: the text is the server's.
- *
- * @since 1.0.0
- */
-export const bibtexEntry = (paper: Paper, keys: ReturnType<typeof bibtexKeys>, userKey?: string): string => {
-  const given = paper.citationStyles?.bibtex
-  const matched = typeof given === "string" ? head.exec(given) : null
-  const end = matched === null ? -1 : closing(given!, given!.indexOf("{"))
-  // The server's key is kept to the characters BibTeX tools accept in a key; the user's is theirs.
-  const served = matched?.[2]?.replace(/[^A-Za-z0-9_:.+/-]/g, "")
-  const wanted = userKey !== undefined && userKey.length > 0 ? userKey : served || madeKey(paper)
-  const key = keys.take(wanted)
-  if (matched !== null && end !== -1) {
-    return visibleLines(`@${matched[1]}{${key},${given!.slice(matched[0].length, end + 1)}`) + "\n"
-  }
-  const authors = (paper.authors ?? []).map((a) => a.name).filter((n) => typeof n === "string" && n.length > 0)
-  const fields = [
-    ["title", paper.title],
-    ["author", authors.length > 0 ? authors.join(" and ") : undefined],
-    ["year", paper.year === undefined || paper.year === null ? undefined : String(paper.year)]
-  ].filter((f): f is [string, string] => typeof f[1] === "string")
-  return visibleLines(`@misc{${key},\n${fields.map(([k, v]) => `  ${k} = {${noBraces(v)}}`).join(",\n")}\n}`) + "\n"
-}
