@@ -37,7 +37,8 @@ const toolNames = [
   "resolve_references",
   "search_authors",
   "search_papers",
-  "search_snippets"
+  "search_snippets",
+  "verify_references"
 ]
 
 interface Server {
@@ -141,7 +142,7 @@ describe("s2 mcp --emulator, with the SDK's client", () => {
     await server.client.close()
   })
 
-  it("lists the 14 tools, each with an object input schema and a description", async () => {
+  it("lists the 15 tools, each with an object input schema and a description", async () => {
     const { tools } = await server.client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual(toolNames)
     for (const tool of tools) {

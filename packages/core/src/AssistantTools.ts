@@ -1,6 +1,6 @@
 /**
  * Semantic Scholar as tools for an AI assistant, defined once with effect/ai `Tool` and `Toolkit`:
- * the same 14 tools serve an MCP server (`s2 mcp`, or your own `McpServer.layerHttp` with
+ * the same 15 tools serve an MCP server (`s2 mcp`, or your own `McpServer.layerHttp` with
  * {@link mcp}) and an Effect `LanguageModel` agent (`LanguageModel.generateText({ toolkit })` with
  * {@link handlers}).
  *
@@ -24,6 +24,7 @@
  * | `resolve_references` | `lines` |
  * | `citation_graph` | `seeds`, `direction?` ("references"), `depth?` (1), `perNode?` (10), `maxNodes?` (50) |
  * | `related_papers` | `seeds`, `top?` (20) |
+ * | `verify_references` | `bibtex` or `lines` |
  *
  * @since 1.0.0
  */

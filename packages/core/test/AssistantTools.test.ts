@@ -134,7 +134,8 @@ const parameterNames: { readonly [N in Name]: ReadonlyArray<string> } = {
   search_snippets: ["query", "limit"],
   resolve_references: ["lines"],
   citation_graph: ["seeds", "direction", "depth", "perNode", "maxNodes"],
-  related_papers: ["seeds", "top"]
+  related_papers: ["seeds", "top"],
+  verify_references: ["bibtex", "lines"]
 }
 
 interface JsonObject {
@@ -144,7 +145,7 @@ interface JsonObject {
 }
 
 describe("the tools' definitions", () => {
-  it("14 tools, with the issues' names and these parameters", () => {
+  it("15 tools, with the issues' names and these parameters", () => {
     const tools = Object.values(AssistantTools.toolkit.tools)
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(parameterNames).sort())
     for (const tool of tools) {

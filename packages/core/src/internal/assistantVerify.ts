@@ -1,0 +1,210 @@
+/**
+ * The `verify_references` assistant tool: `Verify.references` over a .bib text or reference lines,
+ * with a compact answer and the time budget of `resolve_references`. Its schemas and handler are
+ * made from what `assistantTools.ts` defines (the paper summary, the failures, the budget), passed
+ * in by {@link make}: that module registers the tool, so importing its values here would be a cycle.
+ */
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import type { Paper } from "../Paper.js"
+import type { S2Error } from "../S2Error.js"
+import type { SemanticScholar } from "../SemanticScholar.js"
+import * as Verify from "../Verify.js"
+import * as text from "./assistantText.js"
+import type { FailureKind, PaperSummary as PaperSummaryType, ToolFailure } from "./assistantTools.js"
+import { reportProgress } from "./mcpTools.js"
+
+/** The longest .bib text a call takes: 200 entries of a generous 2,500 characters. */
+export const maxBibtex = 500_000
+
+/** What {@link make} needs of `assistantTools.ts`. */
+export interface Deps {
+  readonly PaperSummary: Schema.Codec<PaperSummaryType>
+  readonly paperSummary: (paper: Paper) => PaperSummaryType
+  readonly failure: (kind: FailureKind, detail: string) => ToolFailure
+  readonly withinBudget: <E, R>(
+    work: Effect.Effect<void, E, R>,
+    budget: Duration.Duration
+  ) => Effect.Effect<boolean, E, R>
+  readonly budgetSeconds: (budget: Duration.Duration) => number
+  /** The most references a call takes (`limits.lines`). */
+  readonly maxReferences: number
+  readonly bounds: { readonly id: number; readonly message: number; readonly line: number }
+}
+
+const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
+/** The schemas of the answer: a reference and the whole. */
+const schemas = (deps: Deps) => {
+  const Bounded = (max: number) => Schema.String.check(Schema.isMaxLength(max))
+  const VerifiedReference = Schema.Struct({
+    key: Bounded(deps.bounds.id),
+    status: Schema.Literals([...Verify.Status.literals, "notTried"]),
+    differs: Schema.Array(Verify.Field),
+    paper: Schema.optionalKey(deps.PaperSummary),
+    nearest: Schema.optionalKey(deps.PaperSummary),
+    similarity: Schema.optionalKey(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 }))),
+    notes: Schema.Array(Bounded(deps.bounds.message)).check(Schema.isMaxLength(3))
+  })
+  const VerifyAnswer = Schema.Struct({
+    verified: Count,
+    mismatch: Count,
+    notFound: Count,
+    notTried: Schema.optionalKey(Count),
+    timeBudgetSeconds: Schema.optionalKey(
+      Count.annotate({ description: "The time budget the call stopped at, in seconds" })
+    ),
+    references: Schema.Array(VerifiedReference)
+  })
+  return { VerifiedReference, VerifyAnswer }
+}
+
+/**
+ * A reference of `verify_references`: `{ key, status: "verified" | "mismatch" | "notFound" |
+ * "notTried", differs, paper?, nearest?, similarity?, notes }`.
+ */
+export type VerifiedReference = ReturnType<typeof schemas>["VerifiedReference"]["Type"]
+
+/** The answer of `verify_references`: `{ verified, mismatch, notFound, notTried?, timeBudgetSeconds?, references }`. */
+export type VerifyAnswer = ReturnType<typeof schemas>["VerifyAnswer"]["Type"]
+
+const parameters = (deps: Deps) => ({
+  bibtex: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(maxBibtex)).annotate({
+      description: `A .bib file's text (at most ${deps.maxReferences} entries); give this or lines`
+    })
+  ),
+  lines: Schema.optionalKey(
+    Schema.Array(Schema.String.check(Schema.isMaxLength(2000))).check(
+      Schema.isBetweenLength(1, deps.maxReferences)
+    ).annotate({
+      description: `References, one per entry (a DOI, an arXiv id, a link or a title; 1 to ${deps.maxReferences}); ` +
+        "give this or bibtex"
+    })
+  )
+})
+
+const reference = (deps: Deps, v: Verify.Verification): VerifiedReference => ({
+  key: text.cut(v.key, deps.bounds.id),
+  status: v.status,
+  differs: v.differs,
+  ...(v.paper === undefined ? {} : { paper: deps.paperSummary(v.paper) }),
+  ...(v.nearest === undefined ? {} : { nearest: deps.paperSummary(v.nearest) }),
+  ...(v.similarity === undefined || !Number.isFinite(v.similarity) ? {} : { similarity: v.similarity }),
+  notes: v.notes.slice(0, 3).map((note) => text.cut(text.oneLine(note), deps.bounds.message))
+})
+
+const notTried = (key: string, deps: Deps): VerifiedReference => ({
+  key: text.cut(key, deps.bounds.id),
+  status: "notTried",
+  differs: [],
+  notes: []
+})
+
+type Params = { readonly bibtex?: string | undefined; readonly lines?: ReadonlyArray<string> | undefined }
+
+/** The inputs of a call: the .bib's entries or the lines; a failure when neither, both or too many. */
+const inputsOf = (deps: Deps, params: Params): ReadonlyArray<Verify.Input> | ToolFailure => {
+  if ((params.bibtex === undefined) === (params.lines === undefined)) {
+    return deps.failure("badParameter", "give bibtex (a .bib file's text) or lines (one reference each), not both")
+  }
+  const inputs: ReadonlyArray<Verify.Input> = params.bibtex !== undefined
+    ? Verify.fromBibtex(params.bibtex)
+    : params.lines!.map((line, i) => ({ key: String(i + 1), text: line }))
+  if (inputs.length === 0) return deps.failure("badParameter", "the bibtex text has no entries")
+  if (inputs.length > deps.maxReferences) {
+    return deps.failure(
+      "badParameter",
+      `the bibtex text has ${inputs.length} entries: give at most ${deps.maxReferences} a call`
+    )
+  }
+  return inputs
+}
+
+const isInputs = (u: ReadonlyArray<Verify.Input> | ToolFailure): u is ReadonlyArray<Verify.Input> => Array.isArray(u)
+
+const keyOf = (input: Verify.Input, i: number): string => typeof input === "string" ? String(i + 1) : input.key
+
+/**
+ * `Verify.references` over the entries: it gives each verification as soon as it and those before
+ * it are known, so at the budget the entries verified so far are answered and the rest are `notTried`.
+ */
+const handler =
+  (deps: Deps) =>
+  (params: Params, budget: Duration.Duration): Effect.Effect<VerifyAnswer, S2Error | ToolFailure, SemanticScholar> =>
+    Effect.suspend((): Effect.Effect<VerifyAnswer, S2Error | ToolFailure, SemanticScholar> => {
+      const inputs = inputsOf(deps, params)
+      if (!isInputs(inputs)) return Effect.fail(inputs)
+      const results: Array<Verify.Verification> = []
+      const work = Stream.runForEach(Verify.references(inputs), (v) => {
+        results.push(v)
+        return reportProgress(`${results.length} of ${inputs.length} references`)
+      })
+      return Effect.map(deps.withinBudget(work, budget), (stopped): VerifyAnswer => {
+        const count = (status: Verify.Status) => results.filter((v) => v.status === status).length
+        const left = inputs.length - results.length
+        return {
+          verified: count("verified"),
+          mismatch: count("mismatch"),
+          notFound: count("notFound"),
+          ...(left > 0 ? { notTried: left } : {}),
+          ...(stopped ? { timeBudgetSeconds: deps.budgetSeconds(budget) } : {}),
+          references: inputs.map((input, i) =>
+            results[i] === undefined ? notTried(keyOf(input, i), deps) : reference(deps, results[i])
+          )
+        }
+      })
+    })
+
+const similar = (similarity: number | undefined) =>
+  similarity === undefined ? "" : ` (similarity ${text.number(Math.round(similarity * 100) / 100)})`
+
+const referenceLine = (r: VerifiedReference): string => {
+  const notes = r.notes.length === 0 ? "" : ` — ${r.notes.join("; ")}`
+  switch (r.status) {
+    case "notTried":
+      return `${r.key}: not tried`
+    case "notFound":
+      return `${r.key}: not found${
+        r.nearest === undefined ? "" : `; nearest: ${text.paperLine(r.nearest)}${similar(r.similarity)}`
+      }${notes}`
+    default:
+      return `${r.key}: ${r.status}${r.differs.length === 0 ? "" : ` (${r.differs.join(", ")} differ)`} → ${
+        r.paper === undefined ? "" : text.paperLine(r.paper)
+      }${notes}`
+  }
+}
+
+/** The text the model sees: a header with the counts, then one line per entry. */
+export const render = (answer: VerifyAnswer): string => {
+  const header = `Verified ${text.number(answer.verified)} of ${text.number(answer.references.length)} references (${
+    text.number(answer.mismatch)
+  } mismatch, ${text.number(answer.notFound)} not found)${
+    answer.timeBudgetSeconds === undefined
+      ? ""
+      : `; stopped at the ${text.number(answer.timeBudgetSeconds)} s time budget: ${
+        text.number(answer.notTried ?? 0)
+      } not tried; call again with them`
+  }:`
+  return [header, ...answer.references.map((r, i) => `${text.number(i + 1)}. ${referenceLine(r)}`)]
+    .map((line) => text.cut(text.oneLine(line), text.maxLine)).join("\n")
+}
+
+/** The tool's definition (for `assistantTools.ts`'s `tool`) and its handler. */
+export const make = (deps: Deps) => {
+  const { VerifyAnswer } = schemas(deps)
+  return {
+    spec: {
+      title: "Verify references",
+      description: "Check a bibliography: for each .bib entry or reference line, whether Semantic Scholar has " +
+        "that paper (verified), has it with other details (mismatch: which of title, year, authors, venue, doi, " +
+        "eprint differ) or has no such paper (notFound, with the nearest title). One answer per entry, in order.",
+      parameters: parameters(deps),
+      success: VerifyAnswer,
+      render
+    },
+    handle: handler(deps)
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The `verify_references` assistant tool against the in-memory emulator: one answer per entry in
+ * order, compact and valid against its output schema, refused parameters, and the time budget.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
+import { Emulator, Faults } from "@s2-effect/testing"
+import { Effect, Fiber, Layer, Stream } from "effect"
+import { McpProtocol, McpTest, Tool } from "effect/ai"
+import { TestClock } from "effect/testing"
+import { AssistantTools, SemanticScholar } from "../src/index.js"
+import { settle } from "./support/Settle.js"
+
+const TURING = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
+const ATTENTION = "204e3073870fae3d05bcbc2f6a8e263d9b72e776"
+
+const emulated = (options: Parameters<typeof Emulator.layer>[0] = {}) =>
+  AssistantTools.handlers.pipe(
+    Layer.provideMerge(SemanticScholar.layer()),
+    Layer.provideMerge(Emulator.layer({ seed: 1, size: 1000, ...options }))
+  )
+
+const tool = AssistantTools.toolkit.tools.verify_references
+const valid = new AjvJsonSchemaValidator().getValidator(Tool.getJsonSchemaFromSchema(tool.successSchema) as never)
+
+/** Calls the tool as an MCP server does (unknown parameters refused): its last result. */
+const call = (params: unknown) =>
+  Effect.gen(function*() {
+    const toolkit = yield* AssistantTools.toolkit
+    const results = yield* toolkit.handle("verify_references", params as never, undefined, {
+      onExcessProperty: "error"
+    })
+    const all = yield* Stream.runCollect(results)
+    return all[all.length - 1]!
+  })
+
+/** A successful call: the answer (checked against the output schema, as JSON) and its text. */
+const answer = (params: unknown) =>
+  Effect.gen(function*() {
+    const result = yield* call(params)
+    if (result.isFailure) return yield* Effect.die(new Error(`failed: ${JSON.stringify(result.encodedResult)}`))
+    const json = JSON.parse(JSON.stringify(result.encodedResult))
+    expect(json).toEqual(result.encodedResult)
+    expect(valid(json).errorMessage).toBeUndefined()
+    const part = (result.modelOutput ?? [])[0]
+    const text = part?.type === "text" ? part.text : ""
+    for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(2000)
+    return { value: result.result as typeof tool.successSchema.Type, text }
+  })
+
+const BIB = String.raw`
+@article{turing50, author = {Turing, Alan}, title = {Computing machinery and intelligence}, journal = {Mind},
+  year = {1950}, doi = {10.1093/mind/lix.236.433}}
+@inproceedings{vaswani17, author = {Vaswani, Ashish}, title = {Attention is all you need}, year = {2012},
+  eprint = {1706.03762}, archivePrefix = {arXiv}}
+@article{he16, author = {He, Kaiming}, title = {Deep residual learning for image recognition}, year = {2016}}`
+
+describe("verify_references", () => {
+  it.effect("a .bib: one answer per entry, in order, with its status, what differs and the paper", () =>
+    Effect.gen(function*() {
+      const { text, value } = yield* answer({ bibtex: BIB })
+      expect(value.references.map((r) => [r.key, r.status, r.differs])).toEqual([
+        ["turing50", "verified", []],
+        ["vaswani17", "mismatch", ["year"]],
+        ["he16", "notFound", []]
+      ])
+      expect(value.references.map((r) => r.paper?.paperId)).toEqual([TURING, ATTENTION, undefined])
+      expect(value.references[2]!.nearest?.title).toMatch(/^Deep variational inference/)
+      expect(value.references[2]!.similarity).toBeLessThan(0.9)
+      expect(value).toMatchObject({ verified: 1, mismatch: 1, notFound: 1 })
+      expect(value.notTried).toBeUndefined()
+      const lines = text.split("\n")
+      expect(lines[0]).toBe("Verified 1 of 3 references (1 mismatch, 1 not found):")
+      expect(lines[1]).toMatch(/^1\. turing50: verified → Computing Machinery and Intelligence \(1950\)/)
+      expect(lines[2]).toMatch(/^2\. vaswani17: mismatch \(year differ\) → Attention Is All You Need \(2017\)/)
+      expect(lines[3]).toMatch(/^3\. he16: not found; nearest: Deep variational inference .* \(similarity 0\.\d+\)/)
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("lines: keyed by their position", () =>
+    Effect.gen(function*() {
+      const { value } = yield* answer({ lines: ["arXiv:1706.03762", "DOI:10.9999/none"] })
+      expect(value.references.map((r) => [r.key, r.status])).toEqual([["1", "verified"], ["2", "notFound"]])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("neither or both of bibtex and lines, no entries or too many: a badParameter failure, no request", () =>
+    Effect.gen(function*() {
+      const tooMany = Array.from({ length: 201 }, (_, i) => `@misc{k${i}, title = {T ${i}}}`).join("\n")
+      for (
+        const [params, message] of [
+          [{}, "give bibtex (a .bib file's text) or lines"],
+          [{ bibtex: BIB, lines: ["x"] }, "give bibtex (a .bib file's text) or lines"],
+          [{ bibtex: "no entries here" }, "the bibtex text has no entries"],
+          [{ bibtex: tooMany }, "the bibtex text has 201 entries: give at most 200 a call"]
+        ] as const
+      ) {
+        const result = yield* call(params)
+        expect(result.isFailure).toBe(true)
+        expect(result.result).toMatchObject({ _tag: "ToolFailure", kind: "badParameter" })
+        expect((result.result as { message: string }).message).toContain(message)
+      }
+      expect(yield* Effect.flatMap(Emulator, (e) => e.requests)).toEqual([])
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect("answers at the 40 s budget: the entries verified, in order, the rest notTried", () =>
+    Effect.gen(function*() {
+      const titles = Array.from({ length: 12 }, (_, i) => `@misc{t${i}, title = {No such paper number ${i}}}`)
+      const bibtex = [`@misc{first, doi = {10.1093/mind/lix.236.433}}`, ...titles].join("\n")
+      const fiber = yield* Effect.forkChild(answer({ bibtex }))
+      for (let second = 0; second < 40; second++) yield* TestClock.adjust("1 second")
+      const { text, value } = yield* Fiber.join(fiber)
+      expect(value.references[0]).toMatchObject({ key: "first", status: "verified", paper: { paperId: TURING } })
+      const tried = value.references.filter((r) => r.status !== "notTried")
+      expect(tried.length).toBeLessThan(value.references.length)
+      expect(value.references.slice(tried.length).every((r) => r.status === "notTried")).toBe(true)
+      expect(value).toMatchObject({ notTried: value.references.length - tried.length, timeBudgetSeconds: 40 })
+      expect(text.split("\n")[0]).toContain("stopped at the 40 s time budget")
+    }).pipe(Effect.provide(emulated({ faults: { script: [{ fault: Faults.latency("10 seconds") }] } }))))
+
+  it.effect("over MCP: listed with its parameters, answered with structured content", () =>
+    Effect.gen(function*() {
+      const c = yield* McpTest.makeClient(AssistantTools.mcp, { protocols: [McpProtocol.v2025_11_25] })
+      const { tools } = yield* c.listTools()
+      const listed = tools.find((t) => t.name === "verify_references")!
+      expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(["bibtex", "lines"])
+      expect(listed.annotations?.readOnlyHint).toBe(true)
+      const calling = yield* Effect.forkChild(c.callTool({ name: "verify_references", arguments: { bibtex: BIB } }))
+      const called = yield* settle(calling, "1 second")
+      expect(called.isError ?? false).toBe(false)
+      expect(called.structuredContent).toMatchObject({ verified: 1, mismatch: 1, notFound: 1 })
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size: 1000 }))))
+    ))
+})
