@@ -9,6 +9,7 @@ import type { S2Error } from "../S2Error.js"
 import { SemanticScholar } from "../SemanticScholar.js"
 import { papersById } from "./papersById.js"
 import { bulkTitles, encodedBytes, isRefusal, phrase, queryBytes, withTitle } from "./resolveTitles.js"
+import { cut } from "./text.js"
 import * as TitleMatch from "./titleMatch.js"
 import * as Validate from "./validate.js"
 
@@ -97,7 +98,7 @@ type Outcome =
 const missing = (reason: Resolve.Reason, message: string): Outcome => ({ _tag: "Missing", reason, message })
 
 /** A title in a message: cut, so that an error line stays one short line. */
-const shown = (title: string): string => JSON.stringify(title.length > 100 ? `${title.slice(0, 99)}…` : title)
+const shown = (title: string): string => JSON.stringify(cut(title, 100))
 
 const rounded = (similarity: number): string => similarity.toFixed(2)
 
