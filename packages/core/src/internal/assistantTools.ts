@@ -1,5 +1,5 @@
 /**
- * Semantic Scholar as tools for an AI assistant: the answer schemas, the typed failure, the 14
+ * Semantic Scholar as tools for an AI assistant: the answer schemas, the typed failure, the 15
  * effect/ai `Tool`s (one table) and their handlers over the client. Answers are compact on
  * purpose: chosen fields, bounded counts, every string from the server cut to a bound, no object
  * keyed by server data. The text each tool shows the model is in `assistantText.ts`.
@@ -24,6 +24,7 @@ import { defaultBudgets } from "../RetryPolicy.js"
 import { isS2Error, type S2Error } from "../S2Error.js"
 import { SemanticScholar, type Service } from "../SemanticScholar.js"
 import * as text from "./assistantText.js"
+import * as verifyTool from "./assistantVerify.js"
 import { reportProgress } from "./mcpTools.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -789,12 +790,25 @@ const RelatedPapersTool = tool("related_papers", {
   render: (answer) => text.related(answer)
 })
 
+// Made from this module's definitions (some defined further down, hence the arrows).
+const verify = verifyTool.make({
+  PaperSummary,
+  paperSummary: (paper) => paperSummary(paper),
+  failure: (kind, detail) => failure(kind, detail),
+  withinBudget: (work, budget) => withinBudget(work, budget),
+  budgetSeconds: (budget) => budgetSeconds(budget),
+  maxReferences: limits.lines,
+  bounds
+})
+
+const VerifyReferences = tool("verify_references", verify.spec)
+
 /**
- * The 14 tools: `search_papers`, `get_paper`, `get_papers`, `get_citations`, `get_references`,
+ * The 15 tools: `search_papers`, `get_paper`, `get_papers`, `get_citations`, `get_references`,
  * `search_authors`, `get_author`, `get_author_papers`, `recommend_papers`, `match_title`,
- * `search_snippets`, `resolve_references`, `citation_graph`, `related_papers`. Each is read-only, idempotent and
- * open-world, returns its failures (`failureMode: "return"`, {@link ToolFailure}) and shows the
- * model a short text (`toModelOutput`).
+ * `search_snippets`, `resolve_references`, `citation_graph`, `related_papers`, `verify_references`.
+ * Each is read-only, idempotent and open-world, returns its failures (`failureMode: "return"`,
+ * {@link ToolFailure}) and shows the model a short text (`toModelOutput`).
  *
  * @example
  * ```ts
@@ -826,7 +840,8 @@ export const toolkit = Toolkit.make(
   SearchSnippets,
   ResolveReferences,
   CitationGraphTool,
-  RelatedPapersTool
+  RelatedPapersTool,
+  VerifyReferences
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -1290,6 +1305,7 @@ export const handlersWith = (
         }))),
       search_snippets: (params) => run(searchSnippets(s2, params)),
       resolve_references: (params) => run(resolveReferences(params, budget)),
+      verify_references: (params) => run(verify.handle(params, budget)),
       citation_graph: (params) => run(citationGraph(params, budget)),
       related_papers: (params) => run(relatedPapers(params, budget))
     })
