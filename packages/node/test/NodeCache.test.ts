@@ -116,6 +116,23 @@ describe("NodeCache.fileSystem", () => {
     }))
 })
 
+describe("NodeCache.fileSystem in a directory that cannot be made", () => {
+  it.effect.runIf(process.platform === "linux")(
+    "under /proc (where Node's recursive mkdir never returns): the layer fails at once, saying why",
+    () =>
+      Effect.gen(function*() {
+        const error = yield* Effect.flip(Effect.provide(SemanticScholar, client("/proc/s2-effect-test/cache")))
+        expect(error._tag).toBe("InvalidOptions")
+        // The directory that could not be made, and why.
+        expect(error.message).toBe(
+          "the cache store could not be opened: NotFound: FileSystem.makeDirectory (/proc/s2-effect-test): " +
+            "no such file or directory (ENOENT)"
+        )
+      }),
+    30_000
+  )
+})
+
 describe("NodeCache.fileSystem against what a directory may hold", () => {
   const two = ids.slice(0, 2)
   const lookUp = Effect.flatMap(

@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
-import type * as PlatformError from "effect/PlatformError"
+import * as PlatformError from "effect/PlatformError"
 import * as NodePath from "node:path"
 import { notFound, readRegular } from "./localFiles.js"
 
@@ -88,6 +88,15 @@ const make = (fs: FileSystem.FileSystem, directory: string): KeyValueStore.KeyVa
   })
 }
 
+/**
+ * The error with the system's words as its description: the layer's `InvalidOptions` shows its
+ * message, which otherwise names the call (`NotFound: FileSystem.makeDirectory (/proc/x)`) only.
+ */
+const withWords = (error: PlatformError.PlatformError): PlatformError.PlatformError =>
+  error.reason._tag === "BadArgument" || error.reason.description !== undefined
+    ? error
+    : PlatformError.systemError({ ...error.reason, description: Files.describeError(error) })
+
 /** The store in `directory`, made (with the directories above it) when missing. */
 export const layer = (
   directory: string
@@ -95,7 +104,7 @@ export const layer = (
   Layer.effect(
     KeyValueStore.KeyValueStore,
     Effect.gen(function*() {
-      yield* Files.makeDirectory(directory)
+      yield* Files.makeDirectory(directory).pipe(Effect.mapError(withWords))
       return make(yield* FileSystem.FileSystem, directory)
     })
   )
