@@ -34,6 +34,7 @@ import * as Recommend from "./commands/recommend.js"
 import * as Related from "./commands/related.js"
 import * as Resolve from "./commands/resolve.js"
 import * as Search from "./commands/search.js"
+import * as Verify from "./commands/verify.js"
 import { s2, toArgs } from "./Common.js"
 import { badInput, CliError, ExitCode } from "./ExitCode.js"
 import * as Help from "./Help.js"
@@ -70,6 +71,7 @@ export const commands = [
   Datasets.datasets,
   Harvest.harvest,
   Resolve.resolve,
+  Verify.verify,
   GraphCommand.graph,
   Related.related,
   Mcp.mcp

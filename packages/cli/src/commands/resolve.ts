@@ -73,7 +73,13 @@ export const parseReferences = (text: string, name: string): ReadonlyArray<Refer
   return out
 }
 
-const readInput = (file: Option.Option<string>) =>
+/**
+ * The text of a reference list: FILE, or standard input for `-` or none (refused on a terminal,
+ * where nothing is piped).
+ *
+ * @since 1.1.0
+ */
+export const readText = (file: Option.Option<string>) =>
   Effect.gen(function*() {
     const name = Option.getOrElse(file, () => "-")
     if (name === "-" && Option.isNone(file) && process.stdin.isTTY === true) {
@@ -83,11 +89,24 @@ const readInput = (file: Option.Option<string>) =>
       try: () => fs.readFileSync(name === "-" ? 0 : name, "utf8"),
       catch: (cause) => fileError(`cannot read ${name === "-" ? "standard input" : name}`, cause)
     })
+    return { name, text }
+  })
+
+/**
+ * The failure of a reference list without references (exit 2).
+ *
+ * @since 1.1.0
+ */
+export const noReferences = (name: string) =>
+  badInput(
+    `${/\.bib$/i.test(name) ? "no BibTeX entries" : "no references"} in ${name === "-" ? "standard input" : name}`
+  )
+
+const readInput = (file: Option.Option<string>) =>
+  Effect.gen(function*() {
+    const { name, text } = yield* readText(file)
     const references = parseReferences(text, name)
-    if (references.length === 0) {
-      const what = /\.bib$/i.test(name) ? "no BibTeX entries" : "no references"
-      return yield* Effect.fail(badInput(`${what} in ${name === "-" ? "standard input" : name}`))
-    }
+    if (references.length === 0) return yield* Effect.fail(noReferences(name))
     return references
   })
 

@@ -1,0 +1,127 @@
+/**
+ * `s2 verify [FILE|-]`: whether each reference of a .bib file (or a list, one per line) is a paper
+ * Semantic Scholar knows, and what disagrees, through `Verify.references`. A table (default) with
+ * a summary line, one JSON object per entry, or the corrected entries as BibTeX, CSL-JSON or RIS.
+ * Exit 0 when every reference is verified, 3 otherwise.
+ *
+ * @since 1.1.0
+ */
+import type { Paper } from "@s2-effect/core"
+import { excerpt, Verify } from "@s2-effect/core"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as Common from "../Common.js"
+import { CliError, ExitCode } from "../ExitCode.js"
+import * as Output from "../render/Output.js"
+import { Stdio } from "../Stdio.js"
+import { looksLikeBibtex, noReferences, parseReferences, readText } from "./resolve.js"
+
+const recordFormats = ["table", "jsonl", "json"] as const
+
+const formatFlag = Flag.Literals("format", [...recordFormats]).pipe(
+  Flag.withDescription(
+    "Output format: table (default: each entry's status, what differs and the paper, then a summary line) or " +
+      "jsonl / json (one object per entry: key, status, differs, paper, nearest, similarity, notes)"
+  ),
+  Flag.optional
+)
+
+const file = Argument.String("file").pipe(
+  Argument.withDescription(
+    "A .bib file, or references one per line (DOI, arXiv id, URL, S2 id or title); - or none for standard input"
+  ),
+  Argument.optional
+)
+
+/** The inputs of a text: its .bib entries, else its lines keyed by their number. */
+const inputsOf = (text: string, name: string): ReadonlyArray<Verify.Input> =>
+  /\.bib$/i.test(name) || looksLikeBibtex(text)
+    ? Verify.fromBibtex(text)
+    : parseReferences(text, name).map((ref) => ({ key: String(ref.line), text: ref.input }))
+
+/** The counts of the summary line. */
+interface Counts {
+  verified: number
+  mismatch: number
+  notFound: number
+}
+
+/** `142 verified, 9 mismatch, 14 not found`. */
+export const summaryLine = (counts: Counts): string =>
+  `${counts.verified} verified, ${counts.mismatch} mismatch, ${counts.notFound} not found`
+
+/** A paper in a table cell: its title and year. */
+const titled = (paper: Paper): string =>
+  `${excerpt(paper.title ?? "", 120)}${paper.year == null ? "" : ` (${paper.year})`}`
+
+/** A table row: the entry at a glance (a nearest paper in the paper column, not again in the note). */
+const row = (v: Verify.Verification): Record<string, unknown> => ({
+  key: v.key,
+  status: v.status === "notFound" ? "not found" : v.status,
+  differs: v.differs.join(", "),
+  paper: v.paper !== undefined
+    ? titled(v.paper)
+    : v.nearest !== undefined
+    ? `nearest (${(v.similarity ?? 0).toFixed(2)}): ${titled(v.nearest)}`
+    : "",
+  note: v.nearest !== undefined && v.paper === undefined ? v.notes.slice(1).join("; ") : v.notes.join("; ")
+})
+
+/** A JSON object: the verification, its papers as the API sent them. */
+const record = (v: Verify.Verification): Record<string, unknown> => ({
+  key: v.key,
+  status: v.status,
+  differs: v.differs,
+  paper: v.paper === undefined ? null : Output.toJson(v.paper),
+  ...(v.nearest === undefined ? {} : { nearest: Output.toJson(v.nearest) }),
+  ...(v.similarity === undefined ? {} : { similarity: v.similarity }),
+  notes: v.notes
+})
+
+/**
+ * `s2 verify [FILE|-]`.
+ *
+ * @since 1.1.0
+ */
+export const verify = Command.make(
+  "verify",
+  { file, format: formatFlag },
+  (o) =>
+    Common.run(
+      "verify",
+      Effect.gen(function*() {
+        const stdio = yield* Stdio
+        const { name, text } = yield* readText(o.file)
+        const inputs = inputsOf(text, name)
+        if (inputs.length === 0) {
+          return yield* Effect.fail(noReferences(name))
+        }
+        const format = Option.getOrElse(o.format, () => "table" as const)
+        const counts: Counts = { verified: 0, mismatch: 0, notFound: 0 }
+        const verified = Verify.references(inputs).pipe(
+          Stream.tap((v) => Effect.sync(() => counts[v.status]++))
+        )
+        yield* Output.stream(
+          { format: Option.some(format), max: Option.none() },
+          Stream.map(verified, format === "table" ? row : record)
+        )
+        if (format === "table") yield* stdio.out(summaryLine(counts) + "\n")
+        else yield* stdio.err(`s2: ${summaryLine(counts)}\n`)
+        const not = counts.mismatch + counts.notFound
+        if (not > 0) {
+          return yield* Effect.fail(
+            new CliError({ message: `${not} of ${inputs.length} references not verified`, code: ExitCode.notFound })
+          )
+        }
+      })
+    )
+).pipe(
+  Command.withDescription(
+    "Verify a .bib file or reference list: each entry verified, mismatch (what differs) or not found; exit 3 unless all are verified"
+  ),
+  Common.withClient
+)

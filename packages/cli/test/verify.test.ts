@@ -1,0 +1,127 @@
+/**
+ * `s2 verify`: the real bin against the in-process emulator (`--emulator`): a .bib mixing real,
+ * wrong-year and invented entries told apart, the exit codes, the JSON lines, the summary line, and
+ * the corrected entries.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as Bin from "./support/bin.js"
+
+const bin = Bin.bundleBin()
+
+const s2 = (args: ReadonlyArray<string>, input?: string) => Bin.finish(Bin.start(bin, args), input)
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-verify-"))
+const write = (name: string, text: string): string => {
+  const file = path.join(dir, name)
+  fs.writeFileSync(file, text)
+  return file
+}
+
+const T = 60_000
+
+const REAL = String.raw`@article{turing50,
+  author = {Turing, Alan M.},
+  title = {Computing Machinery and Intelligence},
+  journal = {Mind},
+  year = {1950},
+  doi = {10.1093/mind/LIX.236.433},
+  note = {The imitation game}
+}
+@inproceedings{ammar18,
+  author = {Ammar, Waleed and Groeneveld, Dirk},
+  title = {Construction of the Literature Graph in {S}emantic {S}cholar},
+  booktitle = {Proceedings of NAACL-HLT},
+  year = {2018}
+}
+`
+
+const WRONG_YEAR = String.raw`@inproceedings{vaswani17,
+  author = {Vaswani, Ashish and Shazeer, Noam and others},
+  title = {Attention is All you Need},
+  booktitle = {Advances in Neural Information Processing Systems},
+  year = {2014},
+  eprint = {1706.03762}, archivePrefix = {arXiv},
+  keywords = {transformers}
+}
+`
+
+const INVENTED = String.raw`@inproceedings{he16,
+  author = {He, Kaiming and Zhang, Xiangyu},
+  title = {Deep Residual Learning for Image Recognition},
+  booktitle = {CVPR},
+  year = {2016}
+}
+`
+
+const jsonl = (stdout: string) => stdout.trim().split("\n").map((line) => JSON.parse(line))
+
+describe("s2 verify", () => {
+  it("every entry verified: the table and its summary line, exit 0", async () => {
+    const ran = await s2(["verify", write("real.bib", REAL), "--emulator"])
+    expect(ran.stderr).toBe("")
+    expect(ran.code).toBe(0)
+    const lines = ran.stdout.trimEnd().split("\n")
+    expect(lines[0]).toMatch(/^key\s+status\s+differs\s+paper/)
+    expect(lines[2]).toMatch(/^turing50\s+verified\s+Computing Machinery and Intelligence \(1950\)/)
+    expect(lines[3]).toMatch(/^ammar18\s+verified\s+Construction of the Literature Graph in Semantic Scholar/)
+    expect(lines.at(-1)).toBe("2 verified, 0 mismatch, 0 not found")
+  }, T)
+
+  it("a .bib mixing real, wrong-year and invented entries: which is which, exit 3", async () => {
+    const ran = await s2(["verify", write("mixed.bib", REAL + WRONG_YEAR + INVENTED), "--emulator"])
+    expect(ran.code).toBe(3)
+    const rows = ran.stdout.trimEnd().split("\n")
+    expect(rows.slice(2, -1).map((r) => r.split(/\s{2,}/).slice(0, 3))).toEqual([
+      ["turing50", "verified", "Computing Machinery and Intelligence (1950)"],
+      ["ammar18", "verified", expect.stringMatching(/^Construction of the Literature Graph in Semantic Scholar/)],
+      ["vaswani17", "mismatch", "year"],
+      ["he16", "not found", expect.stringMatching(/^nearest \(0\.\d\d\): Deep variational/)]
+    ])
+    expect(rows.at(-1)).toBe("2 verified, 1 mismatch, 1 not found")
+    expect(ran.stderr).toBe("s2: 2 of 4 references not verified\n")
+  }, T)
+
+  it("--format jsonl: exactly one object per entry, in order, with key, status, differs and paper", async () => {
+    const ran = await s2([
+      "verify",
+      write("mixed2.bib", REAL + WRONG_YEAR + INVENTED),
+      "--emulator",
+      "--format",
+      "jsonl"
+    ])
+    expect(ran.code).toBe(3)
+    const records = jsonl(ran.stdout)
+    expect(records.map((r) => [r.key, r.status, r.differs, r.paper?.title ?? null])).toEqual([
+      ["turing50", "verified", [], "Computing Machinery and Intelligence"],
+      ["ammar18", "verified", [], "Construction of the Literature Graph in Semantic Scholar"],
+      ["vaswani17", "mismatch", ["year"], "Attention Is All You Need"],
+      ["he16", "notFound", [], null]
+    ])
+    for (const r of records) expect(Object.keys(r).slice(0, 4)).toEqual(["key", "status", "differs", "paper"])
+    expect(records[3].nearest.title).toMatch(/^Deep variational inference/)
+    expect(records[3].similarity).toBeLessThan(0.9)
+    // The summary goes to stderr: stdout is the objects alone.
+    expect(ran.stderr).toBe("s2: 2 verified, 1 mismatch, 1 not found\ns2: 2 of 4 references not verified\n")
+  }, T)
+
+  it("plain lines are keyed by their line number; standard input with -", async () => {
+    const ran = await s2(
+      ["verify", "-", "--emulator", "--format", "jsonl"],
+      "# references\narXiv:1706.03762\n\nDOI:10.9999/none\n"
+    )
+    expect(ran.code).toBe(3)
+    expect(jsonl(ran.stdout).map((r) => [r.key, r.status])).toEqual([["2", "verified"], ["4", "notFound"]])
+  }, T)
+
+  it("no entries is bad input (exit 2); a file that cannot be read is exit 10", async () => {
+    const empty = await s2(["verify", write("empty.bib", "% nothing\n"), "--emulator"])
+    expect(empty.code).toBe(2)
+    expect(empty.stderr).toBe(`s2: no BibTeX entries in ${path.join(dir, "empty.bib")}\n`)
+    const missing = await s2(["verify", path.join(dir, "missing.bib"), "--emulator"])
+    expect(missing.code).toBe(10)
+    expect(missing.stderr).toMatch(/^s2: cannot read .*missing\.bib: no such file or directory \(ENOENT\)\n$/)
+  }, T)
+})
