@@ -65,3 +65,20 @@ export const installVariants = () => {
 
 /** The lines of a variant that are the clone's own set-up, which the smoke test has done already. */
 export const isCloneSetup = (line) => /^git clone\s/.test(line) || /^pnpm install && pnpm build\b/.test(line)
+
+const gettingStarted = () => fs.readFileSync(path.join(repoRoot, "docs/getting-started.md"), "utf8")
+
+/** The `tsconfig.json` getting-started gives: its one ```json block. */
+export const documentedTsconfig = () => {
+  const blocks = [...gettingStarted().matchAll(/^```json\n([\s\S]*?)^```/gm)]
+  if (blocks.length !== 1) throw new Error(`docs/getting-started.md should have one json block (its tsconfig.json), has ${blocks.length}`)
+  return JSON.parse(blocks[0][1])
+}
+
+/** The first ```ts block of a section of getting-started (`## On Node`, `## In tests`). */
+export const documentedExample = (heading) => {
+  const section = gettingStarted().split(/^(?=## )/m).find((s) => s.startsWith(`${heading}\n`))
+  const block = section === undefined ? undefined : /^```ts\n([\s\S]*?)^```/m.exec(section)
+  if (block == null) throw new Error(`docs/getting-started.md has no ts block under ${heading}`)
+  return block[1]
+}

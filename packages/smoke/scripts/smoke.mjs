@@ -16,7 +16,7 @@ import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { installVariants, isCloneSetup } from "./docs.mjs"
+import { documentedExample, documentedTsconfig, installVariants, isCloneSetup } from "./docs.mjs"
 import { pack, published, repoRoot } from "./pack.mjs"
 import { startRegistry } from "./registry.mjs"
 
@@ -34,7 +34,7 @@ const xdg = path.join(work, "xdg")
 // earlier run had would be answered the earlier tarballs' integrity, and refuse the new ones.
 const pnpmCache = path.join(work, "pnpm-cache")
 /** The tarballs getting-started's lines write; removed at the end unless they were there before. */
-const documentedTarballs = ["core", "node", "testing"].map((name) => `/tmp/s2-effect-${name}.tgz`)
+const documentedTarballs = ["core", "node", "testing", "cli"].map((name) => `/tmp/s2-effect-${name}.tgz`)
   .filter((file) => !fs.existsSync(file))
 
 /**
@@ -157,16 +157,10 @@ ${
 export const run = () => Effect.runPromise(program)
 `
 
-const tsconfig = {
-  compilerOptions: {
-    strict: true,
-    target: "es2022",
-    module: "nodenext",
-    moduleResolution: "nodenext",
-    noEmit: true,
-    skipLibCheck: false
-  },
-  include: ["check.mts", "check.cts"]
+// The tsconfig.json of getting-started, as written, for the files of the check.
+const tsconfig = { ...documentedTsconfig(), include: ["check.mts", "check.cts"] }
+if (tsconfig.compilerOptions?.strict !== true || tsconfig.compilerOptions?.skipLibCheck !== false) {
+  throw new Error("getting-started's tsconfig.json should be strict with skipLibCheck off")
 }
 
 // ---- running a variant and checking what it installed ----
@@ -233,19 +227,47 @@ const checkTypes = (label, env) => {
     env,
     stdio: ["ignore", "inherit", "inherit"]
   })
-  log(`${label} tsc (strict, skipLibCheck off, ESM and CommonJS): ok`)
+  log(`${label} tsc (getting-started's tsconfig.json: strict, skipLibCheck off; ESM and CommonJS): ok`)
 }
 
-const checkCli = async (label, env, apiUrl) => {
+/**
+ * getting-started's examples as a reader runs them in the project: the program "On Node" with
+ * `node main.ts` (Node strips the types; the project is `"type": "module"`), and the suite "In
+ * tests" with vitest and @effect/vitest.
+ */
+const checkExamples = (label, env, apiUrl) => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"))
+  if (manifest.type !== "module") throw new Error(`${label}: the install lines did not make the project "type": "module"`)
+  fs.writeFileSync(path.join(project, "main.ts"), documentedExample("## On Node"))
+  const out = execFileSync(process.execPath, ["main.ts"], {
+    cwd: project,
+    env: { ...env, S2_API_URL: apiUrl },
+    encoding: "utf8"
+  })
+  if (!/Attention Is All You Need \(2017\): \d+ citations/.test(out)) throw new Error(`${label} node main.ts printed ${out}`)
+  log(`${label} node main.ts: ok`)
+  if (!installed("vitest") || !installed("@effect/vitest") || !installed("@s2-effect/testing")) return
+  fs.writeFileSync(path.join(project, "s2.test.ts"), documentedExample("## In tests"))
+  const ran = execFileSync(process.execPath, [path.join(project, "node_modules/vitest/vitest.mjs"), "run", "s2.test.ts"], {
+    cwd: project,
+    env: { ...env, CI: "true" },
+    encoding: "utf8"
+  })
+  if (!/1 passed/.test(ran)) throw new Error(`${label} vitest printed ${ran}`)
+  log(`${label} vitest run s2.test.ts: 1 passed`)
+}
+
+/** `s2 paper` of the first paper a search finds, by the global `s2` or the project's (`npx s2`). */
+const checkCli = async (label, env, apiUrl, bin = "s2") => {
   const search = await fetch(`${apiUrl}/graph/v1/paper/search?query=graph&fields=title&limit=1`)
   const [first] = (await search.json()).data
-  const out = execFileSync("s2", ["paper", first.paperId, "--fields", "title", "--format", "json"], {
+  const out = execFileSync(bin, ["paper", first.paperId, "--fields", "title", "--format", "json"], {
     cwd: project,
     env: { ...env, S2_API_URL: apiUrl },
     encoding: "utf8"
   })
   if (JSON.parse(out).title !== first.title) throw new Error(`${label} s2 paper printed ${out}`)
-  log(`${label} s2 paper: ok`)
+  log(`${label} ${bin === "s2" ? "s2" : "the project's s2"} paper: ok`)
 }
 
 const globalS2 = () =>
@@ -294,7 +316,11 @@ try {
       if (installed("@s2-effect/node")) checkScripts(label, "node", withApi)
       if (installed("@s2-effect/browser")) checkScripts(label, "browser", withApi)
       if (installed("typescript") && installed("@s2-effect/node")) checkTypes(label, env)
+      if (variant.from.includes("docs/getting-started.md") && installed("@s2-effect/node")) {
+        checkExamples(label, env, emulator.url)
+      }
       if (globalS2()) await checkCli(label, env, emulator.url)
+      if (installed("@s2-effect/cli")) await checkCli(label, env, emulator.url, path.join(project, "node_modules/.bin/s2"))
     } finally {
       if (own !== undefined) emulator.stop()
     }
