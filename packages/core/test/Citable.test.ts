@@ -10,12 +10,15 @@ import "@citation-js/plugin-ris"
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import * as fc from "fast-check"
+import { Transform } from "unicode2latex"
+import { characters, charmap, spell } from "../scripts/citable-table.mjs"
 import { Citable, Paper } from "../src/index.js"
 import { parse } from "../src/internal/bibtex.js"
 import * as bib from "../src/internal/citable/bibtex.js"
 import { oneLine } from "../src/internal/citable/facts.js"
 import { keys } from "../src/internal/citable/keys.js"
 import { balanced } from "../src/internal/citable/latex.js"
+import { texTable } from "../src/internal/citable/texTable.js"
 import { present, recordedPapers } from "./support/RecordedPapers.js"
 
 const paper = (fields: Record<string, unknown>): Paper =>
@@ -172,6 +175,22 @@ describe("BibTeX text", () => {
       note: "see {\\em there}",
       keywords: "a{\\textbraceright}b{\\textbraceleft}"
     })
+  })
+})
+
+describe("the LaTeX table", () => {
+  it("is unicode2latex's spelling of its characters (regenerate with node packages/core/scripts/citable-table.mjs)", () => {
+    const transform = new Transform("bibtex-creator", { charmap: { ...charmap } })
+    expect(Object.keys(texTable)).toEqual(characters())
+    for (const [c, latex] of Object.entries(texTable)) expect(spell(transform, c), c).toBe(latex)
+  })
+
+  it("spells in printable ASCII with balanced braces, each command closed off from the next letter", () => {
+    for (const latex of Object.values(texTable)) {
+      expect(latex).toMatch(/^[\x20-\x7e]+$/)
+      expect(balanced(latex), latex).toBe(true)
+      expect(latex).not.toMatch(/\\[A-Za-z]+$/)
+    }
   })
 })
 
