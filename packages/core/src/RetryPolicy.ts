@@ -16,7 +16,6 @@ import * as Predicate from "effect/Predicate"
 import * as Random from "effect/Random"
 import * as Schedule from "effect/Schedule"
 import type { S2Error } from "./S2Error.js"
-import { isRetryable, retryAfterMillis } from "./S2Error.js"
 
 /**
  * A retry policy: any schedule that takes the error of the failed attempt as input.
@@ -116,7 +115,7 @@ export interface RetryOptions {
   readonly cap?: Duration.Input
   /** Randomise each wait by ±20% so that many clients do not retry in step. Default false. */
   readonly jitter?: boolean
-  /** Which errors to retry. Default {@link isRetryable}: 429, 5xx, time-outs, transport errors. */
+  /** Which errors to retry. Default: the error's `isRetryable` (429, 5xx, time-outs, transport errors). */
   readonly while?: (error: S2Error) => boolean
   /**
    * The longest `Retry-After` worth waiting for. A server asking for more gets its error returned
@@ -127,7 +126,7 @@ export interface RetryOptions {
 
 /**
  * What a policy built by {@link make} outputs for each retry: the cause, which retry of how many
- * for that cause, and the wait. The transport's retry log line and the CLI's progress read it.
+ * for that cause, and the wait. The transport's retry log line reads it.
  *
  * @category models
  * @since 1.0.0
@@ -232,7 +231,7 @@ const logTooLong = (error: S2Error, asked: number, limit: number) =>
 export const make = (options: RetryOptions = {}): RetryPolicy => {
   const budgets = resolve(options)
   const maxRetryAfter = Duration.toMillis(options.maxRetryAfter ?? "10 minutes")
-  const retryable = options.while ?? isRetryable
+  const retryable = options.while ?? ((error: S2Error) => error.isRetryable)
   const jitter = options.jitter === true
     ? Random.nextBetween(0.8, 1.2)
     : Effect.succeed(1)
@@ -241,7 +240,7 @@ export const make = (options: RetryOptions = {}): RetryPolicy => {
     const counts: { [C in Cause]?: number } = {}
     return (_now: number, error: S2Error) => {
       const cause = causeOf(error)
-      const asked = retryAfterMillis(error) ?? 0
+      const asked = error.retryAfter === undefined ? 0 : Duration.toMillis(error.retryAfter)
       if (cause === undefined || !retryable(error)) return EffectCause.done(undefined)
       if (asked > maxRetryAfter) {
         return Effect.andThen(logTooLong(error, asked, maxRetryAfter), EffectCause.done(undefined))

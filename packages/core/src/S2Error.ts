@@ -6,6 +6,7 @@
  * @since 1.0.0
  */
 
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
@@ -26,7 +27,36 @@ export const S2ErrorTypeId: unique symbol = Symbol.for("@s2-effect/core/S2Error"
  */
 export type S2ErrorTypeId = typeof S2ErrorTypeId
 
-const context = {
+/**
+ * The default retry policy's verdict on each error, as data: a new error has to take a side.
+ * Rate limiting, server errors, time-outs and transport failures are retried (every operation of
+ * the API is a read, so retrying is safe); an `UnexpectedStatus` (a redirect, an odd 4xx) is the
+ * server's final answer: asking again gets the same one.
+ */
+const retryable: { readonly [Tag in S2Error["_tag"]]: boolean } = {
+  ObjectNotFound: false,
+  BadQueryParameters: false,
+  InvalidOptions: false,
+  UnexpectedStatus: false,
+  Timeout: true,
+  RateLimited: true,
+  Forbidden: false,
+  ServerError: true,
+  TransportError: true,
+  DecodeError: false,
+  RateLimiterUnavailable: false,
+  ProtocolError: false
+}
+
+/**
+ * The one definition every error extends: the fields they share, the mark {@link S2ErrorTypeId}
+ * and the getters `isRetryable` and `retryAfter` (as effect's `AiError` reasons have them). Each
+ * error is this class `extend`ed with its own `_tag` and fields, so `catchTag` and the union work
+ * as with `Schema.TaggedError`. Not exported: every error is one of the twelve below.
+ */
+class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")({
+  // Replaced by each error's own `Schema.tag`; first here so that `_tag` comes first when encoded.
+  _tag: Schema.String,
   message: Schema.String,
   status: Schema.optional(Schema.Number),
   method: Schema.optional(Schema.String),
@@ -36,6 +66,29 @@ const context = {
    * store's failure. Also the standard `Error.cause`.
    */
   cause: Schema.optional(Schema.Defect())
+}) {
+  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+
+  /**
+   * Whether the default retry policy tries again after this error: `true` for `RateLimited`,
+   * `ServerError`, `Timeout` and `TransportError`.
+   *
+   * @since 1.0.0
+   */
+  get isRetryable(): boolean {
+    return retryable[this._tag as S2Error["_tag"]]
+  }
+
+  /**
+   * The wait the server asked for with `Retry-After` (`RateLimited`, `ServerError`), if it did.
+   *
+   * @since 1.0.0
+   */
+  get retryAfter(): Duration.Duration | undefined {
+    return "retryAfterMillis" in this && typeof this.retryAfterMillis === "number"
+      ? Duration.millis(this.retryAfterMillis)
+      : undefined
+  }
 }
 
 /**
@@ -55,9 +108,9 @@ const context = {
  * @category errors
  * @since 1.0.0
  */
-export class ObjectNotFound extends Schema.TaggedError<ObjectNotFound>()("ObjectNotFound", context) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+export class ObjectNotFound
+  extends Base.extend<ObjectNotFound>("ObjectNotFound")({ _tag: Schema.tag("ObjectNotFound") })
+{}
 
 /**
  * Who refused a request: the client before sending, or the server with HTTP 400.
@@ -80,16 +133,14 @@ export type RefusedBy = typeof RefusedBy.Type
  * @category errors
  * @since 1.0.0
  */
-export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()("BadQueryParameters", {
-  ...context,
+export class BadQueryParameters extends Base.extend<BadQueryParameters>("BadQueryParameters")({
+  _tag: Schema.tag("BadQueryParameters"),
   parameter: Schema.optional(Schema.String),
   refusedBy: RefusedBy.pipe(
     Schema.withDecodingDefaultType(Effect.succeed("client" as const)),
     Schema.withConstructorDefault(Effect.succeed("client" as const))
   )
-}) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+}) {}
 
 /**
  * The client's own settings are wrong: an option of the layer, of `layerConfig`'s environment or of
@@ -99,12 +150,10 @@ export class BadQueryParameters extends Schema.TaggedError<BadQueryParameters>()
  * @category errors
  * @since 1.0.0
  */
-export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("InvalidOptions", {
-  ...context,
+export class InvalidOptions extends Base.extend<InvalidOptions>("InvalidOptions")({
+  _tag: Schema.tag("InvalidOptions"),
   option: Schema.String
-}) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+}) {}
 
 /**
  * A status the API (or a dataset file host) does not answer with for this request: a redirect the
@@ -114,12 +163,10 @@ export class InvalidOptions extends Schema.TaggedError<InvalidOptions>()("Invali
  * @category errors
  * @since 1.0.0
  */
-export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", {
-  ...context,
+export class UnexpectedStatus extends Base.extend<UnexpectedStatus>("UnexpectedStatus")({
+  _tag: Schema.tag("UnexpectedStatus"),
   status: Schema.Number
-}) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+}) {}
 
 /**
  * Which time ran out: one attempt's time-out (`"attempt"`, also when absent), or the deadline of
@@ -143,13 +190,11 @@ export type TimeoutReason = typeof TimeoutReason.Type
  * @category errors
  * @since 1.0.0
  */
-export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
-  ...context,
+export class Timeout extends Base.extend<Timeout>("Timeout")({
+  _tag: Schema.tag("Timeout"),
   timeoutMillis: Schema.Number,
   reason: Schema.optional(TimeoutReason)
-}) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+}) {}
 
 /**
  * HTTP 429 after the retry policy gave up (or with retry off). `retryAfterMillis` is the server's
@@ -158,12 +203,10 @@ export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
  * @category errors
  * @since 1.0.0
  */
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
-  ...context,
+export class RateLimited extends Base.extend<RateLimited>("RateLimited")({
+  _tag: Schema.tag("RateLimited"),
   retryAfterMillis: Schema.optional(Schema.Number)
-}) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+}) {}
 
 /**
  * HTTP 401 or 403: a key is missing, wrong, or lacks access to the resource (datasets links, diffs).
@@ -171,9 +214,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
  * @category errors
  * @since 1.0.0
  */
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", context) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+export class Forbidden extends Base.extend<Forbidden>("Forbidden")({ _tag: Schema.tag("Forbidden") }) {}
 
 /**
  * HTTP 5xx from the API (retried by the default policy before it reaches you).
@@ -181,12 +222,10 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", cont
  * @category errors
  * @since 1.0.0
  */
-export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", {
-  ...context,
+export class ServerError extends Base.extend<ServerError>("ServerError")({
+  _tag: Schema.tag("ServerError"),
   retryAfterMillis: Schema.optional(Schema.Number)
-}) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+}) {}
 
 /**
  * What broke below HTTP, when it is known: the connection was refused, the host name did not
@@ -212,12 +251,10 @@ export type TransportReason = typeof TransportReason.Type
  * @category errors
  * @since 1.0.0
  */
-export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
-  ...context,
+export class TransportError extends Base.extend<TransportError>("TransportError")({
+  _tag: Schema.tag("TransportError"),
   reason: Schema.optional(TransportReason)
-}) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+}) {}
 
 /**
  * Why a 2xx body could not be used: its value is not of the expected shape (`"shape"`), a batch
@@ -247,13 +284,11 @@ export type DecodeReason = typeof DecodeReason.Type
  * @category errors
  * @since 1.0.0
  */
-export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError", {
-  ...context,
+export class DecodeError extends Base.extend<DecodeError>("DecodeError")({
+  _tag: Schema.tag("DecodeError"),
   excerpt: Schema.String,
   reason: Schema.optional(DecodeReason)
-}) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+}) {}
 
 /**
  * Why the shared rate limit's store could not pace a request: it failed or could not be reached
@@ -280,13 +315,11 @@ export type RateLimiterReason = typeof RateLimiterReason.Type
  * @category errors
  * @since 1.0.0
  */
-export class RateLimiterUnavailable extends Schema.TaggedError<RateLimiterUnavailable>()("RateLimiterUnavailable", {
-  ...context,
+export class RateLimiterUnavailable extends Base.extend<RateLimiterUnavailable>("RateLimiterUnavailable")({
+  _tag: Schema.tag("RateLimiterUnavailable"),
   store: Schema.String,
   reason: Schema.optional(RateLimiterReason)
-}) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+}) {}
 
 /**
  * Which rule of the protocol the server broke: a pagination cursor that does not advance, goes
@@ -314,14 +347,12 @@ export type ProtocolReason = typeof ProtocolReason.Type
  * @category errors
  * @since 1.0.0
  */
-export class ProtocolError extends Schema.TaggedError<ProtocolError>()("ProtocolError", {
-  ...context,
+export class ProtocolError extends Base.extend<ProtocolError>("ProtocolError")({
+  _tag: Schema.tag("ProtocolError"),
   endpoint: Schema.optional(Schema.String),
   cursor: Schema.optional(Schema.String),
   reason: Schema.optional(ProtocolReason)
-}) {
-  readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
-}
+}) {}
 
 /**
  * Every error an operation of the client can fail with.
@@ -358,34 +389,23 @@ export type S2Error =
 export const isS2Error = (u: unknown): u is S2Error => Predicate.hasProperty(u, S2ErrorTypeId)
 
 /**
- * Whether the default retry policy tries again after this error: rate limiting, server errors,
- * time-outs and transport failures. Every operation of the API is a read, so retrying is safe. An
- * `UnexpectedStatus` (a redirect, an odd 4xx) is the server's final answer: asking again gets the
- * same one.
+ * Whether the default retry policy tries again after this error: the error's own `isRetryable`,
+ * as a function to pass where one is wanted (`RetryPolicy.make({ while: … })`, a `filter`).
  *
  * @category guards
  * @since 1.0.0
  */
-export const isRetryable = (error: S2Error): boolean => {
-  switch (error._tag) {
-    case "RateLimited":
-    case "ServerError":
-    case "Timeout":
-    case "TransportError":
-      return true
-    default:
-      return false
-  }
-}
+export const isRetryable = (error: S2Error): boolean => error.isRetryable
 
 /**
- * The wait the server asked for with `Retry-After`, if any.
+ * The wait the server asked for with `Retry-After`, if any, in milliseconds: the error's own
+ * `retryAfter`, as a number.
  *
  * @category utils
  * @since 1.0.0
  */
 export const retryAfterMillis = (error: S2Error): number | undefined =>
-  error._tag === "RateLimited" || error._tag === "ServerError" ? error.retryAfterMillis : undefined
+  error.retryAfter === undefined ? undefined : Duration.toMillis(error.retryAfter)
 
 /**
  * The start of a value a message quotes (an id, a query, a server's words): at most `max`
