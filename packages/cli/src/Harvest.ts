@@ -18,15 +18,14 @@
  * @since 1.0.0
  */
 import type { S2Error } from "@s2-effect/core"
-import { Fields, SemanticScholar } from "@s2-effect/core"
+import { Fields, SemanticScholar, Waits } from "@s2-effect/core"
 import * as Flag from "effect/cli/Flag"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
-import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
-import * as References from "effect/References"
 import * as Stream from "effect/Stream"
 import type { CliError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
@@ -392,16 +391,15 @@ export const harvest = (
         retrying
       })
     const disk = yield* openOutput(out, start)
-    // The client logs each retry with its cause and wait as annotations: shown on the progress line
-    // until the next page arrives.
-    const retryWatcher = Logger.make(({ fiber }) => {
-      const annotations = fiber.getRef(References.CurrentLogAnnotations)
-      const cause = annotations["s2.retry"]
-      const wait = annotations["s2.retryWaitMillis"]
-      if (cause === undefined || typeof wait !== "number") return
-      retrying = retryNote(String(cause), wait)
-      Effect.runSync(report(disk.current()))
-    })
+    // Each retry the client is about to wait for (its waits channel, whatever the log level): shown
+    // on the progress line until the next page arrives.
+    const onWait = (wait: Waits.Wait): Effect.Effect<void> =>
+      wait._tag === "Retry"
+        ? Effect.suspend(() => {
+          retrying = retryNote(wait.cause, Duration.toMillis(wait.wait))
+          return report(disk.current())
+        })
+        : Effect.void
     // One function for every page: an `Effect.gen` built per page would be a new generator function
     // per page, and V8 keeps each one's page alive until a full collection (docs/streams.md).
     // Untraced: no span or stack capture per page.
@@ -434,7 +432,7 @@ export const harvest = (
       // until the stream ends (docs/streams.md).
       Stream.mapEffect(persist),
       Stream.runDrain,
-      Effect.provide(Logger.layer([retryWatcher], { mergeWithExisting: true }))
+      Waits.listen(onWait)
     )
     const checkpoint = yield* disk.finish
     return {

@@ -2,7 +2,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it, vi } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
 import { Emulator, Faults } from "@s2-effect/testing"
-import { Effect, Exit, Fiber, Layer, Option } from "effect"
+import { Effect, Exit, Fiber, Layer, Option, References } from "effect"
 import { TestClock } from "effect/testing"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -270,5 +270,37 @@ describe("Harvest", { timeout: 60_000 }, () => {
       expect(seen.filter((note) => note !== undefined)).toEqual(["retrying in 10 s (429)"])
       expect(seen).toHaveLength(6)
       expect(seen.slice(seen.indexOf("retrying in 10 s (429)") + 1).every((note) => note === undefined)).toBe(true)
+    }).pipe(Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("the wait shows on the progress line with the log level above Warning too", () =>
+    Effect.gen(function*() {
+      const out = path.join(tmp(), "retried-quietly.jsonl")
+      const seen: Array<string | undefined> = []
+      const watching: Reporter = {
+        update: (state) => Effect.sync(() => void seen.push(state.retrying)),
+        stop: Effect.void
+      }
+      const storm = SemanticScholar.layer().pipe(
+        Layer.provide(Emulator.layer({
+          seed: 3,
+          size: 2000,
+          bulkSize: 4500,
+          faults: { script: [{ requests: 1, fault: Faults.tooManyRequests({ retryAfter: 10 }) }] }
+        })),
+        Layer.merge(NodeFileSystem.layer)
+      )
+      const fiber = yield* Harvest.harvest(
+        out,
+        yield* Harvest.prepare(out, spec, { resume: false, overwrite: false }),
+        watching
+      ).pipe(Effect.provide(storm), Effect.provideService(References.MinimumLogLevel, "Error"), Effect.forkChild)
+      // The note comes when the 429 does, before the wait: no clock to move, only the output file to
+      // open (real I/O). Wait for it, or for the harvest to end without it, within a deadline.
+      const deadline = Date.now() + 30_000
+      while (seen.every((note) => note === undefined) && fiber.pollUnsafe() === undefined && Date.now() < deadline) {
+        yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+      }
+      yield* Fiber.interrupt(fiber)
+      expect(seen.filter((note) => note !== undefined)).toEqual(["retrying in 10 s (429)"])
     }).pipe(Effect.provide(NodeFileSystem.layer)))
 })

@@ -60,6 +60,8 @@ export * as Validate from "./Validate.js"
 /** @category modules */
 export * as Verify from "./Verify.js"
 /** @category modules */
+export * as Waits from "./Waits.js"
+/** @category modules */
 export * as Metrics from "./Metrics.js"
 export {
   type BatchingOptions,

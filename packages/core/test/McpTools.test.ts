@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Emulator, Faults } from "@s2-effect/testing"
-import { Effect, Fiber, Layer, Logger, Queue, Schema } from "effect"
+import { Duration, Effect, Fiber, Layer, Logger, Queue, References, Schema } from "effect"
 import { McpProtocol, McpServer, McpTest, Prompt, Tool, Toolkit } from "effect/ai"
 import { TestClock } from "effect/testing"
-import { SemanticScholar } from "../src/index.js"
+import { RateLimited, SemanticScholar, ServerError, TransportError, UnexpectedStatus, Waits } from "../src/index.js"
 import { badParameterText, oneLine, register, waitMessage } from "../src/internal/mcpTools.js"
 import { settle } from "./support/Settle.js"
 
@@ -42,6 +42,22 @@ const Fussy = Tool.make("fussy", {
 
 const toolkit = Toolkit.make(Echo, Slow, Fussy)
 
+const request = { method: "GET", url: "https://api.test/graph/v1/paper/x" }
+
+/** A retry as the client reports it: `cause` is the short cause it logs (the status, else the kind). */
+const retry = (cause: string, waitMillis: number, attempt = 1): Extract<Waits.Wait, { _tag: "Retry" }> =>
+  Waits.Wait.Retry({
+    ...request,
+    error: cause === "429"
+      ? new RateLimited({ message: "rate limited", status: 429 })
+      : /^\d+$/.test(cause)
+      ? new ServerError({ message: "server error", status: Number(cause) })
+      : new TransportError({ message: cause, reason: "refused" }),
+    cause,
+    attempt,
+    wait: Duration.millis(waitMillis)
+  })
+
 const handlers = toolkit.toLayer({
   echo: ({ times, word }) =>
     word === "nope"
@@ -52,13 +68,16 @@ const handlers = toolkit.toLayer({
   slow: ({ waits }) =>
     Effect.gen(function*() {
       for (let i = 0; i < waits; i++) {
-        yield* Effect.logWarning("S2 GET /graph/v1/paper/x: 429 failed; retrying in 2 s").pipe(
-          Effect.annotateLogs({ "s2.retry": "429", "s2.retryWaitMillis": 2000 })
-        )
+        yield* Effect.logWarning("S2 GET /graph/v1/paper/x: 429 failed; retrying in 2 s")
+        yield* Waits.report(retry("429", 2000))
         yield* Effect.sleep("2 seconds")
       }
+      // What the client's log lines carried before the waits had a channel: a log line is no wait.
       yield* Effect.logWarning("S2 shared rate limit: waiting").pipe(
-        Effect.annotateLogs({ "s2.rateLimitWaitMillis": 1500 })
+        Effect.annotateLogs({ "s2.retry": "429", "s2.retryWaitMillis": 2000, "s2.rateLimitWaitMillis": 1500 })
+      )
+      yield* Waits.report(
+        Waits.Wait.RateLimitWait({ ...request, limiter: "shared", attempt: 1, wait: Duration.millis(1500) })
       )
       return { done: true }
     }),
@@ -193,7 +212,7 @@ describe("register (MCP)", () => {
       expect(yield* progressOf(c)).toEqual([])
     }).pipe(Effect.scoped))
 
-  it.effect("sends each wait the client logs as progress for the request's token", () =>
+  it.effect("sends each wait the client reports as progress for the request's token (and no log line)", () =>
     Effect.gen(function*() {
       const c = yield* client
       const call = yield* Effect.forkChild(
@@ -273,22 +292,34 @@ describe("register with the real client", () => {
     }
   })))
 
+  /** A lookup (one single and one batched request, each answered 429 once) with a progress token. */
+  const lookupProgress = Effect.gen(function*() {
+    const id = (yield* Emulator).corpus.papers[0]!.paperId
+    const c = yield* McpTest.makeClient(
+      Layer.effectDiscard(register(lookups)).pipe(Layer.provide(lookupHandlers)),
+      { protocols: [McpProtocol.v2025_11_25] }
+    )
+    const call = yield* Effect.forkChild(
+      c.callTool({ name: "lookup", arguments: { id }, _meta: { progressToken: "p" } })
+    )
+    const result = yield* settle(call, "100 millis")
+    expect(result.isError ?? false).toBe(false)
+    return (yield* progressOf(c)).map((n) => n.payload as { progress: number; message: string })
+  })
+
   it.effect("sends the client's own retry waits (single and batched requests) as progress", () =>
     Effect.gen(function*() {
-      const id = (yield* Emulator).corpus.papers[0]!.paperId
-      const c = yield* McpTest.makeClient(
-        Layer.effectDiscard(register(lookups)).pipe(Layer.provide(lookupHandlers)),
-        { protocols: [McpProtocol.v2025_11_25] }
-      )
-      const call = yield* Effect.forkChild(
-        c.callTool({ name: "lookup", arguments: { id }, _meta: { progressToken: "p" } })
-      )
-      const result = yield* settle(call, "100 millis")
-      expect(result.isError ?? false).toBe(false)
-      const progress = (yield* progressOf(c)).map((n) => n.payload as { progress: number; message: string })
+      const progress = yield* lookupProgress
       expect(progress.map((p) => p.progress)).toEqual([1, 2])
       for (const p of progress) expect(p.message).toMatch(/^rate limited \(429\); retrying in \d/)
     }).pipe(Effect.scoped, Effect.provide(faulty)))
+
+  it.effect("sends them with logging off too: progress does not ride on the log", () =>
+    Effect.gen(function*() {
+      const progress = yield* lookupProgress
+      expect(progress.map((p) => p.progress)).toEqual([1, 2])
+      for (const p of progress) expect(p.message).toMatch(/^rate limited \(429\); retrying in \d/)
+    }).pipe(Effect.scoped, Effect.provide(faulty), Effect.provideService(References.MinimumLogLevel, "None")))
 })
 
 describe("register's messages", () => {
@@ -311,13 +342,19 @@ describe("register's messages", () => {
     expect(cut.length).toBeLessThanOrEqual(300)
   })
 
-  it("reads each kind of wait the client logs", () => {
-    expect(waitMessage({ "s2.retry": "429", "s2.retryWaitMillis": 2000 })).toBe("rate limited (429); retrying in 2 s")
-    expect(waitMessage({ "s2.retry": "503", "s2.retryWaitMillis": 1500 })).toBe("server error (503); retrying in 1.5 s")
-    expect(waitMessage({ "s2.retry": "connection refused", "s2.retryWaitMillis": 250 }))
-      .toBe("connection refused; retrying in 250 ms")
-    expect(waitMessage({ "s2.rateLimitWaitMillis": 900 })).toBe("rate limit; waiting 900 ms for a turn")
-    expect(waitMessage({ "s2.retry": "429" })).toBeUndefined()
-    expect(waitMessage({})).toBeUndefined()
+  it("reads each kind of wait the client reports", () => {
+    expect(waitMessage(retry("429", 2000))).toBe("rate limited (429); retrying in 2 s")
+    expect(waitMessage(retry("503", 1500))).toBe("server error (503); retrying in 1.5 s")
+    expect(waitMessage(retry("connection refused", 250))).toBe("connection refused; retrying in 250 ms")
+    expect(
+      waitMessage(Waits.Wait.RateLimitWait({ ...request, limiter: "process", attempt: 1, wait: Duration.millis(900) }))
+    )
+      .toBe("rate limit; waiting 900 ms for a turn")
+    // A status the default policy does not retry, retried by a policy of the user's own.
+    const odd = Waits.Wait.Retry({
+      ...retry("418", 1000),
+      error: new UnexpectedStatus({ message: "teapot", status: 418 })
+    })
+    expect(waitMessage(odd)).toBe("HTTP 418; retrying in 1 s")
   })
 })

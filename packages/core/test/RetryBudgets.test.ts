@@ -1,11 +1,10 @@
 /**
  * Retries that end and that you can see: each cause of failure has its own budget (counted and
- * timed under TestClock), every retry is one Warning line without the key, and a TransportError
- * says what happened and where.
+ * timed under TestClock), every retry is one Warning line without the key (and one typed event on
+ * the waits channel), and a TransportError says what happened and where.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Duration } from "effect"
-import { Effect, Fiber, Logger, Redacted, Ref, References, Result } from "effect"
+import { Duration, Effect, Fiber, Logger, Redacted, Ref, References, Result } from "effect"
 import { TestClock } from "effect/testing"
 import type { S2Error } from "../src/index.js"
 import {
@@ -15,7 +14,8 @@ import {
   SemanticScholar,
   ServerError,
   Timeout,
-  TransportError
+  TransportError,
+  Waits
 } from "../src/index.js"
 import type { Handler } from "./support/Scripted.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
@@ -41,13 +41,23 @@ const running = <A>(effect: Effect.Effect<A, S2Error, SemanticScholar>, ahead: D
       const entry = { level: logLevel.toUpperCase(), text, annotations: { ...annotations } }
       Effect.runSync(Ref.update(lines, (all) => [...all, entry]))
     })
+    const reported: Array<Waits.Wait> = []
     const fiber = yield* Effect.forkChild(
-      Effect.result(effect).pipe(Effect.provideService(References.CurrentLoggers, new Set([logger])))
+      Effect.result(effect).pipe(
+        Effect.provideService(References.CurrentLoggers, new Set([logger])),
+        Waits.listen((wait) => Effect.sync(() => void reported.push(wait)))
+      )
     )
     yield* TestClock.adjust(ahead)
     const outcome = yield* Fiber.join(fiber)
     const seen = yield* requests
-    return { outcome, lines: yield* Ref.get(lines), waits: gaps(seen.map((r) => r.at)), attempts: seen.length }
+    return {
+      outcome,
+      lines: yield* Ref.get(lines),
+      reported,
+      waits: gaps(seen.map((r) => r.at)),
+      attempts: seen.length
+    }
   })
 
 const failing = <A>(effect: Effect.Effect<A, S2Error, SemanticScholar>, ahead?: Duration.Input) =>
@@ -164,7 +174,7 @@ describe("RetryPolicy.make: the budgets are configurable", () => {
 describe("every retry is one Warning line", () => {
   it.effect("with the operation, the status or cause, attempt k of n and the wait; never the key", () =>
     Effect.gen(function*() {
-      const { lines, outcome } = yield* running(getPaper, "20 seconds")
+      const { lines, outcome, reported } = yield* running(getPaper, "20 seconds")
       expect(Result.isSuccess(outcome)).toBe(true)
       const warnings = lines.filter((l) => l.level === "WARN")
       expect(warnings.map((l) => l.text)).toEqual([
@@ -172,11 +182,13 @@ describe("every retry is one Warning line", () => {
         "S2 GET /graph/v1/paper/CorpusId:1: connection refused (nobody there), attempt 1 of 3 failed; retrying in 2 s",
         "S2 GET /graph/v1/paper/CorpusId:1: 429 (rate limited), attempt 1 of 11 failed; retrying in 5 s"
       ])
-      expect(warnings.map((l) => l.annotations)).toEqual([
-        { "s2.retry": "503", "s2.retryWaitMillis": 1000 },
-        { "s2.retry": "connection refused", "s2.retryWaitMillis": 2000 },
-        { "s2.retry": "429", "s2.retryWaitMillis": 5000 }
+      // Each line's cause and wait go to the waits channel, typed; the lines carry no annotations for it.
+      expect(reported.map((wait) => wait._tag === "Retry" && [wait.cause, Duration.toMillis(wait.wait)])).toEqual([
+        ["503", 1000],
+        ["connection refused", 2000],
+        ["429", 5000]
       ])
+      expect(warnings.map((l) => l.annotations)).toEqual([{}, {}, {}])
       expect(JSON.stringify(lines)).not.toContain(key)
     }).pipe(Effect.provide(layer((_, i) =>
       Effect.succeed(

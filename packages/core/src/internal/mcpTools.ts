@@ -11,7 +11,7 @@
  *   message, and answers a JSON-RPC InvalidParams on the older versions; and unless a tool is
  *   `Tool.Strict` it drops unknown parameters silently, where we refuse them.
  *
- * And the waits the client logs during a call (retries, the rate limit) are sent as
+ * And the client's waits during a call (retries, the rate limit; its `Waits` channel) are sent as
  * `notifications/progress` when the request carries a progress token.
  */
 import * as McpSchema from "effect/ai/McpSchema"
@@ -20,11 +20,11 @@ import * as Tool from "effect/ai/Tool"
 import * as Toolkit from "effect/ai/Toolkit"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import type * as JsonSchema from "effect/JsonSchema"
-import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as References from "effect/References"
@@ -35,7 +35,10 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import { formatWait } from "../RetryPolicy.js"
+import type { S2Error } from "../S2Error.js"
+import type { Wait } from "../Waits.js"
 import { cut, oneLine as renderedLine } from "./assistantText.js"
+import * as Waits from "./waits.js"
 
 /** The longest line we put in a tool error (the model reads it; a schema can say a lot). */
 const maxLine = 300
@@ -92,30 +95,22 @@ export const badParameterText = (issue: SchemaIssue.Issue, parameters: ReadonlyA
 // Progress
 // ---------------------------------------------------------------------------------------------------
 
-/** How a retry's short cause (core internal/retryLog `shortCause`) reads in a progress message. */
-const retryCauseText = (cause: string): string =>
-  cause === "429"
-    ? "rate limited (429)"
-    : /^5\d\d$/.test(cause)
+/** How a retry's cause reads in a progress message: what the status means, else the short cause. */
+const retryCauseText = (error: S2Error, cause: string): string =>
+  error._tag === "RateLimited"
+    ? `rate limited (${cause})`
+    : error._tag === "ServerError"
     ? `server error (${cause})`
-    : /^\d{3}$/.test(cause)
+    : cause === String(error.status)
     ? `HTTP ${cause}`
     : cause
 
-/**
- * The progress message of a log line, or undefined when the line is not a wait. The client logs each
- * wait at Warning with `s2.retryWaitMillis` (and `s2.retry`, its cause) or `s2.rateLimitWaitMillis`.
- */
-export const waitMessage = (annotations: Readonly<Record<string, unknown>>): string | undefined => {
-  const retryWait = annotations["s2.retryWaitMillis"]
-  if (typeof retryWait === "number") {
-    const cause = annotations["s2.retry"]
-    return `${typeof cause === "string" ? retryCauseText(cause) : "failed"}; retrying in ${formatWait(retryWait)}`
-  }
-  const limitWait = annotations["s2.rateLimitWaitMillis"]
-  if (typeof limitWait === "number") return `rate limit; waiting ${formatWait(limitWait)} for a turn`
-  return undefined
-}
+/** The progress message of one of the client's waits. */
+export const waitMessage: (wait: Wait) => string = Waits.Wait.$match({
+  Retry: ({ cause, error, wait }) =>
+    `${retryCauseText(error, cause)}; retrying in ${formatWait(Duration.toMillis(wait))}`,
+  RateLimitWait: ({ wait }) => `rate limit; waiting ${formatWait(Duration.toMillis(wait))} for a turn`
+})
 
 /**
  * How a tool's handler reports its progress ("35 of 200 lines"): during an MCP call whose request
@@ -133,9 +128,10 @@ export const reportProgress = (message: string): Effect.Effect<void> =>
   Effect.flatMap(Effect.service(ToolProgress), (report) => report(message))
 
 /**
- * Runs `call` with a logger that turns each wait into a `notifications/progress` for `token`. A logger
- * is synchronous, so it offers to a queue that a fiber drains; the queue is ended and drained before
- * the result is returned, so no notification follows the result.
+ * Runs `call` with a listener of the client's waits that turns each into a `notifications/progress`
+ * for `token`, whatever the log level. The listener and the tool's own reports offer to a queue that a
+ * fiber drains (sending waits for delivery; the waiting request should not); the queue is ended and
+ * drained before the result is returned, so no notification follows the result.
  */
 const withProgress = <A, E, R>(
   call: Effect.Effect<A, E, R>,
@@ -155,13 +151,10 @@ const withProgress = <A, E, R>(
       ),
       Effect.forkChild
     )
-    const watcher = Logger.make(({ fiber }) => {
-      const message = waitMessage(fiber.getRef(References.CurrentLogAnnotations))
-      if (message !== undefined) Queue.offerUnsafe(queue, message)
-    })
+    const offer = (message: string) => Effect.sync(() => void Queue.offerUnsafe(queue, message))
     return yield* call.pipe(
-      Effect.provide(Logger.layer([watcher], { mergeWithExisting: true })),
-      Effect.provideService(ToolProgress, (message) => Effect.sync(() => Queue.offerUnsafe(queue, message))),
+      Effect.provideService(Waits.Listener, (wait) => offer(waitMessage(wait))),
+      Effect.provideService(ToolProgress, offer),
       Effect.onExit((exit) =>
         Exit.hasInterrupts(exit) ? Fiber.interrupt(sender) : Effect.andThen(Queue.end(queue), Fiber.join(sender))
       )

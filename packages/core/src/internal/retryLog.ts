@@ -1,9 +1,8 @@
 /**
  * Every retry is visible: a policy wrapped here logs one Warning line per retry, before the wait,
  * with the operation, the status or cause, which attempt of how many failed, and the wait. The line
- * never holds the key (it is built from the method, the path and the error's kind only) and carries
- * the annotations `s2.retry` (a short cause such as `429` or `connection refused`) and
- * `s2.retryWaitMillis`, which the CLI's progress line reads.
+ * never holds the key (it is built from the method, the path and the error's kind only). The same
+ * retry goes to the waits channel (`Waits`) as a typed `Retry`, for whatever shows waits to a user.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -13,6 +12,7 @@ import { causeOf, formatWait, isRetryStep } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import * as Metrics from "./metrics.js"
 import { reasonLabel } from "./transportCause.js"
+import * as Waits from "./waits.js"
 
 /** A short name for what went wrong: the status when there is one, else the transport's reason. */
 export const shortCause = (error: S2Error): string => {
@@ -56,7 +56,8 @@ const retryLine = (
 }
 
 /**
- * Wraps `policy` so that each retry it decides on is logged once at Warning level (and counted).
+ * Wraps `policy` so that each retry it decides on is logged once at Warning level, counted, and
+ * reported to the waits channel.
  * When the policy is done, its end passes through unlogged: no retry follows.
  */
 export const withRetryLog = (
@@ -70,11 +71,18 @@ export const withRetryLog = (
         const [out, delay] = next
         attempt++
         const wait = Math.max(0, Duration.toMillis(delay))
-        const cause = shortCause(error)
+        const retry = Waits.Wait.Retry({
+          error,
+          cause: shortCause(error),
+          attempt,
+          wait: Duration.millis(wait),
+          method: target.method,
+          url: Waits.withoutQuery(target.url)
+        })
         return Effect.withFiber((fiber) => {
           Metrics.countRetry(isRetryStep(out) ? out.cause : causeOf(error) ?? error._tag, fiber.context)
           return Effect.logWarning(retryLine(target, error, out, attempt, wait)).pipe(
-            Effect.annotateLogs({ "s2.retry": cause, "s2.retryWaitMillis": wait }),
+            Effect.andThen(Waits.report(retry)),
             Effect.as(next)
           )
         })

@@ -17,8 +17,10 @@ import type { Shared } from "../RateLimit.js"
 import { formatWait } from "../RetryPolicy.js"
 import type { InvalidOptions, RateLimiterReason, S2Error } from "../S2Error.js"
 import { RateLimiterUnavailable } from "../S2Error.js"
+import type { Target } from "./response.js"
 import { excerpt } from "./response.js"
 import type { Pace } from "./transport.js"
+import * as Waits from "./waits.js"
 
 /** The options of a {@link Shared} limit, checked and with their defaults. */
 export interface Resolved {
@@ -92,22 +94,33 @@ export const perProcess = (options: {
         if (departures.length > options.limit) departures.shift()
         return task
       })
-    return <A>(task: Effect.Effect<A, S2Error>) =>
+    return <A>(task: Effect.Effect<A, S2Error>, target: Target) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const delay = reserve(now)
         const paced = wait(depart(task))(Duration.millis(delay))
         // Up to one interval is the pace itself; more means requests ahead of this one, a wait to show.
-        return delay > interval ? Effect.andThen(queued(delay, options.limit, interval), paced) : paced
+        return delay > interval ? Effect.andThen(queued(delay, options.limit, interval, target), paced) : paced
       })
   })
 
+/** Reports a wait for a request's turn to the waits channel. */
+const reportWait = (limiter: "process" | "shared", delay: Duration.Duration, target: Target) =>
+  Effect.flatMap(Waits.currentAttempt, (attempt) =>
+    Waits.report(Waits.Wait.RateLimitWait({
+      limiter,
+      attempt,
+      wait: delay,
+      method: target.method,
+      url: Waits.withoutQuery(target.url)
+    })))
+
 /** The Warning of a request that waits behind others for its turn at this process's pace. */
-const queued = (delay: number, limit: number, interval: number) =>
+const queued = (delay: number, limit: number, interval: number, target: Target) =>
   Effect.logWarning(
     `S2 rate limit: ${limit} ${limit === 1 ? "request" : "requests"} per ${
       formatWait(interval)
     } in this process, with requests ahead of this one; waiting ${formatWait(delay)} for its turn`
-  ).pipe(Effect.annotateLogs({ "s2.rateLimitWaitMillis": delay }))
+  ).pipe(Effect.andThen(reportWait("process", Duration.millis(delay), target)))
 
 /** What the slot's store did wrong, and which kind of wrong (the error's `reason`). */
 interface Problem {
@@ -191,16 +204,21 @@ const slotOf = (limiter: RateLimiter.RateLimiter, options: Resolved) => {
           "waitTooLong"
         ))
         : Effect.succeed(delay)
-    ),
-    Effect.tap((delay) =>
-      Duration.isZero(delay) ? Effect.void : Effect.logWarning(
-        `S2 shared rate limit: ${options.label} gave this request the slot in ${
-          formatWait(Duration.toMillis(delay))
-        } (${options.perSecond}/s over every worker on the key); waiting`
-      ).pipe(Effect.annotateLogs({ "s2.rateLimitWaitMillis": Duration.toMillis(delay) }))
     )
   )
 }
+
+/** The Warning of a request that waits for the slot the store gave it, and its report. */
+const announce = (options: Resolved, delay: Duration.Duration, target: Target): Effect.Effect<void> =>
+  Duration.isZero(delay) ? Effect.void : Effect.logWarning(
+    `S2 shared rate limit: ${options.label} gave this request the slot in ${
+      formatWait(Duration.toMillis(delay))
+    } (${options.perSecond}/s over every worker on the key); waiting`
+  ).pipe(Effect.andThen(reportWait("shared", delay, target)))
+
+/** Waits `delay` for the slot, announced, then runs `task`. */
+const inSlot = <A>(task: Effect.Effect<A, S2Error>, target: Target, options: Resolved) => (delay: Duration.Duration) =>
+  Effect.andThen(announce(options, delay, target), wait(task)(delay))
 
 /**
  * With `onStoreError: "local"`: a store failure switches this process to its own pace for
@@ -210,20 +228,20 @@ const withFallback = (slot: Effect.Effect<Duration.Duration, Problem>, options: 
   Effect.gen(function*() {
     const local = yield* perProcess({ limit: 1, interval: Duration.millis(1000 / options.perSecond) })
     const localUntil = yield* Ref.make(0)
-    const fallBack = <A>(task: Effect.Effect<A, S2Error>) => ({ why }: Problem) =>
+    const fallBack = <A>(task: Effect.Effect<A, S2Error>, target: Target) => ({ why }: Problem) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => Ref.set(localUntil, now + Duration.toMillis(localSpell))).pipe(
         Effect.andThen(Effect.logWarning(
           `${why}: pacing this process alone at ${options.perSecond}/s for ${
             Duration.format(localSpell)
           }, then asking the store again`
         )),
-        Effect.andThen(local(task))
+        Effect.andThen(local(task, target))
       )
-    const pace: Pace = <A>(task: Effect.Effect<A, S2Error>) =>
+    const pace: Pace = <A>(task: Effect.Effect<A, S2Error>, target: Target) =>
       Effect.flatMap(Effect.zip(Clock.currentTimeMillis, Ref.get(localUntil)), ([now, until]) =>
         now < until
-          ? local(task)
-          : Effect.matchEffect(slot, { onFailure: fallBack(task), onSuccess: wait(task) }))
+          ? local(task, target)
+          : Effect.matchEffect(slot, { onFailure: fallBack(task, target), onSuccess: inSlot(task, target, options) }))
     return pace
   })
 
@@ -233,12 +251,12 @@ export const make = (options: Resolved): Effect.Effect<Pace, InvalidOptions, Sco
     const limiter = yield* Effect.provideService(RateLimiter.make, RateLimiter.RateLimiterStore, checked(store))
     const slot = slotOf(limiter, options)
     if (options.onStoreError === "local") return yield* withFallback(slot, options)
-    const shared: Pace = (task) =>
+    const shared: Pace = (task, target) =>
       slot.pipe(
         Effect.mapError(({ reason, why }) =>
           new RateLimiterUnavailable({ message: `${why}; no request was sent`, store: options.label, reason })
         ),
-        Effect.flatMap(wait(task))
+        Effect.flatMap(inSlot(task, target, options))
       )
     return shared
   })

@@ -60,8 +60,11 @@ export interface TransportConfig {
   readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }
 
-/** The rate-limit hook: waits for the request's turn (a per-process or a shared limiter) and runs it. */
-export type Pace = <A>(task: Effect.Effect<A, S2Error>) => Effect.Effect<A, S2Error>
+/**
+ * The rate-limit hook: waits for the request's turn (a per-process or a shared limiter) and runs it;
+ * `target` names the request in the wait it reports.
+ */
+export type Pace = <A>(task: Effect.Effect<A, S2Error>, target: Response.Target) => Effect.Effect<A, S2Error>
 
 /**
  * Given a request, the effect that fetches its JSON answer and the decoding of that answer, the
@@ -240,8 +243,8 @@ const hiddenCopy = (json: unknown, hide: Hide): unknown => {
 
 /**
  * Schema's own decoder: the reference behaviour, and the source of the error. The error is built
- * from a copy of the body with the key hidden: its message reports the offending values (as v3's
- * did; a body nesting deeper than any record is refused first, unprinted), and its `cause` is Schema's error of the copy,
+ * from a copy of the body with the key hidden: its message reports the offending values (a body
+ * nesting deeper than any record is refused first, unprinted), and its `cause` is Schema's error of the copy,
  * decoded without reporting values, so it holds the paths but no value of the body (nor the page).
  */
 const slowDecode = <A, I>(
@@ -504,7 +507,8 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
           Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
           Effect.flatMap(toAnswer(target, hideKey)),
           timeoutOf(timeout, target)
-        )
+        ),
+        target
       ),
       policy === false ? noRetry : policy,
       policy === false ? identity : (bounded) => withRetryLog(bounded, target),
