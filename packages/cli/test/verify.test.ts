@@ -8,6 +8,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
+import { compileBib, texInstalled } from "./support/latex.js"
 
 const bin = Bin.bundleBin()
 
@@ -48,11 +49,11 @@ const WRONG_YEAR = String.raw`@inproceedings{vaswani17,
 }
 `
 
-const INVENTED = String.raw`@inproceedings{he16,
-  author = {He, Kaiming and Zhang, Xiangyu},
-  title = {Deep Residual Learning for Image Recognition},
-  booktitle = {CVPR},
-  year = {2016}
+const INVENTED = String.raw`@article{doe21,
+  author = {Doe, Jane},
+  title = {Deep Reinforcement Learning of Knowledge Graphs with Transformers},
+  journal = {Nature Machine Intelligence},
+  year = {2021}
 }
 `
 
@@ -64,7 +65,7 @@ describe("s2 verify", () => {
     expect(ran.stderr).toBe("")
     expect(ran.code).toBe(0)
     const lines = ran.stdout.trimEnd().split("\n")
-    expect(lines[0]).toMatch(/^key\s+status\s+differs\s+paper/)
+    expect(lines[0]).toMatch(/^key\s+status\s+paper\s+note$/)
     expect(lines[2]).toMatch(/^turing50\s+verified\s+Computing Machinery and Intelligence \(1950\)/)
     expect(lines[3]).toMatch(/^ammar18\s+verified\s+Construction of the Literature Graph in Semantic Scholar/)
     expect(lines.at(-1)).toBe("2 verified, 0 mismatch, 0 not found")
@@ -77,8 +78,8 @@ describe("s2 verify", () => {
     expect(rows.slice(2, -1).map((r) => r.split(/\s{2,}/).slice(0, 3))).toEqual([
       ["turing50", "verified", "Computing Machinery and Intelligence (1950)"],
       ["ammar18", "verified", expect.stringMatching(/^Construction of the Literature Graph in Semantic Scholar/)],
-      ["vaswani17", "mismatch", "year"],
-      ["he16", "not found", expect.stringMatching(/^nearest \(0\.\d\d\): Deep variational/)]
+      ["vaswani17", "mismatch: year", "Attention Is All You Need (2017)"],
+      ["doe21", "not found", expect.stringMatching(/^nearest \(0\.\d\d\): On the reinforcement learning/)]
     ])
     expect(rows.at(-1)).toBe("2 verified, 1 mismatch, 1 not found")
     expect(ran.stderr).toBe("s2: 2 of 4 references not verified\n")
@@ -98,10 +99,10 @@ describe("s2 verify", () => {
       ["turing50", "verified", [], "Computing Machinery and Intelligence"],
       ["ammar18", "verified", [], "Construction of the Literature Graph in Semantic Scholar"],
       ["vaswani17", "mismatch", ["year"], "Attention Is All You Need"],
-      ["he16", "notFound", [], null]
+      ["doe21", "notFound", [], null]
     ])
     for (const r of records) expect(Object.keys(r).slice(0, 4)).toEqual(["key", "status", "differs", "paper"])
-    expect(records[3].nearest.title).toMatch(/^Deep variational inference/)
+    expect(records[3].nearest.title).toMatch(/^On the reinforcement learning/)
     expect(records[3].similarity).toBeLessThan(0.9)
     // The summary goes to stderr: stdout is the objects alone.
     expect(ran.stderr).toBe("s2: 2 verified, 1 mismatch, 1 not found\ns2: 2 of 4 references not verified\n")
@@ -123,5 +124,66 @@ describe("s2 verify", () => {
     const missing = await s2(["verify", path.join(dir, "missing.bib"), "--emulator"])
     expect(missing.code).toBe(10)
     expect(missing.stderr).toMatch(/^s2: cannot read .*missing\.bib: no such file or directory \(ENOENT\)\n$/)
+  }, T)
+
+  it(
+    "--format bibtex: the verified and mismatched entries corrected, keys and own fields kept; it compiles",
+    async () => {
+      const ran = await s2([
+        "verify",
+        write("fix.bib", REAL + WRONG_YEAR + INVENTED),
+        "--emulator",
+        "--format",
+        "bibtex"
+      ])
+      expect(ran.code).toBe(3)
+      const bib = ran.stdout
+      expect([...bib.matchAll(/^@(\w+)\{([^,]+),/gm)].map((m) => [m[1], m[2]])).toEqual([
+        ["article", "turing50"],
+        ["inproceedings", "ammar18"],
+        ["inproceedings", "vaswani17"]
+      ])
+      const vaswani = bib.slice(bib.indexOf("@inproceedings{vaswani17,"))
+      // The year and the rest as Semantic Scholar has them; the user's own field kept, theirs replaced.
+      expect(vaswani).toContain("  year = {2017},\n")
+      expect(vaswani).not.toContain("2014")
+      expect(vaswani).toContain("  keywords = {transformers}")
+      expect(vaswani).not.toContain("Advances in")
+      expect(bib).toContain("  note = {The imitation game}")
+      expect(ran.stderr.split("\n")).toEqual([
+        "s2: @vaswani17: year differs; written as Semantic Scholar has it",
+        expect.stringMatching(/^s2: @doe21: not found \(no paper has this title; the nearest, "On the .*\); left out$/),
+        "s2: 2 verified, 1 mismatch, 1 not found",
+        "s2: 2 of 4 references not verified",
+        ""
+      ])
+      // As a user compiles it: no BibTeX or LaTeX error, every entry cited under the user's key.
+      expect(texInstalled()).toBe(true)
+      const compiled = compileBib(bib)
+      expect(compiled.bibtexOutput).not.toMatch(/error message|Repeated entry|I was expecting/i)
+      expect(compiled.bibtexStatus).toBeLessThan(2)
+      expect(compiled.latexErrors).toEqual([])
+      expect([...compiled.cited].sort()).toEqual(["ammar18", "turing50", "vaswani17"])
+    },
+    T
+  )
+
+  it("--format csl-json and ris: the same entries, under the user's keys", async () => {
+    const file = write("fix2.bib", REAL + WRONG_YEAR + INVENTED)
+    const csl = await s2(["verify", file, "--emulator", "--format", "csl-json"])
+    expect(csl.code).toBe(3)
+    const items = JSON.parse(csl.stdout) as Array<{ id: string; issued: { "date-parts": Array<Array<number>> } }>
+    expect(items.map((i) => [i.id, i.issued["date-parts"][0]![0]])).toEqual([
+      ["turing50", 1950],
+      ["ammar18", 2018],
+      ["vaswani17", 2017]
+    ])
+    const ris = await s2(["verify", file, "--emulator", "--format", "ris"])
+    expect(ris.code).toBe(3)
+    expect([...ris.stdout.matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual([
+      "turing50",
+      "ammar18",
+      "vaswani17"
+    ])
   }, T)
 })

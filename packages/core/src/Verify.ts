@@ -128,7 +128,8 @@ export interface ReferencesOptions {
 }
 
 /**
- * The fields every paper is asked with: what the checks compare and what a citation is written from.
+ * The fields every paper is asked with: `Citable.fields`, what a citation is written from (title,
+ * authors, year, venue, journal, external ids… : all the checks compare).
  *
  * @category constants
  * @since 1.1.0

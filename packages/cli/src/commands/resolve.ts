@@ -22,10 +22,14 @@ import { Stdio } from "../Stdio.js"
 /** Fields of each record when `--fields` is omitted (jsonl, csv, table). @since 1.0.0 */
 export const resolveDefaults = ["title", "year", "venue", "authors", "externalIds"]
 
-/** The formats written by `Citable`, from the papers' fields. */
-const citableFormats = ["bibtex", "csl-json", "ris"] as const
-type CitableFormat = typeof citableFormats[number]
-const isCitable = (format: string): format is CitableFormat =>
+/** The formats written by `Citable`, from the papers' fields. @since 1.1.0 */
+export const citableFormats = ["bibtex", "csl-json", "ris"] as const
+
+/** @since 1.1.0 */
+export type CitableFormat = typeof citableFormats[number]
+
+/** @since 1.1.0 */
+export const isCitable = (format: string): format is CitableFormat =>
   (citableFormats as ReadonlyArray<string>).includes(format)
 
 /**
@@ -259,23 +263,38 @@ const printed: Readonly<
   }
 }
 
-const printCitable = <E, R>(format: CitableFormat, found: Stream.Stream<Resolved, E, R>) =>
+/**
+ * Prints papers in a citable format as they come (`s2 resolve`, `s2 verify`): BibTeX entries or
+ * RIS records one after another, CSL-JSON as one array; keys unique across the run.
+ *
+ * @since 1.1.0
+ */
+export const printItems = <E, R>(format: CitableFormat, items: Stream.Stream<Citable.Item, E, R>) =>
   Effect.gen(function*() {
     const stdio = yield* Stdio
     const how = printed[format]
     const writer = how.writer()
-    const seen = new Set<string>()
     let count = 0
     yield* stdio.out(how.open)
-    yield* Stream.runForEach(found, ({ ref, result }) => {
-      const paperId = result.paper.paperId
-      // A line list naming one paper twice gets it once; a .bib file's entries each keep their key.
-      if (ref.key === undefined) {
-        if (seen.has(paperId)) return Effect.void
-        seen.add(paperId)
-      }
-      const entry = how.show(writer.write({ paper: result.paper, key: ref.key }))
-      return stdio.out((count++ === 0 ? "" : how.between) + entry)
-    })
+    yield* Stream.runForEach(
+      items,
+      (item) => stdio.out((count++ === 0 ? "" : how.between) + how.show(writer.write(item)))
+    )
     yield* stdio.out(how.close(count))
+  })
+
+const printCitable = <E, R>(format: CitableFormat, found: Stream.Stream<Resolved, E, R>) =>
+  Effect.suspend(() => {
+    const seen = new Set<string>()
+    // A line list naming one paper twice gets it once; a .bib file's entries each keep their key.
+    const once = ({ ref, result }: Resolved): boolean => {
+      if (ref.key !== undefined) return true
+      if (seen.has(result.paper.paperId)) return false
+      seen.add(result.paper.paperId)
+      return true
+    }
+    return printItems(
+      format,
+      Stream.map(Stream.filter(found, once), ({ ref, result }): Citable.Item => ({ paper: result.paper, key: ref.key }))
+    )
   })

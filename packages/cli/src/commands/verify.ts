@@ -6,7 +6,7 @@
  *
  * @since 1.1.0
  */
-import type { Paper } from "@s2-effect/core"
+import type { Citable, Paper } from "@s2-effect/core"
 import { excerpt, Verify } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
@@ -18,14 +18,22 @@ import * as Common from "../Common.js"
 import { CliError, ExitCode } from "../ExitCode.js"
 import * as Output from "../render/Output.js"
 import { Stdio } from "../Stdio.js"
-import { looksLikeBibtex, noReferences, parseReferences, readText } from "./resolve.js"
+import {
+  citableFormats,
+  isCitable,
+  looksLikeBibtex,
+  noReferences,
+  parseReferences,
+  printItems,
+  readText
+} from "./resolve.js"
 
-const recordFormats = ["table", "jsonl", "json"] as const
-
-const formatFlag = Flag.Literals("format", [...recordFormats]).pipe(
+const formatFlag = Flag.Literals("format", ["table", "jsonl", "json", ...citableFormats]).pipe(
   Flag.withDescription(
-    "Output format: table (default: each entry's status, what differs and the paper, then a summary line) or " +
-      "jsonl / json (one object per entry: key, status, differs, paper, nearest, similarity, notes)"
+    "Output format: table (default: each entry's status and what differs, the paper, then a summary line), " +
+      "jsonl / json (one object per entry: key, status, differs, paper, nearest, similarity, notes), or " +
+      "bibtex / csl-json / ris (the verified and mismatched entries as Semantic Scholar has them, your keys " +
+      "and your own fields kept)"
   ),
   Flag.optional
 )
@@ -61,8 +69,12 @@ const titled = (paper: Paper): string =>
 /** A table row: the entry at a glance (a nearest paper in the paper column, not again in the note). */
 const row = (v: Verify.Verification): Record<string, unknown> => ({
   key: v.key,
-  status: v.status === "notFound" ? "not found" : v.status,
-  differs: v.differs.join(", "),
+  // "mismatch: year, venue": what differs, beside the status.
+  status: v.status === "notFound"
+    ? "not found"
+    : v.differs.length === 0
+    ? v.status
+    : `${v.status}: ${v.differs.join(", ")}`,
   paper: v.paper !== undefined
     ? titled(v.paper)
     : v.nearest !== undefined
@@ -70,6 +82,70 @@ const row = (v: Verify.Verification): Record<string, unknown> => ({
     : "",
   note: v.nearest !== undefined && v.paper === undefined ? v.notes.slice(1).join("; ") : v.notes.join("; ")
 })
+
+/**
+ * The fields of a .bib entry that say what the work is and where it appeared: replaced by Semantic
+ * Scholar's in a corrected entry. The others (note, keywords, abstract, file, editor, series…) are
+ * the user's own, and kept.
+ */
+const replaced = new Set([
+  "author",
+  "title",
+  "year",
+  "month",
+  "date",
+  "journal",
+  "journaltitle",
+  "booktitle",
+  "volume",
+  "number",
+  "issue",
+  "pages",
+  "doi",
+  "url",
+  "eprint",
+  "archiveprefix",
+  "eprinttype",
+  "primaryclass",
+  "howpublished",
+  "publisher",
+  "issn",
+  "isbn"
+])
+
+/** The user's own fields of an entry: those not in {@link replaced}. */
+export const ownFields = (fields: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(fields).filter(([name]) => !replaced.has(name.toLowerCase())))
+
+/** Where an entry is, for its stderr line: `@key` for a .bib entry, `line N` for a line. */
+const whereOf = (input: Verify.Input | undefined, v: Verify.Verification): string =>
+  input !== undefined && typeof input !== "string" && "fields" in input ? `@${v.key}` : `line ${v.key}`
+
+/**
+ * The corrected entry of a verified or mismatched reference, with a stderr line for a mismatch (what
+ * was corrected) and for a reference not found (left out).
+ */
+const corrected = (input: Verify.Input | undefined, v: Verify.Verification) =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio
+    const where = whereOf(input, v)
+    if (v.paper === undefined) {
+      yield* stdio.err(`s2: ${where}: not found (${excerpt(v.notes.join("; "), 300)}); left out\n`)
+      return []
+    }
+    if (v.status === "mismatch") {
+      yield* stdio.err(
+        `s2: ${where}: ${v.differs.join(", ")} ${
+          v.differs.length === 1 ? "differs" : "differ"
+        }; written as Semantic Scholar has it\n`
+      )
+    }
+    const entry = input !== undefined && typeof input !== "string" && "fields" in input ? input : undefined
+    const item: Citable.Item = entry === undefined
+      ? { paper: v.paper }
+      : { paper: v.paper, key: entry.key, extra: ownFields(entry.fields) }
+    return [item]
+  })
 
 /** A JSON object: the verification, its papers as the API sent them. */
 const record = (v: Verify.Verification): Record<string, unknown> => ({
@@ -105,10 +181,19 @@ export const verify = Command.make(
         const verified = Verify.references(inputs).pipe(
           Stream.tap((v) => Effect.sync(() => counts[v.status]++))
         )
-        yield* Output.stream(
-          { format: Option.some(format), max: Option.none() },
-          Stream.map(verified, format === "table" ? row : record)
-        )
+        if (isCitable(format)) {
+          const items = verified.pipe(
+            Stream.zipWithIndex,
+            Stream.mapEffect(([v, i]) => corrected(inputs[i], v)),
+            Stream.flattenIterable
+          )
+          yield* printItems(format, items)
+        } else {
+          yield* Output.stream(
+            { format: Option.some(format), max: Option.none() },
+            Stream.map(verified, format === "table" ? row : record)
+          )
+        }
         if (format === "table") yield* stdio.out(summaryLine(counts) + "\n")
         else yield* stdio.err(`s2: ${summaryLine(counts)}\n`)
         const not = counts.mismatch + counts.notFound

@@ -1,4 +1,5 @@
 import * as Stream from "effect/Stream"
+import * as Citable from "../Citable.js"
 import type * as Fields from "../Fields.js"
 import type { Paper } from "../Paper.js"
 import * as Resolve from "../Resolve.js"
@@ -10,19 +11,8 @@ import * as bibtex from "./bibtex.js"
 import { chunkSize } from "./resolve.js"
 import { compare, type Given, givenOfFields, type Lookup } from "./verifyCompare.js"
 
-/** See `Verify.fields`: what the checks compare, and what the citation writers write from. */
-export const fields = [
-  "title",
-  "year",
-  "authors",
-  "venue",
-  "publicationVenue",
-  "journal",
-  "externalIds",
-  "publicationDate",
-  "publicationTypes",
-  "url"
-] as const satisfies ReadonlyArray<Fields.PaperField>
+/** See `Verify.fields`: what the citation writers write from, which holds what the checks compare. */
+export const fields: ReadonlyArray<Fields.PaperField> = Citable.fields
 
 /** One input, read: what it says, what the first pass asks, and its verification when no request can help. */
 interface Ask {
