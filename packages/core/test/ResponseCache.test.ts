@@ -445,3 +445,54 @@ describe("response cache: an entry answers its own request only", () => {
       }).pipe(Effect.provide(testLayer(server, { retry: false, cache: { store, timeToLive: "1 hour" } })))
     }))
 })
+
+describe("response cache: an answer is stored before its caller has it", () => {
+  /**
+   * A store whose writes take a second: a program that ends as soon as its lookups have answered
+   * (a CLI that exits) must still find every answer stored. effect's persisted resolver completed
+   * a batch's lookups first and wrote them afterwards, in a fiber nobody waited for.
+   */
+  const slowStore = () => {
+    const entries = new Map<string, string>()
+    const kv = KeyValueStore.makeStringOnly({
+      get: (key) => Effect.sync(() => entries.get(key)),
+      set: (key, value) => Effect.andThen(Effect.sleep("1 second"), Effect.sync(() => void entries.set(key, value))),
+      remove: (key) => Effect.sync(() => void entries.delete(key)),
+      clear: Effect.sync(() => entries.clear()),
+      size: Effect.sync(() => entries.size),
+      keys: Effect.sync(() => [...entries.keys()])
+    })
+    return {
+      entries,
+      store: ResponseCache.keyValueStore.pipe(Layer.provide(Layer.succeed(KeyValueStore.KeyValueStore)(kv)))
+    }
+  }
+
+  for (const batching of [false, true]) {
+    it.effect(`lookups${batching ? " (batched)" : ""}, a not-found among them, are all stored when they return`, () =>
+      Effect.gen(function*() {
+        const { entries, store } = slowStore()
+        yield* Effect.gen(function*() {
+          const s2 = yield* SemanticScholar
+          const papers = yield* run(
+            Effect.all(
+              ["CorpusId:1", "CorpusId:2", "CorpusId:404"].map((id) =>
+                Effect.option(s2.getPaper(id, { fields: ["title"] }))
+              ),
+              { concurrency: "unbounded" }
+            )
+          )
+          // This server's batch endpoint knows every id; its GET answers 404 for CorpusId:404.
+          expect(papers.filter((p) => p._tag === "Some")).toHaveLength(batching ? 3 : 2)
+          expect(entries.size).toBe(3)
+          // Each asked once (how batched lookups group depends on when each leaves the store).
+          const asked = (yield* requests).flatMap((r) =>
+            batching ? (r.body as { ids: Array<string> }).ids : [r.url.pathname.replace(/^.*\//, "")]
+          )
+          expect(asked.sort()).toEqual(["CorpusId:1", "CorpusId:2", "CorpusId:404"])
+        }).pipe(
+          Effect.provide(testLayer(server, { retry: false, batching, cache: { store, timeToLive: "1 hour" } }))
+        )
+      }))
+  }
+})

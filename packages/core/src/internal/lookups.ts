@@ -2,9 +2,9 @@
  * Automatic batching of single lookups. A `getPaper` / `getAuthor` becomes a `Request`, and one
  * `RequestResolver` per batch endpoint answers every request collected in its window with
  * `POST /…/batch` calls, one per field selection (and per 500 / 1000 ids), each id asked once, each
- * call in its span. With a response cache the resolver is `persisted`: a lookup answered by the
- * store never reaches a batch call, and each answer is stored under its own key, so a re-run hits
- * however its lookups were grouped. This module only knows the wire; Effect collects the requests
+ * call in its span. With a response cache each lookup reads its own entry first (one answered by the
+ * store never reaches a batch call) and stores its answer under its own key before it returns, so a
+ * re-run hits however its lookups were grouped. This module only knows the wire; Effect collects the requests
  * of every fiber.
  */
 import * as Context from "effect/Context"
@@ -12,13 +12,13 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Persistable from "effect/persistence/Persistable"
-import * as Persistence from "effect/persistence/Persistence"
+import type * as Persistence from "effect/persistence/Persistence"
 import type * as Request from "effect/Request"
 import * as RequestResolver from "effect/RequestResolver"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type { S2Error } from "../S2Error.js"
-import { DecodeError, isS2Error, ObjectNotFound } from "../S2Error.js"
+import { DecodeError, ObjectNotFound } from "../S2Error.js"
 import { decodeStored } from "./cache.js"
 import * as Req from "./request.js"
 import type { Transport } from "./transport.js"
@@ -75,9 +75,6 @@ const askRaw = (endpoint: BatchEndpoint<unknown, unknown>, execute: Transport["e
     lengthCheck(endpoint, ids)
   )
 
-/** Errors of a store: the resolver's store never raises them (see `cache.ts`), but its type says it may. */
-type StoreError = Persistence.PersistenceError | Schema.SchemaError
-
 /**
  * One lookup: a validated id, the rendered `fields` value, and its key and request in the response
  * cache (those of a batch call for this id alone, which its entry is checked against on read;
@@ -86,7 +83,7 @@ type StoreError = Persistence.PersistenceError | Schema.SchemaError
  */
 export class Lookup extends Persistable.Class<{
   payload: { readonly id: string; readonly fields: string; readonly key: string; readonly request: string }
-  requestError: S2Error | StoreError
+  requestError: S2Error
 }>()("Lookup", {
   primaryKey: (lookup) => lookup.key,
   success: Schema.Unknown,
@@ -216,37 +213,37 @@ export const loader = <A, I>(
       RequestResolver.setDelay(settings.window),
       RequestResolver.batchN(Math.min(settings.maxSize, endpoint.size))
     )
-    const resolved = cache === undefined ? batches : (yield* RequestResolver.persisted(
-      // `persisted` asks that a request fail with store errors only; a lookup's `ObjectNotFound` is
-      // stored like a record, and its other errors (a failed batch call) pass through unstored.
-      batches as unknown as RequestResolver.RequestResolver<Request.Request<unknown, StoreError> & Persistable.Any>,
-      { storeId: cache.storeId, timeToLive: cache.timeToLive }
-    ).pipe(Effect.provideService(Persistence.Persistence, cache.persistence))) as RequestResolver.RequestResolver<
-      Lookup
-    >
-    // The resolver's store, to drop an entry this version cannot decode (see `cache.ts`).
-    const store = cache === undefined ? undefined : yield* cache.persistence.make({ storeId: cache.storeId })
+    // The store is read and written here, around the batch, not by `RequestResolver.persisted`:
+    // that one completes a batch's lookups first and writes their answers afterwards, in the
+    // batch's own fiber, which nobody waits for, so a program that ends once its lookups have
+    // answered (a CLI) lost them. Here a lookup returns once its answer is stored.
+    const store = cache === undefined
+      ? undefined
+      : yield* cache.persistence.make({ storeId: cache.storeId, timeToLive: cache.timeToLive })
+    const fetched = (lookup: Lookup) => Effect.request(lookup, batches)
     const answer = (lookup: Lookup, retried: boolean): Effect.Effect<A, S2Error> =>
-      Effect.flatMap(
-        Effect.request(lookup, resolved).pipe(
-          Effect.catchIf((error): error is StoreError => !isS2Error(error), Effect.die)
-        ),
-        (answered) =>
-          store === undefined
-            ? Effect.succeed(answered as A)
-            // JSON, from the store or a batch call: decoded here, with the key hidden as in any
-            // answer the transport decodes. A stored entry that does not decode is a logged miss.
-            : decodeStored(lookup.request, decode(answered), {
-              retried,
-              drop: store.remove(lookup),
-              again: Effect.suspend(() =>
-                answer(
-                  new Lookup({ id: lookup.id, fields: lookup.fields, key: lookup.key, request: lookup.request }),
-                  true
-                )
+      store === undefined
+        ? Effect.map(fetched(lookup), (record) => record as A)
+        : Effect.gen(function*() {
+          // The store is guarded (see `cache.ts`): its trouble is a logged miss, never an error here.
+          const found = yield* Effect.orDie(store.get(lookup))
+          const exit = found ?? (yield* Effect.exit(fetched(lookup)))
+          // Kept only when it may be reused: a record that decoded, or `ObjectNotFound`.
+          if (found === undefined) yield* Effect.orDie(store.set(lookup, exit as Exit.Exit<unknown, ObjectNotFound>))
+          const json = yield* (exit as Exit.Exit<unknown, S2Error>)
+          // JSON, from the store or a batch call: decoded here, with the key hidden as in any
+          // answer the transport decodes. A stored entry that does not decode is a logged miss.
+          return yield* decodeStored(lookup.request, decode(json), {
+            retried,
+            drop: store.remove(lookup),
+            again: Effect.suspend(() =>
+              answer(
+                new Lookup({ id: lookup.id, fields: lookup.fields, key: lookup.key, request: lookup.request }),
+                true
               )
-            })
-      )
+            )
+          })
+        })
     return (id, fields) =>
       Effect.flatMap(
         cache === undefined
