@@ -7,12 +7,14 @@
  *
  * @since 1.0.0
  */
+import { excerpt } from "@s2-effect/core"
 import type * as CliError from "effect/cli/CliError"
 import type * as CliOutput from "effect/cli/CliOutput"
 import type * as Command from "effect/cli/Command"
 import type * as HelpDoc from "effect/cli/HelpDoc"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { visible } from "./render/Escape.js"
 import type { Service as StdioService } from "./Stdio.js"
 
 /** Help is wrapped to the width of a common terminal. */
@@ -191,6 +193,12 @@ export const shortUsage = (doc: HelpDoc.HelpDoc, path: ReadonlyArray<string>): s
 }
 
 /**
+ * A word of the command line as a message quotes it: cut (the client's one `excerpt`), so that a
+ * 120,000-character value or name still makes one short line.
+ */
+const quoted = (value: string): string => JSON.stringify(excerpt(value, 200))
+
+/**
  * The line for a command name `s2` does not know (without the `s2: ` prefix): the nearest names
  * when there are any (`did you mean \`search\`?`), else every name there is.
  *
@@ -202,8 +210,8 @@ export const unknownCommand = (
   names: ReadonlyArray<string>
 ): string =>
   suggestions.length > 0
-    ? `unknown command ${JSON.stringify(name)}: did you mean ${suggestions.map((s) => `\`${s}\``).join(" or ")}?`
-    : `unknown command ${JSON.stringify(name)}: use one of ${names.join(", ")}`
+    ? `unknown command ${quoted(name)}: did you mean ${suggestions.map((s) => `\`${s}\``).join(" or ")}?`
+    : `unknown command ${quoted(name)}: use one of ${names.join(", ")}`
 
 /** Edit distance (insertions, deletions, substitutions) between two short names. */
 const distance = (a: string, b: string): number => {
@@ -241,13 +249,13 @@ const invalidValue = (error: CliError.InvalidValue, doc: HelpDoc.HelpDoc, seeHel
   if (error.kind === "flag" && error.value === "") return `${name} needs a value ${seeHelp}`
   const choices = choicesOf(error.expected)
   if (choices !== undefined) {
-    return `${name} ${JSON.stringify(error.value)} is invalid: give one of ${choices.join(", ")}`
+    return `${name} ${quoted(error.value)} is invalid: give one of ${choices.join(", ")}`
   }
   const type = [...doc.flags, ...(doc.inheritedFlags ?? []), ...(doc.args ?? [])]
     .find((param) => param.name === error.option)?.type
   return type === undefined || type === "string"
-    ? `${name} ${JSON.stringify(error.value)} is invalid: ${error.expected}`
-    : `${name} ${JSON.stringify(error.value)} is invalid: give ${article(type)} ${type}`
+    ? `${name} ${quoted(error.value)} is invalid: ${excerpt(error.expected)}`
+    : `${name} ${quoted(error.value)} is invalid: give ${article(type)} ${type}`
 }
 
 /**
@@ -270,11 +278,11 @@ export const parseError = (
     case "MissingArgument":
       return `missing argument <${error.argument}> ${seeHelp}`
     case "UnrecognizedOption":
-      return `unknown option ${error.option}${
+      return `unknown option ${excerpt(error.option, 200)}${
         error.suggestions.length > 0 ? ` (did you mean ${error.suggestions.join(" or ")}?)` : ""
       } ${seeHelp}`
     case "UnexpectedArgument":
-      return `unexpected argument ${JSON.stringify(error.arguments[0] ?? "")} ${seeHelp}`
+      return `unexpected argument ${quoted(error.arguments[0] ?? "")} ${seeHelp}`
     case "UnknownSubcommand":
       return unknownCommand(
         error.subcommand,
@@ -282,7 +290,8 @@ export const parseError = (
         (doc.subcommands ?? []).flatMap((group) => group.commands.map((child) => child.name))
       )
     default:
-      return error.message
+      // effect/cli's own words, which may quote a value whole.
+      return excerpt(error.message)
   }
 }
 
@@ -311,7 +320,8 @@ export const presenter = (options: {
         const [first] = event.errors
         return first === undefined
           ? Effect.void
-          : stdio.err(`s2: ${parseError(first, event.helpDoc, event.commandPath)}\n`)
+          // One line: an option is named as typed, and a control character in it is shown escaped.
+          : stdio.err(`s2: ${visible(parseError(first, event.helpDoc, event.commandPath))}\n`)
       }
     }
   }
