@@ -72,7 +72,7 @@ describe("the map in Chromium", () => {
       try {
         const { page } = browser
         await page.goto(pathToFileURL(file).href)
-        await page.waitForSelector("body[data-drawn-millis]", { timeout: 30_000 })
+        await page.waitForSelector("body[data-settled-millis]", { timeout: 30_000 })
         expect(browser.pageErrors).toEqual([])
         expect(browser.console.filter((m) => m.startsWith("error"))).toEqual([])
         expect(browser.requests).toEqual([pathToFileURL(file).href])
@@ -121,7 +121,7 @@ describe("the map in Chromium", () => {
     try {
       for (const [name, lines] of [["empty.html", []], ["bare.html", bare]] as const) {
         await browser.page.goto(pathToFileURL(write(name, await Effect.runPromise(Map.page(lines)))).href)
-        await browser.page.waitForSelector("body[data-drawn-millis]", { timeout: 30_000 })
+        await browser.page.waitForSelector("body[data-settled-millis]", { timeout: 30_000 })
         expect(await browser.page.locator("[data-paper-id]").count()).toBe(lines.length)
       }
       expect(browser.pageErrors).toEqual([])

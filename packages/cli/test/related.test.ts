@@ -29,7 +29,7 @@ const inChromium = async (
   const browser = await launchChromium()
   try {
     await browser.page.goto(pathToFileURL(file).href)
-    await browser.page.waitForSelector("body[data-drawn-millis]", { timeout: 30_000 })
+    await browser.page.waitForSelector("body[data-settled-millis]", { timeout: 30_000 })
     await check(browser.page)
     expect(browser.pageErrors).toEqual([])
     expect(browser.console.filter((m) => m.startsWith("error"))).toEqual([])
@@ -82,6 +82,21 @@ describe("s2 related", () => {
     expect(lines).toHaveLength(6)
     const parsed = JSON.parse(json.stdout) as Array<{ paperId: string }>
     expect(parsed.map((p) => p.paperId)).toEqual(lines.slice(1).map((l) => l.split(",")[0]))
+  }, 60_000)
+
+  it("bibtex, csl-json and ris: the related papers to cite, written from their fields", async () => {
+    const args = ["related", ...threeDois, "--emulator", "--top", "4"]
+    const [bibtex, csl, ris] = await Promise.all([
+      s2([...args, "--format", "bibtex"]),
+      s2([...args, "--format", "csl-json"]),
+      s2([...args, "--format", "ris"])
+    ])
+    const titles = (JSON.parse(csl.stdout) as Array<{ title: string }>).map((item) => item.title)
+    expect(titles).toHaveLength(4)
+    expect(bibtex.stdout.match(/^@\w+\{/gm)).toHaveLength(4)
+    expect(ris.stdout.match(/^TY {2}- /gm)).toHaveLength(4)
+    const jsonl = await s2([...args, "--format", "jsonl"])
+    expect(titles).toEqual(jsonl.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { title: string }).title))
   }, 60_000)
 
   it("a seed not found is named on stderr and the others rank; none found is exit 3; bad input is exit 2", async () => {
@@ -142,10 +157,11 @@ describe("--format html", () => {
     const out = path.join(dir, "map.html")
     const ran = await s2(["related", ...threeDois, "--emulator", "--format", "html", "--out", out, "--top", "40"])
     expect(ran.code).toBe(0)
-    expect(ran.stderr).toContain(
-      `wrote ${out}: 3 seeds, 40 related papers, `
+    expect(ran.stderr).toMatch(
+      new RegExp(
+        `wrote ${out.replace(/[.]/g, "[.]")} \\(3 seeds, 40 related papers, \\d+ citations\\): open it in a browser\n$`
+      )
     )
-    expect(ran.stderr).toContain(`open ${pathToFileURL(out).href} in a browser`)
     expect(fs.statSync(out).size).toBeLessThan(1_000_000)
     await inChromium(out, async (page) => {
       expect(await page.locator("[data-paper-id]").count()).toBe(43)

@@ -6,14 +6,13 @@
  * @since 1.1.0
  */
 import type { Paper } from "@s2-effect/core"
-import { CitationGraph, Files } from "@s2-effect/core"
+import { Citable, CitationGraph, Files } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as path from "node:path"
-import { pathToFileURL } from "node:url"
+import * as Stream from "effect/Stream"
 import * as Common from "../Common.js"
 import { badInput, CliError, ExitCode, fileError } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
@@ -22,10 +21,13 @@ import * as Output from "../render/Output.js"
 import * as Progress from "../render/Progress.js"
 import { Stdio } from "../Stdio.js"
 import * as Symlinks from "../Symlinks.js"
+import { citableFormats, isCitable, printItems } from "./resolve.js"
 
-/** What `--format` offers: the record formats, and the map. */
-const formats = ["table", "json", "jsonl", "csv", "html"] as const
-type RelatedFormat = typeof formats[number]
+/** What `--format` offers: the record formats, the map, and what a user cites (written by `Citable`). */
+const formats = ["table", "json", "jsonl", "csv", "html", ...citableFormats] as const
+
+/** The fields of the records: what `record` reads. */
+const recordFields = ["title", "year", "authors", "venue", "citationCount", "externalIds"] as const
 
 const names = (paper: Paper): Array<string> =>
   (paper.authors ?? []).map((a) => a.name).filter((n): n is string => typeof n === "string")
@@ -125,11 +127,9 @@ const writeMap = (answer: CitationGraph.Related, out: Option.Option<string>) =>
     yield* emit(out, yield* MapPage.page(mapLines(answer)))
     if (Option.isSome(out)) {
       yield* stdio.err(
-        `wrote ${out.value}: ${Progress.count(answer.seeds.length, "seed")}, ${
+        `wrote ${out.value} (${Progress.count(answer.seeds.length, "seed")}, ${
           Progress.count(answer.papers.length, "related paper")
-        }, ${Progress.count(answer.links.length, "citation")}; open ${
-          pathToFileURL(path.resolve(out.value)).href
-        } in a browser\n`
+        }, ${Progress.count(answer.links.length, "citation")}): open it in a browser\n`
       )
     }
   })
@@ -137,7 +137,7 @@ const writeMap = (answer: CitationGraph.Related, out: Option.Option<string>) =>
 /** The records in `format`, through the writers every command uses (to `--out`: as text). */
 const writeRecords = (
   answer: CitationGraph.Related,
-  format: Exclude<RelatedFormat, "html">,
+  format: "table" | "json" | "jsonl" | "csv",
   out: Option.Option<string>
 ) =>
   Effect.gen(function*() {
@@ -181,7 +181,8 @@ export const related = Command.make(
     ),
     format: Flag.Literals("format", formats).pipe(
       Flag.withDescription(
-        "table, json, jsonl, csv, or html (a map to open in a browser); default: JSON on a terminal, JSON lines when piped"
+        "table, json, jsonl, csv, html (a map to open in a browser), or bibtex, csl-json, ris to cite them; " +
+          "default: JSON on a terminal, JSON lines when piped"
       ),
       Flag.optional
     ),
@@ -196,7 +197,12 @@ export const related = Command.make(
         if (seeds.length > 20) return yield* Effect.fail(badInput(`give 1 to 20 seeds, not ${seeds.length}`))
         const format = Option.getOrElse(o.format, () => stdio.outIsTTY ? "json" as const : "jsonl" as const)
         if (format === "html") yield* MapPage.ready
-        const answer = yield* CitationGraph.related(seeds, { top: o.top, maxPages: o.maxPages })
+        const answer = yield* CitationGraph.related(seeds, {
+          top: o.top,
+          maxPages: o.maxPages,
+          // What the citable writers read, besides the records' own fields.
+          ...(isCitable(format) ? { fields: [...new Set([...recordFields, ...Citable.fields])] } : {})
+        })
         yield* stdio.err(notes(answer))
         if (answer.seeds.length === 0) {
           return yield* Effect.fail(
@@ -204,6 +210,14 @@ export const related = Command.make(
           )
         }
         if (format === "html") return yield* writeMap(answer, o.out)
+        if (isCitable(format)) {
+          if (Option.isSome(o.out)) {
+            return yield* Effect.fail(
+              badInput(`--out takes --format html, json or jsonl; redirect a ${format} (> file)`)
+            )
+          }
+          return yield* printItems(format, Stream.fromIterable(answer.papers.map((r) => ({ paper: r.paper }))))
+        }
         yield* writeRecords(answer, format, o.out)
       })
     )

@@ -175,8 +175,11 @@ const app = String.raw`
     .force("link", d3.forceLink(edges).id((n) => n.id).distance(70).strength(0.2))
     .force("charge", d3.forceManyBody().strength(-140).distanceMax(500))
     .force("x", d3.forceX(0).strength(0.05)).force("y", d3.forceY(0).strength(0.05))
-    .force("collide", d3.forceCollide((n) => radius(n.p) + 1.5)).stop();
-  for (let i = 0, n = Math.ceil(Math.log(sim.alphaMin()) / Math.log(1 - sim.alphaDecay())); i < n; i++) sim.tick();
+    .force("collide", d3.forceCollide((n) => radius(n.p) + 1.5)).alphaDecay(0.04).stop();
+  // Ticks for at most "slice" ms: the first picture comes after one slice, the rest settle it frame by frame.
+  const settled = () => sim.alpha() < sim.alphaMin();
+  const run = (slice) => { const end = performance.now() + slice; while (!settled() && performance.now() < end) sim.tick(); };
+  run(250);
   const placed = sim.nodes();
   const svg = document.getElementById("map");
   const defs = el("defs");
@@ -184,19 +187,20 @@ const app = String.raw`
   marker.append(el("path", { d: "M0,-4L8,0L0,4", fill: "#8a94a3" }));
   defs.append(marker); svg.append(defs);
   const view = el("g"); svg.append(view);
-  const xs = placed.map((n) => n.x), ys = placed.map((n) => n.y);
-  // The whole layout in view, but never drawn larger than life: a small map keeps its nodes' sizes.
-  const fit = (lo, hi, room) => { const w = Math.max(hi - lo + 60, room); return [(lo + hi - w) / 2, w]; };
-  const [bx, bw] = fit(Math.min(0, ...xs), Math.max(0, ...xs), svg.clientWidth || 800);
-  const [by, bh] = fit(Math.min(0, ...ys), Math.max(0, ...ys), svg.clientHeight || 600);
-  let box = [bx, by, bw, bh];
+  let box = [0, 0, 0, 0], moved = false;
   const setBox = () => svg.setAttribute("viewBox", box.join(" "));
-  setBox();
+  // The whole layout in view, but never drawn larger than life: a small map keeps its nodes' sizes.
+  const fitBox = () => {
+    if (moved) return;
+    const xs = placed.map((n) => n.x), ys = placed.map((n) => n.y);
+    const fit = (lo, hi, room) => { const w = Math.max(hi - lo + 60, room); return [(lo + hi - w) / 2, w]; };
+    const [bx, bw] = fit(Math.min(0, ...xs), Math.max(0, ...xs), svg.clientWidth || 800);
+    const [by, bh] = fit(Math.min(0, ...ys), Math.max(0, ...ys), svg.clientHeight || 600);
+    box = [bx, by, bw, bh]; setBox();
+  };
   const lineOf = new Map();
   for (const e of sim.force("link").links()) {
-    const r = radius(e.target.p) + 2, dx = e.target.x - e.source.x, dy = e.target.y - e.source.y;
-    const len = Math.max(1e-6, Math.hypot(dx, dy));
-    const l = el("line", { class: "link", x1: e.source.x, y1: e.source.y, x2: e.target.x - dx * r / len, y2: e.target.y - dy * r / len });
+    const l = el("line", { class: "link" });
     view.append(l); lineOf.set(l, e);
   }
   const card = document.getElementById("card");
@@ -222,12 +226,24 @@ const app = String.raw`
   };
   for (const n of placed) {
     const p = n.p;
-    const c = el("circle", { class: "node" + (p.seed ? " seed" : ""), cx: n.x, cy: n.y, r: radius(p), fill: colour(p.year), "data-paper-id": p.paperId, tabindex: 0 });
+    const c = el("circle", { class: "node" + (p.seed ? " seed" : ""), r: radius(p), fill: colour(p.year), "data-paper-id": p.paperId, tabindex: 0 });
     c.append(el("title", {}, (p.title ?? p.paperId) + (p.year === null ? "" : " (" + p.year + ")")));
     c.addEventListener("click", (ev) => { ev.stopPropagation(); select(p.paperId); });
     c.addEventListener("keydown", (ev) => { if (ev.key === "Enter") select(p.paperId); });
     view.append(c); circles.set(p.paperId, c);
   }
+  /** Puts every node and link where the layout has them (a link ends at its cited paper's rim, under the arrow). */
+  const place = () => {
+    for (const n of placed) { const c = circles.get(n.id); c.setAttribute("cx", n.x); c.setAttribute("cy", n.y); }
+    for (const [l, e] of lineOf) {
+      const r = radius(e.target.p) + 2, dx = e.target.x - e.source.x, dy = e.target.y - e.source.y;
+      const len = Math.max(1e-6, Math.hypot(dx, dy));
+      l.setAttribute("x1", e.source.x); l.setAttribute("y1", e.source.y);
+      l.setAttribute("x2", e.target.x - dx * r / len); l.setAttribute("y2", e.target.y - dy * r / len);
+    }
+    fitBox();
+  };
+  place();
   const ordered = [...nodes].sort((a, b) => Number(b.seed) - Number(a.seed) || (b.score ?? 0) - (a.score ?? 0) ||
     (a.depth ?? 0) - (b.depth ?? 0) || (b.citationCount ?? 0) - (a.citationCount ?? 0));
   for (const p of ordered) {
@@ -251,9 +267,10 @@ const app = String.raw`
     ev.preventDefault();
     const k = ev.deltaY > 0 ? 1.15 : 1 / 1.15, r = svg.getBoundingClientRect();
     const fx = (ev.clientX - r.left) / r.width, fy = (ev.clientY - r.top) / r.height;
+    moved = true;
     box = [box[0] + box[2] * fx * (1 - k), box[1] + box[3] * fy * (1 - k), box[2] * k, box[3] * k]; setBox();
   }, { passive: false });
-  svg.addEventListener("pointerdown", (ev) => { drag = { x: ev.clientX, y: ev.clientY, box: box.slice() }; });
+  svg.addEventListener("pointerdown", (ev) => { moved = true; drag = { x: ev.clientX, y: ev.clientY, box: box.slice() }; });
   svg.addEventListener("pointermove", (ev) => {
     if (drag === null) return;
     const r = svg.getBoundingClientRect(), s = Math.max(drag.box[2] / r.width, drag.box[3] / r.height);
@@ -261,6 +278,11 @@ const app = String.raw`
   });
   addEventListener("pointerup", () => { drag = null; });
   document.body.dataset.drawnMillis = String(Math.round(performance.now()));
+  const settle = () => {
+    if (settled()) { document.body.dataset.settledMillis = String(Math.round(performance.now())); return; }
+    run(40); place(); requestAnimationFrame(settle);
+  };
+  requestAnimationFrame(settle);
 })();
 `
 
