@@ -13,6 +13,7 @@ import { bundleCli } from "../../cli/scripts/bundle.mjs"
 import { startEmulator } from "./emulator.js"
 import { jobsSection } from "./jobs.js"
 import { Patched, patchedEffect } from "./patchedEffect.js"
+import { relatedSection } from "./related.js"
 import { measureStartup } from "./startup.js"
 
 const runs = Number(process.env.BENCH_RUNS ?? 5)
@@ -22,6 +23,8 @@ const runs = Number(process.env.BENCH_RUNS ?? 5)
  * `BENCH_ONLY=startup`: only the emulator start-up rows, printed the same way.
  * `BENCH_ONLY=jobs`: only the issue 29 rows (resolving references, walking the citation graph at
  * 1 request/s), printed the same way; about 15 minutes, most of it the rate limit.
+ * `BENCH_ONLY=related`: only the issue 40 rows (related papers at 1 request/s, the HTML map's
+ * drawing time in Chromium), printed the same way.
  */
 const only = process.env.BENCH_ONLY
 const here = import.meta.dirname
@@ -402,7 +405,14 @@ const startupRows = async () =>
 /** The issue 29 rows (src/jobs.ts); `BENCH_ONLY=jobs` prints only them. */
 const jobsRows = () => jobsSection({ runCase, fmt })
 
+/** The issue 40 rows (src/related.ts); `BENCH_ONLY=related` prints only them. */
+const relatedRows = () => relatedSection({ runCase, fmt }, tmp)
+
 const main = async () => {
+  if (only === "related") {
+    for (const line of await relatedRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
+    return
+  }
   if (only === "jobs") {
     for (const line of await jobsRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
     return
@@ -427,6 +437,7 @@ const main = async () => {
     const promotion = measurePromotion()
     const startup = await startupRows()
     const jobs = await jobsRows()
+    const related = await relatedRows()
     lines = [
       ...header(loadAtStart),
       ...harvestRows(harvests),
@@ -440,6 +451,8 @@ const main = async () => {
       ...startup,
       "",
       ...jobs,
+      "",
+      ...related,
       "",
       ...framesSection(frames),
       "",

@@ -15,45 +15,12 @@ import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { corpus } from "./jobsInputs.js"
 import { report } from "./report.js"
+import { watch } from "./requestLog.js"
 
 const [apiUrl = "", mode = "resolve", sampleArg = "30", paceMs] = process.argv.slice(2)
 const sample = Number(sampleArg)
 const fields = ["title", "year"] as const
 const perNode = 20
-
-interface Logged {
-  readonly method: string
-  readonly url: string
-  readonly at: number
-  readonly outcome: number | string
-}
-interface Summary {
-  readonly count: number
-  readonly recent: ReadonlyArray<Logged>
-}
-
-/**
- * The emulator keeps the latest 100 requests in full: read every few seconds (at 1/s that is
- * about 5 new ones) and keyed by time and URL, they give the status of every request of the run.
- */
-const watch = async () => {
-  const summary = async (): Promise<Summary> => (await fetch(`${apiUrl}/__emulator/requests`)).json()
-  const seen = new Map<string, Logged>()
-  const poll = async () => {
-    for (const r of (await summary()).recent) seen.set(`${r.at} ${r.method} ${r.url}`, r)
-  }
-  const start = (await summary()).count
-  await poll()
-  const before = new Set(seen.keys())
-  const timer = setInterval(() => void poll(), 5_000)
-  return async () => {
-    clearInterval(timer)
-    await poll()
-    const count = (await summary()).count - start
-    const during = [...seen.entries()].filter(([key]) => !before.has(key)).map(([, r]) => r)
-    return { requests: count, tooMany: during.filter((r) => r.outcome === 429).length, logged: during.length }
-  }
-}
 
 // `paceMs` (for experiments, not a row): one request per that many ms instead of the key's default.
 const layer = NodeSemanticScholar.layer({
@@ -124,7 +91,7 @@ const crawlNaive = (seed: string, budget: number) =>
 
 const main = async () => {
   const { references, seed } = await corpus(apiUrl)
-  const stop = await watch()
+  const stop = await watch(apiUrl)
   const started = performance.now()
   const job: Effect.Effect<Record<string, number>, unknown, SemanticScholar> = mode === "resolve"
     ? Effect.map(resolve(references), (found) => ({ inputs: references.length, found }))
