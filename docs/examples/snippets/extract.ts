@@ -21,7 +21,9 @@
  *   the run's output in that order. Checked, never rewritten.
  * - `<!-- transcript single -->`: the first `$` line is the only command; later `$` lines are its
  *   output (`s2 demo` prints the command lines it runs).
- * A command that exits other than 0 is followed by `[exit N]` as its last line.
+ * A command that exits other than 0 is followed by `[exit N]` as its last line. A fenced block
+ * after `<!-- file NAME -->` (a .bib the page shows, say) is written to NAME in the scratch folder of
+ * every transcript after it on that page.
  * Normalised on both sides before comparing (only what must vary between runs): the demo's folder
  * `/tmp/s2-demo-XXXXXX`, durations (`in 1.2 s`), rates (`N papers/s`), CRLF (CSV) to LF, and
  * progress lines dropped (`harvest: N% …`, a download's `  part-0.jsonl.gz: 0.1 of 0.1 MB`: printed

@@ -7,6 +7,8 @@
  * first one's file), with the bundled `s2` (packages/cli/scripts/bundle.mjs, built once), stdin
  * empty, stdout and stderr into one file (as a terminal shows them, in order, but piped: no
  * colour, no progress redraws, tables 100 columns wide), no key and no API root in the environment.
+ * A fenced block of the page after `<!-- file NAME -->` is written to NAME in the folder of every
+ * transcript after it on that page (the file the reader is shown is the file the run reads).
  */
 import { spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
@@ -43,6 +45,8 @@ export interface Block {
   /** Offsets of the block's body (between the fences) in the page's text. */
   readonly start: number
   readonly end: number
+  /** The files (`<!-- file NAME -->` blocks) before it on its page, written to its folder before it runs. */
+  readonly files: ReadonlyArray<{ readonly name: string; readonly text: string }>
 }
 
 const exitLine = /^\[exit (\d+)\]$/
@@ -67,9 +71,18 @@ const stepsOf = (body: string, single: boolean): Array<Step> => {
   })
 }
 
+/** The `<!-- file NAME -->` blocks of a page: a name (letters, digits, `._-`), its text and where it is. */
+const filesOf = (text: string) =>
+  [...text.matchAll(/<!-- file ([\w.-]+) -->\n```[a-z]*\n([\s\S]*?)```/g)].map((m) => ({
+    name: m[1]!,
+    text: m[2] ?? "",
+    at: m.index
+  }))
+
 /** The blocks of a page marked `<!-- transcript -->`, `<!-- transcript excerpt -->` or `<!-- transcript single -->`. */
-export const blocksOf = (file: string, text: string): Array<Block> =>
-  [...text.matchAll(/<!-- transcript( excerpt| single)? -->\n```\n([\s\S]*?)```/g)].map((m) => {
+export const blocksOf = (file: string, text: string): Array<Block> => {
+  const files = filesOf(text)
+  return [...text.matchAll(/<!-- transcript( excerpt| single)? -->\n```\n([\s\S]*?)```/g)].map((m) => {
     const start = m.index + m[0].indexOf("```\n") + 4
     const single = m[1] === " single"
     return {
@@ -79,9 +92,11 @@ export const blocksOf = (file: string, text: string): Array<Block> =>
       single,
       steps: stepsOf(m[2] ?? "", single),
       start,
-      end: start + (m[2] ?? "").length
+      end: start + (m[2] ?? "").length,
+      files: files.filter((f) => f.at < m.index).map(({ name, text }) => ({ name, text }))
     }
   })
+}
 
 /**
  * What may differ between two runs, replaced on both sides before comparing: the demo's temporary
@@ -146,6 +161,7 @@ export const runLine = (command: string, cwd: string): { readonly output: Array<
 export const runBlock = (block: Block): Array<Step> => {
   const cwd = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-transcript-"))
   try {
+    for (const { name, text } of block.files) Fs.writeFileSync(Path.join(cwd, name), text)
     return block.steps.map((step) => ({ ...step, ...runLine(step.command, cwd) }))
   } finally {
     Fs.rmSync(cwd, { recursive: true, force: true })
