@@ -72,8 +72,8 @@ describe("verify_references", () => {
       const lines = text.split("\n")
       expect(lines[0]).toBe("Verified 1 of 3 references (1 mismatch, 1 not found):")
       expect(lines[1]).toMatch(/^1\. turing50: verified → Computing Machinery and Intelligence \(1950\)/)
-      expect(lines[2]).toMatch(/^2\. vaswani17: mismatch \(year differ\) → Attention Is All You Need \(2017\)/)
-      expect(lines[3]).toMatch(/^3\. he16: not found; nearest: Deep variational inference .* \(similarity 0\.\d+\)/)
+      expect(lines[2]).toMatch(/^2\. vaswani17: mismatch \(year differs\) → Attention Is All You Need \(2017\)/)
+      expect(lines[3]).toMatch(/^3\. he16: not found; nearest: Deep variational inference .* \(similarity 0\.\d+\)$/)
     }).pipe(Effect.provide(emulated())))
 
   it.effect("lines: keyed by their position", () =>

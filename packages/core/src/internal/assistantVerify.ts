@@ -161,8 +161,13 @@ const handler =
 const similar = (similarity: number | undefined) =>
   similarity === undefined ? "" : ` (similarity ${text.number(Math.round(similarity * 100) / 100)})`
 
+/** "year differs", "title, year differ". */
+const differ = (fields: ReadonlyArray<string>) => `${fields.join(", ")} ${fields.length === 1 ? "differs" : "differ"}`
+
 const referenceLine = (r: VerifiedReference): string => {
-  const notes = r.notes.length === 0 ? "" : ` — ${r.notes.join("; ")}`
+  // The title search's note, the last, names the nearest paper the line shows already.
+  const shown = r.status === "notFound" && r.nearest !== undefined ? r.notes.slice(0, -1) : r.notes
+  const notes = shown.length === 0 ? "" : ` — ${shown.join("; ")}`
   switch (r.status) {
     case "notTried":
       return `${r.key}: not tried`
@@ -171,7 +176,7 @@ const referenceLine = (r: VerifiedReference): string => {
         r.nearest === undefined ? "" : `; nearest: ${text.paperLine(r.nearest)}${similar(r.similarity)}`
       }${notes}`
     default:
-      return `${r.key}: ${r.status}${r.differs.length === 0 ? "" : ` (${r.differs.join(", ")} differ)`} → ${
+      return `${r.key}: ${r.status}${r.differs.length === 0 ? "" : ` (${differ(r.differs)})`} → ${
         r.paper === undefined ? "" : text.paperLine(r.paper)
       }${notes}`
   }
