@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { PlatformError } from "effect"
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { ExitCode, fileError } from "../src/ExitCode.js"
 import * as Bin from "./support/bin.js"
@@ -31,6 +32,34 @@ const s2 = async (args: ReadonlyArray<string>, env: Record<string, string> = {})
 const paper = ["paper", "DOI:10.1093/mind/lix.236.433", "--fields", "title", "--emulator", "--format", "json"]
 const onLinux = process.platform === "linux"
 const under = (name: string) => `/proc/s2-effect-test/${name}`
+
+/**
+ * A real full disk for one process: a 64 KB tmpfs mounted over `dir` in a mount namespace of its
+ * own (`unshare -rm`, no privileges needed where user namespaces are allowed), filled before the
+ * command runs. Whether this machine allows it.
+ */
+const canMountTmpfs = (): boolean => {
+  if (!onLinux) return false
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-tmpfs-probe-"))
+  try {
+    return spawnSync("unshare", ["-rm", "mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir]).status === 0
+  } catch {
+    return false
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** `s2 args` with `dir` a full disk (see {@link canMountTmpfs}). */
+const s2OnFullDisk = (dir: string, args: ReadonlyArray<string>) => {
+  const fill = `mount -t tmpfs -o size=64k tmpfs "$1" && { head -c 1048576 /dev/zero > "$1/filler"; shift; exec "$@"; }`
+  const child = spawn("unshare", ["-rm", "sh", "-c", fill, "sh", dir, process.execPath, bin, ...args], {
+    env: Bin.cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"), S2_EMULATOR_SIZE: "200" }),
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  const killer = setTimeout(() => child.kill("SIGKILL"), 45_000)
+  return Bin.finish(child).finally(() => clearTimeout(killer))
+}
 
 describe("a folder s2 cannot make", () => {
   it.runIf(onLinux)("--cache and S2_CACHE: exit 10 at once, naming the flag and the folder", async () => {
@@ -92,6 +121,24 @@ describe("a full disk", () => {
       const ran = await Bin.finish(child)
       expect(ran.code).toBe(10)
       expect(ran.stderr).toBe("s2: cannot write to standard output: no space left on device (ENOSPC)\n")
+    },
+    60_000
+  )
+
+  it.runIf(canMountTmpfs())(
+    "--record onto a full disk: the cassette's line says ENOSPC in the system's words",
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-full-record-"))
+      const ran = await s2OnFullDisk(dir, [...paper, "--record", dir])
+      // The filler's own failure (head: No space left on device) comes first: it is what fills the disk.
+      const lines = ran.stderr.split("\n").filter((line) => line.startsWith("s2"))
+      expect(ran.code).toBe(10)
+      expect(ran.stdout).toBe("")
+      expect(lines).toEqual([
+        `s2: paper DOI:10.1093/mind/lix.236.433 failed: cassette ${
+          path.join(dir, "s2.cassette.json")
+        } cannot be written: no space left on device (ENOSPC); check the directory of --record (permissions, free space)`
+      ])
     },
     60_000
   )

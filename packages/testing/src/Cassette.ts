@@ -57,7 +57,7 @@ export type Mode = "record" | "replay" | "auto"
  * @since 1.0.0
  */
 export interface Options<M extends Mode = Mode> {
-  /** The cassette file (its directory is created when recording). */
+  /** The cassette file (its directory is created when recording, one level at a time). */
   readonly path: string
   readonly mode: M
   /**
@@ -161,14 +161,16 @@ export class CassetteMiss extends Schema.TaggedError<CassetteMiss>()("CassetteMi
  * The cassette file cannot be read, parsed or written, or an entry is malformed (the message names
  * the entry, as `entries[3]`). Fails the layer when the file is read; a write that fails reaches
  * the caller as the `cause` of an `HttpClientError` whose reason is a `TransportError`, as a
- * {@link CassetteMiss} does.
+ * {@link CassetteMiss} does. A failure of the file system is said in the system's words (`no space
+ * left on device (ENOSPC)`), and its `PlatformError` is the `cause`.
  *
  * @category errors
  * @since 1.0.0
  */
 export class CassetteFileError extends Schema.TaggedError<CassetteFileError>()("CassetteFileError", {
   message: Schema.String,
-  path: Schema.String
+  path: Schema.String,
+  cause: Schema.optional(Schema.Defect())
 }) {}
 
 /**

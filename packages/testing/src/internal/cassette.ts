@@ -181,17 +181,25 @@ const malformed = (response: RecordedResponse): string | undefined => {
   return undefined
 }
 
-const fileError = (path: string, why: string) => new CassetteFileError({ message: `cassette ${path} ${why}`, path })
+const fileError = (path: string, why: string, cause?: unknown) =>
+  new CassetteFileError({ message: `cassette ${path} ${why}`, path, ...(cause === undefined ? {} : { cause }) })
+
+/** A file-system failure in the system's words (`no space left on device (ENOSPC)`), its error kept. */
+const ioError = (path: string, doing: string) => (error: PlatformError.PlatformError) =>
+  fileError(path, `${doing}: ${Files.describeError(error)}`, error)
 
 /** The entries of the file, or `undefined` when there is none; a malformed file or entry is an error naming it. */
 const readEntries = Effect.fn(function*(fs: FileSystem.FileSystem, path: string) {
   const fail = (why: string) => fileError(path, why)
-  const exists = yield* Effect.mapError(fs.exists(path), (e) => fail(`cannot be read: ${e.message}`))
+  const exists = yield* Effect.mapError(fs.exists(path), ioError(path, "cannot be read"))
   if (!exists) return undefined
-  const text = yield* Effect.mapError(fs.readFileString(path), (e) => fail(`cannot be read: ${e.message}`))
-  const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => fail("is not JSON") })
+  const text = yield* Effect.mapError(fs.readFileString(path), ioError(path, "cannot be read"))
+  const json = yield* Effect.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (cause) => fileError(path, "is not JSON", cause)
+  })
   const file = yield* Schema.decodeUnknownEffect(FileSchema)(json).pipe(
-    Effect.mapError((e) => fail(`is not a cassette (version 1): ${e.message}`))
+    Effect.mapError((e) => fileError(path, `is not a cassette (version 1): ${e.message}`, e))
   )
   for (const [index, entry] of file.entries.entries()) {
     const wrong = malformed(entry.response)
@@ -357,7 +365,8 @@ const withLock = <A, E>(fs: FileSystem.FileSystem, path: string, body: Effect.Ef
     for (let waited = 0;; waited += lockPoll) {
       const taken = yield* fs.writeFileString(lock, "", { flag: "wx" }).pipe(
         Effect.as(true),
-        Effect.catchIf(alreadyExists, () => Effect.succeed(false))
+        Effect.catchIf(alreadyExists, () => Effect.succeed(false)),
+        Effect.mapError(ioError(path, `cannot be written: its lock ${lock} cannot be made`))
       )
       if (taken) return
       if (yield* isStale(fs, lock)) {
@@ -385,7 +394,8 @@ const withLock = <A, E>(fs: FileSystem.FileSystem, path: string, body: Effect.Ef
 /**
  * This run's entries merged into the file as it is now (another recorder may have written it since
  * it was read), written atomically: a temporary file created exclusively under a random name (a
- * planted link is never followed), then moved over the cassette.
+ * planted link is never followed), then moved over the cassette. The directory is made with
+ * `Files.makeDirectory`, which fails at once where Node's recursive `mkdir` loops (under /proc).
  */
 const writeTape = (fs: FileSystem.FileSystem, tape: Tape): Effect.Effect<void, CassetteFileError> => {
   const dir = tape.path.replace(/[/\\][^/\\]*$/, "")
@@ -394,17 +404,15 @@ const writeTape = (fs: FileSystem.FileSystem, tape: Tape): Effect.Effect<void, C
     const disk = (yield* readEntries(fs, tape.path)) ?? []
     const kept = disk.filter((entry) => !fresh.some((f) => tape.same(f.request, entry.request)))
     yield* Files.writeAtomic(tape.path, serialize([...kept, ...fresh], [...tape.secrets])).pipe(
-      Effect.provideService(FileSystem.FileSystem, fs)
+      Effect.provideService(FileSystem.FileSystem, fs),
+      Effect.mapError(ioError(tape.path, "cannot be written"))
     )
   })
-  return Effect.andThen(
-    dir === tape.path ? Effect.void : fs.makeDirectory(dir, { recursive: true }),
-    withLock(fs, tape.path, merge)
-  ).pipe(
-    Effect.mapError((error) =>
-      error._tag === "CassetteFileError" ? error : fileError(tape.path, `cannot be written: ${error.message}`)
-    )
+  const makeDirectory = dir === tape.path || dir === "" ? Effect.void : Files.makeDirectory(dir).pipe(
+    Effect.provideService(FileSystem.FileSystem, fs),
+    Effect.mapError(ioError(tape.path, `cannot be written: its directory ${dir} cannot be made`))
   )
+  return Effect.andThen(makeDirectory, withLock(fs, tape.path, merge))
 }
 
 /**
