@@ -66,6 +66,15 @@ export const summaryLine = (counts: Counts): string =>
 const titled = (paper: Paper): string =>
   `${excerpt(paper.title ?? "", 120)}${paper.year == null ? "" : ` (${paper.year})`}`
 
+/**
+ * The notes of a row, if any: no empty column. The title search's note, the last, names the nearest
+ * paper, which the paper column shows already.
+ */
+const noteOf = (v: Verify.Verification): { readonly note?: string } => {
+  const note = (v.nearest !== undefined && v.paper === undefined ? v.notes.slice(0, -1) : v.notes).join("; ")
+  return note.length === 0 ? {} : { note }
+}
+
 /** A table row: the entry at a glance (a nearest paper in the paper column, not again in the note). */
 const row = (v: Verify.Verification): Record<string, unknown> => ({
   key: v.key,
@@ -80,7 +89,7 @@ const row = (v: Verify.Verification): Record<string, unknown> => ({
     : v.nearest !== undefined
     ? `nearest (${(v.similarity ?? 0).toFixed(2)}): ${titled(v.nearest)}`
     : "",
-  note: v.nearest !== undefined && v.paper === undefined ? v.notes.slice(1).join("; ") : v.notes.join("; ")
+  ...noteOf(v)
 })
 
 /**
@@ -130,7 +139,7 @@ const corrected = (input: Verify.Input | undefined, v: Verify.Verification) =>
     const stdio = yield* Stdio
     const where = whereOf(input, v)
     if (v.paper === undefined) {
-      yield* stdio.err(`s2: ${where}: not found (${excerpt(v.notes.join("; "), 300)}); left out\n`)
+      yield* stdio.err(`s2: ${where}: not found, left out: ${excerpt(v.notes.join("; "), 300)}\n`)
       return []
     }
     if (v.status === "mismatch") {
