@@ -18,8 +18,9 @@ import type * as PlatformError from "effect/PlatformError"
 import * as Schema from "effect/Schema"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
-import type { Entry, File, Mode, Options, RecordedRequest, RecordedResponse } from "../Cassette.js"
-import { CassetteFileError, CassetteMiss, File as FileSchema } from "../Cassette.js"
+import type { Mode, Options } from "../Cassette.js"
+import type { Entry, File, RecordedRequest, RecordedResponse } from "./cassetteFile.js"
+import { CassetteFileError, CassetteMiss, File as FileSchema } from "./cassetteFile.js"
 
 /** Response headers worth keeping: what a client reads. Everything else (dates, ids, cookies) is noise. */
 const keptHeaders = ["content-type", "retry-after", "content-range", "accept-ranges", "location"]
