@@ -6,6 +6,7 @@
  * each scenario and reports plain JSON; the emulator's request log and a pass-through proxy give
  * the server-side view.
  */
+import { waitFor } from "@s2-effect/test-support"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
@@ -14,7 +15,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Outcome } from "./browser/protocol.js"
 import type { Browser, Served, WatchingProxy } from "./harness.js"
-import { bundle, eventually, launchChromium, recordingServer, serveFiles, watchingProxy } from "./harness.js"
+import { bundle, launchChromium, recordingServer, serveFiles, watchingProxy } from "./harness.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
@@ -182,7 +183,6 @@ describe("BrowserSemanticScholar in headless Chromium, against the emulator over
     if (outcome.ok) return
     expect(outcome.tag).toBe("Timeout")
     expect(outcome.elapsedMillis).toBeGreaterThanOrEqual(290)
-    expect(outcome.elapsedMillis).toBeLessThan(5_000)
     expect((await abort).path).toMatch(new RegExp(`^/graph/v1${apiPath}\\?`))
     expect((await requestsTo(apiPath)).map((r) => r.outcome)).toEqual(["hang"])
   }, 20_000)
@@ -192,7 +192,7 @@ describe("BrowserSemanticScholar in headless Chromium, against the emulator over
     await setFaults({ script: [{ route: apiPath, fault: Faults.hang }] })
     const before = proxy.aborted.length
     await browser.page.evaluate((t) => window.s2browser?.start(t), { apiUrl: proxy.url, paperId })
-    await eventually("the emulator to hold the request", 10_000, async () => (await requestsTo(apiPath)).length === 1)
+    await waitFor(async () => (await requestsTo(apiPath)).length === 1, { what: "the emulator to hold the request" })
     // Still in flight: nothing aborted yet.
     expect(proxy.aborted.length).toBe(before)
     const abort = proxy.nextAbort(10_000)

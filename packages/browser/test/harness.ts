@@ -224,12 +224,3 @@ export const launchChromium = async (): Promise<Browser> => {
     }
   }
 }
-
-/** Waits until `check` holds, polling every 20 ms, failing with `what` after `timeoutMillis`. */
-export const eventually = async (what: string, timeoutMillis: number, check: () => Promise<boolean>) => {
-  const deadline = Date.now() + timeoutMillis
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMillis} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}

@@ -115,6 +115,15 @@ const description =
 export const s2 = Command.make("s2").pipe(Command.withDescription(description), Command.withSharedFlags(flags))
 
 /**
+ * How long a command runs before its progress shows: a second, or `S2_PROGRESS_DELAY_MS`
+ * milliseconds (for tests, which must not depend on how fast the machine is; docs/cli.md).
+ */
+const progressDelay = Config.Int("S2_PROGRESS_DELAY_MS").pipe(
+  Config.withDefault(1000),
+  Effect.mapError(() => badInput("S2_PROGRESS_DELAY_MS is not a whole number of milliseconds"))
+)
+
+/**
  * The progress of a long command on stderr, shown once it has run a second: nothing under
  * `-q/--quiet`; the bar on a terminal; into a pipe, plain lines labelled `piped` (`harvest`,
  * `graph`: a log of how far a long job got), or nothing when `piped` is omitted (`search --bulk`,
@@ -128,7 +137,8 @@ export const progress = (piped?: string) =>
     const { quiet } = yield* s2
     if (quiet || (!stdio.errIsTTY && piped === undefined)) return Progress.silent
     return Progress.delayed(
-      stdio.errIsTTY ? Progress.tty(stdio.errStream, () => stdio.columns) : Progress.plain(stdio.err, 1000, piped)
+      stdio.errIsTTY ? Progress.tty(stdio.errStream, () => stdio.columns) : Progress.plain(stdio.err, 1000, piped),
+      yield* progressDelay
     )
   })
 

@@ -4,6 +4,7 @@
  * and a harvest stopped by SIGTERM ends like one stopped by Ctrl-C, with its own exit code.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@s2-effect/test-support"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
@@ -19,13 +20,6 @@ const start = (args: ReadonlyArray<string>): ChildProcess => Bin.start(bin, args
 const s2 = (args: ReadonlyArray<string>) => Bin.finish(start(args))
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-files-"))
-const waitFor = async (done: () => boolean, what: string) => {
-  for (let i = 0; i < 600; i++) {
-    if (done()) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 const lines = (file: string) => fs.readFileSync(file, "utf8").trimEnd().split("\n")
 const isLink = (file: string) => fs.lstatSync(file).isSymbolicLink()
 const precious = "precious: must never be overwritten\n"
@@ -208,7 +202,9 @@ describe.concurrent("signals", () => {
     const out = path.join(dir, "papers.jsonl")
     const child = start(["harvest", "", "--out", out, "--fields", "title", "--api-url", slow.url])
     const finished = Bin.finish(child)
-    await waitFor(() => fs.existsSync(`${out}.checkpoint.json`) && fs.statSync(out).size > 0, "the first page")
+    await waitFor(() => fs.existsSync(`${out}.checkpoint.json`) && fs.statSync(out).size > 0, {
+      what: "the first page"
+    })
     child.kill("SIGTERM")
     const ran = await finished
     expect(ran.code, ran.stderr).toBe(143)

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
+import { waitFor } from "@s2-effect/test-support"
 import { startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
@@ -128,15 +129,6 @@ describe("outputs that lose nothing", () => {
   }, T)
 })
 
-/** Waits until `check` holds, polling, for at most `seconds`. */
-const until = async (check: () => boolean, seconds: number): Promise<void> => {
-  const deadline = Date.now() + seconds * 1000
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not within ${seconds} s`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
-
 describe("small things a first run shows", () => {
   it("a 5-paper harvest's chart has a row only for the years with papers", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-chart-"))
@@ -181,11 +173,11 @@ describe("small things a first run shows", () => {
     const done = Bin.finish(child)
     const checkpoint = `${out}.checkpoint.json`
     // A progress line shown and a batch of nodes saved, then Ctrl-C before the walk's end.
-    await until(
+    await waitFor(
       () =>
         stderr.includes("graph: ") && fs.existsSync(checkpoint) &&
         /"records": [1-9]/.test(fs.readFileSync(checkpoint, "utf8")),
-      40
+      { what: "a progress line and a saved batch" }
     )
     child.kill("SIGINT")
     const stopped = await done

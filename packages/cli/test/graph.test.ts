@@ -3,6 +3,7 @@
  * whose request log checks the request budget and whose latency leaves time for a Ctrl-C.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@s2-effect/test-support"
 import { type EmulatorServer, Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
@@ -266,11 +267,9 @@ describe("s2 graph, resume", () => {
         const child = Bin.start(bin, [...args, "--format", format, "--out", out])
         const done = Bin.finish(child)
         // Interrupted once a batch beyond the header is checkpointed, before the end.
-        for (let i = 0; i < 400; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 25))
-          const text = fs.existsSync(`${out}.checkpoint.json`) ? fs.readFileSync(`${out}.checkpoint.json`, "utf8") : ""
-          if (/"records": [1-9]/.test(text)) break
-        }
+        await waitFor(() => /"records": [1-9]/.test(fs.readFileSync(`${out}.checkpoint.json`, "utf8")), {
+          what: "a checkpointed batch"
+        })
         child.kill("SIGINT")
         const stopped = await done
         expect(stopped.stderr).toContain("run the same command with --resume")

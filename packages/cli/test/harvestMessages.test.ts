@@ -1,26 +1,36 @@
 /**
  * The real `s2` binary's harvest messages and progress (issue 28, points 1, 2 and 6): a resume
  * against another harvest names the settings that differ, Ctrl-C reports the lines in the file, a
- * missing folder for --out is named, progress appears only after a second (search --bulk only on a
+ * missing folder for --out is named, progress appears only after its delay (a second;
+ * S2_PROGRESS_DELAY_MS here, so that no test depends on the machine's speed; search --bulk only on a
  * terminal), and -q/--quiet turns it off.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { type Loopback, serve, waitFor } from "@s2-effect/test-support"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { type Loopback, serve } from "../../testing/test/support/loopback.js"
 import * as Bin from "./support/bin.js"
 
 const bin = Bin.bundleBin()
-const s2 = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, [...args, "--api-url", server.url]))
+const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Bin.finish(Bin.start(bin, [...args, "--api-url", server.url], env))
+/** The progress delay: never within a test's run, or at once. */
+const never = { S2_PROGRESS_DELAY_MS: String(3_600_000) }
+const atOnce = { S2_PROGRESS_DELAY_MS: "0" }
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-harvest-messages-"))
 const lines = (file: string) => fs.readFileSync(file, "utf8").split("\n").filter((line) => line !== "").length
 
 const total = 2_000_000
 const pageSize = 1000
-/** The query that makes every page take this long: a harvest that runs for seconds. */
-const slowMillis = 25
+/**
+ * The query whose pages from this one on are held until {@link release}: a harvest still under way,
+ * whatever the machine's speed, when the test interrupts it.
+ */
+const heldFrom = 10
+let release = () => {}
+const released = new Promise<void>((resolve) => (release = resolve))
 
 let server: Loopback
 
@@ -28,8 +38,8 @@ beforeAll(async () => {
   server = await serve(async (seen) => {
     const url = new URL(seen.url, "http://x")
     if (url.pathname !== "/graph/v1/paper/search/bulk") return { status: 404, json: { error: "Paper not found" } }
-    if (url.searchParams.get("query") === "slow") await new Promise((resolve) => setTimeout(resolve, slowMillis))
     const page = Number(url.searchParams.get("token") ?? "0")
+    if (url.searchParams.get("query") === "held" && page >= heldFrom) await released
     const data = Array.from({ length: pageSize }, (_, i) => {
       const n = page * pageSize + i
       return { paperId: `p${n}`, title: `Paper number ${n}`, year: 2000 + (n % 20) }
@@ -41,11 +51,11 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 /** What a terminal shows of a command's stderr (run under `script`, a pseudo-terminal); stdout is dropped. */
-const onTerminal = (args: ReadonlyArray<string>): Promise<Bin.Ran> => {
+const onTerminal = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Bin.Ran> => {
   const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`
   const command = [process.execPath, bin, ...args, "--api-url", server.url].map(quote).join(" ") + " >/dev/null"
   return Bin.finish(spawn("script", ["-qfec", command, "/dev/null"], {
-    env: Bin.cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"), COLUMNS: "120" }),
+    env: Bin.cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"), COLUMNS: "120", ...env }),
     stdio: ["pipe", "pipe", "pipe"]
   }))
 }
@@ -78,10 +88,12 @@ describe.concurrent("harvest messages", () => {
 
   it("after SIGINT, the papers said to be saved are the lines in the file, and --resume completes it", async () => {
     const out = path.join(tmp(), "papers.jsonl")
-    const child = Bin.start(bin, ["harvest", "slow", "--out", out, "--max", "200000", "--api-url", server.url])
+    const child = Bin.start(bin, ["harvest", "held", "--out", out, "--max", "200000", "--api-url", server.url])
     const ran = Bin.finish(child)
-    // Some pages on disk, then Ctrl-C in the middle of the harvest.
-    while (!fs.existsSync(out) || fs.statSync(out).size < 500_000) await new Promise((r) => setTimeout(r, 50))
+    // Every page before the held one on disk, then Ctrl-C while the harvest waits for it.
+    await waitFor(() => JSON.parse(fs.readFileSync(`${out}.checkpoint.json`, "utf8")).pages >= heldFrom, {
+      what: `${heldFrom} pages on disk`
+    })
     child.kill("SIGINT")
     const stopped = await ran
     expect(stopped.code, stopped.stderr).toBe(130)
@@ -90,26 +102,39 @@ describe.concurrent("harvest messages", () => {
     const saved = Number(said![1]!.replace(/,/g, ""))
     expect(saved).toBeGreaterThan(0)
     expect(saved).toBe(lines(out))
-    const resumed = await s2(["harvest", "slow", "--out", out, "--max", "200000", "--resume", "-q"])
+    release()
+    const resumed = await s2(["harvest", "held", "--out", out, "--max", "200000", "--resume", "-q"])
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(lines(out)).toBe(200_000)
   }, T)
 })
 
-describe.concurrent("progress after a second, never when quiet", () => {
-  it("a harvest shorter than a second prints no progress line", async () => {
-    const out = path.join(tmp(), "papers.jsonl")
-    const ran = await s2(["harvest", "fast", "--out", out, "--max", "2000"])
-    expect(ran.code, ran.stderr).toBe(0)
-    expect(ran.stderr).not.toMatch(progressLine)
-    expect(ran.stdout).toContain("harvested 2,000 papers")
+describe.concurrent("progress after its delay, never when quiet", () => {
+  it("a harvest that ends before the progress delay prints no progress line; with no delay, it does", async () => {
+    const dir = tmp()
+    const args = (name: string) => ["harvest", "fast", "--out", path.join(dir, name), "--max", "2000"]
+    const [quick, shown] = await Promise.all([s2(args("quick.jsonl"), never), s2(args("shown.jsonl"), atOnce)])
+    for (const ran of [quick, shown]) {
+      expect(ran.code, ran.stderr).toBe(0)
+      expect(ran.stdout).toContain("harvested 2,000 papers")
+    }
+    expect(quick.stderr).not.toMatch(progressLine)
+    expect(shown.stderr).toMatch(progressLine)
+  }, T)
+
+  it("S2_PROGRESS_DELAY_MS that is not a whole number: exit 2 naming it", async () => {
+    const ran = await s2(["harvest", "fast", "--out", path.join(tmp(), "papers.jsonl"), "--max", "10"], {
+      S2_PROGRESS_DELAY_MS: "soon"
+    })
+    expect(ran.code).toBe(2)
+    expect(ran.stderr).toContain("S2_PROGRESS_DELAY_MS is not a whole number of milliseconds")
   }, T)
 
   it("a longer harvest prints progress lines to a pipe; -q and --quiet print none", async () => {
     const dir = tmp()
     const [shown, q, quiet] = await Promise.all(
       [[], ["-q"], ["--quiet"]].map((flags, i) =>
-        s2(["harvest", "slow", "--out", path.join(dir, `${i}.jsonl`), "--max", "80000", ...flags])
+        s2(["harvest", "long", "--out", path.join(dir, `${i}.jsonl`), "--max", "80000", ...flags], atOnce)
       )
     )
     for (const ran of [shown, q, quiet]) {
@@ -121,10 +146,10 @@ describe.concurrent("progress after a second, never when quiet", () => {
     expect(quiet!.stderr).not.toMatch(progressLine)
   }, T)
 
-  it("search --bulk shows the progress bar on a terminal once it runs a second; not with -q", async () => {
+  it("search --bulk shows the progress bar on a terminal after its delay; not with -q", async () => {
     const [shown, quiet] = await Promise.all([
-      onTerminal(["search", "slow", "--bulk", "--max", "80000", "--format", "jsonl"]),
-      onTerminal(["search", "slow", "--bulk", "--max", "80000", "--format", "jsonl", "-q"])
+      onTerminal(["search", "long", "--bulk", "--max", "80000", "--format", "jsonl"], atOnce),
+      onTerminal(["search", "long", "--bulk", "--max", "80000", "--format", "jsonl", "-q"], atOnce)
     ])
     expect(shown.code, shown.stdout).toBe(0)
     expect(shown.stdout).toMatch(progressLine)
@@ -146,12 +171,12 @@ describe.concurrent("progress after a second, never when quiet", () => {
     expect(quiet.stdout).toContain(".jsonl.gz")
   }, T)
 
-  it("search --bulk never shows progress when stderr is piped, nor on a terminal under a second", async () => {
-    const piped = await s2(["search", "slow", "--bulk", "--max", "80000", "--format", "jsonl"])
+  it("search --bulk never shows progress when stderr is piped, nor on a terminal before its delay", async () => {
+    const piped = await s2(["search", "long", "--bulk", "--max", "80000", "--format", "jsonl"], atOnce)
     expect(piped.code, piped.stderr).toBe(0)
     expect(piped.stdout.split("\n").filter((line) => line !== "")).toHaveLength(80000)
     expect(piped.stderr).not.toMatch(progressLine)
-    const short = await onTerminal(["search", "fast", "--bulk", "--max", "2000", "--format", "jsonl"])
+    const short = await onTerminal(["search", "fast", "--bulk", "--max", "2000", "--format", "jsonl"], never)
     expect(short.code, short.stdout).toBe(0)
     expect(short.stdout).not.toMatch(progressLine)
   }, T)

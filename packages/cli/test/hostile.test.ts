@@ -3,6 +3,7 @@
  * one file, a full disk, a server asking to wait ten years, a file host that fails, a key echoed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@s2-effect/test-support"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
@@ -23,13 +24,6 @@ const finish = Bin.finish
 const s2 = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) => finish(start(args, extra))
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-hostile-"))
-const waitFor = async (done: () => boolean, what: string) => {
-  for (let i = 0; i < 600; i++) {
-    if (done()) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 const ids = (file: string) =>
   fs.readFileSync(file, "utf8").trimEnd().split("\n").map((line) => (JSON.parse(line) as { paperId: string }).paperId)
 
@@ -81,14 +75,15 @@ describe.concurrent("one harvest per file", () => {
       const args = ["harvest", "", "--out", out, "--fields", "title", "--api-url", slow.url]
       const first = start(args)
       const firstDone = finish(first)
-      await waitFor(() => fs.existsSync(`${out}.checkpoint.json`) && fs.statSync(out).size > 0, "the first page")
+      await waitFor(() => fs.existsSync(`${out}.checkpoint.json`) && fs.statSync(out).size > 0, {
+        what: "the first page"
+      })
       const lock = JSON.parse(fs.readFileSync(`${out}.lock`, "utf8"))
       expect(lock).toMatchObject({ pid: first.pid, host: os.hostname() })
-      const began = Date.now()
+      // The first runs until after the second has ended: a second that waited for the lock would never end.
       const second = await s2([...args, "--resume"])
       expect(second.code).toBe(12)
       expect(second.stderr).toContain(`another s2 run is writing ${out} (pid ${first.pid}`)
-      expect(Date.now() - began).toBeLessThan(20_000)
       first.kill("SIGINT")
       const done = await firstDone
       expect(done.code, done.stderr).toBe(130)
@@ -159,13 +154,11 @@ describe.concurrent("one harvest per file", () => {
 
 describe.concurrent("messages of hostile answers", () => {
   it("a Retry-After of ten years: says what the server asked, and that no retry was made", async () => {
-    const began = Date.now()
     const ran = await s2(["search", "graph", "--api-url", faulty.url])
     expect(ran.code).toBe(5)
     expect(ran.stderr).toContain("the server asked to wait 3650 days, over the 10 minute limit")
     expect(ran.stderr).toContain("so no retry was made")
     expect(ran.stderr).not.toContain("wait a minute")
-    expect(Date.now() - began).toBeLessThan(20_000)
   }, T)
 
   it("a bulk search whose token loops: harvest stops after that page with exit 9, its file whole", async () => {

@@ -5,10 +5,10 @@
  * `DecodeError` (exit 9) with one line, never a crash.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { type Loopback, serve } from "@s2-effect/test-support"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { type Loopback, serve } from "../../testing/test/support/loopback.js"
 import * as Bin from "./support/bin.js"
 
 const bin = Bin.bundleBin()

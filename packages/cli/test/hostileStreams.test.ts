@@ -1,9 +1,10 @@
 /**
  * The real `s2 harvest` against bulk servers that do not advance or miscount: one that sends the
- * same records with a new token forever, one whose `total` is negative. Each ends in seconds with
- * one clear line, or is interrupted and resumed as any other.
+ * same records with a new token forever, one whose `total` is negative. The first ends at the page
+ * that repeats, with one clear line; the second is interrupted and resumed as any other.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@s2-effect/test-support"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
@@ -18,8 +19,11 @@ const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-streams-"))
 const lines = (file: string) => fs.readFileSync(file, "utf8").split("\n").filter((line) => line !== "")
 const ids = (file: string) => lines(file).map((line) => (JSON.parse(line) as { paperId: string }).paperId)
 
-/** Runs `s2`, killed after `millis` if it has not ended (today's endless harvest would never end). */
-const s2 = async (args: ReadonlyArray<string>, millis = 30_000) => {
+/**
+ * Runs `s2`, killed after `millis` if it has not ended (an endless harvest would never end: killed,
+ * its `signal` fails the test rather than a process left running).
+ */
+const s2 = async (args: ReadonlyArray<string>, millis = 60_000) => {
   const child: ChildProcess = Bin.start(bin, args)
   const timer = setTimeout(() => child.kill("SIGKILL"), millis)
   try {
@@ -62,13 +66,11 @@ afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
 const T = 120_000
 
 describe("bulk servers that do not advance or miscount", () => {
-  it("the same 10 records with a new token every page: harvest ends in seconds with exit 9 and one line", async () => {
+  it("the same 10 records with a new token every page: harvest ends at page 2 with exit 9 and one line", async () => {
     const out = path.join(tmp(), "papers.jsonl")
-    const began = Date.now()
     const ran = await s2(["harvest", "", "--out", out, "--fields", "title", "--api-url", stuck.url])
     expect(ran.signal).toBeNull()
     expect(ran.code).toBe(9)
-    expect(Date.now() - began).toBeLessThan(20_000)
     const messages = ran.stderr.split("\n").filter((line) => line.startsWith("s2:"))
     expect(messages).toHaveLength(1)
     expect(messages[0]).toContain("GET /graph/v1/paper/search/bulk")
@@ -87,14 +89,7 @@ describe("bulk servers that do not advance or miscount", () => {
     const child = Bin.start(bin, args)
     const done = Bin.finish(child)
     const checkpoint = `${out}.checkpoint.json`
-    for (let i = 0; i < 400; i++) {
-      try {
-        if (JSON.parse(fs.readFileSync(checkpoint, "utf8")).pages >= 2) break
-      } catch {
-        // not written yet
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
+    await waitFor(() => JSON.parse(fs.readFileSync(checkpoint, "utf8")).pages >= 2, { what: "a checkpoint of 2 pages" })
     child.kill("SIGINT")
     const interrupted = await done
     expect(interrupted.code).toBe(130)

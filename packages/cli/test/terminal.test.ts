@@ -3,7 +3,7 @@
  * or an error body reach the terminal only escaped, and a table of any length prints.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Loopback, serve } from "../../testing/test/support/loopback.js"
+import { type Loopback, serve } from "@s2-effect/test-support"
 import * as Bin from "./support/bin.js"
 
 const bin = Bin.bundleBin()

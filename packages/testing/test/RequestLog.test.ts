@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@s2-effect/test-support"
 import { Effect, Fiber } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { type ChildProcess, spawn } from "node:child_process"
@@ -114,7 +115,7 @@ describe("the request log over HTTP", () => {
       })
       yield* Effect.promise(() => fetch(`${emulator.url}/graph/v1/paper/CorpusId:7`).catch(() => undefined))
       yield* get(`${emulator.url}/graph/v1/paper/%0Aforged 200 1ms`)
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+      yield* Effect.promise(() => waitFor(() => lines.length >= 3, { what: "a line per request" }))
       expect(lines.join("\n")).not.toMatch(/s3cret|hidden/)
       // Sorted: a reset's line and the client's error race.
       expect(lines.map((line) => line.replace(/ \d+ms$/, " Nms")).sort()).toEqual([
@@ -139,10 +140,15 @@ describe("the request log over HTTP", () => {
           fetch(`${emulator.url}/graph/v1/paper/CorpusId:1`, { signal: abort.signal }).catch(() => 0)
         )
       )
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 100)))
+      yield* Effect.promise(() =>
+        waitFor(() => Effect.runPromise(emulator.requests).then((seen) => seen.length === 1), {
+          what: "the request to reach the emulator"
+        })
+      )
+      expect(lines).toEqual([])
       abort.abort()
       yield* Fiber.join(fiber)
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 100)))
+      yield* Effect.promise(() => waitFor(() => lines.length >= 1, { what: "the hang's line" }))
       expect(lines).toHaveLength(1)
       expect(lines[0]).toMatch(/^s2-emulator: GET \/graph\/v1\/paper\/CorpusId:1 hang \d+ms$/)
     })))
@@ -195,8 +201,9 @@ describe("s2-emulator --log-requests", () => {
       })
       const summary = (yield* json(yield* get(`${emulator.url}${requestsPath}`))) as RequestSummary
       expect(summary.counts).toEqual({ "/graph/v1/paper/CorpusId:1015": 1, "/graph/v1/paper/batch": 1 })
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 100)))
-      const stderr = emulator.stderr()
+      const stderr = yield* Effect.promise(() =>
+        waitFor(() => emulator.stderr().trim().split("\n").length >= 3 && emulator.stderr(), { what: "three lines" })
+      )
       expect(stderr).not.toMatch(/s3cret|hidden/)
       expect(stderr.trim().split("\n").map((line) => line.replace(/ \d+ms$/, " Nms"))).toEqual([
         "s2-emulator: GET /graph/v1/paper/CorpusId:1015?fields=title&key=<redacted> 200 Nms",
@@ -206,12 +213,15 @@ describe("s2-emulator --log-requests", () => {
     })), 120_000)
 
   it.effect("without the flag, nothing is logged", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const emulator = yield* spawnBin(["--port", "0", "--size", "100", "--lazy-index"])
-      yield* get(`${emulator.url}/graph/v1/paper/CorpusId:1015`)
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 100)))
-      expect(emulator.stderr()).toBe("")
-    })), 120_000)
+    Effect.gen(function*() {
+      // Read once the process has ended, so that every line it wrote has arrived.
+      const stderr = yield* Effect.scoped(Effect.gen(function*() {
+        const emulator = yield* spawnBin(["--port", "0", "--size", "100", "--lazy-index"])
+        yield* get(`${emulator.url}/graph/v1/paper/CorpusId:1015`)
+        return emulator.stderr
+      }))
+      expect(stderr()).toBe("")
+    }), 120_000)
 
   it.effect(
     "--help lists --log-requests and the request log; no line is wider than 100 columns",

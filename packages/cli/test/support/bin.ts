@@ -46,3 +46,16 @@ export const finish = (child: ChildProcess, input?: string): Promise<Ran> =>
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
     child.stdin?.end(input ?? "")
   })
+
+/**
+ * Whether process `pid` is blocked reading its standard input (Linux: its main thread is in
+ * `read(0, …)`, system call 0 on x86-64 and 63 on arm64, per /proc/PID/syscall); false once it
+ * has gone.
+ */
+export const readingStdin = (pid: number): boolean => {
+  try {
+    return /^(0|63) 0x0 /.test(fs.readFileSync(`/proc/${pid}/syscall`, "utf8"))
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,8 @@
+import { defineProject } from "vitest/config"
+
+// Most tests here start `s2` as a process (and build its bundle first); on a loaded 2-core machine
+// one can take tens of seconds, past vitest's 5 s default, so every test and hook of this package
+// gets a time-out sized for that. A time-out only bounds how long a broken test takes to fail.
+export default defineProject({
+  test: { testTimeout: 60_000, hookTimeout: 120_000 }
+})
