@@ -19,16 +19,17 @@
 import type * as Effect from "effect/Effect"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as internal from "./internal/status.js"
-import type { S2Error } from "./S2Error.js"
+import type { Responder as S2ErrorResponder, S2Error } from "./S2Error.js"
 
 /**
  * Who answered: `"api"` (the Semantic Scholar API) or `"fileHost"` (the store of the dataset
- * files). The error is the same; the message says who it was and what to do.
+ * files). The error is the same; the message says who it was and what to do, and a file host's
+ * error carries `responder: "fileHost"`.
  *
  * @category models
  * @since 1.0.0
  */
-export type Responder = "api" | "fileHost"
+export type Responder = S2ErrorResponder
 
 /**
  * A status and what came with it. `url` and `body` must be free of credentials: the API key

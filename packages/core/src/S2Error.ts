@@ -49,6 +49,20 @@ const retryable: { readonly [Tag in S2Error["_tag"]]: boolean } = {
 }
 
 /**
+ * Who was asked: the Semantic Scholar API (`"api"`), or the storage behind a dataset's pre-signed
+ * links (`"fileHost"`, `@s2-effect/node`'s downloads), which is another host with its own failures.
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export const Responder = Schema.Literals(["api", "fileHost"])
+/**
+ * @category models
+ * @since 1.1.0
+ */
+export type Responder = typeof Responder.Type
+
+/**
  * The one definition every error extends: the fields they share, the mark {@link S2ErrorTypeId}
  * and the getters `isRetryable` and `retryAfter` (as effect's `AiError` reasons have them). Each
  * error is this class `extend`ed with its own `_tag` and fields, so `catchTag` and the union work
@@ -61,6 +75,11 @@ class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")({
   status: Schema.optional(Schema.Number),
   method: Schema.optional(Schema.String),
   url: Schema.optional(Schema.String),
+  /**
+   * Who failed, when it is not the API (absent): `"fileHost"` for a dataset file host, so that
+   * advice about the API root (`apiUrl`) is not given for it.
+   */
+  responder: Schema.optional(Responder),
   /**
    * What went wrong underneath, when something did: the transport's error, the schema issue, the
    * store's failure. Also the standard `Error.cause`.

@@ -35,6 +35,8 @@ describe("HttpStatus.toError", () => {
         expect(error.status).toBe(status)
         expect(error.url).toBe(url)
         expect(error.message).toContain(`HTTP ${status}`)
+        // Said of the file host, not the API, wherever it is rendered (s2's advice about --api-url).
+        expect(error.responder).toBe(responder === "fileHost" ? "fileHost" : undefined)
         // Only what asking again can change is retried: 429, 5xx.
         expect([status, isRetryable(error)]).toEqual([status, status === 429 || status >= 500])
         expect(RetryPolicy.causeOf(error) !== undefined).toBe(isRetryable(error))

@@ -81,7 +81,12 @@ interface Told {
   readonly heard: string
   /** The server's explanation, possibly empty. */
   readonly why: string
-  readonly context: { readonly status: number; readonly method: string; readonly url: string }
+  readonly context: {
+    readonly status: number
+    readonly method: string
+    readonly url: string
+    readonly responder?: "fileHost"
+  }
 }
 
 /** `why (heard)`, or `heard` alone when the server said nothing. */
@@ -168,7 +173,7 @@ export const toError = (answer: Answer): S2Error => {
     voice,
     heard: `HTTP ${status} from ${voice.label}${method} ${url}`,
     why: serverMessage(answer.body ?? ""),
-    context: { status, method, url }
+    context: { status, method, url, ...(responder === "fileHost" ? { responder } : {}) }
   }
   return (rules.find((rule) => rule.matches(status, responder))?.make ?? unexpected)(told)
 }

@@ -332,7 +332,8 @@ const ask = (job: Job, from: number, notes: Notes | undefined): Effect.Effect<Fo
             }`,
             status: 206,
             method: "GET",
-            url: FileHost.withoutQuery(job.url)
+            url: FileHost.withoutQuery(job.url),
+            responder: "fileHost"
           }))
       )
   )
@@ -347,7 +348,8 @@ const finish = (job: Job, total: number | undefined): Effect.Effect<Event, Failu
         message: `the body of ${FileHost.withoutQuery(job.url)} was cut short: ${size} of ${total} bytes`,
         reason: "cutShort",
         method: "GET",
-        url: FileHost.withoutQuery(job.url)
+        url: FileHost.withoutQuery(job.url),
+        responder: "fileHost"
       })
     }
     yield* job.fs.rename(job.part, job.path).pipe(Effect.mapError(FileHost.ioError(job.part, "cannot rename")))

@@ -71,6 +71,7 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target):
     }`,
     // Broken while the body was read: the host was there, so it gets the server-failure budget.
     ...("response" in error.reason ? { reason: "cutShort" as const } : {}),
+    responder: "fileHost",
     ...target
   })
 }
@@ -79,6 +80,7 @@ const timeoutError = (target: Target, idle: Duration.Duration): Timeout =>
   new Timeout({
     message: `the file host sent nothing for ${Duration.format(idle)} (${target.method} ${target.url})`,
     timeoutMillis: Duration.toMillis(idle),
+    responder: "fileHost",
     ...target
   })
 
