@@ -117,20 +117,71 @@ const waitTooLong = (error: S2Error): string | undefined => {
 /** An exit code, the line saying what happened, and what to do. */
 type Line = readonly [ExitCode, string, string]
 
+/**
+ * Who a failure is about, and the advice that fits it: the API, whose root `--api-url` /
+ * `S2_API_URL` sets, or a dataset file host (`responder: "fileHost"`), named by its host: the
+ * download links the Datasets API gave point at it, and `--api-url` has no say there.
+ */
+interface Who {
+  /** `the API`, or `the file host files.example.org`. */
+  readonly name: string
+  /** `the server` (the one at the API root), or the file host's name. */
+  readonly server: string
+  /** Advice when nobody answered. */
+  readonly unreachable: string
+  /** Advice when it answered something that is not its answer, after `run with --verbose and report it`. */
+  readonly notIt: string
+  /** Advice when it answered, but not in HTTP. */
+  readonly notHttp: string
+  /** Advice when an attempt's time ran out. */
+  readonly slow: string
+}
+
+const hostOf = (url: string | undefined): string => {
+  try {
+    return excerpt(new URL(url ?? "").host, 200)
+  } catch {
+    return ""
+  }
+}
+
+const whoFailed = (error: S2Error): Who => {
+  if (error.responder !== "fileHost") {
+    return {
+      name: "the API",
+      server: "the server",
+      unreachable: "check the network and --api-url / S2_API_URL",
+      notIt: "; --api-url may point at something that is not the API",
+      notHttp: "--api-url / S2_API_URL may point at something that is not the API",
+      slow: "raise --timeout or try again later"
+    }
+  }
+  const host = `the file host ${hostOf(error.url)}`.trimEnd()
+  return {
+    name: host,
+    server: host,
+    unreachable: "check the network or try again later (the dataset's download links point at that host)",
+    notIt: "",
+    notHttp: "try again later",
+    // The file host's silence is bounded on its own (60 s), not by --timeout.
+    slow: "try again later"
+  }
+}
+
 /** A `TransportError` by what broke: nobody reached, or a server that answered and then failed. */
-const transportLine = (error: Extract<S2Error, { readonly _tag: "TransportError" }>, after: string) => {
+const transportLine = (error: Extract<S2Error, { readonly _tag: "TransportError" }>, after: string, who: Who) => {
   switch (error.reason) {
     case "reset":
-      return { why: `the server dropped the connection ${after}`, todo: "try again later" }
+      return { why: `${who.server} dropped the connection ${after}`, todo: "try again later" }
     case "cutShort":
-      return { why: `the server's answer broke off ${after}`, todo: "try again later" }
+      return { why: `${who.server}'s answer broke off ${after}`, todo: "try again later" }
     case "malformed":
       return {
-        why: `the server answered, but not in valid HTTP, ${after}`,
-        todo: "--api-url / S2_API_URL may point at something that is not the API"
+        why: `${who.server} answered, but not in valid HTTP, ${after}`,
+        todo: who.notHttp
       }
     default:
-      return { why: `could not reach the API ${after}`, todo: "check the network and --api-url / S2_API_URL" }
+      return { why: `could not reach ${who.name} ${after}`, todo: who.unreachable }
   }
 }
 
@@ -237,11 +288,12 @@ const failedLine = (
   after: string
 ): Line => {
   const line = (code: ExitCode, why: string, todo: string): Line => [code, why, todo]
+  const who = whoFailed(error)
   switch (error._tag) {
     case "ServerError":
       return line(
         ExitCode.serverError,
-        `the API failed ${waitTooLong(error) ?? after}: ${error.message}${where(error)}`,
+        `${who.name} failed ${waitTooLong(error) ?? after}: ${error.message}${where(error)}`,
         "try again later"
       )
     case "Timeout":
@@ -255,24 +307,24 @@ const failedLine = (
         : line(
           ExitCode.timeout,
           `no complete answer within ${RetryPolicy.formatWait(error.timeoutMillis)} ${after}`,
-          "raise --timeout or try again later"
+          who.slow
         )
     case "TransportError": {
-      const { todo, why } = transportLine(error, after)
+      const { todo, why } = transportLine(error, after, who)
       return line(ExitCode.transport, `${why}: ${error.message}`, todo)
     }
     case "DecodeError":
       return line(
         ExitCode.decode,
         decodeWhy(error),
-        "run with --verbose and report it; --api-url may point at something that is not the API"
+        `run with --verbose and report it${who.notIt}`
       )
     case "ProtocolError":
     case "UnexpectedStatus":
       return line(
         ExitCode.decode,
         `unexpected answer: ${error.message}`,
-        "run with --verbose and report it; --api-url may point at something that is not the API"
+        `run with --verbose and report it${who.notIt}`
       )
     case "RateLimiterUnavailable":
       return line(
