@@ -12,7 +12,6 @@ import * as Path from "node:path"
 import { bundleCli } from "../../cli/scripts/bundle.mjs"
 import { startEmulator } from "./emulator.js"
 import { jobsSection } from "./jobs.js"
-import { Patched, patchedEffect } from "./patchedEffect.js"
 import { relatedSection } from "./related.js"
 import { measureStartup } from "./startup.js"
 
@@ -25,6 +24,8 @@ const runs = Number(process.env.BENCH_RUNS ?? 5)
  * 1 request/s), printed the same way; about 15 minutes, most of it the rate limit.
  * `BENCH_ONLY=related`: only the issue 40 rows (related papers at 1 request/s, the HTML map's
  * drawing time in Chromium), printed the same way.
+ * `BENCH_ONLY=memory`: only the memory rows (1,000,000-record harvests into a slow consumer);
+ * `BENCH_ONLY=promotion`: only the promoted-pages rows; printed the same way.
  */
 const only = process.env.BENCH_ONLY
 const here = import.meta.dirname
@@ -33,22 +34,14 @@ const harvestFields = "title,year,venue,citationCount,authors"
 
 type Result = Record<string, number>
 
-/** "stock": `effect` as installed (what users get); "patched": the upstream-report patch applied. */
-type Variant = "stock" | "patched"
-const patched = process.env.BENCH_PATCHED === "0"
-  ? Patched.Skipped({ reason: "skipped: BENCH_PATCHED=0" })
-  : patchedEffect(tmp)
-
 /**
  * Each case is bundled to plain JavaScript first, so that what runs (and what its RSS and profile
  * show) is the client, not a TypeScript loader.
  */
-const bundle = (name: string, variant: Variant = "stock"): string => {
-  const out = Path.join(tmp, variant === "stock" ? "cases" : "cases-patched", `${name}.mjs`)
+const bundle = (name: string): string => {
+  const out = Path.join(tmp, "cases", `${name}.mjs`)
   if (!Fs.existsSync(out)) {
     buildSync({
-      // The patched rows: effect's files come from the patched copy (packages/bench/effect-patch).
-      ...(variant === "stock" || patched._tag === "Skipped" ? {} : patched.build),
       entryPoints: [Path.join(here, "cases", `${name}.ts`)],
       outfile: out,
       bundle: true,
@@ -66,14 +59,9 @@ const bundle = (name: string, variant: Variant = "stock"): string => {
 }
 
 /** Runs a case; `processMs` is the whole process's wall time, start-up included. */
-const runCase = (
-  name: string,
-  args: ReadonlyArray<string>,
-  nodeFlags: ReadonlyArray<string> = [],
-  variant: Variant = "stock"
-): Result => {
+const runCase = (name: string, args: ReadonlyArray<string>, nodeFlags: ReadonlyArray<string> = []): Result => {
   const started = performance.now()
-  const out = execFileSync(process.execPath, [...nodeFlags, bundle(name, variant), ...args], {
+  const out = execFileSync(process.execPath, [...nodeFlags, bundle(name), ...args], {
     encoding: "utf8",
     maxBuffer: 1 << 24
   })
@@ -90,8 +78,8 @@ const runS2 = (s2: string, args: ReadonlyArray<string>): number => {
 }
 
 /** Runs a case under `--trace-gc-nvp` and sums what its scavenges promoted to the old generation. */
-const promotedMB = (name: string, args: ReadonlyArray<string>, variant: Variant = "stock"): number => {
-  const out = execFileSync(process.execPath, ["--trace-gc-nvp", bundle(name, variant), ...args], {
+const promotedMB = (name: string, args: ReadonlyArray<string>): number => {
+  const out = execFileSync(process.execPath, ["--trace-gc-nvp", bundle(name), ...args], {
     encoding: "utf8",
     maxBuffer: 1 << 26
   })
@@ -242,10 +230,7 @@ const measureMemory = async () => {
     return {
       memory: repeat(() => runCase("memory", memoryArgs("fn"), ["--expose-gc"]), false),
       memoryHand: repeat(() => runCase("memoryHand", [memoryEmulator.url, "1000000", "2"]), false),
-      genPerPage: repeat(() => runCase("memory", memoryArgs("genPerPage"), ["--expose-gc"]), false),
-      memoryPatched: patched._tag === "Ready"
-        ? repeat(() => runCase("memory", memoryArgs("fn"), ["--expose-gc"], "patched"), false)
-        : []
+      genPerPage: repeat(() => runCase("memory", memoryArgs("genPerPage"), ["--expose-gc"]), false)
     }
   } finally {
     memoryEmulator.stop()
@@ -264,10 +249,7 @@ const measurePromotion = () => ({
   ].map(([mode = "", row]) => ({
     row,
     promoted: stat(Array.from({ length: runs }, () => promotedMB("promotion", [mode])))
-  })),
-  promotionPatched: patched._tag === "Ready"
-    ? stat(Array.from({ length: runs }, () => promotedMB("promotion", ["effectfulStage"], "patched")))
-    : undefined
+  }))
 })
 
 const header = (loadAtStart: number): Array<string> => {
@@ -344,28 +326,18 @@ const memoryRows = (m: Awaited<ReturnType<typeof measureMemory>>): Array<string>
     } | | flat: what the stream retains |`,
     `| peak RSS at 1,000,000 records, the consumer a new \`Effect.gen\` per page (MB) | ${
       mem(m.genPerPage, "peakMB")
-    } | | see NOTES.md: a generator closure per page |`,
-    `| peak RSS at 100k / at 1,000,000 records, on effect with the patch in packages/bench/effect-patch — **not what users get** (MB) | ${
-      patched._tag === "Ready"
-        ? `${mem(m.memoryPatched, "peakAt100kMB")} / ${mem(m.memoryPatched, "peakMB")}`
-        : `not measured: ${patched.reason}`
-    } | | the fix proposed to Effect (NOTES.md) |`
+    } | | see NOTES.md: a generator closure per page |`
   ]
 }
 
 const promotionSection = (p: ReturnType<typeof measurePromotion>): Array<string> => [
   "## Pages promoted to the old generation",
   "",
-  "The `promotion` case, with no HTTP and no client code: 300 pages of 1,000 parsed records, 15 ms apart, run under `--trace-gc-nvp`; MB that scavenges promoted to the old generation. On `effect` as installed (stock); see NOTES.md.",
+  "The `promotion` case, with no HTTP and no client code: 300 pages of 1,000 parsed records, 15 ms apart, run under `--trace-gc-nvp`; MB that scavenges promoted to the old generation; see NOTES.md.",
   "",
   "| the pages consumed by | promoted (MB) |",
   "|---|---|",
-  ...p.promotion.map(({ promoted, row }) => `| ${row} | ${cell(promoted, 0)} |`),
-  `| the \`mapArrayEffect\` stream again, on effect with the patch in packages/bench/effect-patch — **not what users get** | ${
-    p.promotionPatched === undefined
-      ? `not measured: ${patched._tag === "Skipped" ? patched.reason : ""}`
-      : cell(p.promotionPatched, 0)
-  } |`
+  ...p.promotion.map(({ promoted, row }) => `| ${row} | ${cell(promoted, 0)} |`)
 ]
 
 const framesSection = (frames: ReturnType<typeof topFrames>): Array<string> => [
@@ -415,6 +387,12 @@ const main = async () => {
   }
   if (only === "jobs") {
     for (const line of await jobsRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
+    return
+  }
+  if (only === "memory" || only === "promotion") {
+    const rows = only === "memory" ? memoryRows(await measureMemory()) : promotionSection(measurePromotion())
+    spawnSync("rm", ["-rf", tmp])
+    for (const line of rows) console.log(line)
     return
   }
   if (only === "startup") {

@@ -38,8 +38,8 @@ export interface TokenPage<A> {
 }
 
 /**
- * A field absent on the wire decodes as `value()` (v3's `optionalWith(…, { default })`); a thunk so
- * that each page gets its own empty array.
+ * A field absent on the wire decodes as `value()`; a thunk so that each page gets its own empty
+ * array.
  */
 const orElse = <S extends Schema.Top>(schema: S, value: () => S["Type"]) =>
   schema.pipe(Schema.withDecodingDefaultType(Effect.sync(value)))

@@ -1,15 +1,15 @@
 /**
- * What the `effect` users install does with the closures its channels build per element
+ * What the `effect` users install does with the closures of its channels and async primitives
  * (docs/streams.md, packages/bench/NOTES.md). V8 allocates a function literal assigned straight to
  * a property (`self.transform = (upstream, scope) => …`) in old space, where it holds its young
- * context — and through it the page an effectful stream stage was given — until the next full
- * collection. Effect 3.22 did this in its channel and async primitives. Effect 4.1 as released
- * still does it in its channels (`Channel.fromTransform`, under `fromEffect` and `pipeTo`), but no
- * longer in its async and interruptible primitives (their closures are method arguments now, see
- * its `callbackOptions`), so those two are young. When an `effect` upgrade changes either, the
- * second test fails: then the docs' memory figures and the bench's patched row
- * (packages/bench/effect-patch) are out of date. Asked of V8 itself with `%InYoungGeneration`, in
- * a child process started with `--allow-natives-syntax`.
+ * context — and whatever that context holds — until the next full collection. Effect 4.1 does this
+ * in `Channel.fromTransform` (under `fromEffect` and `pipeTo`), which a stream builds once, not per
+ * element: its stream stages promote no pages (the bench's `promotion` rows). Its async and
+ * interruptible primitives, which run per request and per wait, allocate theirs young (the closures
+ * are method arguments, see its `callbackOptions`). When an `effect` upgrade changes either, the
+ * second test fails: then the bench's memory and promotion rows are due for a run
+ * (`BENCH_ONLY=memory` and `BENCH_ONLY=promotion pnpm bench`). Asked of V8 itself with
+ * `%InYoungGeneration`, in a child process started with `--allow-natives-syntax`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
@@ -54,7 +54,7 @@ describe("pages and V8's old generation", () => {
   it.effect("effect as released allocates its channels' per-element closures old and its async and interruptible ones young", () =>
     Effect.map(
       askV8,
-      // Effect 4.1: the channels' closures still old; the async and interruptible ones young (was old in 3.22).
+      // Effect 4.1: the channels' closures old (built once per stream); the async and interruptible ones young.
       (answer) => expect(answer).toMatchObject({ fromEffect: false, pipeTo: false, async: true, interruptible: true })
     ))
 })
