@@ -160,10 +160,13 @@ const app = String.raw`
     return e;
   };
   const scored = nodes.some((p) => typeof p.score === "number");
-  const top = Math.max(1e-9, ...nodes.map((p) => scored ? (p.score ?? 0) : Math.log1p(p.citationCount ?? 0)));
+  // Folds, not a spread into Math.max: a spread of a graph's 200,000 values overflows the call stack.
+  const most = (list, from) => list.reduce((a, b) => b > a ? b : a, from);
+  const least = (list, from) => list.reduce((a, b) => b < a ? b : a, from);
+  const top = most(nodes.map((p) => scored ? (p.score ?? 0) : Math.log1p(p.citationCount ?? 0)), 1e-9);
   const radius = (p) => p.seed ? 11 : 4 + 10 * Math.sqrt((scored ? (p.score ?? 0) : Math.log1p(p.citationCount ?? 0)) / top);
   const years = nodes.map((p) => p.year).filter((y) => typeof y === "number");
-  const y0 = Math.min(...years), y1 = Math.max(...years);
+  const y0 = least(years, Infinity), y1 = most(years, -Infinity);
   const colour = (y) => typeof y !== "number" ? "#9aa3ae"
     : "hsl(" + (220 - 190 * (y1 > y0 ? (y - y0) / (y1 - y0) : 1)) + ",70%,50%)";
   const legend = document.getElementById("legend");
@@ -194,8 +197,8 @@ const app = String.raw`
     if (moved) return;
     const xs = placed.map((n) => n.x), ys = placed.map((n) => n.y);
     const fit = (lo, hi, room) => { const w = Math.max(hi - lo + 60, room); return [(lo + hi - w) / 2, w]; };
-    const [bx, bw] = fit(Math.min(0, ...xs), Math.max(0, ...xs), svg.clientWidth || 800);
-    const [by, bh] = fit(Math.min(0, ...ys), Math.max(0, ...ys), svg.clientHeight || 600);
+    const [bx, bw] = fit(least(xs, 0), most(xs, 0), svg.clientWidth || 800);
+    const [by, bh] = fit(least(ys, 0), most(ys, 0), svg.clientHeight || 600);
     box = [bx, by, bw, bh]; setBox();
   };
   const lineOf = new Map();
