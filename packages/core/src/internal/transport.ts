@@ -159,7 +159,7 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
   }
   const detail = innermostMessage(error.reason.cause)
   return new TransportError({
-    message: `${where} failed at ${hostPort(target.url)}: ${excerpt(error.message)}${
+    message: `${where} failed at ${hostPort(target.url)}: ${excerpt(error.message, platformMessageLength)}${
       detail === undefined ? "" : ` (${detail})`
     }`,
     cause: error,
@@ -438,6 +438,12 @@ const apiClient = (platformClient: HttpClient.HttpClient, config: TransportConfi
 
 /** The longest URL a message names: every message naming a request quotes its target. */
 const shownUrlLength = 1000
+
+/**
+ * The platform's message, bounded (a 120,000-character host made a 240 KB line) but long enough for a
+ * cassette's miss, which names the nearest recorded request field by field in some 700 characters.
+ */
+const platformMessageLength = 2000
 
 /**
  * Where a request goes, for messages and logs (never holds the key; cut, so that a huge id makes
