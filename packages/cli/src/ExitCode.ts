@@ -57,6 +57,15 @@ export class CliError extends Schema.TaggedError<CliError>()("CliError", {
 export const badInput = (message: string): CliError => new CliError({ message, code: ExitCode.badInput })
 
 /**
+ * The line of a failure of `what` (the command line's own words, cut to 200 characters): `what
+ * failed: why; todo`, as every client error is said ({@link fromS2Error}).
+ *
+ * @since 1.1.0
+ */
+export const failed = (what: string, why: string, todo: string, code: ExitCode, cause?: unknown): CliError =>
+  new CliError({ message: `${excerpt(what, 200)} failed: ${why}; ${todo}`, code, cause })
+
+/**
  * A failure reading or writing a local file (exit 10). The cause is said in the system's words
  * (`no space left on device (ENOSPC)`, `Files.describeError`), not as the platform names its call
  * (`Unknown: FileSystem.writeAll (21)`), which says nothing a user can act on.
@@ -207,8 +216,7 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => 
   const cause = RetryPolicy.causeOf(error)
   const retries = context.retries > 0 && cause !== undefined ? RetryPolicy.defaultBudgets[cause].times : 0
   const after = context.retries > 0 ? `after ${retries} retries` : "with retries off (--no-retry)"
-  const line = (code: ExitCode, why: string, todo: string) =>
-    new CliError({ message: `${excerpt(context.what, 200)} failed: ${why}; ${todo}`, code, cause: error })
+  const line = (code: ExitCode, why: string, todo: string) => failed(context.what, why, todo, code, error)
   // A cassette that could not be written is a local file's failure, as any other write of the CLI.
   const cassette = cassetteFailure(error)
   if (cassette?._tag === "CassetteFileError") {

@@ -68,3 +68,23 @@ export const normalise: (title: string) => string = internal.normalise
  * @since 1.0.0
  */
 export const compare: (given: string, found: string) => Comparison = internal.compare
+
+/**
+ * Why the paper found for a title is not that title, in the words every title match of the client
+ * uses (`Resolve`'s `NotFound`, `s2 resolve`, `s2 match`, the assistant tools): the paper's title,
+ * cut to 100 characters, and its similarity.
+ *
+ * @example
+ * ```ts
+ * import { TitleMatch } from "@s2-effect/core"
+ *
+ * const given = "Deep residual learning for image recognition"
+ * const found = "Deep residual learning for speech recognition"
+ * const { same, similarity } = TitleMatch.compare(given, found)
+ * if (!same) TitleMatch.describeNearest(found, similarity)
+ * // 'no paper has this title; the nearest, "Deep residual learning for speech recognition", is 0.87 similar (0.90 and the same words needed)'
+ * ```
+ * @category utils
+ * @since 1.1.0
+ */
+export const describeNearest: (found: string, similarity: number) => string = internal.describeNearest

@@ -26,6 +26,7 @@ import {
   SemanticScholar,
   ServerError,
   Timeout,
+  TitleMatch,
   TransportError,
   UnexpectedStatus
 } from "../src/index.js"
@@ -402,6 +403,61 @@ describe("papers", () => {
       const none = yield* failure("match_title", { title: "zzqx wvvq no such words at all" })
       expect(none.error).toMatchObject({ kind: "notFound" })
     }).pipe(Effect.provide(emulated())))
+
+  it.effect("match_title: the paper only when it has the title; one content word changed is not found, naming the nearest", () =>
+    Effect.gen(function*() {
+      // Case, punctuation and a trailing period aside, it is the title.
+      const { value } = yield* answer("match_title", { title: "computing machinery and intelligence." })
+      expect(value.paperId).toBe(TURING)
+      // The emulator, as lenient as the live API, answers another paper for a changed word.
+      const changed = yield* failure("match_title", { title: "Deep residual learning for image recognition" })
+      expect(changed.origin).toBe("handler")
+      expect(changed.error).toMatchObject({ kind: "notFound" })
+      expect((changed.error as AssistantTools.ToolFailure).message).toMatch(
+        /^not found: no paper has this title; the nearest, "Deep variational inference for speech recognition and image classification", is 0\.\d\d similar \(0\.90 and the same words needed\); its paperId [0-9a-f]{40}$/
+      )
+    }).pipe(Effect.provide(emulated())))
+
+  it.effect(
+    "property: match_title never answers a paper for a title with one content word changed, unless that is its title",
+    () =>
+      Effect.gen(function*() {
+        const emulator = yield* Emulator
+        const titles = emulator.corpus.papers.slice(0, 200).map((p) => p.title)
+        const layer = emulated()
+        yield* Effect.promise(() =>
+          fc.assert(
+            fc.asyncProperty(
+              fc.constantFrom(...titles),
+              fc.nat(),
+              fc.constantFrom("banana", "volcano", "sonnet", "gravity", "protein", "speech", "image", "kernel"),
+              async (title, k, word) => {
+                const words = TitleMatch.normalise(title).split(" ")
+                // Longer than "with" and "from": a content word, not a stop word.
+                const content = words.flatMap((w, i) => w.length > 4 ? [i] : [])
+                fc.pre(content.length > 0)
+                const at = content[k % content.length]!
+                fc.pre(words[at] !== word)
+                words[at] = word
+                const changed = words.join(" ")
+                const result = await Effect.runPromise(
+                  call("match_title", { title: changed }).pipe(Effect.provide(layer))
+                )
+                if (result.isFailure) {
+                  expect(result.result).toMatchObject({ kind: "notFound" })
+                } else {
+                  const found = (result.result as AssistantTools.TitleMatch).title
+                  expect(found).not.toBe(title)
+                  expect(TitleMatch.compare(changed, found).same).toBe(true)
+                }
+              }
+            ),
+            { numRuns: 60 }
+          )
+        )
+      }).pipe(Effect.provide(emulated())),
+    120_000
+  )
 
   it.effect("search_snippets: passages with their paper as a CorpusId", () =>
     Effect.gen(function*() {

@@ -4,7 +4,7 @@
  * @since 1.0.0
  */
 import type { SnippetField } from "@s2-effect/core"
-import { Fields, SemanticScholar } from "@s2-effect/core"
+import { Fields, SemanticScholar, TitleMatch } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Common from "../Common.js"
-import { badInput } from "../ExitCode.js"
+import { badInput, ExitCode, failed } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
 import * as Output from "../render/Output.js"
 import * as TextFlag from "../TextFlag.js"
@@ -87,7 +87,10 @@ export const search = Command.make(
 ).pipe(Command.withDescription("Search papers (relevance; --bulk for the bulk endpoint)"), Common.withClient)
 
 /**
- * `s2 match <title>`: the paper whose title best matches.
+ * `s2 match <title>`: the paper with this title. The API's title match answers the nearest title it
+ * has, however far (a title with one word changed gets another paper), so its paper is shown only
+ * when it has the title given (`TitleMatch`); else the title is not found (exit 3), naming the
+ * nearest and how similar it is, as `s2 resolve` does.
  *
  * @since 1.0.0
  */
@@ -98,17 +101,33 @@ export const match = Command.make(
     ...shown,
     ...FilterFlags.flags
   },
-  (o) =>
-    Common.run(
-      `title match ${JSON.stringify(o.title)}`,
+  (o) => {
+    const what = `title match ${JSON.stringify(o.title)}`
+    return Common.run(
+      what,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
+        // The paper is checked against its title: asked for whatever --fields names.
+        const withTitle = Option.map(o.fields, (given) => given.trim() === "all" ? given : `${given},title`)
+        const fields = yield* Common.fields({ fields: withTitle }, Fields.paperList, listDefaults)
         const filters = yield* FilterFlags.toFilters(o)
-        yield* Output.one(o, yield* s2.matchPaperTitle(o.title, { ...filters, fields }))
+        const paper = yield* s2.matchPaperTitle(o.title, { ...filters, fields })
+        const { same, similarity } = TitleMatch.compare(o.title, paper.title ?? "")
+        if (!same) {
+          return yield* Effect.fail(
+            failed(
+              what,
+              TitleMatch.describeNearest(paper.title ?? "", similarity),
+              "check the title, or look for it with s2 search",
+              ExitCode.notFound
+            )
+          )
+        }
+        yield* Output.one(o, paper)
       })
     )
-).pipe(Command.withDescription("The paper whose title best matches"), Common.withClient)
+  }
+).pipe(Command.withDescription("The paper with this title (exit 3 when none has it)"), Common.withClient)
 
 /**
  * `s2 autocomplete <text>`.

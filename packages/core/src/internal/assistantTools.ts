@@ -26,6 +26,7 @@ import { SemanticScholar, type Service } from "../SemanticScholar.js"
 import * as text from "./assistantText.js"
 import * as verifyTool from "./assistantVerify.js"
 import { reportProgress } from "./mcpTools.js"
+import * as titleMatch from "./titleMatch.js"
 
 // ---------------------------------------------------------------------------------------------
 // bounds
@@ -724,8 +725,9 @@ const RecommendPapers = tool("recommend_papers", {
 
 const MatchTitle = tool("match_title", {
   title: "Find a paper by title",
-  description: "Find the one paper whose title best matches the given title; not found when none is close.",
-  parameters: { title: Query.annotate({ description: "The title, or most of it" }) },
+  description:
+    "Find the paper with this title (case, accents and punctuation aside); not found, naming the nearest title and how similar it is, when no paper has it.",
+  parameters: { title: Query.annotate({ description: "The paper's whole title" }) },
   success: TitleMatch,
   render: (answer) => text.titleMatch(answer)
 })
@@ -1275,6 +1277,27 @@ const relatedAnswer = (answer: CitationGraph.Related, budget: Duration.Duration)
 })
 
 /**
+ * The paper of `match_title`, only when it has the title given: the API answers its nearest title
+ * however far, and the model would present that paper as the one asked for.
+ */
+const matchTitle = (s2: Service, title: string): Run<TitleMatch> =>
+  Effect.flatMap(s2.matchPaperTitle(title, { fields: summaryFields }), (paper) => {
+    const { same, similarity } = titleMatch.compare(title, paper.title ?? "")
+    return same
+      ? Effect.succeed({
+        ...paperSummary(paper),
+        ...some("matchScore", Number.isFinite(paper.matchScore) ? paper.matchScore : undefined)
+      })
+      : Effect.fail(failure(
+        "notFound",
+        // Its id, so that the model can show that paper as what it is: another title, not the one asked for.
+        `${titleMatch.describeNearest(paper.title ?? "", similarity)}${
+          paper.paperId === null ? "" : `; its paperId ${paper.paperId}`
+        }`
+      ))
+  })
+
+/**
  * The handlers over the client in context: each maps the client's errors to a `ToolFailure`;
  * `citation_graph`, `resolve_references` and `related_papers` answer what they have at `options.budget`.
  */
@@ -1298,11 +1321,7 @@ export const handlersWith = (
       get_author: ({ id }) => run(Effect.map(s2.getAuthor(id, { fields: authorFields }), authorSummary)),
       get_author_papers: (params) => run(getAuthorPapers(s2, params)),
       recommend_papers: (params) => run(recommendPapers(s2, params)),
-      match_title: ({ title }) =>
-        run(Effect.map(s2.matchPaperTitle(title, { fields: summaryFields }), (paper) => ({
-          ...paperSummary(paper),
-          ...some("matchScore", Number.isFinite(paper.matchScore) ? paper.matchScore : undefined)
-        }))),
+      match_title: ({ title }) => run(matchTitle(s2, title)),
       search_snippets: (params) => run(searchSnippets(s2, params)),
       resolve_references: (params) => run(resolveReferences(params, budget)),
       verify_references: (params) => run(verify.handle(params, budget)),

@@ -111,9 +111,7 @@ const checked = (title: string, paper: Paper): Outcome => {
     : {
       _tag: "Missing",
       reason: "noTitleMatch",
-      message: `no paper has this title; the nearest, ${shown(paper.title ?? "")}, is ${rounded(similarity)} similar (${
-        rounded(TitleMatch.bound)
-      } and the same words needed)`,
+      message: TitleMatch.describeNearest(paper.title ?? "", similarity),
       nearest: paper,
       similarity
     }

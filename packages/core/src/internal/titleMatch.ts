@@ -6,6 +6,7 @@
  */
 import { distance } from "fastest-levenshtein"
 import { plain } from "./bibtex.js"
+import { cut } from "./text.js"
 
 /** See `TitleMatch.bound` (docs/jobs.md has the measurements behind it). */
 export const bound = 0.9
@@ -108,3 +109,9 @@ export const compare = (given: string, found: string): Comparison => {
   const sameWords = contentKey(a) === contentKey(b) || a.replace(/ /g, "") === b.replace(/ /g, "")
   return { similarity, same: similarity >= bound && sameWords }
 }
+
+/** See `TitleMatch.describeNearest`. */
+export const describeNearest = (found: string, similarity: number): string =>
+  `no paper has this title; the nearest, ${JSON.stringify(cut(found, 100))}, is ${similarity.toFixed(2)} similar (${
+    bound.toFixed(2)
+  } and the same words needed)`
