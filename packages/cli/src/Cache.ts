@@ -11,7 +11,7 @@ import * as Config from "effect/Config"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { CliError } from "./ExitCode.js"
+import type { CommandError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 import * as TextFlag from "./TextFlag.js"
 
@@ -56,7 +56,7 @@ export interface Flags {
 export const cacheOption = (
   flags: Flags,
   emulator: boolean
-): Effect.Effect<ResponseCache.CacheOptions | undefined, CliError> =>
+): Effect.Effect<ResponseCache.CacheOptions | undefined, CommandError> =>
   Effect.gen(function*() {
     const directory = flags.cache
     if (Option.isNone(directory)) {

@@ -21,7 +21,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as path from "node:path"
-import type { CliError } from "./ExitCode.js"
+import type { CommandError } from "./ExitCode.js"
 import { badInput, cassetteFailure, fileError } from "./ExitCode.js"
 import * as TextFlag from "./TextFlag.js"
 
@@ -87,7 +87,7 @@ export const retry = (settings: Settings): { readonly retry?: RetryPolicy.RetryP
 export const around = (
   settings: Settings,
   http: Layer.Layer<HttpClient.HttpClient>
-): Effect.Effect<Layer.Layer<HttpClient.HttpClient, CliError>, CliError> => {
+): Effect.Effect<Layer.Layer<HttpClient.HttpClient, CommandError>, CommandError> => {
   if (Option.isSome(settings.record) && Option.isSome(settings.replay)) {
     return Effect.fail(badInput("--record and --replay exclude each other: give one"))
   }

@@ -11,7 +11,7 @@ import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
 import * as Cause from "effect/Cause"
 import * as Argument from "effect/cli/Argument"
 import * as CliConfig from "effect/cli/CliConfig"
-import * as EffectCliError from "effect/cli/CliError"
+import * as CliError from "effect/cli/CliError"
 import * as CliOutput from "effect/cli/CliOutput"
 import * as Command from "effect/cli/Command"
 import * as Completions from "effect/cli/Completions"
@@ -36,10 +36,10 @@ import * as Resolve from "./commands/resolve.js"
 import * as Search from "./commands/search.js"
 import * as Verify from "./commands/verify.js"
 import { s2, toArgs } from "./Common.js"
-import { badInput, CliError, ExitCode } from "./ExitCode.js"
+import { badInput, CommandError, ExitCode } from "./ExitCode.js"
 import * as Help from "./Help.js"
+import { Printer } from "./Printer.js"
 import { visibleMessage } from "./render/Escape.js"
-import { Stdio } from "./Stdio.js"
 
 /**
  * The version of `s2`: that of its package.
@@ -94,14 +94,14 @@ export const demo = Command.make("demo", {}, () =>
     // The flags every command takes act on each step of the demo (`s2 demo --verbose`).
     const shared = toArgs(yield* s2)
     const code = yield* Demo.program((argv) => runWith(base, argv), shared)
-    if (code !== ExitCode.ok) return yield* Effect.fail(new CliError({ message: "demo step failed", code }))
+    if (code !== ExitCode.ok) return yield* Effect.fail(new CommandError({ message: "demo step failed", code }))
   })).pipe(Command.withDescription("Show the CLI at work against a 100,000-paper in-process emulator (offline)"))
 
 /**
  * Checks that `names` is a command under `tree` (`datasets links`): a mistyped name is refused
  * with the nearest ones, as `s2 serach` is.
  */
-const checkPath = (tree: Command.Command.Any, names: ReadonlyArray<string>): Effect.Effect<void, CliError> => {
+const checkPath = (tree: Command.Command.Any, names: ReadonlyArray<string>): Effect.Effect<void, CommandError> => {
   let command = tree
   const path = [tree.name]
   for (const name of names) {
@@ -138,7 +138,7 @@ const help = Command.make(
     Effect.andThen(
       checkPath(tree(), command),
       // Runs inside the `runWith` of the root, whose presenter and environment it uses.
-      Command.runWith(tree(), { version })([...command, "--help"]) as Effect.Effect<void, CliError, Stdio>
+      Command.runWith(tree(), { version })([...command, "--help"]) as Effect.Effect<void, CommandError, Printer>
     )
 ).pipe(Command.withDescription("Show the help of s2, or of a command (the same as s2 COMMAND --help)"))
 
@@ -148,7 +148,7 @@ const help = Command.make(
  * {@link help} checks its own, down to the first command that has no subcommands (whose words are
  * its arguments).
  */
-const helpPath = (tree: Command.Command.Any, args: ReadonlyArray<string>): Effect.Effect<void, CliError> => {
+const helpPath = (tree: Command.Command.Any, args: ReadonlyArray<string>): Effect.Effect<void, CommandError> => {
   if (!args.includes("--help") && !args.includes("-h")) return Effect.void
   const names: Array<string> = []
   let command: Command.Command.Any | undefined = tree
@@ -165,7 +165,7 @@ const helpPath = (tree: Command.Command.Any, args: ReadonlyArray<string>): Effec
 const tree = (): Command.Command.Any => root
 
 /** `s2 version`: as `s2 --version`. */
-const versionCommand = Command.make("version", {}, () => Stdio.use((stdio) => stdio.out(`${version}\n`))).pipe(
+const versionCommand = Command.make("version", {}, () => Printer.use((printer) => printer.out(`${version}\n`))).pipe(
   Command.withDescription("Print the version of s2 (the same as s2 --version)")
 )
 
@@ -206,23 +206,23 @@ const completions = GlobalFlag.Action<Option.Option<Completions.Shell>>({
  */
 const cliConfig = CliConfig.make({ builtIns: [GlobalFlag.Help, GlobalFlag.Version, completions] })
 
-const isCliError = (u: unknown): u is CliError =>
-  typeof u === "object" && u !== null && "_tag" in u && u._tag === "CliError"
+const isCommandError = (u: unknown): u is CommandError =>
+  typeof u === "object" && u !== null && "_tag" in u && u._tag === "CommandError"
 
 /** The exit code of a failed run, and its line on stderr (parse errors are printed by {@link Help.presenter}). */
 const failure = (cause: Cause.Cause<unknown>, verbose: boolean) =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
+    const printer = yield* Printer
     if (Cause.hasInterruptsOnly(cause)) return yield* Effect.interrupt
     const error = Option.getOrUndefined(Cause.findErrorOption(cause))
     // Help shown for a command line that could not be parsed, or a missing command.
-    if (EffectCliError.isCliError(error) && error._tag === "ShowHelp") return ExitCode.badInput
-    if (isCliError(error)) {
+    if (CliError.isCliError(error) && error._tag === "ShowHelp") return ExitCode.badInput
+    if (isCommandError(error)) {
       // What the message quotes from a server is escaped and cannot start a line of its own (Escape.ts).
-      yield* stdio.err(`s2: ${visibleMessage(error.message)}\n${verbose ? Cause.pretty(cause) + "\n" : ""}`)
+      yield* printer.err(`s2: ${visibleMessage(error.message)}\n${verbose ? Cause.pretty(cause) + "\n" : ""}`)
       return error.code
     }
-    yield* stdio.err(
+    yield* printer.err(
       `s2: unexpected failure: ${visibleMessage(String(Cause.squash(cause)))}${
         verbose ? "\n" + Cause.pretty(cause) : " (run with --verbose for details)"
       }\n`
@@ -241,14 +241,14 @@ const failure = (cause: Cause.Cause<unknown>, verbose: boolean) =>
 export const runWith = <Name extends string, Input, ContextInput, E, R>(
   command: Command.Command<Name, Input, ContextInput, E, R>,
   argv: ReadonlyArray<string>
-): Effect.Effect<ExitCode, never, R | Stdio | Command.Environment> =>
+): Effect.Effect<ExitCode, never, R | Printer | Command.Environment> =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
+    const printer = yield* Printer
     const args = argv.slice(2)
     const verbose = (args.includes("--") ? args.slice(0, args.indexOf("--")) : args).includes("--verbose")
     return yield* Effect.andThen(helpPath(command, args), Command.runWith(command, { version })(args)).pipe(
       Effect.as<ExitCode>(ExitCode.ok),
-      Effect.provideService(CliOutput.Presenter, Help.presenter({ stdio, root: command, version })),
+      Effect.provideService(CliOutput.Presenter, Help.presenter({ printer, root: command, version })),
       Effect.provideService(CliConfig.CliConfig, cliConfig),
       Effect.catchCause((cause) => failure(cause, verbose))
     )
@@ -290,4 +290,4 @@ export const platform: Layer.Layer<Command.Environment> = Layer.mergeAll(
  */
 export const run = (
   argv: ReadonlyArray<string>
-): Effect.Effect<ExitCode, never, Stdio | Command.Environment> => runWith(root, argv)
+): Effect.Effect<ExitCode, never, Printer | Command.Environment> => runWith(root, argv)

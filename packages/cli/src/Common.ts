@@ -30,12 +30,12 @@ import * as Result from "effect/Result"
 import * as fs from "node:fs"
 import * as Cache from "./Cache.js"
 import * as Cassettes from "./Cassettes.js"
-import type { CliError } from "./ExitCode.js"
+import type { CommandError } from "./ExitCode.js"
 import { badInput, fileError, fromS2Error } from "./ExitCode.js"
+import { Printer, safeConsole } from "./Printer.js"
 import type { Format } from "./render/Format.js"
 import * as Progress from "./render/Progress.js"
 import * as SharedLimit from "./SharedLimit.js"
-import { safeConsole, Stdio } from "./Stdio.js"
 import * as TextFlag from "./TextFlag.js"
 
 /**
@@ -133,11 +133,13 @@ const progressDelay = Config.Int("S2_PROGRESS_DELAY_MS").pipe(
  */
 export const progress = (piped?: string) =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
+    const printer = yield* Printer
     const { quiet } = yield* s2
-    if (quiet || (!stdio.errIsTTY && piped === undefined)) return Progress.silent
+    if (quiet || (!printer.errIsTTY && piped === undefined)) return Progress.silent
     return Progress.delayed(
-      stdio.errIsTTY ? Progress.tty(stdio.errStream, () => stdio.columns) : Progress.plain(stdio.err, 1000, piped),
+      printer.errIsTTY
+        ? Progress.tty(printer.errStream, () => printer.columns)
+        : Progress.plain(printer.err, 1000, piped),
       yield* progressDelay
     )
   })
@@ -226,7 +228,7 @@ const emulators = new Map<string, Built>()
  *
  * @since 1.0.0
  */
-export const inProcessEmulator: Effect.Effect<Built, CliError> = Effect.gen(function*() {
+export const inProcessEmulator: Effect.Effect<Built, CommandError> = Effect.gen(function*() {
   const settings = yield* EmulatorSettings
   const fromEnv = yield* Config.Int("S2_EMULATOR_SIZE").pipe(Config.withDefault(10_000), Effect.orDie)
   const faultsText = Option.filter(
@@ -259,7 +261,7 @@ export const inProcessEmulator: Effect.Effect<Built, CliError> = Effect.gen(func
  *
  * @since 1.0.0
  */
-export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, CliError> =>
+export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, CommandError> =>
   parseDuration("--timeout", text)
 
 /**
@@ -268,7 +270,7 @@ export const parseTimeout = (text: string): Effect.Effect<Duration.Duration, Cli
  *
  * @since 1.0.0
  */
-export const parseDuration = (flag: string, text: string): Effect.Effect<Duration.Duration, CliError> => {
+export const parseDuration = (flag: string, text: string): Effect.Effect<Duration.Duration, CommandError> => {
   const trimmed = text.trim()
   const unit = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(trimmed)
   const input: Duration.Input | undefined = unit === null
@@ -288,7 +290,7 @@ export const parseDuration = (flag: string, text: string): Effect.Effect<Duratio
  *
  * @since 1.0.0
  */
-export const check = <A>(result: Validate.Check<A>, message?: string): Effect.Effect<A, CliError> =>
+export const check = <A>(result: Validate.Check<A>, message?: string): Effect.Effect<A, CommandError> =>
   Result.match(result, {
     onFailure: (invalid) => Effect.fail(badInput(message ?? invalid.message)),
     onSuccess: Effect.succeed
@@ -297,7 +299,7 @@ export const check = <A>(result: Validate.Check<A>, message?: string): Effect.Ef
 /**
  * The key of `--api-key-file` (trimmed), if given; otherwise the client reads `S2_API_KEY`.
  */
-const keyFile = (common: Common): Effect.Effect<Option.Option<Redacted.Redacted<string>>, CliError> =>
+const keyFile = (common: Common): Effect.Effect<Option.Option<Redacted.Redacted<string>>, CommandError> =>
   Option.match(common.apiKeyFile, {
     onNone: () => Effect.succeedNone,
     onSome: (file) =>
@@ -381,7 +383,7 @@ const withUserAgent = HttpClient.mapRequest(HttpClientRequest.setHeader("user-ag
  *
  * @since 1.0.0
  */
-export const conflicts = (common: Common): Effect.Effect<void, CliError> =>
+export const conflicts = (common: Common): Effect.Effect<void, CommandError> =>
   common.emulator && Option.exists(common.apiUrl, (url) => url.trim().length > 0)
     ? Effect.fail(badInput("--emulator and --api-url exclude each other: give one (--emulator needs no API root)"))
     : Effect.void
@@ -391,7 +393,7 @@ export const conflicts = (common: Common): Effect.Effect<void, CliError> =>
  *
  * @since 1.0.0
  */
-export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFacts, CliError> =>
+export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFacts, CommandError> =>
   Layer.unwrap(Effect.gen(function*() {
     yield* conflicts(common)
     const { apiKey: key, apiUrl } = yield* readApiSettings(common)
@@ -420,7 +422,7 @@ export const client = (common: Common): Layer.Layer<SemanticScholar | ClientFact
       ...(yield* SharedLimit.rateLimit(common.redis))
     }).pipe(
       Layer.provide(http),
-      Cassettes.mapLayerError((error: S2Error | CliError) =>
+      Cassettes.mapLayerError((error: S2Error | CommandError) =>
         isS2Error(error) ? fromS2Error(error, { what: "configuring the client", ...facts, retries: 0 }) : error
       )
     )
@@ -465,15 +467,15 @@ export const withClient = <Name extends string, Input, ContextInput, E, R>(
  *
  * @since 1.0.0
  */
-export const format = (shown: Shown): Effect.Effect<Format, never, Stdio> =>
-  Stdio.useSync((stdio) => Option.getOrElse(shown.format, () => (stdio.outIsTTY ? "json" : "jsonl")))
+export const format = (shown: Shown): Effect.Effect<Format, never, Printer> =>
+  Printer.useSync((printer) => Option.getOrElse(shown.format, () => (printer.outIsTTY ? "json" : "jsonl")))
 
 /**
  * The `--max` limit, checked (a whole number ≥ 1), or `undefined` for no limit.
  *
  * @since 1.0.0
  */
-export const max = (listed: { readonly max: Option.Option<number> }): Effect.Effect<number | undefined, CliError> =>
+export const max = (listed: { readonly max: Option.Option<number> }): Effect.Effect<number | undefined, CommandError> =>
   Option.match(listed.max, {
     onNone: () => Effect.succeed(undefined),
     onSome: (n) => check(Validate.wholeNumber("--max", n, { min: 1 }))
@@ -523,14 +525,14 @@ export const splitList = (text: string): Array<string> =>
 
 /**
  * Runs the body of a command against the client {@link withClient} provides, turning client errors
- * into one-line {@link CliError}s (`what` says what was being done).
+ * into one-line {@link CommandError}s (`what` says what was being done).
  *
  * @since 1.0.0
  */
 export const run = <A, R>(
   what: string,
-  body: Effect.Effect<A, S2Error | CliError, R>
-): Effect.Effect<A, CliError, R | ClientFacts> =>
+  body: Effect.Effect<A, S2Error | CommandError, R>
+): Effect.Effect<A, CommandError, R | ClientFacts> =>
   ClientFacts.use((facts) =>
     body.pipe(
       Effect.catchIf(isS2Error, (error) => Effect.fail(fromS2Error(error, { what, ...facts })))

@@ -1,5 +1,5 @@
 /**
- * Exit codes and the one-line error messages of the CLI. Every failure ends as a {@link CliError}
+ * Exit codes and the one-line error messages of the CLI. Every failure ends as a {@link CommandError}
  * carrying its exit code; an {@link S2Error} of the client is turned into one by {@link fromS2Error},
  * which says what failed, why, and what to do.
  *
@@ -39,11 +39,13 @@ export const ExitCode = {
 export type ExitCode = typeof ExitCode[keyof typeof ExitCode]
 
 /**
- * A failure of the CLI, ready to print: `message` is the whole line (without the `s2: ` prefix).
+ * A failure of a command, ready to print: `message` is the whole line (without the `s2: ` prefix),
+ * `code` the exit code. Not effect/cli's `CliError`, which is a command line that did not parse
+ * (`Help.presenter` prints those).
  *
  * @since 1.0.0
  */
-export class CliError extends Schema.TaggedError<CliError>()("CliError", {
+export class CommandError extends Schema.TaggedError<CommandError>()("CommandError", {
   message: Schema.String,
   code: Schema.Literals(Object.values(ExitCode)),
   cause: Schema.optional(Schema.Defect())
@@ -54,7 +56,7 @@ export class CliError extends Schema.TaggedError<CliError>()("CliError", {
  *
  * @since 1.0.0
  */
-export const badInput = (message: string): CliError => new CliError({ message, code: ExitCode.badInput })
+export const badInput = (message: string): CommandError => new CommandError({ message, code: ExitCode.badInput })
 
 /**
  * The line of a failure of `what` (the command line's own words, cut to 200 characters): `what
@@ -62,8 +64,8 @@ export const badInput = (message: string): CliError => new CliError({ message, c
  *
  * @since 1.1.0
  */
-export const failed = (what: string, why: string, todo: string, code: ExitCode, cause?: unknown): CliError =>
-  new CliError({ message: `${excerpt(what, 200)} failed: ${why}; ${todo}`, code, cause })
+export const failed = (what: string, why: string, todo: string, code: ExitCode, cause?: unknown): CommandError =>
+  new CommandError({ message: `${excerpt(what, 200)} failed: ${why}; ${todo}`, code, cause })
 
 /**
  * A failure reading or writing a local file (exit 10). The cause is said in the system's words
@@ -72,8 +74,8 @@ export const failed = (what: string, why: string, todo: string, code: ExitCode, 
  *
  * @since 1.0.0
  */
-export const fileError = (what: string, cause: unknown): CliError =>
-  new CliError({
+export const fileError = (what: string, cause: unknown): CommandError =>
+  new CommandError({
     message: `${what}: ${Files.describeError(cause)}`,
     code: ExitCode.file,
     cause
@@ -211,7 +213,7 @@ const decodeWhy = (error: Extract<S2Error, { readonly _tag: "DecodeError" }>): s
  *
  * @since 1.0.0
  */
-export const fromS2Error = (error: S2Error, context: ErrorContext): CliError => {
+export const fromS2Error = (error: S2Error, context: ErrorContext): CommandError => {
   // Each cause has its own budget (RetryPolicy.defaultBudgets): say how many retries this one got.
   const cause = RetryPolicy.causeOf(error)
   const retries = context.retries > 0 && cause !== undefined ? RetryPolicy.defaultBudgets[cause].times : 0

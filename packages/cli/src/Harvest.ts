@@ -27,7 +27,7 @@ import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import type { CliError } from "./ExitCode.js"
+import type { CommandError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 import * as HarvestCheckpoint from "./HarvestCheckpoint.js"
 import type { Checkpoint, Spec, Synced } from "./HarvestCheckpoint.js"
@@ -165,7 +165,7 @@ const resumeFrom = (
   out: string,
   spec: Spec,
   size: number
-): Effect.Effect<Checkpoint, CliError, FileSystem.FileSystem> =>
+): Effect.Effect<Checkpoint, CommandError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const existing = yield* HarvestCheckpoint.read(out)
     if (Option.isNone(existing)) {
@@ -211,7 +211,7 @@ const resumeFrom = (
 const checkLinks = (
   out: string,
   options: { readonly resume: boolean; readonly overwrite: boolean }
-): Effect.Effect<boolean, CliError, FileSystem.FileSystem> =>
+): Effect.Effect<boolean, CommandError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const link = yield* Symlinks.linkAt(out)
     if (Option.isSome(link) && (options.resume || !options.overwrite)) {
@@ -239,7 +239,7 @@ const checkLinks = (
  * A new, empty output: created exclusively (`wx`), or an existing file truncated without following
  * a link (`O_NOFOLLOW`): a link planted since {@link checkLinks} makes the open fail.
  */
-const createOutput = (out: string, replaceLink: boolean): Effect.Effect<void, CliError, FileSystem.FileSystem> =>
+const createOutput = (out: string, replaceLink: boolean): Effect.Effect<void, CommandError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     if (replaceLink) yield* fs.remove(out)
@@ -259,7 +259,7 @@ export const prepare = (
   out: string,
   spec: Spec,
   options: { readonly resume: boolean; readonly overwrite: boolean }
-): Effect.Effect<Checkpoint, CliError, FileSystem.FileSystem> =>
+): Effect.Effect<Checkpoint, CommandError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const replaceLink = yield* checkLinks(out, options)
     // A link to be replaced is not looked through, even to see a directory.
@@ -360,7 +360,7 @@ export const harvest = (
   progress: Reporter,
   /** The spec's fields, if the caller has checked them already (the command does, before touching `out`). */
   selection?: Fields.Selection | undefined
-): Effect.Effect<Result, S2Error | CliError, SemanticScholar | FileSystem.FileSystem> =>
+): Effect.Effect<Result, S2Error | CommandError, SemanticScholar | FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const startedAt = Date.now()
     if (start.done) return { checkpoint: start, startRecords: start.records, elapsedMillis: 0, alreadyDone: true }

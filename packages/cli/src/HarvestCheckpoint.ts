@@ -20,7 +20,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as SchemaTransformation from "effect/SchemaTransformation"
-import type { CliError } from "./ExitCode.js"
+import type { CommandError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 
 const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
@@ -168,12 +168,12 @@ const problem = (error: Schema.SchemaError): string => {
 }
 
 /**
- * Reads and decodes the checkpoint of `out`: `None` when there is none; a {@link CliError} (bad
+ * Reads and decodes the checkpoint of `out`: `None` when there is none; a {@link CommandError} (bad
  * input) naming the problem when the file is not a checkpoint of this version of `s2`.
  *
  * @since 1.0.0
  */
-export const read = (out: string): Effect.Effect<Option.Option<Checkpoint>, CliError, FileSystem.FileSystem> =>
+export const read = (out: string): Effect.Effect<Option.Option<Checkpoint>, CommandError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const file = path(out)
     const fs = yield* FileSystem.FileSystem
@@ -202,7 +202,7 @@ export const read = (out: string): Effect.Effect<Option.Option<Checkpoint>, CliE
  *
  * @since 1.0.0
  */
-export const exists = (out: string): Effect.Effect<boolean, CliError, FileSystem.FileSystem> =>
+export const exists = (out: string): Effect.Effect<boolean, CommandError, FileSystem.FileSystem> =>
   FileSystem.FileSystem.use((fs) => fs.exists(path(out))).pipe(
     Effect.mapError((cause) => fileError(`cannot read the checkpoint ${path(out)}`, cause))
   )
@@ -219,7 +219,7 @@ export const write = (
   out: string,
   checkpoint: Checkpoint,
   options: { readonly sync: boolean }
-): Effect.Effect<void, CliError, FileSystem.FileSystem> =>
+): Effect.Effect<void, CommandError, FileSystem.FileSystem> =>
   Files.writeAtomic(path(out), encode(checkpoint) + "\n", { sync: options.sync }).pipe(
     Effect.mapError((cause) => fileError(`cannot write the checkpoint ${path(out)}`, cause))
   )

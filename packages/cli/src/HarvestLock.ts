@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
-import { CliError, ExitCode } from "./ExitCode.js"
+import { CommandError, ExitCode } from "./ExitCode.js"
 import * as Symlinks from "./Symlinks.js"
 
 /**
@@ -68,10 +68,10 @@ const running = (pid: number): boolean => {
   }
 }
 
-const locked = (message: string) => new CliError({ message, code: ExitCode.locked })
+const locked = (message: string) => new CommandError({ message, code: ExitCode.locked })
 
 const failure = (what: string, cause: unknown) =>
-  new CliError({
+  new CommandError({
     message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}`,
     code: ExitCode.file,
     cause
@@ -88,7 +88,7 @@ const create = (path: string, holder: Holder): boolean => {
   }
 }
 
-const take = (out: string, holder: Holder): Effect.Effect<void, CliError> =>
+const take = (out: string, holder: Holder): Effect.Effect<void, CommandError> =>
   Effect.suspend(() => {
     const path = lockPath(out)
     let link: Symlinks.Link | undefined
@@ -110,7 +110,7 @@ const take = (out: string, holder: Holder): Effect.Effect<void, CliError> =>
         if ((cause as NodeJS.ErrnoException).code === "ENOENT") {
           const dir = nodePath.dirname(out)
           return Effect.fail(
-            new CliError({
+            new CommandError({
               message: `the directory ${dir} does not exist: create it first, or give --out in an existing one`,
               code: ExitCode.badInput,
               cause

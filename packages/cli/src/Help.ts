@@ -14,8 +14,8 @@ import type * as Command from "effect/cli/Command"
 import type * as HelpDoc from "effect/cli/HelpDoc"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { Service as PrinterService } from "./Printer.js"
 import { visible } from "./render/Escape.js"
-import type { Service as StdioService } from "./Stdio.js"
 
 /** Help is wrapped to the width of a common terminal. */
 const width = 100
@@ -296,32 +296,32 @@ export const parseError = (
 }
 
 /**
- * The presenter of `s2`'s help, version and parse errors, writing to `stdio`: help and the version
+ * The presenter of `s2`'s help, version and parse errors, writing to `printer`: help and the version
  * to standard output, a missing command and parse errors to standard error. `root` is the command
  * tree, for the list of commands under a command.
  *
  * @since 1.0.0
  */
 export const presenter = (options: {
-  readonly stdio: StdioService
+  readonly printer: PrinterService
   readonly root: Command.Command.Any
   readonly version: string
 }): CliOutput.Presenter => ({
   present: (event) => {
-    const { root, stdio, version } = options
+    const { root, printer, version } = options
     switch (event._tag) {
       case "Version":
-        return stdio.out(`${version}\n`)
+        return printer.out(`${version}\n`)
       case "Help":
         return event.reason === "Requested"
-          ? stdio.out(render(event.helpDoc, event.commandPath, root, colors(stdio.outIsTTY)))
-          : stdio.err(shortUsage(event.helpDoc, event.commandPath))
+          ? printer.out(render(event.helpDoc, event.commandPath, root, colors(printer.outIsTTY)))
+          : printer.err(shortUsage(event.helpDoc, event.commandPath))
       case "InvalidInvocation": {
         const [first] = event.errors
         return first === undefined
           ? Effect.void
           // One line: an option is named as typed, and a control character in it is shown escaped.
-          : stdio.err(`s2: ${visible(parseError(first, event.helpDoc, event.commandPath))}\n`)
+          : printer.err(`s2: ${visible(parseError(first, event.helpDoc, event.commandPath))}\n`)
       }
     }
   }

@@ -8,7 +8,7 @@ import { Resolve } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
-import type { CliError } from "./ExitCode.js"
+import type { CommandError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 
 /**
@@ -40,7 +40,7 @@ export const parseIdsFile = (text: string): Array<string> =>
 export const gather = (
   args: ReadonlyArray<string>,
   idsFile: Option.Option<string>
-): Effect.Effect<ReadonlyArray<string>, CliError> =>
+): Effect.Effect<ReadonlyArray<string>, CommandError> =>
   Effect.gen(function*() {
     const fromFile = Option.isNone(idsFile) ? [] : yield* Effect.try({
       try: () => parseIdsFile(fs.readFileSync(idsFile.value === "-" ? 0 : idsFile.value, "utf8")),

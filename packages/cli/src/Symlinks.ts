@@ -13,7 +13,7 @@ import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { CliError } from "./ExitCode.js"
+import type { CommandError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 
 /**
@@ -57,7 +57,7 @@ const linkOf = (file: string, target: string): Link => ({
  *
  * @since 1.0.0
  */
-export const linkAt = (file: string): Effect.Effect<Option.Option<Link>, CliError, FileSystem.FileSystem> =>
+export const linkAt = (file: string): Effect.Effect<Option.Option<Link>, CommandError, FileSystem.FileSystem> =>
   FileSystem.FileSystem.use((fs) =>
     fs.lstat(file).pipe(
       Effect.flatMap((info) =>
@@ -89,7 +89,7 @@ export const linkAtSync = (file: string): Link | undefined => {
  *
  * @since 1.0.0
  */
-export const refuse = (what: string, link: Link, todo: string): CliError =>
+export const refuse = (what: string, link: Link, todo: string): CommandError =>
   badInput(
     `${what}${what === "" ? "" : " "}${link.path} is a symbolic link to ${link.target}; ` +
       `s2 never writes through one: ${todo}`

@@ -10,8 +10,8 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Cli from "./Cli.js"
 import { ExitCode, fileError } from "./ExitCode.js"
+import { Printer } from "./Printer.js"
 import { visibleMessage } from "./render/Escape.js"
-import { Stdio } from "./Stdio.js"
 
 // `s2 … | head` closes the pipe early: that is not an error. Any other failure (`> file` on a full
 // disk) is one line, as every local file's failure is, not a stack trace.
@@ -33,7 +33,7 @@ const program = Effect.gen(function*() {
   code = yield* Cli.run(process.argv)
 })
 
-NodeRuntime.runMain(program.pipe(Effect.provide(Layer.merge(Cli.platform, Stdio.layer))), {
+NodeRuntime.runMain(program.pipe(Effect.provide(Layer.merge(Cli.platform, Printer.layer))), {
   disableErrorReporting: true,
   teardown: (exit, onExit) =>
     onExit(

@@ -13,7 +13,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as Cli from "../src/Cli.js"
 import { ExitCode } from "../src/ExitCode.js"
-import { Stdio } from "../src/Stdio.js"
+import { Printer } from "../src/Printer.js"
 import * as Bin from "./support/bin.js"
 
 /** Runs `s2 …` with its output captured. */
@@ -21,7 +21,7 @@ const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   Effect.gen(function*() {
     const out = yield* Ref.make("")
     const err = yield* Ref.make("")
-    const stdio = Layer.succeed(Stdio, {
+    const printer = Layer.succeed(Printer, {
       out: (text) => Ref.update(out, (all) => all + text),
       err: (text) => Ref.update(err, (all) => all + text),
       outIsTTY: false,
@@ -30,7 +30,7 @@ const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
       errStream: process.stderr
     })
     const code = yield* Cli.run(["node", "s2", ...args]).pipe(
-      Effect.provide(Layer.merge(NodeServices.layer, stdio)),
+      Effect.provide(Layer.merge(NodeServices.layer, printer)),
       Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
     )
     return { code, stdout: yield* Ref.get(out), stderr: yield* Ref.get(err) }

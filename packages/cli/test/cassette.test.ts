@@ -14,7 +14,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as Cli from "../src/Cli.js"
 import { ExitCode } from "../src/ExitCode.js"
-import { Stdio } from "../src/Stdio.js"
+import { Printer } from "../src/Printer.js"
 import * as Bin from "./support/bin.js"
 
 const corpus = Corpus.make({ seed: 5, size: 1000 })
@@ -25,7 +25,7 @@ const s2 = (args: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     let out = ""
     let err = ""
-    const stdio = Stdio.of({
+    const printer = Printer.of({
       out: (text) => Effect.sync(() => void (out += text)),
       err: (text) => Effect.sync(() => void (err += text)),
       outIsTTY: false,
@@ -34,7 +34,7 @@ const s2 = (args: ReadonlyArray<string>) =>
       errStream: process.stderr
     })
     const code = yield* Cli.run(["node", "s2", ...args]).pipe(
-      Effect.provide(Layer.merge(NodeServices.layer, Layer.succeed(Stdio, stdio)))
+      Effect.provide(Layer.merge(NodeServices.layer, Layer.succeed(Printer, printer)))
     )
     return { code, out, err }
   })

@@ -11,7 +11,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Demo from "../src/commands/demo.js"
 import { ExitCode } from "../src/ExitCode.js"
-import { Stdio } from "../src/Stdio.js"
+import { Printer } from "../src/Printer.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
 const devBin = path.join(root, "packages/cli/bin/s2.mjs")
@@ -107,7 +107,7 @@ describe("pnpm demo", () => {
         for (let i = 0; i < 2; i++) {
           let out = ""
           const argv: Array<ReadonlyArray<string>> = []
-          const stdio = Stdio.of({
+          const printer = Printer.of({
             out: (text) => Effect.sync(() => void (out += text)),
             err: (text) => Effect.sync(() => void (out += text)),
             outIsTTY: false,
@@ -116,7 +116,7 @@ describe("pnpm demo", () => {
             errStream: process.stderr
           })
           const code = yield* Demo.program((args) => Effect.sync(() => (argv.push(args), ExitCode.ok))).pipe(
-            Effect.provideService(Stdio, stdio)
+            Effect.provideService(Printer, printer)
           )
           expect(code).toBe(ExitCode.ok)
           runs.push({ out, argv })

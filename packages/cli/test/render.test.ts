@@ -6,18 +6,18 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Writable } from "node:stream"
 import * as Common from "../src/Common.js"
+import { Printer } from "../src/Printer.js"
+import type { Service as PrinterService } from "../src/Printer.js"
 import { cell, columnSet, columnsOf, mergeColumns } from "../src/render/Cells.js"
 import { currentYear, groupYears, yearChart } from "../src/render/Chart.js"
 import { visible, visibleLines, visibleMessage } from "../src/render/Escape.js"
 import { csvField, makeWriter } from "../src/render/Format.js"
 import * as Progress from "../src/render/Progress.js"
 import { isIdColumn, renderRecord, renderTable } from "../src/render/Table.js"
-import { Stdio } from "../src/Stdio.js"
-import type { Service as StdioService } from "../src/Stdio.js"
 
 const capture = (outIsTTY = false) => {
   const chunks: Array<string> = []
-  const stdio: StdioService = {
+  const printer: PrinterService = {
     out: (text) => Effect.sync(() => void chunks.push(text)),
     err: (text) => Effect.sync(() => void chunks.push(text)),
     outIsTTY,
@@ -25,7 +25,7 @@ const capture = (outIsTTY = false) => {
     columns: 80,
     errStream: process.stderr
   }
-  return { stdio, text: () => chunks.join("") }
+  return { printer, text: () => chunks.join("") }
 }
 
 const paper = {
@@ -59,8 +59,8 @@ describe("cells", () => {
 describe("formats", () => {
   it.effect("csv quotes per RFC 4180 and has the columns of every record, not only the first's", () =>
     Effect.gen(function*() {
-      const { stdio, text } = capture()
-      const writer = makeWriter("csv", stdio)
+      const { printer, text } = capture()
+      const writer = makeWriter("csv", printer)
       yield* writer.write(paper)
       yield* writer.write({ ...paper, title: "plain", extra: 1, externalIds: { ArXiv: "1706.03762" } })
       yield* writer.end
@@ -75,12 +75,12 @@ describe("formats", () => {
 
   it.effect("csv: the header is every column of the first 1,000 records; a later new column is left out, a Warning naming it once", () =>
     Effect.gen(function*() {
-      const { stdio, text } = capture()
+      const { printer, text } = capture()
       const lines: Array<string> = []
       const logger = Logger.make(({ logLevel, message }) => {
         if (logLevel === "Warn") lines.push(Array.isArray(message) ? message.join(" ") : String(message))
       })
-      const writer = makeWriter("csv", stdio)
+      const writer = makeWriter("csv", printer)
       const run = Effect.gen(function*() {
         for (let i = 0; i < 999; i++) yield* writer.write(i === 998 ? { id: i, last: "l" } : { id: i })
         // Buffered: the header is not known yet.
@@ -106,19 +106,19 @@ describe("formats", () => {
   it.effect("json prints an array incrementally (an object for one record), jsonl one line each", () =>
     Effect.gen(function*() {
       const list = capture()
-      const writer = makeWriter("json", list.stdio)
+      const writer = makeWriter("json", list.printer)
       yield* writer.write({ a: 1 })
       yield* writer.write({ a: 2 })
       yield* writer.end
       expect(JSON.parse(list.text())).toEqual([{ a: 1 }, { a: 2 }])
       const empty = capture()
-      yield* makeWriter("json", empty.stdio).end
+      yield* makeWriter("json", empty.printer).end
       expect(JSON.parse(empty.text())).toEqual([])
       const one = capture()
-      yield* makeWriter("json", one.stdio, true).write({ a: 1 })
+      yield* makeWriter("json", one.printer, true).write({ a: 1 })
       expect(one.text()).toBe("{\n  \"a\": 1\n}\n")
       const lines = capture()
-      const jsonl = makeWriter("jsonl", lines.stdio)
+      const jsonl = makeWriter("jsonl", lines.printer)
       yield* jsonl.write({ a: 1 })
       yield* jsonl.write({ a: 2 })
       expect(lines.text()).toBe("{\"a\":1}\n{\"a\":2}\n")
@@ -164,8 +164,8 @@ describe("formats", () => {
 
   it.effect("plain values get a named column: datasets releases is a list of releases", () =>
     Effect.gen(function*() {
-      const { stdio, text } = capture()
-      const writer = makeWriter("table", stdio, false, "release")
+      const { printer, text } = capture()
+      const writer = makeWriter("table", printer, false, "release")
       yield* writer.write("2024-01-02")
       yield* writer.end
       expect(text().split("\n")[0]).toBe("release")
@@ -365,8 +365,8 @@ const parseCsv = (csv: string): Array<Array<string>> => {
 
 const written = (format: "table" | "csv" | "json" | "jsonl", records: ReadonlyArray<unknown>, single = false) =>
   Effect.gen(function*() {
-    const { stdio, text } = capture()
-    const writer = makeWriter(format, stdio, single)
+    const { printer, text } = capture()
+    const writer = makeWriter(format, printer, single)
     for (const record of records) yield* writer.write(record)
     yield* writer.end
     return text()
@@ -454,9 +454,9 @@ describe("control characters from the server (defect 10)", () => {
       })
       try {
         yield* Effect.gen(function*() {
-          const stdio = yield* Stdio
-          yield* stdio.err(`s2: ${evil}\n`)
-        }).pipe(Effect.provide(Stdio.layer))
+          const printer = yield* Printer
+          yield* printer.err(`s2: ${evil}\n`)
+        }).pipe(Effect.provide(Printer.layer))
       } finally {
         spy.mockRestore()
       }

@@ -7,10 +7,10 @@ import type { BatchResult } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { Listed } from "../Common.js"
-import { CliError, ExitCode } from "../ExitCode.js"
+import { CommandError, ExitCode } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
+import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
-import { Stdio } from "../Stdio.js"
 
 /**
  * Looks ids up one batch call at a time, printing what is found as it comes and listing the ids
@@ -26,7 +26,7 @@ export const lookUp = <A, E, R>(
   lookup: (chunk: ReadonlyArray<string>) => Effect.Effect<BatchResult<A>, E, R>
 ) =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
+    const printer = yield* Printer
     const missing: Array<string> = []
     yield* Output.stream(
       listed,
@@ -44,10 +44,12 @@ export const lookUp = <A, E, R>(
     const listedMissing = `${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}`
     // None found at all prints nothing on stdout: that is a not-found (exit 3), not a success.
     if (missing.length > 0 && missing.length === ids.length) {
-      return yield* new CliError({
+      return yield* new CommandError({
         message: `none of the ${ids.length} ids was found: ${listedMissing}`,
         code: ExitCode.notFound
       })
     }
-    if (missing.length > 0) yield* stdio.err(`s2: ${missing.length} of ${ids.length} ids not found: ${listedMissing}\n`)
+    if (missing.length > 0) {
+      yield* printer.err(`s2: ${missing.length} of ${ids.length} ids not found: ${listedMissing}\n`)
+    }
   })

@@ -15,8 +15,8 @@ import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as Common from "../Common.js"
 import { fileError } from "../ExitCode.js"
+import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
-import { Stdio } from "../Stdio.js"
 
 const releaseId = Argument.String("release").pipe(
   Argument.withDescription("A release id (YYYY-MM-DD) or latest (the default)"),
@@ -113,7 +113,7 @@ export const download = Command.make(
     Common.run(
       `download of ${o.dataset} in release ${o.release}`,
       Effect.gen(function*() {
-        const stdio = yield* Stdio
+        const printer = yield* Printer
         const common = yield* Common.s2
         // Loaded when a download runs: `@s2-effect/node` brings undici, which every other start of
         // `s2` would pay for.
@@ -146,14 +146,14 @@ export const download = Command.make(
                   const now = Date.now()
                   if (now - (shown.get(event.file) ?? 0) < 1000) return Effect.void
                   shown.set(event.file, now)
-                  return stdio.err(`  ${line}\n`)
+                  return printer.err(`  ${line}\n`)
                 }
                 case "Started":
-                  return stdio.err(`${event.bytesDone > 0 ? "resuming" : "fetching"} ${line}\n`)
+                  return printer.err(`${event.bytesDone > 0 ? "resuming" : "fetching"} ${line}\n`)
                 case "Completed":
                 case "Skipped":
                   done.set(event.file, event)
-                  return stdio.err(`${event._tag === "Skipped" ? "already complete" : "done"} ${line}\n`)
+                  return printer.err(`${event._tag === "Skipped" ? "already complete" : "done"} ${line}\n`)
               }
             }),
             Effect.provide(files),

@@ -13,7 +13,7 @@ import * as path from "node:path"
 import { EmulatorSettings, inProcessEmulator } from "../Common.js"
 import { ExitCode } from "../ExitCode.js"
 import * as Help from "../Help.js"
-import { Stdio } from "../Stdio.js"
+import { Printer } from "../Printer.js"
 
 /** The demo's corpus. @since 1.0.0 */
 export const corpusSize = 100_000
@@ -78,20 +78,20 @@ const stepsFor = (id: string, out: string): ReadonlyArray<readonly [title: strin
 export const program = <R>(
   runCommand: (argv: ReadonlyArray<string>) => Effect.Effect<ExitCode, never, R>,
   shared: ReadonlyArray<string> = []
-): Effect.Effect<ExitCode, never, R | Stdio> =>
+): Effect.Effect<ExitCode, never, R | Printer> =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
-    const bold = (text: string) => Help.bold(text, Help.colors(stdio.outIsTTY))
+    const printer = yield* Printer
+    const bold = (text: string) => Help.bold(text, Help.colors(printer.outIsTTY))
     const began = Date.now()
-    yield* stdio.out(
+    yield* printer.out(
       bold(`s2 demo: building an in-process emulator with ${corpusSize.toLocaleString("en-US")} papers…`) + "\n"
     )
     const emulator = yield* Effect.result(inProcessEmulator)
     if (emulator._tag === "Failure") {
-      yield* stdio.err(`s2: demo failed: ${emulator.failure.message}\n`)
+      yield* printer.err(`s2: demo failed: ${emulator.failure.message}\n`)
       return emulator.failure.code
     }
-    yield* stdio.out(`ready in ${((Date.now() - began) / 1000).toFixed(1)} s (no network, no API key)\n`)
+    yield* printer.out(`ready in ${((Date.now() - began) / 1000).toFixed(1)} s (no network, no API key)\n`)
 
     const id = mostCited(emulator.success.service.corpus)
     // A fresh folder per run: no file of an earlier run (or of someone else on the machine) overwritten.
@@ -103,20 +103,20 @@ export const program = <R>(
       }
     })
     if (folder instanceof Error) {
-      yield* stdio.err(`s2: demo failed: cannot create a temporary folder in ${os.tmpdir()}: ${folder.message}\n`)
+      yield* printer.err(`s2: demo failed: cannot create a temporary folder in ${os.tmpdir()}: ${folder.message}\n`)
       return ExitCode.file
     }
     const out = path.join(folder, "papers.jsonl")
-    yield* stdio.out(`files of this demo go to ${folder}\n`)
+    yield* printer.out(`files of this demo go to ${folder}\n`)
     const steps = stepsFor(id, out)
     const extra = shared.filter((arg) => arg !== "--emulator")
     for (const [title, step] of steps) {
       const args = [...step, ...extra]
-      yield* stdio.out(`\n${bold(`# ${title}`)}\n${bold(`$ s2 ${args.map(quote).join(" ")}`)}\n`)
+      yield* printer.out(`\n${bold(`# ${title}`)}\n${bold(`$ s2 ${args.map(quote).join(" ")}`)}\n`)
       const code = yield* runCommand(["node", "s2", ...args])
       if (code !== 0) return code
     }
-    yield* stdio.out(
+    yield* printer.out(
       `\n${bold(`demo finished in ${((Date.now() - began) / 1000).toFixed(1)} s.`)} ` +
         "Drop --emulator to run the same commands against the real API\n" +
         "(and set S2_API_KEY for a higher rate limit).\n" +

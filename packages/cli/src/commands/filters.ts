@@ -10,7 +10,7 @@ import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { splitList } from "../Common.js"
-import type { CliError } from "../ExitCode.js"
+import type { CommandError } from "../ExitCode.js"
 import { badInput } from "../ExitCode.js"
 import * as TextFlag from "../TextFlag.js"
 import { publicationDateOrYear } from "./papers.js"
@@ -59,7 +59,7 @@ const pick = <A extends string>(
   flag: string,
   text: Option.Option<string>,
   allowed: ReadonlyArray<A>
-): Effect.Effect<ReadonlyArray<A> | undefined, CliError> => {
+): Effect.Effect<ReadonlyArray<A> | undefined, CommandError> => {
   if (Option.isNone(text)) return Effect.succeed(undefined)
   const chosen: Array<A> = []
   const unknown: Array<string> = []
@@ -84,7 +84,7 @@ const pick = <A extends string>(
  *
  * @since 1.0.0
  */
-export const toFilters = (flags: FilterFlags): Effect.Effect<Filters.SearchFilters, CliError> =>
+export const toFilters = (flags: FilterFlags): Effect.Effect<Filters.SearchFilters, CommandError> =>
   Effect.gen(function*() {
     return {
       year: Option.getOrUndefined(flags.year),

@@ -31,10 +31,10 @@ import * as Harvest from "../Harvest.js"
 import * as HarvestCheckpoint from "../HarvestCheckpoint.js"
 import * as HarvestLock from "../HarvestLock.js"
 import * as Ids from "../Ids.js"
+import { Printer } from "../Printer.js"
 import * as Graph from "../render/Graph.js"
 import * as MapPage from "../render/Map.js"
 import * as Progress from "../render/Progress.js"
-import { Stdio } from "../Stdio.js"
 import * as Symlinks from "../Symlinks.js"
 
 /** Fields of each node's paper when `--fields` is omitted (the GraphML and CSV attributes). */
@@ -154,12 +154,16 @@ const textPiece = (text: string): Piece => ({ bytes: encoder.encode(text), recor
 const none = new Uint8Array(0)
 
 /** A batch of the walk's elements as pieces of the file; unknown seeds are told on stderr. */
-const piecesOf = (format: Graph.GraphFormat, elements: ReadonlyArray<CitationGraph.Element>, stdio: Stdio["Service"]) =>
+const piecesOf = (
+  format: Graph.GraphFormat,
+  elements: ReadonlyArray<CitationGraph.Element>,
+  printer: Printer["Service"]
+) =>
   Effect.gen(function*() {
     const pieces: Array<Piece> = []
     for (const e of elements) {
       if (e._tag === "NotFound") {
-        yield* stdio.err(`s2: seed ${JSON.stringify(excerpt(e.seed, 200))} not found; walking from the others\n`)
+        yield* printer.err(`s2: seed ${JSON.stringify(excerpt(e.seed, 200))} not found; walking from the others\n`)
       }
       // A Skipped id was logged at Warning by the walk; it is counted for the summary.
       const text = e._tag === "Node" || e._tag === "Edge" ? encoder.encode(Graph.element(format, e)) : none
@@ -191,21 +195,21 @@ const skippedNote = (skipped: number) =>
 /** Writes the walk to stdout: no checkpoint, no resume. */
 const toStdout = (settings: Settings) =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
+    const printer = yield* Printer
     let skipped = 0
-    yield* stdio.out(Graph.header(settings.format))
+    yield* printer.out(Graph.header(settings.format))
     yield* (yield* walk(settings)).pipe(
       Stream.groupedWithin(1000, "1 second"),
       Stream.mapEffect((batch) =>
-        Effect.flatMap(piecesOf(settings.format, batch, stdio), (pieces) => {
+        Effect.flatMap(piecesOf(settings.format, batch, printer), (pieces) => {
           skipped += pieces.reduce((n, p) => n + p.skipped, 0)
-          return stdio.out(new TextDecoder().decode(joined(pieces)))
+          return printer.out(new TextDecoder().decode(joined(pieces)))
         })
       ),
       Stream.runDrain
     )
-    yield* stdio.out(Graph.footer(settings.format))
-    if (skipped > 0) yield* stdio.err(`s2: graph${skippedNote(skipped)}\n`)
+    yield* printer.out(Graph.footer(settings.format))
+    if (skipped > 0) yield* printer.err(`s2: graph${skippedNote(skipped)}\n`)
   })
 
 /** The counts a graph keeps in its checkpoint's `years` (harvest's per-year counts, unused here). */
@@ -240,7 +244,12 @@ const sameAt = (old: Uint8Array, at: number, bytes: Uint8Array) => {
  * is given the same answers. The checkpoint (its `records`, node and edge counts) always describes
  * the file's bytes; a batch, its writes and its checkpoint are uninterruptible.
  */
-const writer = (output: FileSystem.File, out: string, start: HarvestCheckpoint.Checkpoint, stdio: Stdio["Service"]) => {
+const writer = (
+  output: FileSystem.File,
+  out: string,
+  start: HarvestCheckpoint.Checkpoint,
+  printer: Printer["Service"]
+) => {
   let current = start
   let verified = 0
   const walked = { records: 0, nodes: 0, edges: 0, skipped: 0 }
@@ -271,7 +280,7 @@ const writer = (output: FileSystem.File, out: string, start: HarvestCheckpoint.C
     rewrittenAfter = { nodes: walked.nodes, edges: walked.edges }
     yield* checkpoint(verified, false)
     yield* output.truncate(verified).pipe(Effect.mapError((cause) => fileError(`cannot truncate ${out}`, cause)))
-    yield* stdio.err(
+    yield* printer.err(
       `s2: ${out} differs from the walk after ${Progress.count(walked.nodes, "paper")} and ${
         Progress.count(walked.edges, "citation")
       }: the server's answers changed since the checkpoint; rewriting it from there\n`
@@ -318,13 +327,13 @@ const writer = (output: FileSystem.File, out: string, start: HarvestCheckpoint.C
 const toFile = (out: string, settings: Settings, start: HarvestCheckpoint.Checkpoint, progress: Progress.Reporter) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
-    const stdio = yield* Stdio
+    const printer = yield* Printer
     const startedAt = Date.now()
     // Read and append: a resume reads what the file holds to compare it with the walk.
     const output = yield* fs.open(out, { flag: "a+", ...(Symlinks.noFollow ? { noFollow: true } : {}) }).pipe(
       Effect.mapError((cause) => fileError(`cannot open ${out}`, cause))
     )
-    const file = writer(output, out, start, stdio)
+    const file = writer(output, out, start, printer)
     const startNodes = counted(start).nodes
     const report = Effect.suspend(() =>
       progress.update({
@@ -341,7 +350,7 @@ const toFile = (out: string, settings: Settings, start: HarvestCheckpoint.Checkp
       Stream.groupedWithin(1000, "1 second"),
       Stream.mapEffect((batch) =>
         Effect.flatMap(
-          piecesOf(settings.format, batch, stdio),
+          piecesOf(settings.format, batch, printer),
           (pieces) => Effect.andThen(file.put(pieces, false), report)
         )
       ),
@@ -464,13 +473,13 @@ export const graph = Command.make(
           return yield* toStdout(settings)
         }
         const out = o.out.value
-        const stdio = yield* Stdio
+        const printer = yield* Printer
         yield* HarvestLock.acquire(out)
         if (o.resume) yield* checkSaved(out, settings)
         const start = yield* Harvest.prepare(out, specOf(settings), { resume: o.resume, overwrite: o.overwrite })
         if (start.done) {
           const { edges, nodes } = counted(start)
-          return yield* stdio.out(
+          return yield* printer.out(
             `${out} is complete: ${Progress.count(nodes, "paper")}, ${
               Progress.count(edges, "citation")
             }; nothing to do\n`
@@ -492,7 +501,7 @@ export const graph = Command.make(
               })),
               Effect.orElseSucceed(() => ""),
               Effect.flatMap((saved) =>
-                stdio.err(`\ns2: graph interrupted${saved}; run the same command with --resume to go on\n`)
+                printer.err(`\ns2: graph interrupted${saved}; run the same command with --resume to go on\n`)
               )
             )
           )
@@ -503,7 +512,7 @@ export const graph = Command.make(
           `, rewritten after ${
             Progress.grouped(result.rewrittenAfter.nodes)
           } papers (the server's answers changed since the checkpoint)`
-        yield* stdio.out(
+        yield* printer.out(
           `wrote ${Progress.count(nodes, "paper")} and ${Progress.count(edges, "citation")} into ${out} in ${
             (result.elapsedMillis / 1000).toFixed(1)
           } s${result.startNodes > 0 ? `, resumed at ${Progress.grouped(result.startNodes)} papers` : ""}${rewritten}${

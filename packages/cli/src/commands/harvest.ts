@@ -14,9 +14,9 @@ import * as Common from "../Common.js"
 import * as Harvest from "../Harvest.js"
 import type * as HarvestCheckpoint from "../HarvestCheckpoint.js"
 import * as HarvestLock from "../HarvestLock.js"
+import { Printer } from "../Printer.js"
 import { currentYear, yearChart } from "../render/Chart.js"
 import * as Progress from "../render/Progress.js"
-import { Stdio } from "../Stdio.js"
 import * as FilterFlags from "./filters.js"
 
 /** Fields harvested when `--fields` is omitted. @since 1.0.0 */
@@ -71,7 +71,7 @@ export const harvest = Command.make(
     Common.run(
       `harvest ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
-        const stdio = yield* Stdio
+        const printer = yield* Printer
         const given = Option.getOrUndefined(o.fields)
         const fields = given?.trim() === "all" ? null : given === undefined ? harvestDefaults : Common.splitList(given)
         // Checked once, before anything touches the output; the client sends the selection as is.
@@ -100,7 +100,7 @@ export const harvest = Command.make(
           Effect.ensuring(progress.stop),
           Effect.onInterrupt(() =>
             Effect.suspend(() =>
-              stdio.err(
+              printer.err(
                 `\ns2: harvest interrupted with ${
                   Progress.grouped(saved)
                 } papers saved in ${o.out}; run the same command with --resume to continue\n`
@@ -108,7 +108,7 @@ export const harvest = Command.make(
             )
           )
         )
-        yield* stdio.out(summary(o.out, result, yield* currentYear))
+        yield* printer.out(summary(o.out, result, yield* currentYear))
       }).pipe(Effect.scoped)
     )
 ).pipe(

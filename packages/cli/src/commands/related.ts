@@ -14,12 +14,12 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Common from "../Common.js"
-import { badInput, CliError, ExitCode, fileError } from "../ExitCode.js"
+import { badInput, CommandError, ExitCode, fileError } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
+import { Printer } from "../Printer.js"
 import * as MapPage from "../render/Map.js"
 import * as Output from "../render/Output.js"
 import * as Progress from "../render/Progress.js"
-import { Stdio } from "../Stdio.js"
 import * as Symlinks from "../Symlinks.js"
 import { citableFormats, isCitable, printItems } from "./resolve.js"
 
@@ -105,7 +105,7 @@ const notes = (answer: CitationGraph.Related): string => {
 /** Writes `text` to `--out` (never through a symbolic link) or standard output. */
 const emit = (out: Option.Option<string>, text: string) =>
   Effect.gen(function*() {
-    if (Option.isNone(out)) return yield* (yield* Stdio).out(text)
+    if (Option.isNone(out)) return yield* (yield* Printer).out(text)
     const link = yield* Symlinks.linkAt(out.value)
     if (Option.isSome(link)) {
       return yield* Effect.fail(Symlinks.refuse("--out", link.value, "give another file, or remove the link"))
@@ -118,15 +118,15 @@ const emit = (out: Option.Option<string>, text: string) =>
 /** The map: written whole (to `--out`, or to standard output when it is not a terminal). */
 const writeMap = (answer: CitationGraph.Related, out: Option.Option<string>) =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
-    if (Option.isNone(out) && stdio.outIsTTY) {
+    const printer = yield* Printer
+    if (Option.isNone(out) && printer.outIsTTY) {
       return yield* Effect.fail(
         badInput("--format html writes a web page: give --out FILE.html (or redirect: > map.html)")
       )
     }
     yield* emit(out, yield* MapPage.page(mapLines(answer)))
     if (Option.isSome(out)) {
-      yield* stdio.err(
+      yield* printer.err(
         `wrote ${out.value} (${Progress.count(answer.seeds.length, "seed")}, ${
           Progress.count(answer.papers.length, "related paper")
         }, ${Progress.count(answer.links.length, "citation")}): open it in a browser\n`
@@ -192,10 +192,10 @@ export const related = Command.make(
     Common.run(
       "related papers",
       Effect.gen(function*() {
-        const stdio = yield* Stdio
+        const printer = yield* Printer
         const seeds = (yield* Ids.gather(o.seeds, o.idsFile)).map(Ids.paperId)
         if (seeds.length > 20) return yield* Effect.fail(badInput(`give 1 to 20 seeds, not ${seeds.length}`))
-        const format = Option.getOrElse(o.format, () => stdio.outIsTTY ? "json" as const : "jsonl" as const)
+        const format = Option.getOrElse(o.format, () => printer.outIsTTY ? "json" as const : "jsonl" as const)
         if (format === "html") yield* MapPage.ready
         const answer = yield* CitationGraph.related(seeds, {
           top: o.top,
@@ -203,10 +203,10 @@ export const related = Command.make(
           // What the citable writers read, besides the records' own fields.
           ...(isCitable(format) ? { fields: [...new Set([...recordFields, ...Citable.fields])] } : {})
         })
-        yield* stdio.err(notes(answer))
+        yield* printer.err(notes(answer))
         if (answer.seeds.length === 0) {
           return yield* Effect.fail(
-            new CliError({ message: "none of the seeds was found: nothing to rank", code: ExitCode.notFound })
+            new CommandError({ message: "none of the seeds was found: nothing to rank", code: ExitCode.notFound })
           )
         }
         if (format === "html") return yield* writeMap(answer, o.out)

@@ -15,9 +15,9 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as Common from "../Common.js"
-import { badInput, CliError, ExitCode, fileError } from "../ExitCode.js"
+import { badInput, CommandError, ExitCode, fileError } from "../ExitCode.js"
+import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
-import { Stdio } from "../Stdio.js"
 
 /** Fields of each record when `--fields` is omitted (jsonl, csv, table). @since 1.0.0 */
 export const resolveDefaults = ["title", "year", "venue", "authors", "externalIds"]
@@ -186,9 +186,9 @@ export const resolve = Command.make(
     Common.run(
       "resolve",
       Effect.gen(function*() {
-        const stdio = yield* Stdio
+        const printer = yield* Printer
         const references = yield* readInput(o.file)
-        const format = Option.getOrElse(o.format, () => stdio.outIsTTY ? "json" as const : "jsonl" as const)
+        const format = Option.getOrElse(o.format, () => printer.outIsTTY ? "json" as const : "jsonl" as const)
         const fields = yield* fieldsOf(o, format)
         let unresolved = 0
         // An entry's id goes with its title, so that a paper with another title is told, not used.
@@ -199,7 +199,7 @@ export const resolve = Command.make(
             const ref = references[i]!
             if (result._tag === "Found") return Effect.succeed([{ ref, result }])
             unresolved++
-            return Effect.as(stdio.err(unresolvedLine(ref, result)), [])
+            return Effect.as(printer.err(unresolvedLine(ref, result)), [])
           }),
           Stream.flattenIterable
         )
@@ -212,7 +212,7 @@ export const resolve = Command.make(
         }
         if (unresolved > 0) {
           return yield* Effect.fail(
-            new CliError({
+            new CommandError({
               message: `${unresolved} of ${references.length} references not resolved (listed above)`,
               code: ExitCode.notFound
             })
@@ -271,16 +271,16 @@ const printed: Readonly<
  */
 export const printItems = <E, R>(format: CitableFormat, items: Stream.Stream<Citable.Item, E, R>) =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
+    const printer = yield* Printer
     const how = printed[format]
     const writer = how.writer()
     let count = 0
-    yield* stdio.out(how.open)
+    yield* printer.out(how.open)
     yield* Stream.runForEach(
       items,
-      (item) => stdio.out((count++ === 0 ? "" : how.between) + how.show(writer.write(item)))
+      (item) => printer.out((count++ === 0 ? "" : how.between) + how.show(writer.write(item)))
     )
-    yield* stdio.out(how.close(count))
+    yield* printer.out(how.close(count))
   })
 
 const printCitable = <E, R>(format: CitableFormat, found: Stream.Stream<Resolved, E, R>) =>

@@ -15,9 +15,9 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Common from "../Common.js"
-import { CliError, ExitCode } from "../ExitCode.js"
+import { CommandError, ExitCode } from "../ExitCode.js"
+import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
-import { Stdio } from "../Stdio.js"
 import {
   citableFormats,
   isCitable,
@@ -136,14 +136,14 @@ const whereOf = (input: Verify.Input | undefined, v: Verify.Verification): strin
  */
 const corrected = (input: Verify.Input | undefined, v: Verify.Verification) =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
+    const printer = yield* Printer
     const where = whereOf(input, v)
     if (v.paper === undefined) {
-      yield* stdio.err(`s2: ${where}: not found, left out: ${excerpt(v.notes.join("; "), 300)}\n`)
+      yield* printer.err(`s2: ${where}: not found, left out: ${excerpt(v.notes.join("; "), 300)}\n`)
       return []
     }
     if (v.status === "mismatch") {
-      yield* stdio.err(
+      yield* printer.err(
         `s2: ${where}: ${v.differs.join(", ")} ${
           v.differs.length === 1 ? "differs" : "differ"
         }; written as Semantic Scholar has it\n`
@@ -179,7 +179,7 @@ export const verify = Command.make(
     Common.run(
       "verify",
       Effect.gen(function*() {
-        const stdio = yield* Stdio
+        const printer = yield* Printer
         const { name, text } = yield* readText(o.file)
         const inputs = inputsOf(text, name)
         if (inputs.length === 0) {
@@ -203,12 +203,12 @@ export const verify = Command.make(
             Stream.map(verified, format === "table" ? row : record)
           )
         }
-        if (format === "table") yield* stdio.out(summaryLine(counts) + "\n")
-        else yield* stdio.err(`s2: ${summaryLine(counts)}\n`)
+        if (format === "table") yield* printer.out(summaryLine(counts) + "\n")
+        else yield* printer.err(`s2: ${summaryLine(counts)}\n`)
         const not = counts.mismatch + counts.notFound
         if (not > 0) {
           return yield* Effect.fail(
-            new CliError({ message: `${not} of ${inputs.length} references not verified`, code: ExitCode.notFound })
+            new CommandError({ message: `${not} of ${inputs.length} references not verified`, code: ExitCode.notFound })
           )
         }
       })

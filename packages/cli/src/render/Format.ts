@@ -9,8 +9,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
-import { CliError, ExitCode } from "../ExitCode.js"
-import type { Service as StdioService } from "../Stdio.js"
+import { CommandError, ExitCode } from "../ExitCode.js"
+import type { Service as PrinterService } from "../Printer.js"
 import { cell, columnSet } from "./Cells.js"
 import { visible } from "./Escape.js"
 import * as Json from "./Json.js"
@@ -27,9 +27,9 @@ export type Format = "json" | "jsonl" | "table" | "csv"
  */
 export interface Writer {
   /** Fails only for a record too large to print as text at all. */
-  readonly write: (record: unknown) => Effect.Effect<void, CliError>
+  readonly write: (record: unknown) => Effect.Effect<void, CommandError>
   /** Finishes the output (closes the JSON array, prints the table). */
-  readonly end: Effect.Effect<void, CliError>
+  readonly end: Effect.Effect<void, CommandError>
 }
 
 /**
@@ -53,14 +53,14 @@ const indent = (text: string) => text.split("\n").map((line) => `  ${line}`).joi
  * The text of a record, or a typed error when it would pass the longest string the engine makes
  * (Json.stringify already prints values too deep for `JSON.stringify`).
  */
-const printable = (render: () => string): Effect.Effect<string, CliError> =>
+const printable = (render: () => string): Effect.Effect<string, CommandError> =>
   Effect.suspend(() => {
     try {
       return Effect.succeed(render())
     } catch (error) {
       if (!(error instanceof RangeError)) throw error
       return Effect.fail(
-        new CliError({
+        new CommandError({
           message: `a record is too large to print (${error.message}); try --format jsonl or fewer --fields`,
           code: ExitCode.decode,
           cause: error
@@ -76,9 +76,9 @@ const printable = (render: () => string): Effect.Effect<string, CliError> =>
  *
  * @since 1.0.0
  */
-export const makeWriter = (format: Format, stdio: StdioService, single = false, column = "value"): Writer => {
+export const makeWriter = (format: Format, printer: PrinterService, single = false, column = "value"): Writer => {
   if (format === "table" || format === "csv") {
-    const writer = format === "csv" ? csvWriter(stdio) : tableWriter(stdio, single)
+    const writer = format === "csv" ? csvWriter(printer) : tableWriter(printer, single)
     return {
       write: (record) => writer.write(Predicate.isObject(record) ? record : { [column]: record }),
       end: writer.end
@@ -86,13 +86,13 @@ export const makeWriter = (format: Format, stdio: StdioService, single = false, 
   }
   if (format === "jsonl") {
     return {
-      write: (record) => Effect.flatMap(printable(() => Json.stringify(record) + "\n"), stdio.out),
+      write: (record) => Effect.flatMap(printable(() => Json.stringify(record) + "\n"), printer.out),
       end: Effect.void
     }
   }
   if (single) {
     return {
-      write: (record) => Effect.flatMap(printable(() => Json.stringify(record, true) + "\n"), stdio.out),
+      write: (record) => Effect.flatMap(printable(() => Json.stringify(record, true) + "\n"), printer.out),
       end: Effect.void
     }
   }
@@ -101,9 +101,9 @@ export const makeWriter = (format: Format, stdio: StdioService, single = false, 
     write: (record) =>
       Effect.flatMap(
         printable(() => (count === 0 ? "[\n" : ",\n") + indent(Json.stringify(record, true))),
-        (text) => Effect.andThen(Effect.sync(() => count++), stdio.out(text))
+        (text) => Effect.andThen(Effect.sync(() => count++), printer.out(text))
       ),
-    end: Effect.suspend(() => stdio.out(count === 0 ? "[]\n" : "\n]\n"))
+    end: Effect.suspend(() => printer.out(count === 0 ? "[]\n" : "\n]\n"))
   }
 }
 
@@ -136,7 +136,7 @@ const lateColumns = (warned: Set<string>) => (record: number, columns: ReadonlyA
  * the table's), then each further record is printed as it arrives, in bounded memory. A later
  * record with a column the header does not have is printed without it, and a Warning names it.
  */
-const csvWriter = (stdio: StdioService): Writer => {
+const csvWriter = (printer: PrinterService): Writer => {
   const sample: Array<unknown> = []
   const columns = columnSet()
   let started = false
@@ -156,13 +156,13 @@ const csvWriter = (stdio: StdioService): Writer => {
       Effect.suspend(() => {
         count++
         if (started) {
-          const line = Effect.flatMap(printable(() => row(record)), stdio.out)
+          const line = Effect.flatMap(printable(() => row(record)), printer.out)
           return Effect.andThen(warn(count, columns.missing(record)), line)
         }
         sample.push(record)
-        return sample.length < Table.sampleSize ? Effect.void : Effect.flatMap(start, stdio.out)
+        return sample.length < Table.sampleSize ? Effect.void : Effect.flatMap(start, printer.out)
       }),
-    end: Effect.suspend(() => started || sample.length === 0 ? Effect.void : Effect.flatMap(start, stdio.out))
+    end: Effect.suspend(() => started || sample.length === 0 ? Effect.void : Effect.flatMap(start, printer.out))
   }
 }
 
@@ -176,15 +176,15 @@ const rows = (table: Table.Layout, records: ReadonlyArray<unknown>): string => {
  * The table: buffered up to Table.sampleSize records, which size its columns; past that, printed
  * a row at a time as records arrive. Says on stderr when columns were left out.
  */
-const tableWriter = (stdio: StdioService, single: boolean): Writer => {
+const tableWriter = (printer: PrinterService, single: boolean): Writer => {
   // Piped, a table is as wide as a common terminal.
-  const width = stdio.outIsTTY ? Math.max(process.stdout.columns ?? 100, 40) : 100
+  const width = printer.outIsTTY ? Math.max(process.stdout.columns ?? 100, 40) : 100
   const sample: Array<unknown> = []
   let streaming: Table.Layout | undefined
   let leftOut = false
   const note = (table: Table.Layout) =>
     table.truncated || leftOut
-      ? stdio.err(
+      ? printer.err(
         `s2: the table shows at most ${Table.maxColumns} columns, those of its first ${
           grouped(Table.sampleSize)
         } records; some were left out (--format jsonl has every field)\n`
@@ -196,7 +196,7 @@ const tableWriter = (stdio: StdioService, single: boolean): Writer => {
         if (streaming !== undefined) {
           const table = streaming
           leftOut ||= table.leavesOut(record)
-          return Effect.flatMap(printable(() => table.row(record)), stdio.out)
+          return Effect.flatMap(printable(() => table.row(record)), printer.out)
         }
         sample.push(record)
         if (single || sample.length < Table.sampleSize) return Effect.void
@@ -208,18 +208,18 @@ const tableWriter = (stdio: StdioService, single: boolean): Writer => {
             sample.length = 0
             return text
           }),
-          stdio.out
+          printer.out
         )
       }),
     end: Effect.suspend(() => {
       if (streaming !== undefined) return note(streaming)
-      if (sample.length === 0) return stdio.err("(no records)\n")
+      if (sample.length === 0) return printer.err("(no records)\n")
       if (single && sample.length === 1) {
-        return Effect.flatMap(printable(() => Table.renderRecord(sample[0], width)), stdio.out)
+        return Effect.flatMap(printable(() => Table.renderRecord(sample[0], width)), printer.out)
       }
       let table: Table.Layout | undefined
       return printable(() => rows(table = Table.layout(sample, width), sample)).pipe(
-        Effect.flatMap(stdio.out),
+        Effect.flatMap(printer.out),
         Effect.andThen(Effect.suspend(() => table === undefined ? Effect.void : note(table)))
       )
     })

@@ -9,8 +9,8 @@ import * as Predicate from "effect/Predicate"
 import * as Stream from "effect/Stream"
 import type { Listed, Shown } from "../Common.js"
 import * as Common from "../Common.js"
-import type { CliError } from "../ExitCode.js"
-import { Stdio } from "../Stdio.js"
+import type { CommandError } from "../ExitCode.js"
+import { Printer } from "../Printer.js"
 import { makeWriter } from "./Format.js"
 
 /**
@@ -26,10 +26,10 @@ export const toJson = (record: unknown): unknown =>
  *
  * @since 1.0.0
  */
-export const one = (shown: Shown, record: unknown): Effect.Effect<void, CliError, Stdio> =>
+export const one = (shown: Shown, record: unknown): Effect.Effect<void, CommandError, Printer> =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
-    const writer = makeWriter(yield* Common.format(shown), stdio, true)
+    const printer = yield* Printer
+    const writer = makeWriter(yield* Common.format(shown), printer, true)
     yield* writer.write(toJson(record))
     yield* writer.end
   })
@@ -43,11 +43,11 @@ export const stream = <E, R>(
   listed: Listed,
   records: Stream.Stream<unknown, E, R>,
   column?: string
-): Effect.Effect<number, E | CliError, R | Stdio> =>
+): Effect.Effect<number, E | CommandError, R | Printer> =>
   Effect.gen(function*() {
-    const stdio = yield* Stdio
+    const printer = yield* Printer
     const max = yield* Common.max(listed)
-    const writer = makeWriter(yield* Common.format(listed), stdio, false, column)
+    const writer = makeWriter(yield* Common.format(listed), printer, false, column)
     let count = 0
     yield* (max === undefined ? records : Stream.take(records, max)).pipe(
       Stream.runForEach((record) => {
@@ -68,7 +68,7 @@ export const many = (
   listed: Listed,
   records: ReadonlyArray<unknown>,
   column?: string
-): Effect.Effect<number, CliError, Stdio> => stream(listed, Stream.fromIterable(records), column)
+): Effect.Effect<number, CommandError, Printer> => stream(listed, Stream.fromIterable(records), column)
 
 /**
  * The page size to ask for: no more than `--max` needs, within the endpoint's limit.

@@ -1,8 +1,10 @@
 /**
- * Where the CLI writes: standard output for records, standard error for messages and progress.
- * A service so that tests and the demo can capture or redirect it; writes wait for the stream to
- * drain, so piping millions of records does not buffer them all in memory. Standard error shows
- * control characters escaped (render/Escape.ts): messages quote what servers sent.
+ * Where the CLI prints: standard output for records, standard error for messages and progress.
+ * Not effect's `Stdio` (the process's raw streams and arguments, which `s2 mcp` frames): what `s2`
+ * prints through, knowing whether each stream is a terminal. A service so that tests and the demo
+ * can capture or redirect it; writes wait for the stream to drain, so piping millions of records
+ * does not buffer them all in memory. Standard error shows control characters escaped
+ * (render/Escape.ts): messages quote what servers sent.
  *
  * @since 1.0.0
  */
@@ -40,13 +42,13 @@ const write = (stream: NodeJS.WritableStream, text: string): Effect.Effect<void>
   })
 
 /**
- * The CLI's output streams.
+ * Where the CLI prints.
  *
  * @since 1.0.0
  */
-export class Stdio extends Context.Service<Stdio, Service>()("@s2-effect/cli/Stdio") {
+export class Printer extends Context.Service<Printer, Service>()("@s2-effect/cli/Printer") {
   /** The process's own standard output and standard error. */
-  static readonly layer: Layer.Layer<Stdio> = Layer.sync(Stdio)(() => ({
+  static readonly layer: Layer.Layer<Printer> = Layer.sync(Printer)(() => ({
     out: (text) => write(process.stdout, text),
     err: (text) => write(process.stderr, visibleLines(text)),
     outIsTTY: process.stdout.isTTY === true,
