@@ -35,11 +35,11 @@ import * as Related from "./commands/related.js"
 import * as Resolve from "./commands/resolve.js"
 import * as Search from "./commands/search.js"
 import * as Verify from "./commands/verify.js"
-import { s2, toArgs } from "./Common.js"
 import { badInput, CommandError, ExitCode } from "./ExitCode.js"
 import * as Help from "./Help.js"
 import { Printer } from "./Printer.js"
 import { visibleMessage } from "./render/Escape.js"
+import { s2, toArgs } from "./SharedFlags.js"
 
 /**
  * The version of `s2`: that of its package.

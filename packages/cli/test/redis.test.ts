@@ -8,9 +8,10 @@ import { serve, serveTcp } from "@s2-effect/test-support"
 import { startEmulator } from "@s2-effect/testing"
 import { Effect, Option } from "effect"
 import * as net from "node:net"
-import type { Common } from "../src/Common.js"
-import { client, run } from "../src/Common.js"
+import * as Client from "../src/Client.js"
+import { run } from "../src/ClientCommand.js"
 import { ExitCode } from "../src/ExitCode.js"
+import type { SharedFlags } from "../src/SharedFlags.js"
 import * as Bin from "./support/bin.js"
 
 /** A loopback port nothing listens on. */
@@ -22,7 +23,7 @@ const deadPort = Effect.callback<number>((resume) => {
   })
 })
 
-const common = (apiUrl: string, redis: string): Common => ({
+const common = (apiUrl: string, redis: string): SharedFlags => ({
   apiUrl: Option.some(apiUrl),
   timeout: Option.none(),
   deadline: Option.none(),
@@ -47,7 +48,7 @@ describe("--redis", () => {
         const url = `redis://:hunter2@127.0.0.1:${yield* deadPort}`
         const error = yield* Effect.flip(
           run("paper x", SemanticScholar.use((s2) => s2.getPaper("CorpusId:1"))).pipe(
-            Effect.provide(client(common(emulator.url, url)))
+            Effect.provide(Client.layer(common(emulator.url, url)))
           )
         )
         expect(error.code).toBe(ExitCode.rateLimiter)

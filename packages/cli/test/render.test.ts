@@ -5,7 +5,7 @@ import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Writable } from "node:stream"
-import * as Common from "../src/Common.js"
+import * as Client from "../src/Client.js"
 import { Printer } from "../src/Printer.js"
 import type { Service as PrinterService } from "../src/Printer.js"
 import { cell, columnSet, columnsOf, mergeColumns } from "../src/render/Cells.js"
@@ -472,7 +472,7 @@ describe("control characters from the server (defect 10)", () => {
       try {
         yield* Effect.logWarning(`retrying: ${evil}`).pipe(
           Effect.annotateLogs("s2.body", evil),
-          Effect.provide(Common.logging(false))
+          Effect.provide(Client.logging(false))
         )
       } finally {
         spy.mockRestore()

@@ -8,8 +8,9 @@ import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
 import * as Ids from "../Ids.js"
+import * as OutputFlags from "../OutputFlags.js"
 import * as Output from "../render/Output.js"
 import { lookUp } from "./batch.js"
 import { authorDefaults, idsFile, listDefaults, listed, publicationDateOrYear, shown } from "./papers.js"
@@ -22,14 +23,19 @@ const authorId = Argument.String("author-id").pipe(Argument.withDescription("An 
  * @since 1.0.0
  */
 export const author = Command.make("author", { id: authorId, ...shown }, (o) =>
-  Common.run(
+  ClientCommand.run(
     `author ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fields = yield* Common.fields(o, Fields.authorLookup, [...authorDefaults, "externalIds", "homepage", "url"])
+      const fields = yield* OutputFlags.fields(o, Fields.authorLookup, [
+        ...authorDefaults,
+        "externalIds",
+        "homepage",
+        "url"
+      ])
       yield* Output.one(o, yield* s2.getAuthor(o.id, { fields }))
     })
-  )).pipe(Command.withDescription("Look up one author"), Common.withClient)
+  )).pipe(Command.withDescription("Look up one author"), ClientCommand.withClient)
 
 /**
  * `s2 authors <id…>`: any number of ids, 1000 per request.
@@ -40,18 +46,18 @@ export const authors = Command.make(
   "authors",
   { ids: authorId.pipe(Argument.variadic()), idsFile, ...listed },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       "authors batch",
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
         const ids = yield* Ids.gather(o.ids, o.idsFile)
-        const fields = yield* Common.fields(o, Fields.authorLookup, authorDefaults)
+        const fields = yield* OutputFlags.fields(o, Fields.authorLookup, authorDefaults)
         yield* lookUp(o, ids, 1000, (chunk) => s2.getAuthors(chunk, { fields, returnNotFound: true }))
       })
     )
 ).pipe(
   Command.withDescription("Look up many authors (ids as arguments and/or --ids-file), 1000 per request"),
-  Common.withClient
+  ClientCommand.withClient
 )
 
 /**
@@ -63,11 +69,11 @@ export const authorPapers = Command.make(
   "author-papers",
   { id: authorId, publicationDateOrYear, ...listed },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       `papers of author ${o.id}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
+        const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
         yield* Output.stream(
           o,
           s2.getAuthorPapers(o.id, {
@@ -78,7 +84,7 @@ export const authorPapers = Command.make(
         )
       })
     )
-).pipe(Command.withDescription("The papers of an author (streamed)"), Common.withClient)
+).pipe(Command.withDescription("The papers of an author (streamed)"), ClientCommand.withClient)
 
 /**
  * `s2 search-author <query>`.
@@ -89,12 +95,12 @@ export const searchAuthor = Command.make(
   "search-author",
   { query: Argument.String("query").pipe(Argument.withDescription("A name or part of one")), ...listed },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       `author search ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.paperAuthors, authorDefaults)
+        const fields = yield* OutputFlags.fields(o, Fields.paperAuthors, authorDefaults)
         yield* Output.stream(o, s2.searchAuthor(o.query, { fields, limit: Output.pageSize(o, 1000) }))
       })
     )
-).pipe(Command.withDescription("Search authors by name"), Common.withClient)
+).pipe(Command.withDescription("Search authors by name"), ClientCommand.withClient)

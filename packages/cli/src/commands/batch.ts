@@ -6,9 +6,9 @@
 import type { BatchResult } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import type { Listed } from "../Common.js"
 import { CommandError, ExitCode } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
+import type { Listed } from "../OutputFlags.js"
 import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
 

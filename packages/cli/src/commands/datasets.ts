@@ -13,21 +13,24 @@ import * as Effect from "effect/Effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
 import { fileError } from "../ExitCode.js"
+import * as InProcessEmulator from "../InProcessEmulator.js"
+import * as OutputFlags from "../OutputFlags.js"
 import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
+import * as SharedFlags from "../SharedFlags.js"
 
 const releaseId = Argument.String("release").pipe(
   Argument.withDescription("A release id (YYYY-MM-DD) or latest (the default)"),
   Argument.withDefault("latest")
 )
 const datasetName = Argument.String("dataset").pipe(Argument.withDescription("A dataset name, e.g. papers"))
-const format = { format: Common.formatFlag } as const
+const format = { format: OutputFlags.formatFlag } as const
 
 /** `s2 datasets releases`. @since 1.0.0 */
-export const releases = Command.make("releases", { max: Common.maxFlag, ...format }, (o) =>
-  Common.run(
+export const releases = Command.make("releases", { max: OutputFlags.maxFlag, ...format }, (o) =>
+  ClientCommand.run(
     "list of dataset releases",
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
@@ -37,7 +40,7 @@ export const releases = Command.make("releases", { max: Common.maxFlag, ...forma
 
 /** `s2 datasets release [id]`. @since 1.0.0 */
 export const release = Command.make("release", { release: releaseId, ...format }, (o) =>
-  Common.run(
+  ClientCommand.run(
     `release ${o.release}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
@@ -50,7 +53,7 @@ export const links = Command.make(
   "links",
   { dataset: datasetName, release: releaseId, ...format },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       `download links of ${o.dataset} in release ${o.release}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -74,7 +77,7 @@ export const diffs = Command.make(
     ...format
   },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       `diffs of ${o.dataset} from ${o.start} to ${o.end}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
@@ -106,22 +109,22 @@ export const download = Command.make(
       Flag.withDescription("Files fetched at once (default: 4)"),
       Flag.withDefault(4)
     ),
-    max: Common.maxFlag,
+    max: OutputFlags.maxFlag,
     ...format
   },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       `download of ${o.dataset} in release ${o.release}`,
       Effect.gen(function*() {
         const printer = yield* Printer
-        const common = yield* Common.s2
+        const common = yield* SharedFlags.s2
         // Loaded when a download runs: `@s2-effect/node` brings undici, which every other start of
         // `s2` would pay for.
         const { NodeDatasets } = yield* Effect.promise(() => import("@s2-effect/node"))
         // The file host: with --emulator the in-process emulator serves the files too.
         const files = common.emulator
           ? Layer.merge(
-            Layer.effect(HttpClient.HttpClient, Effect.map(Common.inProcessEmulator, (built) => built.client)),
+            Layer.effect(HttpClient.HttpClient, Effect.map(InProcessEmulator.get, (built) => built.client)),
             NodeFileSystem.layer
           )
           : NodeDatasets.layer
@@ -180,5 +183,5 @@ export const datasets = Command.make("datasets").pipe(
   Command.withDescription("The Datasets API: releases, a release, download links, diffs, downloads"),
   Command.withSubcommands([releases, release, links, diffs, download]),
   // The framework provides the client of the root's flags to every dataset command.
-  Common.withClient
+  ClientCommand.withClient
 )

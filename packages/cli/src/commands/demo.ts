@@ -10,9 +10,9 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { EmulatorSettings, inProcessEmulator } from "../Common.js"
 import { ExitCode } from "../ExitCode.js"
 import * as Help from "../Help.js"
+import * as InProcessEmulator from "../InProcessEmulator.js"
 import { Printer } from "../Printer.js"
 
 /** The demo's corpus. @since 1.0.0 */
@@ -86,7 +86,7 @@ export const program = <R>(
     yield* printer.out(
       bold(`s2 demo: building an in-process emulator with ${corpusSize.toLocaleString("en-US")} papers…`) + "\n"
     )
-    const emulator = yield* Effect.result(inProcessEmulator)
+    const emulator = yield* Effect.result(InProcessEmulator.get)
     if (emulator._tag === "Failure") {
       yield* printer.err(`s2: demo failed: ${emulator.failure.message}\n`)
       return emulator.failure.code
@@ -123,4 +123,4 @@ export const program = <R>(
         `The harvested papers are in ${out};\ndelete ${folder} when done.\n`
     )
     return 0
-  }).pipe(Effect.provideService(EmulatorSettings, { size: corpusSize, seed: 1 }))
+  }).pipe(Effect.provideService(InProcessEmulator.Settings, { size: corpusSize, seed: 1 }))

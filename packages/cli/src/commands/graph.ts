@@ -25,16 +25,19 @@ import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
 import { badInput, fileError } from "../ExitCode.js"
 import * as Harvest from "../Harvest.js"
 import * as HarvestCheckpoint from "../HarvestCheckpoint.js"
 import * as HarvestLock from "../HarvestLock.js"
 import * as Ids from "../Ids.js"
+import * as OutputFlags from "../OutputFlags.js"
+import * as Parse from "../Parse.js"
 import { Printer } from "../Printer.js"
 import * as Graph from "../render/Graph.js"
 import * as MapPage from "../render/Map.js"
 import * as Progress from "../render/Progress.js"
+import * as SharedFlags from "../SharedFlags.js"
 import * as Symlinks from "../Symlinks.js"
 
 /** Fields of each node's paper when `--fields` is omitted (the GraphML and CSV attributes). */
@@ -395,7 +398,7 @@ const settingsOf = (o: {
       ? null
       : given === undefined
       ? (o.format === "html" ? Graph.mapFields : graphDefaults)
-      : Common.splitList(given)
+      : Parse.splitList(given)
     if (o.format === "html") yield* MapPage.ready
     // Checked before anything touches the output.
     if (fields !== null) yield* Fields.select(Fields.paperList, fields)
@@ -450,7 +453,7 @@ export const graph = Command.make(
       Flag.withDescription("Keep papers cited at least N times (seeds always)"),
       Flag.optional
     ),
-    fields: Common.fieldsFlag,
+    fields: OutputFlags.fieldsFlag,
     format: Flag.Literals("format", ["jsonl", "csv", "graphml", "html"] as const).pipe(
       Flag.withDescription(
         "jsonl: node and edge lines; csv: one table with a type column; graphml: for Gephi, Cytoscape; " +
@@ -462,7 +465,7 @@ export const graph = Command.make(
     ...Harvest.resumeFlags("the walk")
   },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       "graph",
       Effect.gen(function*() {
         const settings = yield* settingsOf(o)
@@ -485,7 +488,7 @@ export const graph = Command.make(
             }; nothing to do\n`
           )
         }
-        const progress = yield* Common.progress("graph")
+        const progress = yield* SharedFlags.progress("graph")
         const result = yield* toFile(out, settings, start, progress).pipe(
           Effect.ensuring(progress.stop),
           // What the file holds is what its checkpoint counts (each batch and its checkpoint are written
@@ -523,5 +526,5 @@ export const graph = Command.make(
     )
 ).pipe(
   Command.withDescription("Walk the citation graph from seed papers into JSON lines, CSV or GraphML, with --resume"),
-  Common.withClient
+  ClientCommand.withClient
 )

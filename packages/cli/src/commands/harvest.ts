@@ -10,13 +10,16 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
 import * as Harvest from "../Harvest.js"
 import type * as HarvestCheckpoint from "../HarvestCheckpoint.js"
 import * as HarvestLock from "../HarvestLock.js"
+import * as OutputFlags from "../OutputFlags.js"
+import * as Parse from "../Parse.js"
 import { Printer } from "../Printer.js"
 import { currentYear, yearChart } from "../render/Chart.js"
 import * as Progress from "../render/Progress.js"
+import * as SharedFlags from "../SharedFlags.js"
 import * as FilterFlags from "./filters.js"
 
 /** Fields harvested when `--fields` is omitted. @since 1.0.0 */
@@ -62,21 +65,21 @@ export const harvest = Command.make(
     ),
     out: Flag.String("out").pipe(Flag.withMetavar("file"), Flag.withDescription("The JSON-lines output file")),
     ...Harvest.resumeFlags("the harvest"),
-    fields: Common.fieldsFlag,
-    max: Common.maxFlag,
+    fields: OutputFlags.fieldsFlag,
+    max: OutputFlags.maxFlag,
     sort: FilterFlags.sort,
     ...FilterFlags.flags
   },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       `harvest ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
         const printer = yield* Printer
         const given = Option.getOrUndefined(o.fields)
-        const fields = given?.trim() === "all" ? null : given === undefined ? harvestDefaults : Common.splitList(given)
+        const fields = given?.trim() === "all" ? null : given === undefined ? harvestDefaults : Parse.splitList(given)
         // Checked once, before anything touches the output; the client sends the selection as is.
         const selection = fields === null ? undefined : yield* Fields.select(Fields.paperList, fields)
-        const max = yield* Common.max(o)
+        const max = yield* OutputFlags.max(o)
         const spec: HarvestCheckpoint.Spec = {
           query: o.query,
           filters: yield* FilterFlags.toFilters(o),
@@ -87,7 +90,7 @@ export const harvest = Command.make(
         // Before anything touches the output: one harvest per file.
         yield* HarvestLock.acquire(o.out)
         const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite })
-        const shown = yield* Common.progress("harvest")
+        const shown = yield* SharedFlags.progress("harvest")
         // The records the output holds, as the harvest reports them after each page and its
         // checkpoint are written (a page is persisted whole or not at all, Ctrl-C waits for it):
         // the interrupt message needs no checkpoint read back, which might not decode.
@@ -113,5 +116,5 @@ export const harvest = Command.make(
     )
 ).pipe(
   Command.withDescription("Bulk search into a JSON-lines file, with progress, checkpoints and --resume"),
-  Common.withClient
+  ClientCommand.withClient
 )

@@ -13,7 +13,8 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
+import type * as SharedFlags from "../SharedFlags.js"
 
 /**
  * The deadline of one request (with its retries and waits) unless `--deadline` is given: an
@@ -25,7 +26,7 @@ import * as Common from "../Common.js"
 export const defaultDeadline = "50s"
 
 /** The shared flags with {@link defaultDeadline} when `--deadline` is not given. */
-const withDefaultDeadline = (common: Common.Common): Common.Common =>
+const withDefaultDeadline = (common: SharedFlags.SharedFlags): SharedFlags.SharedFlags =>
   Option.isSome(common.deadline) ? common : { ...common, deadline: Option.some(defaultDeadline) }
 
 const serve = Effect.gen(function*() {
@@ -46,5 +47,5 @@ const serve = Effect.gen(function*() {
  */
 export const mcp = Command.make("mcp", {}, () => serve).pipe(
   Command.withDescription("Serve the Semantic Scholar tools to an AI assistant over MCP (stdio)"),
-  (command) => Common.withClient(command, withDefaultDeadline)
+  (command) => ClientCommand.withClient(command, withDefaultDeadline)
 )

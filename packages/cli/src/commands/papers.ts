@@ -8,8 +8,9 @@ import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
 import * as Ids from "../Ids.js"
+import * as OutputFlags from "../OutputFlags.js"
 import * as Output from "../render/Output.js"
 import * as TextFlag from "../TextFlag.js"
 import { lookUp } from "./batch.js"
@@ -51,10 +52,14 @@ export const publicationDateOrYear = TextFlag.optional(
 )
 
 /** The output flags of a lookup of one record. @since 1.0.0 */
-export const shown = { fields: Common.fieldsFlag, format: Common.formatFlag } as const
+export const shown = { fields: OutputFlags.fieldsFlag, format: OutputFlags.formatFlag } as const
 
 /** The output flags of a list. @since 1.0.0 */
-export const listed = { fields: Common.fieldsFlag, max: Common.maxFlag, format: Common.formatFlag } as const
+export const listed = {
+  fields: OutputFlags.fieldsFlag,
+  max: OutputFlags.maxFlag,
+  format: OutputFlags.formatFlag
+} as const
 
 /**
  * `s2 paper <id>`.
@@ -62,14 +67,14 @@ export const listed = { fields: Common.fieldsFlag, max: Common.maxFlag, format: 
  * @since 1.0.0
  */
 export const paper = Command.make("paper", { id: paperId, ...shown }, (o) =>
-  Common.run(
+  ClientCommand.run(
     `paper ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fields = yield* Common.fields(o, Fields.paperLookup, paperDefaults)
+      const fields = yield* OutputFlags.fields(o, Fields.paperLookup, paperDefaults)
       yield* Output.one(o, yield* s2.getPaper(o.id, { fields }))
     })
-  )).pipe(Command.withDescription("Look up one paper"), Common.withClient)
+  )).pipe(Command.withDescription("Look up one paper"), ClientCommand.withClient)
 
 /** `--ids-file`. @since 1.0.0 */
 export const idsFile = TextFlag.optional(
@@ -88,18 +93,18 @@ export const papers = Command.make(
   "papers",
   { ids: paperId.pipe(Argument.variadic()), idsFile, ...listed },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       "papers batch",
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
         const ids = (yield* Ids.gather(o.ids, o.idsFile)).map(Ids.paperId)
-        const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
+        const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
         yield* lookUp(o, ids, 500, (chunk) => s2.getPapers(chunk, { fields, returnNotFound: true }))
       })
     )
 ).pipe(
   Command.withDescription("Look up many papers (ids as arguments and/or --ids-file), 500 per request"),
-  Common.withClient
+  ClientCommand.withClient
 )
 
 /**
@@ -108,14 +113,14 @@ export const papers = Command.make(
  * @since 1.0.0
  */
 export const paperAuthors = Command.make("paper-authors", { id: paperId, ...listed }, (o) =>
-  Common.run(
+  ClientCommand.run(
     `authors of paper ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fields = yield* Common.fields(o, Fields.paperAuthors, authorDefaults)
+      const fields = yield* OutputFlags.fields(o, Fields.paperAuthors, authorDefaults)
       yield* Output.stream(o, s2.getPaperAuthors(o.id, { fields, limit: Output.pageSize(o, 1000) }))
     })
-  )).pipe(Command.withDescription("The authors of a paper"), Common.withClient)
+  )).pipe(Command.withDescription("The authors of a paper"), ClientCommand.withClient)
 
 /**
  * `s2 citations <id>`: the papers citing a paper, streamed page by page.
@@ -126,11 +131,11 @@ export const citations = Command.make(
   "citations",
   { id: paperId, publicationDateOrYear, ...listed },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       `citations of paper ${o.id}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.citationList, edgeDefaults)
+        const fields = yield* OutputFlags.fields(o, Fields.citationList, edgeDefaults)
         yield* Output.stream(
           o,
           s2.getPaperCitations(o.id, {
@@ -141,7 +146,7 @@ export const citations = Command.make(
         )
       })
     )
-).pipe(Command.withDescription("Papers citing a paper (streamed)"), Common.withClient)
+).pipe(Command.withDescription("Papers citing a paper (streamed)"), ClientCommand.withClient)
 
 /**
  * `s2 references <id>`: the papers a paper cites.
@@ -149,11 +154,11 @@ export const citations = Command.make(
  * @since 1.0.0
  */
 export const references = Command.make("references", { id: paperId, ...listed }, (o) =>
-  Common.run(
+  ClientCommand.run(
     `references of paper ${o.id}`,
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
-      const fields = yield* Common.fields(o, Fields.citationList, edgeDefaults)
+      const fields = yield* OutputFlags.fields(o, Fields.citationList, edgeDefaults)
       yield* Output.stream(o, s2.getPaperReferences(o.id, { fields, limit: Output.pageSize(o, 1000) }))
     })
-  )).pipe(Command.withDescription("Papers a paper cites (streamed)"), Common.withClient)
+  )).pipe(Command.withDescription("Papers a paper cites (streamed)"), ClientCommand.withClient)

@@ -9,9 +9,10 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
 import { badInput } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
+import * as OutputFlags from "../OutputFlags.js"
 import * as Output from "../render/Output.js"
 import { listDefaults, listed } from "./papers.js"
 
@@ -50,12 +51,12 @@ export const recommend = Command.make(
     ...listed
   },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       "recommendations",
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
-        const max = yield* Common.max(o)
+        const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
+        const max = yield* OutputFlags.max(o)
         const limit = max === undefined ? undefined : Math.min(max, 500)
         if (Option.isSome(o.id)) {
           if (o.positive.length > 0 || o.negative.length > 0) {
@@ -77,5 +78,5 @@ export const recommend = Command.make(
     )
 ).pipe(
   Command.withDescription("Papers like a paper, or like --positive papers and unlike --negative ones"),
-  Common.withClient
+  ClientCommand.withClient
 )

@@ -13,7 +13,7 @@ import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
 import { badInput, CommandError, ExitCode, fileError } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
 import { Printer } from "../Printer.js"
@@ -189,7 +189,7 @@ export const related = Command.make(
     out: Flag.String("out").pipe(Flag.withMetavar("file"), Flag.withDescription("Write to this file"), Flag.optional)
   },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       "related papers",
       Effect.gen(function*() {
         const printer = yield* Printer
@@ -225,5 +225,5 @@ export const related = Command.make(
   Command.withDescription(
     "The papers most related to seed papers, by co-citation and bibliographic coupling; a table, records or an HTML map"
   ),
-  Common.withClient
+  ClientCommand.withClient
 )

@@ -14,8 +14,10 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
 import { badInput, CommandError, ExitCode, fileError } from "../ExitCode.js"
+import * as OutputFlags from "../OutputFlags.js"
+import * as Parse from "../Parse.js"
 import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
 
@@ -169,9 +171,9 @@ const fieldsOf = (o: { readonly fields: Option.Option<string> }, format: string)
       return Citable.fields
     }
     // Checked (and refused with the known names) as `s2 papers` checks it; `all` is the summary set.
-    const checked = yield* Common.fields(o, Fields.paperList, resolveDefaults)
+    const checked = yield* OutputFlags.fields(o, Fields.paperList, resolveDefaults)
     if (checked === undefined) return undefined
-    return Common.splitList(Option.getOrElse(o.fields, () => resolveDefaults.join(","))).map(Fields.unchecked)
+    return Parse.splitList(Option.getOrElse(o.fields, () => resolveDefaults.join(","))).map(Fields.unchecked)
   })
 
 /**
@@ -181,9 +183,9 @@ const fieldsOf = (o: { readonly fields: Option.Option<string> }, format: string)
  */
 export const resolve = Command.make(
   "resolve",
-  { file, fields: Common.fieldsFlag, format: formatFlag },
+  { file, fields: OutputFlags.fieldsFlag, format: formatFlag },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       "resolve",
       Effect.gen(function*() {
         const printer = yield* Printer
@@ -224,7 +226,7 @@ export const resolve = Command.make(
   Command.withDescription(
     "Resolve a reference list (DOIs, arXiv ids, titles, one per line, or a .bib file) to papers or BibTeX"
   ),
-  Common.withClient
+  ClientCommand.withClient
 )
 
 /** A record of `--format jsonl|csv|table|json`: the input (and .bib key), how it was found, and the paper as the API sent it. */

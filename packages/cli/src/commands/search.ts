@@ -11,10 +11,13 @@ import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
 import { badInput, ExitCode, failed } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
+import * as OutputFlags from "../OutputFlags.js"
+import * as Parse from "../Parse.js"
 import * as Output from "../render/Output.js"
+import * as SharedFlags from "../SharedFlags.js"
 import * as TextFlag from "../TextFlag.js"
 import * as FilterFlags from "./filters.js"
 import { listDefaults, listed, publicationDateOrYear, shown } from "./papers.js"
@@ -40,11 +43,11 @@ export const search = Command.make(
     ...FilterFlags.flags
   },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       `${o.bulk ? "bulk " : ""}search ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
-        const fields = yield* Common.fields(o, Fields.paperList, listDefaults)
+        const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
         const filters = yield* FilterFlags.toFilters(o)
         if (!o.bulk && Option.isSome(o.sort)) {
           return yield* Effect.fail(badInput("--sort needs --bulk: relevance search is ranked"))
@@ -55,8 +58,8 @@ export const search = Command.make(
             s2.searchPaper(o.query, { ...filters, fields, limit: Output.pageSize(o, 100) })
           )
         }
-        const progress = yield* Common.progress()
-        const max = yield* Common.max(o)
+        const progress = yield* SharedFlags.progress()
+        const max = yield* OutputFlags.max(o)
         const startedAt = Date.now()
         let records = 0
         let pages = 0
@@ -84,7 +87,7 @@ export const search = Command.make(
         return yield* Output.stream(o, papers).pipe(Effect.ensuring(progress.stop))
       })
     )
-).pipe(Command.withDescription("Search papers (relevance; --bulk for the bulk endpoint)"), Common.withClient)
+).pipe(Command.withDescription("Search papers (relevance; --bulk for the bulk endpoint)"), ClientCommand.withClient)
 
 /**
  * `s2 match <title>`: the paper with this title. The API's title match answers the nearest title it
@@ -103,13 +106,13 @@ export const match = Command.make(
   },
   (o) => {
     const what = `title match ${JSON.stringify(o.title)}`
-    return Common.run(
+    return ClientCommand.run(
       what,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
         // The paper is checked against its title: asked for whatever --fields names.
         const withTitle = Option.map(o.fields, (given) => given.trim() === "all" ? given : `${given},title`)
-        const fields = yield* Common.fields({ fields: withTitle }, Fields.paperList, listDefaults)
+        const fields = yield* OutputFlags.fields({ fields: withTitle }, Fields.paperList, listDefaults)
         const filters = yield* FilterFlags.toFilters(o)
         const paper = yield* s2.matchPaperTitle(o.title, { ...filters, fields })
         const { same, similarity } = TitleMatch.compare(o.title, paper.title ?? "")
@@ -127,7 +130,7 @@ export const match = Command.make(
       })
     )
   }
-).pipe(Command.withDescription("The paper with this title (exit 3 when none has it)"), Common.withClient)
+).pipe(Command.withDescription("The paper with this title (exit 3 when none has it)"), ClientCommand.withClient)
 
 /**
  * `s2 autocomplete <text>`.
@@ -138,18 +141,18 @@ export const autocomplete = Command.make(
   "autocomplete",
   {
     text: Argument.String("text").pipe(Argument.withDescription("The beginning of a title")),
-    max: Common.maxFlag,
-    format: Common.formatFlag
+    max: OutputFlags.maxFlag,
+    format: OutputFlags.formatFlag
   },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       `autocomplete ${JSON.stringify(o.text)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
         yield* Output.many(o, yield* s2.getAutocomplete(o.text))
       })
     )
-).pipe(Command.withDescription("Title completions for a partial query"), Common.withClient)
+).pipe(Command.withDescription("Title completions for a partial query"), ClientCommand.withClient)
 
 /**
  * `s2 snippets <query>`: passages of text matching a query.
@@ -165,8 +168,8 @@ export const snippets = Command.make(
       "list",
       "Comma-separated snippet fields to return (snippet.text, snippet.section, …); `all` for every field"
     ),
-    max: Common.maxFlag,
-    format: Common.formatFlag,
+    max: OutputFlags.maxFlag,
+    format: OutputFlags.formatFlag,
     paperIds: TextFlag.optional("paper-ids", "list", "Comma-separated paper ids to search in"),
     authors: TextFlag.optional("authors", "list", "Comma-separated author names (all must match)"),
     minCitationCount: FilterFlags.flags.minCitationCount,
@@ -177,12 +180,12 @@ export const snippets = Command.make(
     publicationDateOrYear
   },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       `snippet search ${JSON.stringify(o.query)}`,
       Effect.gen(function*() {
         const s2 = yield* SemanticScholar
         const names = Option.getOrUndefined(
-          Option.map(Option.filter(o.fields, (f) => f.trim() !== "all"), Common.splitList)
+          Option.map(Option.filter(o.fields, (f) => f.trim() !== "all"), Parse.splitList)
         )
         const filters = yield* FilterFlags.toFilters({
           year: Option.none(),
@@ -193,18 +196,18 @@ export const snippets = Command.make(
           publicationDateOrYear: Option.none(),
           minCitationCount: Option.none()
         })
-        const max = yield* Common.max(o)
+        const max = yield* OutputFlags.max(o)
         yield* Output.many(
           o,
           yield* s2.searchSnippet(o.query, {
             // The client checks that each is a snippet.* path (exit 2 naming the others), once.
             fields: names as ReadonlyArray<SnippetField> | undefined,
-            paperIds: Option.getOrUndefined(Option.map(o.paperIds, (list) => Common.splitList(list).map(Ids.paperId))),
-            authors: Option.getOrUndefined(Option.map(o.authors, Common.splitList)),
+            paperIds: Option.getOrUndefined(Option.map(o.paperIds, (list) => Parse.splitList(list).map(Ids.paperId))),
+            authors: Option.getOrUndefined(Option.map(o.authors, Parse.splitList)),
             minCitationCount: Option.getOrUndefined(o.minCitationCount),
             insertedBefore: Option.getOrUndefined(o.insertedBefore),
             year: Option.getOrUndefined(o.year),
-            venue: Option.getOrUndefined(Option.map(o.venue, Common.splitList)),
+            venue: Option.getOrUndefined(Option.map(o.venue, Parse.splitList)),
             fieldsOfStudy: filters.fieldsOfStudy,
             publicationDateOrYear: Option.getOrUndefined(o.publicationDateOrYear),
             limit: max === undefined ? undefined : Math.min(max, 1000)
@@ -212,4 +215,4 @@ export const snippets = Command.make(
         )
       })
     )
-).pipe(Command.withDescription("Passages of text matching a query"), Common.withClient)
+).pipe(Command.withDescription("Passages of text matching a query"), ClientCommand.withClient)

@@ -14,7 +14,7 @@ import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as Common from "../Common.js"
+import * as ClientCommand from "../ClientCommand.js"
 import { CommandError, ExitCode } from "../ExitCode.js"
 import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
@@ -176,7 +176,7 @@ export const verify = Command.make(
   "verify",
   { file, format: formatFlag },
   (o) =>
-    Common.run(
+    ClientCommand.run(
       "verify",
       Effect.gen(function*() {
         const printer = yield* Printer
@@ -217,5 +217,5 @@ export const verify = Command.make(
   Command.withDescription(
     "Verify a .bib file or reference list: each entry verified, mismatch (what differs) or not found; exit 3 unless all are verified"
   ),
-  Common.withClient
+  ClientCommand.withClient
 )

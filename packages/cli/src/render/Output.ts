@@ -7,9 +7,9 @@
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import * as Stream from "effect/Stream"
-import type { Listed, Shown } from "../Common.js"
-import * as Common from "../Common.js"
 import type { CommandError } from "../ExitCode.js"
+import type { Listed, Shown } from "../OutputFlags.js"
+import * as OutputFlags from "../OutputFlags.js"
 import { Printer } from "../Printer.js"
 import { makeWriter } from "./Format.js"
 
@@ -29,7 +29,7 @@ export const toJson = (record: unknown): unknown =>
 export const one = (shown: Shown, record: unknown): Effect.Effect<void, CommandError, Printer> =>
   Effect.gen(function*() {
     const printer = yield* Printer
-    const writer = makeWriter(yield* Common.format(shown), printer, true)
+    const writer = makeWriter(yield* OutputFlags.format(shown), printer, true)
     yield* writer.write(toJson(record))
     yield* writer.end
   })
@@ -46,8 +46,8 @@ export const stream = <E, R>(
 ): Effect.Effect<number, E | CommandError, R | Printer> =>
   Effect.gen(function*() {
     const printer = yield* Printer
-    const max = yield* Common.max(listed)
-    const writer = makeWriter(yield* Common.format(listed), printer, false, column)
+    const max = yield* OutputFlags.max(listed)
+    const writer = makeWriter(yield* OutputFlags.format(listed), printer, false, column)
     let count = 0
     yield* (max === undefined ? records : Stream.take(records, max)).pipe(
       Stream.runForEach((record) => {

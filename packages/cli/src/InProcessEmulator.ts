@@ -1,0 +1,78 @@
+/**
+ * The in-process emulator of `--emulator` (and of `s2 demo`): the `@s2-effect/testing` package's
+ * `Emulator`, which this module alone loads, and only when it is asked for, so that no command
+ * against the API loads the test package (test/lazyTesting.test.ts checks it).
+ *
+ * @since 1.1.0
+ */
+import type { Emulator } from "@s2-effect/testing"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Result from "effect/Result"
+import type { CommandError } from "./ExitCode.js"
+import { badInput } from "./ExitCode.js"
+
+/**
+ * The in-process emulator used by `--emulator`: corpus size and seed. The default size is
+ * `S2_EMULATOR_SIZE` or 10,000 papers; the demo provides 100,000.
+ *
+ * @since 1.0.0
+ */
+export const Settings = Context.Reference<{ readonly size: number | undefined; readonly seed: number }>(
+  "@s2-effect/cli/EmulatorSettings",
+  { defaultValue: () => ({ size: undefined, seed: 1 }) }
+)
+
+/**
+ * A running emulator: its `HttpClient` and its corpus.
+ *
+ * @since 1.1.0
+ */
+export type Built = Effect.Success<ReturnType<typeof Emulator["make"]>>
+
+const emulators = new Map<string, Built>()
+
+/**
+ * The in-process emulator `--emulator` uses, built once per process for the size and seed of
+ * {@link Settings} (the demo runs many commands against one corpus, and reads it to choose
+ * what to show), with the faults of `S2_EMULATOR_FAULTS` (the JSON of a `Faults.Config`), so that
+ * a 429 storm can be tried offline; a value that does not decode is refused (exit 2).
+ *
+ * @since 1.0.0
+ */
+export const get: Effect.Effect<Built, CommandError> = Effect.gen(function*() {
+  const settings = yield* Settings
+  const fromEnv = yield* Config.Int("S2_EMULATOR_SIZE").pipe(Config.withDefault(10_000), Effect.orDie)
+  const faultsText = Option.filter(
+    yield* Config.option(Config.String("S2_EMULATOR_FAULTS")).pipe(Effect.orDie),
+    (text) => text.trim().length > 0
+  )
+  const size = settings.size ?? fromEnv
+  const key = `${settings.seed}/${size}/${Option.getOrElse(faultsText, () => "")}`
+  let built = emulators.get(key)
+  if (built === undefined) {
+    // Loaded only when asked for, so that commands against the API start faster.
+    const testing = yield* Effect.promise(() => import("@s2-effect/testing"))
+    const faults = Option.isNone(faultsText) ? undefined : yield* Result.match(
+      testing.Faults.parseConfig(faultsText.value),
+      {
+        onFailure: (why) =>
+          Effect.fail(badInput(`S2_EMULATOR_FAULTS is not a fault configuration (Faults.Config as JSON): ${why}`)),
+        onSuccess: Effect.succeed
+      }
+    )
+    built = yield* testing.Emulator.make({ seed: settings.seed, size, ...(faults === undefined ? {} : { faults }) })
+    emulators.set(key, built)
+  }
+  return built
+})
+
+/**
+ * The API root under `--emulator`: requests never leave the process, and error messages should
+ * not name api.semanticscholar.org as the server that answered.
+ *
+ * @since 1.0.0
+ */
+export const url = "https://emulator.s2.test"
