@@ -3,8 +3,6 @@
  *
  * @since 1.0.0
  */
-/** @category modules */
-export * as AssistantTools from "./AssistantTools.js"
 export { Author } from "./Author.js"
 /** @category modules */
 export * as Citable from "./Citable.js"

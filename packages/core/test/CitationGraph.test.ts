@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
+import { json, requests, type Seen, testLayer } from "@s2-effect/test-support/scripted"
 import { Emulator } from "@s2-effect/testing"
 import { Effect, Layer, Logger, Result, Stream } from "effect"
 import * as fc from "fast-check"
-import { AssistantTools, CitationGraph, type Paper, SemanticScholar } from "../src/index.js"
+import { CitationGraph, type Paper, SemanticScholar } from "../src/index.js"
 import * as Validate from "../src/internal/validate.js"
-import { json, requests, type Seen, testLayer } from "./support/Scripted.js"
 
 const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
 
@@ -423,21 +423,4 @@ describe("CitationGraph.crawl, ids from the server that no request can carry", (
     },
     60_000
   )
-
-  it.effect("citation_graph answers with the papers and a skipped count, not a bad-parameter failure", () =>
-    Effect.gen(function*() {
-      const toolkit = yield* AssistantTools.toolkit
-      const results = yield* toolkit.handle("citation_graph", { seeds: ["DOI:10.1/seed"], direction: "citations" })
-      const last = (yield* Stream.runCollect(results)).at(-1)!
-      expect(last.isFailure).toBe(false)
-      const answer = last.result as AssistantTools.GraphAnswer
-      expect(answer.nodes.map((n) => n.paperId)).toEqual([sha(1), sha(2)])
-      expect(answer.skipped).toBe(1)
-      const text = last.modelOutput?.[0]
-      expect(text?.type === "text" ? text.text : "").toMatch(/skipped 1 id the server listed that no request can carry/)
-    }).pipe(
-      Effect.provide(AssistantTools.handlers.pipe(
-        Layer.provideMerge(listing((of) => of === sha(1) ? [sha(2), control] : []))
-      ))
-    ))
 })

@@ -4,8 +4,8 @@
  *
  * @since 1.0.0
  */
+import { AssistantTools } from "@s2-effect/ai"
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
-import { AssistantTools } from "@s2-effect/core"
 import * as McpProtocol from "effect/ai/McpProtocol"
 import * as McpServer from "effect/ai/McpServer"
 import * as Effect from "effect/Effect"

@@ -28,6 +28,7 @@
  *
  * @since 1.0.0
  */
+import type { S2Error, SemanticScholar } from "@s2-effect/core"
 import type * as McpServer from "effect/ai/McpServer"
 import type * as Tool from "effect/ai/Tool"
 import type * as Toolkit from "effect/ai/Toolkit"
@@ -36,8 +37,6 @@ import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as internal from "./internal/assistantTools.js"
 import * as mcpTools from "./internal/mcpTools.js"
-import type { S2Error } from "./S2Error.js"
-import type { SemanticScholar } from "./SemanticScholar.js"
 
 export {
   AuthorPapersAnswer,
@@ -144,7 +143,8 @@ export const register: <Tools extends Record<string, Tool.Any>>(
  * ```ts
  * import { Layer } from "effect"
  * import { McpProtocol, McpServer } from "effect/ai"
- * import { AssistantTools, SemanticScholar } from "@s2-effect/core"
+ * import { AssistantTools } from "@s2-effect/ai"
+ * import { SemanticScholar } from "@s2-effect/core"
  *
  * // Serve the tools over stdio (a platform's `Stdio` and an `HttpClient` still to provide,
  * // e.g. from @effect/platform-node and @s2-effect/node).
@@ -172,7 +172,8 @@ export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticSchola
  *
  * @example
  * ```ts
- * import { AssistantTools, RateLimited } from "@s2-effect/core"
+ * import { AssistantTools } from "@s2-effect/ai"
+ * import { RateLimited } from "@s2-effect/core"
  *
  * const failure = AssistantTools.toolFailure(new RateLimited({ message: "429", retryAfterMillis: 2000 }))
  * // failure.kind === "rateLimited", failure.retryAfterSeconds === 2

@@ -5,15 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
-import { Emulator, Faults, Fixtures, SemanticScholarStub } from "@s2-effect/testing"
-import { Effect, Fiber, Layer, Queue, Schema, Stream } from "effect"
-import type { Toolkit } from "effect/ai"
-import { McpProtocol, McpServer, McpTest, Tool } from "effect/ai"
-import { TestClock } from "effect/testing"
-import * as fc from "fast-check"
-import type { S2Error } from "../src/index.js"
+import type { S2Error } from "@s2-effect/core"
 import {
-  AssistantTools,
   BadQueryParameters,
   CitationGraph,
   DecodeError,
@@ -29,9 +22,16 @@ import {
   TitleMatch,
   TransportError,
   UnexpectedStatus
-} from "../src/index.js"
-import { json, testLayer } from "./support/Scripted.js"
-import { settle } from "./support/Settle.js"
+} from "@s2-effect/core"
+import { settle } from "@s2-effect/test-support"
+import { json, testLayer } from "@s2-effect/test-support/scripted"
+import { Emulator, Faults, Fixtures, SemanticScholarStub } from "@s2-effect/testing"
+import { Effect, Fiber, Layer, Queue, Schema, Stream } from "effect"
+import type { Toolkit } from "effect/ai"
+import { McpProtocol, McpServer, McpTest, Tool } from "effect/ai"
+import { TestClock } from "effect/testing"
+import * as fc from "fast-check"
+import { AssistantTools } from "../src/index.js"
 
 const TURING = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
 const ATTENTION = "204e3073870fae3d05bcbc2f6a8e263d9b72e776"
@@ -548,6 +548,34 @@ describe("resolve_references and citation_graph", () => {
       const seeds = yield* failure("citation_graph", { seeds: ["a", "b", "c", "d", "e", "f"] })
       expect(seeds.origin).toBe("parameters")
     }).pipe(Effect.provide(emulated())))
+
+  it.effect("citation_graph answers with the papers and a skipped count, not a bad-parameter failure", () => {
+    const sha = (n: number) => n.toString(16).padStart(40, "0")
+    // The seed DOI:10.1/seed is sha(1); its list names sha(2) and an id with a control character,
+    // which no request can carry.
+    const server = testLayer((request) => {
+      if (request.url.pathname.endsWith("/paper/batch")) {
+        const ids = (request.body as { ids: Array<string> }).ids
+        return Effect.succeed(json(ids.map((id) => ({ paperId: id === "DOI:10.1/seed" ? sha(1) : id }))))
+      }
+      const of = decodeURIComponent(request.url.pathname.split("/").at(-2)!)
+      const listed = of === sha(1) ? [sha(2), "a\u0001b"] : []
+      return Effect.succeed(
+        json({ offset: 0, data: listed.map((paperId) => ({ citingPaper: { paperId }, citedPaper: { paperId } })) })
+      )
+    })
+    return Effect.gen(function*() {
+      const toolkit = yield* AssistantTools.toolkit
+      const results = yield* toolkit.handle("citation_graph", { seeds: ["DOI:10.1/seed"], direction: "citations" })
+      const last = (yield* Stream.runCollect(results)).at(-1)!
+      expect(last.isFailure).toBe(false)
+      const answer = last.result as AssistantTools.GraphAnswer
+      expect(answer.nodes.map((n) => n.paperId)).toEqual([sha(1), sha(2)])
+      expect(answer.skipped).toBe(1)
+      const text = last.modelOutput?.[0]
+      expect(text?.type === "text" ? text.text : "").toMatch(/skipped 1 id the server listed that no request can carry/)
+    }).pipe(Effect.provide(AssistantTools.handlers.pipe(Layer.provideMerge(server))))
+  })
 })
 
 describe("related_papers", () => {

@@ -5,6 +5,7 @@
  * character but the line breaks between lines, so a hostile record cannot flood the model's
  * context or smuggle terminal escapes into a transcript.
  */
+import { excerpt as cut } from "@s2-effect/core"
 import type {
   AuthorPapersAnswer,
   AuthorSearchAnswer,
@@ -21,7 +22,6 @@ import type {
   SnippetsAnswer,
   TitleMatch
 } from "./assistantTools.js"
-import { cut } from "./text.js"
 
 /** The longest line of any rendering. */
 export const maxLine = 2000

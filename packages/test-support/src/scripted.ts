@@ -2,12 +2,16 @@
  * A tiny scripted HttpClient for unit tests of the transport: each request is recorded and answered
  * by a handler, in Effect, so `TestClock` controls any waiting the handler does.
  */
-import { Clock, Context, Effect, Layer, Ref } from "effect"
+import type { Options } from "@s2-effect/core"
+import { SemanticScholar } from "@s2-effect/core"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
-import type { Options } from "../../src/Options.js"
-import { SemanticScholar } from "../../src/SemanticScholar.js"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
 
 export interface Seen {
   readonly method: string

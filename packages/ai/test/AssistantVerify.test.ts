@@ -4,12 +4,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
+import { SemanticScholar } from "@s2-effect/core"
+import { settle } from "@s2-effect/test-support"
 import { Emulator, Faults } from "@s2-effect/testing"
 import { Effect, Fiber, Layer, Stream } from "effect"
 import { McpProtocol, McpTest, Tool } from "effect/ai"
 import { TestClock } from "effect/testing"
-import { AssistantTools, SemanticScholar } from "../src/index.js"
-import { settle } from "./support/Settle.js"
+import { AssistantTools } from "../src/index.js"
 
 const TURING = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
 const ATTENTION = "204e3073870fae3d05bcbc2f6a8e263d9b72e776"

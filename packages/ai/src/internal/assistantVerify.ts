@@ -4,14 +4,12 @@
  * made from what `assistantTools.ts` defines (the paper summary, the failures, the budget), passed
  * in by {@link make}: that module registers the tool, so importing its values here would be a cycle.
  */
+import type { Paper, S2Error, SemanticScholar } from "@s2-effect/core"
+import { Verify } from "@s2-effect/core"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import type { Paper } from "../Paper.js"
-import type { S2Error } from "../S2Error.js"
-import type { SemanticScholar } from "../SemanticScholar.js"
-import * as Verify from "../Verify.js"
 import * as text from "./assistantText.js"
 import type { FailureKind, PaperSummary as PaperSummaryType, ToolFailure } from "./assistantTools.js"
 import { reportProgress } from "./mcpTools.js"

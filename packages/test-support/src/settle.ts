@@ -3,9 +3,10 @@
  * fiber has scheduled its sleep (when it waits on something else first, such as a cache store), and
  * that sleep would then never fire: advancing in small steps until the fiber is done cannot miss it.
  */
-import type { Duration } from "effect"
-import { Effect, Fiber } from "effect"
-import { TestClock } from "effect/testing"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/testing/TestClock"
 
 export const settle = <A, E>(fiber: Fiber.Fiber<A, E>, step: Duration.Input = "10 millis") =>
   Effect.gen(function*() {

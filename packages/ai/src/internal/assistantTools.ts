@@ -4,6 +4,16 @@
  * purpose: chosen fields, bounded counts, every string from the server cut to a bound, no object
  * keyed by server data. The text each tool shows the model is in `assistantText.ts`.
  */
+import type { Fields, OffsetPage, Paper, PaperRef, S2Error, Service } from "@s2-effect/core"
+import {
+  CitationGraph,
+  Filters,
+  isS2Error,
+  Resolve,
+  RetryPolicy,
+  SemanticScholar,
+  TitleMatch as Titles
+} from "@s2-effect/core"
 import * as Prompt from "effect/ai/Prompt"
 import * as Tool from "effect/ai/Tool"
 import * as Toolkit from "effect/ai/Toolkit"
@@ -14,19 +24,9 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { HandlersOptions } from "../AssistantTools.js"
-import * as CitationGraph from "../CitationGraph.js"
-import type * as Fields from "../Fields.js"
-import * as Filters from "../Filters.js"
-import type { OffsetPage } from "../Page.js"
-import type { Paper, PaperRef } from "../Paper.js"
-import * as Resolve from "../Resolve.js"
-import { defaultBudgets } from "../RetryPolicy.js"
-import { isS2Error, type S2Error } from "../S2Error.js"
-import { SemanticScholar, type Service } from "../SemanticScholar.js"
 import * as text from "./assistantText.js"
 import * as verifyTool from "./assistantVerify.js"
 import { reportProgress } from "./mcpTools.js"
-import * as titleMatch from "./titleMatch.js"
 
 // ---------------------------------------------------------------------------------------------
 // bounds
@@ -469,7 +469,7 @@ export type FailureKind = typeof FailureKind.Type
  * @category symbols
  * @since 1.0.0
  */
-export const ToolFailureTypeId: unique symbol = Symbol.for("@s2-effect/core/AssistantTools/ToolFailure")
+export const ToolFailureTypeId: unique symbol = Symbol.for("@s2-effect/ai/AssistantTools/ToolFailure")
 
 /**
  * @category symbols
@@ -520,7 +520,7 @@ export const failure = (kind: FailureKind, detail: string, retryAfterSeconds?: n
 
 /** The server's wait, else the longest the default policy waits after a 429 (no wait is safe to advise). */
 const seconds = (millis: number | undefined) =>
-  Math.max(1, Math.ceil((millis ?? Duration.toMillis(defaultBudgets.rateLimited.cap)) / 1000))
+  Math.max(1, Math.ceil((millis ?? Duration.toMillis(RetryPolicy.defaultBudgets.rateLimited.cap)) / 1000))
 
 const rateLimited = (retryAfterMillis: number | undefined, what: string) => {
   const wait = seconds(retryAfterMillis)
@@ -815,7 +815,8 @@ const VerifyReferences = tool("verify_references", verify.spec)
  * @example
  * ```ts
  * import { Effect, Layer, Stream } from "effect"
- * import { AssistantTools, SemanticScholar } from "@s2-effect/core"
+ * import { AssistantTools } from "@s2-effect/ai"
+ * import type { SemanticScholar } from "@s2-effect/core"
  *
  * const program = Effect.gen(function*() {
  *   const tools = yield* AssistantTools.toolkit
@@ -1282,7 +1283,7 @@ const relatedAnswer = (answer: CitationGraph.Related, budget: Duration.Duration)
  */
 const matchTitle = (s2: Service, title: string): Run<TitleMatch> =>
   Effect.flatMap(s2.matchPaperTitle(title, { fields: summaryFields }), (paper) => {
-    const { same, similarity } = titleMatch.compare(title, paper.title ?? "")
+    const { same, similarity } = Titles.compare(title, paper.title ?? "")
     return same
       ? Effect.succeed({
         ...paperSummary(paper),
@@ -1291,7 +1292,7 @@ const matchTitle = (s2: Service, title: string): Run<TitleMatch> =>
       : Effect.fail(failure(
         "notFound",
         // Its id, so that the model can show that paper as what it is: another title, not the one asked for.
-        `${titleMatch.describeNearest(paper.title ?? "", similarity)}${
+        `${Titles.describeNearest(paper.title ?? "", similarity)}${
           paper.paperId === null ? "" : `; its paperId ${paper.paperId}`
         }`
       ))

@@ -14,6 +14,8 @@
  * And the client's waits during a call (retries, the rate limit; its `Waits` channel) are sent as
  * `notifications/progress` when the request carries a progress token.
  */
+import type { S2Error } from "@s2-effect/core"
+import { RetryPolicy, Waits } from "@s2-effect/core"
 import * as McpSchema from "effect/ai/McpSchema"
 import * as McpServer from "effect/ai/McpServer"
 import * as Tool from "effect/ai/Tool"
@@ -34,11 +36,7 @@ import * as SchemaIssue from "effect/SchemaIssue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
-import { formatWait } from "../RetryPolicy.js"
-import type { S2Error } from "../S2Error.js"
-import type { Wait } from "../Waits.js"
 import { cut, oneLine as renderedLine } from "./assistantText.js"
-import * as Waits from "./waits.js"
 
 /** The longest line we put in a tool error (the model reads it; a schema can say a lot). */
 const maxLine = 300
@@ -106,10 +104,10 @@ const retryCauseText = (error: S2Error, cause: string): string =>
     : cause
 
 /** The progress message of one of the client's waits. */
-export const waitMessage: (wait: Wait) => string = Waits.Wait.$match({
+export const waitMessage: (wait: Waits.Wait) => string = Waits.Wait.$match({
   Retry: ({ cause, error, wait }) =>
-    `${retryCauseText(error, cause)}; retrying in ${formatWait(Duration.toMillis(wait))}`,
-  RateLimitWait: ({ wait }) => `rate limit; waiting ${formatWait(Duration.toMillis(wait))} for a turn`
+    `${retryCauseText(error, cause)}; retrying in ${RetryPolicy.formatWait(Duration.toMillis(wait))}`,
+  RateLimitWait: ({ wait }) => `rate limit; waiting ${RetryPolicy.formatWait(Duration.toMillis(wait))} for a turn`
 })
 
 /**
@@ -119,7 +117,7 @@ export const waitMessage: (wait: Wait) => string = Waits.Wait.$match({
  * a handler requires) so that handlers run the same in an agent, a test or an MCP server.
  */
 export const ToolProgress = Context.Reference<(message: string) => Effect.Effect<void>>(
-  "@s2-effect/core/AssistantTools/ToolProgress",
+  "@s2-effect/ai/AssistantTools/ToolProgress",
   { defaultValue: () => () => Effect.void }
 )
 
@@ -153,7 +151,7 @@ const withProgress = <A, E, R>(
     )
     const offer = (message: string) => Effect.sync(() => void Queue.offerUnsafe(queue, message))
     return yield* call.pipe(
-      Effect.provideService(Waits.Listener, (wait) => offer(waitMessage(wait))),
+      Effect.provideService(Waits.CurrentListener, (wait) => offer(waitMessage(wait))),
       Effect.provideService(ToolProgress, offer),
       Effect.onExit((exit) =>
         Exit.hasInterrupts(exit) ? Fiber.interrupt(sender) : Effect.andThen(Queue.end(queue), Fiber.join(sender))

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
+import { RateLimited, SemanticScholar, ServerError, TransportError, UnexpectedStatus, Waits } from "@s2-effect/core"
+import { settle } from "@s2-effect/test-support"
 import { Emulator, Faults } from "@s2-effect/testing"
 import { Duration, Effect, Fiber, Layer, Logger, Queue, References, Schema } from "effect"
 import { McpProtocol, McpServer, McpTest, Prompt, Tool, Toolkit } from "effect/ai"
 import { TestClock } from "effect/testing"
-import { RateLimited, SemanticScholar, ServerError, TransportError, UnexpectedStatus, Waits } from "../src/index.js"
 import { badParameterText, oneLine, register, waitMessage } from "../src/internal/mcpTools.js"
-import { settle } from "./support/Settle.js"
 
 class Nope extends Schema.TaggedError<Nope>()("Nope", { message: Schema.String }) {}
 
