@@ -72,18 +72,18 @@ export const make = <
   name: Name,
   config: Config,
   what: string | ((input: Input<Config>) => string),
-  body: (input: Input<Config>, what: string) => Generator<Eff, void, never>,
+  body: (input: Input<Config>, what: string) => Generator<Eff, unknown, never>,
   options?: { readonly span?: string }
 ) => {
   // Typed here by what `body` yields: `Effect.fn` cannot tell that from a generic generator.
   const handler = Effect.fn(options?.span ?? `s2 ${name}`)(body, Effect.scoped) as unknown as (
     input: Input<Config>,
     what: string
-  ) => Effect.Effect<void, S2Error | CommandError, Exclude<Effect.Services<Eff>, Scope.Scope>>
+  ) => Effect.Effect<unknown, S2Error | CommandError, Exclude<Effect.Services<Eff>, Scope.Scope>>
   return withClient(
     Command.make(name, config, (input) => {
       const said = typeof what === "string" ? what : what(input)
-      return run(said, handler(input, said))
+      return Effect.asVoid(run(said, handler(input, said)))
     })
   )
 }

@@ -6,7 +6,6 @@
 import { Fields, SemanticScholar } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
-import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ClientCommand from "../ClientCommand.js"
 import * as Ids from "../Ids.js"
@@ -22,85 +21,74 @@ const authorId = Argument.String("author-id").pipe(Argument.withDescription("An 
  *
  * @since 1.0.0
  */
-export const author = Command.make("author", { id: authorId, ...shown }, (o) =>
-  ClientCommand.run(
-    `author ${o.id}`,
-    Effect.gen(function*() {
-      const s2 = yield* SemanticScholar
-      const fields = yield* OutputFlags.fields(o, Fields.authorLookup, [
-        ...authorDefaults,
-        "externalIds",
-        "homepage",
-        "url"
-      ])
-      yield* Output.one(o, yield* s2.getAuthor(o.id, { fields }))
-    })
-  )).pipe(Command.withDescription("Look up one author"), ClientCommand.withClient)
+export const author = ClientCommand.make(
+  "author",
+  { id: authorId, ...shown },
+  (o) => `author ${o.id}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const fields = yield* OutputFlags.fields(o, Fields.authorLookup, [
+      ...authorDefaults,
+      "externalIds",
+      "homepage",
+      "url"
+    ])
+    yield* Output.one(o, yield* s2.getAuthor(o.id, { fields }))
+  }
+).pipe(Command.withDescription("Look up one author"))
 
 /**
  * `s2 authors <id…>`: any number of ids, 1000 per request.
  *
  * @since 1.0.0
  */
-export const authors = Command.make(
+export const authors = ClientCommand.make(
   "authors",
   { ids: authorId.pipe(Argument.variadic()), idsFile, ...listed },
-  (o) =>
-    ClientCommand.run(
-      "authors batch",
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        const ids = yield* Ids.gather(o.ids, o.idsFile)
-        const fields = yield* OutputFlags.fields(o, Fields.authorLookup, authorDefaults)
-        yield* lookUp(o, ids, 1000, (chunk) => s2.getAuthors(chunk, { fields, returnNotFound: true }))
-      })
-    )
-).pipe(
-  Command.withDescription("Look up many authors (ids as arguments and/or --ids-file), 1000 per request"),
-  ClientCommand.withClient
-)
+  "authors batch",
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const ids = yield* Ids.gather(o.ids, o.idsFile)
+    const fields = yield* OutputFlags.fields(o, Fields.authorLookup, authorDefaults)
+    yield* lookUp(o, ids, 1000, (chunk) => s2.getAuthors(chunk, { fields, returnNotFound: true }))
+  }
+).pipe(Command.withDescription("Look up many authors (ids as arguments and/or --ids-file), 1000 per request"))
 
 /**
  * `s2 author-papers <id>`.
  *
  * @since 1.0.0
  */
-export const authorPapers = Command.make(
+export const authorPapers = ClientCommand.make(
   "author-papers",
   { id: authorId, publicationDateOrYear, ...listed },
-  (o) =>
-    ClientCommand.run(
-      `papers of author ${o.id}`,
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
-        yield* Output.stream(
-          o,
-          s2.getAuthorPapers(o.id, {
-            fields,
-            limit: Output.pageSize(o, 1000),
-            publicationDateOrYear: Option.getOrUndefined(o.publicationDateOrYear)
-          })
-        )
+  (o) => `papers of author ${o.id}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
+    yield* Output.stream(
+      o,
+      s2.getAuthorPapers(o.id, {
+        fields,
+        limit: Output.pageSize(o, 1000),
+        publicationDateOrYear: Option.getOrUndefined(o.publicationDateOrYear)
       })
     )
-).pipe(Command.withDescription("The papers of an author (streamed)"), ClientCommand.withClient)
+  }
+).pipe(Command.withDescription("The papers of an author (streamed)"))
 
 /**
  * `s2 search-author <query>`.
  *
  * @since 1.0.0
  */
-export const searchAuthor = Command.make(
+export const searchAuthor = ClientCommand.make(
   "search-author",
   { query: Argument.String("query").pipe(Argument.withDescription("A name or part of one")), ...listed },
-  (o) =>
-    ClientCommand.run(
-      `author search ${JSON.stringify(o.query)}`,
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        const fields = yield* OutputFlags.fields(o, Fields.paperAuthors, authorDefaults)
-        yield* Output.stream(o, s2.searchAuthor(o.query, { fields, limit: Output.pageSize(o, 1000) }))
-      })
-    )
-).pipe(Command.withDescription("Search authors by name"), ClientCommand.withClient)
+  (o) => `author search ${JSON.stringify(o.query)}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const fields = yield* OutputFlags.fields(o, Fields.paperAuthors, authorDefaults)
+    yield* Output.stream(o, s2.searchAuthor(o.query, { fields, limit: Output.pageSize(o, 1000) }))
+  }
+).pipe(Command.withDescription("Search authors by name"))

@@ -29,41 +29,43 @@ const datasetName = Argument.String("dataset").pipe(Argument.withDescription("A 
 const format = { format: OutputFlags.formatFlag } as const
 
 /** `s2 datasets releases`. @since 1.0.0 */
-export const releases = Command.make("releases", { max: OutputFlags.maxFlag, ...format }, (o) =>
-  ClientCommand.run(
-    "list of dataset releases",
-    Effect.gen(function*() {
-      const s2 = yield* SemanticScholar
-      yield* Output.many(o, yield* s2.getAvailableReleases(), "release")
-    })
-  )).pipe(Command.withDescription("The dataset releases, oldest first"))
+export const releases = ClientCommand.make(
+  "releases",
+  { max: OutputFlags.maxFlag, ...format },
+  "list of dataset releases",
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    yield* Output.many(o, yield* s2.getAvailableReleases(), "release")
+  },
+  { span: "s2 datasets releases" }
+).pipe(Command.withDescription("The dataset releases, oldest first"))
 
 /** `s2 datasets release [id]`. @since 1.0.0 */
-export const release = Command.make("release", { release: releaseId, ...format }, (o) =>
-  ClientCommand.run(
-    `release ${o.release}`,
-    Effect.gen(function*() {
-      const s2 = yield* SemanticScholar
-      yield* Output.one(o, yield* s2.getRelease(o.release))
-    })
-  )).pipe(Command.withDescription("A release and its datasets (default: latest)"))
+export const release = ClientCommand.make(
+  "release",
+  { release: releaseId, ...format },
+  (o) => `release ${o.release}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    yield* Output.one(o, yield* s2.getRelease(o.release))
+  },
+  { span: "s2 datasets release" }
+).pipe(Command.withDescription("A release and its datasets (default: latest)"))
 
 /** `s2 datasets links <dataset> [release]`. @since 1.0.0 */
-export const links = Command.make(
+export const links = ClientCommand.make(
   "links",
   { dataset: datasetName, release: releaseId, ...format },
-  (o) =>
-    ClientCommand.run(
-      `download links of ${o.dataset} in release ${o.release}`,
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        yield* Output.one(o, yield* s2.getDatasetDownloadLinks(o.release, o.dataset))
-      })
-    )
+  (o) => `download links of ${o.dataset} in release ${o.release}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    yield* Output.one(o, yield* s2.getDatasetDownloadLinks(o.release, o.dataset))
+  },
+  { span: "s2 datasets links" }
 ).pipe(Command.withDescription("Download links of a dataset (needs S2_API_KEY)"))
 
 /** `s2 datasets diffs <dataset> <start> [end]`. @since 1.0.0 */
-export const diffs = Command.make(
+export const diffs = ClientCommand.make(
   "diffs",
   {
     dataset: datasetName,
@@ -76,14 +78,12 @@ export const diffs = Command.make(
     ),
     ...format
   },
-  (o) =>
-    ClientCommand.run(
-      `diffs of ${o.dataset} from ${o.start} to ${o.end}`,
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        yield* Output.one(o, yield* s2.getDatasetDiffs(o.dataset, o.start, o.end))
-      })
-    )
+  (o) => `diffs of ${o.dataset} from ${o.start} to ${o.end}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    yield* Output.one(o, yield* s2.getDatasetDiffs(o.dataset, o.start, o.end))
+  },
+  { span: "s2 datasets diffs" }
 ).pipe(Command.withDescription("Diffs of a dataset between two releases (needs S2_API_KEY)"))
 
 const megabytes = (bytes: number | undefined) => bytes === undefined ? "?" : (bytes / 2 ** 20).toFixed(1)
@@ -95,7 +95,7 @@ const megabytes = (bytes: number | undefined) => bytes === undefined ? "?" : (by
  *
  * @since 1.0.0
  */
-export const download = Command.make(
+export const download = ClientCommand.make(
   "download",
   {
     dataset: datasetName,
@@ -112,66 +112,64 @@ export const download = Command.make(
     max: OutputFlags.maxFlag,
     ...format
   },
-  (o) =>
-    ClientCommand.run(
-      `download of ${o.dataset} in release ${o.release}`,
-      Effect.gen(function*() {
-        const printer = yield* Printer
-        const common = yield* SharedFlags.s2
-        // Loaded when a download runs: `@s2-effect/node` brings undici, which every other start of
-        // `s2` would pay for.
-        const { NodeDatasets } = yield* Effect.promise(() => import("@s2-effect/node"))
-        // The file host: with --emulator the in-process emulator serves the files too.
-        const files = common.emulator
-          ? Layer.merge(
-            Layer.effect(HttpClient.HttpClient, Effect.map(InProcessEmulator.get, (built) => built.client)),
-            NodeFileSystem.layer
-          )
-          : NodeDatasets.layer
-        const done = new Map<string, NodeDatasets.DownloadState>()
-        const shown = new Map<string, number>()
-        yield* NodeDatasets.downloadDataset(o.release, o.dataset, {
-          directory: o.directory,
-          concurrency: o.concurrency,
-          // --no-retry holds for the file host too: one attempt per file.
-          ...(common.noRetry ? { retry: false } : {})
-        })
-          .pipe(
-            Stream.runForEach((event) => {
-              // -q/--quiet: the files are listed on stdout at the end; the events on the way are progress.
-              if (common.quiet) {
-                if (event._tag === "Completed" || event._tag === "Skipped") done.set(event.file, event)
-                return Effect.void
-              }
-              const line = `${event.file}: ${megabytes(event.bytesDone)} of ${megabytes(event.bytesTotal)} MB`
-              switch (event._tag) {
-                case "Progress": {
-                  const now = Date.now()
-                  if (now - (shown.get(event.file) ?? 0) < 1000) return Effect.void
-                  shown.set(event.file, now)
-                  return printer.err(`  ${line}\n`)
-                }
-                case "Started":
-                  return printer.err(`${event.bytesDone > 0 ? "resuming" : "fetching"} ${line}\n`)
-                case "Completed":
-                case "Skipped":
-                  done.set(event.file, event)
-                  return printer.err(`${event._tag === "Skipped" ? "already complete" : "done"} ${line}\n`)
-              }
-            }),
-            Effect.provide(files),
-            // The error names the file or the link, and what happened to it.
-            Effect.catchTag(
-              "DatasetFileError",
-              (error) => Effect.fail(fileError(`download of ${o.dataset} in release ${o.release}`, error))
-            )
-          )
-        yield* Output.many(
-          o,
-          [...done.values()].map(({ bytesDone, file, path }) => ({ file, path, bytes: bytesDone }))
+  (o) => `download of ${o.dataset} in release ${o.release}`,
+  function*(o) {
+    const printer = yield* Printer
+    const common = yield* SharedFlags.s2
+    // Loaded when a download runs: `@s2-effect/node` brings undici, which every other start of
+    // `s2` would pay for.
+    const { NodeDatasets } = yield* Effect.promise(() => import("@s2-effect/node"))
+    // The file host: with --emulator the in-process emulator serves the files too.
+    const files = common.emulator
+      ? Layer.merge(
+        Layer.effect(HttpClient.HttpClient, Effect.map(InProcessEmulator.get, (built) => built.client)),
+        NodeFileSystem.layer
+      )
+      : NodeDatasets.layer
+    const done = new Map<string, NodeDatasets.DownloadState>()
+    const shown = new Map<string, number>()
+    yield* NodeDatasets.downloadDataset(o.release, o.dataset, {
+      directory: o.directory,
+      concurrency: o.concurrency,
+      // --no-retry holds for the file host too: one attempt per file.
+      ...(common.noRetry ? { retry: false } : {})
+    })
+      .pipe(
+        Stream.runForEach((event) => {
+          // -q/--quiet: the files are listed on stdout at the end; the events on the way are progress.
+          if (common.quiet) {
+            if (event._tag === "Completed" || event._tag === "Skipped") done.set(event.file, event)
+            return Effect.void
+          }
+          const line = `${event.file}: ${megabytes(event.bytesDone)} of ${megabytes(event.bytesTotal)} MB`
+          switch (event._tag) {
+            case "Progress": {
+              const now = Date.now()
+              if (now - (shown.get(event.file) ?? 0) < 1000) return Effect.void
+              shown.set(event.file, now)
+              return printer.err(`  ${line}\n`)
+            }
+            case "Started":
+              return printer.err(`${event.bytesDone > 0 ? "resuming" : "fetching"} ${line}\n`)
+            case "Completed":
+            case "Skipped":
+              done.set(event.file, event)
+              return printer.err(`${event._tag === "Skipped" ? "already complete" : "done"} ${line}\n`)
+          }
+        }),
+        Effect.provide(files),
+        // The error names the file or the link, and what happened to it.
+        Effect.catchTag(
+          "DatasetFileError",
+          (error) => Effect.fail(fileError(`download of ${o.dataset} in release ${o.release}`, error))
         )
-      })
+      )
+    yield* Output.many(
+      o,
+      [...done.values()].map(({ bytesDone, file, path }) => ({ file, path, bytes: bytesDone }))
     )
+  },
+  { span: "s2 datasets download" }
 ).pipe(Command.withDescription("Download every file of a dataset (needs S2_API_KEY); resumes partial files"))
 
 /**
@@ -181,7 +179,5 @@ export const download = Command.make(
  */
 export const datasets = Command.make("datasets").pipe(
   Command.withDescription("The Datasets API: releases, a release, download links, diffs, downloads"),
-  Command.withSubcommands([releases, release, links, diffs, download]),
-  // The framework provides the client of the root's flags to every dataset command.
-  ClientCommand.withClient
+  Command.withSubcommands([releases, release, links, diffs, download])
 )

@@ -421,7 +421,7 @@ const settingsOf = (o: {
  *
  * @since 1.0.0
  */
-export const graph = Command.make(
+export const graph = ClientCommand.make(
   "graph",
   {
     seeds: Argument.String("seed").pipe(
@@ -464,67 +464,61 @@ export const graph = Command.make(
     out: Flag.String("out").pipe(Flag.withMetavar("file"), Flag.withDescription("The output file"), Flag.optional),
     ...Harvest.resumeFlags("the walk")
   },
-  (o) =>
-    ClientCommand.run(
-      "graph",
-      Effect.gen(function*() {
-        const settings = yield* settingsOf(o)
-        if (Option.isNone(o.out)) {
-          if (o.resume) {
-            return yield* Effect.fail(badInput("--resume needs --out: a walk to standard output has no checkpoint"))
-          }
-          return yield* toStdout(settings)
-        }
-        const out = o.out.value
-        const printer = yield* Printer
-        yield* HarvestLock.acquire(out)
-        if (o.resume) yield* checkSaved(out, settings)
-        const start = yield* Harvest.prepare(out, specOf(settings), { resume: o.resume, overwrite: o.overwrite })
-        if (start.done) {
-          const { edges, nodes } = counted(start)
-          return yield* printer.out(
-            `${out} is complete: ${Progress.count(nodes, "paper")}, ${
-              Progress.count(edges, "citation")
-            }; nothing to do\n`
-          )
-        }
-        const progress = yield* SharedFlags.progress("graph")
-        const result = yield* toFile(out, settings, start, progress).pipe(
-          Effect.ensuring(progress.stop),
-          // What the file holds is what its checkpoint counts (each batch and its checkpoint are written
-          // together); a checkpoint that cannot be read back still leaves the way to go on.
-          Effect.onInterrupt(() =>
-            HarvestCheckpoint.read(out).pipe(
-              Effect.map(Option.match({
-                onNone: () => "",
-                onSome: (cp) => {
-                  const { edges, nodes } = counted(cp)
-                  return `: ${Progress.count(nodes, "paper")}, ${Progress.count(edges, "citation")} saved to ${out}`
-                }
-              })),
-              Effect.orElseSucceed(() => ""),
-              Effect.flatMap((saved) =>
-                printer.err(`\ns2: graph interrupted${saved}; run the same command with --resume to go on\n`)
-              )
-            )
+  "graph",
+  function*(o) {
+    const settings = yield* settingsOf(o)
+    if (Option.isNone(o.out)) {
+      if (o.resume) {
+        return yield* Effect.fail(badInput("--resume needs --out: a walk to standard output has no checkpoint"))
+      }
+      return yield* toStdout(settings)
+    }
+    const out = o.out.value
+    const printer = yield* Printer
+    yield* HarvestLock.acquire(out)
+    if (o.resume) yield* checkSaved(out, settings)
+    const start = yield* Harvest.prepare(out, specOf(settings), { resume: o.resume, overwrite: o.overwrite })
+    if (start.done) {
+      const { edges, nodes } = counted(start)
+      return yield* printer.out(
+        `${out} is complete: ${Progress.count(nodes, "paper")}, ${Progress.count(edges, "citation")}; nothing to do\n`
+      )
+    }
+    const progress = yield* SharedFlags.progress("graph")
+    const result = yield* toFile(out, settings, start, progress).pipe(
+      Effect.ensuring(progress.stop),
+      // What the file holds is what its checkpoint counts (each batch and its checkpoint are written
+      // together); a checkpoint that cannot be read back still leaves the way to go on.
+      Effect.onInterrupt(() =>
+        HarvestCheckpoint.read(out).pipe(
+          Effect.map(Option.match({
+            onNone: () => "",
+            onSome: (cp) => {
+              const { edges, nodes } = counted(cp)
+              return `: ${Progress.count(nodes, "paper")}, ${Progress.count(edges, "citation")} saved to ${out}`
+            }
+          })),
+          Effect.orElseSucceed(() => ""),
+          Effect.flatMap((saved) =>
+            printer.err(`\ns2: graph interrupted${saved}; run the same command with --resume to go on\n`)
           )
         )
-        const { edges, nodes } = counted(result.checkpoint)
-        const rewritten = result.rewrittenAfter === undefined ?
-          "" :
-          `, rewritten after ${
-            Progress.grouped(result.rewrittenAfter.nodes)
-          } papers (the server's answers changed since the checkpoint)`
-        yield* printer.out(
-          `wrote ${Progress.count(nodes, "paper")} and ${Progress.count(edges, "citation")} into ${out} in ${
-            (result.elapsedMillis / 1000).toFixed(1)
-          } s${result.startNodes > 0 ? `, resumed at ${Progress.grouped(result.startNodes)} papers` : ""}${rewritten}${
-            skippedNote(result.skipped)
-          }\n`
-        )
-      }).pipe(Effect.scoped)
+      )
     )
+    const { edges, nodes } = counted(result.checkpoint)
+    const rewritten = result.rewrittenAfter === undefined ?
+      "" :
+      `, rewritten after ${
+        Progress.grouped(result.rewrittenAfter.nodes)
+      } papers (the server's answers changed since the checkpoint)`
+    yield* printer.out(
+      `wrote ${Progress.count(nodes, "paper")} and ${Progress.count(edges, "citation")} into ${out} in ${
+        (result.elapsedMillis / 1000).toFixed(1)
+      } s${result.startNodes > 0 ? `, resumed at ${Progress.grouped(result.startNodes)} papers` : ""}${rewritten}${
+        skippedNote(result.skipped)
+      }\n`
+    )
+  }
 ).pipe(
-  Command.withDescription("Walk the citation graph from seed papers into JSON lines, CSV or GraphML, with --resume"),
-  ClientCommand.withClient
+  Command.withDescription("Walk the citation graph from seed papers into JSON lines, CSV or GraphML, with --resume")
 )

@@ -57,7 +57,7 @@ export const summary = (out: string, result: Harvest.Result, thisYear?: number):
  *
  * @since 1.0.0
  */
-export const harvest = Command.make(
+export const harvest = ClientCommand.make(
   "harvest",
   {
     query: Argument.String("query").pipe(
@@ -70,51 +70,45 @@ export const harvest = Command.make(
     sort: FilterFlags.sort,
     ...FilterFlags.flags
   },
-  (o) =>
-    ClientCommand.run(
-      `harvest ${JSON.stringify(o.query)}`,
-      Effect.gen(function*() {
-        const printer = yield* Printer
-        const given = Option.getOrUndefined(o.fields)
-        const fields = given?.trim() === "all" ? null : given === undefined ? harvestDefaults : Parse.splitList(given)
-        // Checked once, before anything touches the output; the client sends the selection as is.
-        const selection = fields === null ? undefined : yield* Fields.select(Fields.paperList, fields)
-        const max = yield* OutputFlags.max(o)
-        const spec: HarvestCheckpoint.Spec = {
-          query: o.query,
-          filters: yield* FilterFlags.toFilters(o),
-          sort: Option.getOrNull(o.sort),
-          fields,
-          max: max ?? null
-        }
-        // Before anything touches the output: one harvest per file.
-        yield* HarvestLock.acquire(o.out)
-        const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite })
-        const shown = yield* SharedFlags.progress("harvest")
-        // The records the output holds, as the harvest reports them after each page and its
-        // checkpoint are written (a page is persisted whole or not at all, Ctrl-C waits for it):
-        // the interrupt message needs no checkpoint read back, which might not decode.
-        let saved = start.records
-        const progress: Progress.Reporter = {
-          ...shown,
-          update: (state) => Effect.andThen(Effect.sync(() => (saved = state.records)), shown.update(state))
-        }
-        const result = yield* Harvest.harvest(o.out, start, progress, selection).pipe(
-          Effect.ensuring(progress.stop),
-          Effect.onInterrupt(() =>
-            Effect.suspend(() =>
-              printer.err(
-                `\ns2: harvest interrupted with ${
-                  Progress.grouped(saved)
-                } papers saved in ${o.out}; run the same command with --resume to continue\n`
-              )
-            )
+  (o) => `harvest ${JSON.stringify(o.query)}`,
+  function*(o) {
+    const printer = yield* Printer
+    const given = Option.getOrUndefined(o.fields)
+    const fields = given?.trim() === "all" ? null : given === undefined ? harvestDefaults : Parse.splitList(given)
+    // Checked once, before anything touches the output; the client sends the selection as is.
+    const selection = fields === null ? undefined : yield* Fields.select(Fields.paperList, fields)
+    const max = yield* OutputFlags.max(o)
+    const spec: HarvestCheckpoint.Spec = {
+      query: o.query,
+      filters: yield* FilterFlags.toFilters(o),
+      sort: Option.getOrNull(o.sort),
+      fields,
+      max: max ?? null
+    }
+    // Before anything touches the output: one harvest per file.
+    yield* HarvestLock.acquire(o.out)
+    const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite })
+    const shown = yield* SharedFlags.progress("harvest")
+    // The records the output holds, as the harvest reports them after each page and its
+    // checkpoint are written (a page is persisted whole or not at all, Ctrl-C waits for it):
+    // the interrupt message needs no checkpoint read back, which might not decode.
+    let saved = start.records
+    const progress: Progress.Reporter = {
+      ...shown,
+      update: (state) => Effect.andThen(Effect.sync(() => (saved = state.records)), shown.update(state))
+    }
+    const result = yield* Harvest.harvest(o.out, start, progress, selection).pipe(
+      Effect.ensuring(progress.stop),
+      Effect.onInterrupt(() =>
+        Effect.suspend(() =>
+          printer.err(
+            `\ns2: harvest interrupted with ${
+              Progress.grouped(saved)
+            } papers saved in ${o.out}; run the same command with --resume to continue\n`
           )
         )
-        yield* printer.out(summary(o.out, result, yield* currentYear))
-      }).pipe(Effect.scoped)
+      )
     )
-).pipe(
-  Command.withDescription("Bulk search into a JSON-lines file, with progress, checkpoints and --resume"),
-  ClientCommand.withClient
-)
+    yield* printer.out(summary(o.out, result, yield* currentYear))
+  }
+).pipe(Command.withDescription("Bulk search into a JSON-lines file, with progress, checkpoints and --resume"))

@@ -6,7 +6,6 @@
 import { Fields, SemanticScholar } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
-import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ClientCommand from "../ClientCommand.js"
 import * as Ids from "../Ids.js"
@@ -66,15 +65,16 @@ export const listed = {
  *
  * @since 1.0.0
  */
-export const paper = Command.make("paper", { id: paperId, ...shown }, (o) =>
-  ClientCommand.run(
-    `paper ${o.id}`,
-    Effect.gen(function*() {
-      const s2 = yield* SemanticScholar
-      const fields = yield* OutputFlags.fields(o, Fields.paperLookup, paperDefaults)
-      yield* Output.one(o, yield* s2.getPaper(o.id, { fields }))
-    })
-  )).pipe(Command.withDescription("Look up one paper"), ClientCommand.withClient)
+export const paper = ClientCommand.make(
+  "paper",
+  { id: paperId, ...shown },
+  (o) => `paper ${o.id}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const fields = yield* OutputFlags.fields(o, Fields.paperLookup, paperDefaults)
+    yield* Output.one(o, yield* s2.getPaper(o.id, { fields }))
+  }
+).pipe(Command.withDescription("Look up one paper"))
 
 /** `--ids-file`. @since 1.0.0 */
 export const idsFile = TextFlag.optional(
@@ -89,76 +89,69 @@ export const idsFile = TextFlag.optional(
  *
  * @since 1.0.0
  */
-export const papers = Command.make(
+export const papers = ClientCommand.make(
   "papers",
   { ids: paperId.pipe(Argument.variadic()), idsFile, ...listed },
-  (o) =>
-    ClientCommand.run(
-      "papers batch",
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        const ids = (yield* Ids.gather(o.ids, o.idsFile)).map(Ids.paperId)
-        const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
-        yield* lookUp(o, ids, 500, (chunk) => s2.getPapers(chunk, { fields, returnNotFound: true }))
-      })
-    )
-).pipe(
-  Command.withDescription("Look up many papers (ids as arguments and/or --ids-file), 500 per request"),
-  ClientCommand.withClient
-)
+  "papers batch",
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const ids = (yield* Ids.gather(o.ids, o.idsFile)).map(Ids.paperId)
+    const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
+    yield* lookUp(o, ids, 500, (chunk) => s2.getPapers(chunk, { fields, returnNotFound: true }))
+  }
+).pipe(Command.withDescription("Look up many papers (ids as arguments and/or --ids-file), 500 per request"))
 
 /**
  * `s2 paper-authors <id>`.
  *
  * @since 1.0.0
  */
-export const paperAuthors = Command.make("paper-authors", { id: paperId, ...listed }, (o) =>
-  ClientCommand.run(
-    `authors of paper ${o.id}`,
-    Effect.gen(function*() {
-      const s2 = yield* SemanticScholar
-      const fields = yield* OutputFlags.fields(o, Fields.paperAuthors, authorDefaults)
-      yield* Output.stream(o, s2.getPaperAuthors(o.id, { fields, limit: Output.pageSize(o, 1000) }))
-    })
-  )).pipe(Command.withDescription("The authors of a paper"), ClientCommand.withClient)
+export const paperAuthors = ClientCommand.make(
+  "paper-authors",
+  { id: paperId, ...listed },
+  (o) => `authors of paper ${o.id}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const fields = yield* OutputFlags.fields(o, Fields.paperAuthors, authorDefaults)
+    yield* Output.stream(o, s2.getPaperAuthors(o.id, { fields, limit: Output.pageSize(o, 1000) }))
+  }
+).pipe(Command.withDescription("The authors of a paper"))
 
 /**
  * `s2 citations <id>`: the papers citing a paper, streamed page by page.
  *
  * @since 1.0.0
  */
-export const citations = Command.make(
+export const citations = ClientCommand.make(
   "citations",
   { id: paperId, publicationDateOrYear, ...listed },
-  (o) =>
-    ClientCommand.run(
-      `citations of paper ${o.id}`,
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        const fields = yield* OutputFlags.fields(o, Fields.citationList, edgeDefaults)
-        yield* Output.stream(
-          o,
-          s2.getPaperCitations(o.id, {
-            fields,
-            limit: Output.pageSize(o, 1000),
-            publicationDateOrYear: Option.getOrUndefined(o.publicationDateOrYear)
-          })
-        )
+  (o) => `citations of paper ${o.id}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const fields = yield* OutputFlags.fields(o, Fields.citationList, edgeDefaults)
+    yield* Output.stream(
+      o,
+      s2.getPaperCitations(o.id, {
+        fields,
+        limit: Output.pageSize(o, 1000),
+        publicationDateOrYear: Option.getOrUndefined(o.publicationDateOrYear)
       })
     )
-).pipe(Command.withDescription("Papers citing a paper (streamed)"), ClientCommand.withClient)
+  }
+).pipe(Command.withDescription("Papers citing a paper (streamed)"))
 
 /**
  * `s2 references <id>`: the papers a paper cites.
  *
  * @since 1.0.0
  */
-export const references = Command.make("references", { id: paperId, ...listed }, (o) =>
-  ClientCommand.run(
-    `references of paper ${o.id}`,
-    Effect.gen(function*() {
-      const s2 = yield* SemanticScholar
-      const fields = yield* OutputFlags.fields(o, Fields.citationList, edgeDefaults)
-      yield* Output.stream(o, s2.getPaperReferences(o.id, { fields, limit: Output.pageSize(o, 1000) }))
-    })
-  )).pipe(Command.withDescription("Papers a paper cites (streamed)"), ClientCommand.withClient)
+export const references = ClientCommand.make(
+  "references",
+  { id: paperId, ...listed },
+  (o) => `references of paper ${o.id}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const fields = yield* OutputFlags.fields(o, Fields.citationList, edgeDefaults)
+    yield* Output.stream(o, s2.getPaperReferences(o.id, { fields, limit: Output.pageSize(o, 1000) }))
+  }
+).pipe(Command.withDescription("Papers a paper cites (streamed)"))

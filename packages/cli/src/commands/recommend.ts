@@ -21,7 +21,7 @@ import { listDefaults, listed } from "./papers.js"
  *
  * @since 1.0.0
  */
-export const recommend = Command.make(
+export const recommend = ClientCommand.make(
   "recommend",
   {
     id: Argument.String("paper-id").pipe(
@@ -50,33 +50,27 @@ export const recommend = Command.make(
     ),
     ...listed
   },
-  (o) =>
-    ClientCommand.run(
-      "recommendations",
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
-        const max = yield* OutputFlags.max(o)
-        const limit = max === undefined ? undefined : Math.min(max, 500)
-        if (Option.isSome(o.id)) {
-          if (o.positive.length > 0 || o.negative.length > 0) {
-            return yield* Effect.fail(badInput("give either a paper id or --positive/--negative lists, not both"))
-          }
-          return yield* Output.many(
-            o,
-            yield* s2.getRecommendedPapers(o.id.value, { fields, limit, poolFrom: Option.getOrUndefined(o.pool) })
-          )
-        }
-        if (o.positive.length === 0) {
-          return yield* Effect.fail(
-            badInput("give a paper id, or at least one --positive paper (the API needs a positive example)")
-          )
-        }
-        if (Option.isSome(o.pool)) return yield* Effect.fail(badInput("--pool applies to one paper id only"))
-        return yield* Output.many(o, yield* s2.getRecommendedPapersFromLists(o.positive, o.negative, { fields, limit }))
-      })
-    )
-).pipe(
-  Command.withDescription("Papers like a paper, or like --positive papers and unlike --negative ones"),
-  ClientCommand.withClient
-)
+  "recommendations",
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
+    const max = yield* OutputFlags.max(o)
+    const limit = max === undefined ? undefined : Math.min(max, 500)
+    if (Option.isSome(o.id)) {
+      if (o.positive.length > 0 || o.negative.length > 0) {
+        return yield* Effect.fail(badInput("give either a paper id or --positive/--negative lists, not both"))
+      }
+      return yield* Output.many(
+        o,
+        yield* s2.getRecommendedPapers(o.id.value, { fields, limit, poolFrom: Option.getOrUndefined(o.pool) })
+      )
+    }
+    if (o.positive.length === 0) {
+      return yield* Effect.fail(
+        badInput("give a paper id, or at least one --positive paper (the API needs a positive example)")
+      )
+    }
+    if (Option.isSome(o.pool)) return yield* Effect.fail(badInput("--pool applies to one paper id only"))
+    return yield* Output.many(o, yield* s2.getRecommendedPapersFromLists(o.positive, o.negative, { fields, limit }))
+  }
+).pipe(Command.withDescription("Papers like a paper, or like --positive papers and unlike --negative ones"))

@@ -158,7 +158,7 @@ const writeRecords = (
  *
  * @since 1.1.0
  */
-export const related = Command.make(
+export const related = ClientCommand.make(
   "related",
   {
     seeds: Argument.String("seed").pipe(
@@ -188,42 +188,36 @@ export const related = Command.make(
     ),
     out: Flag.String("out").pipe(Flag.withMetavar("file"), Flag.withDescription("Write to this file"), Flag.optional)
   },
-  (o) =>
-    ClientCommand.run(
-      "related papers",
-      Effect.gen(function*() {
-        const printer = yield* Printer
-        const seeds = (yield* Ids.gather(o.seeds, o.idsFile)).map(Ids.paperId)
-        if (seeds.length > 20) return yield* Effect.fail(badInput(`give 1 to 20 seeds, not ${seeds.length}`))
-        const format = Option.getOrElse(o.format, () => printer.outIsTTY ? "json" as const : "jsonl" as const)
-        if (format === "html") yield* MapPage.ready
-        const answer = yield* CitationGraph.related(seeds, {
-          top: o.top,
-          maxPages: o.maxPages,
-          // What the citable writers read, besides the records' own fields.
-          ...(isCitable(format) ? { fields: [...new Set([...recordFields, ...Citable.fields])] } : {})
-        })
-        yield* printer.err(notes(answer))
-        if (answer.seeds.length === 0) {
-          return yield* Effect.fail(
-            new CommandError({ message: "none of the seeds was found: nothing to rank", code: ExitCode.notFound })
-          )
-        }
-        if (format === "html") return yield* writeMap(answer, o.out)
-        if (isCitable(format)) {
-          if (Option.isSome(o.out)) {
-            return yield* Effect.fail(
-              badInput(`--out takes --format html, json or jsonl; redirect a ${format} (> file)`)
-            )
-          }
-          return yield* printItems(format, Stream.fromIterable(answer.papers.map((r) => ({ paper: r.paper }))))
-        }
-        yield* writeRecords(answer, format, o.out)
-      })
-    )
-).pipe(
-  Command.withDescription(
-    "The papers most related to seed papers, by co-citation and bibliographic coupling; a table, records or an HTML map"
-  ),
-  ClientCommand.withClient
-)
+  "related papers",
+  function*(o) {
+    const printer = yield* Printer
+    const seeds = (yield* Ids.gather(o.seeds, o.idsFile)).map(Ids.paperId)
+    if (seeds.length > 20) return yield* Effect.fail(badInput(`give 1 to 20 seeds, not ${seeds.length}`))
+    const format = Option.getOrElse(o.format, () => printer.outIsTTY ? "json" as const : "jsonl" as const)
+    if (format === "html") yield* MapPage.ready
+    const answer = yield* CitationGraph.related(seeds, {
+      top: o.top,
+      maxPages: o.maxPages,
+      // What the citable writers read, besides the records' own fields.
+      ...(isCitable(format) ? { fields: [...new Set([...recordFields, ...Citable.fields])] } : {})
+    })
+    yield* printer.err(notes(answer))
+    if (answer.seeds.length === 0) {
+      return yield* Effect.fail(
+        new CommandError({ message: "none of the seeds was found: nothing to rank", code: ExitCode.notFound })
+      )
+    }
+    if (format === "html") return yield* writeMap(answer, o.out)
+    if (isCitable(format)) {
+      if (Option.isSome(o.out)) {
+        return yield* Effect.fail(
+          badInput(`--out takes --format html, json or jsonl; redirect a ${format} (> file)`)
+        )
+      }
+      return yield* printItems(format, Stream.fromIterable(answer.papers.map((r) => ({ paper: r.paper }))))
+    }
+    yield* writeRecords(answer, format, o.out)
+  }
+).pipe(Command.withDescription(
+  "The papers most related to seed papers, by co-citation and bibliographic coupling; a table, records or an HTML map"
+))

@@ -181,53 +181,47 @@ const fieldsOf = (o: { readonly fields: Option.Option<string> }, format: string)
  *
  * @since 1.0.0
  */
-export const resolve = Command.make(
+export const resolve = ClientCommand.make(
   "resolve",
   { file, fields: OutputFlags.fieldsFlag, format: formatFlag },
-  (o) =>
-    ClientCommand.run(
-      "resolve",
-      Effect.gen(function*() {
-        const printer = yield* Printer
-        const references = yield* readInput(o.file)
-        const format = Option.getOrElse(o.format, () => printer.outIsTTY ? "json" as const : "jsonl" as const)
-        const fields = yield* fieldsOf(o, format)
-        let unresolved = 0
-        // An entry's id goes with its title, so that a paper with another title is told, not used.
-        const inputs = references.map((r) => r.title === undefined ? r.input : { input: r.input, title: r.title })
-        const found = Resolve.references(inputs, { fields }).pipe(
-          Stream.zipWithIndex,
-          Stream.mapEffect(([result, i]): Effect.Effect<ReadonlyArray<Resolved>> => {
-            const ref = references[i]!
-            if (result._tag === "Found") return Effect.succeed([{ ref, result }])
-            unresolved++
-            return Effect.as(printer.err(unresolvedLine(ref, result)), [])
-          }),
-          Stream.flattenIterable
-        )
-        if (isCitable(format)) yield* printCitable(format, found)
-        else {
-          yield* Output.stream(
-            { format: Option.some(format), max: Option.none() },
-            Stream.map(found, ({ ref, result }) => record(ref, result))
-          )
-        }
-        if (unresolved > 0) {
-          return yield* Effect.fail(
-            new CommandError({
-              message: `${unresolved} of ${references.length} references not resolved (listed above)`,
-              code: ExitCode.notFound
-            })
-          )
-        }
-      })
+  "resolve",
+  function*(o) {
+    const printer = yield* Printer
+    const references = yield* readInput(o.file)
+    const format = Option.getOrElse(o.format, () => printer.outIsTTY ? "json" as const : "jsonl" as const)
+    const fields = yield* fieldsOf(o, format)
+    let unresolved = 0
+    // An entry's id goes with its title, so that a paper with another title is told, not used.
+    const inputs = references.map((r) => r.title === undefined ? r.input : { input: r.input, title: r.title })
+    const found = Resolve.references(inputs, { fields }).pipe(
+      Stream.zipWithIndex,
+      Stream.mapEffect(([result, i]): Effect.Effect<ReadonlyArray<Resolved>> => {
+        const ref = references[i]!
+        if (result._tag === "Found") return Effect.succeed([{ ref, result }])
+        unresolved++
+        return Effect.as(printer.err(unresolvedLine(ref, result)), [])
+      }),
+      Stream.flattenIterable
     )
-).pipe(
-  Command.withDescription(
-    "Resolve a reference list (DOIs, arXiv ids, titles, one per line, or a .bib file) to papers or BibTeX"
-  ),
-  ClientCommand.withClient
-)
+    if (isCitable(format)) yield* printCitable(format, found)
+    else {
+      yield* Output.stream(
+        { format: Option.some(format), max: Option.none() },
+        Stream.map(found, ({ ref, result }) => record(ref, result))
+      )
+    }
+    if (unresolved > 0) {
+      return yield* Effect.fail(
+        new CommandError({
+          message: `${unresolved} of ${references.length} references not resolved (listed above)`,
+          code: ExitCode.notFound
+        })
+      )
+    }
+  }
+).pipe(Command.withDescription(
+  "Resolve a reference list (DOIs, arXiv ids, titles, one per line, or a .bib file) to papers or BibTeX"
+))
 
 /** A record of `--format jsonl|csv|table|json`: the input (and .bib key), how it was found, and the paper as the API sent it. */
 const record = (ref: Reference, result: Resolve.Found): Record<string, unknown> => ({

@@ -30,7 +30,7 @@ const query = Argument.String("query").pipe(Argument.withDescription("The words 
  *
  * @since 1.0.0
  */
-export const search = Command.make(
+export const search = ClientCommand.make(
   "search",
   {
     query,
@@ -42,52 +42,49 @@ export const search = Command.make(
     sort: FilterFlags.sort,
     ...FilterFlags.flags
   },
-  (o) =>
-    ClientCommand.run(
-      `${o.bulk ? "bulk " : ""}search ${JSON.stringify(o.query)}`,
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
-        const filters = yield* FilterFlags.toFilters(o)
-        if (!o.bulk && Option.isSome(o.sort)) {
-          return yield* Effect.fail(badInput("--sort needs --bulk: relevance search is ranked"))
-        }
-        if (!o.bulk) {
-          return yield* Output.stream(
-            o,
-            s2.searchPaper(o.query, { ...filters, fields, limit: Output.pageSize(o, 100) })
-          )
-        }
-        const progress = yield* SharedFlags.progress()
-        const max = yield* OutputFlags.max(o)
-        const startedAt = Date.now()
-        let records = 0
-        let pages = 0
-        // Pages, not records, so that the progress line counts pages and knows the total.
-        const papers = s2.searchPaperPages(o.query, {
-          ...filters,
-          fields,
-          bulk: true,
-          sort: Option.getOrUndefined(o.sort)
-        }).pipe(
-          Stream.tap((page) => {
-            pages++
-            records += page.data.length
-            return progress.update({
-              records: max === undefined ? records : Math.min(records, max),
-              pages,
-              target: max === undefined ? page.total : Math.min(page.total, max),
-              startRecords: 0,
-              startedAt,
-              now: Date.now()
-            })
-          }),
-          Stream.flatMap((page) => Stream.fromIterable(page.data))
-        )
-        return yield* Output.stream(o, papers).pipe(Effect.ensuring(progress.stop))
-      })
+  (o) => `${o.bulk ? "bulk " : ""}search ${JSON.stringify(o.query)}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const fields = yield* OutputFlags.fields(o, Fields.paperList, listDefaults)
+    const filters = yield* FilterFlags.toFilters(o)
+    if (!o.bulk && Option.isSome(o.sort)) {
+      return yield* Effect.fail(badInput("--sort needs --bulk: relevance search is ranked"))
+    }
+    if (!o.bulk) {
+      return yield* Output.stream(
+        o,
+        s2.searchPaper(o.query, { ...filters, fields, limit: Output.pageSize(o, 100) })
+      )
+    }
+    const progress = yield* SharedFlags.progress()
+    const max = yield* OutputFlags.max(o)
+    const startedAt = Date.now()
+    let records = 0
+    let pages = 0
+    // Pages, not records, so that the progress line counts pages and knows the total.
+    const papers = s2.searchPaperPages(o.query, {
+      ...filters,
+      fields,
+      bulk: true,
+      sort: Option.getOrUndefined(o.sort)
+    }).pipe(
+      Stream.tap((page) => {
+        pages++
+        records += page.data.length
+        return progress.update({
+          records: max === undefined ? records : Math.min(records, max),
+          pages,
+          target: max === undefined ? page.total : Math.min(page.total, max),
+          startRecords: 0,
+          startedAt,
+          now: Date.now()
+        })
+      }),
+      Stream.flatMap((page) => Stream.fromIterable(page.data))
     )
-).pipe(Command.withDescription("Search papers (relevance; --bulk for the bulk endpoint)"), ClientCommand.withClient)
+    return yield* Output.stream(o, papers).pipe(Effect.ensuring(progress.stop))
+  }
+).pipe(Command.withDescription("Search papers (relevance; --bulk for the bulk endpoint)"))
 
 /**
  * `s2 match <title>`: the paper with this title. The API's title match answers the nearest title it
@@ -97,69 +94,61 @@ export const search = Command.make(
  *
  * @since 1.0.0
  */
-export const match = Command.make(
+export const match = ClientCommand.make(
   "match",
   {
     title: Argument.String("title").pipe(Argument.withDescription("A paper title")),
     ...shown,
     ...FilterFlags.flags
   },
-  (o) => {
-    const what = `title match ${JSON.stringify(o.title)}`
-    return ClientCommand.run(
-      what,
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        // The paper is checked against its title: asked for whatever --fields names.
-        const withTitle = Option.map(o.fields, (given) => given.trim() === "all" ? given : `${given},title`)
-        const fields = yield* OutputFlags.fields({ fields: withTitle }, Fields.paperList, listDefaults)
-        const filters = yield* FilterFlags.toFilters(o)
-        const paper = yield* s2.matchPaperTitle(o.title, { ...filters, fields })
-        const { same, similarity } = TitleMatch.compare(o.title, paper.title ?? "")
-        if (!same) {
-          return yield* Effect.fail(
-            failed(
-              what,
-              TitleMatch.describeNearest(paper.title ?? "", similarity),
-              "check the title, or look for it with s2 search",
-              ExitCode.notFound
-            )
-          )
-        }
-        yield* Output.one(o, paper)
-      })
-    )
+  (o) => `title match ${JSON.stringify(o.title)}`,
+  function*(o, what) {
+    const s2 = yield* SemanticScholar
+    // The paper is checked against its title: asked for whatever --fields names.
+    const withTitle = Option.map(o.fields, (given) => given.trim() === "all" ? given : `${given},title`)
+    const fields = yield* OutputFlags.fields({ fields: withTitle }, Fields.paperList, listDefaults)
+    const filters = yield* FilterFlags.toFilters(o)
+    const paper = yield* s2.matchPaperTitle(o.title, { ...filters, fields })
+    const { same, similarity } = TitleMatch.compare(o.title, paper.title ?? "")
+    if (!same) {
+      return yield* Effect.fail(
+        failed(
+          what,
+          TitleMatch.describeNearest(paper.title ?? "", similarity),
+          "check the title, or look for it with s2 search",
+          ExitCode.notFound
+        )
+      )
+    }
+    yield* Output.one(o, paper)
   }
-).pipe(Command.withDescription("The paper with this title (exit 3 when none has it)"), ClientCommand.withClient)
+).pipe(Command.withDescription("The paper with this title (exit 3 when none has it)"))
 
 /**
  * `s2 autocomplete <text>`.
  *
  * @since 1.0.0
  */
-export const autocomplete = Command.make(
+export const autocomplete = ClientCommand.make(
   "autocomplete",
   {
     text: Argument.String("text").pipe(Argument.withDescription("The beginning of a title")),
     max: OutputFlags.maxFlag,
     format: OutputFlags.formatFlag
   },
-  (o) =>
-    ClientCommand.run(
-      `autocomplete ${JSON.stringify(o.text)}`,
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        yield* Output.many(o, yield* s2.getAutocomplete(o.text))
-      })
-    )
-).pipe(Command.withDescription("Title completions for a partial query"), ClientCommand.withClient)
+  (o) => `autocomplete ${JSON.stringify(o.text)}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    yield* Output.many(o, yield* s2.getAutocomplete(o.text))
+  }
+).pipe(Command.withDescription("Title completions for a partial query"))
 
 /**
  * `s2 snippets <query>`: passages of text matching a query.
  *
  * @since 1.0.0
  */
-export const snippets = Command.make(
+export const snippets = ClientCommand.make(
   "snippets",
   {
     query,
@@ -179,40 +168,37 @@ export const snippets = Command.make(
     fieldsOfStudy: FilterFlags.flags.fieldsOfStudy,
     publicationDateOrYear
   },
-  (o) =>
-    ClientCommand.run(
-      `snippet search ${JSON.stringify(o.query)}`,
-      Effect.gen(function*() {
-        const s2 = yield* SemanticScholar
-        const names = Option.getOrUndefined(
-          Option.map(Option.filter(o.fields, (f) => f.trim() !== "all"), Parse.splitList)
-        )
-        const filters = yield* FilterFlags.toFilters({
-          year: Option.none(),
-          publicationTypes: Option.none(),
-          openAccessPdf: false,
-          venue: Option.none(),
-          fieldsOfStudy: o.fieldsOfStudy,
-          publicationDateOrYear: Option.none(),
-          minCitationCount: Option.none()
-        })
-        const max = yield* OutputFlags.max(o)
-        yield* Output.many(
-          o,
-          yield* s2.searchSnippet(o.query, {
-            // The client checks that each is a snippet.* path (exit 2 naming the others), once.
-            fields: names as ReadonlyArray<SnippetField> | undefined,
-            paperIds: Option.getOrUndefined(Option.map(o.paperIds, (list) => Parse.splitList(list).map(Ids.paperId))),
-            authors: Option.getOrUndefined(Option.map(o.authors, Parse.splitList)),
-            minCitationCount: Option.getOrUndefined(o.minCitationCount),
-            insertedBefore: Option.getOrUndefined(o.insertedBefore),
-            year: Option.getOrUndefined(o.year),
-            venue: Option.getOrUndefined(Option.map(o.venue, Parse.splitList)),
-            fieldsOfStudy: filters.fieldsOfStudy,
-            publicationDateOrYear: Option.getOrUndefined(o.publicationDateOrYear),
-            limit: max === undefined ? undefined : Math.min(max, 1000)
-          })
-        )
+  (o) => `snippet search ${JSON.stringify(o.query)}`,
+  function*(o) {
+    const s2 = yield* SemanticScholar
+    const names = Option.getOrUndefined(
+      Option.map(Option.filter(o.fields, (f) => f.trim() !== "all"), Parse.splitList)
+    )
+    const filters = yield* FilterFlags.toFilters({
+      year: Option.none(),
+      publicationTypes: Option.none(),
+      openAccessPdf: false,
+      venue: Option.none(),
+      fieldsOfStudy: o.fieldsOfStudy,
+      publicationDateOrYear: Option.none(),
+      minCitationCount: Option.none()
+    })
+    const max = yield* OutputFlags.max(o)
+    yield* Output.many(
+      o,
+      yield* s2.searchSnippet(o.query, {
+        // The client checks that each is a snippet.* path (exit 2 naming the others), once.
+        fields: names as ReadonlyArray<SnippetField> | undefined,
+        paperIds: Option.getOrUndefined(Option.map(o.paperIds, (list) => Parse.splitList(list).map(Ids.paperId))),
+        authors: Option.getOrUndefined(Option.map(o.authors, Parse.splitList)),
+        minCitationCount: Option.getOrUndefined(o.minCitationCount),
+        insertedBefore: Option.getOrUndefined(o.insertedBefore),
+        year: Option.getOrUndefined(o.year),
+        venue: Option.getOrUndefined(Option.map(o.venue, Parse.splitList)),
+        fieldsOfStudy: filters.fieldsOfStudy,
+        publicationDateOrYear: Option.getOrUndefined(o.publicationDateOrYear),
+        limit: max === undefined ? undefined : Math.min(max, 1000)
       })
     )
-).pipe(Command.withDescription("Passages of text matching a query"), ClientCommand.withClient)
+  }
+).pipe(Command.withDescription("Passages of text matching a query"))

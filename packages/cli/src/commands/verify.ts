@@ -172,50 +172,44 @@ const record = (v: Verify.Verification): Record<string, unknown> => ({
  *
  * @since 1.1.0
  */
-export const verify = Command.make(
+export const verify = ClientCommand.make(
   "verify",
   { file, format: formatFlag },
-  (o) =>
-    ClientCommand.run(
-      "verify",
-      Effect.gen(function*() {
-        const printer = yield* Printer
-        const { name, text } = yield* readText(o.file)
-        const inputs = inputsOf(text, name)
-        if (inputs.length === 0) {
-          return yield* Effect.fail(noReferences(name))
-        }
-        const format = Option.getOrElse(o.format, () => "table" as const)
-        const counts: Counts = { verified: 0, mismatch: 0, notFound: 0 }
-        const verified = Verify.references(inputs).pipe(
-          Stream.tap((v) => Effect.sync(() => counts[v.status]++))
-        )
-        if (isCitable(format)) {
-          const items = verified.pipe(
-            Stream.zipWithIndex,
-            Stream.mapEffect(([v, i]) => corrected(inputs[i], v)),
-            Stream.flattenIterable
-          )
-          yield* printItems(format, items)
-        } else {
-          yield* Output.stream(
-            { format: Option.some(format), max: Option.none() },
-            Stream.map(verified, format === "table" ? row : record)
-          )
-        }
-        if (format === "table") yield* printer.out(summaryLine(counts) + "\n")
-        else yield* printer.err(`s2: ${summaryLine(counts)}\n`)
-        const not = counts.mismatch + counts.notFound
-        if (not > 0) {
-          return yield* Effect.fail(
-            new CommandError({ message: `${not} of ${inputs.length} references not verified`, code: ExitCode.notFound })
-          )
-        }
-      })
+  "verify",
+  function*(o) {
+    const printer = yield* Printer
+    const { name, text } = yield* readText(o.file)
+    const inputs = inputsOf(text, name)
+    if (inputs.length === 0) {
+      return yield* Effect.fail(noReferences(name))
+    }
+    const format = Option.getOrElse(o.format, () => "table" as const)
+    const counts: Counts = { verified: 0, mismatch: 0, notFound: 0 }
+    const verified = Verify.references(inputs).pipe(
+      Stream.tap((v) => Effect.sync(() => counts[v.status]++))
     )
-).pipe(
-  Command.withDescription(
-    "Verify a .bib file or reference list: each entry verified, mismatch (what differs) or not found; exit 3 unless all are verified"
-  ),
-  ClientCommand.withClient
-)
+    if (isCitable(format)) {
+      const items = verified.pipe(
+        Stream.zipWithIndex,
+        Stream.mapEffect(([v, i]) => corrected(inputs[i], v)),
+        Stream.flattenIterable
+      )
+      yield* printItems(format, items)
+    } else {
+      yield* Output.stream(
+        { format: Option.some(format), max: Option.none() },
+        Stream.map(verified, format === "table" ? row : record)
+      )
+    }
+    if (format === "table") yield* printer.out(summaryLine(counts) + "\n")
+    else yield* printer.err(`s2: ${summaryLine(counts)}\n`)
+    const not = counts.mismatch + counts.notFound
+    if (not > 0) {
+      return yield* Effect.fail(
+        new CommandError({ message: `${not} of ${inputs.length} references not verified`, code: ExitCode.notFound })
+      )
+    }
+  }
+).pipe(Command.withDescription(
+  "Verify a .bib file or reference list: each entry verified, mismatch (what differs) or not found; exit 3 unless all are verified"
+))
