@@ -8,7 +8,6 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { S2Error } from "@s2-effect/core"
 import {
   BadQueryParameters,
-  CitationGraph,
   DecodeError,
   Forbidden,
   InvalidOptions,
@@ -19,10 +18,10 @@ import {
   SemanticScholar,
   ServerError,
   Timeout,
-  TitleMatch,
   TransportError,
   UnexpectedStatus
 } from "@s2-effect/core"
+import { CitationGraph, TitleMatch } from "@s2-effect/jobs"
 import { settle } from "@s2-effect/test-support"
 import { json, testLayer } from "@s2-effect/test-support/scripted"
 import { Emulator, Faults, Fixtures, SemanticScholarStub } from "@s2-effect/testing"

@@ -4,7 +4,7 @@
  *
  * @since 1.0.0
  */
-import { Resolve } from "@s2-effect/core"
+import { Resolve } from "@s2-effect/jobs"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"

@@ -3,7 +3,7 @@
  * open-world mode (every well-formed id resolves), whose request log checks the request budget.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Citable } from "@s2-effect/core"
+import { Citable } from "@s2-effect/jobs"
 import { type EmulatorServer, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"

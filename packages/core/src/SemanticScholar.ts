@@ -131,9 +131,9 @@ export interface Service {
    * (the reference client's `search_paper(match_title=True)`); no match is `ObjectNotFound`.
    * The endpoint's answer, unchecked: the live API is lenient (a fragment of a title gets the whole
    * title, a title with one word changed gets another paper), so its paper is not the paper of
-   * `query` until checked: `TitleMatch.compare(query, paper.title).same` (with `title` among the
-   * fields), else `TitleMatch.describeNearest` says why not, as `Resolve.references`, `s2 match`
-   * and the assistant tools do.
+   * `query` until checked: `TitleMatch.compare(query, paper.title).same` of `@s2-effect/jobs` (with
+   * `title` among the fields), else `TitleMatch.describeNearest` says why not, as `Resolve.references`,
+   * `s2 match` and the assistant tools do.
    */
   readonly matchPaperTitle: (query: string, options?: MatchTitleOptions) => Effect.Effect<Paper, S2Error>
   /**

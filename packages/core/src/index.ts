@@ -4,11 +4,7 @@
  * @since 1.0.0
  */
 export { Author } from "./Author.js"
-/** @category modules */
-export * as Citable from "./Citable.js"
 export { Citation, Reference } from "./Citation.js"
-/** @category modules */
-export * as CitationGraph from "./CitationGraph.js"
 export { Dataset, DatasetDiff, DatasetSummary, Diff, Release } from "./Dataset.js"
 /** @category modules */
 export * as Decoder from "./Decoder.js"
@@ -43,8 +39,6 @@ export * as PaperId from "./PaperId.js"
 /** @category modules */
 export * as RateLimit from "./RateLimit.js"
 /** @category modules */
-export * as Resolve from "./Resolve.js"
-/** @category modules */
 export * as ResponseCache from "./ResponseCache.js"
 /** @category models */
 export type { WireRecord } from "./internal/record.js"
@@ -52,11 +46,7 @@ export type { WireRecord } from "./internal/record.js"
 export * as RetryPolicy from "./RetryPolicy.js"
 export * from "./S2Error.js"
 /** @category modules */
-export * as TitleMatch from "./TitleMatch.js"
-/** @category modules */
 export * as Validate from "./Validate.js"
-/** @category modules */
-export * as Verify from "./Verify.js"
 /** @category modules */
 export * as Waits from "./Waits.js"
 /** @category modules */

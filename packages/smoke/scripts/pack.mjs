@@ -7,7 +7,7 @@ import * as path from "node:path"
 export const repoRoot = path.resolve(import.meta.dirname, "../../..")
 
 /** The packages that are published, in dependency order. */
-export const published = ["core", "node", "browser", "testing", "ai", "cli"]
+export const published = ["core", "node", "browser", "testing", "jobs", "ai", "cli"]
 
 /** @param {ReadonlyArray<string>} names folder names under packages/ @param {string} dest */
 export const pack = (names, dest) => {

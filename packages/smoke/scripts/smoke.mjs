@@ -34,7 +34,7 @@ const xdg = path.join(work, "xdg")
 // earlier run had would be answered the earlier tarballs' integrity, and refuse the new ones.
 const pnpmCache = path.join(work, "pnpm-cache")
 /** The tarballs getting-started's lines write; removed at the end unless they were there before. */
-const documentedTarballs = ["core", "node", "testing", "ai", "cli"].map((name) => `/tmp/s2-effect-${name}.tgz`)
+const documentedTarballs = ["core", "node", "testing", "jobs", "ai", "cli"].map((name) => `/tmp/s2-effect-${name}.tgz`)
   .filter((file) => !fs.existsSync(file))
 
 /**

@@ -5,15 +5,8 @@
  * keyed by server data. The text each tool shows the model is in `assistantText.ts`.
  */
 import type { Fields, OffsetPage, Paper, PaperRef, S2Error, Service } from "@s2-effect/core"
-import {
-  CitationGraph,
-  Filters,
-  isS2Error,
-  Resolve,
-  RetryPolicy,
-  SemanticScholar,
-  TitleMatch as Titles
-} from "@s2-effect/core"
+import { Filters, isS2Error, RetryPolicy, SemanticScholar } from "@s2-effect/core"
+import { CitationGraph, Resolve, TitleMatch as Titles } from "@s2-effect/jobs"
 import * as Prompt from "effect/ai/Prompt"
 import * as Tool from "effect/ai/Tool"
 import * as Toolkit from "effect/ai/Toolkit"

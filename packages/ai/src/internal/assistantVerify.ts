@@ -5,7 +5,7 @@
  * in by {@link make}: that module registers the tool, so importing its values here would be a cycle.
  */
 import type { Paper, S2Error, SemanticScholar } from "@s2-effect/core"
-import { Verify } from "@s2-effect/core"
+import { Verify } from "@s2-effect/jobs"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"

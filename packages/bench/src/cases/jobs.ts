@@ -8,7 +8,8 @@
  * Requests and 429s are the emulator's own count (`GET /__emulator/requests`).
  * argv: apiUrl mode sample [paceMs]
  */
-import { CitationGraph, Resolve, SemanticScholar } from "@s2-effect/core"
+import { SemanticScholar } from "@s2-effect/core"
+import { CitationGraph, Resolve } from "@s2-effect/jobs"
 import { NodeSemanticScholar } from "@s2-effect/node"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"

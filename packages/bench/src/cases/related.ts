@@ -7,7 +7,8 @@
  * requests. Requests and 429s are the emulator's own count (`GET /__emulator/requests`).
  * argv: apiUrl mode sample
  */
-import { CitationGraph, type OffsetPage, SemanticScholar } from "@s2-effect/core"
+import { type OffsetPage, SemanticScholar } from "@s2-effect/core"
+import { CitationGraph } from "@s2-effect/jobs"
 import { NodeSemanticScholar } from "@s2-effect/node"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"

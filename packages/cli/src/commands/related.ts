@@ -6,7 +6,8 @@
  * @since 1.1.0
  */
 import type { Paper } from "@s2-effect/core"
-import { Citable, CitationGraph, Files } from "@s2-effect/core"
+import { Files } from "@s2-effect/core"
+import { Citable, CitationGraph } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"

@@ -6,7 +6,8 @@
  *
  * @since 1.0.0
  */
-import { Citable, excerpt, Fields, Resolve } from "@s2-effect/core"
+import { excerpt, Fields } from "@s2-effect/core"
+import { Citable, Resolve } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"

@@ -4,7 +4,8 @@
  * @since 1.0.0
  */
 import type { SnippetField } from "@s2-effect/core"
-import { Fields, SemanticScholar, TitleMatch } from "@s2-effect/core"
+import { Fields, SemanticScholar } from "@s2-effect/core"
+import { TitleMatch } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"

@@ -6,8 +6,10 @@
  *
  * @since 1.1.0
  */
-import type { Citable, Paper } from "@s2-effect/core"
-import { excerpt, Verify } from "@s2-effect/core"
+import type { Paper } from "@s2-effect/core"
+import { excerpt } from "@s2-effect/core"
+import type { Citable } from "@s2-effect/jobs"
+import { Verify } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"

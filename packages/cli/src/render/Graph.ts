@@ -6,7 +6,7 @@
  *
  * @since 1.0.0
  */
-import type { CitationGraph } from "@s2-effect/core"
+import type { CitationGraph } from "@s2-effect/jobs"
 import { csvCell } from "./Format.js"
 import * as MapPage from "./Map.js"
 import { toJson } from "./Output.js"

@@ -3,8 +3,8 @@
  * (`vaswani2017attention`), ASCII only; a user's own key kept; each unique within one run of a
  * writer, compared without case as BibTeX and biber compare them.
  */
+import type { Paper } from "@s2-effect/core"
 import type { Item } from "../../Citable.js"
-import type { Paper } from "../../Paper.js"
 import type { Facts } from "./facts.js"
 
 // Letters NFKD does not take apart.

@@ -1,14 +1,11 @@
+import type { Paper, S2Error, Service } from "@s2-effect/core"
+import { BadQueryParameters, excerpt, SemanticScholar, Validate } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as CitationGraph from "../CitationGraph.js"
 import { Edge, Node, NotFound, Skipped } from "../CitationGraph.js"
-import type { Paper } from "../Paper.js"
-import { BadQueryParameters, type S2Error } from "../S2Error.js"
-import { SemanticScholar, type Service } from "../SemanticScholar.js"
 import { papersById } from "./papersById.js"
-import { excerpt } from "./response.js"
-import * as Validate from "./validate.js"
 
 /** The batch endpoint's limit: one POST per this many new ids. */
 const BATCH = 500

@@ -2,13 +2,11 @@
  * Titles to papers in few requests, each answer checked with TitleMatch: bulk searches whose query
  * ORs the quoted titles settle many at once, and only those left open go to title match, one each.
  */
+import type { BadQueryParameters, Fields, Paper, S2Error, UnexpectedStatus } from "@s2-effect/core"
+import { SemanticScholar } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import type * as Fields from "../Fields.js"
-import type { Paper } from "../Paper.js"
-import type { BadQueryParameters, S2Error, UnexpectedStatus } from "../S2Error.js"
-import { SemanticScholar } from "../SemanticScholar.js"
 import { plain } from "./bibtex.js"
 import * as TitleMatch from "./titleMatch.js"
 

@@ -24,12 +24,12 @@
  *
  * @since 1.0.0
  */
-import type * as Fields from "./Fields.js"
+import type { Fields } from "@s2-effect/core"
+import { Paper } from "@s2-effect/core"
 import * as bib from "./internal/citable/bibtex.js"
 import * as csl from "./internal/citable/csl.js"
 import * as internalKeys from "./internal/citable/keys.js"
 import * as risRecords from "./internal/citable/ris.js"
-import { Paper } from "./Paper.js"
 
 /**
  * A paper to write, with the user's own `key` (kept: only characters that cannot be part of a key —
@@ -159,7 +159,8 @@ export const risWriter: () => Writer<string> = writer(risRecords.record)
  *
  * @example
  * ```ts
- * import { Citable, SemanticScholar } from "@s2-effect/core"
+ * import { Citable } from "@s2-effect/jobs"
+ * import { SemanticScholar } from "@s2-effect/core"
  * import { Effect } from "effect"
  *
  * const program = Effect.gen(function*() {

@@ -4,9 +4,9 @@
  * character-level (Levenshtein, from `fastest-levenshtein`); the content-word rule is what makes a
  * changed word never pass, however long the title (one word in a 20-word title is 5% of it).
  */
+import { excerpt } from "@s2-effect/core"
 import { distance } from "fastest-levenshtein"
 import { plain } from "./bibtex.js"
-import { cut } from "./text.js"
 
 /** See `TitleMatch.bound` (docs/jobs.md has the measurements behind it). */
 export const bound = 0.9
@@ -112,6 +112,6 @@ export const compare = (given: string, found: string): Comparison => {
 
 /** See `TitleMatch.describeNearest`. */
 export const describeNearest = (found: string, similarity: number): string =>
-  `no paper has this title; the nearest, ${JSON.stringify(cut(found, 100))}, is ${similarity.toFixed(2)} similar (${
+  `no paper has this title; the nearest, ${JSON.stringify(excerpt(found, 100))}, is ${similarity.toFixed(2)} similar (${
     bound.toFixed(2)
   } and the same words needed)`

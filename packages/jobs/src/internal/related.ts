@@ -9,6 +9,8 @@
  * seed cites (batches packed by count and by the size of the lists they carry), then the details of
  * the seeds and the best papers (one batch per 500).
  */
+import type { Fields, PaperRef, S2Error, Service } from "@s2-effect/core"
+import { BadQueryParameters, Decoder, Paper, SemanticScholar, Validate } from "@s2-effect/core"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -16,13 +18,7 @@ import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as CitationGraph from "../CitationGraph.js"
 import { CutList, Edge, Related, RelatedPaper } from "../CitationGraph.js"
-import type * as Fields from "../Fields.js"
-import { Paper, type PaperRef } from "../Paper.js"
-import { BadQueryParameters, type S2Error } from "../S2Error.js"
-import { SemanticScholar, type Service } from "../SemanticScholar.js"
-import { decodeUnknownResult } from "./decode.js"
 import { papersById } from "./papersById.js"
-import * as Validate from "./validate.js"
 
 /** The batch endpoint's limit. */
 const BATCH = 500
@@ -334,7 +330,7 @@ const rank = (counted: ReturnType<typeof count>) => {
   )
 }
 
-const decodePaper = decodeUnknownResult(Paper, { onExcessProperty: "preserve" })
+const decodePaper = Decoder.decodeUnknownResult(Paper, { onExcessProperty: "preserve" })
 
 /** The paper without the references asked for only to find the links (its own record: nothing else copied). */
 const withoutReferences = (paper: Paper): Paper => {

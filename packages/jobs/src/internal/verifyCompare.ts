@@ -3,7 +3,7 @@
  * behind `Verify.references`. Each comparison forgives what a correct reference may well differ in
  * (case, accents, TeX, initials, abbreviated venues, a preprint's year) and reports the rest.
  */
-import type { Paper } from "../Paper.js"
+import type { Paper } from "@s2-effect/core"
 import { plain } from "./bibtex.js"
 import * as TitleMatch from "./titleMatch.js"
 

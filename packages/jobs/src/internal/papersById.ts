@@ -1,8 +1,5 @@
+import type { Fields, Paper, S2Error, Service } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
-import type * as Fields from "../Fields.js"
-import type { Paper } from "../Paper.js"
-import type { S2Error } from "../S2Error.js"
-import type { Service } from "../SemanticScholar.js"
 
 /**
  * Batch-fetches distinct ids, answering `[id, paper | undefined]` in request order (with

@@ -7,16 +7,14 @@
  *
  * @since 1.0.0
  */
+import type { Fields, S2Error, SemanticScholar } from "@s2-effect/core"
+import { Paper } from "@s2-effect/core"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as Stream from "effect/Stream"
-import type * as Fields from "./Fields.js"
 import * as internal from "./internal/crawl.js"
 import * as internalRelated from "./internal/related.js"
-import { Paper } from "./Paper.js"
-import type { S2Error } from "./S2Error.js"
-import type { SemanticScholar } from "./SemanticScholar.js"
 
 /**
  * A paper of the walk and its distance from the nearest seed (seeds are depth 0).
@@ -135,7 +133,8 @@ export interface CrawlOptions {
  * @example
  * ```ts
  * import { Effect, Stream } from "effect"
- * import { CitationGraph, SemanticScholar } from "@s2-effect/core"
+ * import { CitationGraph } from "@s2-effect/jobs"
+ * import { SemanticScholar } from "@s2-effect/core"
  *
  * const program = Effect.gen(function*() {
  *   const walk = CitationGraph.crawl(["arXiv:1706.03762"], {
@@ -267,7 +266,8 @@ export interface RelatedOptions {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { CitationGraph, SemanticScholar } from "@s2-effect/core"
+ * import { CitationGraph } from "@s2-effect/jobs"
+ * import { SemanticScholar } from "@s2-effect/core"
  *
  * const program = Effect.gen(function*() {
  *   const answer = yield* CitationGraph.related(["arXiv:1706.03762", "DOI:10.18653/v1/N18-3011"], { top: 10 })

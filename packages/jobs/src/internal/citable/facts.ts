@@ -4,7 +4,7 @@
  * same decisions from here, so a paper is an `@article` in BibTeX exactly when it is an
  * `article-journal` in CSL-JSON and a `JOUR` in RIS.
  */
-import type { Paper } from "../../Paper.js"
+import type { Paper } from "@s2-effect/core"
 
 /** What a paper is, as the writers tell it: each maps it to its own type names. */
 export type Kind = "article" | "inproceedings" | "book" | "preprint" | "misc"

@@ -6,13 +6,11 @@
  *
  * @since 1.1.0
  */
+import type { Fields, S2Error, SemanticScholar } from "@s2-effect/core"
+import { Paper } from "@s2-effect/core"
 import * as Schema from "effect/Schema"
 import type * as Stream from "effect/Stream"
-import type * as Fields from "./Fields.js"
 import * as internal from "./internal/verify.js"
-import { Paper } from "./Paper.js"
-import type { S2Error } from "./S2Error.js"
-import type { SemanticScholar } from "./SemanticScholar.js"
 
 /**
  * What a reference turned out to be: `verified` (a paper was found and nothing it says disagrees),
@@ -159,7 +157,8 @@ export const fields: ReadonlyArray<Fields.PaperField> = internal.fields
  * @example
  * ```ts
  * import { Effect, Stream } from "effect"
- * import { SemanticScholar, Verify } from "@s2-effect/core"
+ * import { Verify } from "@s2-effect/jobs"
+ * import { SemanticScholar } from "@s2-effect/core"
  *
  * const bib = `@article{turing50, title = {Computing Machinery and Intelligence}, author = {Turing, Alan},
  *   year = {1950}, doi = {10.1093/mind/lix.236.433}}`

@@ -7,14 +7,12 @@
  *
  * @since 1.0.0
  */
+import type { Fields, S2Error, SemanticScholar } from "@s2-effect/core"
+import { Paper } from "@s2-effect/core"
 import * as Schema from "effect/Schema"
 import type * as Stream from "effect/Stream"
-import type * as Fields from "./Fields.js"
 import * as bibtex from "./internal/bibtex.js"
 import * as internal from "./internal/resolve.js"
-import { Paper } from "./Paper.js"
-import type { S2Error } from "./S2Error.js"
-import type { SemanticScholar } from "./SemanticScholar.js"
 
 /**
  * An input that was resolved: the paper, and how — by `id` (the batch endpoint) or by `title`
@@ -146,7 +144,7 @@ export type Recognised =
  *
  * @example
  * ```ts
- * import { Resolve } from "@s2-effect/core"
+ * import { Resolve } from "@s2-effect/jobs"
  *
  * Resolve.recognise("https://doi.org/10.1093/mind/lix.236.433") // { _tag: "Id", id: "DOI:10.1093/mind/lix.236.433" }
  * Resolve.recognise("BERT: Pre-training of Deep Bidirectional Transformers") // { _tag: "Title", … }
@@ -174,7 +172,8 @@ export const recognise: (input: string) => Recognised = internal.recognise
  * @example
  * ```ts
  * import { Effect, Stream } from "effect"
- * import { Resolve, SemanticScholar } from "@s2-effect/core"
+ * import { Resolve } from "@s2-effect/jobs"
+ * import { SemanticScholar } from "@s2-effect/core"
  *
  * const program = Effect.gen(function*() {
  *   const results = yield* Stream.runCollect(Resolve.references([
@@ -227,7 +226,7 @@ export interface BibtexReference {
  *
  * @example
  * ```ts
- * import { Resolve } from "@s2-effect/core"
+ * import { Resolve } from "@s2-effect/jobs"
  *
  * const bib = `@article{turing50, title = {Computing Machinery and Intelligence}, doi = {10.1093/mind/lix.236.433}}
  * @misc{vaswani17, title = "Attention Is All You Need", eprint = {arXiv:1706.03762}}`

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
+import { SemanticScholar } from "@s2-effect/core"
 import { Emulator, Faults } from "@s2-effect/testing"
 import { Clock, Effect, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
-import { Resolve, SemanticScholar, TitleMatch } from "../src/index.js"
+import { Resolve, TitleMatch } from "../src/index.js"
 
 const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
 

@@ -6,12 +6,13 @@
  * one bibliography item per entry.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Paper } from "@s2-effect/core"
 import { Schema } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { Citable, Paper } from "../src/index.js"
+import { Citable } from "../src/index.js"
 import { parse } from "../src/internal/bibtex.js"
 import { texTable } from "../src/internal/citable/texTable.js"
 import { present, recordedPapers } from "./support/RecordedPapers.js"

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
+import { SemanticScholar } from "@s2-effect/core"
 import { Emulator } from "@s2-effect/testing"
 import { Effect, Layer, Stream } from "effect"
 import * as fc from "fast-check"
-import { SemanticScholar, TitleMatch, Verify } from "../src/index.js"
+import { TitleMatch, Verify } from "../src/index.js"
 import { amongAuthors, firstFamily, sameVenue } from "../src/internal/verifyCompare.js"
 
 const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))

@@ -1,17 +1,13 @@
+import type { Fields, Paper, S2Error } from "@s2-effect/core"
+import { excerpt, SemanticScholar, Validate } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
-import type * as Fields from "../Fields.js"
-import type { Paper } from "../Paper.js"
 import type * as Resolve from "../Resolve.js"
 import { Found, Mismatch, NotFound } from "../Resolve.js"
-import type { S2Error } from "../S2Error.js"
-import { SemanticScholar } from "../SemanticScholar.js"
 import { papersById } from "./papersById.js"
 import { bulkTitles, encodedBytes, isRefusal, phrase, queryBytes, withTitle } from "./resolveTitles.js"
-import { cut } from "./text.js"
 import * as TitleMatch from "./titleMatch.js"
-import * as Validate from "./validate.js"
 
 /** The batch endpoint's limit: a chunk of inputs never needs more than one POST. */
 export const chunkSize = 500
@@ -98,7 +94,7 @@ type Outcome =
 const missing = (reason: Resolve.Reason, message: string): Outcome => ({ _tag: "Missing", reason, message })
 
 /** A title in a message: cut, so that an error line stays one short line. */
-const shown = (title: string): string => JSON.stringify(cut(title, 100))
+const shown = (title: string): string => JSON.stringify(excerpt(title, 100))
 
 const rounded = (similarity: number): string => similarity.toFixed(2)
 
@@ -266,9 +262,10 @@ export const references = (
 ): Stream.Stream<Resolve.Result, S2Error, SemanticScholar> =>
   Stream.unwrap(Effect.gen(function*() {
     // Refused before any request, as the client refuses its own options, rather than guessed at.
-    const concurrency = yield* Validate.inputEffect(
-      Validate.wholeNumber("concurrency", options?.concurrency ?? 4, { min: 1 })
-    )
+    const concurrency = yield* Effect.fromResult(Result.mapError(
+      Validate.wholeNumber("concurrency", options?.concurrency ?? 4, { min: 1 }),
+      Validate.asInput
+    ))
     const seen = new Map<string, Outcome>()
     const fields = withTitle(options?.fields)
     // A string is iterable too: one string is one input, not one input per character.

@@ -4,10 +4,10 @@
  * wherever it sits in an answer, merged by id and decoded with the client's own `Paper` schema.
  * Read where they lie; nothing of them is copied into the project.
  */
+import { Paper } from "@s2-effect/core"
 import { Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { Paper } from "../../src/Paper.js"
 
 export const folder = Path.resolve(import.meta.dirname, "../../../../../shared/s2-recordings")
 

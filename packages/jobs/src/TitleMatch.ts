@@ -44,7 +44,7 @@ export const bound: number = internal.bound
  *
  * @example
  * ```ts
- * import { TitleMatch } from "@s2-effect/core"
+ * import { TitleMatch } from "@s2-effect/jobs"
  *
  * TitleMatch.normalise("Schr\\\"{o}dinger's {$\\alpha$}-Decay: A Study.") // "schrodingers alpha decay a study"
  * ```
@@ -58,7 +58,7 @@ export const normalise: (title: string) => string = internal.normalise
  *
  * @example
  * ```ts
- * import { TitleMatch } from "@s2-effect/core"
+ * import { TitleMatch } from "@s2-effect/jobs"
  *
  * TitleMatch.compare("attention is all you need.", "Attention Is All You Need") // { similarity: 1, same: true }
  * TitleMatch.compare("Deep residual learning for image recognition",
@@ -76,7 +76,7 @@ export const compare: (given: string, found: string) => Comparison = internal.co
  *
  * @example
  * ```ts
- * import { TitleMatch } from "@s2-effect/core"
+ * import { TitleMatch } from "@s2-effect/jobs"
  *
  * const given = "Deep residual learning for image recognition"
  * const found = "Deep residual learning for speech recognition"

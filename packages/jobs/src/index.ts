@@ -1,0 +1,16 @@
+/**
+ * @s2-effect/jobs — jobs on the Semantic Scholar client: references resolved to papers, a
+ * bibliography verified, citation graphs and related papers, and citable BibTeX, CSL-JSON and RIS.
+ *
+ * @since 1.0.0
+ */
+/** @category modules */
+export * as Citable from "./Citable.js"
+/** @category modules */
+export * as CitationGraph from "./CitationGraph.js"
+/** @category modules */
+export * as Resolve from "./Resolve.js"
+/** @category modules */
+export * as TitleMatch from "./TitleMatch.js"
+/** @category modules */
+export * as Verify from "./Verify.js"
