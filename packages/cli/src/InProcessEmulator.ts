@@ -1,7 +1,8 @@
 /**
  * The in-process emulator of `--emulator` (and of `s2 demo`): the `@s2-effect/testing` package's
- * `Emulator`, which this module alone loads, and only when it is asked for, so that no command
- * against the API loads the test package (test/lazyTesting.test.ts checks it).
+ * `Emulator`, loaded with `import()` when it is asked for, so that no command against the API loads
+ * the test package (the cassettes of `--record` and `--replay` load it the same way, in
+ * Cassettes.ts; test/loading.test.ts checks that nothing else does).
  *
  * @since 1.1.0
  */
