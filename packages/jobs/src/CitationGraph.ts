@@ -7,79 +7,15 @@
  *
  * @since 1.0.0
  */
-import type { Fields, S2Error, SemanticScholar } from "@s2-effect/core"
-import { Paper } from "@s2-effect/core"
+import type { Fields, Paper, S2Error, SemanticScholar } from "@s2-effect/core"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import type * as Stream from "effect/Stream"
 import * as internal from "./internal/crawl.js"
+import type { Element, Related } from "./internal/graphRecords.js"
 import * as internalRelated from "./internal/related.js"
 
-/**
- * A paper of the walk and its distance from the nearest seed (seeds are depth 0).
- *
- * @category models
- * @since 1.0.0
- */
-export class Node extends Schema.TaggedClass<Node>()("Node", {
-  paper: Paper,
-  depth: Schema.Number
-}) {}
-
-/**
- * A citation between two papers of the walk: `from` (the citing paperId) cites `to` (the cited
- * paperId). Both ends are always `Node`s emitted before the edge.
- *
- * @category models
- * @since 1.0.0
- */
-export class Edge extends Schema.TaggedClass<Edge>()("Edge", {
-  from: Schema.String,
-  to: Schema.String
-}) {}
-
-/**
- * A seed the batch endpoint did not find, as given. The walk goes on from the other seeds.
- *
- * @category models
- * @since 1.0.0
- */
-export class NotFound extends Schema.TaggedClass<NotFound>()("NotFound", {
-  seed: Schema.String
-}) {}
-
-/**
- * An id the server gave that no request can carry (a control character, a `.` or `..` path
- * segment, an unknown prefix: what the client refuses of a caller, `BadQueryParameters`), left out
- * of the walk with a Warning instead of failing it: in `source` (the `citations` or `references`
- * list `of` a paper, or the `batch` answer for the id `of`), once per id. `reason` says why.
- *
- * @category models
- * @since 1.0.0
- */
-export class Skipped extends Schema.TaggedClass<Skipped>()("Skipped", {
-  id: Schema.String,
-  source: Schema.Literals(["citations", "references", "batch"]),
-  of: Schema.String,
-  reason: Schema.String
-}) {}
-
-/**
- * What a walk emits: match on `_tag`.
- *
- * @category models
- * @since 1.0.0
- */
-export type Element = Node | Edge | NotFound | Skipped
-
-/**
- * The schema of {@link Element}, e.g. to write a walk as JSON lines.
- *
- * @category models
- * @since 1.0.0
- */
-export const Element = Schema.Union([Node, Edge, NotFound, Skipped])
+export { Edge, Element, Node, NotFound, Skipped } from "./internal/graphRecords.js"
 
 /**
  * Options of {@link crawl}.
@@ -163,61 +99,7 @@ export const crawl: (
 // ---------------------------------------------------------------------------------------------
 // related papers
 
-/**
- * A paper of {@link related}, with why it is there. `coCitation`: how many papers citing a seed
- * also cite it; `coupling`: how many papers a seed cites it cites too; `citesSeed` / `citedBySeed`:
- * it cites a seed / a seed cites it. `score` (see {@link related}) rises with each count; it is at
- * most 2 (every list of every seed names the paper).
- *
- * @category models
- * @since 1.0.0
- */
-export class RelatedPaper extends Schema.Class<RelatedPaper>("RelatedPaper")({
-  paper: Paper,
-  score: Schema.Number,
-  coCitation: Schema.Int,
-  coupling: Schema.Int,
-  citesSeed: Schema.Boolean,
-  citedBySeed: Schema.Boolean
-}) {}
-
-/**
- * A list the API cut, so that the counts it feeds may be low: a paper's nested `citations` or
- * `references` hold its first 1,000 entries. `read` of its `total` entries were read; `seed` says
- * whether it is a seed's list (paged from the list endpoint within `maxPages` before it is reported).
- *
- * @category models
- * @since 1.0.0
- */
-export class CutList extends Schema.Class<CutList>("CutList")({
-  paperId: Schema.String,
-  list: Schema.Literals(["citations", "references"]),
-  read: Schema.Int,
-  total: Schema.Int,
-  seed: Schema.Boolean
-}) {}
-
-/**
- * The answer of {@link related}: the seeds found (with `fields`), the seeds not found (as given),
- * the best `papers` (best first), the `links` among seeds and papers (`from` cites `to`, as the
- * lists read name them), how many papers citing a seed (`citing`) and cited by one (`cited`) had
- * their list read, how many papers were ranked (`candidates`), the lists the API cut (`truncated`)
- * and whether `stopAfter` ended the reading early (`stopped`).
- *
- * @category models
- * @since 1.0.0
- */
-export class Related extends Schema.Class<Related>("Related")({
-  seeds: Schema.Array(Paper),
-  notFound: Schema.Array(Schema.String),
-  papers: Schema.Array(RelatedPaper),
-  links: Schema.Array(Edge),
-  citing: Schema.Int,
-  cited: Schema.Int,
-  candidates: Schema.Int,
-  truncated: Schema.Array(CutList),
-  stopped: Schema.Boolean
-}) {}
+export { CutList, Related, RelatedPaper } from "./internal/graphRecords.js"
 
 /**
  * Options of {@link related}.

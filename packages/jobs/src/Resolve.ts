@@ -8,93 +8,11 @@
  * @since 1.0.0
  */
 import type { Fields, S2Error, SemanticScholar } from "@s2-effect/core"
-import { Paper } from "@s2-effect/core"
-import * as Schema from "effect/Schema"
 import type * as Stream from "effect/Stream"
-import * as bibtex from "./internal/bibtex.js"
 import * as internal from "./internal/resolve.js"
+import type { Result } from "./internal/resolveResults.js"
 
-/**
- * An input that was resolved: the paper, and how — by `id` (the batch endpoint) or by `title`
- * (bulk search or title match; `score` is title match's own). `similarity` is the
- * `TitleMatch.compare` of the title given and the paper's: present for a title, and for an id
- * given with a title.
- *
- * @category models
- * @since 1.0.0
- */
-export class Found extends Schema.TaggedClass<Found>()("Found", {
-  input: Schema.String,
-  paper: Paper,
-  via: Schema.Literals(["id", "title"]),
-  score: Schema.optional(Schema.Number),
-  similarity: Schema.optional(Schema.Number)
-}) {}
-
-/**
- * An id given with a title (a .bib entry's `doi` or `eprint`, and its `title`) whose paper has
- * another title: the paper, the `title` given, their `similarity`, and a sentence for people. Not
- * taken for the reference: one of the two is wrong, and only the user knows which.
- *
- * @category models
- * @since 1.0.0
- */
-export class Mismatch extends Schema.TaggedClass<Mismatch>()("Mismatch", {
-  input: Schema.String,
-  paper: Paper,
-  title: Schema.String,
-  similarity: Schema.Number,
-  message: Schema.String
-}) {}
-
-/**
- * Why an input was not resolved: `unknownId` (an id the batch endpoint answered `null` for),
- * `noTitleMatch` (no paper has the title: title match found none, or only one with another title,
- * given as `nearest`), `malformed` (an empty line, a control character, a known id prefix with
- * nothing after it), `tooLong` (a title longer than a request can carry: not sent) or `refused`
- * (the server refused the request for this title alone, e.g. 414).
- *
- * @category models
- * @since 1.0.0
- */
-export const Reason = Schema.Literals(["unknownId", "noTitleMatch", "malformed", "tooLong", "refused"])
-
-/**
- * @category models
- * @since 1.0.0
- */
-export type Reason = typeof Reason.Type
-
-/**
- * An input that was not resolved, as given, with the {@link Reason} and a sentence for people. For a
- * title whose match had another title, `nearest` is that paper and `similarity` how close it was.
- *
- * @category models
- * @since 1.0.0
- */
-export class NotFound extends Schema.TaggedClass<NotFound>()("NotFound", {
-  input: Schema.String,
-  notFound: Reason,
-  message: Schema.String,
-  nearest: Schema.optional(Paper),
-  similarity: Schema.optional(Schema.Number)
-}) {}
-
-/**
- * One result per input: match on `_tag`.
- *
- * @category models
- * @since 1.0.0
- */
-export type Result = Found | Mismatch | NotFound
-
-/**
- * The schema of {@link Result}, e.g. to write results as JSON lines.
- *
- * @category models
- * @since 1.0.0
- */
-export const Result = Schema.Union([Found, Mismatch, NotFound])
+export { Found, Mismatch, NotFound, Reason, Result } from "./internal/resolveResults.js"
 
 /**
  * One input of {@link references}: a line (an id or a title), or an id with the title the user
@@ -236,18 +154,4 @@ export interface BibtexReference {
  * @category constructors
  * @since 1.0.0
  */
-export const fromBibtex = (text: string): ReadonlyArray<BibtexReference> =>
-  bibtex.parse(text).map((entry): BibtexReference => {
-    if (entry.broken !== undefined) {
-      return {
-        key: entry.key,
-        line: entry.line,
-        input: "",
-        problem: `its braces do not balance: lines ${entry.line} to ${entry.broken.lastLine} skipped`
-      }
-    }
-    const input = bibtex.inputOf(entry)
-    const title = bibtex.plain(entry.fields["title"] ?? "")
-    const byId = recognise(input)._tag === "Id" && title.length > 0
-    return { key: entry.key, line: entry.line, input, ...(byId ? { title } : {}) }
-  })
+export const fromBibtex: (text: string) => ReadonlyArray<BibtexReference> = internal.fromBibtex

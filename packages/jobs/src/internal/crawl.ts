@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as CitationGraph from "../CitationGraph.js"
-import { Edge, Node, NotFound, Skipped } from "../CitationGraph.js"
+import { Edge, Node, NotFound, Skipped } from "./graphRecords.js"
 import { papersById } from "./papersById.js"
 
 /** The batch endpoint's limit: one POST per this many new ids. */

@@ -17,7 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as CitationGraph from "../CitationGraph.js"
-import { CutList, Edge, Related, RelatedPaper } from "../CitationGraph.js"
+import { CutList, Edge, Related, RelatedPaper } from "./graphRecords.js"
 import { papersById } from "./papersById.js"
 
 /** The batch endpoint's limit. */

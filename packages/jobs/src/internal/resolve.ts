@@ -4,8 +4,9 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as Resolve from "../Resolve.js"
-import { Found, Mismatch, NotFound } from "../Resolve.js"
+import * as bibtex from "./bibtex.js"
 import { papersById } from "./papersById.js"
+import { Found, Mismatch, NotFound } from "./resolveResults.js"
 import { bulkTitles, encodedBytes, isRefusal, phrase, queryBytes, withTitle } from "./resolveTitles.js"
 import * as TitleMatch from "./titleMatch.js"
 
@@ -277,3 +278,20 @@ export const references = (
       Stream.flatMap(resolveChunk(seen, fields, concurrency))
     )
   }))
+
+/** See {@link Resolve.fromBibtex}. */
+export const fromBibtex = (text: string): ReadonlyArray<Resolve.BibtexReference> =>
+  bibtex.parse(text).map((entry): Resolve.BibtexReference => {
+    if (entry.broken !== undefined) {
+      return {
+        key: entry.key,
+        line: entry.line,
+        input: "",
+        problem: `its braces do not balance: lines ${entry.line} to ${entry.broken.lastLine} skipped`
+      }
+    }
+    const input = bibtex.inputOf(entry)
+    const title = bibtex.plain(entry.fields["title"] ?? "")
+    const byId = recognise(input)._tag === "Id" && title.length > 0
+    return { key: entry.key, line: entry.line, input, ...(byId ? { title } : {}) }
+  })

@@ -1,11 +1,11 @@
 import type { Fields, Paper, S2Error, SemanticScholar } from "@s2-effect/core"
 import * as Stream from "effect/Stream"
 import * as Citable from "../Citable.js"
-import * as Resolve from "../Resolve.js"
+import type * as Resolve from "../Resolve.js"
 import type * as Verify from "../Verify.js"
-import { Verification } from "../Verify.js"
 import * as bibtex from "./bibtex.js"
-import { chunkSize } from "./resolve.js"
+import * as resolve from "./resolve.js"
+import { Verification } from "./verification.js"
 import { compare, type Given, givenOfFields, type Lookup } from "./verifyCompare.js"
 
 /** See `Verify.fields`: what the citation writers write from, which holds what the checks compare. */
@@ -22,7 +22,7 @@ interface Ask {
 }
 
 const idKind = (input: string): "doi" | "arxiv" | undefined => {
-  const r = Resolve.recognise(input)
+  const r = resolve.recognise(input)
   return r._tag !== "Id" ? undefined : r.id.startsWith("DOI:") ? "doi" : r.id.startsWith("ARXIV:") ? "arxiv" : undefined
 }
 
@@ -40,7 +40,7 @@ const notFound = (key: string, input: string, notes: ReadonlyArray<string>, near
 const askOf = (input: Verify.Input, position: number): Ask => {
   if (typeof input === "string") return askOf({ key: String(position + 1), text: input }, position)
   if (!("fields" in input)) {
-    const r = Resolve.recognise(input.text)
+    const r = resolve.recognise(input.text)
     const given: Given = r._tag === "Title" ? { title: r.title } : {}
     const id = idKind(input.text)
     return { key: input.key, input: input.text, given, ...(id === undefined ? {} : { id }) }
@@ -133,7 +133,7 @@ const verifyChunk = (options: Resolve.ReferencesOptions) =>
   [inputs, n]: readonly [ReadonlyArray<Verify.Input>, number]
 ): Stream.Stream<Verification, S2Error, SemanticScholar> =>
   Stream.suspend(() => {
-    const asks = inputs.map((input, i) => askOf(input, n * chunkSize + i))
+    const asks = inputs.map((input, i) => askOf(input, n * resolve.chunkSize + i))
     const out: Array<Verification | undefined> = asks.map((ask) => ask.settled)
     const pending: Array<Pending> = []
     let next = 0
@@ -143,7 +143,7 @@ const verifyChunk = (options: Resolve.ReferencesOptions) =>
       return done
     }
     const asked = asks.flatMap((ask, i) => ask.settled === undefined ? [i] : [])
-    const first = Stream.zipWithIndex(Resolve.references(asked.map((i) => firstInput(asks[i]!)), options)).pipe(
+    const first = Stream.zipWithIndex(resolve.references(asked.map((i) => firstInput(asks[i]!)), options)).pipe(
       Stream.map(([result, k]) => {
         const index = asked[k]!
         const verified = afterFirst(asks[index]!, result)
@@ -153,7 +153,7 @@ const verifyChunk = (options: Resolve.ReferencesOptions) =>
       })
     )
     const second = Stream.suspend(() =>
-      Stream.zipWithIndex(Resolve.references(pending.map((p) => asks[p.index]!.given.title!), options)).pipe(
+      Stream.zipWithIndex(resolve.references(pending.map((p) => asks[p.index]!.given.title!), options)).pipe(
         Stream.map(([result, k]) => {
           const { first, index } = pending[k]!
           out[index] = afterTitle(asks[index]!, first, result)
@@ -182,12 +182,16 @@ export const references = (
     ? inputs
     : Stream.fromIterable(typeof inputs === "string" ? [inputs] : inputs)
   const resolveOptions = { fields: fieldsWith(options?.fields), concurrency: options?.concurrency }
-  return source.pipe(Stream.grouped(chunkSize), Stream.zipWithIndex, Stream.flatMap(verifyChunk(resolveOptions)))
+  return source.pipe(
+    Stream.grouped(resolve.chunkSize),
+    Stream.zipWithIndex,
+    Stream.flatMap(verifyChunk(resolveOptions))
+  )
 }
 
 /** See `Verify.fromBibtex`: `Resolve.fromBibtex`'s entries (and its word for a broken one), with their fields. */
 export const fromBibtex = (text: string): ReadonlyArray<Verify.Entry> => {
-  const read = Resolve.fromBibtex(text)
+  const read = resolve.fromBibtex(text)
   return bibtex.parse(text).map((entry, i): Verify.Entry => {
     const problem = read[i]?.problem
     return { key: entry.key, fields: entry.fields, line: entry.line, ...(problem === undefined ? {} : { problem }) }

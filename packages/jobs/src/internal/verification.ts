@@ -1,0 +1,69 @@
+/**
+ * What `Verify.references` answers: a reference's {@link Status}, the {@link Field}s that differ and
+ * the {@link Verification}. Defined here, beside `verify.ts` which makes them, so that it never
+ * imports `Verify.ts` for values; `Verify.ts` re-exports each with these docs.
+ */
+import { Paper } from "@s2-effect/core"
+import * as Schema from "effect/Schema"
+
+/**
+ * What a reference turned out to be: `verified` (a paper was found and nothing it says disagrees),
+ * `mismatch` (a paper was found, and `differs` lists what disagrees) or `notFound` (no paper is this
+ * reference; `nearest` may name the closest one).
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export const Status = Schema.Literals(["verified", "mismatch", "notFound"])
+
+/**
+ * @category models
+ * @since 1.1.0
+ */
+export type Status = typeof Status.Type
+
+/**
+ * A field of a reference that disagrees with the paper found:
+ * - `title`: not the same title (`TitleMatch.compare`), for a paper found by the reference's id;
+ * - `year`: more than one year apart (one year apart is a preprint and its publication, most
+ *   likely: a note, not a difference);
+ * - `authors`: the first author's family name is not among the paper's authors (case, accents, TeX,
+ *   hyphens, initials and given names forgiven);
+ * - `venue`: the `journal` / `booktitle` names none of the names the paper's venue goes by, compared
+ *   forgivingly (see `Verify.references`); a preprint server (arXiv, CoRR, bioRxiv…) is never a
+ *   difference;
+ * - `doi` / `eprint`: the entry's DOI or arXiv id is unknown, names another paper, or is not the
+ *   paper's own.
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export const Field = Schema.Literals(["title", "year", "authors", "venue", "doi", "eprint"])
+
+/**
+ * @category models
+ * @since 1.1.0
+ */
+export type Field = typeof Field.Type
+
+/**
+ * The verification of one reference: its `key` (the .bib key, or the line's number as a string),
+ * the `input` asked (a DOI, arXiv id or title; "" when the entry had none), the {@link Status},
+ * the fields that `differs`, `notes` (sentences for people: why a reference was not found, a year
+ * one apart, a preprint cited for a published paper), the `paper` found (verified, mismatch), the
+ * `nearest` candidate (notFound, when a search answered one with another title) and `similarity`,
+ * the `TitleMatch.compare` similarity of the reference's title and the paper's (or the nearest's).
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export class Verification extends Schema.Class<Verification>("Verification")({
+  key: Schema.String,
+  input: Schema.String,
+  status: Status,
+  differs: Schema.Array(Field),
+  notes: Schema.Array(Schema.String),
+  paper: Schema.optional(Paper),
+  nearest: Schema.optional(Paper),
+  similarity: Schema.optional(Schema.Number)
+}) {}
