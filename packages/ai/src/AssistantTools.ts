@@ -35,8 +35,11 @@ import type * as Toolkit from "effect/ai/Toolkit"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as internal from "./internal/assistantTools.js"
-import * as mcpTools from "./internal/mcpTools.js"
+import * as budget from "./internal/budget.js"
+import * as failure from "./internal/failure.js"
+import * as internal from "./internal/handlers.js"
+import * as mcpTools from "./internal/mcp.js"
+import * as tools from "./internal/tools.js"
 
 export {
   AuthorPapersAnswer,
@@ -44,7 +47,6 @@ export {
   AuthorSummary,
   CitationsAnswer,
   CitedPaper,
-  FailureKind,
   GraphAnswer,
   GraphNode,
   limits,
@@ -59,11 +61,10 @@ export {
   ResolvedReference,
   SnippetAnswer,
   SnippetsAnswer,
-  TitleMatch,
-  ToolFailure,
-  ToolFailureTypeId,
-  toolkit
-} from "./internal/assistantTools.js"
+  TitleMatch
+} from "./internal/answers.js"
+export { FailureKind, ToolFailure, ToolFailureTypeId } from "./internal/failure.js"
+export { toolkit } from "./internal/tools.js"
 
 /**
  * The handlers of every tool of {@link toolkit}, over the `SemanticScholar` client in context: give
@@ -72,7 +73,7 @@ export {
  * @category layers
  * @since 1.0.0
  */
-export const handlers: Layer.Layer<Tool.HandlersFor<typeof internal.toolkit.tools>, never, SemanticScholar> =
+export const handlers: Layer.Layer<Tool.HandlersFor<typeof tools.toolkit.tools>, never, SemanticScholar> =
   internal.handlers
 
 /**
@@ -97,7 +98,7 @@ export interface HandlersOptions {
  * @category constants
  * @since 1.0.0
  */
-export const defaultBudget: Duration.Duration = internal.defaultBudget
+export const defaultBudget: Duration.Duration = budget.defaultBudget
 
 /**
  * {@link handlers} with options, e.g. another time budget:
@@ -109,7 +110,7 @@ export const defaultBudget: Duration.Duration = internal.defaultBudget
  */
 export const handlersWith: (
   options?: HandlersOptions
-) => Layer.Layer<Tool.HandlersFor<typeof internal.toolkit.tools>, never, SemanticScholar> = internal.handlersWith
+) => Layer.Layer<Tool.HandlersFor<typeof tools.toolkit.tools>, never, SemanticScholar> = internal.handlersWith
 
 /**
  * Reports a tool call's progress from a handler (e.g. "35 of 200 lines"): sent as an MCP
@@ -159,7 +160,7 @@ export const register: <Tools extends Record<string, Tool.Any>>(
  * @since 1.0.0
  */
 export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticScholar> = Layer.effectDiscard(
-  mcpTools.register(internal.toolkit)
+  mcpTools.register(tools.toolkit)
 ).pipe(Layer.provide(internal.handlers))
 
 /**
@@ -181,4 +182,4 @@ export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticSchola
  * @category errors
  * @since 1.0.0
  */
-export const toolFailure: (error: S2Error) => internal.ToolFailure = internal.toolFailure
+export const toolFailure: (error: S2Error) => failure.ToolFailure = failure.toolFailure

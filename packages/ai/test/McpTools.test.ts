@@ -5,7 +5,7 @@ import { Emulator, Faults } from "@s2-effect/testing"
 import { Duration, Effect, Fiber, Layer, Logger, Queue, References, Schema } from "effect"
 import { McpProtocol, McpServer, McpTest, Prompt, Tool, Toolkit } from "effect/ai"
 import { TestClock } from "effect/testing"
-import { badParameterText, oneLine, register, waitMessage } from "../src/internal/mcpTools.js"
+import { badParameterText, oneLine, register, waitMessage } from "../src/internal/mcp.js"
 
 class Nope extends Schema.TaggedError<Nope>()("Nope", { message: Schema.String }) {}
 

@@ -36,7 +36,7 @@ import * as SchemaIssue from "effect/SchemaIssue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
-import { cut, oneLine as renderedLine } from "./assistantText.js"
+import { cut, oneLine as renderedLine } from "./text.js"
 
 /** The longest line we put in a tool error (the model reads it; a schema can say a lot). */
 const maxLine = 300

@@ -1,0 +1,128 @@
+/**
+ * A tool's failure: the typed `ToolFailure` the model reads (a kind and one line), and the failure
+ * of each client error.
+ */
+import type { S2Error } from "@s2-effect/core"
+import { isS2Error, RetryPolicy } from "@s2-effect/core"
+import * as Duration from "effect/Duration"
+import * as Schema from "effect/Schema"
+import { bounds, optional } from "./answers.js"
+import * as text from "./text.js"
+
+/**
+ * The kinds of {@link ToolFailure}.
+ *
+ * @category models
+ * @since 1.0.0
+ */
+export const FailureKind = Schema.Literals([
+  "notFound",
+  "badParameter",
+  "rateLimited",
+  "timeout",
+  "forbidden",
+  "serverError",
+  "unreachable",
+  "badAnswer"
+])
+/**
+ * @category models
+ * @since 1.0.0
+ */
+export type FailureKind = typeof FailureKind.Type
+
+/**
+ * Marks a {@link ToolFailure}.
+ *
+ * @category symbols
+ * @since 1.0.0
+ */
+export const ToolFailureTypeId: unique symbol = Symbol.for("@s2-effect/ai/AssistantTools/ToolFailure")
+
+/**
+ * @category symbols
+ * @since 1.0.0
+ */
+export type ToolFailureTypeId = typeof ToolFailureTypeId
+
+/**
+ * A tool's failure: what went wrong in a word (`kind`), one line for the model (`message`, at most
+ * 300 characters, starting with the kind in words) and, when rate limited, the wait in seconds.
+ *
+ * @category errors
+ * @since 1.0.0
+ */
+export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure", {
+  kind: FailureKind,
+  message: Schema.String,
+  retryAfterSeconds: optional(Schema.Number)
+}) {
+  /** @since 1.0.0 */
+  readonly [ToolFailureTypeId]: ToolFailureTypeId = ToolFailureTypeId
+}
+
+const kindWords: { readonly [K in FailureKind]: string } = {
+  notFound: "not found",
+  badParameter: "bad parameter",
+  rateLimited: "rate limited",
+  timeout: "timed out",
+  forbidden: "forbidden",
+  serverError: "server error",
+  unreachable: "unreachable",
+  badAnswer: "bad answer from the server"
+}
+
+/**
+ * A URL's query (the field list, the query text) told the model nothing it did not send, and
+ * pushed the server's own words out of the 300 characters.
+ */
+const withoutQueries = (detail: string) => detail.replace(/(https?:\/\/[^\s?#)]+)[?#][^\s)]*/g, "$1")
+
+/** A failure of `kind`: its words, then `detail` on one line (URLs without their query), ≤ 300 characters. */
+export const failure = (kind: FailureKind, detail: string, retryAfterSeconds?: number): ToolFailure =>
+  new ToolFailure({
+    kind,
+    message: text.cut(text.oneLine(`${kindWords[kind]}: ${withoutQueries(detail)}`), bounds.message),
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds })
+  })
+
+/** The server's wait, else the longest the default policy waits after a 429 (no wait is safe to advise). */
+const seconds = (millis: number | undefined) =>
+  Math.max(1, Math.ceil((millis ?? Duration.toMillis(RetryPolicy.defaultBudgets.rateLimited.cap)) / 1000))
+
+const rateLimited = (retryAfterMillis: number | undefined, what: string) => {
+  const wait = seconds(retryAfterMillis)
+  return failure("rateLimited", `${what}; retry after ${wait} s`, wait)
+}
+
+/** An `S2Error` as the tool failure the model sees. */
+export const toolFailure = (error: S2Error): ToolFailure => {
+  switch (error._tag) {
+    case "ObjectNotFound":
+      return failure("notFound", error.message)
+    case "BadQueryParameters":
+    case "InvalidOptions":
+      return failure("badParameter", error.message)
+    case "RateLimited":
+      return rateLimited(error.retryAfterMillis, "the API answered 429 (too many requests) to every retry")
+    case "Timeout":
+      // The deadline stopped the retries of a 429: the model should wait, not treat it as slowness.
+      return isS2Error(error.cause) && error.cause._tag === "RateLimited"
+        ? rateLimited(
+          error.cause.retryAfterMillis,
+          "the API answered 429 (too many requests) and the wait would pass the deadline"
+        )
+        : failure("timeout", error.message)
+    case "Forbidden":
+      return failure("forbidden", error.message)
+    case "ServerError":
+    case "UnexpectedStatus":
+      return failure("serverError", error.message)
+    case "TransportError":
+    case "RateLimiterUnavailable":
+      return failure("unreachable", error.message)
+    case "DecodeError":
+    case "ProtocolError":
+      return failure("badAnswer", error.message)
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The handlers of every tool over the client in context, assembled from `lookups.ts`,
+ * `jobTools.ts` and `verify.ts`.
+ */
+import { SemanticScholar } from "@s2-effect/core"
+import type * as Tool from "effect/ai/Tool"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
+import type { HandlersOptions } from "../AssistantTools.js"
+import { defaultBudget } from "./budget.js"
+import { type ToolFailure, toolFailure } from "./failure.js"
+import { citationGraph, relatedPapers, resolveReferences } from "./jobTools.js"
+import * as lookups from "./lookups.js"
+import { authorFields, authorSummary, detailFields, paperDetail } from "./summaries.js"
+import { type Run, toolkit } from "./tools.js"
+import * as verify from "./verify.js"
+
+/**
+ * The handlers over the client in context: each maps the client's errors to a `ToolFailure`;
+ * `citation_graph`, `resolve_references` and `related_papers` answer what they have at `options.budget`.
+ */
+export const handlersWith = (
+  options: HandlersOptions = {}
+): Layer.Layer<Tool.HandlersFor<typeof toolkit.tools>, never, SemanticScholar> => {
+  const budget = options.budget === undefined ? defaultBudget : Duration.fromInputUnsafe(options.budget)
+  return toolkit.toLayer(Effect.map(Effect.service(SemanticScholar), (s2) => {
+    const run = <A>(effect: Run<A>): Effect.Effect<A, ToolFailure> =>
+      effect.pipe(
+        Effect.mapError((error) => error._tag === "ToolFailure" ? error : toolFailure(error)),
+        Effect.provideService(SemanticScholar, s2)
+      )
+    return toolkit.of({
+      search_papers: (params) => run(lookups.searchPapers(s2, params)),
+      get_paper: ({ id }) => run(Effect.map(s2.getPaper(lookups.paperId(id), { fields: detailFields }), paperDetail)),
+      get_papers: (params) => run(lookups.getPapers(s2, params)),
+      get_citations: (params) => run(lookups.getCitations(s2, params)),
+      get_references: (params) => run(lookups.getReferences(s2, params)),
+      search_authors: (params) => run(lookups.searchAuthors(s2, params)),
+      get_author: ({ id }) => run(Effect.map(s2.getAuthor(id, { fields: authorFields }), authorSummary)),
+      get_author_papers: (params) => run(lookups.getAuthorPapers(s2, params)),
+      recommend_papers: (params) => run(lookups.recommendPapers(s2, params)),
+      match_title: ({ title }) => run(lookups.matchTitle(s2, title)),
+      search_snippets: (params) => run(lookups.searchSnippets(s2, params)),
+      resolve_references: (params) => run(resolveReferences(params, budget)),
+      verify_references: (params) => run(verify.handle(params, budget)),
+      citation_graph: (params) => run(citationGraph(params, budget)),
+      related_papers: (params) => run(relatedPapers(params, budget))
+    })
+  }))
+}
+
+/** {@link handlersWith} the default budget. */
+export const handlers: Layer.Layer<Tool.HandlersFor<typeof toolkit.tools>, never, SemanticScholar> = handlersWith()

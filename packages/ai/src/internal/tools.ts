@@ -1,0 +1,309 @@
+/**
+ * The 15 tools as a table: each one's parameters (bounded, described, with their defaults), its
+ * answer schema, its failure and the text it shows the model. The handlers are in `lookups.ts`,
+ * `jobTools.ts` and `verify.ts`, assembled by `handlers.ts`.
+ */
+import type { S2Error, SemanticScholar } from "@s2-effect/core"
+import { Filters } from "@s2-effect/core"
+import * as Prompt from "effect/ai/Prompt"
+import * as Tool from "effect/ai/Tool"
+import * as Toolkit from "effect/ai/Toolkit"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import {
+  AuthorPapersAnswer,
+  AuthorSearchAnswer,
+  AuthorSummary,
+  bounds,
+  CitationsAnswer,
+  GraphAnswer,
+  limits,
+  optional,
+  PaperDetail,
+  PapersAnswer,
+  PaperSearchAnswer,
+  RecommendationsAnswer,
+  ReferencesAnswer,
+  RelatedAnswer,
+  SnippetsAnswer,
+  TitleMatch
+} from "./answers.js"
+import { ToolFailure } from "./failure.js"
+import * as text from "./text.js"
+import * as verify from "./verify.js"
+
+const Query = Schema.String.check(Schema.isBetweenLength(1, 1000))
+const Id = Schema.String.check(Schema.isBetweenLength(1, bounds.id))
+const paperIdForms = "a Semantic Scholar paper id, DOI:…, ARXIV:…, CorpusId:…, PMID:…, PMCID:…, ACL:…, MAG:…, " +
+  "URL:… or a doi.org / arxiv.org / semanticscholar.org link"
+
+const count = (max: number, fallback: number, description: string) =>
+  Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: max })).annotate({
+    description: `${description} (1 to ${max}; default ${fallback})`,
+    default: fallback
+  }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(fallback)))
+
+const Offset = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
+  description: "Skip this many results, to get the next page (the answer's `next`; default 0)",
+  default: 0
+}).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(0)))
+
+const Year = (description: string) =>
+  optional(Schema.Int.check(Schema.isBetween({ minimum: 1000, maximum: 9999 })).annotate({ description }))
+
+const PaperIdParam = Id.annotate({ description: `The paper: ${paperIdForms}` })
+const PaperIds = (min: number, description: string) =>
+  Schema.Array(Id).check(Schema.isBetweenLength(min, limits.ids)).annotate({
+    description: `${description} (${min} to ${limits.ids} ids; each ${paperIdForms})`
+  })
+
+const tool = <const Name extends string, P extends Schema.Struct.Fields, S extends Schema.Top>(
+  name: Name,
+  spec: {
+    readonly title: string
+    readonly description: string
+    readonly parameters: P
+    readonly success: S
+    readonly render: (answer: S["Type"]) => string
+  }
+) =>
+  Tool.make(name, {
+    description: spec.description,
+    parameters: Schema.Struct(spec.parameters),
+    success: spec.success,
+    failure: ToolFailure,
+    failureMode: "return",
+    toModelOutput: (answer) => [Prompt.textPart({ text: spec.render(answer) })]
+  })
+    .annotate(Tool.Title, spec.title)
+    .annotate(Tool.Readonly, true)
+    .annotate(Tool.Destructive, false)
+    .annotate(Tool.Idempotent, true)
+    .annotate(Tool.OpenWorld, true)
+
+export const SearchPapers = tool("search_papers", {
+  title: "Search papers",
+  description: "Search Semantic Scholar for papers by relevance to a query, with optional filters. " +
+    "Pages through the first 1,000 results with offset and limit.",
+  parameters: {
+    query: Query.annotate({ description: "Words to search for (plain text, no query syntax)" }),
+    yearFrom: Year("Only papers published in or after this year"),
+    yearTo: Year("Only papers published in or before this year"),
+    fieldsOfStudy: optional(
+      Schema.Array(Schema.Literals(Filters.fieldsOfStudy)).check(Schema.isBetweenLength(1, 23)).annotate({
+        description: "Only papers in one of these fields of study"
+      })
+    ),
+    openAccessOnly: optional(Schema.Boolean.annotate({ description: "Only papers with a free PDF" })),
+    limit: count(limits.results, 10, "How many papers"),
+    offset: Offset
+  },
+  success: PaperSearchAnswer,
+  render: (answer) => text.searchPapers(answer)
+})
+
+export const GetPaper = tool("get_paper", {
+  title: "Get a paper",
+  description: "Look up one paper by any of its ids: title, authors, venue, abstract, TL;DR, counts and links.",
+  parameters: { id: PaperIdParam },
+  success: PaperDetail,
+  render: (answer) => text.paperDetail(answer)
+})
+
+export const GetPapers = tool("get_papers", {
+  title: "Get papers",
+  description: "Look up several papers at once by their ids (one request); ids not found are listed apart.",
+  parameters: { ids: PaperIds(1, "The papers") },
+  success: PapersAnswer,
+  render: (answer) => text.papers(answer)
+})
+
+/** The papers citing a paper, or those it cites: the same list seen from either end. */
+const citationTool = <const Name extends string>(
+  name: Name,
+  spec: { readonly title: string; readonly description: string; readonly relation: "citing" | "cited by" }
+) =>
+  tool(name, {
+    title: spec.title,
+    description: spec.description,
+    parameters: {
+      id: PaperIdParam,
+      limit: count(limits.results, 20, `How many papers ${spec.relation} it`),
+      offset: Offset
+    },
+    success: CitationsAnswer,
+    render: (answer) => text.citations(answer, spec.relation)
+  })
+
+export const GetCitations = citationTool("get_citations", {
+  title: "Papers citing a paper",
+  description: "List the papers that cite a paper, a page at a time, marking influential citations.",
+  relation: "citing"
+})
+
+export const GetReferences = citationTool("get_references", {
+  title: "Papers a paper cites",
+  description: "List the papers a paper cites (its references), a page at a time.",
+  relation: "cited by"
+})
+
+export const SearchAuthors = tool("search_authors", {
+  title: "Search authors",
+  description: "Search Semantic Scholar for authors by name.",
+  parameters: {
+    query: Query.annotate({ description: "The author's name, or part of it" }),
+    limit: count(limits.results, 10, "How many authors"),
+    offset: Offset
+  },
+  success: AuthorSearchAnswer,
+  render: (answer) => text.searchAuthors(answer)
+})
+
+const AuthorIdParam = Id.annotate({ description: "The Semantic Scholar author id, a number such as \"1741101\"" })
+
+export const GetAuthor = tool("get_author", {
+  title: "Get an author",
+  description:
+    "Look up one author by Semantic Scholar author id: name, affiliations, paper and citation counts, h-index.",
+  parameters: { id: AuthorIdParam },
+  success: AuthorSummary,
+  render: (answer) => text.author(answer)
+})
+
+export const GetAuthorPapers = tool("get_author_papers", {
+  title: "An author's papers",
+  description: "List an author's papers, a page at a time.",
+  parameters: { id: AuthorIdParam, limit: count(limits.results, 20, "How many papers"), offset: Offset },
+  success: AuthorPapersAnswer,
+  render: (answer) => text.authorPapers(answer)
+})
+
+export const RecommendPapers = tool("recommend_papers", {
+  title: "Recommend papers",
+  description: "Recommend papers like the positive examples and unlike the negative ones.",
+  parameters: {
+    positive: PaperIds(1, "Papers like the ones wanted"),
+    negative: optional(PaperIds(0, "Papers unlike the ones wanted")),
+    limit: count(limits.results, 10, "How many papers")
+  },
+  success: RecommendationsAnswer,
+  render: (answer) => text.recommendations(answer)
+})
+
+export const MatchTitle = tool("match_title", {
+  title: "Find a paper by title",
+  description:
+    "Find the paper with this title (case, accents and punctuation aside); not found, naming the nearest title and how similar it is, when no paper has it.",
+  parameters: { title: Query.annotate({ description: "The paper's whole title" }) },
+  success: TitleMatch,
+  render: (answer) => text.titleMatch(answer)
+})
+
+export const SearchSnippets = tool("search_snippets", {
+  title: "Search passages",
+  description: "Search the text of papers for passages matching a query; each with its paper.",
+  parameters: {
+    query: Query.annotate({ description: "Words to find in the papers' text" }),
+    limit: count(limits.results, 10, "How many passages")
+  },
+  success: SnippetsAnswer,
+  render: (answer) => text.snippets(answer)
+})
+
+export const ResolveReferences = tool("resolve_references", {
+  title: "Resolve a reference list",
+  description: "Find the paper of each line of a reference list: a DOI, an arXiv id, a Semantic Scholar link or " +
+    "id, or a reference's text or title. One answer per line, in order.",
+  parameters: {
+    lines: Schema.Array(Schema.String.check(Schema.isMaxLength(2000))).check(
+      Schema.isBetweenLength(1, limits.lines)
+    ).annotate({
+      description: `The references, one per entry (1 to ${limits.lines}; each at most 2,000 characters)`
+    })
+  },
+  success: ReferencesAnswer,
+  render: (answer) => text.references(answer)
+})
+
+export const CitationGraphTool = tool("citation_graph", {
+  title: "Citation graph",
+  description: "Walk the citation graph from seed papers, breadth first: the papers reached and who cites whom, " +
+    "cut at maxNodes papers.",
+  parameters: {
+    seeds: Schema.Array(Id).check(Schema.isBetweenLength(1, limits.seeds)).annotate({
+      description: `The papers to start from (1 to ${limits.seeds}; each ${paperIdForms})`
+    }),
+    direction: Schema.Literals(["citations", "references", "both"]).annotate({
+      description: "Follow the papers citing each paper, those it cites, or both (default references)",
+      default: "references"
+    }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("references" as const))),
+    depth: count(limits.depth, 1, "How many steps from the seeds"),
+    perNode: count(limits.perNode, 10, "At most this many neighbours of each paper, in each direction"),
+    maxNodes: count(limits.nodes, 50, "Stop at this many papers")
+  },
+  success: GraphAnswer,
+  render: (answer) => text.graph(answer)
+})
+
+export const RelatedPapersTool = tool("related_papers", {
+  title: "Related papers",
+  description: "The papers most related to seed papers, ranked from the citation graph: co-citation (papers " +
+    "citing a seed also cite it) and bibliographic coupling (it cites what a seed cites). What to read next.",
+  parameters: {
+    seeds: Schema.Array(Id).check(Schema.isBetweenLength(1, limits.seeds)).annotate({
+      description: `The seed papers (1 to ${limits.seeds}; each ${paperIdForms})`
+    }),
+    top: count(limits.results, 20, "How many related papers, best first")
+  },
+  success: RelatedAnswer,
+  render: (answer) => text.related(answer)
+})
+
+export const VerifyReferences = tool("verify_references", verify.spec)
+
+/**
+ * The 15 tools: `search_papers`, `get_paper`, `get_papers`, `get_citations`, `get_references`,
+ * `search_authors`, `get_author`, `get_author_papers`, `recommend_papers`, `match_title`,
+ * `search_snippets`, `resolve_references`, `citation_graph`, `related_papers`, `verify_references`.
+ * Each is read-only, idempotent and open-world, returns its failures (`failureMode: "return"`,
+ * {@link ToolFailure}) and shows the model a short text (`toModelOutput`).
+ *
+ * @example
+ * ```ts
+ * import { Effect, Layer, Stream } from "effect"
+ * import { AssistantTools } from "@s2-effect/ai"
+ * import type { SemanticScholar } from "@s2-effect/core"
+ *
+ * const program = Effect.gen(function*() {
+ *   const tools = yield* AssistantTools.toolkit
+ *   const results = yield* tools.handle("search_papers", { query: "graph neural networks", limit: 5 })
+ *   const last = yield* Stream.runLast(results)
+ *   return last
+ * }).pipe(Effect.provide(AssistantTools.handlers))
+ * const typed: Effect.Effect<unknown, unknown, SemanticScholar> = program
+ * ```
+ * @category tools
+ * @since 1.0.0
+ */
+export const toolkit = Toolkit.make(
+  SearchPapers,
+  GetPaper,
+  GetPapers,
+  GetCitations,
+  GetReferences,
+  SearchAuthors,
+  GetAuthor,
+  GetAuthorPapers,
+  RecommendPapers,
+  MatchTitle,
+  SearchSnippets,
+  ResolveReferences,
+  CitationGraphTool,
+  RelatedPapersTool,
+  VerifyReferences
+)
+
+export type Params<T extends Tool.Any> = Tool.Parameters<T>
+
+/** What a handler does, over the client; a refused input fails with a `ToolFailure` at once. */
+export type Run<A> = Effect.Effect<A, S2Error | ToolFailure, SemanticScholar>

@@ -1,0 +1,185 @@
+/**
+ * The `verify_references` assistant tool: `Verify.references` over a .bib text or reference lines,
+ * with a compact answer and the time budget of `resolve_references`; its definition (for the table
+ * of `tools.ts`) and its handler.
+ */
+import type { S2Error, SemanticScholar } from "@s2-effect/core"
+import { Verify } from "@s2-effect/jobs"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { Bounded, bounds, Count, limits, optional, PaperSummary, TimeBudget } from "./answers.js"
+import { budgetSeconds, withinBudget } from "./budget.js"
+import { failure, type ToolFailure } from "./failure.js"
+import { reportProgress } from "./mcp.js"
+import { paperSummary } from "./summaries.js"
+import * as text from "./text.js"
+
+/** The longest .bib text a call takes: 200 entries of a generous 2,500 characters. */
+export const maxBibtex = 500_000
+
+/**
+ * A reference of `verify_references`: `{ key, status: "verified" | "mismatch" | "notFound" |
+ * "notTried", differs, paper?, nearest?, similarity?, notes }`.
+ */
+const VerifiedReference = Schema.Struct({
+  key: Bounded(bounds.id),
+  status: Schema.Literals([...Verify.Status.literals, "notTried"]),
+  differs: Schema.Array(Verify.Field),
+  paper: optional(PaperSummary),
+  nearest: optional(PaperSummary),
+  similarity: optional(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 }))),
+  notes: Schema.Array(Bounded(bounds.message)).check(Schema.isMaxLength(3))
+})
+type VerifiedReference = typeof VerifiedReference.Type
+
+/** The answer of `verify_references`: `{ verified, mismatch, notFound, notTried?, timeBudgetSeconds?, references }`. */
+const VerifyAnswer = Schema.Struct({
+  verified: Count,
+  mismatch: Count,
+  notFound: Count,
+  notTried: optional(Count),
+  timeBudgetSeconds: TimeBudget,
+  references: Schema.Array(VerifiedReference)
+})
+export type VerifyAnswer = typeof VerifyAnswer.Type
+
+const parameters = {
+  bibtex: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(maxBibtex)).annotate({
+      description: `A .bib file's text (at most ${limits.lines} entries); give this or lines`
+    })
+  ),
+  lines: Schema.optionalKey(
+    Schema.Array(Schema.String.check(Schema.isMaxLength(2000))).check(
+      Schema.isBetweenLength(1, limits.lines)
+    ).annotate({
+      description: `References, one per entry (a DOI, an arXiv id, a link or a title; 1 to ${limits.lines}); ` +
+        "give this or bibtex"
+    })
+  )
+}
+
+const reference = (v: Verify.Verification): VerifiedReference => ({
+  key: text.cut(v.key, bounds.id),
+  status: v.status,
+  differs: v.differs,
+  ...(v.paper === undefined ? {} : { paper: paperSummary(v.paper) }),
+  ...(v.nearest === undefined ? {} : { nearest: paperSummary(v.nearest) }),
+  ...(v.similarity === undefined || !Number.isFinite(v.similarity) ? {} : { similarity: v.similarity }),
+  notes: v.notes.slice(0, 3).map((note) => text.cut(text.oneLine(note), bounds.message))
+})
+
+const notTried = (key: string): VerifiedReference => ({
+  key: text.cut(key, bounds.id),
+  status: "notTried",
+  differs: [],
+  notes: []
+})
+
+type Params = { readonly bibtex?: string | undefined; readonly lines?: ReadonlyArray<string> | undefined }
+
+/** The inputs of a call: the .bib's entries or the lines; a failure when neither, both or too many. */
+const inputsOf = (params: Params): ReadonlyArray<Verify.Input> | ToolFailure => {
+  if ((params.bibtex === undefined) === (params.lines === undefined)) {
+    return failure("badParameter", "give bibtex (a .bib file's text) or lines (one reference each), not both")
+  }
+  const inputs: ReadonlyArray<Verify.Input> = params.bibtex !== undefined
+    ? Verify.fromBibtex(params.bibtex)
+    : params.lines!.map((line, i) => ({ key: String(i + 1), text: line }))
+  if (inputs.length === 0) return failure("badParameter", "the bibtex text has no entries")
+  if (inputs.length > limits.lines) {
+    return failure(
+      "badParameter",
+      `the bibtex text has ${inputs.length} entries: give at most ${limits.lines} a call`
+    )
+  }
+  return inputs
+}
+
+const isInputs = (u: ReadonlyArray<Verify.Input> | ToolFailure): u is ReadonlyArray<Verify.Input> => Array.isArray(u)
+
+const keyOf = (input: Verify.Input, i: number): string => typeof input === "string" ? String(i + 1) : input.key
+
+/**
+ * `Verify.references` over the entries: it gives each verification as soon as it and those before
+ * it are known, so at the budget the entries verified so far are answered and the rest are `notTried`.
+ */
+export const handle = (
+  params: Params,
+  budget: Duration.Duration
+): Effect.Effect<VerifyAnswer, S2Error | ToolFailure, SemanticScholar> =>
+  Effect.suspend((): Effect.Effect<VerifyAnswer, S2Error | ToolFailure, SemanticScholar> => {
+    const inputs = inputsOf(params)
+    if (!isInputs(inputs)) return Effect.fail(inputs)
+    const results: Array<Verify.Verification> = []
+    const work = Stream.runForEach(Verify.references(inputs), (v) => {
+      results.push(v)
+      return reportProgress(`${results.length} of ${inputs.length} references`)
+    })
+    return Effect.map(withinBudget(work, budget), (stopped): VerifyAnswer => {
+      const count = (status: Verify.Status) => results.filter((v) => v.status === status).length
+      const left = inputs.length - results.length
+      return {
+        verified: count("verified"),
+        mismatch: count("mismatch"),
+        notFound: count("notFound"),
+        ...(left > 0 ? { notTried: left } : {}),
+        ...(stopped ? { timeBudgetSeconds: budgetSeconds(budget) } : {}),
+        references: inputs.map((input, i) =>
+          results[i] === undefined ? notTried(keyOf(input, i)) : reference(results[i])
+        )
+      }
+    })
+  })
+
+const similar = (similarity: number | undefined) =>
+  similarity === undefined ? "" : ` (similarity ${text.number(Math.round(similarity * 100) / 100)})`
+
+/** "year differs", "title, year differ". */
+const differ = (fields: ReadonlyArray<string>) => `${fields.join(", ")} ${fields.length === 1 ? "differs" : "differ"}`
+
+const referenceLine = (r: VerifiedReference): string => {
+  // The title search's note, the last, names the nearest paper the line shows already.
+  const shown = r.status === "notFound" && r.nearest !== undefined ? r.notes.slice(0, -1) : r.notes
+  const notes = shown.length === 0 ? "" : ` — ${shown.join("; ")}`
+  switch (r.status) {
+    case "notTried":
+      return `${r.key}: not tried`
+    case "notFound":
+      return `${r.key}: not found${
+        r.nearest === undefined ? "" : `; nearest: ${text.paperLine(r.nearest)}${similar(r.similarity)}`
+      }${notes}`
+    default:
+      return `${r.key}: ${r.status}${r.differs.length === 0 ? "" : ` (${differ(r.differs)})`} → ${
+        r.paper === undefined ? "" : text.paperLine(r.paper)
+      }${notes}`
+  }
+}
+
+/** The text the model sees: a header with the counts, then one line per entry. */
+export const render = (answer: VerifyAnswer): string => {
+  const header = `Verified ${text.number(answer.verified)} of ${text.number(answer.references.length)} references (${
+    text.number(answer.mismatch)
+  } mismatch, ${text.number(answer.notFound)} not found)${
+    answer.timeBudgetSeconds === undefined
+      ? ""
+      : `; stopped at the ${text.number(answer.timeBudgetSeconds)} s time budget: ${
+        text.number(answer.notTried ?? 0)
+      } not tried; call again with them`
+  }:`
+  return [header, ...answer.references.map((r, i) => `${text.number(i + 1)}. ${referenceLine(r)}`)]
+    .map((line) => text.cut(text.oneLine(line), text.maxLine)).join("\n")
+}
+
+/** The tool's definition, for the table of `tools.ts`. */
+export const spec = {
+  title: "Verify references",
+  description: "Check a bibliography: for each .bib entry or reference line, whether Semantic Scholar has " +
+    "that paper (verified), has it with other details (mismatch: which of title, year, authors, venue, doi, " +
+    "eprint differ) or has no such paper (notFound, with the nearest title). One answer per entry, in order.",
+  parameters,
+  success: VerifyAnswer,
+  render
+}
