@@ -3,7 +3,7 @@
 // so that a start reads two files instead of hundreds of modules: dist/bin/s2.cjs, the code, and
 // dist/bin/s2.js, which runs it through V8's code cache (scripts/compile-cache.mjs). CommonJS, so
 // that V8 can cache it on Node 20; what a command loads only when it runs (the in-process
-// emulator, Redis) is still evaluated only then, since esbuild turns those `import()`s into lazy
+// emulator, Redis, the MCP server with @s2-effect/ai and effect/ai) is still evaluated only then, since esbuild turns those `import()`s into lazy
 // initialisers. Of undici only the HTTP client is loaded (scripts/slim-undici.mjs); d3-force, the
 // maps' layout, is text in it (scripts/d3-source.mjs). The bench and
 // the CLI's process tests build the same bundle.
