@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { settle } from "@s2-effect/test-support"
-import type { Seen } from "@s2-effect/test-support/scripted"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Cause, Effect, Exit } from "effect"
 import type { Options, S2Error } from "../src/index.js"
 import { SemanticScholar, withBatching } from "../src/index.js"
+import type { Seen } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 import { recordingTracer } from "./support/Tracing.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { clientLayer, json, requests } from "@s2-effect/test-support/scripted"
 import { Config, ConfigProvider, Effect, Layer, Redacted } from "effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { SemanticScholar } from "../src/index.js"
 import * as SemanticScholarModule from "../src/SemanticScholar.js"
+import { clientLayer, json, requests } from "./support/Scripted.js"
 
 const paper = { paperId: "p1", title: "A title" }
 const server = clientLayer(() => Effect.succeed(json(paper)))

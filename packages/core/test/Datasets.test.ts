@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { Handler } from "@s2-effect/test-support/scripted"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Redacted } from "effect"
 import { SemanticScholar } from "../src/index.js"
+import type { Handler } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const files = ["https://files.test/2025-01-07/papers/papers-0.jsonl.gz?sig=abc"]
 const datasets: Handler = (request) => {

@@ -3,10 +3,10 @@
  * out here, independently of Fields.ts), nested fields included.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Stream } from "effect"
 import { SemanticScholar } from "../src/index.js"
 import { anyRoute } from "./support/AnyRoute.js"
+import { requests, testLayer } from "./support/Scripted.js"
 
 const summary = [
   "abstract",

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Redacted, Stream } from "effect"
 import { SemanticScholar } from "../src/index.js"
 import { anyRoute } from "./support/AnyRoute.js"
+import { requests, testLayer } from "./support/Scripted.js"
 
 describe("every operation", () => {
   it.effect("sends the API key on every call of every API (the reference client forgets it on four)", () =>

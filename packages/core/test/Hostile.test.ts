@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { settle } from "@s2-effect/test-support"
-import type { Handler, Seen } from "@s2-effect/test-support/scripted"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Cause, Effect, Exit, Fiber, Redacted, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { inspect } from "node:util"
 import { SemanticScholar } from "../src/index.js"
+import type { Handler, Seen } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")
 const citing = (n: number) => ({ citingPaper: { paperId: sha(n), title: `Paper ${n}` } })

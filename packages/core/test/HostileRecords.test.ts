@@ -6,7 +6,6 @@
  * data, and what cannot be shown is a `DecodeError`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { testLayer } from "@s2-effect/test-support/scripted"
 import { Arbitrary, Effect, Layer, Schema, Stream } from "effect"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
 import { ResponseCache, SemanticScholar } from "../src/index.js"
@@ -14,6 +13,7 @@ import { record } from "../src/internal/record.js"
 import { decode } from "../src/internal/transport.js"
 import { TokenPage } from "../src/Page.js"
 import { Paper, PaperAuthor, PaperRef } from "../src/Paper.js"
+import { testLayer } from "./support/Scripted.js"
 
 const target = { method: "GET", url: "https://api.test/graph/v1/paper/x" } as const
 

@@ -4,11 +4,11 @@
  * mapping gives for the answer it got.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Redacted } from "effect"
 import * as fc from "fast-check"
 import type { S2Error } from "../src/index.js"
 import { HttpStatus, isRetryable, isS2Error, RetryPolicy, SemanticScholar } from "../src/index.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 /** The vocabulary of docs/errors.md, as a reference for the mapping. */
 const expectedTag = (status: number, responder: "api" | "fileHost" = "api"): S2Error["_tag"] => {

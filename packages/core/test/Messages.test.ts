@@ -4,10 +4,10 @@
  * costs a few KB, not a copy of every value in it.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { json, testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Result } from "effect"
 import * as fc from "fast-check"
 import { excerpt, SemanticScholar, Validate } from "../src/index.js"
+import { json, testLayer } from "./support/Scripted.js"
 
 /** Generous for any message: its own words, a URL of 1,000 characters and the server's 300. */
 const short = 2000

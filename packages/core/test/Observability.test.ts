@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Exit, Fiber, Metric, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { Metrics, SemanticScholar } from "../src/index.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 import { recordingTracer } from "./support/Tracing.js"
 
 const paper = { paperId: "p1", title: "A title" }

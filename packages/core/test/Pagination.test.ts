@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { Handler, Seen } from "@s2-effect/test-support/scripted"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Fiber, References, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { SemanticScholar } from "../src/index.js"
+import type { Handler, Seen } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")
 const item = (n: number) => ({ paperId: sha(n), title: `Paper ${n}` })

@@ -4,7 +4,6 @@
  * error. The recordings are read where they lie; nothing of them is copied into the project.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Result, Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -15,6 +14,7 @@ import { Decoder, SemanticScholar } from "../src/index.js"
 import { AutocompleteAnswer, MatchAnswer, RecommendationAnswer, SnippetAnswer } from "../src/internal/envelopes.js"
 import { OffsetPage, TokenPage } from "../src/Page.js"
 import { Paper, PaperAuthor } from "../src/Paper.js"
+import { testLayer } from "./support/Scripted.js"
 
 const folder = Path.resolve(import.meta.dirname, "../../../../shared/s2-recordings")
 const present = Fs.existsSync(folder)

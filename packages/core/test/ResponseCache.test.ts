@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { settle } from "@s2-effect/test-support"
-import type { Seen } from "@s2-effect/test-support/scripted"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Layer, Logger, Redacted, Ref, Stream } from "effect"
 import * as KeyValueStore from "effect/persistence/KeyValueStore"
 import { TestClock } from "effect/testing"
 import type { Options } from "../src/index.js"
 import { ResponseCache, SemanticScholar, withBatching } from "../src/index.js"
+import type { Seen } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")
 

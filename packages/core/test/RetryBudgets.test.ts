@@ -4,8 +4,6 @@
  * the waits channel), and a TransportError says what happened and where.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Handler } from "@s2-effect/test-support/scripted"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Duration, Effect, Fiber, Logger, Redacted, Ref, References, Result } from "effect"
 import { TestClock } from "effect/testing"
 import type { S2Error } from "../src/index.js"
@@ -19,6 +17,8 @@ import {
   TransportError,
   Waits
 } from "../src/index.js"
+import type { Handler } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const ok = json({ paperId: "a".repeat(40), title: "ok" })
 const getPaper = Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1", { fields: ["title"] }))

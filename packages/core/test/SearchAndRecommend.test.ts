@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { Handler } from "@s2-effect/test-support/scripted"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Stream } from "effect"
 import { Filters, SemanticScholar } from "../src/index.js"
+import type { Handler } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")
 const answer = (body: unknown): Handler => () => Effect.succeed(json(body))

@@ -6,11 +6,11 @@
  * which every message naming a URL would show, is refused.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { json, testLayer } from "@s2-effect/test-support/scripted"
 import { Cause, Effect, Layer, Redacted } from "effect"
 import * as fc from "fast-check"
 import { inspect } from "node:util"
 import { SemanticScholar } from "../src/index.js"
+import { json, testLayer } from "./support/Scripted.js"
 
 const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(2, "0")
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Effect, Redacted, Result, Stream } from "effect"
 import type { S2Error } from "../src/index.js"
 import { Fields, SemanticScholar } from "../src/index.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")
 const paper = (n: number, extra: Record<string, unknown> = {}) => ({ paperId: sha(n), title: `Paper ${n}`, ...extra })

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import type { Duration } from "effect"
 import { Cause, Effect, Fiber, Layer, Logger, Option, Redacted, Ref, References } from "effect"
 import {
@@ -11,6 +10,7 @@ import {
 import { TestClock } from "effect/testing"
 import type { Options, RateLimit } from "../src/index.js"
 import { SemanticScholar } from "../src/index.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const ok = () => Effect.succeed(json({ paperId: "a".repeat(40), title: "ok" }))
 

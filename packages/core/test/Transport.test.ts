@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { Handler } from "@s2-effect/test-support/scripted"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import type { Duration } from "effect"
 import { Effect, Fiber, Logger, Redacted, Ref, References, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { RetryPolicy, SemanticScholar, withRetry, withStreamOverrides, withTimeout } from "../src/index.js"
+import type { Handler } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const ok = json({ paperId: "a".repeat(40), title: "ok" })
 const tooMany = json({ message: "Too Many Requests. Please wait and try again or apply for a key.", code: "429" }, 429)

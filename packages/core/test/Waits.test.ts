@@ -4,13 +4,13 @@
  * the request without its query), whatever the log level (TestClock throughout).
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Handler } from "@s2-effect/test-support/scripted"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Clock, Duration, Effect, Fiber, References, Stream } from "effect"
 import { layerStoreMemory } from "effect/persistence/RateLimiter"
 import { TestClock } from "effect/testing"
 import type { Options, S2Error } from "../src/index.js"
 import { SemanticScholar, Waits } from "../src/index.js"
+import type { Handler } from "./support/Scripted.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const ok = json({ paperId: "a".repeat(40), title: "ok" })
 const getPaper = (id: string) => Effect.flatMap(SemanticScholar, (s2) => s2.getPaper(id, { fields: ["title"] }))

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type Paper, SemanticScholar, Validate } from "@s2-effect/core"
-import { json, requests, type Seen, testLayer } from "@s2-effect/test-support/scripted"
 import { Emulator } from "@s2-effect/testing"
 import { Effect, Layer, Logger, Result, Stream } from "effect"
 import * as fc from "fast-check"
 import { CitationGraph } from "../src/index.js"
+import { json, requests, type Seen, testLayer } from "./support/Scripted.js"
 
 const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
 

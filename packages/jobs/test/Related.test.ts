@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
-import { json, requests, testLayer } from "@s2-effect/test-support/scripted"
 import { Corpus, Emulator } from "@s2-effect/testing"
 import { Effect, Layer, Logger } from "effect"
 import * as fc from "fast-check"
 import { CitationGraph } from "../src/index.js"
 import { pack, score } from "../src/internal/related.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const small = Corpus.make({ seed: 1, size: 1000 })
 const large = Corpus.make({ seed: 1, size: 10_000 })

@@ -1,9 +1,9 @@
 /**
- * A tiny scripted HttpClient for unit tests of the transport: each request is recorded and answered
- * by a handler, in Effect, so `TestClock` controls any waiting the handler does.
+ * A tiny scripted HttpClient for unit tests of the client and what is built on it: each request is
+ * recorded and answered by a handler, in Effect, so `TestClock` controls any waiting the handler
+ * does. A package's tests put their client over it (`clientLayer`) in their own `test/support`:
+ * this package depends on none of the workspace's, or it would be in a cycle with the client's.
  */
-import type { Options } from "@s2-effect/core"
-import { SemanticScholar } from "@s2-effect/core"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -85,9 +85,5 @@ export const clientLayer = (handler: Handler) =>
         })
       ))
   ).pipe(Layer.provideMerge(Layer.effect(Requests, Ref.make<ReadonlyArray<Seen>>([]))))
-
-/** The client over a scripted server, with the recorded requests available as `Requests`. */
-export const testLayer = (handler: Handler, options: Options = {}) =>
-  SemanticScholar.layer({ apiUrl: "https://api.test", ...options }).pipe(Layer.provideMerge(clientLayer(handler)))
 
 export const requests = Effect.flatMap(Effect.service(Requests), Ref.get)

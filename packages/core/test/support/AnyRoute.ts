@@ -1,7 +1,7 @@
 /** A scripted server that answers every route of the service with a minimal body of the right shape. */
-import type { Handler } from "@s2-effect/test-support/scripted"
-import { json } from "@s2-effect/test-support/scripted"
 import { Effect } from "effect"
+import type { Handler } from "./Scripted.js"
+import { json } from "./Scripted.js"
 
 const paper = { paperId: "a".repeat(40), title: "t" }
 
