@@ -8,7 +8,7 @@
 // still unicode2latex's. The table is data in the package, not unicode2latex at run time: loading
 // that (300 KB of tables, frozen at import) cost every process importing @s2-effect/core ~100 ms.
 //
-//   node packages/core/scripts/citable-table.mjs
+//   node packages/jobs/scripts/citable-table.mjs
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"

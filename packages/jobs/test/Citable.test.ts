@@ -180,7 +180,7 @@ describe("BibTeX text", () => {
 })
 
 describe("the LaTeX table", () => {
-  it("is unicode2latex's spelling of its characters (regenerate with node packages/core/scripts/citable-table.mjs)", () => {
+  it("is unicode2latex's spelling of its characters (regenerate with node packages/jobs/scripts/citable-table.mjs)", () => {
     const transform = new Transform("bibtex-creator", { charmap: { ...charmap } })
     expect(Object.keys(texTable)).toEqual(characters())
     for (const [c, latex] of Object.entries(texTable)) expect(spell(transform, c), c).toBe(latex)

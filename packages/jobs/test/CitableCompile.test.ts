@@ -72,7 +72,7 @@ const compile = (body: string, bib?: string): Compiled => {
 const installed = run("sh", ["-c", "command -v pdflatex && command -v bibtex"], Os.tmpdir()).status === 0
 
 describe("the BibTeX we write, compiled", () => {
-  it("pdflatex and bibtex are installed (node packages/core/scripts/ensure-texlive.mjs)", () => {
+  it("pdflatex and bibtex are installed (node packages/jobs/scripts/ensure-texlive.mjs)", () => {
     expect(installed).toBe(true)
   })
 

@@ -1,7 +1,7 @@
 /**
  * A .bib compiled as a user compiles it: `pdflatex` + `bibtex` (plain style, T1, utf8, `\nocite{*}`),
  * Debian's texlive-latex-base (installed as CI installs it: packages/jobs/scripts/ensure-texlive.mjs).
- * The same run as packages/core/test/CitableCompile.test.ts's, for the CLI's output.
+ * The same run as packages/jobs/test/CitableCompile.test.ts's, for the CLI's output.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
