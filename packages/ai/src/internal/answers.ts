@@ -39,7 +39,7 @@ export const bounds = {
 } as const
 
 export const Bounded = (max: number) => Schema.String.check(Schema.isMaxLength(max))
-export const optional = Schema.optionalKey
+export const optional: typeof Schema.optionalKey = Schema.optionalKey
 export const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 export const paperSummaryFields = {
