@@ -129,7 +129,10 @@ export interface BibtexReference {
   readonly input: string
   /** The entry's title as plain text, when `input` is its DOI or arXiv id. */
   readonly title?: string
-  /** Why the entry cannot be resolved as written (its braces do not balance); `input` is then "". */
+  /**
+   * Why the entry cannot be resolved as written (its braces do not balance, or its `@string` macros
+   * expand past what a value may hold); `input` is then "".
+   */
   readonly problem?: string
 }
 
@@ -139,8 +142,10 @@ export interface BibtexReference {
  * id), else its `title` (TeX accents, special and Greek letters as Unicode, braces and other TeX
  * commands dropped); `@string` macros are expanded. `@comment`, `@preamble` and `@string` are
  * skipped. Malformed text never throws: an entry whose braces do not balance ends at the next line
- * that starts an entry (it has a `problem`, the entries after it are read as usual), and an entry
- * with none of the three gives "", a `malformed` result.
+ * that starts an entry (it has a `problem`, the entries after it are read as usual), so does an
+ * entry whose macros would make a value more than 10,000 characters longer than it is written (or
+ * add more than 1,000,000 to the file's values in all), and an entry with none of the three gives
+ * "", a `malformed` result.
  *
  * @example
  * ```ts

@@ -4,7 +4,7 @@ import { Emulator, Faults } from "@s2-effect/testing"
 import { Clock, Effect, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
-import { Resolve, TitleMatch } from "../src/index.js"
+import { Resolve, TitleMatch, Verify } from "../src/index.js"
 
 const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
 
@@ -523,5 +523,84 @@ describe("Resolve.fromBibtex (issues 36 and 39)", () => {
 @misc{a, title = constructor # " " # __proto__ # " " # toString}`)
     expect(refs.map((r) => r.input)).toEqual(["y x toString"])
     expect(({} as Record<string, unknown>)["x"]).toBeUndefined()
+  })
+})
+
+describe("Resolve.fromBibtex bounds what @string macros expand to", () => {
+  /** `lines` macros, each the one before joined to itself: the last is 2^lines times the first. */
+  const doubling = (lines: number, base = "abcdefgh") =>
+    [`@string{m0 = "${base}"}`, ...Array.from({ length: lines }, (_, k) => `@string{m${k + 1} = m${k} # m${k}}`)]
+      .join("\n")
+
+  it("a value that doubles at each line stops at 10,000 characters: its entry is reported by line, the next read", () => {
+    const bib = `${doubling(12)}
+@misc{big, title = m12}
+@misc{small, title = m0 # " and " # m0}`
+    expect(Resolve.fromBibtex(bib)).toEqual([
+      {
+        key: "big",
+        line: 14,
+        input: "",
+        problem: "its title expands past 10,000 characters (@string macros joined with #): the entry at line 14 skipped"
+      },
+      { key: "small", line: 15, input: "abcdefgh and abcdefgh" }
+    ])
+  })
+
+  it("60 doublings (a value of 2^63 characters) neither throw nor grow: the entry is reported", () => {
+    const refs = Resolve.fromBibtex(
+      `${doubling(60)}\n@article{huge, journal = m60, title = {Attention Is All You Need}}`
+    )
+    expect(refs).toEqual([{
+      key: "huge",
+      line: 62,
+      input: "",
+      problem: "its journal expands past 10,000 characters (@string macros joined with #): the entry at line 62 skipped"
+    }])
+  })
+
+  it("the macros of a whole file add at most 1,000,000 characters; a long title written out is no expansion", () => {
+    const entries = Array.from({ length: 150 }, (_, k) => `@misc{e${k}, title = long}`)
+    const written = "word ".repeat(4000).trim()
+    const refs = Resolve.fromBibtex(
+      [`@string{long = "${"x".repeat(9_000)}"}`, ...entries, `@misc{written, title = {${written}}}`].join("\n")
+    )
+    // 9,000 characters each: the 112th would pass the file's million.
+    expect(refs.slice(0, 111).every((r) => r.problem === undefined && r.input.length === 9_000)).toBe(true)
+    expect(refs[111]).toEqual({
+      key: "e111",
+      line: 113,
+      input: "",
+      problem: "its title expands past the 1,000,000 characters the file's @string macros may add in all " +
+        "(@string macros joined with #): the entry at line 113 skipped"
+    })
+    expect(refs.at(-1)).toEqual({ key: "written", line: 152, input: written })
+  })
+
+  it("property: whatever macros a file defines and joins, no value outgrows the bounds and nothing throws", () => {
+    const part = fc.oneof(
+      fc.nat({ max: 30 }).map((k) => `m${k}`),
+      fc.constantFrom("__proto__", "constructor", "toString", "jan"),
+      fc.string({ maxLength: 12 }).map((s) => `{${s.replace(/[{}\\]/g, "")}}`)
+    )
+    const value = fc.array(part, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(" # "))
+    const bib = fc.array(
+      fc.oneof(
+        fc.tuple(fc.nat({ max: 30 }), value).map(([k, v]) => `@string{m${k} = ${v}}`),
+        fc.tuple(fc.constantFrom("title", "journal", "doi", "author"), value).map(([f, v]) => `@misc{k, ${f} = ${v}}`)
+      ),
+      { maxLength: 60 }
+    ).map((lines) => lines.join("\n"))
+    fc.assert(fc.property(bib, (text) => {
+      const entries = Verify.fromBibtex(text)
+      let total = 0
+      for (const entry of entries) {
+        for (const v of Object.values(entry.fields)) {
+          expect(v.length).toBeLessThanOrEqual(Math.max(10_000, text.length))
+          total += v.length
+        }
+      }
+      expect(total).toBeLessThanOrEqual(1_000_000 + text.length)
+    }))
   })
 })

@@ -1,8 +1,9 @@
 /**
  * A small BibTeX reader: enough to find each entry's key, `doi`, `eprint`/`archivePrefix` and
- * `title`, with `@string` macros expanded. It never throws and never loops: an entry ends at its
- * closing brace, or, when its braces do not balance, at the next line that starts an entry (the
- * entry is then `broken`), and reading goes on there.
+ * `title`, with `@string` macros expanded. It never throws, never loops and never grows a value
+ * much past the text it was read from: an entry ends at its closing brace, or, when its braces do
+ * not balance, at the next line that starts an entry (the entry is then `broken`), and reading goes
+ * on there; an entry whose macros would expand too far is `broken` too, its values not expanded.
  */
 
 export interface BibEntry {
@@ -11,9 +12,32 @@ export interface BibEntry {
   readonly fields: Readonly<Record<string, string>>
   /** The line of its `@`, from 1. */
   readonly line: number
-  /** Its braces do not balance: it was read up to `lastLine`, before the next line that starts an entry. */
-  readonly broken?: { readonly lastLine: number }
+  /**
+   * Why it cannot be read as written: its braces do not balance (it was read up to `lastLine`,
+   * before the next line that starts an entry), or a value (`field`) expands past
+   * {@link maxExpanded} characters, or the file's macros past {@link maxExpandedInFile} in all.
+   */
+  readonly broken?:
+    | { readonly reason: "braces"; readonly lastLine: number }
+    | { readonly reason: "expands"; readonly field: string; readonly over: Over }
 }
+
+/**
+ * The most characters a value may hold beyond what is written of it: `@string` macros joined with
+ * `#` can double a value at each line (24 lines of a 631-byte file made a 268-million-character
+ * title), so expansion stops here and the entry is broken. A title, a journal's name or an author
+ * list expanded from macros is far shorter.
+ */
+export const maxExpanded = 10_000
+
+/**
+ * The most characters macros may add to a whole file's values: without it, one macro of
+ * {@link maxExpanded} characters named in 60,000 short entries (a 1 MB file) made 600 million.
+ */
+export const maxExpandedInFile = 1_000_000
+
+/** Which bound a value went past: its own ({@link maxExpanded}) or the file's ({@link maxExpandedInFile}). */
+export type Over = "value" | "file"
 
 const skipped = new Set(["comment", "preamble", "string"])
 
@@ -42,8 +66,20 @@ const closing = (text: string, open: number, limit: number): number => {
   return -1
 }
 
-/** A reader of one entry's text, up to `limit`: values, with `@string` macros expanded. */
-const reader = (text: string, limit: number, macros: Readonly<Record<string, string>>) => {
+/** A macro's value, or which bound its expansion went past (its value then unused). */
+type Macro = { readonly text: string } | { readonly over: Over }
+
+/** What one entry's `name = value` pairs read to, and the fields (in order) that expanded too far. */
+interface Read {
+  readonly fields: Record<string, string>
+  readonly overs: ReadonlyArray<readonly [string, Over]>
+}
+
+/**
+ * A reader of one entry's text, up to `limit`: values, with `@string` macros expanded as long as
+ * they stay within {@link maxExpanded} and the file's `budget` (characters macros may still add).
+ */
+const reader = (text: string, limit: number, macros: ReadonlyMap<string, Macro>, budget: { left: number }) => {
   /** A braced value from `text[at] === "{"`: the inner text and the index after it. */
   const braced = (at: number): [string, number] => {
     let depth = 0
@@ -70,35 +106,59 @@ const reader = (text: string, limit: number, macros: Readonly<Record<string, str
     while (i < limit && /\s/.test(text[i]!)) i++
     return i
   }
-  /** One value, with `#` concatenation; a bare word is a macro's value when one is defined, else kept as written. */
-  const value = (at: number): [string, number] => {
+  /** One part of a value: braced, quoted, or a bare word (a macro's value when one is defined, else kept as written). */
+  const part = (i: number): [string | Macro, number] => {
+    const c = text[i]
+    if (c === "{") return braced(i)
+    if (c === "\"") return quoted(i)
+    const word = /^[^,}#\s]*/.exec(text.slice(i, Math.min(i + 200, limit)))![0]
+    return [macros.get(word.toLowerCase()) ?? word, i + word.length]
+  }
+  /**
+   * `out` and `piece` joined, or the bound joining them would pass. Only macros make a value
+   * longer than its text, so a value's bound is {@link maxExpanded} or its `written` length,
+   * whichever is more; and each macro's text is taken from the file's `budget`.
+   */
+  const join = (out: string, piece: string | Macro, written: number): string | { readonly over: Over } => {
+    if (typeof piece === "string") return out + piece
+    if ("over" in piece) return piece
+    if (out.length + piece.text.length > Math.max(maxExpanded, written)) return { over: "value" }
+    if (piece.text.length > budget.left) return { over: "file" }
+    budget.left -= piece.text.length
+    return out + piece.text
+  }
+  /**
+   * One value, with `#` concatenation, and the bound it went past if it did: then it is read to its
+   * end but no longer joined.
+   */
+  const value = (at: number): [string, number, Over?] => {
     let out = ""
+    let over: Over | undefined
     let i = at
     for (;;) {
-      i = space(i)
-      const c = text[i]
-      let part: [string, number]
-      if (c === "{") part = braced(i)
-      else if (c === "\"") part = quoted(i)
-      else {
-        const word = /^[^,}#\s]*/.exec(text.slice(i, Math.min(i + 200, limit)))![0]
-        part = [macros[word.toLowerCase()] ?? word, i + word.length]
+      const [piece, next] = part(space(i))
+      if (over === undefined) {
+        const joined = join(out, piece, next - at)
+        if (typeof joined === "string") out = joined
+        else over = joined.over
       }
-      out += part[0]
-      i = space(part[1])
-      if (text[i] !== "#" || i >= limit) return [out, i]
+      i = space(next)
+      if (text[i] !== "#" || i >= limit) return over === undefined ? [out, i] : ["", i, over]
       i++
     }
   }
-  /** The `name = value` pairs from `at`, as far as they go. */
-  const fields = (at: number): Record<string, string> => {
+  /** The `name = value` pairs from `at`, as far as they go, and those that went past a bound. */
+  const fields = (at: number): Read => {
     const out: Record<string, string> = Object.create(null)
+    const overs: Array<readonly [string, Over]> = []
     let i = at
     for (;;) {
       const name = /^\s*([A-Za-z_][\w:.+-]*)\s*=\s*/.exec(text.slice(i, Math.min(i + 200, limit)))
-      if (name === null) return out
-      const [v, next] = value(i + name[0].length)
-      out[name[1]!.toLowerCase()] = v
+      if (name === null) return { fields: out, overs }
+      const field = name[1]!.toLowerCase()
+      const [v, next, over] = value(i + name[0].length)
+      out[field] = v
+      if (over !== undefined) overs.push([field, over])
       i = next
       while (i < limit && /[\s,]/.test(text[i]!)) i++
     }
@@ -109,7 +169,9 @@ const reader = (text: string, limit: number, macros: Readonly<Record<string, str
 /** The entries of a .bib text, in order; `@comment`, `@preamble` and `@string` are skipped, `@string` macros kept for the entries after them. */
 export const parse = (text: string): ReadonlyArray<BibEntry> => {
   const entries: Array<BibEntry> = []
-  const macros: Record<string, string> = Object.create(null)
+  // A Map: a macro named `__proto__` or `constructor` is the file's, never Object.prototype's.
+  const macros = new Map<string, Macro>()
+  const budget = { left: maxExpandedInFile }
   let line = 1
   let counted = 0
   const lineOf = (at: number): number => {
@@ -128,19 +190,23 @@ export const parse = (text: string): ReadonlyArray<BibEntry> => {
     const open = i + head[0].length - 1
     const limit = nextEntryLine(text, open)
     const end = closing(text, open, limit)
-    const read = reader(text, end === -1 ? limit : end, macros)
+    const read = reader(text, end === -1 ? limit : end, macros, budget)
     i = end === -1 ? limit : end
-    if (type === "string") Object.assign(macros, read.fields(open + 1))
+    if (type === "string") {
+      const { fields, overs } = read.fields(open + 1)
+      for (const [name, value] of Object.entries(fields)) macros.set(name, { text: value })
+      for (const [name, over] of overs) macros.set(name, { over })
+    }
     if (skipped.has(type)) continue
     const keyMatch = /^\s*([^,\s}]*)\s*,?/.exec(text.slice(open + 1, Math.min(open + 1000, i)))!
     const first = lineOf(at)
-    entries.push({
-      type,
-      key: keyMatch[1]!,
-      fields: read.fields(open + 1 + keyMatch[0].length),
-      line: first,
-      ...(end === -1 ? { broken: { lastLine: lineOf(limit) } } : {})
-    })
+    const { fields, overs } = read.fields(open + 1 + keyMatch[0].length)
+    const broken = end === -1
+      ? { reason: "braces" as const, lastLine: lineOf(limit) }
+      : overs.length > 0
+      ? { reason: "expands" as const, field: overs[0]![0], over: overs[0]![1] }
+      : undefined
+    entries.push({ type, key: keyMatch[1]!, fields, line: first, ...(broken === undefined ? {} : { broken }) })
   }
   return entries
 }

@@ -279,16 +279,22 @@ export const references = (
     )
   }))
 
+const thousands = (n: number): string => n.toLocaleString("en-US")
+
+/** Why a broken entry is skipped, with its lines. */
+const brokenWhy = (line: number, broken: NonNullable<bibtex.BibEntry["broken"]>): string => {
+  if (broken.reason === "braces") return `its braces do not balance: lines ${line} to ${broken.lastLine} skipped`
+  const past = broken.over === "value"
+    ? `${thousands(bibtex.maxExpanded)} characters`
+    : `the ${thousands(bibtex.maxExpandedInFile)} characters the file's @string macros may add in all`
+  return `its ${broken.field} expands past ${past} (@string macros joined with #): the entry at line ${line} skipped`
+}
+
 /** See {@link Resolve.fromBibtex}. */
 export const fromBibtex = (text: string): ReadonlyArray<Resolve.BibtexReference> =>
   bibtex.parse(text).map((entry): Resolve.BibtexReference => {
     if (entry.broken !== undefined) {
-      return {
-        key: entry.key,
-        line: entry.line,
-        input: "",
-        problem: `its braces do not balance: lines ${entry.line} to ${entry.broken.lastLine} skipped`
-      }
+      return { key: entry.key, line: entry.line, input: "", problem: brokenWhy(entry.line, entry.broken) }
     }
     const input = bibtex.inputOf(entry)
     const title = bibtex.plain(entry.fields["title"] ?? "")
