@@ -12,6 +12,7 @@ import * as Path from "node:path"
 import { bundleCli } from "../../cli/scripts/bundle.mjs"
 import { startEmulator } from "./emulator.js"
 import { jobsSection } from "./jobs.js"
+import { mcpSection } from "./mcp.js"
 import { relatedSection } from "./related.js"
 import { measureStartup } from "./startup.js"
 
@@ -24,6 +25,8 @@ const runs = Number(process.env.BENCH_RUNS ?? 5)
  * 1 request/s), printed the same way; about 15 minutes, most of it the rate limit.
  * `BENCH_ONLY=related`: only the issue 40 rows (related papers at 1 request/s, the HTML map's
  * drawing time in Chromium), printed the same way.
+ * `BENCH_ONLY=mcp`: only the `s2 mcp` rows (how soon a line over its limit is answered), printed the
+ * same way.
  * `BENCH_ONLY=memory`: only the memory rows (1,000,000-record harvests into a slow consumer);
  * `BENCH_ONLY=promotion`: only the promoted-pages rows; printed the same way.
  */
@@ -380,7 +383,14 @@ const jobsRows = () => jobsSection({ runCase, fmt })
 /** The issue 40 rows (src/related.ts); `BENCH_ONLY=related` prints only them. */
 const relatedRows = () => relatedSection({ runCase, fmt }, tmp)
 
+/** The `s2 mcp` rows (src/mcp.ts); `BENCH_ONLY=mcp` prints only them. */
+const mcpRows = async () => mcpSection({ runs, s2: await bundleCli(Path.join(tmp, "s2")), fmt })
+
 const main = async () => {
+  if (only === "mcp") {
+    for (const line of await mcpRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
+    return
+  }
   if (only === "related") {
     for (const line of await relatedRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
     return
@@ -416,6 +426,7 @@ const main = async () => {
     const startup = await startupRows()
     const jobs = await jobsRows()
     const related = await relatedRows()
+    const mcp = await mcpRows()
     lines = [
       ...header(loadAtStart),
       ...harvestRows(harvests),
@@ -431,6 +442,8 @@ const main = async () => {
       ...jobs,
       "",
       ...related,
+      "",
+      ...mcp,
       "",
       ...framesSection(frames),
       "",

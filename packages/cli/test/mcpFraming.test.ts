@@ -99,6 +99,32 @@ describe("lines", () => {
     expect(idOf(`{"id":"${"x".repeat(2000)}"}`)).toBe(null)
   })
 
+  it("strings of backslashes and quotes, cut anywhere: the id after them is found, over the limit or not", () => {
+    const texts = fc.string({ unit: fc.constantFrom("\\", "\"", "a", "é", "\\\\", "\\\""), maxLength: 200 })
+    fc.assert(
+      fc.property(fc.array(texts, { minLength: 1, maxLength: 4 }), ids, fc.array(fc.nat(), { maxLength: 20 }), (
+        strings,
+        id,
+        cuts
+      ) => {
+        const text = JSON.stringify({ jsonrpc: "2.0", params: strings, s: strings.join(""), id, method: "ping" })
+        for (const limit of [8, undefined]) {
+          const [line] = frame(encoder.encode(text + "\n"), cuts, limit)
+          expect(line!.id === undefined ? undefined : JSON.parse(line!.id!)).toEqual(id)
+          expect(line!.depth).toBe(2)
+        }
+      })
+    )
+  })
+
+  it("a MiB of escaped backslashes, then text, backslashes and quotes, in 64 KiB reads: refused with its id", () => {
+    const body = "\\\\".repeat(1 << 19) + "a\\\\b\\\"".repeat(1023)
+    const bytes = encoder.encode(`{"jsonrpc":"2.0","method":"ping","params":{"s":"${body}"},"id":"last"}\n`)
+    const lines = frame(bytes, Array.from({ length: bytes.length >> 16 }, (_, i) => (i + 1) << 16), 1 << 16)
+    expect(lines).toHaveLength(1)
+    expect(answerOf(Framing.outcomeOf(lines[0]!))).toMatchObject({ id: "last", error: { code: -32600 } })
+  })
+
   it("a 100,000 deep message is refused unparsed, with its id; 64 deep goes on", () => {
     const nested = (depth: number) =>
       `{"jsonrpc":"2.0","id":20,"method":"tools/call","params":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`

@@ -89,13 +89,15 @@ class Scanner {
   private overflow = false
 
   push(bytes: Uint8Array, start: number, end: number): void {
+    // The next quote (or `end`), found once and kept until the scan passes it: searched again after
+    // each backslash, a line of backslashes cost a pass over the rest of the chunk per byte.
+    let quote = start - 1
     for (let i = start; i < end; i++) {
-      if (this.inString && !this.escaped && this.capture === undefined) {
+      if (this.inString && !this.escaped && this.capture === undefined && bytes[i] !== Byte.Backslash) {
         // Most of a long line is the inside of a string: only a quote or a backslash matters there.
-        const quote = bytes.indexOf(Byte.Quote, i)
-        const stop = quote === -1 || quote >= end ? end : quote
-        const backslash = bytes.subarray(i, stop).indexOf(Byte.Backslash)
-        i = backslash === -1 ? stop : i + backslash
+        // (A backslash under the scan is read as it is: a search from it would only find itself.)
+        if (quote < i) quote = nextIndex(bytes, Byte.Quote, i, end)
+        i = nextIndex(bytes, Byte.Backslash, i, quote)
         if (i === end) break
       }
       const byte = bytes[i]!
@@ -171,6 +173,12 @@ class Scanner {
     this.capture = undefined
     this.member = Member.After
   }
+}
+
+/** Where `byte` is first found in `bytes` from `from` up to `to`, or `to`: never looks past `to`. */
+const nextIndex = (bytes: Uint8Array, byte: number, from: number, to: number): number => {
+  const at = bytes.subarray(from, to).indexOf(byte)
+  return at === -1 ? to : from + at
 }
 
 /** A byte that continues a literal (`true`, `null`, a number): any but a space or what ends a value. */
