@@ -264,7 +264,44 @@ const arbitraryPaper = fc.record({
   externalIds: fc.record({ DOI: text, ArXiv: text })
 }).map((fields) => paper(fields))
 
+/** The names an object answers to without having them: a lookup keyed by them must find nothing. */
+const prototypeNames = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "CONSTRUCTOR"]
+
+describe("a venue, title or name that is a prototype's property name", () => {
+  it("venue 'constructor' is a venue like any other, '__proto__' no preprint server", () => {
+    for (const name of prototypeNames) {
+      const entry = one({ title: "X", venue: name, journal: { name } })
+      expect([entry.type, entry.fields.journal?.replace(/\\_/g, "_"), entry.fields.howpublished])
+        .toEqual(["article", name, undefined])
+      const [csl] = Citable.cslJson([paper({ title: "X", venue: name })])
+      expect(csl).toMatchObject({ type: "article", "container-title": name })
+      expect(csl?.publisher).toBeUndefined()
+    }
+  })
+})
+
 describe("whatever a record holds (property)", () => {
+  it("venue, title, authors and ids of any text, prototype names included: no writer throws", () => {
+    const words = fc.oneof(text, fc.constantFrom(...prototypeNames))
+    const record = fc.record({
+      title: words,
+      venue: words,
+      journal: fc.record({ name: words, volume: words, pages: words }),
+      publicationVenue: fc.record({ name: words, type: words }),
+      authors: fc.array(fc.record({ authorId: fc.constant("1"), name: words }), { maxLength: 3 }),
+      externalIds: fc.record({ DOI: words, ArXiv: words })
+    }).map((fields) => paper(fields))
+    fc.assert(
+      fc.property(fc.array(fc.tuple(record, fc.option(words, { nil: undefined })), { maxLength: 3 }), (items) => {
+        const inputs = items.map(([p, key]) => ({ paper: p, key }))
+        expect(asBibtexReads(Citable.bibtex(inputs)).length).toBe(inputs.length)
+        expect(Citable.cslJson(inputs).length).toBe(inputs.length)
+        expect(Citable.ris(inputs).split("\r\n").filter((l) => l === "ER  - ").length).toBe(inputs.length)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
   it("BibTeX: one entry per paper with the key and fields we wrote, every value balanced as BibTeX counts", () => {
     fc.assert(
       fc.property(

@@ -47,12 +47,19 @@ export interface Facts {
 const bidi = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
 const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
-// The server sends some venues HTML-escaped ("Mind &amp; Language").
-const entities: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'" }
+// The server sends some venues HTML-escaped ("Mind &amp; Language"). A Map, as it is looked up by
+// the server's text.
+const entities: ReadonlyMap<string, string> = new Map([
+  ["amp", "&"],
+  ["lt", "<"],
+  ["gt", ">"],
+  ["quot", "\""],
+  ["apos", "'"]
+])
 const entity = /&(amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9a-f]{1,6});/gi
 
 const decodeEntity = (whole: string, name: string): string => {
-  if (name[0] !== "#") return entities[name.toLowerCase()] ?? whole
+  if (name[0] !== "#") return entities.get(name.toLowerCase()) ?? whole
   const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)
   return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
 }
@@ -90,22 +97,25 @@ export const person = (name: string | null | undefined): Person | undefined => {
   return { given: words.slice(0, cut).join(" "), particle: words.slice(cut).join(" "), family, suffix }
 }
 
-/** Servers whose papers are preprints: their name as a venue is not a journal. */
-const preprintServers: Readonly<Record<string, string>> = {
-  "arxiv": "arXiv",
-  "arxiv.org": "arXiv",
-  "biorxiv": "bioRxiv",
-  "medrxiv": "medRxiv",
-  "chemrxiv": "ChemRxiv",
-  "psyarxiv": "PsyArXiv",
-  "socarxiv": "SocArXiv",
-  "techrxiv": "TechRxiv",
-  "eartharxiv": "EarthArXiv",
-  "research square": "Research Square",
-  "preprints.org": "Preprints.org",
-  "osf preprints": "OSF Preprints"
-}
-const serverOf = (name: string): string | undefined => preprintServers[name.toLowerCase()]
+/**
+ * Servers whose papers are preprints: their name as a venue is not a journal. A Map, as it is
+ * looked up by the server's venue: an object's `constructor` or `__proto__` would answer too.
+ */
+const preprintServers: ReadonlyMap<string, string> = new Map([
+  ["arxiv", "arXiv"],
+  ["arxiv.org", "arXiv"],
+  ["biorxiv", "bioRxiv"],
+  ["medrxiv", "medRxiv"],
+  ["chemrxiv", "ChemRxiv"],
+  ["psyarxiv", "PsyArXiv"],
+  ["socarxiv", "SocArXiv"],
+  ["techrxiv", "TechRxiv"],
+  ["eartharxiv", "EarthArXiv"],
+  ["research square", "Research Square"],
+  ["preprints.org", "Preprints.org"],
+  ["osf preprints", "OSF Preprints"]
+])
+const serverOf = (name: string): string | undefined => preprintServers.get(name.toLowerCase())
 
 const arxivId = /^(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?\/\d{7})(?:v\d+)?$/
 // DOIs and URLs are written as they are (biblatex reads them verbatim); what could break a BibTeX

@@ -24,11 +24,15 @@ export const balanced = (text: string): boolean => {
   return depth === 0
 }
 
+// A Map of the generated table, as it is looked up by the server's text: no character of it can
+// reach an object's prototype.
+const spelling: ReadonlyMap<string, string> = new Map(Object.entries(texTable))
+
 /** One character (a base and its combining marks) as LaTeX, or as it is (UTF-8) when the table has no spelling. */
 const character = (c: string): string => {
   // A combining mark on nothing (or on a space) has nothing to accent: dropped.
   const base = /^[\p{M}\s]/u.test(c) ? c.replace(/\p{M}/gu, "") : c
-  return texTable[base] ?? texTable[base.normalize("NFC")] ?? base
+  return spelling.get(base) ?? spelling.get(base.normalize("NFC")) ?? base
 }
 
 /** Text as a BibTeX value (one line, as {@link oneLine} leaves it): escaped, braces balanced. */
