@@ -5,6 +5,7 @@ import { Clock, Effect, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { Resolve, TitleMatch, Verify } from "../src/index.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
 
@@ -603,4 +604,36 @@ describe("Resolve.fromBibtex bounds what @string macros expand to", () => {
       expect(total).toBeLessThanOrEqual(1_000_000 + text.length)
     }))
   })
+})
+
+describe("Resolve.references checks the record it gives, not only what found it", () => {
+  const TITLE = "Attention over graphs of citations for ranking papers"
+  const OTHER = "0123456789abcdef0123456789abcdef01234567"
+  /** Bulk search finds OTHER under TITLE; the batch's record of OTHER has `batchTitle`; title match has nothing. */
+  const server = (batchTitle: string | null) =>
+    testLayer((request) => {
+      const path = request.url.pathname
+      if (path.endsWith("/paper/search/bulk")) {
+        return Effect.succeed(
+          json({ total: 1, token: null, data: [{ paperId: OTHER, title: TITLE, citationCount: 3 }] })
+        )
+      }
+      if (path.endsWith("/paper/batch")) return Effect.succeed(json([{ paperId: OTHER, title: batchTitle }]))
+      return Effect.succeed(json({ error: "Title match not found" }, 404))
+    })
+
+  it.effect("a paper bulk search found whose batch record has another title is not Found; title match is asked", () =>
+    Effect.gen(function*() {
+      const [result] = yield* resolve([TITLE])
+      expect(result).toMatchObject({ _tag: "NotFound", notFound: "noTitleMatch" })
+      const asked = (yield* requests).map((r) => r.url.pathname)
+      expect(asked.filter((p) => p.endsWith("/paper/search/match")).length).toBe(1)
+    }).pipe(Effect.provide(server("Graph neural networks for molecules"))))
+
+  it.effect("with the same title in the batch record, it is Found by title, with no title match", () =>
+    Effect.gen(function*() {
+      const [result] = yield* resolve([TITLE])
+      expect(result).toMatchObject({ _tag: "Found", via: "title", similarity: 1 })
+      expect((yield* requests).map((r) => r.url.pathname).some((p) => p.endsWith("/paper/search/match"))).toBe(false)
+    }).pipe(Effect.provide(server(TITLE))))
 })

@@ -180,8 +180,10 @@ const settleChunk = Effect.fnUntraced(function*(
   }
   for (const [key, candidate] of candidates) {
     const paper = papers.get(idKey(candidate.paperId))
-    // Gone between the search and the batch: left to title match.
-    if (paper !== undefined) seen.set(key, { _tag: "Paper", paper, via: "title", similarity: candidate.similarity })
+    // The search page's title chose it, but the batch's record is what is printed and cited: checked
+    // again. Gone between the two, or another title now, it is left to title match.
+    const outcome = paper === undefined ? undefined : checked(titles.get(key)!, paper)
+    if (outcome?._tag === "Paper") seen.set(key, outcome)
   }
 })
 
