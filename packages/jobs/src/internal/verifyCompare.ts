@@ -175,14 +175,23 @@ const particles = new Set([
 
 const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from"])
 
-// Words a venue is named with or without: "Proceedings of the 31st International Conference on X"
-// is "X". Stop words go too (as in titles).
-const filler = new Set([
+// The same in the languages journals are most often named in besides English ("Revue des maladies
+// respiratoires", "Berliner Journal für Soziologie"); single letters stay words ("Physical Review E").
+const venueStopWords = new Set([
   ...stopWords,
+  ...["de", "des", "du", "la", "le", "les", "et", "en", "di", "del", "della", "da", "do", "dos", "em", "el"],
+  ...["der", "die", "das", "und", "fur"]
+])
+
+// Words a venue is named with or without: "Proceedings of the 31st International Conference on X"
+// is "X".
+const filler = new Set([
   "proceedings",
   "proc",
   "conference",
   "conf",
+  "symposium",
+  "symp",
   "international",
   "intl",
   "annual",
@@ -193,44 +202,108 @@ const filler = new Set([
 ])
 const ordinal = /^\d+(?:st|nd|rd|th)?$/
 
-const venueWords = (name: string): ReadonlyArray<string> =>
-  words(name).filter((w) => !filler.has(w) && !ordinal.test(w))
-
-/**
- * Whether `acronym` is the initials of the venue's words: of those after the filler ("ML" for
- * "Machine Learning"), or the last initials of all its words ("ICML" for "Proceedings of the 34th
- * International Conference on Machine Learning", "ACL" for "Annual Meeting of the Association for
- * Computational Linguistics").
- */
-const isInitials = (acronym: string, name: string): boolean => {
-  const all = words(name).filter((w) => !ordinal.test(w) && !stopWords.has(w)).map((w) => w[0]).join("")
-  return acronym.length >= 2 && (all.endsWith(acronym) || venueWords(name).map((w) => w[0]).join("") === acronym)
+interface VenueWord {
+  readonly word: string
+  readonly filler: boolean
 }
 
-/** Whether `short`'s words are, in order, each a prefix of a word of `long` ("j mach learn res"). */
-const abbreviates = (short: ReadonlyArray<string>, long: ReadonlyArray<string>): boolean => {
-  let at = 0
-  for (const word of short) {
-    while (at < long.length && !long[at]!.startsWith(word)) at++
-    if (at === long.length) return false
-    at++
+/**
+ * A venue name's words without stop words, ordinals and years, each marked filler or not. "Advances
+ * in" opening a name is filler too: NeurIPS's proceedings are "Advances in Neural Information
+ * Processing Systems", while "Science Advances" is not "Science".
+ */
+const venueWords = (name: string): ReadonlyArray<VenueWord> => {
+  const all = words(name).filter((w) => !ordinal.test(w))
+  const start = all.findIndex((w) => !filler.has(w) && !venueStopWords.has(w))
+  const advances = start >= 0 && all[start] === "advances" && all[start + 1] === "in"
+  return all.flatMap((word, i) =>
+    venueStopWords.has(word) ? [] : [{ word, filler: filler.has(word) || (advances && i === start) }]
+  )
+}
+
+const contentOf = (name: ReadonlyArray<VenueWord>) => name.filter((w) => !w.filler)
+
+/**
+ * Whether two names' words align in order, each matched by the same word or an abbreviation of it
+ * (a prefix: "Mach." for "Machine", "Trans." for "Transactions"), and every word left unmatched
+ * filler: "J. Mach. Learn. Res." is "Journal of Machine Learning Research", "Int. Conf. X" is
+ * "Conference on X"; "Nature" is not "Nature Communications", whose "Communications" is left over.
+ * Greedy: a word matches the next word it can, and a filler word is passed over when none does.
+ */
+const aligns = (x: ReadonlyArray<VenueWord>, y: ReadonlyArray<VenueWord>): boolean => {
+  let i = 0
+  let j = 0
+  while (i < x.length || j < y.length) {
+    const [a, b] = [x[i], y[j]]
+    if (a !== undefined && b !== undefined && (a.word.startsWith(b.word) || b.word.startsWith(a.word))) {
+      i++
+      j++
+    } else if (b?.filler === true) j++
+    else if (a?.filler === true) i++
+    else return false
   }
   return true
 }
 
 /**
- * Whether two venue names name one venue, forgivingly: after dropping the words venues are named
- * with or without (proceedings, conference, international, annual, IEEE, ACM, ordinals and years,
- * stop words), the shorter's words are in order prefixes of the longer's (an abbreviation: "J.
- * Mach. Learn. Res."; a part: "Advances in Neural Information Processing Systems"), or one is a
- * single word, the initials of the other ("ICML", "CVPR"; see {@link isInitials}).
+ * Whether `acronym` is the initials of all the venue's words after some of its leading filler:
+ * "ICML" (or "ML") for "International Conference on Machine Learning", "ACL" for "Annual Meeting of
+ * the Association for Computational Linguistics", "NIPS" for "Advances in Neural Information
+ * Processing Systems"; never the initials of only its last words ("NLP" is not "Empirical Methods
+ * in Natural Language Processing").
+ */
+const isInitials = (acronym: string, name: string): boolean => {
+  const all = venueWords(name)
+  const initials = all.map((w) => w.word[0]).join("")
+  const firstContent = all.findIndex((w) => !w.filler)
+  const from = initials.length - acronym.length
+  return acronym.length >= 2 && from >= 0 && from <= firstContent && initials.endsWith(acronym)
+}
+
+/** One name of a venue against another: see {@link sameVenue}. */
+const sameName = (a: string, b: string): boolean => {
+  const [x, y] = [venueWords(a), venueWords(b)]
+  const [cx, cy] = [contentOf(x), contentOf(y)]
+  if (cx.length === 0 || cy.length === 0) return true
+  return aligns(x, y) || (cx.length === 1 && isInitials(cx[0]!.word, b)) ||
+    (cy.length === 1 && isInitials(cy[0]!.word, a))
+}
+
+// A parenthesis, closed or running to the end ("Neuropathol (Kyoto 1993").
+const parenthesis = /\(([^()]*)(?:\)|$)/g
+// Acronyms of a joint conference: "NAACL-HLT", "EMNLP-IJCNLP".
+const joint = /(?<![\p{L}\p{N}])\p{Lu}[\p{Lu}\p{N}]+(?:-\p{Lu}[\p{Lu}\p{N}]+)+(?![\p{L}\p{N}])/u
+
+/**
+ * A name, the name before its subtitle, the names in its first two parentheses and the venues of a
+ * joint conference: "Erkenntnis: An International Journal of Scientific Philosophy" is also
+ * "Erkenntnis", "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)" also
+ * "CVPR", "Proc. of NAACL-HLT" also "NAACL" and "HLT".
+ */
+const alternatives = (name: string): ReadonlyArray<string> => {
+  const inner = Array.from(name.matchAll(parenthesis), (m) => m[1]!).slice(0, 2)
+  const outer = name.replace(parenthesis, " ")
+  const main = outer.split(/:\s| [-–—] /)[0]!
+  const parts = joint.exec(name)?.[0].split("-").slice(0, 3) ?? []
+  return [...new Set([outer, main, ...inner, ...parts])].filter((n) => contentOf(venueWords(n)).length > 0)
+}
+
+/**
+ * Whether two venue names name one venue, forgivingly: ignoring the words venues are named with or
+ * without (proceedings, conference, symposium, international, annual, meeting, IEEE, ACM, a leading
+ * "Advances in", ordinals and years, stop words), their words agree in order, each the same word or
+ * an abbreviation of it ("J. Mach. Learn. Res."; see {@link aligns}), or one is a single word, the
+ * initials of the other ("ICML", "CVPR"; see {@link isInitials}). The name before a subtitle, a
+ * name in parentheses and each of a joint conference's are more names of the venue ("Erkenntnis",
+ * "CVPR", "NAACL"). A name of filler only
+ * ("Proceedings") agrees with any. An acronym a name carries ("AAAI" in "AAAI Conference on
+ * Artificial Intelligence") is not enough: "AI" would be "AI Communications"; the server's
+ * alternate names of a venue list such acronyms.
  */
 export const sameVenue = (a: string, b: string): boolean => {
-  const [x, y] = [venueWords(a), venueWords(b)]
-  if (x.length === 0 || y.length === 0) return true
-  const [short, long] = x.length <= y.length ? [x, y] : [y, x]
-  if (abbreviates(short, long)) return true
-  return (x.length === 1 && isInitials(x[0]!, b)) || (y.length === 1 && isInitials(y[0]!, a))
+  const [xs, ys] = [alternatives(a), alternatives(b)]
+  if (xs.length === 0 || ys.length === 0) return true
+  return xs.some((x) => ys.some((y) => sameName(x, y)))
 }
 
 // arXiv, CoRR, bioRxiv…: a preprint's venue, said of the same work as its publication.
