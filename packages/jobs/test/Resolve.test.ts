@@ -636,4 +636,30 @@ describe("Resolve.references checks the record it gives, not only what found it"
       expect(result).toMatchObject({ _tag: "Found", via: "title", similarity: 1 })
       expect((yield* requests).map((r) => r.url.pathname).some((p) => p.endsWith("/paper/search/match"))).toBe(false)
     }).pipe(Effect.provide(server(TITLE))))
+
+  it.effect("a batch record without a title is not taken for the title bulk search found", () =>
+    Effect.gen(function*() {
+      const [result] = yield* resolve([TITLE])
+      expect(result).toMatchObject({ _tag: "NotFound", notFound: "noTitleMatch" })
+    }).pipe(Effect.provide(server(null))))
+
+  it.effect("an id given with a title, whose paper has no title, is a Mismatch saying so, never Found unchecked", () =>
+    Effect.gen(function*() {
+      const results = yield* resolve([
+        { input: "DOI:10.1000/untitled", title: TITLE },
+        { input: "DOI:10.1000/empty", title: TITLE },
+        { input: "DOI:10.1000/untitled" }
+      ])
+      expect(results.map((r) => r._tag)).toEqual(["Mismatch", "Mismatch", "Found"])
+      for (const r of results.slice(0, 2)) {
+        expect(r).toMatchObject({
+          title: TITLE,
+          similarity: 0,
+          message: "the paper has no title to compare with the title given"
+        })
+      }
+    }).pipe(Effect.provide(testLayer((request) => {
+      const ids = (request.body as { ids: ReadonlyArray<string> }).ids
+      return Effect.succeed(json(ids.map((id) => ({ paperId: OTHER, title: id.endsWith("empty") ? " " : null }))))
+    }))))
 })

@@ -94,8 +94,8 @@ type Outcome =
 
 const missing = (reason: Resolve.Reason, message: string): Outcome => ({ _tag: "Missing", reason, message })
 
-/** A title in a message: cut, so that an error line stays one short line. */
-const shown = (title: string): string => JSON.stringify(excerpt(title, 100))
+/** A title in a message: cut (never inside a surrogate pair), so that an error line stays one short line. */
+export const shown = (title: string): string => JSON.stringify(excerpt(title, 100))
 
 const rounded = (similarity: number): string => similarity.toFixed(2)
 
@@ -222,23 +222,26 @@ const resolveChunk = (
 
 const textOf = (input: Resolve.Input): string => typeof input === "string" ? input : input.input
 
-/** A found paper's result; for an id given with a title, a {@link Mismatch} when the paper's title is another. */
+/**
+ * A found paper's result; for an id given with a title, a {@link Mismatch} when the paper's title
+ * is another, or when it has none (the title given was then never compared).
+ */
 const foundResult = (input: Resolve.Input, o: Outcome & { readonly _tag: "Paper" }): Resolve.Result => {
   const given = typeof input === "string" ? undefined : input.title
   const extra = {
     ...(o.score === undefined ? {} : { score: o.score }),
     ...(o.similarity === undefined ? {} : { similarity: o.similarity })
   }
-  if (o.via === "id" && given !== undefined && TitleMatch.normalise(given).length > 0 && o.paper.title != null) {
-    const { same, similarity } = TitleMatch.compare(given, o.paper.title)
+  if (o.via === "id" && given !== undefined && TitleMatch.normalise(given).length > 0) {
+    const title = o.paper.title
+    const mismatch = (similarity: number, message: string) =>
+      new Mismatch({ input: textOf(input), paper: o.paper, title: given, similarity, message })
+    if (typeof title !== "string" || title.trim().length === 0) {
+      return mismatch(0, "the paper has no title to compare with the title given")
+    }
+    const { same, similarity } = TitleMatch.compare(given, title)
     if (!same) {
-      return new Mismatch({
-        input: textOf(input),
-        paper: o.paper,
-        title: given,
-        similarity,
-        message: `the paper is ${shown(o.paper.title)}, ${rounded(similarity)} similar to the title given`
-      })
+      return mismatch(similarity, `the paper is ${shown(title)}, ${rounded(similarity)} similar to the title given`)
     }
     return new Found({ input: textOf(input), paper: o.paper, via: o.via, ...extra, similarity })
   }

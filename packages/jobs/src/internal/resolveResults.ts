@@ -25,8 +25,9 @@ export class Found extends Schema.TaggedClass<Found>()("Found", {
 
 /**
  * An id given with a title (a .bib entry's `doi` or `eprint`, and its `title`) whose paper has
- * another title: the paper, the `title` given, their `similarity`, and a sentence for people. Not
- * taken for the reference: one of the two is wrong, and only the user knows which.
+ * another title, or none (`similarity` 0: the title given cannot be checked): the paper, the
+ * `title` given, their `similarity`, and a sentence for people. Not taken for the reference: one of
+ * the two is wrong, and only the user knows which.
  *
  * @category models
  * @since 1.0.0
