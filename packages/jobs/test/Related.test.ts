@@ -42,11 +42,17 @@ const bruteForce = (corpus: Corpus, seeds: ReadonlyArray<number>) => {
   const candidates = new Set<number>([...citing, ...cited])
   for (const p of citing) referencesOf(p).forEach((x) => candidates.add(x))
   for (const r of cited) citersOf(r).forEach((x) => candidates.add(x))
+  // The documented score, written here from its definition (not the implementation's `score`): for
+  // each seed, the share of its citing papers that cite X plus the share of its references that X
+  // cites too, a share of an empty list being 0; averaged over the seeds.
+  const share = (part: number, whole: number) => whole === 0 ? 0 : part / whole
+  const scoreOf = (x: number) =>
+    seeds.reduce((sum, s) => {
+      const coCitedThrough = citersOf(s).filter((p) => referencesOf(p).includes(x)).length
+      const coupledThrough = referencesOf(s).filter((r) => citersOf(r).includes(x)).length
+      return sum + (share(coCitedThrough, citersOf(s).length) + share(coupledThrough, referencesOf(s).length))
+    }, 0) / seeds.length
   const rows = [...candidates].filter((x) => !isSeed.has(x)).map((x) => {
-    const perSeed = [
-      ...seeds.map((s) => citersOf(s).filter((p) => referencesOf(p).includes(x)).length),
-      ...seeds.map((s) => referencesOf(s).filter((r) => citersOf(r).includes(x)).length)
-    ]
     const row = {
       paperId: corpus.paper(x).paperId,
       coCitation: citingList.filter((p) => referencesOf(p).includes(x)).length,
@@ -54,8 +60,7 @@ const bruteForce = (corpus: Corpus, seeds: ReadonlyArray<number>) => {
       citesSeed: citing.has(x),
       citedBySeed: cited.has(x)
     }
-    const read = (lists: (i: number) => Array<number>) => seeds.map((s) => lists(s).length)
-    return { ...row, score: score(perSeed, read(citersOf), read(referencesOf)) }
+    return { ...row, score: scoreOf(x) }
   })
   rows.sort((a, b) =>
     b.score - a.score || (b.coCitation + b.coupling) - (a.coCitation + a.coupling) ||
