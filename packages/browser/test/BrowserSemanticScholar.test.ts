@@ -7,6 +7,8 @@
  * the server-side view.
  */
 import { waitFor } from "@s2-effect/test-support"
+import type { Browser } from "@s2-effect/test-support/chromium"
+import { launchChromium } from "@s2-effect/test-support/chromium"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
@@ -14,8 +16,8 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Outcome } from "./browser/protocol.js"
-import type { Browser, Served, WatchingProxy } from "./harness.js"
-import { bundle, launchChromium, recordingServer, serveFiles, watchingProxy } from "./harness.js"
+import type { Served, WatchingProxy } from "./harness.js"
+import { bundle, recordingServer, serveFiles, watchingProxy } from "./harness.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
@@ -37,7 +39,7 @@ beforeAll(async () => {
     },
     "/entry.js": { type: "text/javascript; charset=utf-8", body: script }
   })
-  browser = await launchChromium()
+  browser = await launchChromium({ viewport: { width: 1100, height: 800 } })
   await browser.page.goto(site.url)
   await browser.page.waitForFunction(() => window.s2browser !== undefined, undefined, { timeout: 10_000 })
 }, 60_000)

@@ -2,30 +2,11 @@
 /**
  * Node-side helpers of the browser tests: bundle the page with esbuild, serve it from a local
  * server (another port than the emulator, so every API call is cross-origin), watch connections
- * through a pass-through proxy, and drive Debian's Chromium with playwright-core.
+ * through a pass-through proxy. Chromium itself is launched by `@s2-effect/test-support/chromium`,
+ * as every package's browser tests launch it.
  */
 import * as esbuild from "esbuild"
-import * as fs from "node:fs"
 import * as http from "node:http"
-import * as os from "node:os"
-import * as path from "node:path"
-import type { BrowserContext, Page } from "playwright-core"
-import { chromium } from "playwright-core"
-
-/** Debian's `chromium` package; `CHROMIUM_PATH` overrides. Never a downloaded browser. */
-export const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
-
-/** The flags this machine needs (no sandbox as root, no network but loopback). */
-export const chromiumFlags: ReadonlyArray<string> = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic"
-]
 
 /** Bundles a browser entry (TypeScript) to one ES module, as a page would ship it. */
 export const bundle = async (entry: string): Promise<string> => {
@@ -176,51 +157,5 @@ export const watchingProxy = async (target: string): Promise<WatchingProxy> => {
           resolve(exchange)
         })
       })
-  }
-}
-
-export interface Browser {
-  readonly context: BrowserContext
-  readonly page: Page
-  /** Uncaught errors of the page. */
-  readonly pageErrors: ReadonlyArray<string>
-  /** Console messages of the page (type: text), to explain a failure. */
-  readonly console: ReadonlyArray<string>
-  readonly close: () => Promise<void>
-}
-
-/**
- * Starts Debian's Chromium headless with a fresh profile. Fails (never skips) with the fix when
- * the binary is missing: CI installs it with apt.
- */
-export const launchChromium = async (): Promise<Browser> => {
-  if (!fs.existsSync(chromiumPath)) {
-    throw new Error(
-      `Chromium not found at ${chromiumPath}. These tests need a real browser: install Debian's package ` +
-        "(`apt-get update && apt-get install -y chromium`; .ci/run does this when it is missing) or set CHROMIUM_PATH. " +
-        "Never download a browser (no `playwright install`)."
-    )
-  }
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "s2-chromium-"))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: [...chromiumFlags],
-    viewport: { width: 1100, height: 800 }
-  })
-  const pageErrors: Array<string> = []
-  const messages: Array<string> = []
-  const page = context.pages()[0] ?? (await context.newPage())
-  page.on("pageerror", (error) => pageErrors.push(error.message))
-  page.on("console", (message) => messages.push(`${message.type()}: ${message.text()}`))
-  return {
-    context,
-    page,
-    pageErrors,
-    console: messages,
-    close: async () => {
-      await context.close()
-      fs.rmSync(profile, { recursive: true, force: true })
-    }
   }
 }

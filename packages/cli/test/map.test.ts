@@ -4,13 +4,13 @@
  * title on a click, searches, and shows what a server sent as text, never as markup.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { launchChromium } from "@s2-effect/test-support/chromium"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import * as Map from "../src/render/Map.js"
-import { launchChromium } from "./support/chromium.js"
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-map-"))
 

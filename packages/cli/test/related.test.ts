@@ -4,6 +4,7 @@
  * in Debian's Chromium from file://, as a new user opens them.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { launchChromium } from "@s2-effect/test-support/chromium"
 import { type EmulatorServer, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
@@ -11,7 +12,6 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import * as Bin from "./support/bin.js"
-import { launchChromium } from "./support/chromium.js"
 
 const bin = Bin.bundleBin()
 const s2 = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, args))

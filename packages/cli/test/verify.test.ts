@@ -4,11 +4,11 @@
  * the corrected entries.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { compileBib, texInstalled } from "@s2-effect/test-support/latex"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
-import { compileBib, texInstalled } from "./support/latex.js"
 
 const bin = Bin.bundleBin()
 

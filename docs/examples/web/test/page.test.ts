@@ -4,6 +4,8 @@
  * emulator's HTTP server on another (CORS), in Debian's headless Chromium driven by playwright-core.
  * It types a query, waits for streamed results, screenshots the page, and opens a paper's citations.
  */
+import type { Browser } from "@s2-effect/test-support/chromium"
+import { launchChromium } from "@s2-effect/test-support/chromium"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
@@ -12,13 +14,10 @@ import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import type { BrowserContext, Page } from "playwright-core"
-import { chromium } from "playwright-core"
 import { build } from "vite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
 /** Where the screenshot goes: `S2_ARTIFACTS_DIR` (e.g. CI's artifacts) or the system's temp folder. */
 const artifacts = process.env["S2_ARTIFACTS_DIR"] ?? os.tmpdir()
 export const screenshotPath = path.join(artifacts, "s2-effect-example-web.png")
@@ -54,44 +53,20 @@ const serveDir = (dir: string): Promise<{ readonly url: string; readonly server:
 const scope = Effect.runSync(Scope.make())
 let emulator: EmulatorServer
 let site: { readonly url: string; readonly server: http.Server }
-let context: BrowserContext
-let page: Page
-const pageErrors: Array<string> = []
+let browser: Browser
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), "s2-example-web-"))
 
 beforeAll(async () => {
-  if (!fs.existsSync(chromiumPath)) {
-    throw new Error(
-      `Chromium not found at ${chromiumPath}. This test needs a real browser: install Debian's package ` +
-        "(`apt-get update && apt-get install -y chromium`; .ci/run does this when it is missing) or set CHROMIUM_PATH. " +
-        "Never download a browser (no `playwright install`)."
-    )
-  }
+  // First: without Chromium the test fails at once, saying how to install it.
+  browser = await launchChromium({ viewport: { width: 1100, height: 860 } })
   const outDir = path.join(temp, "dist")
   await build({ root, logLevel: "warn", build: { outDir, sourcemap: false, emptyOutDir: true } })
   site = await serveDir(outDir)
   emulator = await Effect.runPromise(Scope.provide(startEmulator({ seed: 1, size: 2000 }), scope))
-  context = await chromium.launchPersistentContext(path.join(temp, "profile"), {
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic"
-    ],
-    viewport: { width: 1100, height: 860 }
-  })
-  page = context.pages()[0] ?? (await context.newPage())
-  page.on("pageerror", (error) => pageErrors.push(error.message))
 }, 60_000)
 
 afterAll(async () => {
-  await context?.close()
+  await browser?.close()
   await new Promise<void>((resolve) => site === undefined ? resolve() : site.server.close(() => resolve()))
   await Effect.runPromise(Scope.close(scope, Exit.void))
   fs.rmSync(temp, { recursive: true, force: true })
@@ -112,6 +87,7 @@ const firstTitle = async (query: string): Promise<string> => {
 
 describe("the example page (docs/examples/web) in headless Chromium", () => {
   it("searches, streams results page by page, and shows a paper's top citations", async () => {
+    const { page } = browser
     // A word of a corpus title, so the search has results.
     const query = emulator.corpus.paper(0).title.split(/\W+/).find((w) => w.length >= 6) ?? "learning"
     const expectedFirst = await firstTitle(query)
@@ -172,7 +148,7 @@ describe("the example page (docs/examples/web) in headless Chromium", () => {
     const png = fs.readFileSync(screenshotPath)
     expect(png.subarray(1, 4).toString("latin1")).toBe("PNG")
     expect(png.length).toBeGreaterThan(20_000)
-    expect(pageErrors).toEqual([])
+    expect(browser.pageErrors).toEqual([])
     console.log(`screenshot: ${screenshotPath}`)
   }, 60_000)
 })
