@@ -5,6 +5,7 @@ import { Effect, Layer, Stream } from "effect"
 import * as fc from "fast-check"
 import { TitleMatch, Verify } from "../src/index.js"
 import { amongAuthors, firstFamily } from "../src/internal/verifyCompare.js"
+import { json, testLayer } from "./support/Scripted.js"
 
 const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
 
@@ -241,6 +242,56 @@ describe("Verify.references", () => {
 })
 
 const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from", "via"])
+
+describe("Verify.references never passes a title it did not compare", () => {
+  const ENTRY_TITLE = "Attention over graphs of citations for ranking papers"
+  const A = "a".repeat(40)
+  const B = "b".repeat(40)
+  /** DOI:10.1000/a is A with `titleOfA`; the entry's title is B's, found by bulk search when `findB`. */
+  const server = (titleOfA: string | null, findB: boolean) =>
+    testLayer((request) => {
+      const path = request.url.pathname
+      if (path.endsWith("/paper/search/bulk")) {
+        const data = findB ? [{ paperId: B, title: ENTRY_TITLE, citationCount: 1 }] : []
+        return Effect.succeed(json({ total: data.length, token: null, data }))
+      }
+      if (path.endsWith("/paper/batch")) {
+        const ids = (request.body as { ids: ReadonlyArray<string> }).ids
+        return Effect.succeed(json(ids.map((id) =>
+          id === "DOI:10.1000/a"
+            ? { paperId: A, title: titleOfA }
+            : id === B
+            ? { paperId: B, title: ENTRY_TITLE }
+            : null
+        )))
+      }
+      return Effect.succeed(json({ error: "Title match not found" }, 404))
+    })
+  const entry = `@article{k, title = {${ENTRY_TITLE}}, doi = {10.1000/a}}`
+
+  it.effect("an entry's id whose paper has no title is a mismatch on the title, never verified", () =>
+    Effect.gen(function*() {
+      const [v] = yield* verifyBib(entry)
+      expect(v).toMatchObject({ status: "mismatch", differs: ["title"], paper: { paperId: A } })
+      expect(v!.notes).toContain("the paper has no title to compare with the entry's")
+    }).pipe(Effect.provide(server(null, false))))
+
+  it.effect("found by its title instead, the note names the id's paper as one without a title", () =>
+    Effect.gen(function*() {
+      const [v] = yield* verifyBib(entry)
+      expect(v).toMatchObject({ status: "mismatch", differs: ["doi"], paper: { paperId: B } })
+      expect(v!.notes[0]).toBe("DOI:10.1000/a is a paper without a title; found by the title")
+    }).pipe(Effect.provide(server(null, true))))
+
+  it.effect("the other title in a note is cut whole: never half of a surrogate pair", () =>
+    Effect.gen(function*() {
+      const [v] = yield* verifyBib(entry)
+      const note = v!.notes[0]!
+      expect(note).toBe(`DOI:10.1000/a is "${"x".repeat(98)}…", another title; found by the title`)
+      // Half a pair, JSON.stringify'd, was the text "\ud83d" in the note.
+      expect(note).not.toContain("\\ud83d")
+    }).pipe(Effect.provide(server(`${"x".repeat(98)}\u{1F600} and more words after it`, true))))
+})
 
 describe("the comparisons", () => {
   it("the first author's family name, as BibTeX reads a name", () => {

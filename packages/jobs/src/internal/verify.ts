@@ -93,13 +93,13 @@ const afterFirst = (ask: Ask, result: Resolve.Result): Verification | undefined 
 
 const idOf = (ask: Ask): { readonly id?: "doi" | "arxiv" } => ask.id === undefined ? {} : { id: ask.id }
 
-const shown = (title: string): string => JSON.stringify(title.length > 100 ? `${title.slice(0, 99)}…` : title)
-
-/** Why the entry's id did not do: it named another paper, or none. */
+/** Why the entry's id did not do: it named a paper of another title, or of none, or no paper. */
 const idFailed = (ask: Ask, first: Resolve.Mismatch | Resolve.NotFound): string =>
-  first._tag === "Mismatch"
-    ? `${ask.input} is ${shown(first.paper.title ?? "")}, another title`
-    : `${ask.input}: ${first.message}`
+  first._tag === "NotFound"
+    ? `${ask.input}: ${first.message}`
+    : typeof first.paper.title === "string" && first.paper.title.trim().length > 0
+    ? `${ask.input} is ${resolve.shown(first.paper.title)}, another title`
+    : `${ask.input} is a paper without a title`
 
 /** The second pass's answer, for an entry whose id did not name a paper with its title. */
 const afterTitle = (ask: Ask, first: Resolve.Mismatch | Resolve.NotFound, result: Resolve.Result): Verification => {

@@ -360,10 +360,15 @@ const idDiffers = (
 export const compare = (given: Given, paper: Paper, lookup: Lookup): Comparison => {
   const differs: Array<Field> = []
   const notes: Array<string> = []
-  const title = given.title !== undefined && typeof paper.title === "string"
-    ? TitleMatch.compare(given.title, paper.title)
+  const paperTitle = typeof paper.title === "string" && paper.title.trim().length > 0 ? paper.title : undefined
+  const title = given.title !== undefined && paperTitle !== undefined
+    ? TitleMatch.compare(given.title, paperTitle)
     : undefined
-  if (title !== undefined && !title.same) differs.push("title")
+  // A paper without a title cannot show that it is the work the entry names: a difference, not a pass.
+  if (given.title !== undefined && paperTitle === undefined) {
+    differs.push("title")
+    notes.push("the paper has no title to compare with the entry's")
+  } else if (title !== undefined && !title.same) differs.push("title")
   if (given.year !== undefined) {
     const year = compareYear(given.year, paper)
     if (year.differs) differs.push("year")
