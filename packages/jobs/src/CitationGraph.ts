@@ -144,6 +144,9 @@ export interface RelatedOptions {
  * (their references) and per 500 papers a seed cites (their citations), a batch carrying at most
  * 100,000 listed ids so that the answer stays under the API's 10 MB; and one batch per 500 for the
  * details of the seeds and the `top` papers. About `1 + 2 × ⌈papers ÷ 500⌉ + 1` plus the pages.
+ * A nested list is read to its first 1,000 entries whatever a server sends (a longer one is cut
+ * there and reported in `truncated`), so at most `seeds × 2,000 + maxPages × 1,000` papers have
+ * their lists read, each list at most 1,000 ids.
  *
  * @example
  * ```ts

@@ -5,7 +5,7 @@ import { Effect, Layer, Logger } from "effect"
 import * as fc from "fast-check"
 import { CitationGraph } from "../src/index.js"
 import { pack, score } from "../src/internal/related.js"
-import { json, requests, testLayer } from "./support/Scripted.js"
+import { type Handler, json, requests, testLayer } from "./support/Scripted.js"
 
 const small = Corpus.make({ seed: 1, size: 1000 })
 const large = Corpus.make({ seed: 1, size: 10_000 })
@@ -242,6 +242,71 @@ describe("CitationGraph.related", () => {
           : { paperId: id, title: "t", references: [] }
       )))
     }))))
+
+  it.effect(
+    "a server sending lists past the cap: each is read to 1,000 and reported cut, and the requests stay in budget",
+    () => {
+      const maxPages = 2
+      // The seed lists 20,000 citing papers and 20,000 references (some 2 MB, far under the
+      // response cap); each neighbour batch's first paper lists 5,000; a list page holds 5,000.
+      const many = (from: number, n: number, extra: object) =>
+        Array.from({ length: n }, (_, i) => ({ paperId: sha(from + i), ...extra }))
+      const handler: Handler = (request) => {
+        if (request.method === "GET") {
+          const citations = request.url.pathname.endsWith("/citations")
+          const data = many(3_000_000, 5000, {}).map((paper) =>
+            citations
+              ? { citingPaper: { ...paper, referenceCount: 2 } }
+              : { citedPaper: { ...paper, citationCount: 2 } }
+          )
+          return Effect.succeed(json({ offset: 0, next: 1000, data }))
+        }
+        const ids = (request.body as { ids: Array<string> }).ids
+        if (ids[0] === "DOI:10.1/seed") {
+          return Effect.succeed(json([{
+            paperId: sha(1),
+            citationCount: 20_000,
+            referenceCount: 20_000,
+            citations: many(1_000_000, 20_000, { referenceCount: 2 }),
+            references: many(2_000_000, 20_000, { citationCount: 2 })
+          }]))
+        }
+        return Effect.succeed(json(ids.map((id, i) => {
+          const list = many(4_000_000, i === 0 ? 5000 : 2, {})
+          return {
+            paperId: id,
+            title: "t",
+            citationCount: list.length,
+            referenceCount: list.length,
+            citations: list,
+            references: list
+          }
+        })))
+      }
+      return Effect.gen(function*() {
+        const answer = yield* CitationGraph.related(["DOI:10.1/seed"], { maxPages })
+        const seen = yield* requests
+        // The documented budget: the papers whose lists are read are at most seeds × 2 × 1,000 plus
+        // maxPages × 1,000; one request for the seeds, the pages, a batch per 500 of each kind of
+        // neighbour (their lists are short, they said), one for the details.
+        const neighbours = 1 * 2 * 1000 + maxPages * 1000
+        expect(answer.citing + answer.cited).toBeLessThanOrEqual(neighbours)
+        expect(seen.length).toBeLessThanOrEqual(1 + maxPages + 2 * Math.ceil(neighbours / 500) + 1)
+        expect(seen.filter((r) => r.method === "GET")).toHaveLength(1)
+        const cut = answer.truncated.map((c) => [c.paperId, c.list, c.read, c.total, c.seed])
+        // The seed's citing papers: 1,000 nested and the 2,000 records of its pages; its references:
+        // 1,000, no page left.
+        expect(cut.filter((c) => c[4])).toEqual([
+          [sha(1), "citations", 3000, 20_000, true],
+          [sha(1), "references", 1000, 20_000, true]
+        ])
+        const neighbourCuts = cut.filter((c) => !c[4])
+        expect(neighbourCuts.length).toBeGreaterThan(0)
+        expect(neighbourCuts.every((c) => c[2] === 1000 && c[3] === 5000)).toBe(true)
+      }).pipe(Effect.provide(testLayer(handler)))
+    },
+    120_000
+  )
 
   it.effect("input that can never succeed is refused before any request", () =>
     Effect.gen(function*() {

@@ -22,7 +22,12 @@ import { papersById } from "./papersById.js"
 
 /** The batch endpoint's limit. */
 const BATCH = 500
-/** A nested list holds a paper's first 1,000 entries (the list endpoints serve the rest). */
+/**
+ * A nested list holds a paper's first 1,000 entries (the list endpoints serve the rest). We read no
+ * more of one than that, whatever a server sends: so the papers whose lists are read after the
+ * seeds' are at most seeds × 2 × 1,000 plus the `maxPages` × 1,000 records of the seeds' pages, each
+ * list read holds at most 1,000 ids, and the requests and memory they take are bounded.
+ */
 export const NESTED_CAP = 1000
 /** A list endpoint's largest page, and the most of a list it serves. */
 const PAGE = 1000
@@ -48,11 +53,16 @@ export const defaults = {
 
 type Which = "citations" | "references"
 
-/** A paper's list as read: the ids listed (no nulls, each once) and the size the paper reports. */
+/**
+ * A paper's list as read: the ids listed (no nulls, each once), how many entries the server sent,
+ * the size the paper reports, and whether the server sent more than {@link NESTED_CAP} (the rest
+ * not read).
+ */
 interface Listed {
   readonly ids: Set<string>
   readonly entries: number
   readonly total: number | undefined
+  readonly over: boolean
 }
 
 /** What the reading learnt. Keys are the paperIds as the seeds' lists name them. */
@@ -108,19 +118,24 @@ const usable = (state: State, id: string | null | undefined): id is string => {
   return false
 }
 
-/** The usable ids of a nested list, each once, and how many entries it had. */
+/** The entries of a nested list that are read: its first {@link NESTED_CAP}. */
+const nested = (refs: ReadonlyArray<PaperRef> | null | undefined): ReadonlyArray<PaperRef> =>
+  (refs ?? []).slice(0, NESTED_CAP)
+
+/** The usable ids of a nested list's entries read, each once, and how many entries it had. */
 const listed = (
   state: State,
   refs: ReadonlyArray<PaperRef> | null | undefined,
   total: number | null | undefined
 ): Listed => {
   const ids = new Set<string>()
-  for (const ref of refs ?? []) if (usable(state, ref.paperId)) ids.add(ref.paperId)
-  return { ids, entries: refs?.length ?? 0, total: total ?? undefined }
+  for (const ref of nested(refs)) if (usable(state, ref.paperId)) ids.add(ref.paperId)
+  const entries = refs?.length ?? 0
+  return { ids, entries, total: total ?? undefined, over: entries > NESTED_CAP }
 }
 
-/** A nested list the API cut: as long as the cap, and shorter than the paper says it is. */
-const isCut = (list: Listed) => list.entries >= NESTED_CAP && (list.total ?? Infinity) > list.entries
+/** A nested list cut: longer than we read, or as long as the cap and shorter than the paper says it is. */
+const isCut = (list: Listed) => list.over || (list.entries >= NESTED_CAP && (list.total ?? Infinity) > list.entries)
 
 const cut = (paperId: string, which: Which, list: Listed, seed: boolean) =>
   new CutList({ paperId, list: which, read: list.ids.size, total: Math.max(list.total ?? 0, list.entries), seed })
@@ -145,10 +160,10 @@ const readSeeds = Effect.fnUntraced(function*(state: State, seeds: ReadonlyArray
       citations: listed(state, paper.citations, paper.citationCount),
       references: listed(state, paper.references, paper.referenceCount)
     })
-    for (const ref of paper.citations ?? []) {
+    for (const ref of nested(paper.citations)) {
       if (usable(state, ref.paperId)) state.citerSizes.set(ref.paperId, ref.referenceCount ?? undefined)
     }
-    for (const ref of paper.references ?? []) {
+    for (const ref of nested(paper.references)) {
       if (usable(state, ref.paperId)) state.citedSizes.set(ref.paperId, ref.citationCount ?? undefined)
     }
   }
