@@ -171,6 +171,46 @@ describe("s2 verify", () => {
     T
   )
 
+  it(
+    "--format bibtex|csl-json|ris: a mismatch whose title or authors differ is left out, never another work under the key",
+    async () => {
+      // A typo'd DOI naming Turing's paper, and an arXiv id with another first author.
+      const file = write(
+        "other.bib",
+        String.raw`@article{he16,
+  author = {He, Kaiming},
+  title = {Deep Residual Learning for Image Recognition},
+  doi = {10.1093/mind/lix.236.433}
+}
+@inproceedings{smith17,
+  author = {Smith, John},
+  title = {Attention is All you Need},
+  eprint = {1706.03762}, archivePrefix = {arXiv}
+}
+` + WRONG_YEAR
+      )
+      const bib = await s2(["verify", file, "--emulator", "--format", "bibtex"])
+      expect(bib.code).toBe(3)
+      expect([...bib.stdout.matchAll(/^@(\w+)\{([^,]+),/gm)].map((m) => m[2])).toEqual(["vaswani17"])
+      expect(bib.stdout).not.toContain("Computing Machinery")
+      expect(bib.stderr.split("\n")).toEqual([
+        "s2: @he16: title, authors differ, left out: the paper found, \"Computing Machinery and Intelligence\" (1950), " +
+        "may be another work; check the entry",
+        "s2: @smith17: authors differs, left out: the paper found, \"Attention Is All You Need\" (2017), " +
+        "may be another work; check the entry",
+        "s2: @vaswani17: year differs; written as Semantic Scholar has it",
+        "s2: 0 verified, 3 mismatch, 0 not found",
+        "s2: 3 of 3 references not verified",
+        ""
+      ])
+      const csl = await s2(["verify", file, "--emulator", "--format", "csl-json"])
+      expect((JSON.parse(csl.stdout) as Array<{ id: string }>).map((i) => i.id)).toEqual(["vaswani17"])
+      const ris = await s2(["verify", file, "--emulator", "--format", "ris"])
+      expect([...ris.stdout.matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(["vaswani17"])
+    },
+    T
+  )
+
   it("--format csl-json and ris: the same entries, under the user's keys", async () => {
     const file = write("fix2.bib", REAL + WRONG_YEAR + INVENTED)
     const csl = await s2(["verify", file, "--emulator", "--format", "csl-json"])

@@ -34,8 +34,8 @@ const formatFlag = Flag.Literals("format", ["table", "jsonl", "json", ...citable
   Flag.withDescription(
     "Output format: table (default: each entry's status and what differs, the paper, then a summary line), " +
       "jsonl / json (one object per entry: key, status, differs, paper, nearest, similarity, notes), or " +
-      "bibtex / csl-json / ris (the verified and mismatched entries as Semantic Scholar has them, your keys " +
-      "and your own fields kept)"
+      "bibtex / csl-json / ris (the verified entries, and the mismatched ones whose title and authors agree, " +
+      "as Semantic Scholar has them, your keys and your own fields kept)"
   ),
   Flag.optional
 )
@@ -133,8 +133,19 @@ const whereOf = (input: Verify.Input | undefined, v: Verify.Verification): strin
   input !== undefined && typeof input !== "string" && "fields" in input ? `@${v.key}` : `line ${v.key}`
 
 /**
- * The corrected entry of a verified or mismatched reference, with a stderr line for a mismatch (what
- * was corrected) and for a reference not found (left out).
+ * What a corrected entry may correct: the same work cited with a wrong year, venue or id. A title or
+ * first author that differs may be another work (a typo in a DOI names some other paper): written
+ * under the user's key, it would cite that work in their place.
+ */
+const correctable: ReadonlySet<Verify.Field> = new Set(["year", "venue", "doi", "eprint"])
+
+const differ = (fields: ReadonlyArray<string>): string =>
+  `${fields.join(", ")} ${fields.length === 1 ? "differs" : "differ"}`
+
+/**
+ * The corrected entry of a verified reference, or of a mismatched one whose differences are all
+ * {@link correctable}, with a stderr line for a mismatch (what was corrected, or why it was left out)
+ * and for a reference not found (left out).
  */
 const corrected = (input: Verify.Input | undefined, v: Verify.Verification) =>
   Effect.gen(function*() {
@@ -144,12 +155,16 @@ const corrected = (input: Verify.Input | undefined, v: Verify.Verification) =>
       yield* printer.err(`s2: ${where}: not found, left out: ${excerpt(v.notes.join("; "), 300)}\n`)
       return []
     }
-    if (v.status === "mismatch") {
+    if (v.status === "mismatch" && !v.differs.every((field) => correctable.has(field))) {
       yield* printer.err(
-        `s2: ${where}: ${v.differs.join(", ")} ${
-          v.differs.length === 1 ? "differs" : "differ"
-        }; written as Semantic Scholar has it\n`
+        `s2: ${where}: ${differ(v.differs)}, left out: the paper found, ${
+          JSON.stringify(excerpt(v.paper.title ?? "", 120))
+        }${v.paper.year == null ? "" : ` (${v.paper.year})`}, may be another work; check the entry\n`
       )
+      return []
+    }
+    if (v.status === "mismatch") {
+      yield* printer.err(`s2: ${where}: ${differ(v.differs)}; written as Semantic Scholar has it\n`)
     }
     const entry = input !== undefined && typeof input !== "string" && "fields" in input ? input : undefined
     const item: Citable.Item = entry === undefined
