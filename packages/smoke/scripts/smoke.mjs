@@ -77,7 +77,7 @@ const startEmulator = (bin, cwd, env = process.env) =>
 
 // ---- the programs run in an installed project ----
 
-const nodeProgram = (imports, withTesting) =>
+const nodeProgram = (imports, withTesting, built) =>
   `${imports}
 const program = Effect.gen(function*() {
   const s2 = yield* SemanticScholar
@@ -85,7 +85,15 @@ const program = Effect.gen(function*() {
   const first = found[0]
   const paper = yield* s2.getPaper(first.paperId, { fields: ["title", "year", "citationCount"] })
   const citing = yield* s2.getPaperCitations(paper.paperId, { fields: ["title"] }).pipe(Stream.take(3), Stream.runCollect)
-  return { found: found.length, paperId: paper.paperId, title: paper.title, sameTitle: paper.title === first.title, citing: citing.length, isPaper: paper instanceof Paper }
+  ${
+    built.jobs
+      ? `// @s2-effect/jobs on the installed client: the paper resolved by its title.
+  const resolved = yield* Resolve.references([first.title]).pipe(Stream.runCollect)`
+      : "const resolved = undefined"
+  }
+  return { found: found.length, paperId: paper.paperId, title: paper.title, sameTitle: paper.title === first.title, citing: citing.length, isPaper: paper instanceof Paper${
+    built.jobs ? `, resolvedSame: resolved[0]._tag === "Found" && resolved[0].paper.paperId === first.paperId` : ""
+  }${built.ai ? `, tools: Object.keys(AssistantTools.toolkit.tools).length` : ""} }
 })
 ${
     withTesting
@@ -118,17 +126,19 @@ Effect.runPromise(program.pipe(Effect.provide(BrowserSemanticScholar.layer({ api
   .then((out) => console.log(JSON.stringify(out)), (error) => { console.error(error); process.exit(1) })
 `
 
-const esmImports = (pkg, withTesting) =>
+const esmImports = (pkg, withTesting, built) =>
   [
     `import { Effect, Layer, Stream } from "effect"`,
     `import { Paper, SemanticScholar } from "@s2-effect/core"`,
     pkg === "node"
       ? `import { NodeSemanticScholar } from "@s2-effect/node"`
       : `import { BrowserSemanticScholar } from "@s2-effect/browser"`,
-    ...(withTesting ? [`import * as Testing from "@s2-effect/testing"`] : [])
+    ...(withTesting ? [`import * as Testing from "@s2-effect/testing"`] : []),
+    ...(built.jobs ? [`import { Resolve } from "@s2-effect/jobs"`] : []),
+    ...(built.ai ? [`import { AssistantTools } from "@s2-effect/ai"`] : [])
   ].join("\n")
 
-const cjsImports = (pkg, withTesting) =>
+const cjsImports = (pkg, withTesting, built) =>
   [
     `const { Effect, Layer, Stream } = require("effect")`,
     `const { Paper, SemanticScholar } = require("@s2-effect/core")`,
@@ -136,6 +146,8 @@ const cjsImports = (pkg, withTesting) =>
       ? `const { NodeSemanticScholar } = require("@s2-effect/node")`
       : `const { BrowserSemanticScholar } = require("@s2-effect/browser")`,
     ...(withTesting ? [`const Testing = require("@s2-effect/testing")`] : []),
+    ...(built.jobs ? [`const { Resolve } = require("@s2-effect/jobs")`] : []),
+    ...(built.ai ? [`const { AssistantTools } = require("@s2-effect/ai")`] : []),
     `// There is no CommonJS build (ESM only, like effect 4): require() loads the ESM build through require(esm).`,
     `if (!require.resolve("@s2-effect/core").includes("/dist/esm/")) throw new Error(require.resolve("@s2-effect/core"))`
   ].join("\n")
@@ -193,17 +205,19 @@ const runScript = (label, file, contents, env) => {
   const result = JSON.parse(out.trim().split("\n").at(-1))
   log(`${label} ${file}: ${JSON.stringify(result)}`)
   const expected = result.found === 5 && /^[0-9a-f]{40}$/.test(result.paperId) && result.sameTitle && result.isPaper &&
-    result.inMemorySameTitle !== false
+    result.inMemorySameTitle !== false && result.resolvedSame !== false && (result.tools ?? 15) === 15
   if (!expected) throw new Error(`${label} ${file} printed an unexpected result: ${out}`)
   return result
 }
 
 const checkScripts = (label, pkg, env) => {
   const withTesting = installed("@s2-effect/testing")
+  // The packages built on the client, when the lines installed them (the node program uses them).
+  const built = pkg === "node" ? { jobs: installed("@s2-effect/jobs"), ai: installed("@s2-effect/ai") } : {}
   const program = pkg === "node" ? nodeProgram : browserProgram
   const prefix = pkg === "node" ? "" : "browser-"
-  const esm = runScript(label, `${prefix}esm.mjs`, program(esmImports(pkg, withTesting), withTesting), env)
-  const cjs = runScript(label, `${prefix}cjs.cjs`, program(cjsImports(pkg, withTesting), withTesting), env)
+  const esm = runScript(label, `${prefix}esm.mjs`, program(esmImports(pkg, withTesting, built), withTesting, built), env)
+  const cjs = runScript(label, `${prefix}cjs.cjs`, program(cjsImports(pkg, withTesting, built), withTesting, built), env)
   if (JSON.stringify(esm) !== JSON.stringify(cjs)) {
     throw new Error(`${label}: @s2-effect/${pkg} answered differently to import and to require`)
   }
