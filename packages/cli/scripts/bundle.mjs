@@ -5,14 +5,15 @@
 // that V8 can cache it on Node 20; what a command loads only when it runs (the in-process
 // emulator, Redis, the MCP server with @s2-effect/ai and effect/ai) is still evaluated only then, since esbuild turns those `import()`s into lazy
 // initialisers. Of undici only the HTTP client is loaded (scripts/slim-undici.mjs); d3-force, the
-// maps' layout, is text in it (scripts/d3-source.mjs). The bench and
-// the CLI's process tests build the same bundle.
+// maps' layout, and the maps' page code are text in it (scripts/d3-source.mjs, map-page-source.mjs).
+// The bench and the CLI's process tests build the same bundle.
 import { build, buildSync } from "esbuild"
 import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
 import { d3ForceSource } from "./d3-source.mjs"
+import { mapPageSource } from "./map-page-source.mjs"
 import { slimUndici } from "./slim-undici.mjs"
 
 const here = import.meta.dirname
@@ -31,8 +32,12 @@ const options = (outdir, undici) => /** @type {const} */ ({
   minifySyntax: true,
   sourcemap: "linked",
   alias: { undici },
-  // The layout library of the HTML maps, built in: the published `s2` reads no file to write one.
-  define: { S2_D3_FORCE_SOURCE: JSON.stringify(d3ForceSource()) },
+  // The layout library and the page code of the HTML maps, built in: the published `s2` reads no
+  // file to write one.
+  define: {
+    S2_D3_FORCE_SOURCE: JSON.stringify(d3ForceSource()),
+    S2_MAP_PAGE_SOURCE: JSON.stringify(mapPageSource())
+  },
   logLevel: "warning"
 })
 
