@@ -5,6 +5,7 @@ import { Clock, Effect, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { Resolve, TitleMatch, Verify } from "../src/index.js"
+import { stopWords } from "../src/internal/text.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
 
 const emulated = (size = 1000) => SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size })))
@@ -308,8 +309,6 @@ const corpusPapers = (n: number) =>
       title: p.title,
       words: TitleMatch.normalise(p.title).split(" ").filter((w) => !stopWords.has(w)).length
     })))
-
-const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from", "via"])
 
 const requestsOf = Effect.map(Effect.flatMap(Emulator, (e) => e.requests), (rs) => rs.map((r) => r.url))
 

@@ -4,6 +4,7 @@ import { Emulator } from "@s2-effect/testing"
 import { Effect, Layer, Stream } from "effect"
 import * as fc from "fast-check"
 import { TitleMatch, Verify } from "../src/index.js"
+import { stopWords } from "../src/internal/text.js"
 import { amongAuthors, firstFamily } from "../src/internal/verifyCompare.js"
 import { json, testLayer } from "./support/Scripted.js"
 
@@ -240,8 +241,6 @@ describe("Verify.references", () => {
     120_000
   )
 })
-
-const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from", "via"])
 
 describe("Verify.references never passes a title it did not compare", () => {
   const ENTRY_TITLE = "Attention over graphs of citations for ranking papers"

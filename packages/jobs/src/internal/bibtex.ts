@@ -6,6 +6,9 @@
  * on there; an entry whose macros would expand too far is `broken` too, its values not expanded.
  */
 
+import { isNewArxivId, withoutArxivPrefix } from "./ids.js"
+import { greekLetterByName } from "./text.js"
+
 export interface BibEntry {
   readonly type: string
   readonly key: string
@@ -252,50 +255,15 @@ const accentCommand =
   /\\(['`^"~=.]|[uvHckrdb](?![A-Za-z]))\s*(?:\{\s*([A-Za-z\u00c0-\u024f])\s*\}|([A-Za-z\u00c0-\u024f]))/g
 
 // Math in titles is mostly a Greek letter (`$\alpha$-synuclein`): as the Unicode letter the
-// server's title has, rather than dropped (which left "$$").
-const greek = [
-  "alpha",
-  "beta",
-  "gamma",
-  "delta",
-  "epsilon",
-  "zeta",
-  "eta",
-  "theta",
-  "iota",
-  "kappa",
-  "lambda",
-  "mu",
-  "nu",
-  "xi",
-  "omicron",
-  "pi",
-  "rho",
-  "sigma",
-  "tau",
-  "upsilon",
-  "phi",
-  "chi",
-  "psi",
-  "omega"
-]
-const capitalised = (name: string): string => name[0]!.toUpperCase() + name.slice(1)
-const greekLetters: Readonly<Record<string, string>> = Object.fromEntries(greek.flatMap((name, k) => {
-  // α is U+03B1; U+03C2 (final sigma) has no command of its own, so the letters after ρ are one on.
-  const lower = String.fromCodePoint(0x3b1 + k + (k >= 17 ? 1 : 0))
-  return [[name, lower], [capitalised(name), lower.toUpperCase()]]
-}))
-// `\alpha`, `\varepsilon`, `\Omega`, not `\alphabet`.
-const greekCommand = new RegExp(
-  String.raw`\\(?:var)?(${[...greek, ...greek.map(capitalised)].join("|")})(?![A-Za-z])\s*`,
-  "g"
-)
+// server's title has, rather than dropped (which left "$$"). `\alpha`, `\varepsilon`, `\Omega`, not
+// `\alphabet`.
+const greekCommand = new RegExp(String.raw`\\(?:var)?(${[...greekLetterByName.keys()].join("|")})(?![A-Za-z])\s*`, "g")
 
 /** TeX to plain text, as far as a title match needs: accents, special and Greek letters as Unicode, math's `$`, braces and other commands dropped. */
 export const plain = (tex: string): string =>
   tex.replace(letterCommand, (_, name: string) => letters[name]!)
     .replace(accentCommand, (_, accent: string, braced?: string, bare?: string) => (braced ?? bare)! + accents[accent]!)
-    .replace(greekCommand, (_, name: string) => greekLetters[name]!)
+    .replace(greekCommand, (_, name: string) => greekLetterByName.get(name)!)
     .replace(/(?<!\\)\$/g, "")
     .replace(/\\[a-zA-Z]+\s*/g, "").replace(/\\(.)/g, "$1").replace(/[{}]/g, "").replace(/~/g, " ")
     .normalize("NFC").replace(/\s+/g, " ").trim()
@@ -307,9 +275,9 @@ export const inputOf = (entry: BibEntry): string => {
   if (doi.length > 0) return /^(https?:|doi:)/i.test(doi) ? doi : `DOI:${doi}`
   // `eprint = {arXiv:1706.03762}` is common, with or without `archivePrefix`: the prefix says arXiv too.
   const eprint = plain(f["eprint"] ?? "")
-  const id = eprint.replace(/^arxiv:\s*/i, "")
+  const id = withoutArxivPrefix(eprint)
   const archive = plain(f["archiveprefix"] ?? f["eprinttype"] ?? "").toLowerCase()
-  if (id.length > 0 && (archive === "arxiv" || id !== eprint || /^\d{4}\.\d{4,5}(v\d+)?$/.test(id))) {
+  if (id.length > 0 && (archive === "arxiv" || id !== eprint || isNewArxivId(id))) {
     return `ARXIV:${id.replace(/v\d+$/, "")}`
   }
   return plain(f["title"] ?? "")

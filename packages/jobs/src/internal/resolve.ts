@@ -5,6 +5,7 @@ import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as Resolve from "../Resolve.js"
 import * as bibtex from "./bibtex.js"
+import { isDoi, withoutDoiPrefix } from "./ids.js"
 import { papersById } from "./papersById.js"
 import { Found, Mismatch, NotFound } from "./resolveResults.js"
 import { bulkTitles, encodedBytes, isRefusal, phrase, queryBytes, withTitle } from "./resolveTitles.js"
@@ -19,10 +20,8 @@ type FieldList = ReadonlyArray<Fields.PaperField | Fields.Unchecked> | undefined
 
 type Recognised = Resolve.Recognised
 
-const doiUrl = /^https?:\/\/(?:dx\.)?doi\.org\/(10\..+)$/i
 const arxivUrl = /^https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf)\/(.+?)(?:v\d+)?(?:\.pdf)?\/?$/i
 const s2Url = /^https?:\/\/(?:www\.)?semanticscholar\.org\/paper\/(?:[^/]*\/)?([0-9a-f]{40})\/?$/i
-const bareDoi = /^10\.\d{4,9}\/\S+$/
 const hex40 = /^[0-9a-f]{40}$/i
 const knownPrefix = /^(CorpusId|DOI|ARXIV|MAG|ACL|PMID|PMCID|URL):/i
 const otherUrl = /^https?:\/\/\S+$/i
@@ -50,8 +49,9 @@ const decodeOrKeep = (text: string): string => {
 }
 
 const asId = (line: string): string | undefined => {
-  const doi = doiUrl.exec(line) ?? (bareDoi.test(line) ? [line, line] : undefined)
-  if (doi) return `DOI:${decodeOrKeep(doi[1]!)}`
+  // A DOI link (`https://doi.org/10.…`) or a bare DOI; `doi:10.…` is a known prefix, below.
+  const doi = /^https?:/i.test(line) ? withoutDoiPrefix(line) : line
+  if ((doi !== line && /^10\../s.test(doi)) || isDoi(line)) return `DOI:${decodeOrKeep(doi)}`
   const arxiv = arxivUrl.exec(line)
   if (arxiv) return `ARXIV:${arxiv[1]}`
   const s2 = s2Url.exec(line)

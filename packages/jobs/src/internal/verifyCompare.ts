@@ -5,6 +5,8 @@
  */
 import type { Paper } from "@s2-effect/core"
 import { plain } from "./bibtex.js"
+import { isNewArxivId, withoutArxivPrefix, withoutDoiPrefix } from "./ids.js"
+import { stopWords } from "./text.js"
 import * as TitleMatch from "./titleMatch.js"
 
 /** A field of a reference that a paper can disagree with (see `Verify.Field`). */
@@ -40,11 +42,10 @@ export interface Comparison {
 }
 
 /** A DOI as compared: lower case (DOIs are case-insensitive), without a resolver's prefix. */
-export const doiKey = (doi: string): string =>
-  doi.trim().replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:)/i, "").toLowerCase()
+export const doiKey = (doi: string): string => withoutDoiPrefix(doi.trim()).toLowerCase()
 
 /** An arXiv id as compared: without `arXiv:` and a version, lower case. */
-export const arxivKey = (id: string): string => id.trim().replace(/^arxiv:\s*/i, "").replace(/v\d+$/i, "").toLowerCase()
+export const arxivKey = (id: string): string => withoutArxivPrefix(id.trim()).replace(/v\d+$/i, "").toLowerCase()
 
 const nonEmpty = (text: string | undefined): string | undefined =>
   text === undefined || text.length === 0 ? undefined : text
@@ -114,7 +115,7 @@ export const givenOfFields = (fields: Readonly<Record<string, string>>): Given =
   const doi = nonEmpty(doiKey(plain(fields["doi"] ?? "")))
   const eprint = plain(fields["eprint"] ?? "")
   const archive = plain(fields["archiveprefix"] ?? fields["eprinttype"] ?? "").toLowerCase()
-  const arxiv = archive === "arxiv" || /^arxiv:/i.test(eprint) || /^\d{4}\.\d{4,5}(v\d+)?$/.test(eprint)
+  const arxiv = archive === "arxiv" || withoutArxivPrefix(eprint) !== eprint || isNewArxivId(eprint)
     ? nonEmpty(arxivKey(eprint))
     : undefined
   return {
@@ -172,8 +173,6 @@ const particles = new Set([
   "ten",
   "zu"
 ])
-
-const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from"])
 
 // The same in the languages journals are most often named in besides English ("Revue des maladies
 // respiratoires", "Berliner Journal für Soziologie"); single letters stay words ("Physical Review E").

@@ -5,6 +5,7 @@
  * `article-journal` in CSL-JSON and a `JOUR` in RIS.
  */
 import type { Paper } from "@s2-effect/core"
+import { isDoi, withoutDoiPrefix } from "../ids.js"
 
 /** What a paper is, as the writers tell it: each maps it to its own type names. */
 export type Kind = "article" | "inproceedings" | "book" | "preprint" | "misc"
@@ -128,8 +129,8 @@ const uriSafe = (text: string): string =>
   )
 
 const doiOf = (paper: Paper): string => {
-  const doi = oneLine(paper.externalIds?.DOI).replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:)/i, "")
-  return /^10\.\d{4,9}\/\S+$/.test(doi) ? uriSafe(doi) : ""
+  const doi = withoutDoiPrefix(oneLine(paper.externalIds?.DOI))
+  return isDoi(doi) ? uriSafe(doi) : ""
 }
 
 const urlOf = (paper: Paper): string => {

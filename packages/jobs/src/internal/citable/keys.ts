@@ -5,48 +5,17 @@
  */
 import type { Paper } from "@s2-effect/core"
 import type { Item } from "../../Citable.js"
+import { foldLetters, stopWords } from "../text.js"
 import type { Facts } from "./facts.js"
-
-// Letters NFKD does not take apart.
-const letters: Readonly<Record<string, string>> = {
-  "ß": "ss",
-  "æ": "ae",
-  "œ": "oe",
-  "ø": "o",
-  "ł": "l",
-  "đ": "d",
-  "ð": "d",
-  "þ": "th",
-  "ı": "i",
-  "ŋ": "n"
-}
 
 /** Lowercase ASCII letters and digits only: accents dropped, special letters spelled out. */
 export const ascii = (text: string): string =>
-  text.toLowerCase().replace(/[ßæœøłđðþıŋ]/g, (c) => letters[c]!).normalize("NFKD").replace(/[^a-z0-9]/g, "")
+  foldLetters(text.toLowerCase()).normalize("NFKD").replace(/[^a-z0-9]/g, "")
 
-const stopWords = new Set([
-  "a",
-  "an",
-  "the",
-  "on",
-  "of",
-  "in",
-  "for",
-  "to",
-  "and",
-  "with",
-  "from",
-  "at",
-  "by",
-  "is",
-  "are",
-  "how",
-  "what",
-  "why",
-  "do",
-  "does"
-])
+// A key's word is the first that says what the paper is about: besides the words that seldom tell
+// two titles apart, the words that open a question ("How", "What", "Is") are passed over. The
+// title match's set must not have them: "What is X?" and "X" are two titles.
+const keyStopWords = new Set([...stopWords, "is", "are", "how", "what", "why", "do", "does"])
 
 /**
  * The key a paper gets when the user gave none: family name, year, first word of the title that is
@@ -54,7 +23,7 @@ const stopWords = new Set([
  */
 export const madeKey = (paper: Paper, facts: Facts): string => {
   const family = ascii(facts.authors[0]?.family ?? "").slice(0, 20)
-  const word = facts.title.split(" ").map(ascii).find((w) => w.length > 1 && !stopWords.has(w)) ?? ""
+  const word = facts.title.split(" ").map(ascii).find((w) => w.length > 1 && !keyStopWords.has(w)) ?? ""
   const key = `${family.length > 0 ? family : "anon"}${facts.year ?? ""}${word.slice(0, 20)}`
   return key === "anon" ? `s2${ascii(paper.paperId).slice(0, 12)}` : key
 }
