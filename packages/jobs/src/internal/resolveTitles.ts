@@ -52,7 +52,7 @@ export interface Candidate {
   readonly similarity: number
 }
 
-interface Open {
+export interface Open {
   readonly key: string
   readonly title: string
 }
@@ -82,12 +82,47 @@ const groupsOf = (titles: ReadonlyArray<Open>): Array<Array<Open>> => {
   return groups
 }
 
-/** The best paper of a page with the same title: most similar, then most cited, then first. */
-const bestOf = (title: string, page: ReadonlyArray<Paper>): Candidate | undefined => {
-  let best: { readonly candidate: Candidate; readonly cited: number } | undefined
+/**
+ * A page's papers with titles, normalised once and indexed by their word keys (`TitleMatch`'s
+ * `wordKeys`): a title can only be the same title as the papers under one of its own keys, so it is
+ * compared with those alone, not with the whole page (50 titles and 1,000 papers were 50,000
+ * normalisations and comparisons a group; a hostile page of 300,000 titles, minutes).
+ */
+interface PageIndex {
+  readonly papers: ReadonlyArray<{ readonly paper: Paper; readonly title: string }>
+  readonly byKey: Map<string, Array<number>>
+}
+
+const indexPage = (page: ReadonlyArray<Paper>): PageIndex => {
+  const papers: Array<{ readonly paper: Paper; readonly title: string }> = []
+  const byKey = new Map<string, Array<number>>()
+  const add = (key: string, at: number) => {
+    const bucket = byKey.get(key)
+    if (bucket === undefined) byKey.set(key, [at])
+    else bucket.push(at)
+  }
   for (const paper of page) {
-    if (typeof paper.title !== "string") continue
-    const { same, similarity } = TitleMatch.compare(title, paper.title)
+    const title = paper.title
+    if (typeof title !== "string") continue
+    const normalised = TitleMatch.normalise(title)
+    const keys = TitleMatch.wordKeys(normalised)
+    papers.push({ paper, title: normalised })
+    add(`w${keys.words}`, papers.length - 1)
+    add(`s${keys.spaced}`, papers.length - 1)
+  }
+  return { papers, byKey }
+}
+
+/** The best paper of a page with the same title: most similar, then most cited, then first. */
+const bestOf = (title: string, index: PageIndex): Candidate | undefined => {
+  const normalised = TitleMatch.normalise(title)
+  const keys = TitleMatch.wordKeys(normalised)
+  const at = [...new Set([...index.byKey.get(`w${keys.words}`) ?? [], ...index.byKey.get(`s${keys.spaced}`) ?? []])]
+    .sort((a, b) => a - b)
+  let best: { readonly candidate: Candidate; readonly cited: number } | undefined
+  for (const i of at) {
+    const { paper, title: found } = index.papers[i]!
+    const { same, similarity } = TitleMatch.compareNormalised(normalised, found)
     const cited = paper.citationCount ?? 0
     if (
       same && (best === undefined || similarity > best.candidate.similarity ||
@@ -95,6 +130,17 @@ const bestOf = (title: string, page: ReadonlyArray<Paper>): Candidate | undefine
     ) best = { candidate: { paperId: paper.paperId, similarity }, cited }
   }
   return best?.candidate
+}
+
+/** The titles a page settles: each title's best paper on it, by key; titles it does not settle are left out. */
+export const settledBy = (titles: ReadonlyArray<Open>, page: ReadonlyArray<Paper>): Map<string, Candidate> => {
+  const index = indexPage(page)
+  const out = new Map<string, Candidate>()
+  for (const open of titles) {
+    const candidate = bestOf(open.title, index)
+    if (candidate !== undefined) out.set(open.key, candidate)
+  }
+  return out
 }
 
 /**
@@ -114,12 +160,9 @@ const settleGroup = (
       Effect.catchIf(isRefusal, () => Effect.succeed(Option.none()))
     )
     if (Option.isNone(first)) return
-    const left: Array<Open> = []
-    for (const open of group) {
-      const candidate = bestOf(open.title, first.value.data)
-      if (candidate !== undefined) out.set(open.key, candidate)
-      else left.push(open)
-    }
+    const settled = settledBy(group, first.value.data)
+    settled.forEach((candidate, key) => out.set(key, candidate))
+    const left = group.filter((open) => !settled.has(open.key))
     if (first.value.token === null || left.length <= 1) return
     const half = Math.ceil(left.length / 2)
     yield* settleGroup(left.slice(0, half), out)

@@ -7,37 +7,93 @@
 import { excerpt } from "@s2-effect/core"
 import { distance } from "fastest-levenshtein"
 import { plain } from "./bibtex.js"
-import { foldLetters, greekNameByLetter, stopWords } from "./text.js"
 
 /** See `TitleMatch.bound` (docs/jobs.md has the measurements behind it). */
 export const bound = 0.9
 
 // Greek letters by name, so `$\alpha$`, "α" and "alpha" are one word; lower case only (the text is
 // lowered first).
-const greekLetter = new RegExp(`[${[...greekNameByLetter.keys()].join("")}]`, "gu")
+const greek: Readonly<Record<string, string>> = {
+  α: "alpha",
+  β: "beta",
+  γ: "gamma",
+  δ: "delta",
+  ε: "epsilon",
+  ϵ: "epsilon",
+  ζ: "zeta",
+  η: "eta",
+  θ: "theta",
+  ϑ: "theta",
+  ι: "iota",
+  κ: "kappa",
+  λ: "lambda",
+  μ: "mu",
+  µ: "mu",
+  ν: "nu",
+  ξ: "xi",
+  ο: "omicron",
+  π: "pi",
+  ρ: "rho",
+  σ: "sigma",
+  ς: "sigma",
+  τ: "tau",
+  υ: "upsilon",
+  φ: "phi",
+  ϕ: "phi",
+  χ: "chi",
+  ψ: "psi",
+  ω: "omega"
+}
+const greekLetter = new RegExp(`[${Object.keys(greek).join("")}]`, "gu")
 
-/** Plain text's letters in lower case, without accents, Greek letters by name, special letters spelled out. */
-const letters = (text: string): string =>
-  // NFKD first: it takes accents off Greek letters too, and makes a math italic 𝑃 a P to lower.
-  foldLetters(text.normalize("NFKD").toLowerCase().replace(/\p{M}/gu, "")).replace(
-    greekLetter,
-    (c) => greekNameByLetter.get(c)!
-  )
+// Letters NFKD does not take apart.
+const folded: Readonly<Record<string, string>> = {
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  ł: "l",
+  đ: "d",
+  ð: "d",
+  þ: "th",
+  ı: "i"
+}
+const foldedLetter = /[ßæœøłđðþı]/gu
 
 /** See `TitleMatch.normalise`. */
 export const normalise = (title: string): string =>
-  letters(plain(title))
+  // NFKD first: it takes accents off Greek letters too, and makes a math italic 𝑃 a P to lower.
+  plain(title)
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/\p{M}/gu, "")
+    .replace(greekLetter, (c) => greek[c]!)
+    .replace(foldedLetter, (c) => folded[c]!)
     .replace(/&/g, " and ")
     // "Don't" and "Don’t" are one word, not "don" and "t".
     .replace(/['’ʼ`]/g, "")
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim()
 
+/**
+ * Words that seldom tell two titles apart ("A Survey of X" and "Survey of X"): a difference in them
+ * costs only similarity. Negations ("not", "without", "no") are content words.
+ */
+const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from", "via"])
+
 /** The words of a normalised title that are not stop words, in order. */
 export const contentWords = (normalised: string): ReadonlyArray<string> =>
   normalised.split(" ").filter((w) => w.length > 0 && !stopWords.has(w))
 
-const contentKey = (normalised: string): string => [...contentWords(normalised)].sort().join(" ")
+/**
+ * The keys of a normalised title's words: two titles have the same words when they have the same
+ * content words in any order (`words`), or the same letters however spaced (`spaced`: "pre training"
+ * and "pretraining"). A page of titles can be indexed by them (see {@link compareNormalised}).
+ */
+export const wordKeys = (normalised: string): { readonly words: string; readonly spaced: string } => ({
+  words: [...contentWords(normalised)].sort().join(" "),
+  spaced: normalised.replace(/ /g, "")
+})
 
 /** See `TitleMatch.Comparison`. */
 export interface Comparison {
@@ -52,15 +108,16 @@ const similarityOf = (a: string, b: string): number => {
   return 1 - distance(a, b) / Math.max(a.length, b.length)
 }
 
-/** See `TitleMatch.compare`. */
-export const compare = (given: string, found: string): Comparison => {
-  const a = normalise(given)
-  const b = normalise(found)
+/** `compare` of two titles already normalised (so that a page's titles are normalised once). */
+export const compareNormalised = (a: string, b: string): Comparison => {
   const similarity = similarityOf(a, b)
-  // "Pre-training" and "pretraining": the same words, spaced differently.
-  const sameWords = contentKey(a) === contentKey(b) || a.replace(/ /g, "") === b.replace(/ /g, "")
-  return { similarity, same: similarity >= bound && sameWords }
+  const [x, y] = [wordKeys(a), wordKeys(b)]
+  return { similarity, same: similarity >= bound && (x.words === y.words || x.spaced === y.spaced) }
 }
+
+/** See `TitleMatch.compare`. */
+export const compare = (given: string, found: string): Comparison =>
+  compareNormalised(normalise(given), normalise(found))
 
 /** See `TitleMatch.describeNearest`. */
 export const describeNearest = (found: string, similarity: number): string =>
