@@ -7,79 +7,31 @@
 import { excerpt } from "@s2-effect/core"
 import { distance } from "fastest-levenshtein"
 import { plain } from "./bibtex.js"
+import { foldLetters, greekNameByLetter, stopWords } from "./text.js"
 
 /** See `TitleMatch.bound` (docs/jobs.md has the measurements behind it). */
 export const bound = 0.9
 
 // Greek letters by name, so `$\alpha$`, "α" and "alpha" are one word; lower case only (the text is
 // lowered first).
-const greek: Readonly<Record<string, string>> = {
-  α: "alpha",
-  β: "beta",
-  γ: "gamma",
-  δ: "delta",
-  ε: "epsilon",
-  ϵ: "epsilon",
-  ζ: "zeta",
-  η: "eta",
-  θ: "theta",
-  ϑ: "theta",
-  ι: "iota",
-  κ: "kappa",
-  λ: "lambda",
-  μ: "mu",
-  µ: "mu",
-  ν: "nu",
-  ξ: "xi",
-  ο: "omicron",
-  π: "pi",
-  ρ: "rho",
-  σ: "sigma",
-  ς: "sigma",
-  τ: "tau",
-  υ: "upsilon",
-  φ: "phi",
-  ϕ: "phi",
-  χ: "chi",
-  ψ: "psi",
-  ω: "omega"
-}
-const greekLetter = new RegExp(`[${Object.keys(greek).join("")}]`, "gu")
+const greekLetter = new RegExp(`[${[...greekNameByLetter.keys()].join("")}]`, "gu")
 
-// Letters NFKD does not take apart.
-const folded: Readonly<Record<string, string>> = {
-  ß: "ss",
-  æ: "ae",
-  œ: "oe",
-  ø: "o",
-  ł: "l",
-  đ: "d",
-  ð: "d",
-  þ: "th",
-  ı: "i"
-}
-const foldedLetter = /[ßæœøłđðþı]/gu
+/** Plain text's letters in lower case, without accents, Greek letters by name, special letters spelled out. */
+const letters = (text: string): string =>
+  // NFKD first: it takes accents off Greek letters too, and makes a math italic 𝑃 a P to lower.
+  foldLetters(text.normalize("NFKD").toLowerCase().replace(/\p{M}/gu, "")).replace(
+    greekLetter,
+    (c) => greekNameByLetter.get(c)!
+  )
 
 /** See `TitleMatch.normalise`. */
 export const normalise = (title: string): string =>
-  // NFKD first: it takes accents off Greek letters too, and makes a math italic 𝑃 a P to lower.
-  plain(title)
-    .normalize("NFKD")
-    .toLowerCase()
-    .replace(/\p{M}/gu, "")
-    .replace(greekLetter, (c) => greek[c]!)
-    .replace(foldedLetter, (c) => folded[c]!)
+  letters(plain(title))
     .replace(/&/g, " and ")
     // "Don't" and "Don’t" are one word, not "don" and "t".
     .replace(/['’ʼ`]/g, "")
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim()
-
-/**
- * Words that seldom tell two titles apart ("A Survey of X" and "Survey of X"): a difference in them
- * costs only similarity. Negations ("not", "without", "no") are content words.
- */
-const stopWords = new Set(["a", "an", "the", "of", "for", "and", "in", "on", "to", "with", "by", "at", "from", "via"])
 
 /** The words of a normalised title that are not stop words, in order. */
 export const contentWords = (normalised: string): ReadonlyArray<string> =>
