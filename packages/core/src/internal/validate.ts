@@ -307,7 +307,10 @@ const anyId = (id: string, parameter: string, forms: string): Check<string> => {
     return refuse(parameter, `${parameter} ${quoted(id)} contains a control character: give ${forms}`)
   }
   if (loneSurrogate.test(id)) {
-    return refuse(parameter, `${parameter} ${quoted(id)} contains half of a UTF-16 pair, which no URL can carry: give ${forms}`)
+    return refuse(
+      parameter,
+      `${parameter} ${quoted(id)} contains half of a UTF-16 pair, which no URL can carry: give ${forms}`
+    )
   }
   // An id goes into the path with its slashes (a DOI has one), and the URL resolves "." and ".."
   // segments: "../../author/1" as a paper id asked another endpoint, with the key.
