@@ -63,8 +63,9 @@ export const Responder = Schema.Literals(["api", "fileHost"])
 export type Responder = typeof Responder.Type
 
 /**
- * The one definition every error extends: the fields they share, the mark {@link S2ErrorTypeId}
- * and the getters `isRetryable` and `retryAfter` (as effect's `AiError` reasons have them). Each
+ * The one definition every error extends: the fields they share (`message`, `status`, `method`,
+ * `url`, `responder` — `"fileHost"` when a dataset file host failed rather than the API — and
+ * `cause`, the failure underneath), the mark {@link S2ErrorTypeId} and the getters `isRetryable` and `retryAfter` (as effect's `AiError` reasons have them). Each
  * error is this class `extend`ed with its own `_tag` and fields, so `catchTag` and the union work
  * as with `Schema.TaggedError`. Not exported: every error is one of the twelve below.
  */
@@ -75,15 +76,12 @@ class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")({
   status: Schema.optional(Schema.Number),
   method: Schema.optional(Schema.String),
   url: Schema.optional(Schema.String),
-  /**
-   * Who failed, when it is not the API (absent): `"fileHost"` for a dataset file host, so that
-   * advice about the API root (`apiUrl`) is not given for it.
-   */
+  // Who failed, when it is not the API (absent): `"fileHost"` for a dataset file host, so that
+  // advice about the API root (`apiUrl`) is not given for it. (Line comments: a doc comment here is
+  // read twice by typedoc, once per side of the schema.)
   responder: Schema.optional(Responder),
-  /**
-   * What went wrong underneath, when something did: the transport's error, the schema issue, the
-   * store's failure. Also the standard `Error.cause`.
-   */
+  // What went wrong underneath, when something did: the transport's error, the schema issue, the
+  // store's failure. Also the standard `Error.cause`.
   cause: Schema.optional(Schema.Defect())
 }) {
   readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
@@ -442,3 +440,23 @@ export const retryAfterMillis = (error: S2Error): number | undefined =>
  * @since 1.0.0
  */
 export const excerpt: (value: string, max?: number) => string = text.excerpt
+
+/**
+ * `text` with each character that would act on a terminal or make text read otherwise than it is
+ * replaced by what `by` gives for it: the C0 and C1 controls (escape sequences, a bell, line
+ * breaks), the line and paragraph separators, the bidirectional marks, embeddings, overrides and
+ * isolates (U+202E turns the rest of a line around), and lone UTF-16 surrogates (not text: strict
+ * JSON readers refuse them). Whatever a server sends, code that shows it (a table, a one-line
+ * message, a citation, an assistant's context) replaces these one way or another: spelled out,
+ * as spaces, dropped. Text without one is returned as it is.
+ *
+ * @example
+ * ```ts
+ * import { replaceUnsafe } from "@s2-effect/core"
+ *
+ * replaceUnsafe("Title\u001b]0;pwned\u0007 \u202egnp.exe", () => " ") // "Title ]0;pwned   gnp.exe"
+ * ```
+ * @category utils
+ * @since 1.1.0
+ */
+export const replaceUnsafe: (text: string, by: (char: string) => string) => string = text.replaceUnsafe

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
 import * as fc from "fast-check"
-import { excerpt, SemanticScholar, Validate } from "../src/index.js"
+import { excerpt, replaceUnsafe, SemanticScholar, Validate } from "../src/index.js"
 import { json, testLayer } from "./support/Scripted.js"
 
 /** Generous for any message: its own words, a URL of 1,000 characters and the server's 300. */
@@ -103,5 +103,28 @@ describe("messages quoting huge values", () => {
         expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(cut)).toBe(false)
       })
     )
+  })
+})
+
+describe("replaceUnsafe: the one list of characters shown text must not carry as they are", () => {
+  /** The characters, listed by code as the three copies it replaced listed them. */
+  const listed = (code: number): boolean =>
+    code <= 0x1f || (code >= 0x7f && code <= 0x9f) || code === 0x061c || code === 0x200e || code === 0x200f ||
+    code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) ||
+    (code >= 0xd800 && code <= 0xdfff)
+
+  it("replaces exactly the controls, separators, bidirectional controls and lone surrogates of the BMP", () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      const char = String.fromCharCode(code)
+      expect(replaceUnsafe(`a${char}b`, () => "#"), code.toString(16)).toBe(listed(code) ? "a#b" : `a${char}b`)
+    }
+  })
+
+  it("keeps surrogate pairs, returns text without any as it is, and gives `by` each character", () => {
+    expect(replaceUnsafe("😀 \ud83d \ude00x", (c) => `<${c.charCodeAt(0).toString(16)}>`)).toBe("😀 <d83d> <de00>x")
+    expect(replaceUnsafe("Title\u001b]0;pwned\u0007 \u202egnp.exe", () => " ")).toBe("Title ]0;pwned   gnp.exe")
+    fc.assert(fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), (text) => {
+      expect(replaceUnsafe(text, () => "")).toBe(text.replace(/[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]/gu, ""))
+    }))
   })
 })

@@ -5,7 +5,7 @@
  * character but the line breaks between lines, so a hostile record cannot flood the model's
  * context or smuggle terminal escapes into a transcript.
  */
-import { excerpt as cut } from "@s2-effect/core"
+import { excerpt as cut, replaceUnsafe } from "@s2-effect/core"
 import type {
   AuthorPapersAnswer,
   AuthorSearchAnswer,
@@ -26,13 +26,12 @@ import type {
 /** The longest line of any rendering. */
 export const maxLine = 2000
 
-// C0 and C1 controls, line and paragraph separators, and the bidirectional overrides and isolates
-// (which can make a line read differently from what it holds).
-
-const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
-
-/** `value` on one line: every control character a space. */
-export const oneLine = (value: string): string => value.replace(controls, " ")
+/**
+ * `value` on one line: every character core's `replaceUnsafe` lists a space (C0 and C1 controls,
+ * line and paragraph separators, the bidirectional controls, which can make a line read
+ * differently from what it holds, and lone surrogates).
+ */
+export const oneLine = (value: string): string => replaceUnsafe(value, () => " ")
 
 export { cut }
 

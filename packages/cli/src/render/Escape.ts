@@ -16,24 +16,15 @@
  *
  * @since 1.0.0
  */
+import { replaceUnsafe } from "@s2-effect/core"
 
-const unsafe =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
-
-const unsafeButNewline =
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
-
+// The characters are core's `replaceUnsafe`'s (the list the jobs' citations and the assistant's
+// text replace too), spelled here as JSON spells them.
 const short: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" }
 
 const spell = (char: string): string => short[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
 
-const replace = (pattern: RegExp, text: string): string => {
-  // Most text has nothing to escape: one scan, no copy.
-  pattern.lastIndex = 0
-  if (!pattern.test(text)) return text
-  pattern.lastIndex = 0
-  return text.replace(pattern, spell)
-}
+const spellButNewline = (char: string): string => char === "\n" ? char : spell(char)
 
 /**
  * Escapes every control character, line breaks included: the text stays on one line (a table cell,
@@ -41,7 +32,7 @@ const replace = (pattern: RegExp, text: string): string => {
  *
  * @since 1.0.0
  */
-export const visible = (text: string): string => replace(unsafe, text)
+export const visible = (text: string): string => replaceUnsafe(text, spell)
 
 /**
  * Escapes every control character but the line feed: for text of several lines (a stack trace
@@ -49,7 +40,7 @@ export const visible = (text: string): string => replace(unsafe, text)
  *
  * @since 1.0.0
  */
-export const visibleLines = (text: string): string => replace(unsafeButNewline, text)
+export const visibleLines = (text: string): string => replaceUnsafe(text, spellButNewline)
 
 /**
  * A message for stderr: control characters escaped as by {@link visibleLines}, and each line after
@@ -78,7 +69,4 @@ export const visibleChar = (char: string): string => {
  *
  * @since 1.0.0
  */
-export const hasControls = (text: string): boolean => {
-  unsafe.lastIndex = 0
-  return unsafe.test(text)
-}
+export const hasControls = (text: string): boolean => visible(text) !== text

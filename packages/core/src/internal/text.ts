@@ -17,3 +17,12 @@ export const cut = (value: string, max: number): string => {
 
 /** The start of a text a message quotes: {@link cut} to 300 characters unless told otherwise. */
 export const excerpt = (text: string, max = 300): string => cut(text, max)
+
+// C0 and C1 controls, the line and paragraph separators, the bidirectional marks, embeddings,
+// overrides and isolates, and lone surrogates (a pair is one code point here, and not matched).
+const unsafe = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u
+const everyUnsafe = new RegExp(unsafe.source, "gu")
+
+/** See `replaceUnsafe` in S2Error.ts. Most text has none: one scan, and no copy. */
+export const replaceUnsafe = (text: string, by: (char: string) => string): string =>
+  unsafe.test(text) ? text.replace(everyUnsafe, by) : text

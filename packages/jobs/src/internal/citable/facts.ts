@@ -5,6 +5,7 @@
  * `article-journal` in CSL-JSON and a `JOUR` in RIS.
  */
 import type { Paper } from "@s2-effect/core"
+import { replaceUnsafe } from "@s2-effect/core"
 import { isDoi, withoutDoiPrefix } from "../ids.js"
 
 /** What a paper is, as the writers tell it: each maps it to its own type names. */
@@ -43,11 +44,11 @@ export interface Facts {
   readonly arxiv: string
 }
 
-// Bidirectional overrides and isolates are dropped (they reorder what a reader sees); every other
-// control character, line break and separator becomes a space; a lone surrogate becomes U+FFFD.
-const bidi = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
-const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
-const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+// Of the characters core's `replaceUnsafe` lists, a lone surrogate becomes U+FFFD; the
+// bidirectional marks, overrides and isolates are dropped (they reorder what a reader sees); every
+// other control character, line break and separator becomes a space.
+const safe = (char: string): string => /\p{Cs}/u.test(char) ? "\ufffd" : /\p{Bidi_Control}/u.test(char) ? "" : " "
+
 // The server sends some venues HTML-escaped ("Mind &amp; Language"). A Map, as it is looked up by
 // the server's text.
 const entities: ReadonlyMap<string, string> = new Map([
@@ -70,8 +71,9 @@ const decodeEntity = (whole: string, name: string): string => {
  * as U+FFFD, NFC. Nothing a server sends can start a new line (a RIS tag) after this.
  */
 export const oneLine = (text: string | null | undefined): string =>
-  typeof text !== "string" ? "" : text.replace(entity, decodeEntity).replace(lone, "\ufffd").replace(bidi, "")
-    .replace(controls, " ").replace(/\s+/g, " ").trim().normalize("NFC")
+  typeof text !== "string"
+    ? ""
+    : replaceUnsafe(text.replace(entity, decodeEntity), safe).replace(/\s+/g, " ").trim().normalize("NFC")
 
 const suffixes = /^(?:jr|sr|jnr|snr|ii|iii|iv|v|vi)\.?$/i
 // "T.Chuprina": initials written against the family name.
