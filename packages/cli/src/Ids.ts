@@ -4,7 +4,7 @@
  *
  * @since 1.0.0
  */
-import { Resolve } from "@s2-effect/jobs"
+import { PaperId } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
@@ -12,17 +12,14 @@ import type { CommandError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
 
 /**
- * A paper id as the API spells it, from any form `Resolve.recognise` reads (`s2 resolve` and the MCP
- * tools take the same): a DOI, arXiv or semanticscholar.org link, a bare DOI, `doi:…`, a prefix in
- * any case. Anything else is kept as typed, so that the client's own check refuses it with its
- * message (what is allowed) rather than a second recogniser here.
+ * A paper id as the API spells it, from any form core's `PaperId.recognise` reads (`s2 resolve` and
+ * the MCP tools take the same): a DOI, arXiv or semanticscholar.org link, a bare DOI, `doi:…`, a
+ * prefix in any case. Anything else is kept as typed, so that the client's own check refuses it
+ * with its message (what is allowed).
  *
  * @since 1.0.0
  */
-export const paperId = (input: string): string => {
-  const recognised = Resolve.recognise(input)
-  return recognised._tag === "Id" ? recognised.id : input
-}
+export const paperId: (input: string) => string = PaperId.spelled
 
 /**
  * Parses the text of an ids file.

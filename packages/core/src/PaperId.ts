@@ -5,6 +5,7 @@
  * @since 1.0.0
  */
 import * as Effect from "effect/Effect"
+import * as internal from "./internal/recognise.js"
 import * as Validate from "./internal/validate.js"
 import type { BadQueryParameters } from "./S2Error.js"
 
@@ -63,3 +64,69 @@ export const validateIds = (
  * @since 1.0.0
  */
 export const toPath = (id: string): string => encodeURI(id).replace(/[?#]/g, (c) => c === "?" ? "%3F" : "%23")
+
+/**
+ * What {@link recognise} makes of a line: `Id` (in the API's spelling), `Title` (white space
+ * collapsed) or `Malformed` (with why).
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export type Recognised =
+  | { readonly _tag: "Id"; readonly id: string }
+  | { readonly _tag: "Title"; readonly title: string }
+  | { readonly _tag: "Malformed"; readonly message: string }
+
+/**
+ * What a line someone wrote is: a paper id in the API's spelling (`DOI:…`, `ARXIV:…`,
+ * `CorpusId:…`, a 40-hex S2 id, …; bare DOIs, `doi:` and `https://doi.org/…`, `arxiv.org/abs/…`
+ * and semanticscholar.org paper URLs are rewritten, prefixes in any case are spelled as the API
+ * spells them), a title, or malformed (with {@link validatePaperId}'s message). No request is made:
+ * whether the id exists is the server's to say.
+ *
+ * @example
+ * ```ts
+ * import { PaperId } from "@s2-effect/core"
+ *
+ * PaperId.recognise("https://doi.org/10.1093/mind/lix.236.433") // { _tag: "Id", id: "DOI:10.1093/mind/lix.236.433" }
+ * PaperId.recognise("arxiv:1706.03762") // { _tag: "Id", id: "ARXIV:1706.03762" }
+ * PaperId.recognise("BERT: Pre-training of Deep Bidirectional Transformers") // { _tag: "Title", … }
+ * ```
+ * @category parsing
+ * @since 1.1.0
+ */
+export const recognise: (input: string) => Recognised = internal.recognise
+
+/**
+ * The id in the API's spelling when {@link recognise} reads `input` as one; otherwise `input` as
+ * given, so that an operation's own check refuses it with its message (what is allowed).
+ *
+ * @example
+ * ```ts
+ * import { PaperId } from "@s2-effect/core"
+ *
+ * PaperId.spelled("https://arxiv.org/abs/1706.03762v5") // "ARXIV:1706.03762"
+ * PaperId.spelled("not an id") // "not an id"
+ * ```
+ * @category parsing
+ * @since 1.1.0
+ */
+export const spelled: (input: string) => string = internal.spelled
+
+/**
+ * Whether `text` is a DOI as written bare: `10.`, a registrant of 4 to 9 digits, `/`, a suffix
+ * without spaces.
+ *
+ * @category parsing
+ * @since 1.1.0
+ */
+export const isDoi: (text: string) => boolean = internal.isDoi
+
+/**
+ * A DOI without what stands before it in a link or a citation: a resolver's address
+ * (`https://doi.org/`, `http://dx.doi.org/`) or `doi:`.
+ *
+ * @category parsing
+ * @since 1.1.0
+ */
+export const withoutDoiPrefix: (text: string) => string = internal.withoutDoiPrefix

@@ -8,6 +8,7 @@
  * @since 1.0.0
  */
 import type { Fields, S2Error, SemanticScholar } from "@s2-effect/core"
+import { PaperId } from "@s2-effect/core"
 import type * as Stream from "effect/Stream"
 import * as internal from "./internal/resolve.js"
 import type { Result } from "./internal/resolveResults.js"
@@ -45,20 +46,18 @@ export interface ReferencesOptions {
 
 /**
  * What {@link recognise} makes of a line: `Id` (in the API's spelling), `Title` (white space
- * collapsed) or `Malformed` (with why).
+ * collapsed) or `Malformed` (with why). The same as core's `PaperId.Recognised`.
  *
  * @category models
  * @since 1.0.0
  */
-export type Recognised =
-  | { readonly _tag: "Id"; readonly id: string }
-  | { readonly _tag: "Title"; readonly title: string }
-  | { readonly _tag: "Malformed"; readonly message: string }
+export type Recognised = PaperId.Recognised
 
 /**
  * What an input line is: an id in the API's spelling (`DOI:…`, `ARXIV:…`, `CorpusId:…`, a 40-hex
  * S2 id, …; bare DOIs, `doi:` and `https://doi.org/…`, `arxiv.org/abs/…` and semanticscholar.org
- * paper URLs are rewritten), a title, or malformed. Exposed so a caller can show what it will ask.
+ * paper URLs are rewritten), a title, or malformed. Core's `PaperId.recognise`, here because it is
+ * what {@link references} reads each input with.
  *
  * @example
  * ```ts
@@ -70,7 +69,7 @@ export type Recognised =
  * @category utils
  * @since 1.0.0
  */
-export const recognise: (input: string) => Recognised = internal.recognise
+export const recognise: (input: string) => Recognised = PaperId.recognise
 
 /**
  * Resolves each input to a paper: a pulled `Stream` of one {@link Result} per input, in input

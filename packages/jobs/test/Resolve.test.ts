@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { SemanticScholar } from "@s2-effect/core"
+import { PaperId, SemanticScholar } from "@s2-effect/core"
 import { Emulator, Faults } from "@s2-effect/testing"
 import { Clock, Effect, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
@@ -28,35 +28,9 @@ const clear = Effect.flatMap(Emulator, (e) => e.clearRequests)
 const corpusIds = (n: number) => Effect.map(Emulator, (e) => e.corpus.papers.slice(0, n).map((p) => p.paperId))
 
 describe("Resolve.recognise", () => {
-  it("recognises every id form, and titles", () => {
-    const id = (s: string) => {
-      const r = Resolve.recognise(s)
-      return r._tag === "Id" ? r.id : r._tag
-    }
-    expect(id("10.1093/mind/lix.236.433")).toBe("DOI:10.1093/mind/lix.236.433")
-    expect(id("https://doi.org/10.1093/mind/lix.236.433")).toBe("DOI:10.1093/mind/lix.236.433")
-    expect(id("doi:10.1093/mind/lix.236.433")).toBe("DOI:10.1093/mind/lix.236.433")
-    expect(id("https://arxiv.org/abs/1706.03762v5")).toBe("ARXIV:1706.03762")
-    expect(id("arXiv:1706.03762")).toBe("ARXIV:1706.03762")
-    expect(id("PMID:19872477")).toBe("PMID:19872477")
-    expect(id("PMCID:2323736")).toBe("PMCID:2323736")
-    expect(id("ACL:W12-3903")).toBe("ACL:W12-3903")
-    expect(id("MAG:112218234")).toBe("MAG:112218234")
-    expect(id("corpusid:14636783")).toBe("CorpusId:14636783")
-    expect(id(TURING.toUpperCase())).toBe(TURING)
-    expect(id(`https://www.semanticscholar.org/paper/Computing-Machinery/${TURING}`)).toBe(TURING)
-    expect(id("https://aclanthology.org/N18-3011")).toBe("URL:https://aclanthology.org/N18-3011")
-    expect(id("BERT: Pre-training of Deep Bidirectional Transformers")).toBe("Title")
-    expect(id("Attention Is All You Need")).toBe("Title")
-    expect(id("   ")).toBe("Malformed")
-    expect(id("DOI:  ")).toBe("Malformed")
-    expect(id("a\u0000b")).toBe("Malformed")
-  })
-
-  it("a DOI URL with a broken percent escape is still an id, not a thrown URIError", () => {
-    expect(Resolve.recognise("https://doi.org/10.1000/a%2Fb")).toEqual({ _tag: "Id", id: "DOI:10.1000/a%2Fb" })
-    expect(Resolve.recognise("https://doi.org/10.1000/%7Bx%7D")).toEqual({ _tag: "Id", id: "DOI:10.1000/{x}" })
-    expect(Resolve.recognise("https://doi.org/10.1000/50%zz")).toEqual({ _tag: "Id", id: "DOI:10.1000/50%zz" })
+  it("is core's PaperId.recognise, so that the CLI, the assistant and the resolver read ids one way", () => {
+    expect(Resolve.recognise).toBe(PaperId.recognise)
+    expect(Resolve.recognise("arXiv:1706.03762")).toEqual({ _tag: "Id", id: "ARXIV:1706.03762" })
   })
 })
 

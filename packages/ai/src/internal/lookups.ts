@@ -3,7 +3,8 @@
  * recommendations, passages and the checked title match.
  */
 import type { Fields, OffsetPage, PaperRef, S2Error, Service } from "@s2-effect/core"
-import { Resolve, TitleMatch as Titles } from "@s2-effect/jobs"
+import { PaperId } from "@s2-effect/core"
+import { TitleMatch as Titles } from "@s2-effect/jobs"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -38,10 +39,7 @@ import type {
 const searchWindow = 1000
 
 /** An id in the API's spelling when it is one of the forms it reads (a bare DOI, a link…), else as given. */
-export const paperId = (id: string): string => {
-  const recognised = Resolve.recognise(id)
-  return recognised._tag === "Id" ? recognised.id : id
-}
+export const paperId: (id: string) => string = PaperId.spelled
 
 /** The first page of a paginated list (one request), or an empty page. */
 const firstPage = <A>(pages: Stream.Stream<OffsetPage<A>, S2Error>, offset: number) =>

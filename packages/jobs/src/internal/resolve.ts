@@ -1,11 +1,10 @@
 import type { Fields, Paper, S2Error } from "@s2-effect/core"
-import { excerpt, SemanticScholar, Validate } from "@s2-effect/core"
+import { excerpt, PaperId, SemanticScholar, Validate } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as Resolve from "../Resolve.js"
 import * as bibtex from "./bibtex.js"
-import { isDoi, withoutDoiPrefix } from "./ids.js"
 import { papersById } from "./papersById.js"
 import { Found, Mismatch, NotFound } from "./resolveResults.js"
 import { bulkTitles, encodedBytes, isRefusal, phrase, queryBytes, withTitle } from "./resolveTitles.js"
@@ -20,54 +19,8 @@ type FieldList = ReadonlyArray<Fields.PaperField | Fields.Unchecked> | undefined
 
 type Recognised = Resolve.Recognised
 
-const arxivUrl = /^https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf)\/(.+?)(?:v\d+)?(?:\.pdf)?\/?$/i
-const s2Url = /^https?:\/\/(?:www\.)?semanticscholar\.org\/paper\/(?:[^/]*\/)?([0-9a-f]{40})\/?$/i
-const hex40 = /^[0-9a-f]{40}$/i
-const knownPrefix = /^(CorpusId|DOI|ARXIV|MAG|ACL|PMID|PMCID|URL):/i
-const otherUrl = /^https?:\/\/\S+$/i
-
 /** Recognises an id in any form the API accepts (and the URL forms people paste); else a title. */
-export const recognise = (input: string): Recognised => {
-  const line = input.trim()
-  if (line.length === 0 || /[\u0000-\u001f\u007f]/.test(line)) {
-    const check = Validate.paperId(input, "input")
-    return { _tag: "Malformed", message: Result.isFailure(check) ? check.failure.message : "input is empty" }
-  }
-  const id = asId(line)
-  if (id === undefined) return { _tag: "Title", title: line.replace(/\s+/g, " ") }
-  const check = Validate.paperId(id, "input")
-  return Result.isSuccess(check) ? { _tag: "Id", id } : { _tag: "Malformed", message: check.failure.message }
-}
-
-// A pasted URL may hold a stray "%": kept as typed rather than thrown from inside the stream.
-const decodeOrKeep = (text: string): string => {
-  try {
-    return decodeURI(text)
-  } catch {
-    return text
-  }
-}
-
-const asId = (line: string): string | undefined => {
-  // A DOI link (`https://doi.org/10.…`) or a bare DOI; `doi:10.…` is a known prefix, below.
-  const doi = /^https?:/i.test(line) ? withoutDoiPrefix(line) : line
-  if ((doi !== line && /^10\../s.test(doi)) || isDoi(line)) return `DOI:${decodeOrKeep(doi)}`
-  const arxiv = arxivUrl.exec(line)
-  if (arxiv) return `ARXIV:${arxiv[1]}`
-  const s2 = s2Url.exec(line)
-  if (s2) return s2[1]!.toLowerCase()
-  if (hex40.test(line)) return line.toLowerCase()
-  const prefix = knownPrefix.exec(line)
-  // A known prefix followed by text is an id, even if the server then does not know it; a title
-  // such as "BERT: Pre-training …" has an unknown prefix and stays a title.
-  if (prefix) {
-    return `${prefix[1]!.toUpperCase() === "CORPUSID" ? "CorpusId" : prefix[1]!.toUpperCase()}:${
-      line.slice(prefix[0].length).trim()
-    }`
-  }
-  if (otherUrl.test(line)) return `URL:${line}`
-  return undefined
-}
+export const recognise = PaperId.recognise
 
 /** Ids are compared without case (DOIs, arXiv ids and hex ids are case-insensitive), except URLs. */
 const idKey = (id: string): string => `id ${id.startsWith("URL:") ? id : id.toLowerCase()}`
