@@ -11,7 +11,7 @@ import { BadQueryParameters, Fields, Validate } from "@s2-effect/core"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { CommandError } from "./ExitCode.js"
+import { badInput, type CommandError } from "./ExitCode.js"
 import * as Parse from "./Parse.js"
 import { Printer } from "./Printer.js"
 import type { Format } from "./render/Format.js"
@@ -115,3 +115,15 @@ const forCli = (error: S2Error): S2Error =>
       )
     })
     : error
+
+/**
+ * A map is a web page of about a megabyte: it goes into a file or a pipe, never onto a terminal
+ * (`s2 related` and `s2 graph` with `--format html` and no `--out`).
+ *
+ * @since 1.1.0
+ */
+export const mapNotOnTerminal: Effect.Effect<void, CommandError, Printer> = Printer.use((printer) =>
+  printer.outIsTTY
+    ? Effect.fail(badInput("--format html writes a web page: give --out FILE.html (or redirect: > map.html)"))
+    : Effect.void
+)

@@ -257,32 +257,36 @@ describe("s2 graph, resume", () => {
     }
   }
 
-  it("SIGINT, then --resume: the same file as an uninterrupted run, byte for byte", () =>
-    withServer(async (server) => {
-      const args = ["graph", seed, "--direction", "both", "--depth", "2", "--per-node", "6", "--api-url", server.url]
-      for (const format of ["jsonl", "graphml"]) {
-        const whole = fresh(format)
-        expect((await s2([...args, "--format", format, "--out", whole])).code).toBe(0)
-        const out = fresh(format)
-        const child = Bin.start(bin, [...args, "--format", format, "--out", out])
-        const done = Bin.finish(child)
-        // Interrupted once a batch beyond the header is checkpointed, before the end.
-        await waitFor(() => /"records": [1-9]/.test(fs.readFileSync(`${out}.checkpoint.json`, "utf8")), {
-          what: "a checkpointed batch"
-        })
-        child.kill("SIGINT")
-        const stopped = await done
-        expect(stopped.stderr).toContain("run the same command with --resume")
-        const partial = fs.readFileSync(out, "utf8")
-        expect(partial.length).toBeLessThan(fs.readFileSync(whole, "utf8").length)
-        const resumed = await s2([...args, "--format", format, "--out", out, "--resume"])
-        // Progress lines only (stderr is not a terminal): no error, no warning.
-        expect(resumed.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("graph: "))).toEqual([])
-        expect(resumed.code).toBe(0)
-        expect(resumed.stdout).toContain("resumed at")
-        expect(fs.readFileSync(out)).toEqual(fs.readFileSync(whole))
-      }
-    }, true), 120_000)
+  it(
+    "SIGINT, then --resume: the same file as an uninterrupted run, byte for byte (JSON lines, GraphML, the HTML map)",
+    () =>
+      withServer(async (server) => {
+        const args = ["graph", seed, "--direction", "both", "--depth", "2", "--per-node", "6", "--api-url", server.url]
+        for (const format of ["jsonl", "graphml", "html"]) {
+          const whole = fresh(format)
+          expect((await s2([...args, "--format", format, "--out", whole])).code).toBe(0)
+          const out = fresh(format)
+          const child = Bin.start(bin, [...args, "--format", format, "--out", out])
+          const done = Bin.finish(child)
+          // Interrupted once a batch beyond the header is checkpointed, before the end.
+          await waitFor(() => /"records": [1-9]/.test(fs.readFileSync(`${out}.checkpoint.json`, "utf8")), {
+            what: "a checkpointed batch"
+          })
+          child.kill("SIGINT")
+          const stopped = await done
+          expect(stopped.stderr).toContain("run the same command with --resume")
+          const partial = fs.readFileSync(out, "utf8")
+          expect(partial.length).toBeLessThan(fs.readFileSync(whole, "utf8").length)
+          const resumed = await s2([...args, "--format", format, "--out", out, "--resume"])
+          // Progress lines only (stderr is not a terminal): no error, no warning.
+          expect(resumed.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("graph: "))).toEqual([])
+          expect(resumed.code).toBe(0)
+          expect(resumed.stdout).toContain("resumed at")
+          expect(fs.readFileSync(out)).toEqual(fs.readFileSync(whole))
+        }
+      }, true),
+    120_000
+  )
 
   it(
     "request budget: one list page per expanded paper and list, one batch per 500 new papers of a level",

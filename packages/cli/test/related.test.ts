@@ -181,6 +181,19 @@ describe("--format html", () => {
     })
   }, 120_000)
 
+  it("with no --out, a map is refused on a terminal (related and graph) and written into a pipe", async () => {
+    for (const args of [["related", threeDois[0]!], ["graph", threeDois[0]!, "--per-node", "3"]]) {
+      const shown = await Bin.onTerminal(bin, [...args, "--emulator", "--format", "html"])
+      expect(shown.code).toBe(2)
+      expect(shown.stdout).toContain("--format html writes a web page: give --out FILE.html")
+      expect(shown.stdout).not.toContain("<html")
+      const piped = await s2([...args, "--emulator", "--format", "html"])
+      expect(piped.code, piped.stderr).toBe(0)
+      expect(piped.stdout.startsWith("<!doctype html>")).toBe(true)
+      expect(piped.stdout.trimEnd().endsWith("</html>")).toBe(true)
+    }
+  }, 120_000)
+
   it("s2 graph --format html: the walk as a map, every paper drawn, seeds ringed", async () => {
     const out = path.join(dir, "graph.html")
     const ran = await s2([

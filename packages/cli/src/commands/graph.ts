@@ -472,6 +472,7 @@ export const graph = ClientCommand.make(
       if (o.resume) {
         return yield* Effect.fail(badInput("--resume needs --out: a walk to standard output has no checkpoint"))
       }
+      if (settings.format === "html") yield* OutputFlags.mapNotOnTerminal
       return yield* toStdout(settings)
     }
     const out = o.out.value

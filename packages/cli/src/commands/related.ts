@@ -17,6 +17,7 @@ import * as Stream from "effect/Stream"
 import * as ClientCommand from "../ClientCommand.js"
 import { badInput, CommandError, ExitCode, fileError } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
+import * as OutputFlags from "../OutputFlags.js"
 import { Printer } from "../Printer.js"
 import * as MapPage from "../render/Map.js"
 import * as Output from "../render/Output.js"
@@ -120,11 +121,7 @@ const emit = (out: Option.Option<string>, text: string) =>
 const writeMap = (answer: CitationGraph.Related, out: Option.Option<string>) =>
   Effect.gen(function*() {
     const printer = yield* Printer
-    if (Option.isNone(out) && printer.outIsTTY) {
-      return yield* Effect.fail(
-        badInput("--format html writes a web page: give --out FILE.html (or redirect: > map.html)")
-      )
-    }
+    if (Option.isNone(out)) yield* OutputFlags.mapNotOnTerminal
     yield* emit(out, yield* MapPage.page(mapLines(answer)))
     if (Option.isSome(out)) {
       yield* printer.err(

@@ -35,6 +35,19 @@ export const start = (bin: string, args: ReadonlyArray<string>, env: Record<stri
     stdio: ["pipe", "pipe", "pipe"]
   })
 
+/**
+ * Runs the bundled bin with its standard output (and error) on a pseudo-terminal, as in a user's
+ * shell: util-linux's `script`, its exit code the bin's. What the terminal showed is `stdout`.
+ */
+export const onTerminal = (bin: string, args: ReadonlyArray<string>): Promise<Ran> => {
+  const quoted = [process.execPath, bin, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ")
+  const child = spawn("script", ["-qec", quoted, "/dev/null"], {
+    env: cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache") }),
+    stdio: ["pipe", "pipe", "pipe"]
+  })
+  return finish(child)
+}
+
 /** Collects a process's output until it exits; `input` goes to its stdin. */
 export const finish = (child: ChildProcess, input?: string): Promise<Ran> =>
   new Promise((resolve, reject) => {
