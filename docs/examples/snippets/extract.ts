@@ -7,7 +7,7 @@
  * An example that talks to a server is followed in its page by an HTML comment, invisible once
  * rendered, holding the test that runs it: `<!-- test` on a line, then TypeScript, then `-->`. The
  * test becomes `<page>-<n>.run.test.ts`, whose body runs inside `example(…)` from harness.ts (an
- * HTTP emulator as `S2_API_URL`; `output`, `run`, `s2`, `emulator`, `dir`, `settled`, `eventually` in scope);
+ * HTTP emulator as `S2_API_URL`; `output`, `run`, `s2`, `emulator`, `dir`, `eventually` in scope);
  * `await load()` imports the block's module (its top-level declarations are exported). A test after
  * a ```sh block has the block's command lines in `commands`, to run with `s2(line)`.
  *
@@ -87,7 +87,7 @@ const runTest = (from: string, title: string, context: string, body: string): st
     ``,
     `describe(${JSON.stringify(title)}, () => {`,
     `  it("runs against the emulator and gives the output the page shows", () =>`,
-    `    example(async ({ dir, emulator, output, run, s2, settled }) => {`,
+    `    example(async ({ dir, emulator, output, run, s2 }) => {`,
     `      ${context}`,
     body.split("\n").map((line) => line === "" ? line : `      ${line}`).join("\n"),
     `    }), 120_000)`,

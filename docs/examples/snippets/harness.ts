@@ -27,8 +27,6 @@ export interface ExampleContext {
   readonly s2: (line: string) => Promise<{ readonly stdout: string; readonly stderr: string }>
   /** The scratch working directory. */
   readonly dir: string
-  /** Resolves once the server has had no new request for a second: the example has finished talking. */
-  readonly settled: () => Promise<void>
 }
 
 const cliBin = Path.resolve(import.meta.dirname, "../../../packages/cli/bin/s2.mjs")
@@ -37,6 +35,11 @@ const cliBin = Path.resolve(import.meta.dirname, "../../../packages/cli/bin/s2.m
 const words = (line: string): Array<string> =>
   [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
 
+/**
+ * Before the emulator stops: an example that runs on import (a fire-and-forget `Effect.runPromise`)
+ * may still be talking to it, and would fail against a closed port after its test. Only the clean-up
+ * waits here; what a test asserts is awaited by the test itself (`run`, `eventually`).
+ */
 const settle = async (emulator: EmulatorServer): Promise<void> => {
   const count = () => Effect.runSync(emulator.requests).length
   for (let k = 0, last = -1; k < 120; k++) {
@@ -70,7 +73,6 @@ export const example = async (body: (context: ExampleContext) => Promise<void>):
       output,
       dir,
       run: (effect) => Effect.runPromise(Effect.provide(effect, layer)),
-      settled: () => settle(emulator),
       s2: async (line) => {
         const args = words(line.replace(/^\$\s*/, "")).filter((w, k) => !(k === 0 && w === "pnpm"))
         if (args[0] !== "s2") throw new Error(`not an s2 command line: ${line}`)
