@@ -51,6 +51,28 @@ class Crash {
 const crashBeforeCheckpoint = (page: number) => (n: number) => n === page ? Effect.die(new Crash()) : Effect.void
 
 // Memory and crash tests, not timed ones: a loaded machine may take longer than the default 5 s.
+/**
+ * A progress reporter that keeps each update's retry note, and a client whose emulator answers its
+ * first `requests` requests with a 429 (Retry-After 10 s).
+ */
+const retrying = (requests: number) => {
+  const seen: Array<string | undefined> = []
+  const watching: Reporter = {
+    update: (state) => Effect.sync(() => void seen.push(state.retrying)),
+    stop: Effect.void
+  }
+  const storm = SemanticScholar.layer().pipe(
+    Layer.provide(Emulator.layer({
+      seed: 3,
+      size: 2000,
+      bulkSize: 4500,
+      faults: { script: [{ requests, fault: Faults.tooManyRequests({ retryAfter: 10 }) }] }
+    })),
+    Layer.merge(NodeFileSystem.layer)
+  )
+  return { seen, storm, watching }
+}
+
 describe("Harvest", { timeout: 60_000 }, () => {
   it.effect("a crash between a page and its checkpoint, then resume, gives the uninterrupted file", () =>
     Effect.gen(function*() {
@@ -237,20 +259,7 @@ describe("Harvest", { timeout: 60_000 }, () => {
   it.effect("while a page waits to be retried the progress shows the wait and the cause", () =>
     Effect.gen(function*() {
       const out = path.join(tmp(), "retried.jsonl")
-      const seen: Array<string | undefined> = []
-      const watching: Reporter = {
-        update: (state) => Effect.sync(() => void seen.push(state.retrying)),
-        stop: Effect.void
-      }
-      const storm = SemanticScholar.layer().pipe(
-        Layer.provide(Emulator.layer({
-          seed: 3,
-          size: 2000,
-          bulkSize: 4500,
-          faults: { script: [{ requests: 2, fault: Faults.tooManyRequests({ retryAfter: 10 }) }] }
-        })),
-        Layer.merge(NodeFileSystem.layer)
-      )
+      const { seen, storm, watching } = retrying(2)
       const fiber = yield* Harvest.harvest(
         out,
         yield* Harvest.prepare(out, spec, { resume: false, overwrite: false }),
@@ -277,20 +286,7 @@ describe("Harvest", { timeout: 60_000 }, () => {
   it.effect("the wait shows on the progress line with the log level above Warning too", () =>
     Effect.gen(function*() {
       const out = path.join(tmp(), "retried-quietly.jsonl")
-      const seen: Array<string | undefined> = []
-      const watching: Reporter = {
-        update: (state) => Effect.sync(() => void seen.push(state.retrying)),
-        stop: Effect.void
-      }
-      const storm = SemanticScholar.layer().pipe(
-        Layer.provide(Emulator.layer({
-          seed: 3,
-          size: 2000,
-          bulkSize: 4500,
-          faults: { script: [{ requests: 1, fault: Faults.tooManyRequests({ retryAfter: 10 }) }] }
-        })),
-        Layer.merge(NodeFileSystem.layer)
-      )
+      const { seen, storm, watching } = retrying(1)
       const fiber = yield* Harvest.harvest(
         out,
         yield* Harvest.prepare(out, spec, { resume: false, overwrite: false }),
