@@ -351,6 +351,29 @@ describe("response cache: an entry answers its own request only", () => {
       }))
   }
 
+  it.effect("a batched getPaper shares the entry of getPaper, never that of getPapers of one id", () =>
+    Effect.gen(function*() {
+      const logs = yield* logged
+      yield* Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const fields = { fields: ["title"] as const }
+        const one = (id: string) => Effect.map(run(s2.getPaper(id, fields)), (p) => p.title)
+        const list = (id: string) => Effect.map(s2.getPapers([id], fields), (ps) => ps.map((p) => p.title))
+        // A record and a list of one: asked once each, then both answered by the store, each its own shape.
+        for (let round = 0; round < 2; round++) {
+          expect(yield* list("CorpusId:1")).toEqual(["CorpusId:1"])
+          expect(yield* one("CorpusId:1")).toBe("CorpusId:1")
+        }
+        expect(yield* count).toBe(2)
+        // Batched or not, a lookup is the same request: the other way round reads the same entry.
+        expect(yield* withBatching(false)(one("CorpusId:1"))).toBe("CorpusId:1")
+        expect(yield* withBatching(false)(one("CorpusId:2"))).toBe("at /graph/v1/paper/CorpusId:2")
+        expect(yield* one("CorpusId:2")).toBe("at /graph/v1/paper/CorpusId:2")
+        expect(yield* count).toBe(3)
+        expect((yield* logs.lines).filter((line) => line.startsWith("Warn"))).toEqual([])
+      }).pipe(Effect.provide(cached({ batching: true })), Effect.provide(logs.layer))
+    }))
+
   /**
    * Ways an entry's text can be spoiled on disk or in a store, each read as a miss, logged (except
    * a text that is not a stored pair at all, which effect's key-value backing reads as no entry).

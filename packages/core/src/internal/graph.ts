@@ -317,20 +317,19 @@ const batch = <A, I>(context: Context, endpoint: Batch<A, I>) => {
 
 /**
  * A single lookup, through the batching window when batching is on (with a cache, the window
- * stores each lookup on its own: see `lookups.ts`).
+ * stores each lookup on its own, under the key of this lookup's own request: see `lookups.ts`).
  */
 const lookup = <A, I>(context: Context, endpoint: Lookup<A, I>, loader: Lookups.Loader<A>) =>
   Endpoint.fn(endpoint)(function*(id: string, options: FieldsOption<string> = {}) {
     const checked = yield* idOf(endpoint.subject, id)
     const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)
+    // Batched or not, a lookup stands for this request: the response cache keys it by it.
+    const request = Req.get("graph", Endpoint.place(endpoint, checked), [["fields", fields]])
     const scope = yield* Lookups.BatchingOverride
     if (!(scope.enabled ?? context.loaders.settings.enabled)) {
-      return yield* context.transport.execute(
-        Req.get("graph", Endpoint.place(endpoint, checked), [["fields", fields]]),
-        endpoint.schema
-      )
+      return yield* context.transport.execute(request, endpoint.schema)
     }
-    return yield* loader(checked, fields)
+    return yield* loader(checked, fields, request)
   })
 
 /** The pages of an offset list of `subject` (an id, or the query of a search). */

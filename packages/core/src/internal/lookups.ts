@@ -4,7 +4,9 @@
  * `POST /…/batch` calls, one per field selection (and per 500 / 1000 ids), each id asked once, each
  * call in its span. With a response cache each lookup reads its own entry first (one answered by the
  * store never reaches a batch call) and stores its answer under its own key before it returns, so a
- * re-run hits however its lookups were grouped. This module only knows the wire; Effect collects the requests
+ * re-run hits however its lookups were grouped. That key is the one of the lookup's own request
+ * (`GET /paper/{id}?fields=…`, whose answer has the same shape: the record, or not found), so batched
+ * and unbatched lookups share entries, and never meet those of `getPapers`, which holds lists. This module only knows the wire; Effect collects the requests
  * of every fiber.
  */
 import * as Context from "effect/Context"
@@ -77,7 +79,7 @@ const askRaw = (endpoint: BatchEndpoint<unknown, unknown>, execute: Transport["e
 
 /**
  * One lookup: a validated id, the rendered `fields` value, and its key and request in the response
- * cache (those of a batch call for this id alone, which its entry is checked against on read;
+ * cache (those of the lookup's own `GET` request, which its entry is checked against on read;
  * empty without a cache). Its answer is the JSON entry, stored as is once it has decoded, so a
  * cached answer is decoded exactly like a fresh one.
  */
@@ -184,8 +186,11 @@ export interface Cache {
   readonly keyOf: (request: Req.S2Request) => Effect.Effect<{ readonly key: string; readonly request: string }>
 }
 
-/** A lookup through the batching window: the record of an id, with the rendered `fields`. */
-export type Loader<A> = (id: string, fields: string) => Effect.Effect<A, S2Error>
+/**
+ * A lookup through the batching window: the record of an id, with the rendered `fields`, and the
+ * request the lookup stands for unbatched (the response cache keys its answer by that request).
+ */
+export type Loader<A> = (id: string, fields: string, request: Req.S2Request) => Effect.Effect<A, S2Error>
 
 /**
  * The batching window of a batch endpoint: lookups from any fiber wait up to `window` (or until
@@ -244,11 +249,9 @@ export const loader = <A, I>(
             )
           })
         })
-    return (id, fields) =>
+    return (id, fields, request) =>
       Effect.flatMap(
-        cache === undefined
-          ? Effect.succeed({ key: "", request: "" })
-          : cache.keyOf(Req.post("graph", endpoint.path, [["fields", fields]], { ids: [id] })),
+        cache === undefined ? Effect.succeed({ key: "", request: "" }) : cache.keyOf(request),
         ({ key, request }) => answer(new Lookup({ id, fields, key, request }), false)
       )
   })
