@@ -1,6 +1,7 @@
 import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { HttpStatus, SemanticScholar } from "@s2-effect/core"
+import { serve } from "@s2-effect/test-support"
 import type { EmulatorOptions } from "@s2-effect/testing"
 import { Emulator, Faults, Fixtures, SemanticScholarStub, startEmulator } from "@s2-effect/testing"
 import {
@@ -1018,6 +1019,54 @@ describe("a partial file is resumed only when the host still has that file", () 
         expect(host.requests.at(-1)).toEqual({ range: undefined, ifRange: undefined })
       }).pipe(Effect.provide(NodeDatasets.layer)),
     30_000
+  )
+})
+
+describe("an answer whose body is not wanted is not read", () => {
+  /** What the endless host has sent, and the most it sends before giving up on a reader that keeps reading. */
+  const cap = 64 * 1024 * 1024
+  const endlessHost = Effect.acquireRelease(
+    Effect.promise(() => {
+      const state = { sent: 0 }
+      const chunk = Buffer.alloc(64 * 1024, 120)
+      return serve((_seen, _index, res) => {
+        // 416 for the range asked for, then a body that never ends: written as fast as it is read.
+        res.writeHead(416, { "content-range": "bytes */5", etag: `"v1"` })
+        const pump = () => {
+          while (state.sent < cap) {
+            state.sent += chunk.length
+            if (!res.write(chunk)) return void res.once("drain", pump)
+          }
+          res.destroy()
+        }
+        pump()
+        return undefined
+      }).then((host) => ({ host, state }))
+    }),
+    ({ host }) => Effect.promise(() => host.close())
+  )
+
+  it.effect(
+    "a 416 with an endless body: the partial file is completed from its headers, the body dropped",
+    () =>
+      Effect.gen(function*() {
+        const { host, state } = yield* endlessHost
+        const fs = yield* FileSystem.FileSystem
+        const directory = yield* fs.makeTempDirectoryScoped()
+        const url = `${host.url}/a/part-0.jsonl.gz`
+        const path = NodePath.join(directory, "part-0.jsonl.gz")
+        yield* fs.writeFileString(`${path}.part`, "hello")
+        yield* fs.writeFileString(`${path}.part.json`, JSON.stringify({ url, total: 5, etag: `"v1"` }))
+        // On the TestClock: no time-out can end the read; only not reading it does.
+        const events = yield* NodeDatasets.downloadFile(url, { directory, retry: false }).pipe(Stream.runCollect)
+        expect(events.map((e) => e._tag)).toEqual(["Started", "Completed"])
+        expect(yield* fs.readFileString(path)).toBe("hello")
+        expect(host.requests.map((r) => r.headers.range)).toEqual(["bytes=5-"])
+        // Before the fix the whole body was read into memory: all 64 MB the host would send, and
+        // forever from a host without that cap. Now what the sockets' buffers hold (4 MB here) at most.
+        expect(state.sent).toBeLessThan(cap / 2)
+      }).pipe(Effect.scoped, Effect.provide(NodeDatasets.layer)),
+    60_000
   )
 })
 

@@ -275,8 +275,9 @@ const askOnce = (job: Job, from: number, notes: Notes | undefined): Effect.Effec
     const { response, target } = yield* FileHost.request(job.client, job.url, headers, job.settings.idle)
     const range = parseContentRange(response.headers["content-range"])
     const body = () => FileHost.bodyOf(response, target, job.settings.idle)
-    // The rest of an unwanted body (gigabytes, perhaps) is not read: the request is aborted.
-    const drain = FileHost.discard(response)
+    // The rest of an unwanted body (gigabytes, perhaps) is not read: the request is aborted, after
+    // its first chunk or once the host has been silent for the idle time-out.
+    const drain = Effect.ignore(Effect.timeout(FileHost.discard(response), job.settings.idle))
     if (response.status === 200) {
       if (from > 0) {
         yield* startAgain(job, "was answered with the whole file (changed on the host, or a host ignoring ranges)")
@@ -298,7 +299,8 @@ const askOnce = (job: Job, from: number, notes: Notes | undefined): Effect.Effec
       return Answer.Restart({ why: `is not part of the file the host has now: ${why}` })
     }
     if (response.status === 416 && from > 0) {
-      yield* response.text.pipe(Effect.ignore)
+      // Its headers say all there is to know; a body may be endless.
+      yield* drain
       const why = notes === undefined ? undefined : changed(notes, response, range?.total)
       if (why !== undefined) return Answer.Restart({ why: `is not part of the file the host has now: ${why}` })
       return range?.total === from
