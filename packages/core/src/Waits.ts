@@ -6,7 +6,8 @@
  * so that it sees them whatever the log level and parses no log line.
  *
  * The listener is a `Context.Reference`: the default does nothing, and one provided around an
- * Effect or a Stream hears the waits of every request made inside it (batched lookups included).
+ * Effect or a Stream hears the waits of every request made inside it (batched lookups included:
+ * a batch call's waits reach the listener of each lookup it answers).
  *
  * @example
  * ```ts

@@ -89,6 +89,39 @@ describe("Waits", () => {
       )).toEqual([["shared", 1, 1000]])
     }).pipe(Effect.provide(scripted([], { rateLimit: { store: layerStoreMemory, key: "k", perSecond: 1 } }))))
 
+  it.effect("every caller of a batched lookup hears the retries of its batch call, each listener once", () =>
+    Effect.gen(function*() {
+      const heard: Record<"a" | "b", Array<string>> = { a: [], b: [] }
+      const listener = (who: "a" | "b"): Waits.Listener => (wait) =>
+        Effect.sync(() => void heard[who].push(`${wait._tag} ${wait.method} ${wait.url.replace(/^.*\/graph/, "")}`))
+      const [a, b] = [listener("a"), listener("b")]
+      // Three callers in one window, two of them with the same listener; the first opens the batch.
+      const lookups = Effect.all(
+        [
+          getPaper("CorpusId:1").pipe(Waits.listen(a)),
+          getPaper("CorpusId:2").pipe(Waits.listen(b)),
+          getPaper("CorpusId:3").pipe(Waits.listen(a))
+        ],
+        { concurrency: "unbounded" }
+      )
+      const fiber = yield* lookups.pipe(Effect.provideService(References.MinimumLogLevel, "None"), Effect.forkChild)
+      yield* TestClock.adjust("1 minute")
+      expect((yield* Fiber.join(fiber)).map((p) => p.title)).toEqual(["CorpusId:1", "CorpusId:2", "CorpusId:3"])
+      expect((yield* requests).map((r) => (r.body as { ids: Array<string> }).ids)).toEqual([
+        ["CorpusId:1", "CorpusId:2", "CorpusId:3"],
+        ["CorpusId:1", "CorpusId:2", "CorpusId:3"]
+      ])
+      expect(heard).toEqual({ a: ["Retry POST /v1/paper/batch"], b: ["Retry POST /v1/paper/batch"] })
+    }).pipe(Effect.provide(testLayer(
+      (request, i) =>
+        Effect.succeed(
+          i === 0
+            ? json({ message: "x" }, 503)
+            : json((request.body as { ids: Array<string> }).ids.map((id) => ({ paperId: "a".repeat(40), title: id })))
+        ),
+      { rateLimit: false, batching: true }
+    ))))
+
   it.effect("a listener around a stream hears the retries of its pages", () =>
     Effect.gen(function*() {
       const pages = Stream.unwrap(Effect.map(SemanticScholar, (s2) => s2.searchPaper("graph", { bulk: true })))

@@ -21,10 +21,12 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type { S2Error } from "../S2Error.js"
 import { DecodeError, ObjectNotFound } from "../S2Error.js"
+import type { Listener } from "../Waits.js"
 import { decodeStored } from "./cache.js"
 import * as Req from "./request.js"
 import type { Transport } from "./transport.js"
 import * as TransportModule from "./transport.js"
+import * as Waits from "./waits.js"
 
 /** A batch endpoint: where it is, how many ids a call takes, and what each position decodes to. */
 export interface BatchEndpoint<A, I> {
@@ -114,6 +116,16 @@ const calls = (entries: ReadonlyArray<Request.Entry<Lookup>>, size: number) => {
 }
 
 /**
+ * A listener that hands each wait to the listener of every lookup in `batch`, each listener once:
+ * a batch call's retries and waits are those of every caller it answers, not only of the one whose
+ * fiber it runs in.
+ */
+const listenersOf = (batch: ReadonlyArray<Request.Entry<Lookup>>): Listener => {
+  const listeners = new Set(batch.map((entry) => Context.get(entry.context, Waits.Listener)))
+  return (wait) => Effect.forEach(listeners, (listener) => listener(wait), { discard: true })
+}
+
+/**
  * Answers lookups with batch calls: each caller gets what `decode` makes of its entry, or
  * `ObjectNotFound` for a `null`, or the `DecodeError` of an entry that is not a record. Entries are
  * decoded before any caller gets them, so the response cache keeps only entries that decoded.
@@ -162,9 +174,12 @@ export const resolver = (
         ),
       // The limiter paces the calls; a batch with several field selections sends them together.
       // A batch runs with the context of the lookup that opened it: the layer's time-out and
-      // retry apply to it, not that one caller's overrides.
+      // retry apply to it, not that one caller's overrides; its waits go to every caller's listener.
       { concurrency: "unbounded", discard: true }
-    ).pipe(Effect.provideService(TransportModule.Overrides, {}))
+    ).pipe(
+      Effect.provideService(TransportModule.Overrides, {}),
+      Effect.provideService(Waits.Listener, listenersOf(batch))
+    )
   )
 }
 
