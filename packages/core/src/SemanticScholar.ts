@@ -21,6 +21,7 @@ import type { Citation, Reference } from "./Citation.js"
 import type { Dataset, DatasetDiff, Release } from "./Dataset.js"
 import type * as Fields from "./Fields.js"
 import * as internal from "./internal/client.js"
+import * as internalResponse from "./internal/response.js"
 import type {
   BatchOptions,
   BatchResult,
@@ -253,6 +254,20 @@ export const apiKeyConfig: Config.Config<Redacted.Redacted<string> | undefined> 
     )
   )
 )
+
+/**
+ * A function hiding `key` in a text, as the client hides it in its errors and logs: every place
+ * the key shows, as it is, JSON-escaped, in any letter case, percent-encoded or as HTML character
+ * references (mixed or nested), becomes `<redacted>`. Where the key was found only once decoded,
+ * the text comes back decoded. No key (`undefined` or empty) leaves texts as they are. For tools
+ * that write what a server answered (a recorder, a log): apply it to each string, not to text
+ * made of them, such as a JSON document, which a decoded answer would no longer parse as.
+ *
+ * @category redaction
+ * @since 1.1.0
+ */
+export const redactKey = (key: Redacted.Redacted<string> | string | undefined): (text: string) => string =>
+  internalResponse.redactKey(Redacted.isRedacted(key) ? Redacted.value(key) : key)
 
 /**
  * The API root from `S2_API_URL` (trimmed; empty or unset means the production root).

@@ -70,5 +70,12 @@ export {
   type SnippetSearchOptions
 } from "./Options.js"
 export { withBatching, withRetry, withStreamOverrides, withTimeout } from "./Overrides.js"
-export { apiKeyConfig, apiUrlConfig, type Configured, SemanticScholar, type Service } from "./SemanticScholar.js"
+export {
+  apiKeyConfig,
+  apiUrlConfig,
+  type Configured,
+  redactKey,
+  SemanticScholar,
+  type Service
+} from "./SemanticScholar.js"
 export { Autocomplete, Snippet, SnippetPaper, type SnippetResults, SnippetText } from "./Snippet.js"

@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Layer, Redacted } from "effect"
 import * as fc from "fast-check"
 import { inspect } from "node:util"
-import { SemanticScholar } from "../src/index.js"
+import { redactKey, SemanticScholar } from "../src/index.js"
 import { json, testLayer } from "./support/Scripted.js"
 
 const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(2, "0")
@@ -131,6 +131,21 @@ describe("the key echoed in an error body, written so that it reads as the key",
       const error = yield* failure(key, 400, `{"error":"query a%20b &amp; \\u00e9 is not allowed"}`)
       expect(error.message).toMatch(/^query a%20b &amp; é is not allowed \(HTTP 400/)
     }))
+})
+
+describe("redactKey, the client's redaction for what others keep of an answer", () => {
+  it("hides the key in each form the errors hide it in, given as Redacted or as text; no key changes nothing", () => {
+    const key = "Hostile-Key-42"
+    const text = `a ${key.toUpperCase()}, b ${[...key].map((c) => `%${hex(c)}`).join("")}, c ${
+      [...key].map((c) => `&#${c.charCodeAt(0)};`).join("")
+    }`
+    const hidden = "a <redacted>, b <redacted>, c <redacted>"
+    expect(redactKey(Redacted.make(key))(text)).toBe(hidden)
+    expect(redactKey(key)(text)).toBe(hidden)
+    expect(redactKey(undefined)(text)).toBe(text)
+    expect(redactKey("")(text)).toBe(text)
+    expect(redactKey(key)(`{"k":"${key}"} %41`)).toBe(`{"k":"<redacted>"} %41`)
+  })
 })
 
 describe("an API root with a user name or password", () => {
