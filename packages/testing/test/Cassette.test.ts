@@ -11,10 +11,12 @@ import { RetryPolicy, SemanticScholar } from "@s2-effect/core"
 import * as Loop from "@s2-effect/test-support"
 import { Cause, Duration, Effect, Exit, FileSystem, Layer, Option, PlatformError, Redacted, Stream } from "effect"
 import { HttpClient, HttpClientResponse } from "effect/http"
+import * as fc from "fast-check"
 import * as Nfs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { Cassette, Corpus, startEmulator } from "../src/index.js"
+import { serialize } from "../src/internal/cassette.js"
 
 const corpus = Corpus.make({ seed: 3, size: 2000 })
 const cited = Array.from({ length: corpus.size }, (_, i) => i).find((i) =>
@@ -210,6 +212,115 @@ describe("Cassette", () => {
       expect(text).not.toContain(secret)
       expect(text).toContain("bad key <redacted>")
     }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("a key the server echoes in another case, percent-encoded or as HTML references is never written", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      // Punctuation JSON escapes, so the JSON-escaped form of the key is a form of its own too.
+      const key = `Cassette"Secret\\Key-42`
+      const code = (c: string) => c.codePointAt(0)!
+      const hex = (c: string) => code(c).toString(16).toUpperCase().padStart(2, "0")
+      const forms = [
+        key,
+        JSON.stringify(key).slice(1, -1),
+        key.toUpperCase(),
+        key.toLowerCase(),
+        [...key.toUpperCase()].map((c) => `%${hex(c)}`).join(""),
+        [...key].map((c) => `%${hex(c).toLowerCase()}`).join(""),
+        [...key].map((c) => `&#${code(c)};`).join(""),
+        [...key.toLowerCase()].map((c) => `&#x${hex(c)};`).join("")
+      ]
+      const echoed = forms.map((form, i) => `form ${i}: ${form}`).join("; ")
+      const echo = HttpClient.make((request, url) =>
+        Effect.succeed(HttpClientResponse.fromWeb(
+          request,
+          new Response(
+            decodeURIComponent(url.pathname).endsWith("CorpusId:1") ? echoed : JSON.stringify({ message: echoed }),
+            {
+              status: 403,
+              // The second answer's location decodes to a line break next to the key.
+              headers: {
+                location: decodeURIComponent(url.pathname).endsWith("CorpusId:1")
+                  ? `https://example.org/retry?key=${forms[4]}&again=${forms[6]}`
+                  : `https://example.org/retry?key=${forms[5]}%0Anext`
+              }
+            }
+          )
+        ))
+      )
+      for (const id of ["CorpusId:1", "CorpusId:2"]) {
+        const error = yield* Effect.flip(
+          Effect.flatMap(SemanticScholar, (s2) => s2.getPaper(id)).pipe(
+            Effect.provide(SemanticScholar.layer({ apiKey: Redacted.make(key), retry: false })),
+            Effect.provide(Cassette.layer({ path, mode: "record" })),
+            Effect.provideService(HttpClient.HttpClient, echo)
+          )
+        )
+        expect(error._tag).toBe("Forbidden")
+      }
+      const text = yield* (yield* FileSystem.FileSystem).readFileString(path)
+      for (const form of forms) expect(text).not.toContain(form)
+      expect(text.toLowerCase()).not.toContain(key.toLowerCase())
+      const file = JSON.parse(text) as Cassette.File
+      expect(file.entries).toHaveLength(2)
+      expect(file.entries.map((e) => e.response.headers["location"])).toEqual([
+        "https://example.org/retry?key=<redacted>&again=<redacted>",
+        "<redacted>"
+      ])
+      for (const { response } of file.entries) {
+        const body = response.bodyText ?? (response.body as { message: string }).message
+        expect(body).toContain("form 0: <redacted>; form 1: <redacted>")
+        expect(body).toContain("form 7: <redacted>")
+      }
+      // The file reads back: both answers replay as recorded.
+      for (const id of ["CorpusId:1", "CorpusId:2"]) {
+        const replayed = yield* Effect.flip(
+          Effect.flatMap(SemanticScholar, (s2) => s2.getPaper(id)).pipe(
+            Effect.provide(SemanticScholar.layer({ apiKey: Redacted.make(key), retry: false })),
+            Effect.provide(Cassette.layer({ path, mode: "replay" }))
+          )
+        )
+        expect(replayed._tag).toBe("Forbidden")
+      }
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it("a key written in any mix of case, percent-encoding and HTML references, in any string of an entry, is never in the file", () =>
+    fc.assert(
+      fc.property(
+        // API keys are letters and digits (dashes, underscores here too); a key that reads as an escape (`%41`) is not one.
+        fc.stringMatching(/^[A-Za-z0-9_-]{8,40}$/),
+        fc.array(fc.oneof(fc.stringMatching(/^[a-z ,.:=/?]{0,12}$/), fc.constant(null)), {
+          minLength: 1,
+          maxLength: 6
+        }),
+        fc.infiniteStream(fc.integer({ min: 0, max: 5 })),
+        (key, parts, choices) => {
+          const spell = (c: string): string => {
+            const code = c.charCodeAt(0)
+            const hex = code.toString(16).padStart(2, "0")
+            return [c, c.toUpperCase(), c.toLowerCase(), `%${hex.toUpperCase()}`, `&#${code};`, `&#x${hex};`][
+              choices.next().value
+            ]!
+          }
+          // Each null is the key, each of its characters written one of six ways.
+          const text = parts.map((part) => part ?? [...key].map(spell).join("")).join("")
+          const entry: Cassette.Entry = {
+            request: { method: "GET", path: `/graph/v1/paper/${text}`, query: { q: text } },
+            response: { status: 403, headers: { location: `https://example.org/?${text}` }, body: { [text]: [text] } }
+          }
+          const { body: _, ...textResponse } = entry.response
+          const written = serialize([entry, { ...entry, response: { ...textResponse, bodyText: text } }], [key])
+          const file = JSON.parse(written) as Cassette.File
+          expect(file.entries).toHaveLength(2)
+          const shown = decodeURIComponent(
+            written.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => `%${h.padStart(2, "0")}`)
+              .replace(/&#(\d+);/g, (_, d: string) => `%${Number(d).toString(16).padStart(2, "0")}`)
+              .replace(/%(?![0-9a-f]{2})/gi, "%25")
+          )
+          expect(shown.toLowerCase()).not.toContain(key.toLowerCase())
+        }
+      )
+    ))
 
   it.effect("successive identical requests replay successive answers (a 429 then its retry)", () =>
     Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { Files } from "@s2-effect/core"
+import { Files, redactKey } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FileSystem from "effect/FileSystem"
@@ -136,26 +136,69 @@ const sortKey = (request: RecordedRequest) =>
 const matches = (ignored: ReadonlySet<string>) => (a: RecordedRequest, b: RecordedRequest) =>
   compare(a, b, ignored).every(({ same }) => same)
 
-/** The forms a secret takes in the file: as it is, and as a JSON string writes it. */
+/** A header name as HTTP allows it (RFC 9110 token), and a value without line breaks or NUL. */
+const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const headerValue = /^[^\r\n\0]*$/
+
+/** The forms a secret takes as written: as it is, and as a JSON string writes it. */
 const secretForms = (secrets: Iterable<string>): ReadonlyArray<string> =>
   [...secrets].flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]).filter((s) => s.length > 0)
 
-/** Entries sorted (the same request keeps its order of answers), as text with every secret replaced. */
+/** Every secret hidden in a text, in each form a reader would recognise (the client's own redaction). */
+const hiding = (secrets: ReadonlyArray<string>) => {
+  const hides = secrets.map((secret) => redactKey(secret))
+  return (text: string): string => hides.reduce((out, hide) => hide(out), text)
+}
+
+/**
+ * Each string in a JSON value (object keys too) with the secrets hidden, and a number that spells one
+ * replaced by the marker. Per string, not over the file's text: a hidden form may come back decoded,
+ * which is still a string here but would break the JSON if it replaced text inside the file.
+ */
+const redactJson = (hide: (text: string) => string) => {
+  const go = (value: unknown): unknown => {
+    if (typeof value === "string") return hide(value)
+    if (typeof value === "number") return hide(String(value)) === String(value) ? value : redacted
+    if (Array.isArray(value)) return value.map(go)
+    if (typeof value === "object" && value !== null) {
+      // Object.fromEntries defines each key as its own: a `__proto__` in a body stays data.
+      return Object.fromEntries(Object.entries(value).map(([name, field]) => [hide(name), go(field)]))
+    }
+    return value
+  }
+  return go
+}
+
+/**
+ * An entry with the secrets hidden in every value its request and response hold. A header whose
+ * value came back decoded with a line break (`%0A` next to the key) is the marker alone: the file
+ * must still read back as headers HTTP can carry.
+ */
+const redactEntry = (go: (value: unknown) => unknown) => (entry: Entry): Entry => {
+  const fields = <A extends object>(part: A): A =>
+    Object.fromEntries(Object.entries(part).map(([name, value]) => [name, go(value)])) as A
+  const response = fields(entry.response)
+  const headers = Object.fromEntries(
+    Object.entries(response.headers).map(([name, value]) => [name, headerValue.test(value) ? value : redacted])
+  )
+  return { request: fields(entry.request), response: { ...response, headers } }
+}
+
+/** Entries sorted (the same request keeps its order of answers), as text with every secret hidden. */
 export const serialize = (entries: ReadonlyArray<Entry>, secrets: ReadonlyArray<string>): string => {
   const sorted = [...entries].sort((a, b) =>
     sortKey(a.request).localeCompare(sortKey(b.request), "en", { numeric: true })
   )
-  let text = JSON.stringify({ version: 1, entries: sorted } satisfies File, null, 2) + "\n"
-  for (const form of secretForms(secrets)) text = text.split(form).join(redacted)
-  return text
+  const hidden = sorted.map(redactEntry(redactJson(hiding(secrets))))
+  return JSON.stringify({ version: 1, entries: hidden } satisfies File, null, 2) + "\n"
 }
 
-/** Text cut at an arbitrary byte may end with the start of a secret: that start is dropped too. */
+/** Text cut at an arbitrary byte may end with the start of a secret, in any case: that start is dropped too. */
 const withoutSecretStart = (text: string, secrets: Iterable<string>): string => {
   let out = text
   for (const form of secretForms(secrets)) {
     for (let n = Math.min(form.length - 1, out.length); n > 0; n--) {
-      if (out.endsWith(form.slice(0, n))) {
+      if (out.slice(-n).toLowerCase() === form.slice(0, n).toLowerCase()) {
         out = out.slice(0, -n)
         break
       }
@@ -163,10 +206,6 @@ const withoutSecretStart = (text: string, secrets: Iterable<string>): string => 
   }
   return out
 }
-
-/** A header name as HTTP allows it (RFC 9110 token), and a value without line breaks or NUL. */
-const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-const headerValue = /^[^\r\n\0]*$/
 
 /** What is wrong with a recorded answer, if anything: what a live answer could not be either. */
 const malformed = (response: RecordedResponse): string | undefined => {
