@@ -145,6 +145,48 @@ describe("TitleMatch.compare", () => {
     )
   })
 
+  it("a symbol that means something is a word: C++ is not C, x < y is not x > y", () => {
+    const differ = (given: string, found: string) => expect(TitleMatch.compare(given, found).same).toBe(false)
+    differ("The C++ Programming Language", "The C Programming Language")
+    differ("C# in Depth", "C in Depth")
+    differ("A* search revisited for planning", "A search revisited for planning")
+    differ("x > y implies z", "x < y implies z")
+    differ("x ≠ y implies z", "x = y implies z")
+    differ("x ≤ y implies z", "x ≥ y implies z")
+    differ("Is 1+1=2?", "Is 1-1=2?")
+    differ("Neural networks for 5% of cases", "Neural networks for 5 of cases")
+    const same = (given: string, found: string) => expect(TitleMatch.compare(given, found).same).toBe(true)
+    same("The C++ programming language.", "The C++ Programming Language")
+    same(String.raw`C\# in Depth`, "C# in Depth")
+    same(String.raw`C$\sharp$ in Depth`, "C# in Depth")
+    same(String.raw`x $\neq$ y implies z`, "x ≠ y implies z")
+    same(String.raw`50\% of cases`, "50% of cases")
+    // Footnote marks the server's titles carry, and hashtags.
+    same("Intelligent Machinery, A Heretical Theory", "Intelligent Machinery, A Heretical Theory*")
+    same("Vote or Fight?", "Vote or Fight? ∗")
+    same("Binding Specificity of the Adaptor Protein ShcC", "Binding Specificity of the Adaptor Protein ShcC (*)")
+    same("MeTourism: How selfies affect re-visit intention", "#MeTourism: How selfies affect re-visit intention")
+  })
+
+  it("property: a symbol added after a word that is not the last is never the same, nor one symbol for another", () => {
+    const symbols = ["+", "#", "*", "<", ">", "=", "%", "≤", "≥", "≠"]
+    const word = fc.stringMatching(/^[a-z0-9]{1,10}$/)
+    const title = fc.oneof(
+      fc.constantFrom(...titles).map((t) => TitleMatch.normalise(t).split(" ")),
+      fc.array(word, { minLength: 2, maxLength: 25 })
+    ).filter((words) => words.length >= 2)
+    fc.assert(
+      fc.property(title, fc.nat(), fc.constantFrom(...symbols), fc.constantFrom(...symbols), (words, k, s, t) => {
+        const at = k % (words.length - 1)
+        const withSymbol = (c: string) => words.map((w, i) => i === at ? `${w}${c}` : w).join(" ")
+        expect(TitleMatch.compare(withSymbol(s), words.join(" ")).same).toBe(false)
+        expect(TitleMatch.compare(words.join(" "), withSymbol(s)).same).toBe(false)
+        if (s !== t) expect(TitleMatch.compare(withSymbol(s), withSymbol(t)).same).toBe(false)
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
   it("property: a recorded title through case, a trailing period, braces and colons is the same", () => {
     const noise = fc.constantFrom<(t: string) => string>(
       (t) => t.toLowerCase(),

@@ -259,9 +259,25 @@ const accentCommand =
 // `\alphabet`.
 const greekCommand = new RegExp(String.raw`\\(?:var)?(${[...greekLetterByName.keys()].join("|")})(?![A-Za-z])\s*`, "g")
 
-/** TeX to plain text, as far as a title match needs: accents, special and Greek letters as Unicode, math's `$`, braces and other commands dropped. */
+// The symbols a title match spells as words ("C$\sharp$" is "C#"), rather than dropped as commands.
+const symbols: Readonly<Record<string, string>> = {
+  sharp: "#",
+  ast: "*",
+  lt: "<",
+  gt: ">",
+  le: "≤",
+  leq: "≤",
+  ge: "≥",
+  geq: "≥",
+  ne: "≠",
+  neq: "≠"
+}
+const symbolCommand = new RegExp(String.raw`\\(${Object.keys(symbols).join("|")})(?![A-Za-z])\s*`, "g")
+
+/** TeX to plain text, as far as a title match needs: accents, special and Greek letters and symbols as Unicode, math's `$`, braces and other commands dropped. */
 export const plain = (tex: string): string =>
   tex.replace(letterCommand, (_, name: string) => letters[name]!)
+    .replace(symbolCommand, (_, name: string) => symbols[name]!)
     .replace(accentCommand, (_, accent: string, braced?: string, bare?: string) => (braced ?? bare)! + accents[accent]!)
     .replace(greekCommand, (_, name: string) => greekLetterByName.get(name)!)
     .replace(/(?<!\\)\$/g, "")

@@ -16,10 +16,36 @@ export const bound = 0.9
 // lowered first).
 const greekLetter = new RegExp(`[${[...greekNameByLetter.keys()].join("")}]`, "gu")
 
-/** Plain text's letters in lower case, without accents, Greek letters by name, special letters spelled out. */
+// Symbols that tell titles apart ("C++" and "C", "x < y" and "x > y") spelled as words, so that a
+// changed symbol is a changed content word; any other punctuation only separates words. After NFKD
+// "≠" is "=" with U+0338 over it: a struck symbol is "not" and its name.
+const symbolNames: ReadonlyMap<string, string> = new Map([
+  ["+", "plus"],
+  ["<", "lt"],
+  [">", "gt"],
+  ["=", "eq"],
+  ["%", "percent"],
+  ["≤", "le"],
+  ["≥", "ge"]
+])
+const symbol = new RegExp(`([${[...symbolNames.keys()].join("")}])(\u0338?)`, "gu")
+// "#" is "sharp" after a letter ("C#", "F#"); before a word it is a hashtag or a number sign
+// ("#MeToo", "#5"), the same word without it. "*" is "star" inside a word or after one ("A*
+// search", "Q* learning"); at the end of a title, or standing alone ("Title*", "Title ∗", "(*)"),
+// it is a footnote mark, which titles on the server often carry.
+const sharp = /(?<=[\p{L}\p{N}\p{M}])#/gu
+const star = /(?<=[\p{L}\p{N}\p{M}])[*∗](?=[^\p{L}\p{N}]*[\p{L}\p{N}])/gu
+
+/** Lower-case text with the symbols that mean something spelled as words (see `symbolNames`). */
+const spellSymbols = (lower: string): string =>
+  lower.replace(symbol, (_, c: string, struck: string) => ` ${struck === "" ? "" : "not "}${symbolNames.get(c)!} `)
+    .replace(sharp, " sharp ")
+    .replace(star, " star ")
+
+/** Plain text's letters in lower case, without accents, Greek letters by name, special letters and symbols spelled out. */
 const letters = (text: string): string =>
   // NFKD first: it takes accents off Greek letters too, and makes a math italic 𝑃 a P to lower.
-  foldLetters(text.normalize("NFKD").toLowerCase().replace(/\p{M}/gu, "")).replace(
+  foldLetters(spellSymbols(text.normalize("NFKD").toLowerCase()).replace(/\p{M}/gu, "")).replace(
     greekLetter,
     (c) => greekNameByLetter.get(c)!
   )
