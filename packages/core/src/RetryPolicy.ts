@@ -15,6 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import * as Random from "effect/Random"
 import * as Schedule from "effect/Schedule"
+import { withRetryLog } from "./internal/retryLog.js"
 import type { S2Error } from "./S2Error.js"
 
 /**
@@ -266,3 +267,36 @@ export const make = (options: RetryOptions = {}): RetryPolicy => {
  * @since 1.0.0
  */
 export const defaultPolicy: RetryPolicy = make()
+
+/**
+ * A policy whose retries are visible as the client's own are: each retry it decides on is logged
+ * once at Warning (`S2 GET /path: 503 (server failed), attempt 1 of 6 failed; retrying in 5 s`),
+ * counted in the retries metric, and reported as a `Retry` on the waits channel (`Waits`), before
+ * its wait. For a retry loop of one's own around requests the client does not send itself (a
+ * file host, say); the client's requests are reported already. `target` names the request in the
+ * line and the report: its method, and its URL, of which only the path is logged and no query is
+ * reported.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import type { S2Error } from "@s2-effect/core"
+ * import { RetryPolicy } from "@s2-effect/core"
+ *
+ * declare const fetchFile: Effect.Effect<Uint8Array, S2Error>
+ *
+ * // Retried by the default budgets, each retry a Warning line and a `Retry` on the waits channel.
+ * const program = Effect.retry(
+ *   fetchFile,
+ *   RetryPolicy.logged(RetryPolicy.defaultPolicy, { method: "GET", url: "https://files.example.org/part-0.jsonl.gz" })
+ * )
+ * ```
+ * @category combinators
+ * @since 1.1.0
+ */
+export const logged = (
+  policy: RetryPolicy,
+  target: { readonly method: string; readonly url: string }
+): RetryPolicy =>
+  // A function, not the internal one itself: this module and retryLog import each other.
+  withRetryLog(policy, target)

@@ -1,6 +1,6 @@
 import { NodeFileSystem, NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { HttpStatus, SemanticScholar } from "@s2-effect/core"
+import { HttpStatus, SemanticScholar, Waits } from "@s2-effect/core"
 import { serve } from "@s2-effect/test-support"
 import type { EmulatorOptions } from "@s2-effect/testing"
 import { Emulator, Faults, Fixtures, SemanticScholarStub, startEmulator } from "@s2-effect/testing"
@@ -351,6 +351,37 @@ describe("downloadDataset", () => {
       // The waits were the policy's: 1 s, then 2 s for the server failures, then the 30 s idle
       // time-out and the 1 s a time-out waits.
       expect(files.slice(0, 6).map((r) => r.at - files[0]!.at)).toEqual([0, 1_000, 3_000, 3_000, 34_000, 34_000])
+    }).pipe(Effect.provide(inMemory())))
+
+  it.effect("each retry of a download is a Warning line and a Retry on the waits channel, as the client's are", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const directory = yield* fs.makeTempDirectoryScoped()
+      const [url = ""] = (yield* Effect.flatMap(SemanticScholar, (s2) => s2.getDatasetDownloadLinks("latest", "tldrs")))
+        .files
+      const emulator = yield* Emulator
+      yield* emulator.setFaults({
+        script: [{ route: "/files/*", requests: { from: 1, to: 2 }, fault: Faults.status(503) }]
+      })
+      const heard: Array<Waits.Wait> = []
+      const program = NodeDatasets.downloadFile(url, { directory }).pipe(
+        Stream.runCollect,
+        Waits.listen((wait) => Effect.sync(() => void heard.push(wait)))
+      )
+      const { lines, value } = yield* warned(advancingRetries(program, 10_000))
+      expect(value.map((e) => e._tag).at(-1)).toBe("Completed")
+      const path = new URL(url).pathname
+      expect(lines).toEqual([
+        `S2 GET ${path}: 503 (server failed), attempt 1 of 6 failed; retrying in 1 s`,
+        `S2 GET ${path}: 503 (server failed), attempt 2 of 6 failed; retrying in 2 s`
+      ])
+      // The signature in the link's query is a credential: neither logged nor reported.
+      expect(heard.map((wait) => [wait._tag, wait.attempt, Duration.toMillis(wait.wait), wait.method, wait.url]))
+        .toEqual([
+          ["Retry", 1, 1_000, "GET", url.split("?")[0]],
+          ["Retry", 2, 2_000, "GET", url.split("?")[0]]
+        ])
+      expect(heard.map((wait) => wait._tag === "Retry" && wait.error._tag)).toEqual(["ServerError", "ServerError"])
     }).pipe(Effect.provide(inMemory())))
 
   it.effect("an expired link (403) fails at once with Forbidden; retry: false makes one attempt", () =>

@@ -436,8 +436,10 @@ const startedOnce = <E, R>(events: Stream.Stream<Event, E, R>): Stream.Stream<Ev
  * every attempt, and must use up the budget. The policy takes {@link S2Error}s; a disk error is
  * not transient, so it ends the retries rather than being fed to a schedule that cannot judge it.
  */
-const attempts = (job: Job, policy: RetryPolicy.RetryPolicy): Stream.Stream<Event, Failure> =>
+const attempts = (job: Job, given: RetryPolicy.RetryPolicy): Stream.Stream<Event, Failure> =>
   Stream.unwrap(Effect.gen(function*() {
+    // Each retry is a Warning line and a `Retry` on the waits channel, as the client's own are.
+    const policy = Retry.logged(given, { method: "GET", url: FileHost.withoutQuery(job.url) })
     // A step of the policy, sleeping its wait; a new one is a policy started afresh.
     let step = yield* Schedule.toStepWithSleep(policy)
     // The most bytes any attempt had on disk, and whether the last one passed it.
