@@ -562,6 +562,39 @@ describe("s2 mcp's stdin as a careless or hostile client writes it", () => {
     for (const id of ["h", "kept", -3]) expect(ran.answers).toContainEqual({ jsonrpc: "2.0", id, result: {} })
   }, 60_000)
 
+  it(
+    "lone surrogates in an id or in params, batches with an invalid member, []: one answer each, none rewritten",
+    async () => {
+      const call = (id: number, value: string) =>
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_paper","arguments":{"id":"${value}"}}}`
+      const ran = await serve([
+        "{\"jsonrpc\":\"2.0\",\"id\":\"\\ud800\",\"method\":\"ping\"}",
+        call(3, "x\\ud800y"),
+        "[{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"},{\"id\":6}]",
+        "[]",
+        ping("after")
+      ])
+      // Answered with id null, not with "\ufffd", an id the client never sent.
+      expect(ran.answers).toContainEqual(
+        { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("not well-formed") } }
+      )
+      expect(ran.stdout).not.toContain("\ufffd")
+      expect(ran.answers).toContainEqual(error(3, -32602))
+      // One array for the batch, holding both its ids; the empty batch one error object.
+      const arrays = (ran.answers as ReadonlyArray<unknown>).filter(
+        (answer): answer is ReadonlyArray<Record<string, unknown>> => Array.isArray(answer)
+      )
+      expect(arrays.map((batch) => batch.map((answer) => answer["id"]))).toEqual([[5, 6]])
+      expect(ran.answers).toContainEqual(
+        { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: an empty batch" } }
+      )
+      expect(ran.answers).toContainEqual({ jsonrpc: "2.0", id: "after", result: {} })
+      // Five answers besides initialize's: none twice.
+      expect(ran.answers).toHaveLength(6)
+    },
+    60_000
+  )
+
   it("a lone surrogate in a server's title: U+FFFD in the answer, which strict JSON parsers take", async () => {
     const body = "{\"total\":1,\"offset\":0,\"data\":[{\"paperId\":\"" + paper.paperId +
       "\",\"title\":\"Attention \\ud800 is all\"}]}"

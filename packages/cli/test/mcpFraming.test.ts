@@ -32,6 +32,10 @@ const depthOf = (value: unknown): number =>
     ? 1 + Math.max(0, ...Object.values(value).map(depthOf))
     : 0
 
+/** `text` with its lone surrogates replaced by U+FFFD. */
+const wellFormed = (text: string) =>
+  text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
+
 const ids = fc.oneof(
   fc.string(),
   fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
@@ -164,8 +168,62 @@ describe("messages, as JSON-RPC 2.0 has them", () => {
       expect(answered(message), message).toMatchObject({ id: null, error: { code: -32600 } })
     }
     const [batch] = outcomes("[1,{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"headers\":5}]")
-    expect(JSON.parse(batch!.answer!)).toMatchObject([{ id: null, error: { code: -32600 } }])
-    expect(JSON.parse(batch!.forward!)).toEqual([{ jsonrpc: "2.0", id: 2, method: "ping" }])
+    expect(JSON.parse(batch!.answer!)).toMatchObject([{ id: null, error: { code: -32600 } }, { id: 2 }])
+    expect(batch!.forward).toBeUndefined()
+  })
+
+  it("a string id with a lone surrogate: Invalid Request, id null (answered as U+FFFD, no client matched it)", () => {
+    for (const id of ["\\ud800", "a\\udfffb", "\\udc00\\ud800"]) {
+      const [outcome] = outcomes(`{"jsonrpc":"2.0","id":"${id}","method":"ping"}`)
+      expect(answerOf(outcome!), id).toMatchObject({
+        id: null,
+        error: { code: -32600, message: expect.stringContaining("well-formed") }
+      })
+      expect(outcome!.forward).toBeUndefined()
+      expect(answerOf(outcomes(`{"id":"${id}","method":"ping"}`, 4)[0]!)["id"]).toBe(null)
+    }
+    // A pair is a character, and comes back as it came.
+    expect(outcomes(JSON.stringify({ jsonrpc: "2.0", id: "\ud83d\ude00", method: "ping" }))[0]!.forward).toBe(
+      JSON.stringify({ jsonrpc: "2.0", id: "\ud83d\ude00", method: "ping" })
+    )
+  })
+
+  it("a lone surrogate in params (a key or a value): -32602 with the request's id, never rewritten", () => {
+    const lone = fc.tuple(fc.string(), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string())
+      .map(([before, unit, after]) => before + String.fromCharCode(unit) + after)
+    fc.assert(fc.property(ids, lone, fc.boolean(), (id, text, asKey) => {
+      const args = asKey ? { [text]: 1 } : { id: text }
+      const message = { jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_paper", arguments: args } }
+      const [outcome] = outcomes(JSON.stringify(message))
+      expect(outcome!.forward).toBeUndefined()
+      expect(answerOf(outcome!)).toMatchObject({
+        id,
+        error: { code: -32602, message: expect.stringContaining("params.arguments") }
+      })
+    }))
+    // A notification is never answered: dropped, with a Warning.
+    const [notification] = outcomes("{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":{\"a\":\"\\ud800\"}}")
+    expect(notification).toEqual({ warning: expect.stringContaining("params.a holds a lone UTF-16 surrogate") })
+  })
+
+  it("a batch with an invalid member is answered here whole, in one array; the empty batch with one error", () => {
+    const [mixed] = outcomes("[{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"},{\"id\":6}]")
+    expect(mixed!.forward).toBeUndefined()
+    expect(JSON.parse(mixed!.answer!)).toEqual([
+      { jsonrpc: "2.0", id: 5, error: { code: -32600, message: expect.stringContaining("not run") } },
+      { jsonrpc: "2.0", id: 6, error: { code: -32600, message: "Invalid Request: jsonrpc must be \"2.0\"" } }
+    ])
+    // A notification in it is not answered; a valid batch goes on whole.
+    const notification = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"
+    expect(JSON.parse(outcomes(`[${notification},7]`)[0]!.answer!)).toMatchObject([{ id: null }])
+    expect(outcomes(`[${notification}]`)[0]).toEqual({ forward: `[${notification}]` })
+    for (const empty of ["[]", " [ ] "]) {
+      expect(answerOf(outcomes(empty)[0]!)).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Invalid Request: an empty batch" }
+      })
+    }
   })
 
   it("a valid id is kept as it came when the request is refused for something else", () => {
@@ -204,9 +262,6 @@ describe("messages, as JSON-RPC 2.0 has them", () => {
 })
 
 describe("output", () => {
-  const wellFormed = (text: string) =>
-    text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
-
   it("lone surrogates become U+FFFD, escaped or not; pairs and backslashes stay", () => {
     fc.assert(fc.property(fc.array(fc.string({ unit: "binary" })), (texts) => {
       const line = Framing.wellFormedJson(JSON.stringify({ texts, raw: texts.join("") }))

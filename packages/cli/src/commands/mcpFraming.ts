@@ -11,8 +11,11 @@
  * the limit is parsed only if it is nested at most {@link maxDepth} deep. What JSON-RPC 2.0 calls an
  * invalid request is answered here (`-32600`, or `-32700` for a line that is not JSON), with the
  * request's id when it is a valid one, else `null`; what passes goes on to the transport rebuilt of
- * its JSON-RPC members only. Every line we write has its lone UTF-16 surrogates replaced by U+FFFD
- * ({@link wellFormedJson}): strict JSON parsers refuse them, and with them the whole answer.
+ * its JSON-RPC members only. A lone UTF-16 surrogate in a request's id or params refuses it: we
+ * write every line with lone surrogates replaced by U+FFFD ({@link wellFormedJson}; strict JSON
+ * parsers refuse them, and with them the whole answer), so such an id would come back as one the
+ * client never sent, and nothing read is rewritten. A batch with an invalid member is answered here
+ * whole, in one array.
  *
  * @since 1.0.0
  */
@@ -275,13 +278,18 @@ const joined = (pieces: ReadonlyArray<Uint8Array>, size: number): Uint8Array => 
 /** A request id as JSON-RPC 2.0 has it (MCP: never null). */
 type Id = string | number
 
+/** A lone UTF-16 surrogate (`String.prototype.isWellFormed` is ES2024, past the project's lib). */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+const isWellFormed = (text: string): boolean => !loneSurrogate.test(text)
+
 /**
- * A string, or a finite number that can be answered as it came: an integer past 2^53 would come back
- * rounded (12345678901234567890 as 12345678901234567000), which a client reading integers exactly
- * would not match.
+ * A string or a finite number that can be answered as it came: a string with a lone surrogate would
+ * come back with U+FFFD in its place (see {@link wellFormedJson}), an integer past 2^53 rounded
+ * (12345678901234567890 as 12345678901234567000); a client would match neither to its request.
  */
 const isId = (value: unknown): value is Id =>
-  typeof value === "string" ||
+  (typeof value === "string" && isWellFormed(value)) ||
   (typeof value === "number" && Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value)))
 
 const kindOf = (value: unknown): string =>
@@ -292,7 +300,7 @@ const kindOf = (value: unknown): string =>
     : typeof value === "object"
     ? "an object"
     : typeof value === "string"
-    ? "a string"
+    ? isWellFormed(value) ? "a string" : "a string that is not well-formed (a lone UTF-16 surrogate)"
     : typeof value === "number"
     ? Number.isSafeInteger(value) || !Number.isInteger(value) ? `the number ${value}` : "an integer beyond ±(2^53 − 1)"
     : String(value)
@@ -310,13 +318,46 @@ const has = (record: Readonly<Record<string, unknown>>, key: string): boolean =>
  */
 export type Checked =
   | { readonly _tag: "Valid"; readonly message: Readonly<Record<string, unknown>> }
-  | { readonly _tag: "Invalid"; readonly id: Id | null; readonly problem: string }
+  | { readonly _tag: "Invalid"; readonly id: Id | null; readonly code: number; readonly problem: string }
   | { readonly _tag: "Ignored"; readonly problem: string }
 
-const invalid = (id: Id | null, problem: string): Checked => ({ _tag: "Invalid", id, problem })
+/** JSON-RPC's error codes for what we answer here, with the title each answer starts with. */
+const parseError = -32700
+const invalidRequest = -32600
+const invalidParams = -32602
+const titles: Readonly<Record<number, string>> = {
+  [parseError]: "Parse error",
+  [invalidRequest]: "Invalid Request",
+  [invalidParams]: "Invalid params"
+}
+
+const invalid = (id: Id | null, problem: string, code: number = invalidRequest): Checked => ({
+  _tag: "Invalid",
+  id,
+  code,
+  problem
+})
 
 const idProblem = (value: unknown): string =>
   `id must be a string or a number (an integer within ±(2^53 − 1)), not ${kindOf(value)}`
+
+/** A key as a path shows it: as it is when it is a plain name, else quoted (and short). */
+const keyPath = (key: string): string =>
+  /^[A-Za-z_$][\w$-]{0,63}$/.test(key)
+    ? `.${key}`
+    : `[${JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key)}]`
+
+/** Where in `value` the first lone surrogate is, in a key or a string (`params.arguments.id`). */
+const lonePath = (value: unknown, path: string): string | undefined => {
+  if (typeof value === "string") return isWellFormed(value) ? undefined : path
+  if (typeof value !== "object" || value === null) return undefined
+  for (const [key, member] of Object.entries(value)) {
+    const at = Array.isArray(value) ? `${path}[${key}]` : `${path}${keyPath(key)}`
+    const found = isWellFormed(key) ? lonePath(member, at) : at
+    if (found !== undefined) return found
+  }
+  return undefined
+}
 
 /**
  * A response from the client (to a request of ours): forwarded when well formed; otherwise it is
@@ -351,13 +392,25 @@ export const checkMessage = (value: unknown): Checked => {
   const id = hasId ? value["id"] as Id : null
   if (value["jsonrpc"] !== "2.0") return invalid(id, "jsonrpc must be \"2.0\"")
   if (!has(value, "method")) return invalid(id, "a request needs a method")
-  if (typeof value["method"] !== "string") return invalid(id, `method must be a string, not ${kindOf(value["method"])}`)
+  const method = value["method"]
+  if (typeof method !== "string" || !isWellFormed(method)) {
+    return invalid(id, `method must be a string, not ${kindOf(method)}`)
+  }
+  // The request is well formed but its params are not text the method can be given: replaced by
+  // U+FFFD they would run it on what the client did not send (get_paper on "x\ud800y" asked the
+  // API for x%EF%BF%BDy). JSON-RPC's code for params a method cannot take is -32602; a notification
+  // is never answered, so it is dropped.
+  const lone = lonePath(value["params"], "params")
+  if (lone !== undefined) {
+    const problem = `${lone} holds a lone UTF-16 surrogate; strings must be well-formed Unicode`
+    return hasId ? invalid(id, problem, invalidParams) : { _tag: "Ignored", problem: `a notification: ${problem}` }
+  }
   return {
     _tag: "Valid",
     message: {
       jsonrpc: "2.0",
       ...(hasId ? { id } : {}),
-      method: value["method"],
+      method,
       ...(has(value, "params") ? { params: value["params"] } : {})
     }
   }
@@ -379,10 +432,6 @@ export interface Outcome {
   readonly warning?: string
 }
 
-/** JSON-RPC's error codes for what we answer here. */
-const parseError = -32700
-const invalidRequest = -32600
-
 const errorAnswer = (id: Id | null, code: number, message: string) => ({ jsonrpc: "2.0", id, error: { code, message } })
 
 /** The id a refused line is answered with: its own when a scan found a valid one, else null. */
@@ -397,9 +446,7 @@ const scannedId = (raw: string | null | undefined): Id | null => {
 }
 
 const refused = (line: Line, id: Id | null, code: number, problem: string): Outcome => ({
-  answer: JSON.stringify(
-    errorAnswer(id, code, `${code === parseError ? "Parse error" : "Invalid Request"}: ${problem}`)
-  ),
+  answer: JSON.stringify(errorAnswer(id, code, `${titles[code]}: ${problem}`)),
   warning: `${problem}; answered with JSON-RPC error ${code}${id === null ? "" : ` for id ${JSON.stringify(id)}`}: ${
     line.head.slice(0, 80)
   }`
@@ -407,19 +454,45 @@ const refused = (line: Line, id: Id | null, code: number, problem: string): Outc
 
 const decoder = new TextDecoder("utf-8", { fatal: true })
 
-/** A batch (MCP 2025-03-26 has them): its valid messages go on together, the others are answered together. */
+const isRequest = (message: Readonly<Record<string, unknown>>): boolean => has(message, "method") && has(message, "id")
+
+/**
+ * A batch (MCP 2025-03-26 has them): when all its messages are valid it goes on whole. One invalid
+ * member and it is answered here, in one array as JSON-RPC 2.0 has it: an error for that member and
+ * for each valid request, which is not run. To run those we would have to wait for the transport's
+ * answers and pick them out of its output to merge them into ours, a second JSON-RPC layer around
+ * effect's; a client that sent a malformed batch sends it again. Its notifications and responses
+ * still go on, each on a line of its own: they are never answered, so the batch gets no second array.
+ */
 const batchOutcome = (line: Line, values: ReadonlyArray<unknown>): Outcome => {
   const checked = values.map(checkMessage)
+  const problems = checked.flatMap((c) => (c._tag === "Valid" ? [] : [c.problem]))
+  const warning = `${problems.length} of the ${values.length} messages of a batch refused (${problems[0]}): ${
+    line.head.slice(0, 80)
+  }`
   const valid = checked.flatMap((c) => (c._tag === "Valid" ? [c.message] : []))
-  const invalidOnes = checked.flatMap((c) => (c._tag === "Invalid" ? [c] : []))
-  if (invalidOnes.length === 0 && valid.length === values.length) return { forward: JSON.stringify(valid) }
-  const answers = invalidOnes.map((c) => errorAnswer(c.id, invalidRequest, `Invalid Request: ${c.problem}`))
+  if (!checked.some((c) => c._tag === "Invalid")) {
+    return {
+      ...(valid.length > 0 ? { forward: JSON.stringify(valid) } : {}),
+      ...(problems.length > 0 ? { warning } : {})
+    }
+  }
+  const first = checked.findIndex((c) => c._tag === "Invalid")
+  const notRun = `Invalid Request: not run: message ${first + 1} of its batch is invalid`
+  const answers = checked.flatMap((c) =>
+    c._tag === "Invalid"
+      ? [errorAnswer(c.id, c.code, `${titles[c.code]}: ${c.problem}`)]
+      : c._tag === "Valid" && isRequest(c.message)
+      ? [errorAnswer(c.message["id"] as Id, invalidRequest, notRun)]
+      : []
+  )
+  const unanswered = checked.flatMap((c) =>
+    c._tag === "Valid" && !isRequest(c.message) ? [JSON.stringify(c.message)] : []
+  )
   return {
-    ...(valid.length > 0 ? { forward: JSON.stringify(valid) } : {}),
-    ...(answers.length > 0 ? { answer: JSON.stringify(answers) } : {}),
-    warning: `${values.length - valid.length} of the ${values.length} messages of a batch refused (${
-      checked.flatMap((c) => (c._tag === "Valid" ? [] : [c.problem]))[0]
-    }): ${line.head.slice(0, 80)}`
+    ...(unanswered.length > 0 ? { forward: unanswered.join("\n") } : {}),
+    answer: JSON.stringify(answers),
+    warning
   }
 }
 
@@ -448,14 +521,15 @@ export const outcomeOf = (line: Line): Outcome => {
   } catch {
     return refused(line, null, parseError, "a line of standard input is not JSON")
   }
-  if (Array.isArray(value) && value.length > 0) return batchOutcome(line, value)
-  if (Array.isArray(value)) return { forward: "[]" }
+  // JSON-RPC 2.0 answers an empty batch with one error, not an array.
+  if (Array.isArray(value) && value.length === 0) return refused(line, null, invalidRequest, "an empty batch")
+  if (Array.isArray(value)) return batchOutcome(line, value)
   const checked = checkMessage(value)
   switch (checked._tag) {
     case "Valid":
       return { forward: JSON.stringify(checked.message) }
     case "Invalid":
-      return refused(line, checked.id, invalidRequest, checked.problem)
+      return refused(line, checked.id, checked.code, checked.problem)
     case "Ignored":
       return { warning: `${checked.problem}, dropped: ${line.head.slice(0, 80)}` }
   }

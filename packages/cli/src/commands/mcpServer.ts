@@ -46,7 +46,8 @@ const framedStdio: Layer.Layer<Stdio.Stdio, never, Stdio.Stdio> = Layer.effect(
         Stream.flattenIterable,
         Stream.mapEffect((line) => handle(Framing.outcomeOf(line))),
         Stream.filter((line): line is string => line !== undefined),
-        Stream.map((line) => `${Framing.wellFormedJson(line)}\n`),
+        // Not rewritten: a request holding a lone surrogate was refused (see ./mcpFraming.ts).
+        Stream.map((line) => `${line}\n`),
         Stream.encodeText
       )
     })
