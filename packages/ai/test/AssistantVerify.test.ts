@@ -4,13 +4,15 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
-import { SemanticScholar } from "@s2-effect/core"
+import { Paper, SemanticScholar } from "@s2-effect/core"
+import { Verify } from "@s2-effect/jobs"
 import { settle } from "@s2-effect/test-support"
 import { Emulator, Faults } from "@s2-effect/testing"
 import { Effect, Fiber, Layer, Stream } from "effect"
 import { McpProtocol, McpTest, Tool } from "effect/ai"
 import { TestClock } from "effect/testing"
 import { AssistantTools } from "../src/index.js"
+import { reference, render } from "../src/internal/verify.js"
 
 const TURING = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
 const ATTENTION = "204e3073870fae3d05bcbc2f6a8e263d9b72e776"
@@ -76,6 +78,26 @@ describe("verify_references", () => {
       expect(lines[2]).toMatch(/^2\. vaswani17: mismatch \(year differs\) → Attention Is All You Need \(2017\)/)
       expect(lines[3]).toMatch(/^3\. he16: not found; nearest: Deep variational inference .* \(similarity 0\.\d+\)$/)
     }).pipe(Effect.provide(emulated())))
+
+  it("more than 3 notes and a nearest paper: the first 3 notes and the nearest's line, not the nearest's note", () => {
+    const near = "no paper has this title; the nearest, \"Deep variational inference\", is 0.61 similar"
+    const v = new Verify.Verification({
+      key: "he16",
+      input: "DOI:10.9999/x",
+      status: "notFound",
+      differs: [],
+      notes: ["first", "second", "third", "fourth", near],
+      nearest: new Paper({ paperId: "a".repeat(40), title: "Deep variational inference", year: 2019 }),
+      similarity: 0.61,
+      nearestNote: near
+    })
+    const answered = reference(v)
+    expect(answered.notes).toEqual(["first", "second", "third"])
+    const text = render({ verified: 0, mismatch: 0, notFound: 1, references: [answered] })
+    expect(text.split("\n")[1]).toMatch(
+      /^1\. he16: not found; nearest: Deep variational inference \(2019\).* \(similarity 0\.61\) — first; second; third$/
+    )
+  })
 
   it.effect("lines: keyed by their position", () =>
     Effect.gen(function*() {

@@ -11,7 +11,7 @@ import type * as Stream from "effect/Stream"
 import type { Verification } from "./internal/verification.js"
 import * as internal from "./internal/verify.js"
 
-export { Field, Status, Verification } from "./internal/verification.js"
+export { differ, Field, Status, Verification } from "./internal/verification.js"
 
 /**
  * A .bib entry to verify: its key, its fields as written (names in lower case, values as TeX), the

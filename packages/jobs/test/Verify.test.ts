@@ -93,6 +93,9 @@ describe("Verify.references", () => {
       )
       expect(invented?.similarity).toBeLessThan(TitleMatch.bound)
       expect(invented?.notes[0]).toMatch(/^no paper has this title; the nearest, "Deep variational/)
+      // That note names the nearest, which a renderer shows with its similarity: the other notes are none.
+      expect(invented?.nearestNote).toBe(invented?.notes[0])
+      expect(invented?.notesBesideNearest).toEqual([])
     }).pipe(Effect.provide(emulated())))
 
   it.effect("wrong authors and a wrong venue are mismatches, each field named", () =>
@@ -127,6 +130,15 @@ describe("Verify.references", () => {
       )
       expect(results[2]!.similarity).toBeLessThan(TitleMatch.bound)
       expect(results[3]!.nearest?.title).toMatch(/^Deep variational/)
+      // Why the id failed stays beside the nearest; the title search's note, which names it, is apart.
+      expect(results[3]!.notes).toHaveLength(2)
+      expect(results[3]!.nearestNote).toMatch(/^the title: no paper has this title; the nearest, "Deep variational/)
+      expect(results[3]!.notesBesideNearest).toEqual([
+        "DOI:10.9999/invented.2016: DOI:10.9999/invented.2016 is not known to Semantic Scholar"
+      ])
+      expect(results.slice(0, 3).map((v) => [v.nearestNote, v.notesBesideNearest])).toEqual(
+        results.slice(0, 3).map((v) => [undefined, v.notes])
+      )
     }).pipe(Effect.provide(emulated())))
 
   it.effect("lines are keyed by position (or their own key); an id line is verified when found", () =>
@@ -290,6 +302,32 @@ describe("Verify.references never passes a title it did not compare", () => {
       // Half a pair, JSON.stringify'd, was the text "\ud83d" in the note.
       expect(note).not.toContain("\\ud83d")
     }).pipe(Effect.provide(server(`${"x".repeat(98)}\u{1F600} and more words after it`, true))))
+})
+
+describe("what the renderers share", () => {
+  it("notesBesideNearest: every note but the nearest's, in order, wherever that one is", () => {
+    const note = fc.string({ maxLength: 20 })
+    fc.assert(
+      fc.property(fc.array(note, { maxLength: 6 }), fc.array(note, { maxLength: 6 }), note, (before, after, near) => {
+        const plain = new Verify.Verification({ key: "k", input: "", status: "notFound", differs: [], notes: before })
+        expect(plain.notesBesideNearest).toEqual(before)
+        const v = new Verify.Verification({
+          key: "k",
+          input: "",
+          status: "notFound",
+          differs: [],
+          notes: [...before, near, ...after.filter((n) => n !== near)],
+          nearestNote: near
+        })
+        expect(v.notesBesideNearest).toEqual([...before, ...after.filter((n) => n !== near)])
+      })
+    )
+  })
+
+  it("differ: the fields, then differs for one and differ for more", () => {
+    expect(Verify.differ(["year"])).toBe("year differs")
+    expect(Verify.differ(["title", "year", "venue"])).toBe("title, year, venue differ")
+  })
 })
 
 describe("the comparisons", () => {

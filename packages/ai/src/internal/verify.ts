@@ -61,14 +61,16 @@ const parameters = {
   )
 }
 
-const reference = (v: Verify.Verification): VerifiedReference => ({
+/** A verification as the tool answers it: compact, its notes at most 3 and not the nearest's. */
+export const reference = (v: Verify.Verification): VerifiedReference => ({
   key: text.cut(v.key, bounds.id),
   status: v.status,
   differs: v.differs,
   ...(v.paper === undefined ? {} : { paper: paperSummary(v.paper) }),
   ...(v.nearest === undefined ? {} : { nearest: paperSummary(v.nearest) }),
   ...(v.similarity === undefined || !Number.isFinite(v.similarity) ? {} : { similarity: v.similarity }),
-  notes: v.notes.slice(0, 3).map((note) => text.cut(text.oneLine(note), bounds.message))
+  // The nearest's note is left out: `nearest` and `similarity` say it.
+  notes: v.notesBesideNearest.slice(0, 3).map((note) => text.cut(text.oneLine(note), bounds.message))
 })
 
 const notTried = (key: string): VerifiedReference => ({
@@ -137,13 +139,8 @@ export const handle = (
 const similar = (similarity: number | undefined) =>
   similarity === undefined ? "" : ` (similarity ${text.number(Math.round(similarity * 100) / 100)})`
 
-/** "year differs", "title, year differ". */
-const differ = (fields: ReadonlyArray<string>) => `${fields.join(", ")} ${fields.length === 1 ? "differs" : "differ"}`
-
 const referenceLine = (r: VerifiedReference): string => {
-  // The title search's note, the last, names the nearest paper the line shows already.
-  const shown = r.status === "notFound" && r.nearest !== undefined ? r.notes.slice(0, -1) : r.notes
-  const notes = shown.length === 0 ? "" : ` — ${shown.join("; ")}`
+  const notes = r.notes.length === 0 ? "" : ` — ${r.notes.join("; ")}`
   switch (r.status) {
     case "notTried":
       return `${r.key}: not tried`
@@ -152,7 +149,7 @@ const referenceLine = (r: VerifiedReference): string => {
         r.nearest === undefined ? "" : `; nearest: ${text.paperLine(r.nearest)}${similar(r.similarity)}`
       }${notes}`
     default:
-      return `${r.key}: ${r.status}${r.differs.length === 0 ? "" : ` (${differ(r.differs)})`} → ${
+      return `${r.key}: ${r.status}${r.differs.length === 0 ? "" : ` (${Verify.differ(r.differs)})`} → ${
         r.paper === undefined ? "" : text.paperLine(r.paper)
       }${notes}`
   }

@@ -68,12 +68,9 @@ export const summaryLine = (counts: Counts): string =>
 const titled = (paper: Paper): string =>
   `${excerpt(paper.title ?? "", 120)}${paper.year == null ? "" : ` (${paper.year})`}`
 
-/**
- * The notes of a row, if any: no empty column. The title search's note, the last, names the nearest
- * paper, which the paper column shows already.
- */
+/** The notes of a row, if any: no empty column, and not the nearest's, which the paper column shows. */
 const noteOf = (v: Verify.Verification): { readonly note?: string } => {
-  const note = (v.nearest !== undefined && v.paper === undefined ? v.notes.slice(0, -1) : v.notes).join("; ")
+  const note = v.notesBesideNearest.join("; ")
   return note.length === 0 ? {} : { note }
 }
 
@@ -139,9 +136,6 @@ const whereOf = (input: Verify.Input | undefined, v: Verify.Verification): strin
  */
 const correctable: ReadonlySet<Verify.Field> = new Set(["year", "venue", "doi", "eprint"])
 
-const differ = (fields: ReadonlyArray<string>): string =>
-  `${fields.join(", ")} ${fields.length === 1 ? "differs" : "differ"}`
-
 /**
  * The corrected entry of a verified reference, or of a mismatched one whose differences are all
  * {@link correctable}, with a stderr line for a mismatch (what was corrected, or why it was left out)
@@ -157,14 +151,14 @@ const corrected = (input: Verify.Input | undefined, v: Verify.Verification) =>
     }
     if (v.status === "mismatch" && !v.differs.every((field) => correctable.has(field))) {
       yield* printer.err(
-        `s2: ${where}: ${differ(v.differs)}, left out: the paper found, ${
+        `s2: ${where}: ${Verify.differ(v.differs)}, left out: the paper found, ${
           JSON.stringify(excerpt(v.paper.title ?? "", 120))
         }${v.paper.year == null ? "" : ` (${v.paper.year})`}, may be another work; check the entry\n`
       )
       return []
     }
     if (v.status === "mismatch") {
-      yield* printer.err(`s2: ${where}: ${differ(v.differs)}; written as Semantic Scholar has it\n`)
+      yield* printer.err(`s2: ${where}: ${Verify.differ(v.differs)}; written as Semantic Scholar has it\n`)
     }
     const entry = input !== undefined && typeof input !== "string" && "fields" in input ? input : undefined
     const item: Citable.Item = entry === undefined

@@ -52,7 +52,8 @@ export type Field = typeof Field.Type
  * the fields that `differs`, `notes` (sentences for people: why a reference was not found, a year
  * one apart, a preprint cited for a published paper), the `paper` found (verified, mismatch), the
  * `nearest` candidate (notFound, when a search answered one with another title) and `similarity`,
- * the `TitleMatch.compare` similarity of the reference's title and the paper's (or the nearest's).
+ * the `TitleMatch.compare` similarity of the reference's title and the paper's (or the nearest's),
+ * and `nearestNote`, the one of `notes` that names `nearest` (see {@link notesBesideNearest}).
  *
  * @category models
  * @since 1.1.0
@@ -65,5 +66,35 @@ export class Verification extends Schema.Class<Verification>("Verification")({
   notes: Schema.Array(Schema.String),
   paper: Schema.optional(Paper),
   nearest: Schema.optional(Paper),
-  similarity: Schema.optional(Schema.Number)
-}) {}
+  similarity: Schema.optional(Schema.Number),
+  /**
+   * The note (one of `notes`) in which the title search names the `nearest` paper and how similar
+   * it is; set only with `nearest`.
+   *
+   * @since 1.1.0
+   */
+  nearestNote: Schema.optional(Schema.String)
+}) {
+  /**
+   * The `notes` but {@link Verification.nearestNote}: what to print beside a `nearest` paper shown
+   * with its similarity, which that note would only say again. All of `notes` when there is no
+   * `nearestNote`.
+   *
+   * @since 1.1.0
+   */
+  get notesBesideNearest(): ReadonlyArray<string> {
+    const nearestNote = this.nearestNote
+    if (nearestNote === undefined) return this.notes
+    const at = this.notes.lastIndexOf(nearestNote)
+    return at < 0 ? this.notes : [...this.notes.slice(0, at), ...this.notes.slice(at + 1)]
+  }
+}
+
+/**
+ * What differs, as a phrase: "year differs", "title, year differ".
+ *
+ * @category utils
+ * @since 1.1.0
+ */
+export const differ = (fields: ReadonlyArray<Field>): string =>
+  `${fields.join(", ")} ${fields.length === 1 ? "differs" : "differ"}`

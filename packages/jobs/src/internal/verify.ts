@@ -26,16 +26,28 @@ const idKind = (input: string): "doi" | "arxiv" | undefined => {
   return r._tag !== "Id" ? undefined : r.id.startsWith("DOI:") ? "doi" : r.id.startsWith("ARXIV:") ? "arxiv" : undefined
 }
 
-const notFound = (key: string, input: string, notes: ReadonlyArray<string>, nearest?: Resolve.NotFound) =>
-  new Verification({
+/**
+ * A reference not found: the `notes` that say why, then, when a search answered a paper with another
+ * title, its `note` (which names that paper) as the last note and as `nearestNote`.
+ */
+const notFound = (
+  key: string,
+  input: string,
+  notes: ReadonlyArray<string>,
+  search?: { readonly note: string; readonly result: Resolve.NotFound }
+) => {
+  if (search === undefined) return new Verification({ key, input, status: "notFound", differs: [], notes })
+  const { nearest, similarity } = search.result
+  return new Verification({
     key,
     input,
     status: "notFound",
     differs: [],
-    notes,
-    ...(nearest?.nearest === undefined ? {} : { nearest: nearest.nearest }),
-    ...(nearest?.similarity === undefined ? {} : { similarity: nearest.similarity })
+    notes: [...notes, search.note],
+    ...(nearest === undefined ? {} : { nearest, nearestNote: search.note }),
+    ...(similarity === undefined ? {} : { similarity })
   })
+}
 
 const askOf = (input: Verify.Input, position: number): Ask => {
   if (typeof input === "string") return askOf({ key: String(position + 1), text: input }, position)
@@ -87,7 +99,7 @@ const afterFirst = (ask: Ask, result: Resolve.Result): Verification | undefined 
     case "Mismatch":
       return undefined
     case "NotFound":
-      return byTitleToo ? undefined : notFound(ask.key, ask.input, [result.message], result)
+      return byTitleToo ? undefined : notFound(ask.key, ask.input, [], { note: result.message, result })
   }
 }
 
@@ -110,12 +122,10 @@ const afterTitle = (ask: Ask, first: Resolve.Mismatch | Resolve.NotFound, result
   if (first._tag === "Mismatch") {
     return checked(ask, first.paper, { ...idOf(ask), named: true }, [`the title: ${why}`])
   }
-  return notFound(
-    ask.key,
-    ask.input,
-    [idFailed(ask, first), `the title: ${why}`],
-    result._tag === "NotFound" ? result : undefined
-  )
+  const title = `the title: ${why}`
+  return result._tag === "NotFound"
+    ? notFound(ask.key, ask.input, [idFailed(ask, first)], { note: title, result })
+    : notFound(ask.key, ask.input, [idFailed(ask, first), title])
 }
 
 interface Pending {
