@@ -12,10 +12,10 @@
 import * as EffectCause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Predicate from "effect/Predicate"
 import * as Random from "effect/Random"
 import * as Schedule from "effect/Schedule"
 import { withRetryLog } from "./internal/retryLog.js"
+import * as steps from "./internal/retrySteps.js"
 import type { S2Error } from "./S2Error.js"
 
 /**
@@ -81,22 +81,7 @@ export const defaultBudgets: { readonly [C in Cause]: Budget } = {
  * @category constructors
  * @since 1.0.0
  */
-export const causeOf = (error: S2Error): Cause | undefined => {
-  switch (error._tag) {
-    case "RateLimited":
-      return "rateLimited"
-    case "ServerError":
-      return "serverFailed"
-    case "Timeout":
-      return "timeout"
-    case "TransportError":
-      return error.reason === "reset" || error.reason === "cutShort" || error.reason === "malformed"
-        ? "serverFailed"
-        : "unreachable"
-    default:
-      return undefined
-  }
-}
+export const causeOf: (error: S2Error) => Cause | undefined = steps.causeOf
 
 /**
  * Settings of {@link make}. The defaults are {@link defaultBudgets}, the provider's requirement of
@@ -146,7 +131,7 @@ export interface RetryStep {
  * @category guards
  * @since 1.0.0
  */
-export const isRetryStep = (u: unknown): u is RetryStep => Predicate.isTagged(u, "RetryStep")
+export const isRetryStep: (u: unknown) => u is RetryStep = steps.isRetryStep
 
 const resolve = (options: RetryOptions) => {
   const shared: Partial<Budget> = {
@@ -166,14 +151,6 @@ const resolve = (options: RetryOptions) => {
   }
 }
 
-/** Units of {@link formatWait}, largest first: size, short name, long (singular) name. */
-const units = [
-  [86_400_000, " day", " day"],
-  [3_600_000, " h", " hour"],
-  [60_000, " min", " minute"],
-  [1000, " s", " second"]
-] as const
-
 /**
  * A wait or a limit as people read it, in at most two units: `500 ms`, `1.5 s`, `45 s`,
  * `10 min 1 s`, `2 h 5 min`, `3650 days`. `"limit"` writes the units in full as an adjective
@@ -183,27 +160,7 @@ const units = [
  * @category utils
  * @since 1.0.0
  */
-export const formatWait = (millis: number, style: "wait" | "limit" = "wait"): string => {
-  if (!Number.isFinite(millis)) return "unbounded"
-  if (millis < 1000) return `${Math.round(millis)}${style === "wait" ? " ms" : " millisecond"}`
-  if (millis < 60_000 && style === "wait") return `${Math.round(millis / 100) / 10} s`
-  const name = (n: number, unit: string, longName: string) =>
-    style === "limit" ? `${n}${longName}` : `${n}${unit}${unit === " day" && n !== 1 ? "s" : ""}`
-  // Rounded to the smaller unit shown, and the larger unit chosen after rounding: a store's
-  // 23 h 59 min 59.8 s is `1 day`.
-  const index = units.findIndex(([size], i) =>
-    Math.round(millis / (units[i + 1]?.[0] ?? size)) * (units[i + 1]?.[0] ?? size) >= size
-  )
-  const [size, short, long] = units[index]!
-  const next = units[index + 1]
-  const step = next?.[0] ?? size
-  const total = Math.round(millis / step)
-  const whole = Math.floor(total / (size / step))
-  const rest = total - whole * (size / step)
-  return next === undefined || rest === 0
-    ? name(whole, short, long)
-    : `${name(whole, short, long)} ${name(rest, next[1], next[2])}`
-}
+export const formatWait: (millis: number, style?: "wait" | "limit") => string = steps.formatWait
 
 /** The Warning line of a `Retry-After` over the limit: the error is returned at once. */
 const logTooLong = (error: S2Error, asked: number, limit: number) =>
@@ -297,6 +254,4 @@ export const defaultPolicy: RetryPolicy = make()
 export const logged = (
   policy: RetryPolicy,
   target: { readonly method: string; readonly url: string }
-): RetryPolicy =>
-  // A function, not the internal one itself: this module and retryLog import each other.
-  withRetryLog(policy, target)
+): RetryPolicy => withRetryLog(policy, target)
