@@ -38,8 +38,9 @@ export const bound: number = internal.bound
 
 /**
  * A title as it is compared: TeX accents, special letters and markup read (`Schr\"{o}dinger`,
- * `{\'e}`, `\emph{x}` → x, `$\alpha$` → alpha; Greek letters by name), lower case, accents and
- * other marks dropped (NFKD), `ß` `æ` `ø` `ł`… spelled out, `&` as "and", the symbols that tell
+ * `{\'e}`, `\emph{x}` → x, `$\alpha$` → alpha; Greek letters by name), lower case, accents
+ * dropped (NFKD; off Latin and Greek letters, and Arabic and Hebrew points: a mark that makes
+ * another letter in another script, as "ガ" or "й", stays), `ß` `æ` `ø` `ł`… spelled out, `&` as "and", the symbols that tell
  * titles apart spelled as words (`+` "plus", `<` "lt", `=` "eq", `%` "percent", `#` after a letter
  * "sharp", `*` in or after a word "star"; docs/jobs.md lists them), apostrophes dropped, any other
  * run of punctuation or white space as one space.

@@ -42,13 +42,21 @@ const spellSymbols = (lower: string): string =>
     .replace(sharp, " sharp ")
     .replace(star, " star ")
 
+// The marks dropped are those of the scripts whose marks are accents or optional pointing (Latin,
+// Greek; Arabic and Hebrew vowel points). Elsewhere a mark makes another letter or word: a
+// Devanagari vowel sign ("काम" is not "कम"), a kana's voicing mark ("ガ" is not "カ"), Cyrillic "й"
+// (NFKD's "и" and a breve); those stay, composed again (NFC) so that equal text stays equal. A mark
+// after no letter at all is dropped.
+const accented = /([\p{sc=Latin}\p{sc=Greek}\p{sc=Arabic}\p{sc=Hebrew}])\p{M}+/gu
+const strayMark = /(^|[^\p{L}\p{N}\p{M}])\p{M}+/gu
+
 /** Plain text's letters in lower case, without accents, Greek letters by name, special letters and symbols spelled out. */
 const letters = (text: string): string =>
   // NFKD first: it takes accents off Greek letters too, and makes a math italic 𝑃 a P to lower.
-  foldLetters(spellSymbols(text.normalize("NFKD").toLowerCase()).replace(/\p{M}/gu, "")).replace(
-    greekLetter,
-    (c) => greekNameByLetter.get(c)!
-  )
+  foldLetters(
+    spellSymbols(text.normalize("NFKD").toLowerCase()).replace(accented, "$1").replace(strayMark, "$1")
+      .normalize("NFC")
+  ).replace(greekLetter, (c) => greekNameByLetter.get(c)!)
 
 /** See `TitleMatch.normalise`. */
 export const normalise = (title: string): string =>
@@ -56,7 +64,7 @@ export const normalise = (title: string): string =>
     .replace(/&/g, " and ")
     // "Don't" and "Don’t" are one word, not "don" and "t".
     .replace(/['’ʼ`]/g, "")
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .replace(/[^\p{L}\p{N}\p{M}]+/gu, " ")
     .trim()
 
 /** The words of a normalised title that are not stop words, in order. */
