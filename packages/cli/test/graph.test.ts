@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { waitFor } from "@s2-effect/test-support"
 import { type EmulatorServer, Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
+import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import type * as net from "node:net"
@@ -202,6 +203,39 @@ describe("s2 graph, formats", () => {
     expect(xmlText(`a<b>&"c'\u0001\uD800d\u{1F600}`)).toBe("a&lt;b&gt;&amp;&quot;c&apos;d\u{1F600}")
   })
 
+  it("xmlText: any text has no character a terminal acts on, and reads back as it was but what XML cannot hold (property)", () => {
+    const unit = fc.constantFrom(
+      "\u009b",
+      "\u202e",
+      "\u2066",
+      "\u2028",
+      "\u2029",
+      "\x7f",
+      "\x1b",
+      "\t",
+      "\r",
+      "\n",
+      "&",
+      "<",
+      "a"
+    )
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit })), (value) => {
+        const escaped = xmlText(value)
+        expect(escaped).not.toMatch(
+          /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+        )
+        const [element] = parseXml(`<x a="${escaped}">${escaped}</x>`)
+        const kept = value.replace(
+          /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+          ""
+        )
+        expect(element).toEqual({ name: "x", attrs: { a: kept }, text: kept })
+      }),
+      { numRuns: 300 }
+    )
+  })
+
   it("xmlText: a tab, line feed or carriage return is read back as it was, in text and in attributes", () => {
     const value = "a\r\nb\rc\nd\te"
     const [element] = parseXml(`<x a="${xmlText(value)}">${xmlText(value)}</x>`)
@@ -326,7 +360,9 @@ const sha = (n: number) => n.toString(16).padStart(40, "0")
 const titles: Record<string, string> = {
   [sha(1)]: "Seed",
   [sha(2)]: "Two\r\nlines\tand\ra\u0001 return",
-  [sha(3)]: "Three"
+  [sha(3)]: "Three",
+  // A seed of its own (--depth 0): what JSON.stringify leaves raw, and XML 1.0 holds.
+  [sha(5)]: "Hidden\u009b2J \u202Eevil\u202C \u2066iso\u2069 line\u2028para\u2029end\u007f"
 }
 const hostileServer = async (body: (url: string) => Promise<void>) => {
   const send = (res: http.ServerResponse, status: number, value: unknown) => {
@@ -418,6 +454,28 @@ describe("s2 graph, what the server sends", () => {
         const elements = parseXml(text)
         const titled = elements.filter((e) => e.name === "data" && e.attrs["key"] === "title").map((e) => e.text)
         expect(titled).toEqual(["Seed", "Two\r\nlines\tand\ra return", "Three"])
+      }),
+    60_000
+  )
+})
+
+describe("s2 graph, characters a terminal acts on", () => {
+  it(
+    "graphml and jsonl on standard output: a title's C1, bidi and separator characters escaped, read back as they were",
+    () =>
+      hostileServer(async (url) => {
+        const args = ["graph", sha(5), "--depth", "0", "--api-url", url]
+        const [graphml, lines] = await Promise.all([s2([...args, "--format", "graphml"]), s2(args)])
+        for (const ran of [graphml, lines]) {
+          expect(ran.code, ran.stderr).toBe(0)
+          expect(ran.stdout.replace(/\n/g, "")).not.toMatch(
+            /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+          )
+        }
+        expect(graphml.stdout).toContain("Hidden&#x9B;2J &#x202E;evil&#x202C; &#x2066;iso&#x2069; line&#x2028;para")
+        const titled = parseXml(graphml.stdout).filter((e) => e.name === "data" && e.attrs["key"] === "title")
+        expect(titled.map((e) => e.text)).toEqual([titles[sha(5)]])
+        expect(jsonl(lines.stdout).map((l) => l.paper?.title)).toEqual([titles[sha(5)]])
       }),
     60_000
   )

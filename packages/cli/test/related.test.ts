@@ -140,6 +140,36 @@ describe("s2 related", () => {
     60_000
   )
 
+  it(
+    "--out with a format it does not take, or a map onto a terminal, is exit 2 before any request",
+    async () => {
+      const scope = Effect.runSync(Scope.make())
+      try {
+        const server: EmulatorServer = await Effect.runPromise(
+          startEmulator({ seed: 1, size: 1_000 }).pipe(Scope.provide(scope))
+        )
+        const args = ["related", ...threeDois, "--api-url", server.url]
+        const refused = await Promise.all(
+          ["bibtex", "csl-json", "ris", "table", "csv"].map((format) =>
+            s2([...args, "--format", format, "--out", path.join(dir, `refused.${format}`)])
+          )
+        )
+        for (const [i, ran] of refused.entries()) {
+          expect(ran.code, ran.stderr).toBe(2)
+          expect(ran.stderr).toContain(`--out takes --format html, json or jsonl; ${i < 3 ? "redirect" : "print"} a `)
+        }
+        const map = await Bin.onTerminal(bin, [...args, "--format", "html"])
+        expect(map.code).toBe(2)
+        expect(map.stdout).toContain("--format html writes a web page: give --out FILE.html")
+        expect(await Effect.runPromise(server.requests)).toEqual([])
+        expect(fs.readdirSync(dir).filter((f) => f.startsWith("refused."))).toEqual([])
+      } finally {
+        await Effect.runPromise(Scope.close(scope, Exit.void))
+      }
+    },
+    60_000
+  )
+
   it("--out never writes through a symbolic link", async () => {
     const target = path.join(dir, "target.html")
     const link = path.join(dir, "link.html")

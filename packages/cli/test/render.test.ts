@@ -435,10 +435,33 @@ describe("control characters from the server (defect 10)", () => {
       expect(parseCsv(csv)[0]).toEqual([`a${visible(evil)}`])
     }))
 
-  it.effect("JSON and JSON lines are unchanged: the exact text, escaped by JSON", () =>
+  it.effect("JSON and JSON lines: JSON.stringify's text, with what it leaves raw (C1, bidi) as \\u escapes too", () =>
     Effect.gen(function*() {
-      expect(yield* written("jsonl", [{ title: evil }])).toBe(JSON.stringify({ title: evil }) + "\n")
-      expect(yield* written("json", [{ title: evil }], true)).toBe(JSON.stringify({ title: evil }, null, 2) + "\n")
+      const escaped = String.raw`"pwn\u001b]0;pwned\u0007ed\u001b[2J\u009b31m \u202eevil\u202c\r\nnext\tcell\ud800"`
+      expect(yield* written("jsonl", [{ title: evil }])).toBe(`{"title":${escaped}}\n`)
+      expect(yield* written("json", [{ title: evil }], true)).toBe(`{\n  "title": ${escaped}\n}\n`)
+      expect(JSON.parse(yield* written("jsonl", [{ title: evil }]))).toEqual({ title: evil })
+    }))
+
+  it.effect("JSON and JSON lines: any string, as a key or a value, is printed escaped and read back exactly (property)", () =>
+    Effect.gen(function*() {
+      const records = fc.array(fc.tuple(text, text, text), { minLength: 1, maxLength: 5 }).map((rows) =>
+        rows.map(([key, id, title]) => ({ paperId: id, title, [key]: [title, { title }] }))
+      )
+      yield* Effect.promise(() =>
+        fc.assert(
+          fc.asyncProperty(records, async (list) => {
+            const outs = await Effect.runPromise(
+              Effect.all([written("json", list), written("json", list.slice(0, 1), true), written("jsonl", list)])
+            )
+            for (const out of outs) expect(out.replace(/\n/g, "")).not.toMatch(raw)
+            expect(JSON.parse(outs[0])).toEqual(list)
+            expect(JSON.parse(outs[1])).toEqual(list[0])
+            expect(outs[2].trimEnd().split("\n").map((line) => JSON.parse(line) as unknown)).toEqual(list)
+          }),
+          { numRuns: 300 }
+        )
+      )
     }))
 
   it("the progress line shows a retry's cause escaped", () => {

@@ -13,6 +13,13 @@ const s2 = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, args))
 const evil = "pwn\x1b]0;pwned\x07ed\x1b[2J\x1b[31m red\u009b2J \u202Eevil\u202C\r\nnext\tcell"
 /** Bytes a terminal acts on: C0 and C1 controls but the final newline, and bidi overrides. */
 const raw = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/
+/**
+ * What `JSON.stringify` leaves raw in a string: DEL, a C1 CSI, a right-to-left override and an
+ * isolate, and the line and paragraph separators.
+ */
+const hidden = "Hidden\u009b2J \u202Eevil\u202C \u2066iso\u2069 line\u2028para\u2029end\u007f"
+/** `raw`, and the line and paragraph separators. */
+const rawOrSeparator = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
 
 const bulkTotal = 150_000
 const bulkPage = 1000
@@ -43,6 +50,7 @@ beforeAll(async () => {
         }
       }
     }
+    if (url.pathname === "/graph/v1/paper/hidden") return { json: { paperId: "hidden", title: hidden } }
     if (url.pathname === "/graph/v1/paper/bad") return { status: 400, json: { error: `bad id ${evil}` } }
     if (url.pathname === "/graph/v1/paper/teapot") return { status: 418, text: `I'm a teapot ${evil}` }
     if (url.pathname === "/graph/v1/paper/garbage") {
@@ -86,6 +94,35 @@ describe.concurrent("control sequences from the server are printed escaped", () 
     expect(ran.stdout).not.toContain("\x1b")
     expect(JSON.parse(ran.stdout).title).toBe(evil)
   }, T)
+
+  for (const format of ["json", "jsonl"]) {
+    it(
+      `s2 paper --format ${format}: what JSON.stringify leaves raw is a \\u escape, the same title read back`,
+      async () => {
+        const ran = await s2(["paper", "hidden", "--format", format, "--api-url", server.url])
+        expect(ran.code, ran.stderr).toBe(0)
+        expect(ran.stdout.replace(/\n/g, "")).not.toMatch(rawOrSeparator)
+        expect(ran.stdout).toContain(
+          "Hidden\\u009b2J \\u202eevil\\u202c \\u2066iso\\u2069 line\\u2028para\\u2029end\\u007f"
+        )
+        expect(JSON.parse(ran.stdout).title).toBe(hidden)
+      },
+      T
+    )
+  }
+
+  it(
+    "s2 paper on a terminal (JSON by default): the title's C1, bidi and separator characters are escaped",
+    async () => {
+      const shown = await Bin.onTerminal(bin, ["paper", "hidden", "--api-url", server.url])
+      expect(shown.code, shown.stdout).toBe(0)
+      // The terminal turns each line feed into CR LF.
+      const text = shown.stdout.replace(/\r\n/g, "\n")
+      expect(text.replace(/\n/g, "")).not.toMatch(rawOrSeparator)
+      expect(JSON.parse(text).title).toBe(hidden)
+    },
+    T
+  )
 
   for (
     const [id, codes, flags] of [

@@ -19,6 +19,7 @@ import { badInput, CommandError, ExitCode, fileError } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
 import * as OutputFlags from "../OutputFlags.js"
 import { Printer } from "../Printer.js"
+import * as Json from "../render/Json.js"
 import * as MapPage from "../render/Map.js"
 import * as Output from "../render/Output.js"
 import * as Progress from "../render/Progress.js"
@@ -117,11 +118,10 @@ const emit = (out: Option.Option<string>, text: string) =>
     )
   })
 
-/** The map: written whole (to `--out`, or to standard output when it is not a terminal). */
+/** The map: written whole (to `--out`, or to standard output when it is not a terminal: see {@link refused}). */
 const writeMap = (answer: CitationGraph.Related, out: Option.Option<string>) =>
   Effect.gen(function*() {
     const printer = yield* Printer
-    if (Option.isNone(out)) yield* OutputFlags.mapNotOnTerminal
     yield* emit(out, yield* MapPage.page(mapLines(answer)))
     if (Option.isSome(out)) {
       yield* printer.err(
@@ -132,7 +132,7 @@ const writeMap = (answer: CitationGraph.Related, out: Option.Option<string>) =>
     }
   })
 
-/** The records in `format`, through the writers every command uses (to `--out`: as text). */
+/** The records in `format`, through the writers every command uses (to `--out`, JSON or JSON lines: see {@link refused}). */
 const writeRecords = (
   answer: CitationGraph.Related,
   format: "table" | "json" | "jsonl" | "csv",
@@ -144,11 +144,27 @@ const writeRecords = (
       return yield* Output.many({ format: Option.some(format), max: Option.none() }, records)
     }
     const text = format === "json"
-      ? JSON.stringify(records, null, 2) + "\n"
-      : format === "jsonl"
-      ? records.map((r) => JSON.stringify(r) + "\n").join("")
-      : yield* Effect.fail(badInput(`--out takes --format html, json or jsonl; print a ${format} to the terminal`))
+      ? Json.stringify(records, true) + "\n"
+      : records.map((r) => Json.stringify(r) + "\n").join("")
     yield* emit(out, text)
+  })
+
+/**
+ * What `format` and `--out` cannot do together, refused before any request: `--out` takes the
+ * formats written whole (html, json, jsonl), and the map is not for a terminal.
+ */
+const refused = (format: (typeof formats)[number], out: Option.Option<string>) =>
+  Effect.gen(function*() {
+    if (Option.isNone(out)) {
+      if (format === "html") yield* OutputFlags.mapNotOnTerminal
+      return
+    }
+    if (format === "html" || format === "json" || format === "jsonl") return
+    return yield* Effect.fail(badInput(
+      isCitable(format)
+        ? `--out takes --format html, json or jsonl; redirect a ${format} (> file)`
+        : `--out takes --format html, json or jsonl; print a ${format} to the terminal`
+    ))
   })
 
 /**
@@ -192,6 +208,7 @@ export const related = ClientCommand.make(
     const seeds = (yield* Ids.gather(o.seeds, o.idsFile)).map(Ids.paperId)
     if (seeds.length > 20) return yield* Effect.fail(badInput(`give 1 to 20 seeds, not ${seeds.length}`))
     const format = Option.getOrElse(o.format, () => printer.outIsTTY ? "json" as const : "jsonl" as const)
+    yield* refused(format, o.out)
     if (format === "html") yield* MapPage.ready
     const answer = yield* CitationGraph.related(seeds, {
       top: o.top,
@@ -207,11 +224,6 @@ export const related = ClientCommand.make(
     }
     if (format === "html") return yield* writeMap(answer, o.out)
     if (isCitable(format)) {
-      if (Option.isSome(o.out)) {
-        return yield* Effect.fail(
-          badInput(`--out takes --format html, json or jsonl; redirect a ${format} (> file)`)
-        )
-      }
       return yield* printItems(format, Stream.fromIterable(answer.papers.map((r) => ({ paper: r.paper }))))
     }
     yield* writeRecords(answer, format, o.out)

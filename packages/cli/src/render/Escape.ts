@@ -22,7 +22,14 @@ import { replaceUnsafe } from "@s2-effect/core"
 // text replace too), spelled here as JSON spells them.
 const short: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" }
 
-const spell = (char: string): string => short[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+/**
+ * One UTF-16 unit as JSON's escape spells it: `\u` and four hex digits (`\u009b`).
+ *
+ * @since 1.1.0
+ */
+export const unicodeEscape = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+
+const spell = (char: string): string => short[char] ?? unicodeEscape(char)
 
 const spellButNewline = (char: string): string => char === "\n" ? char : spell(char)
 

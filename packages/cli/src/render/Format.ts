@@ -3,7 +3,8 @@
  * one at a time, so lists stream (JSON lines print as records arrive; JSON prints an array
  * incrementally; the table and CSV take their columns from their first 1,000 records, then print
  * rows as they come).
- * Table and CSV cells show control characters escaped (Escape.ts); JSON escapes them itself.
+ * Table and CSV cells show control characters escaped (Escape.ts); JSON and JSON lines spell them as
+ * JSON's `\u` escapes (Json.ts), the same value read back.
  *
  * @since 1.0.0
  */

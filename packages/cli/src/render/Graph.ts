@@ -6,8 +6,10 @@
  *
  * @since 1.0.0
  */
+import { replaceUnsafe } from "@s2-effect/core"
 import type { CitationGraph } from "@s2-effect/jobs"
 import { csvCell } from "./Format.js"
+import * as Json from "./Json.js"
 import * as MapPage from "./Map.js"
 import { toJson } from "./Output.js"
 
@@ -45,21 +47,29 @@ const xmlEscapes: Readonly<Record<string, string>> = {
   "\r": "&#13;"
 }
 
+/** A character XML may hold but a terminal acts on (core's `replaceUnsafe` list), as a reference. */
+const reference = (char: string): string => xmlEscapes[char] ?? `&#x${char.charCodeAt(0).toString(16).toUpperCase()};`
+
 /**
  * Text fit for XML character data and attribute values, read back as it was: the five special
- * characters and the tab, line feed and carriage return escaped, and the characters XML 1.0 cannot
- * hold at all (the other controls, lone surrogates, U+FFFE/U+FFFF) dropped, since a server's title
- * may contain anything and one such character makes the whole file unreadable.
+ * characters escaped; the characters core's `replaceUnsafe` lists that XML 1.0 holds (tab, line
+ * feed, carriage return, DEL, the C1 controls, bidirectional marks, U+2028/U+2029) written as
+ * character references, so that GraphML on a terminal acts on nothing; and the characters XML 1.0
+ * cannot hold at all (the other C0 controls, lone surrogates, U+FFFE/U+FFFF) dropped, since a
+ * server's title may contain anything and one such character makes the whole file unreadable.
  *
  * @since 1.0.0
  */
 export const xmlText = (text: string): string =>
-  text
-    .replace(
-      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-      ""
-    )
-    .replace(/[&<>"'\t\n\r]/g, (c) => xmlEscapes[c]!)
+  replaceUnsafe(
+    text
+      .replace(
+        /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+        ""
+      )
+      .replace(/[&<>"']/g, (c) => xmlEscapes[c]!),
+    reference
+  )
 
 const graphmlHeader = [
   `<?xml version="1.0" encoding="UTF-8"?>`,
@@ -116,7 +126,7 @@ export const element = (format: GraphFormat, e: CitationGraph.Node | CitationGra
     )
   }
   if (format === "jsonl") {
-    return JSON.stringify(
+    return Json.stringify(
       e._tag === "Node"
         ? { type: "node", depth: e.depth, paper: toJson(e.paper) }
         : { type: "edge", from: e.from, to: e.to }

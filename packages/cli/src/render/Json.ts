@@ -4,8 +4,14 @@
  * can pass the longest string V8 makes). Such a value is written by a loop instead, compact: the
  * same JSON value, on one line.
  *
+ * `JSON.stringify` escapes only U+0000–U+001F and lone surrogates: DEL, the C1 controls (U+009B is
+ * a CSI), the bidirectional overrides and U+2028/U+2029 it writes raw, and a terminal acts on them.
+ * The text here spells those as `\u` escapes too, the same on a terminal as piped or in a file.
+ *
  * @since 1.0.0
  */
+import { replaceUnsafe } from "@s2-effect/core"
+import { unicodeEscape } from "./Escape.js"
 
 interface Frame {
   readonly close: "]" | "}"
@@ -51,13 +57,13 @@ const compact = (root: unknown): string => {
 }
 
 /**
- * The JSON text of `value` (indented by two spaces when `pretty`), as `JSON.stringify` writes it;
- * compact when it is too deep for `JSON.stringify`. Throws a `RangeError` only when the text
- * would pass the longest string the engine can make.
- *
- * @since 1.0.0
+ * `json` with each character core's `replaceUnsafe` lists as a `\u` escape. Outside strings JSON
+ * text has none of them but the line feeds of pretty printing, which stay; inside a string the
+ * escape reads back as the same character, so the JSON value is unchanged.
  */
-export const stringify = (value: unknown, pretty = false): string => {
+const escaped = (json: string): string => replaceUnsafe(json, (char) => char === "\n" ? char : unicodeEscape(char))
+
+const unescaped = (value: unknown, pretty: boolean): string => {
   try {
     return JSON.stringify(value, null, pretty ? 2 : undefined) ?? "null"
   } catch (error) {
@@ -65,3 +71,13 @@ export const stringify = (value: unknown, pretty = false): string => {
   }
   return compact(value)
 }
+
+/**
+ * The JSON text of `value` (indented by two spaces when `pretty`), as `JSON.stringify` writes it
+ * but for the characters a terminal acts on, escaped (see above); compact when it is too deep for
+ * `JSON.stringify`. Throws a `RangeError` only when the text would pass the longest string the
+ * engine can make.
+ *
+ * @since 1.0.0
+ */
+export const stringify = (value: unknown, pretty = false): string => escaped(unescaped(value, pretty))
