@@ -15,8 +15,9 @@ import * as internal from "./internal/titleMatch.js"
 
 /**
  * The outcome of {@link compare}: `similarity` in [0, 1] (1 minus the Levenshtein distance of the
- * normalised titles over the longer one's length; 0 when either is empty), and whether the titles
- * are the `same`.
+ * normalised titles over the longer one's length; 0 when either is empty; for titles longer than
+ * any real one whose lengths differ too much to be the same, the shorter's length over the
+ * longer's, the most it could be, without the distance), and whether the titles are the `same`.
  *
  * @category models
  * @since 1.0.0

@@ -238,6 +238,32 @@ describe("TitleMatch.compare", () => {
     )
   })
 
+  it("property: long titles whose lengths differ past the bound are not the same, their similarity the length ratio", () => {
+    const title = fc.oneof(fc.constantFrom(...titles), fc.stringMatching(/^[a-z]{1,12}( [a-z]{1,12}){0,30}$/))
+    // Past a million letter pairs (1,000 characters each) the distance is not computed.
+    const long = (t: string) => `${t} `.repeat(Math.ceil(1001 / (t.length + 1)))
+    fc.assert(
+      fc.property(title, title, fc.integer({ min: 1, max: 5 }), (a, b, times) => {
+        const [given, found] = [long(a), long(b).repeat(times)]
+        const [x, y] = [TitleMatch.normalise(given), TitleMatch.normalise(found)]
+        const ratio = Math.min(x.length, y.length) / Math.max(x.length, y.length)
+        fc.pre(x.length * y.length > 1_000_000 && ratio < TitleMatch.bound)
+        expect(TitleMatch.compare(given, found)).toEqual({ similarity: ratio, same: false })
+      }),
+      { numRuns: 200 }
+    )
+    // A 2 MB title from a server is not compared letter by letter with a 3,900-character one.
+    const given = "deep learning ".repeat(280)
+    expect(TitleMatch.compare(given, "x".repeat(2_000_000))).toEqual({ similarity: 3919 / 2_000_000, same: false })
+    // A real title's similarity is measured, whatever the lengths.
+    expect(
+      TitleMatch.compare(
+        "Deep residual learning for image recognition",
+        "Deep variational inference for speech recognition and image classification"
+      ).similarity
+    ).toBeCloseTo(0.378, 3)
+  })
+
   it("property: symmetric, and the similarity is within [0, 1]", () => {
     const title = fc.oneof(fc.constantFrom(...titles), fc.string({ maxLength: 60 }))
     fc.assert(fc.property(title, title, (a, b) => {
