@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import { PaperId, SemanticScholar } from "@s2-effect/core"
 import { Emulator, Faults } from "@s2-effect/testing"
 import { Clock, Effect, Fiber, Layer, Stream } from "effect"
@@ -549,6 +549,22 @@ describe("Resolve.fromBibtex bounds what @string macros expand to", () => {
         "(@string macros joined with #): the entry at line 113 skipped"
     })
     expect(refs.at(-1)).toEqual({ key: "written", line: 152, input: written })
+  })
+
+  it("entries sharing one line are each read, the text searched for the next entry's line once, not once an entry", () => {
+    const n = 2_000
+    const text = Array.from({ length: n }, (_, k) => `@a{k${k},title={x${k}}}`).join("") + "\n@b{last, title = {y}}"
+    const exec = vi.spyOn(RegExp.prototype, "exec")
+    try {
+      const refs = Resolve.fromBibtex(text)
+      expect(refs.map((r) => r.key)).toEqual([...Array.from({ length: n }, (_, k) => `k${k}`), "last"])
+      expect(refs[n - 1]).toEqual({ key: `k${n - 1}`, line: 1, input: `x${n - 1}` })
+      // Only the search for a line that starts an entry runs over the whole text: each entry
+      // searching to the end again made a line of entries quadratic (600 KB took 4 s).
+      expect(exec.mock.calls.filter(([s]) => s === text).length).toBeLessThanOrEqual(2)
+    } finally {
+      exec.mockRestore()
+    }
   })
 
   it("property: whatever macros a file defines and joins, no value outgrows the bounds and nothing throws", () => {

@@ -47,9 +47,21 @@ const skipped = new Set(["comment", "preamble", "string"])
 /** A line that starts an entry: where reading resumes after an entry whose braces do not balance. */
 const entryLine = /\n[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]/g
 
-const nextEntryLine = (text: string, from: number): number => {
-  entryLine.lastIndex = from
-  return entryLine.exec(text)?.index ?? text.length
+/**
+ * Where the first line that starts an entry at or after `from` begins (the text's length when none),
+ * for `from` that only grows. The last one found is kept and the text searched again only once
+ * `from` has passed it: entries sharing one line (`@a{k,title={x}}` repeated) would each search to
+ * the end of the text, quadratic in it (600 KB took 4 s).
+ */
+const entryLines = (text: string): (from: number) => number => {
+  let found = -1
+  return (from) => {
+    if (found < from) {
+      entryLine.lastIndex = from
+      found = entryLine.exec(text)?.index ?? text.length
+    }
+    return found
+  }
 }
 
 /**
@@ -175,6 +187,7 @@ export const parse = (text: string): ReadonlyArray<BibEntry> => {
   // A Map: a macro named `__proto__` or `constructor` is the file's, never Object.prototype's.
   const macros = new Map<string, Macro>()
   const budget = { left: maxExpandedInFile }
+  const nextEntryLine = entryLines(text)
   let line = 1
   let counted = 0
   const lineOf = (at: number): number => {
@@ -191,7 +204,7 @@ export const parse = (text: string): ReadonlyArray<BibEntry> => {
     const type = head[1]!.toLowerCase()
     const at = i
     const open = i + head[0].length - 1
-    const limit = nextEntryLine(text, open)
+    const limit = nextEntryLine(open)
     const end = closing(text, open, limit)
     const read = reader(text, end === -1 ? limit : end, macros, budget)
     i = end === -1 ? limit : end
