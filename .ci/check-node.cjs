@@ -1,7 +1,7 @@
 // Whether the Node running this is new enough for s2-effect: `engines.node` of the root package.json
 // (">=22.19"). Run by pnpm before it installs anything (`pnpm:devPreinstall`), so that an install on
-// an older Node stops at once with one line saying what to do, rather than building native modules
-// (better-sqlite3) for a Node the tests then do not run on. `--quiet`: the exit code only
+// an older Node stops at once with one line saying what to do, rather than installing for a Node the
+// tests then do not run on (vitest 5 and Effect 4 need 22.19). `--quiet`: the exit code only
 // (.ci/node.sh asks it of each Node it finds). CommonJS and old syntax: it must run on any Node.
 "use strict"
 const fs = require("fs")

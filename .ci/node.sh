@@ -27,6 +27,4 @@ if ! s2_node_ok node; then
     s2_node_home="$(s2_node_home_of)"
   fi
   export PATH="$s2_node_home/bin:$PATH"
-  # node-gyp (better-sqlite3 in docs/examples) builds against this Node's own headers
-  export npm_config_nodedir="$s2_node_home"
 fi

@@ -10,11 +10,13 @@
 import type { S2Error } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
 import { NodeDatasets } from "@s2-effect/node"
-import Database from "better-sqlite3"
 import type { FileSystem } from "effect"
 import { Data, Effect, Schema, Stream } from "effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as NodePath from "node:path"
+// Node's own SQLite (Node ≥ 22.13, stable enough on 24 LTS to print no warning): no native addon to
+// compile at install time, which is what better-sqlite3 cost a fresh clone (3 of its 4 minutes).
+import { DatabaseSync } from "node:sqlite"
 
 /** The client (for links and diffs), a plain HttpClient for the file host, and the disk. */
 type Requirements = SemanticScholar | HttpClient.HttpClient | FileSystem.FileSystem
@@ -33,10 +35,10 @@ const keyOf = (record: unknown) =>
 const batchSize = 1000
 
 /** Opens (or creates) the store: the `records` table and the `meta` row of the release held. */
-export const open = (path: string): Database.Database => {
-  const db = new Database(path)
-  db.pragma("journal_mode = WAL")
+export const open = (path: string): DatabaseSync => {
+  const db = new DatabaseSync(path)
   db.exec(`
+    PRAGMA journal_mode = WAL;
     CREATE TABLE IF NOT EXISTS records (corpusid INTEGER PRIMARY KEY, record TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `)
@@ -44,14 +46,28 @@ export const open = (path: string): Database.Database => {
 }
 
 /** The release the table holds, if any. */
-export const heldRelease = (db: Database.Database): string | undefined => {
+export const heldRelease = (db: DatabaseSync): string | undefined => {
   const row: unknown = db.prepare("SELECT value FROM meta WHERE key = 'release'").get()
   return typeof row === "object" && row !== null && "value" in row && typeof row.value === "string"
     ? row.value
     : undefined
 }
 
-const writer = (db: Database.Database) => {
+/** Runs `body` in one transaction: node:sqlite has no `transaction()` helper, so BEGIN/COMMIT it is. */
+const inTransaction = (db: DatabaseSync, body: () => void): void => {
+  db.exec("BEGIN")
+  try {
+    body()
+    db.exec("COMMIT")
+  } catch (error) {
+    db.exec("ROLLBACK")
+    throw error
+  }
+}
+
+type Op = { readonly op: "update" | "delete"; readonly key: number; readonly record: unknown }
+
+const writer = (db: DatabaseSync) => {
   const upsert = db.prepare(
     "INSERT INTO records (corpusid, record) VALUES (?, ?) ON CONFLICT(corpusid) DO UPDATE SET record = excluded.record"
   )
@@ -60,14 +76,13 @@ const writer = (db: Database.Database) => {
     "INSERT INTO meta (key, value) VALUES ('release', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
   )
   return {
-    apply: db.transaction(
-      (ops: ReadonlyArray<{ readonly op: "update" | "delete"; readonly key: number; readonly record: unknown }>) => {
+    apply: (ops: ReadonlyArray<Op>) =>
+      inTransaction(db, () => {
         for (const { key, op, record } of ops) {
           if (op === "update") upsert.run(key, JSON.stringify(record))
           else remove.run(key)
         }
-      }
-    ),
+      }),
     setRelease: (release: string) => setRelease.run(release),
     clear: () => db.exec("DELETE FROM records")
   }
@@ -79,7 +94,7 @@ const writer = (db: Database.Database) => {
  * them into the table in batches.
  */
 export const loadRelease = (
-  db: Database.Database,
+  db: DatabaseSync,
   dataset: string,
   releaseId: string,
   directory: string
@@ -113,7 +128,7 @@ export const loadRelease = (
  * end, and replaying upserts and deletes in the same order from the start gives the same table.
  */
 export const applyDiffs = (
-  db: Database.Database,
+  db: DatabaseSync,
   dataset: string,
   endReleaseId: string
 ): Effect.Effect<string, S2Error | NodeDatasets.DatasetFileError | UnkeyedRecord, Requirements> =>
