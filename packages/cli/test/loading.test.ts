@@ -25,7 +25,8 @@ const corePackage = `${new URL("../../core/", import.meta.url).href}`
 const loaded = async (args: ReadonlyArray<string>) => {
   const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-load-log-")), "loaded.txt")
   const child = spawn(process.execPath, ["--import", path.join(here, "support/loadLog.mjs"), devBin, ...args], {
-    env: Bin.cleanEnv({ S2_LOAD_LOG: log, npm_lifecycle_event: "" }),
+    // The sources module by module (S2_DEV_TSX), not the dev bundle: the log names each module.
+    env: Bin.cleanEnv({ S2_LOAD_LOG: log, npm_lifecycle_event: "", S2_DEV_TSX: "1" }),
     stdio: ["pipe", "pipe", "pipe"]
   })
   const ran = await Bin.finish(child)
