@@ -281,7 +281,7 @@ export const prepare = (
       return yield* Effect.fail(badInput(
         `${out} exists${
           checkpointed ? " with a checkpoint" : ""
-        }; add --resume to continue that harvest or --overwrite to start again`
+        }; add --resume to continue from it or --overwrite to start again`
       ))
     }
     const start = HarvestCheckpoint.initial(spec)

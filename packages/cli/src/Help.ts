@@ -146,9 +146,10 @@ const commandsSection = (root: Command.Command.Any, path: ReadonlyArray<string>,
 }
 
 /**
- * The help of the command at `path` (the root's name first): usage, description, arguments, the
- * command's own flags, then the flags every command takes; for a command with subcommands, the
- * list of them; for the root, `--help` and `--version`.
+ * The help of the command at `path` (the root's name first): usage, description, for a command
+ * with subcommands the list of them (what a reader of `s2 --help` looks for first, before the
+ * options every command takes), arguments, the command's own flags, then the flags every command
+ * takes; for the root, `--help` and `--version`.
  *
  * @since 1.0.0
  */
@@ -163,6 +164,7 @@ export const render = (
     bold("USAGE", ansi),
     `  ${usageLine(doc, path)}`,
     ...section("DESCRIPTION", doc.description === "" ? [] : paragraph(doc.description, 2), ansi),
+    ...(doc.subcommands === undefined ? [] : commandsSection(root, path, ansi)),
     ...section(
       "ARGUMENTS",
       (doc.args ?? []).flatMap((arg) => entry(argName(arg), Option.getOrElse(arg.description, () => ""), ansi)),
@@ -170,7 +172,6 @@ export const render = (
     ),
     ...section(isRoot ? "OPTIONS OF EVERY COMMAND" : "OPTIONS", flagEntries(doc.flags, ansi), ansi),
     ...section("OPTIONS OF EVERY COMMAND", flagEntries(doc.inheritedFlags ?? [], ansi), ansi),
-    ...(doc.subcommands === undefined ? [] : commandsSection(root, path, ansi)),
     ...(isRoot ? section("OTHER OPTIONS", flagEntries(doc.globalFlags ?? [], ansi), ansi) : [])
   ]
   return lines.join("\n") + "\n"

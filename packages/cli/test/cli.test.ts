@@ -352,6 +352,9 @@ describe("what a new user sees: help, parse errors, messages", () => {
     }
     expect(root.stdout).toMatch(/^ {2}search +Search papers/m)
     expect(root.stdout).toMatch(/^ {2}datasets links +Download links/m)
+    // The commands come before the 35 lines of options every command takes.
+    expect(root.stdout.indexOf("\nCOMMANDS\n")).toBeGreaterThan(0)
+    expect(root.stdout.indexOf("\nCOMMANDS\n")).toBeLessThan(root.stdout.indexOf("\nOPTIONS OF EVERY COMMAND\n"))
     expect(search.stdout).toContain("  s2 search [options] <query>\n")
     expect(links.stdout).toContain("  s2 datasets links [options] <dataset> [<release>]\n")
     // --positive and --negative may be left out: not shown as required.

@@ -199,6 +199,16 @@ describe("s2 graph, formats", () => {
     expect(fs.existsSync(out)).toBe(false)
   }, 60_000)
 
+  it("an existing --out is refused with advice that speaks of the walk's file, not of a harvest", async () => {
+    const out = fresh("jsonl")
+    fs.writeFileSync(out, "kept\n")
+    const ran = await s2([...walkAt(1), "--emulator", "--out", out])
+    expect(ran.code).toBe(2)
+    expect(ran.stderr).toContain("add --resume to continue from it or --overwrite to start again")
+    expect(ran.stderr).not.toContain("harvest")
+    expect(fs.readFileSync(out, "utf8")).toBe("kept\n")
+  }, 60_000)
+
   it("xmlText escapes markup and drops what XML cannot hold", () => {
     expect(xmlText(`a<b>&"c'\u0001\uD800d\u{1F600}`)).toBe("a&lt;b&gt;&amp;&quot;c&apos;d\u{1F600}")
   })

@@ -1,6 +1,6 @@
 /**
  * `s2 graph SEED… --out FILE`: a citation-graph walk (`CitationGraph.crawl`) written as JSON lines,
- * CSV or GraphML, with a progress line, checkpoints and `--resume`.
+ * CSV, GraphML or an HTML map, with a progress line, checkpoints and `--resume`.
  *
  * Resume design: the walk is deterministic for a given server (breadth first, lists in the
  * server's order), so a resume cuts the file back to its checkpoint, walks again from the seeds and
@@ -522,5 +522,5 @@ export const graph = ClientCommand.make(
     )
   }
 ).pipe(
-  Command.withDescription("Walk the citation graph from seed papers into JSON lines, CSV or GraphML, with --resume")
+  Command.withDescription("Walk the citation graph from seed papers into JSON lines, CSV, GraphML or an HTML map, with --resume")
 )
