@@ -169,10 +169,15 @@ ${
 export const run = () => Effect.runPromise(program)
 `
 
-// The tsconfig.json of getting-started, as written, for the files of the check.
-const tsconfig = { ...documentedTsconfig(), include: ["check.mts", "check.cts"] }
-if (tsconfig.compilerOptions?.strict !== true || tsconfig.compilerOptions?.skipLibCheck !== false) {
-  throw new Error("getting-started's tsconfig.json should be strict with skipLibCheck off")
+// The tsconfig.json of getting-started, for the files of the check, with skipLibCheck off: the docs
+// recommend it on (a user's check then takes seconds, not half a minute), and this check proves that
+// the packages' own .d.ts files hold up without it.
+const documented = documentedTsconfig()
+if (documented.compilerOptions?.strict !== true) throw new Error("getting-started's tsconfig.json should be strict")
+const tsconfig = {
+  ...documented,
+  compilerOptions: { ...documented.compilerOptions, skipLibCheck: false },
+  include: ["check.mts", "check.cts"]
 }
 
 // ---- running a variant and checking what it installed ----
@@ -241,7 +246,7 @@ const checkTypes = (label, env) => {
     env,
     stdio: ["ignore", "inherit", "inherit"]
   })
-  log(`${label} tsc (getting-started's tsconfig.json: strict, skipLibCheck off; ESM and CommonJS): ok`)
+  log(`${label} tsc (getting-started's tsconfig.json, strict, with skipLibCheck off; ESM and CommonJS): ok`)
 }
 
 /**
