@@ -13,7 +13,7 @@ import { currentYear, groupYears, yearChart } from "../src/render/Chart.js"
 import { visible, visibleLines, visibleMessage } from "../src/render/Escape.js"
 import { csvField, makeWriter } from "../src/render/Format.js"
 import * as Progress from "../src/render/Progress.js"
-import { isIdColumn, renderRecord, renderTable } from "../src/render/Table.js"
+import { isIdColumn, layout, renderRecord, renderTable } from "../src/render/Table.js"
 
 const capture = (outIsTTY = false) => {
   const chunks: Array<string> = []
@@ -133,7 +133,7 @@ describe("formats", () => {
     expect(lines[3]).toContain("…")
   })
 
-  it("tables cut prose, never ids (paperId, corpusId, DOI, URL)", () => {
+  it("tables cut prose, never ids (paperId, corpusId, DOI, URL): an id is whole or its column left out", () => {
     const id = "e52b7e2fefd790cb9695971774b56b702fa325a2"
     const record = {
       paperId: id,
@@ -144,7 +144,17 @@ describe("formats", () => {
     }
     for (const width of [60, 100, 200]) {
       const table = renderTable([record, record], width)
-      for (const whole of [id, record.url, "10.5749/arxiv.1985.8951", "206895"]) expect(table).toContain(whole)
+      const { dropped } = layout([record, record], width)
+      const columnOf = {
+        [id]: "paperId",
+        [record.url]: "url",
+        "10.5749/arxiv.1985.8951": "externalIds.DOI",
+        "206895": "externalIds.CorpusId"
+      }
+      for (const [whole, column] of Object.entries(columnOf)) {
+        if (!dropped.includes(column)) expect(table).toContain(whole)
+      }
+      expect(table).toContain(id)
       expect(table).toMatch(/ {2}A long/)
       expect(table).toContain("…")
       const one = renderRecord(record, 40)
@@ -161,6 +171,53 @@ describe("formats", () => {
       expect([...line].length).toBeLessThanOrEqual(60)
     }
   })
+
+  it("ids leave room for prose: a title is never cut below 30 characters to keep externalIds columns; the first id stays", () => {
+    const record = {
+      paperId: "e52b7e2fefd790cb9695971774b56b702fa325a2",
+      title: "Learning Transferable Visual Models From Natural Language Supervision",
+      year: 2021,
+      externalIds: {
+        DOI: "10.48550/arXiv.2103.00020",
+        ArXiv: "2103.00020",
+        MAG: "3135367836",
+        DBLP: "conf/icml/RadfordKHRGASAMC21",
+        CorpusId: 231591445
+      }
+    }
+    for (const width of [80, 100, 120]) {
+      const table = layout([record, record], width)
+      expect(table.columns[0]).toBe("paperId")
+      const titleLine = table.row(record)
+      expect(titleLine).toContain(record.title.slice(0, 29))
+      for (const line of (table.head + titleLine).trimEnd().split("\n")) {
+        expect([...line].length).toBeLessThanOrEqual(width)
+      }
+      expect(table.dropped.length).toBeGreaterThan(0)
+      expect(table.dropped.every((c) => c.startsWith("externalIds."))).toBe(true)
+      // What is kept of the ids is whole.
+      for (const c of table.columns.filter((c) => c.startsWith("externalIds."))) {
+        expect(titleLine).toContain(String((record.externalIds as Record<string, unknown>)[c.slice(12)]))
+      }
+    }
+    // Room enough: nothing is left out.
+    expect(layout([record], 300).dropped).toEqual([])
+  })
+
+  it.effect("a table that leaves columns out says which on stderr", () =>
+    Effect.gen(function*() {
+      const { printer, text } = capture()
+      const writer = makeWriter("table", printer)
+      const record = {
+        paperId: "a".repeat(40),
+        title: "t".repeat(80),
+        externalIds: { DBLP: "d".repeat(60), MAG: "1".repeat(12) }
+      }
+      yield* writer.write(record)
+      yield* writer.write(record)
+      yield* writer.end
+      expect(text()).toContain("the table leaves out externalIds.DBLP, externalIds.MAG")
+    }))
 
   it.effect("plain values get a named column: datasets releases is a list of releases", () =>
     Effect.gen(function*() {

@@ -8,6 +8,7 @@
  *
  * @since 1.0.0
  */
+import { excerpt } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import { CommandError, ExitCode } from "../ExitCode.js"
@@ -184,13 +185,20 @@ const tableWriter = (printer: PrinterService, single: boolean): Writer => {
   let streaming: Table.Layout | undefined
   let leftOut = false
   const note = (table: Table.Layout) =>
-    table.truncated || leftOut
-      ? printer.err(
-        `s2: the table shows at most ${Table.maxColumns} columns, those of its first ${
-          grouped(Table.sampleSize)
-        } records; some were left out (--format jsonl has every field)\n`
-      )
-      : Effect.void
+    Effect.andThen(
+      table.dropped.length === 0 ? Effect.void : printer.err(
+        `s2: to keep the titles readable in ${width} columns, the table leaves out ${
+          visible(excerpt(table.dropped.join(", "), 200))
+        } (--format jsonl or csv has every field)\n`
+      ),
+      table.truncated || leftOut
+        ? printer.err(
+          `s2: the table shows at most ${Table.maxColumns} columns, those of its first ${
+            grouped(Table.sampleSize)
+          } records; some were left out (--format jsonl has every field)\n`
+        )
+        : Effect.void
+    )
   return {
     write: (record) =>
       Effect.suspend(() => {

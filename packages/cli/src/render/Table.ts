@@ -1,7 +1,9 @@
 /**
  * Plain-text tables for the terminal: a header, a rule, and rows, with columns of prose (titles,
  * names, abstracts) narrowed, cells cut with `…`, so that the table fits the terminal's width.
- * Identifiers are never cut: a cut id cannot be looked up. Cells show control characters escaped
+ * Identifiers are never cut: a cut id cannot be looked up. Prose gets the room first: when the ids
+ * would leave a prose column narrower than it reads (30 characters), id columns (those of nested
+ * objects first) are left out, the rightmost first, and the layout names them (the CLI says so on stderr). Cells show control characters escaped
  * (Escape.ts) and line breaks as spaces, so a cell is always one line of its row.
  *
  * A table's {@link Layout} (columns and widths) is computed from a sample of its first records;
@@ -30,6 +32,16 @@ export const maxColumns = 100
 /** The widest a prose column starts; an id column is padded to at most this, then printed whole. */
 const maxProseWidth = 60
 const maxIdWidth = 100
+/**
+ * The narrowest a title is cut to, and other prose (venue, authors, a note), before columns are
+ * left out to make room.
+ */
+const readableTitle = 30
+const readableProse = 16
+/** Columns this narrow (a year, a count, `via`) cost too little to be worth leaving out. */
+const narrowColumn = 12
+/** The narrowest a prose column is ever cut to, when only it and the columns kept are left. */
+const minProse = 8
 /** The widest a field name is in a record's field/value list. */
 const maxNameWidth = 40
 
@@ -102,7 +114,8 @@ const pad = (text: string, width: number): string => {
  */
 export const isIdColumn = (column: string): boolean => {
   const last = column.slice(column.lastIndexOf(".") + 1)
-  return column.startsWith("externalIds.") || last === "id" || last.endsWith("Id") || /^(url|doi)$/i.test(last)
+  return column.startsWith("externalIds.") || column.includes(".externalIds.") || last === "id" ||
+    last.endsWith("Id") || /^(url|doi)$/i.test(last)
 }
 
 /**
@@ -111,6 +124,20 @@ export const isIdColumn = (column: string): boolean => {
  * id column its longest value (only its header may be cut). When that is still too wide, the
  * table is wider than the terminal: better than ids that cannot be looked up.
  */
+/** The longest value of column `h` among `records`, as shown (ids to 100 characters, prose to 60). */
+const longestCell = (records: ReadonlyArray<unknown>, h: string, id: boolean): number => {
+  const cap = id ? maxIdWidth : maxProseWidth
+  let max = 0
+  for (const record of records) max = Math.max(max, lengthUpTo(clean(cell(record, h), cap), cap))
+  return max
+}
+
+/** A column's width before fitting: its header or longest value; an open table's prose, 60. */
+const naturalWidth = (records: ReadonlyArray<unknown>, h: string, id: boolean, open: boolean): number =>
+  open && !id
+    ? maxProseWidth
+    : Math.max(lengthUpTo(clean(h, maxIdWidth), maxProseWidth), longestCell(records, h, id))
+
 const fit = (natural: ReadonlyArray<number>, floors: ReadonlyArray<number>, columns: number): Array<number> => {
   const widths = natural.map((w, k) => Math.max(Math.min(w, maxProseWidth), floors[k] ?? 0))
   const gaps = 2 * Math.max(0, widths.length - 1)
@@ -135,6 +162,11 @@ const fit = (natural: ReadonlyArray<number>, floors: ReadonlyArray<number>, colu
  */
 export interface Layout {
   readonly columns: ReadonlyArray<string>
+  /**
+   * The id columns left out so that prose stays readable (`externalIds.MAG`, `url`…),
+   * in the records' order; `--format jsonl` or `csv` has them.
+   */
+  readonly dropped: ReadonlyArray<string>
   /** The header and the rule, each ending in a line break; empty when there are no columns. */
   readonly head: string
   /** The line of one record, ending in a line break. */
@@ -143,6 +175,56 @@ export interface Layout {
   readonly truncated: boolean
   /** Whether `record` has a column the table does not show. */
   readonly leavesOut: (record: unknown) => boolean
+}
+
+const isTitle = (column: string): boolean => column === "title" || column.endsWith(".title")
+
+/**
+ * The columns that may be left out for room, in the order they go: ids of nested objects
+ * (`externalIds.MAG`, `authors.authorId`, `openAccessPdf.url`), then top-level ids, then prose
+ * other than titles, each the rightmost first; never the first column, a table's first id, a title
+ * or a narrow column.
+ */
+const droppable = (
+  headers: ReadonlyArray<string>,
+  ids: ReadonlyArray<boolean>,
+  natural: ReadonlyArray<number>
+): Array<number> => {
+  const firstId = ids.indexOf(true)
+  const candidates = headers.map((_, k) => k)
+    .filter((k) => k > 0 && k !== firstId && !isTitle(headers[k]!) && natural[k]! > narrowColumn)
+    .reverse()
+  return [
+    ...candidates.filter((k) => ids[k] === true && headers[k]!.includes(".")),
+    ...candidates.filter((k) => ids[k] === true && !headers[k]!.includes(".")),
+    ...candidates.filter((k) => ids[k] !== true)
+  ]
+}
+
+/** The width a prose column keeps while columns can still be left out for it. */
+const readableWidth = (column: string, natural: number): number =>
+  Math.min(natural, isTitle(column) ? readableTitle : readableProse)
+
+/**
+ * Which columns to keep so that every prose column can be at least {@link readableWidth} wide
+ * (or its natural width): id and nested columns go, in {@link droppable}'s order, until the
+ * floors fit in `columns`. A table that fits keeps them all.
+ */
+const keptColumns = (
+  headers: ReadonlyArray<string>,
+  ids: ReadonlyArray<boolean>,
+  natural: ReadonlyArray<number>,
+  idFloors: ReadonlyArray<number>,
+  columns: number
+): Set<number> => {
+  const kept = new Set(headers.map((_, k) => k))
+  const floor = (k: number) => ids[k] ? idFloors[k]! : readableWidth(headers[k]!, natural[k]!)
+  const need = () => [...kept].reduce((sum, k) => sum + floor(k) + 2, -2)
+  for (const k of droppable(headers, ids, natural)) {
+    if (need() <= columns) break
+    kept.delete(k)
+  }
+  return kept
 }
 
 /**
@@ -156,25 +238,37 @@ export const layout = (records: ReadonlyArray<unknown>, columns: number, open = 
   const shown = columnSet(maxColumns)
   let truncated = false
   for (const record of records) if (shown.add(record).length > 0) truncated = true
-  const headers = shown.columns
+  const all = shown.columns
+  const allIds = all.map(isIdColumn)
+  const allNatural = all.map((h, k) => naturalWidth(records, h, allIds[k]!, open))
+  const idFloors = all.map((h, k) => allIds[k] ? Math.max(longestCell(records, h, true), 2) : 0)
+  // An id column's header is kept whole too while columns can still be left out for room.
+  const kept = keptColumns(all, allIds, allNatural, allNatural, columns)
+  const headers = all.filter((_, k) => kept.has(k))
+  const dropped = all.filter((_, k) => !kept.has(k))
   const ids = headers.map(isIdColumn)
-  const longest = headers.map((h, k) => {
-    const cap = ids[k] ? maxIdWidth : maxProseWidth
-    let max = 0
-    for (const record of records) max = Math.max(max, lengthUpTo(clean(cell(record, h), cap), cap))
-    return max
-  })
   const names = headers.map((h) => clean(h, maxIdWidth))
-  const natural = names.map((h, k) =>
-    open && !ids[k] ? maxProseWidth : Math.max(lengthUpTo(h, maxProseWidth), longest[k] ?? 0)
-  )
-  const floors = headers.map((_, k) => ids[k] ? Math.max(longest[k] ?? 0, 2) : Math.min(natural[k] ?? 0, 8))
-  const widths = fit(natural, floors, columns)
+  const natural = headers.map((h) => allNatural[all.indexOf(h)]!)
+  const floorsAt = (prose: number | undefined, idHeaders: boolean) =>
+    headers.map((h, k) =>
+      ids[k]
+        ? (idHeaders ? natural[k]! : idFloors[all.indexOf(h)]!)
+        : prose === undefined
+        ? readableWidth(h, natural[k]!)
+        : Math.min(natural[k]!, prose)
+    )
+  // Prose keeps a readable width and ids their headers when the columns kept allow it; failing that
+  // (nothing more can be left out), prose goes down to 8 first, then the ids' headers are cut.
+  const fits = (widths: ReadonlyArray<number>) => widths.reduce((a, b) => a + b + 2, -2) <= columns
+  const widths = [floorsAt(undefined, true), floorsAt(minProse, true), floorsAt(minProse, false)]
+    .map((floors) => fit(natural, floors, columns))
+    .find(fits) ?? fit(natural, floorsAt(minProse, false), columns)
   const line = (cells: ReadonlyArray<string>, cutIds: boolean) =>
     cells.map((c, k) => pad(ids[k] && !cutIds ? c : cut(c, widths[k] ?? 0), widths[k] ?? 0)).join("  ").trimEnd() +
     "\n"
   return {
     columns: headers,
+    dropped,
     head: headers.length === 0 ? "" : line(names, true) + widths.map((w) => "─".repeat(w)).join("  ") + "\n",
     row: (record) =>
       headers.length === 0
