@@ -92,7 +92,7 @@ const spellings: ReadonlyArray<readonly [RegExp, (word: string) => string]> = [
       )
   ],
   [
-    /\b(behavio|colo|neighbo|favo|labo|humo|rumo)u?r(s|al)?\b/gi,
+    /\b(behavio|colo|neighbo|favo|labo|humo|rumo)u?r(s|al|ing|ed|ful|hood|hoods)?\b/gi,
     (w) => /our/i.test(w) ? w.replace(/our/i, (m) => m[0] + m[2]!) : w.replace(/or/i, (m) => `${m[0]}u${m[1]}`)
   ],
   [
