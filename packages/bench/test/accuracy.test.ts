@@ -121,6 +121,14 @@ describe("the accuracy benchmark's generator", () => {
     }
   })
 
+  it("deals each style distinct papers while it has papers it fits", () => {
+    const cases = generate(papers, small).filter((c) => c.label === "real" && c.kind === "as recorded")
+    for (const style of styles) {
+      const ids = cases.filter((c) => c.style === style.name).map((c) => c.paperId)
+      expect(new Set(ids).size).toBe(ids.length)
+    }
+  })
+
   it("never writes a bad reference as the paper it is built on says it", () => {
     const cases = generate(papers, { ...small, perKind: 10 })
     const real = new Set(cases.filter((c) => c.label === "real").map((c) => c.text))

@@ -47,20 +47,24 @@ const shuffled = <A>(xs: ReadonlyArray<A>, r: ReturnType<typeof rng>): Array<A> 
 }
 
 /**
- * Tries papers in the seeded order from `start` until `make` gives facts a style can write;
- * undefined when none of the papers does (a tiny list).
+ * Deals papers in the seeded order from a cursor: each call tries the papers after the last one
+ * dealt until `make` gives facts a style can write, so that a style or kind that fits few papers
+ * (arXiv ids, preprints) takes each of them in turn rather than the same one again; undefined when
+ * none of the papers does.
  */
-const dealt = <A>(
-  papers: ReadonlyArray<RecordedPaper>,
-  start: number,
-  make: (p: RecordedPaper) => A | undefined
-): readonly [A, RecordedPaper] | undefined => {
-  for (let k = 0; k < papers.length; k++) {
-    const paper = papers[(start + k) % papers.length]!
-    const made = make(paper)
-    if (made !== undefined) return [made, paper]
+const dealer = (papers: ReadonlyArray<RecordedPaper>, start: number) => {
+  let cursor = start
+  return <A>(make: (p: RecordedPaper) => A | undefined): readonly [A, RecordedPaper] | undefined => {
+    for (let k = 0; k < papers.length; k++) {
+      const paper = papers[(cursor + k) % papers.length]!
+      const made = make(paper)
+      if (made !== undefined) {
+        cursor += k + 1
+        return [made, paper]
+      }
+    }
+    return undefined
   }
-  return undefined
 }
 
 /** The labelled set: real references, then bad ones, each with its own key. */
@@ -69,7 +73,6 @@ export const generate = (recorded: ReadonlyArray<RecordedPaper>, options: Genera
   const papers = shuffled(recorded, r)
   const pool = poolOf(recorded)
   const out: Array<Case> = []
-  let cursor = 0
   const add = (label: Case["label"], kind: string, style: Style, facts: Facts, paper: RecordedPaper) => {
     const key = `ref${String(out.length + 1).padStart(4, "0")}`
     out.push({
@@ -84,16 +87,18 @@ export const generate = (recorded: ReadonlyArray<RecordedPaper>, options: Genera
   }
   if (papers.length === 0) return out
   for (const style of styles) {
+    const deal = dealer(papers, r.int(papers.length))
     for (let i = 0; i < options.perStyle; i++) {
-      const made = dealt(papers, cursor++, (p) => (fits(style, factsOf(p)) ? factsOf(p) : undefined))
+      const made = deal((p) => (fits(style, factsOf(p)) ? factsOf(p) : undefined))
       if (made !== undefined) add("real", realVariants[0]!.name, style, made[0], made[1])
     }
   }
   for (const variant of realVariants.slice(1)) {
     const shown = styles.filter((s) => s.shows.includes(variant.needs))
+    const deal = dealer(papers, r.int(papers.length))
     for (let i = 0; i < options.perVariant; i++) {
       const style = shown[i % shown.length]!
-      const made = dealt(papers, cursor++, (p) => {
+      const made = deal((p) => {
         const f = variant.change(factsOf(p), r)
         return f !== undefined && fits(style, f) ? f : undefined
       })
@@ -102,9 +107,10 @@ export const generate = (recorded: ReadonlyArray<RecordedPaper>, options: Genera
   }
   for (const kind of badKinds) {
     const shown = styles.filter((s) => kind.needs.every((n) => s.shows.includes(n)))
+    const deal = dealer(papers, r.int(papers.length))
     for (let i = 0; i < options.perKind; i++) {
       const style = shown[i % shown.length]!
-      const made = dealt(papers, cursor++, (p) => {
+      const made = deal((p) => {
         const f = kind.make(p, pool, r)
         return f !== undefined && fits(style, f) ? f : undefined
       })
