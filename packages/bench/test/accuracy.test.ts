@@ -164,8 +164,9 @@ describe("the accuracy benchmark's papers and figures", () => {
       [cases[0]!.key]: ["verified"],
       [cases[1]!.key]: ["verified", "notFound"]
     }
-    const scored = score(cases, (key) => statuses[key] ?? [])
+    const scored = score(cases, (key) => statuses[key] ?? [], (c) => c.key !== cases[0]!.key)
     expect([scored.real.n, scored.real.flagged]).toEqual([3, 2])
+    expect(scored.real.read).toEqual({ n: 2, flagged: 2 })
     expect(precisionAt(0.01, 1, 0)).toBe(1)
     expect(precisionAt(0.01, 0.99, 0.01)).toBeCloseTo(0.5, 2)
   })

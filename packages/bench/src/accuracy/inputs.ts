@@ -43,6 +43,9 @@ const readInputs = (read: (text: string) => unknown, text: string): ReadonlyArra
 const lines = (text: string): ReadonlyArray<Verify.Input> =>
   text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0)
 
+/** Whether the verifier reads the case's format as one reference (not cut into lines). */
+export const isRead = (c: Case): boolean => c.format === "bibtex" || c.format === "line" || reader() !== undefined
+
 /** The inputs of one case, each keyed `<case key>#<n>` so that its verification finds its case. */
 export const inputsOf = (c: Case): ReadonlyArray<Verify.Input> => {
   const read = reader()

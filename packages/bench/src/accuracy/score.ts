@@ -10,6 +10,8 @@ export interface Tally {
   readonly label: "real" | "bad"
   n: number
   flagged: number
+  /** The same among the references whose format the verifier reads (see {@link score}'s `read`). */
+  readonly read: { n: number; flagged: number }
   /** Statuses seen, counted per reference (its worst: notFound, then mismatch, other, verified). */
   readonly statuses: Record<string, number>
 }
@@ -29,11 +31,20 @@ const rank = (status: string) => (status === "notFound" ? 3 : status === "mismat
 export const worst = (statuses: ReadonlyArray<string>): string =>
   statuses.length === 0 ? "no input" : statuses.reduce((a, b) => (rank(b) > rank(a) ? b : a))
 
-export const score = (cases: ReadonlyArray<Case>, statusesOf: (key: string) => ReadonlyArray<string>): Scored => {
+/**
+ * The tallies; `read` tells the references whose format the verifier reads (.bib and lines, and
+ * every format once `Verify.read` is there) from those a line reader cuts into lines, which are
+ * flagged for that alone.
+ */
+export const score = (
+  cases: ReadonlyArray<Case>,
+  statusesOf: (key: string) => ReadonlyArray<string>,
+  read: (c: Case) => boolean = () => true
+): Scored => {
   const tallies = new Map<string, Tally>()
   const tally = (name: string, label: Tally["label"]) => {
     const id = `${label}|${name}`
-    const t = tallies.get(id) ?? { name, label, n: 0, flagged: 0, statuses: {} }
+    const t = tallies.get(id) ?? { name, label, n: 0, flagged: 0, read: { n: 0, flagged: 0 }, statuses: {} }
     tallies.set(id, t)
     return t
   }
@@ -52,6 +63,10 @@ export const score = (cases: ReadonlyArray<Case>, statusesOf: (key: string) => R
     for (const t of [kind, style, c.label === "real" ? real : bad]) {
       t.n++
       if (flagged) t.flagged++
+      if (read(c)) {
+        t.read.n++
+        if (flagged) t.read.flagged++
+      }
       t.statuses[status] = (t.statuses[status] ?? 0) + 1
     }
     if (c.label === "bad" && !flagged) badVerified.push({ key: c.key, kind: c.kind, style: c.style })

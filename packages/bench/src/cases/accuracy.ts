@@ -14,7 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as Path from "node:path"
 import { defaults, generate } from "../accuracy/generate.js"
-import { caseKey, inputsOf, readerName } from "../accuracy/inputs.js"
+import { caseKey, inputsOf, isRead, readerName } from "../accuracy/inputs.js"
 import { loadPapers, recordingsDir } from "../accuracy/papers.js"
 import { score } from "../accuracy/score.js"
 import { makeServer } from "../accuracy/server.js"
@@ -42,7 +42,7 @@ const main = async () => {
     const key = caseKey(v.key)
     statuses.set(key, [...(statuses.get(key) ?? []), v.status])
   }
-  const scored = score(cases, (key) => statuses.get(key) ?? [])
+  const scored = score(cases, (key) => statuses.get(key) ?? [], isRead)
   return {
     papers: papers.length,
     references: cases.length,
