@@ -13,9 +13,11 @@ import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as fc from "fast-check"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import { generate, type GenerateOptions } from "../src/accuracy/generate.js"
 import { badKinds, realVariants, respelled } from "../src/accuracy/kinds.js"
-import { papersOf, type RecordedPaper } from "../src/accuracy/papers.js"
+import { loadPapers, papersOf, type RecordedPaper } from "../src/accuracy/papers.js"
 import { precisionAt, score } from "../src/accuracy/score.js"
 import { makeServer } from "../src/accuracy/server.js"
 import { styles } from "../src/accuracy/styles.js"
@@ -156,6 +158,10 @@ describe("the accuracy benchmark's papers and figures", () => {
       { paperId: "a", title: "A", authors: [], year: 2021 }
     ])
     expect(merged.map((p) => [p.paperId, p.year])).toEqual([["b", 2020]])
+  })
+
+  it("finds no papers where there are no recordings, so the case skips itself", () => {
+    expect(loadPapers(Path.join(Os.tmpdir(), "s2-bench-no-such-recordings"))).toBeUndefined()
   })
 
   it("counts a reference flagged unless every input of it is verified", () => {
