@@ -228,7 +228,11 @@ const other = (pool: Pool, r: Rng, not: RecordedPaper, ok: (p: RecordedPaper) =>
   }
   return undefined
 }
-const familiesOf = (f: Facts) => new Set(f.authors.map((p) => p.family.toLowerCase()))
+/** Another paper none of whose authors has a family name of `p`'s: its author list is no one's of `p`. */
+const strangerTo = (pool: Pool, r: Rng, p: RecordedPaper): RecordedPaper | undefined => {
+  const own = new Set(factsOf(p).authors.map((a) => a.family.toLowerCase()))
+  return other(pool, r, p, (q) => factsOf(q).authors.every((a) => !own.has(a.family.toLowerCase())))
+}
 
 /** A kind of bad reference: the facts it says, from a paper it is built on, or undefined when it cannot be made from it. */
 export interface BadKind {
@@ -308,10 +312,8 @@ export const badKinds: ReadonlyArray<BadKind> = [
     name: "swapped authors (another paper's)",
     needs: ["title", "authors"],
     make: (p, pool, r) => {
-      const f = factsOf(p)
-      const own = familiesOf(f)
-      const b = other(pool, r, p, (q) => q.authors.every((a) => !own.has(a.name.split(/\s+/).at(-1)!.toLowerCase())))
-      return b === undefined ? undefined : { ...f, authors: factsOf(b).authors, etAl: factsOf(b).etAl }
+      const b = strangerTo(pool, r, p)
+      return b === undefined ? undefined : { ...factsOf(p), authors: factsOf(b).authors, etAl: factsOf(b).etAl }
     }
   },
   {
@@ -391,13 +393,11 @@ export const badKinds: ReadonlyArray<BadKind> = [
     name: "two papers merged into one entry",
     needs: ["title", "authors"],
     make: (p, pool, r) => {
-      const f = factsOf(p)
-      const own = familiesOf(f)
-      const b = other(pool, r, p, (q) => q.authors.every((a) => !own.has(a.name.split(/\s+/).at(-1)!.toLowerCase())))
+      const b = strangerTo(pool, r, p)
       if (b === undefined) return undefined
       const g = factsOf(b)
       return {
-        ...f,
+        ...factsOf(p),
         authors: g.authors,
         etAl: g.etAl,
         year: g.year,
