@@ -10,6 +10,8 @@ import { SourceMap } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { bundleCli } from "../../cli/scripts/bundle.mjs"
+import { accuracySection } from "./accuracy.js"
+import { recordingsDir } from "./accuracy/papers.js"
 import { startEmulator } from "./emulator.js"
 import { jobsSection } from "./jobs.js"
 import { mcpSection } from "./mcp.js"
@@ -29,8 +31,10 @@ const runs = Number(process.env.BENCH_RUNS ?? 5)
  * same way.
  * `BENCH_ONLY=memory`: only the memory rows (1,000,000-record harvests into a slow consumer);
  * `BENCH_ONLY=promotion`: only the promoted-pages rows; printed the same way.
+ * `BENCH_ONLY=accuracy`: only the verifier's accuracy rows (issue 45), printed the same way.
+ * The section's name may also come as the argument: `pnpm bench accuracy`.
  */
-const only = process.env.BENCH_ONLY
+const only = process.env.BENCH_ONLY ?? process.argv[2]
 const here = import.meta.dirname
 const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-bench-"))
 const harvestFields = "title,year,venue,citationCount,authors"
@@ -383,12 +387,23 @@ const jobsRows = () => jobsSection({ runCase, fmt })
 /** The issue 40 rows (src/related.ts); `BENCH_ONLY=related` prints only them. */
 const relatedRows = () => relatedSection({ runCase, fmt }, tmp)
 
+/** The issue 45 rows (src/accuracy.ts); `BENCH_ONLY=accuracy` prints only them. */
+const accuracyRows = () => accuracySection({ runCase, fmt }, recordingsDir(Path.resolve(here, "..")))
+
 /** The `s2 mcp` rows (src/mcp.ts); `BENCH_ONLY=mcp` prints only them. */
 const mcpRows = async () => mcpSection({ runs, s2: await bundleCli(Path.join(tmp, "s2")), fmt })
 
 const main = async () => {
   if (only === "mcp") {
     for (const line of await mcpRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
+    return
+  }
+  if (only === "accuracy") {
+    try {
+      for (const line of accuracyRows()) console.log(line)
+    } finally {
+      spawnSync("rm", ["-rf", tmp])
+    }
     return
   }
   if (only === "related") {
@@ -427,6 +442,7 @@ const main = async () => {
     const jobs = await jobsRows()
     const related = await relatedRows()
     const mcp = await mcpRows()
+    const accuracy = accuracyRows()
     lines = [
       ...header(loadAtStart),
       ...harvestRows(harvests),
@@ -444,6 +460,8 @@ const main = async () => {
       ...related,
       "",
       ...mcp,
+      "",
+      ...accuracy,
       "",
       ...framesSection(frames),
       "",

@@ -1,0 +1,62 @@
+/**
+ * The verifier's accuracy (issue 45, point 10): the labelled set generated from the recorded papers
+ * (src/accuracy/generate.ts) verified in one `Verify.references` call against a server that knows
+ * exactly those papers (src/accuracy/server.ts), every request counted. Prints one JSON line: the
+ * tallies per kind and per style, the requests by path, the time; `{"skipped": "…"}` when the
+ * recordings are absent.
+ * argv: [recordingsDir] [seed]
+ */
+import { SemanticScholar } from "@s2-effect/core"
+import { Verify } from "@s2-effect/jobs"
+import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import * as Path from "node:path"
+import { defaults, generate } from "../accuracy/generate.js"
+import { caseKey, inputsOf, isRead, readerName } from "../accuracy/inputs.js"
+import { loadPapers, recordingsDir } from "../accuracy/papers.js"
+import { score } from "../accuracy/score.js"
+import { makeServer } from "../accuracy/server.js"
+import { report } from "./report.js"
+
+const [dirArg, seedArg] = process.argv.slice(2)
+const dir = dirArg === undefined || dirArg === "" ? recordingsDir(Path.resolve(import.meta.dirname, "../..")) : dirArg
+
+const main = async () => {
+  const papers = loadPapers(dir)
+  if (papers === undefined) return { skipped: `no recordings at ${dir}` }
+  const cases = generate(papers, { ...defaults, seed: seedArg === undefined ? defaults.seed : Number(seedArg) })
+  const started = performance.now()
+  const inputs = cases.flatMap(inputsOf)
+  const server = makeServer(papers)
+  const layer = SemanticScholar.layer({ rateLimit: false }).pipe(
+    Layer.provide(Layer.succeed(HttpClient.HttpClient, server.client))
+  )
+  const verifications = await Effect.runPromise(
+    Stream.runCollect(Verify.references(inputs)).pipe(Effect.provide(layer))
+  )
+  const ms = performance.now() - started
+  const statuses = new Map<string, Array<string>>()
+  for (const v of verifications) {
+    const key = caseKey(v.key)
+    statuses.set(key, [...(statuses.get(key) ?? []), v.status])
+  }
+  const scored = score(cases, (key) => statuses.get(key) ?? [], isRead)
+  return {
+    papers: papers.length,
+    references: cases.length,
+    inputs: inputs.length,
+    reader: readerName(),
+    seed: seedArg === undefined ? defaults.seed : Number(seedArg),
+    ms,
+    requests: server.counts.total,
+    byPath: server.counts.byPath,
+    ...scored
+  }
+}
+
+main().then(report, (error) => {
+  console.error(error)
+  process.exit(1)
+})
