@@ -63,7 +63,7 @@ export const relatedSection = async (tools: JobsTools, tmp: string): Promise<Arr
       tools.fmt(map.bytes / 1024, 0)
     } KiB, from \`s2 related --top 500 --format html\`), file:// in Chromium, ${map.drawn.length} page loads | median (ms) | min | max |`,
     "|---|---|---|---|",
-    timing("from navigation to the first picture (the layout's first 250 ms, then the SVG)", map.drawn, tools.fmt),
+    timing("from navigation to the first picture (the layout's first 60 ms, then the SVG)", map.drawn, tools.fmt),
     timing("from navigation to the layout at rest (d3-force, a slice of it per frame)", map.settled, tools.fmt)
   ]
 }

@@ -205,9 +205,6 @@ describe("--format html", () => {
       const title = await first.locator("div").first().textContent()
       await page.locator(`[data-paper-id="${id}"]`).click({ force: true })
       expect(await page.locator("#card-title").textContent()).toBe(title)
-      // The picture for the docs (docs/images/related-map.png), from this run.
-      const shot = process.env["S2_MAP_SCREENSHOT"]
-      if (shot !== undefined && shot !== "") await page.screenshot({ path: shot })
     })
   }, 120_000)
 

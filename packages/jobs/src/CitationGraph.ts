@@ -99,7 +99,7 @@ export const crawl: (
 // ---------------------------------------------------------------------------------------------
 // related papers
 
-export { CutList, Related, RelatedPaper } from "./internal/graphRecords.js"
+export { CountedPaper, CutList, Related, RelatedPaper, SimilarLink } from "./internal/graphRecords.js"
 
 /**
  * Options of {@link related}.

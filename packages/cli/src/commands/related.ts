@@ -67,7 +67,8 @@ const row = (related: CitationGraph.RelatedPaper) => ({
 })
 
 /**
- * The map's lines: its title (the seeds'), the seeds, the papers, the citations among them.
+ * The map's lines: its title (the seeds'), the seeds, the papers, the similar pairs among them, the
+ * citations among them, and the prior and derivative works beside them.
  *
  * @since 1.1.0
  */
@@ -86,7 +87,25 @@ export const mapLines = (answer: CitationGraph.Related): Array<MapPage.MapLine> 
       citedBySeed: r.citedBySeed
     })
   ),
-  ...answer.links.map((link) => ({ type: "link" as const, from: link.from, to: link.to }))
+  ...answer.similar.map((s) => ({
+    type: "similar" as const,
+    a: s.a,
+    b: s.b,
+    coCitation: s.coCitation,
+    coupling: s.coupling,
+    strength: s.strength
+  })),
+  ...answer.links.map((link) => ({ type: "link" as const, from: link.from, to: link.to })),
+  ...answer.foundations.map((w) => ({
+    type: "foundation" as const,
+    count: w.count,
+    paper: MapPage.mapPaper(w.paper, false)
+  })),
+  ...answer.derivatives.map((w) => ({
+    type: "derivative" as const,
+    count: w.count,
+    paper: MapPage.mapPaper(w.paper, false)
+  }))
 ]
 
 /** What stderr says of the answer: the seeds not found, and the lists the API cut. */

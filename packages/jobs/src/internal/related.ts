@@ -464,6 +464,10 @@ const read = Effect.fnUntraced(function*(
     cited: counted.cited,
     candidates: counted.candidates.size,
     truncated: state.truncated,
-    stopped: state.stopped
+    stopped: state.stopped,
+    // Computed by the related-papers change (graph44); empty here so that the map can use them.
+    similar: [],
+    foundations: [],
+    derivatives: []
   })
 })

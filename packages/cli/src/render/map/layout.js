@@ -1,0 +1,66 @@
+// @ts-check
+/**
+ * The layout (after look.js): d3-force over the drawn papers, pulled together along the links that
+ * rank them (similarity when the map has it, else citations), run a slice per frame.
+ */
+"use strict"
+/* eslint-disable @typescript-eslint/no-unused-vars -- the later parts use what this one defines; TypeScript
+   (tsconfig.page.json, noUnusedLocals) checks the parts together and finds what none uses. */
+
+/**
+ * @typedef {object} Layout
+ * @property {Array<MapNode>} nodes
+ * @property {Map<string, MapNode>} byId
+ * @property {() => boolean} settled whether the layout is at rest
+ * @property {(millis: number) => void} run runs the layout for at most that long
+ * @property {() => void} reheat sets it moving again (after the sizes change)
+ */
+
+/**
+ * @param {Array<Paper>} papers the drawn papers
+ * @param {Array<{ a: string, b: string, strength: number }>} pulls what pulls two papers together
+ * @param {Look} look
+ * @returns {Layout}
+ */
+const startLayout = (papers, pulls, look) => {
+  /** @type {typeof import("d3-force")} */
+  const d3 = Reflect.get(globalThis, "d3")
+  /** @type {Array<MapNode>} */
+  const nodes = papers.map((p) => ({ id: p.paperId, p }))
+  const byId = new Map(nodes.map((n) => [n.id, n]))
+  /** @type {Map<string, number>} */
+  const degree = new Map()
+  for (const { a, b } of pulls) for (const id of [a, b]) degree.set(id, (degree.get(id) ?? 0) + 1)
+  /** @type {Array<import("d3-force").SimulationLinkDatum<MapNode> & { strength: number }>} */
+  const links = pulls.map((l) => ({ source: l.a, target: l.b, strength: l.strength }))
+  /** @param {string | number | MapNode} end */
+  const idOf = (end) => typeof end === "object" ? end.id : String(end)
+  /** @type {import("d3-force").ForceLink<MapNode, import("d3-force").SimulationLinkDatum<MapNode> & { strength: number }>} */
+  const force = d3.forceLink(links)
+  // Stronger pairs closer and pulled harder; d3's own damping by the busier end keeps hubs stable.
+  force.id((n) => n.id).distance((l) => 30 + 80 * (1 - l.strength))
+    .strength((l) =>
+      (0.25 + 0.75 * l.strength) / Math.min(degree.get(idOf(l.source)) ?? 1, degree.get(idOf(l.target)) ?? 1)
+    )
+  const sim = d3.forceSimulation(nodes)
+    .force("link", force)
+    .force("charge", d3.forceManyBody().strength(-120).distanceMax(400).theta(1.2))
+    .force("x", d3.forceX(0).strength(0.06)).force("y", d3.forceY(0).strength(0.06))
+    .force("collide", d3.forceCollide(/** @param {MapNode} n */ (n) => look.radius(n.p) + 2))
+    .alphaDecay(0.04)
+    .stop()
+  const settled = () => sim.alpha() < sim.alphaMin()
+  return {
+    nodes,
+    byId,
+    settled,
+    run: (millis) => {
+      const end = performance.now() + millis
+      while (!settled() && performance.now() < end) sim.tick()
+    },
+    reheat: () => {
+      sim.force("collide", d3.forceCollide(/** @param {MapNode} n */ (n) => look.radius(n.p) + 2))
+      sim.alpha(Math.max(sim.alpha(), 0.3))
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * A map of 33,000 papers and 99,000 citations (`s2 graph --format html` of a big walk) in Debian's
+ * Chromium: the page answers its reader while it lays out (its timers are never held long: an input
+ * event waits as long), draws the nearest and most cited papers with a note saying so, and lists
+ * them all.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { launchChromium } from "@s2-effect/test-support/chromium"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+import * as Map from "../src/render/Map.js"
+import { installLagProbe, maxLag, worstLag } from "./support/mapProbe.js"
+
+const count = 33_000
+const idOf = (i: number) => i.toString(16).padStart(40, "0")
+
+/** A walk's map: 3 seeds, each paper at the depth a breadth-first walk finds it, 3 citations each. */
+const walk = (): string => {
+  const lines: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    lines.push(Map.line(Map.mapPaper(
+      {
+        paperId: idOf(i),
+        title: `Paper ${i} of a large walk`,
+        year: 1980 + (i % 45),
+        authors: [{ authorId: null, name: `Author ${i % 997}` }],
+        citationCount: (i * 7919) % 5000,
+        venue: null
+      } as never,
+      i < 3,
+      { depth: i < 3 ? 0 : i < 300 ? 1 : i < 6000 ? 2 : 3 }
+    )))
+  }
+  for (let i = 3; i < count; i++) {
+    for (const j of [Math.floor(i / 10), (i * 31) % count, (i * 17 + 11) % count]) {
+      lines.push(Map.line({ type: "link", from: idOf(i), to: idOf(j) }))
+    }
+  }
+  return lines.join("")
+}
+
+describe("a large map in Chromium", () => {
+  it("33,000 papers: answers while it lays out, draws the nearest 800 with a note, lists every paper", async () => {
+    await Effect.runPromise(Map.ready)
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-map-large-")), "walk.html")
+    fs.writeFileSync(file, Map.header + walk() + Map.footer())
+    const browser = await launchChromium()
+    try {
+      const { page } = browser
+      await installLagProbe(page)
+      await page.goto(pathToFileURL(file).href, { timeout: 120_000 })
+      await page.waitForSelector("body[data-settled-millis]", { timeout: 150_000 })
+      expect(browser.pageErrors).toEqual([])
+      expect(browser.console.filter((m) => m.startsWith("error"))).toEqual([])
+      // A page whose tasks took 4-10 s each answered nothing; the bound leaves room for a busy machine.
+      const lag = await worstLag(page)
+      expect(lag.gaps, JSON.stringify(lag)).toBeGreaterThan(10)
+      expect(lag.worst, JSON.stringify(lag)).toBeLessThan(maxLag)
+      expect(await page.locator("[data-paper-id]").count()).toBe(800)
+      expect(await page.locator("circle.node.seed").count()).toBe(3)
+      expect(await page.locator("#drawn-note").textContent()).toContain("800 of 33,000 papers")
+      // The list holds every paper, 500 at a time, more as its reader scrolls.
+      expect(await page.locator("#tabs [data-view=list]").textContent()).toBe("Papers (33,000)")
+      expect(await page.locator("#list li").count()).toBe(500)
+      await page.locator("#list").evaluate((list) => list.scrollTo(0, list.scrollHeight))
+      await expect.poll(() => page.locator("#list li").count()).toBe(1000)
+      // Every paper can be found, drawn or not.
+      await page.locator("#search").fill("Paper 32999 of")
+      expect(await page.locator("#list li:not(.hidden)").count()).toBe(1)
+    } finally {
+      await browser.close()
+      fs.rmSync(path.dirname(file), { recursive: true, force: true })
+    }
+  }, 300_000)
+})
