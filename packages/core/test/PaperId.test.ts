@@ -230,3 +230,12 @@ describe("PaperId.recognise: links name their id, arXiv ids as people write them
       )
     ))
 })
+
+describe("PaperId.recognise: a line longer than any id or sendable title", () => {
+  it("is a title as given, read in one pass (its white space not rewritten)", () => {
+    const long = `DOI:10.1000/x ${"a  b ".repeat(2000)}`
+    expect(PaperId.recognise(long)).toEqual({ _tag: "Title", title: long.trim() })
+    // Up to the bound, white space is still collapsed.
+    expect(PaperId.recognise("a  b ".repeat(1000))).toEqual({ _tag: "Title", title: "a b ".repeat(1000).trim() })
+  })
+})

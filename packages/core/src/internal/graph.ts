@@ -178,7 +178,10 @@ const idOf = (subject: "paper" | "author", id: string) =>
 /** Bulk search may list everything (an empty query); the others need words to search for. */
 const queryParam = (text: string, allowEmpty = false): Effect.Effect<Filters.QueryParam, S2Error> =>
   allowEmpty
-    ? Effect.succeed(["query", text])
+    ? Effect.as(
+      Validate.inputEffect(Validate.fitsUrl("query", text, "the words to search for")),
+      ["query", text] as const
+    )
     : Effect.as(
       Validate.inputEffect(Validate.nonBlank("query", text, "the words to search for")),
       ["query", text] as const

@@ -53,8 +53,16 @@ const decodePercent = (text: string): string =>
     }
   })
 
+/**
+ * Longer than any id, and than any title a request can carry (the API's URLs end at 8,192 bytes): a
+ * line past it is a title as given, so that reading it stays one cheap pass, and is refused (as too
+ * long to send) before any work on its words.
+ */
+const longest = 8192
+
 export const recognise = (input: string): PaperId.Recognised => {
   const line = input.trim()
+  if (line.length > longest) return { _tag: "Title", title: line }
   if (line.length === 0 || /[\u0000-\u001f\u007f]/.test(line)) {
     const check = Validate.paperId(input, "input")
     return { _tag: "Malformed", message: Result.isFailure(check) ? check.failure.message : "input is empty" }
