@@ -119,7 +119,7 @@ export const around = (
                 // The library's advice names its modes; a CLI user records with a flag.
                 error.message.replace(
                   /record it first with mode "record" or "auto"/,
-                  `record it first with --record ${dir}`
+                  () => `record it first with --record ${dir}`
                 )
               )
             )

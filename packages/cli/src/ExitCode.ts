@@ -266,6 +266,14 @@ const refusedLine = (error: Refusal, context: ErrorContext, after: string): Line
     case "ObjectNotFound":
       return line(ExitCode.notFound, `${error.message}${where(error)}`, "check the id or the query")
     case "Forbidden":
+      // The file host never sees the key: its 403 is about the pre-signed link, which the error says.
+      if (error.responder === "fileHost") {
+        return line(
+          ExitCode.forbidden,
+          error.message,
+          "run the command again, which fetches fresh links (the API key is never sent to the file host)"
+        )
+      }
       return line(
         ExitCode.forbidden,
         `forbidden${where(error)}`,

@@ -3,7 +3,7 @@
  * user to `--api-url`, which has no say over where the download links point.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ServerError, Timeout, TransportError } from "@s2-effect/core"
+import { HttpStatus, ServerError, Timeout, TransportError } from "@s2-effect/core"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
@@ -83,6 +83,15 @@ describe("a dataset file host that fails", () => {
     }
     expect(fromS2Error(fileHost[0]!, context).message).toContain("could not reach the file host files.example.org ")
     expect(fromS2Error(fileHost[2]!, context).message).toContain("the file host files.example.org failed")
+    // A 403 of the file host is about its link (the key is never sent there), not the API key.
+    const refused = fromS2Error(
+      HttpStatus.toError({ status: 403, ...at, responder: "fileHost" }),
+      context
+    )
+    expect(refused.code).toBe(ExitCode.forbidden)
+    expect(refused.message).toContain("pre-signed link may have expired")
+    expect(refused.message).toContain("run the command again, which fetches fresh links")
+    expect(refused.message).not.toMatch(/refused the key|S2_API_KEY|--api-key-file/)
     // The API's own failures keep their advice.
     const api = fromS2Error(new TransportError({ message: "refused", ...at }), context).message
     expect(api).toContain("could not reach the API")

@@ -84,12 +84,19 @@ export type Recognised =
  * spells them), a title, or malformed (with {@link validatePaperId}'s message). No request is made:
  * whether the id exists is the server's to say.
  *
+ * A link names the id in its path: decoded, its query and fragment dropped (a DOI holds `#` or `?`
+ * only percent-encoded in its link). arXiv ids are read as people write them, new style
+ * (`2305.02115`) and old (`hep-th/9901001`, `math.GT/0309136` as `math/0309136`), with a version,
+ * a category (`arXiv:2405.05667v1 [cs.CL]`) or as arXiv's DOI (`10.48550/arXiv.2602.12271v1`), and
+ * spelled without the version, which the API does not know.
+ *
  * @example
  * ```ts
  * import { PaperId } from "@s2-effect/core"
  *
  * PaperId.recognise("https://doi.org/10.1093/mind/lix.236.433") // { _tag: "Id", id: "DOI:10.1093/mind/lix.236.433" }
  * PaperId.recognise("arxiv:1706.03762") // { _tag: "Id", id: "ARXIV:1706.03762" }
+ * PaperId.recognise("2305.02115v2") // { _tag: "Id", id: "ARXIV:2305.02115" }
  * PaperId.recognise("BERT: Pre-training of Deep Bidirectional Transformers") // { _tag: "Title", … }
  * ```
  * @category parsing

@@ -6,7 +6,8 @@
  * default.
  *
  * Keys are made from the API root, endpoint, ids, fields, filters, paging and body — never the API
- * key. Only answers that decoded are cached, and `ObjectNotFound` like a record (the server said
+ * key; an answer that holds the key (a server echoing it, in any spelling `redactKey` hides) is
+ * never stored. Only answers that decoded are cached, and `ObjectNotFound` like a record (the server said
  * so); every other error, a `DecodeError` included, is not, so the next call asks the server
  * again. The Datasets API is never cached (its download links are pre-signed and expire).
  *

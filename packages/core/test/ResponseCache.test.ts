@@ -519,3 +519,65 @@ describe("response cache: an answer is stored before its caller has it", () => {
       }))
   }
 })
+
+describe("response cache: an answer that echoes the key is never kept", () => {
+  const secret = "sekrit-api-key-0123456789"
+  const percent = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("")
+  const unicode = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")
+  /** The spellings of the key a reader recognises, each echoed in a title by a server. */
+  const spellings = [
+    secret,
+    secret.toUpperCase(),
+    percent(secret),
+    unicode(secret),
+    `&#${secret.charCodeAt(0)};${secret.slice(1)}`
+  ]
+  const echoing = (request: Seen) => {
+    const spelling = spellings[Number(/(\d+)$/.exec(request.url.pathname)?.[1] ?? 0)] ?? secret
+    if (request.url.pathname.endsWith("/batch")) {
+      const ids = (request.body as { ids: Array<string> }).ids
+      return Effect.succeed(
+        json(ids.map((id) => ({ paperId: sha(1), title: `${id} ${spellings[Number(id.slice(-1))]}` })))
+      )
+    }
+    if (request.url.pathname.endsWith("/citations")) {
+      return Effect.succeed(json({ offset: 0, data: [{ citingPaper: { paperId: sha(3), title: `key ${secret}` } }] }))
+    }
+    return Effect.succeed(json({ paperId: sha(2), title: `your key is ${spelling}` }))
+  }
+  const ids = spellings.map((_, i) => `CorpusId:${i}`)
+
+  for (const batching of [false, true]) {
+    it.effect(`lookups${batching ? " (batched)" : ""} and pages answered with the key in any spelling are not stored`, () =>
+      Effect.gen(function*() {
+        const { entries, store } = mapStore()
+        const calls = Effect.flatMap(SemanticScholar, (s2) =>
+          Effect.all([
+            run(Effect.forEach(ids, (id) => s2.getPaper(id, { fields: ["title"] }), { concurrency: "unbounded" })),
+            Stream.runCollect(s2.getPaperCitations("CorpusId:7"))
+          ]))
+        const asked = (apiKey: string) =>
+          Effect.gen(function*() {
+            yield* calls
+            return (yield* requests).length
+          }).pipe(
+            Effect.provide(
+              testLayer(echoing, { apiKey: Redacted.make(apiKey), rateLimit: false, batching, cache: { store } })
+            )
+          )
+        expect(yield* asked(secret)).toBeGreaterThan(0)
+        expect(entries.size).toBe(0)
+        // Another client, with another key, is answered by the server, not with the first one's key.
+        expect(yield* asked("another-key")).toBeGreaterThan(0)
+      }))
+  }
+
+  it.effect("an answer without the key is still stored", () =>
+    Effect.gen(function*() {
+      const { entries, store } = mapStore()
+      yield* Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1", { fields: ["title"] })).pipe(
+        Effect.provide(testLayer(server, { apiKey: Redacted.make(secret), rateLimit: false, cache: { store } }))
+      )
+      expect(entries.size).toBe(1)
+    }))
+})

@@ -194,6 +194,19 @@ describe("input validation: a typed error and zero requests", () => {
       "path segment"
     ],
     ["empty author id", (s2) => s2.getAuthors(["1", ""]), "authorIds[1] is empty"],
+    // No URL of the API carries these (it ends at 8,192 bytes): refused before any work on them.
+    [
+      "a 10 MB title to match",
+      (s2) => s2.matchPaperTitle("word ".repeat(2_000_000)),
+      "(10000000 characters) is longer than a URL of the API can carry (8192 bytes)"
+    ],
+    [
+      "a bulk query of 3,000 CJK characters",
+      (s2) => s2.searchPaper("文".repeat(3000), { bulk: true }).pipe(Stream.runDrain),
+      "longer than a URL of the API can carry"
+    ],
+    ["a paper id of 9,000 characters", (s2) => s2.getPaper(`CorpusId:${"1".repeat(9000)}`), "longer than a URL"],
+    ["a batch id of 9,000 characters", (s2) => s2.getPapers(["CorpusId:1", "x".repeat(9000)]), "paperIds[1]"],
     ["bad concurrency", (s2) => s2.getPapers(["CorpusId:1"], { concurrency: 0 }), "concurrency 0"]
   ]
   for (const [name, run, message] of cases) {

@@ -44,7 +44,8 @@ export const bound: number = internal.bound
  * another letter in another script, as "ガ" or "й", stays), `ß` `æ` `ø` `ł`… spelled out, `&` as "and", the symbols that tell
  * titles apart spelled as words (`+` "plus", `<` "lt", `=` "eq", `%` "percent", `#` after a letter
  * "sharp", `*` in or after a word "star"; docs/jobs.md lists them), apostrophes dropped, any other
- * run of punctuation or white space as one space.
+ * run of punctuation or white space as one space. A text longer than any real title (10,000
+ * characters) is read only that far, so that its cost stays a real title's.
  *
  * @example
  * ```ts
@@ -58,7 +59,8 @@ export const bound: number = internal.bound
 export const normalise: (title: string) => string = internal.normalise
 
 /**
- * Compares the title a user gave with the title of a paper found for it.
+ * Compares the title a user gave with the title of a paper found for it. A text longer than any
+ * real title (10,000 characters) is the same as another only when the two are equal.
  *
  * @example
  * ```ts

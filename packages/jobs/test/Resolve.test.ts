@@ -5,6 +5,7 @@ import { Clock, Effect, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { Resolve, TitleMatch, Verify } from "../src/index.js"
+import { encodedBytes } from "../src/internal/resolveTitles.js"
 import { stopWords } from "../src/internal/text.js"
 import { json, requests, testLayer } from "./support/Scripted.js"
 
@@ -405,6 +406,33 @@ describe("Resolve.references checks every title and asks titles in groups (issue
       expect((results[2] as Resolve.NotFound).message).toBe("too long to send: 18000 bytes URL-encoded, at most 4000")
       for (const url of yield* requestsOf) expect(url.length).toBeLessThan(8192)
     }).pipe(Effect.provide(emulated())))
+
+  it.effect("a title too long to send is tooLong before anything reads its words, letters or none", () =>
+    Effect.gen(function*() {
+      yield* clear
+      const results = yield* resolve(["!?".repeat(3000), `A study of ${"word ".repeat(2_000_000)}`])
+      expect(results.map((r) => r._tag === "NotFound" ? r.notFound : r._tag)).toEqual(["tooLong", "tooLong"])
+      expect((results[1] as Resolve.NotFound).message).toBe(
+        "too long to send: 14000014 bytes URL-encoded, at most 4000"
+      )
+      expect(yield* requestsOf).toEqual([])
+    }).pipe(Effect.provide(emulated())))
+
+  it("the bytes of a title in a URL are its UTF-8 bytes, unreserved ones 1 and others 3 (property)", () => {
+    // Any UTF-16 units: pairs, lone surrogates (sent as U+FFFD), ASCII.
+    const units = fc.array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0, max: 0xffff })), {
+      maxLength: 60
+    })
+    fc.assert(
+      fc.property(units.map((codes) => String.fromCharCode(...codes)), (text) => {
+        const expected = [...new TextEncoder().encode(text)].reduce(
+          (n, byte) => n + (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? 1 : 3),
+          0
+        )
+        expect(encodedBytes(text)).toBe(expected)
+      })
+    )
+  })
 
   it.effect("a title match the server refuses (400) is that title's NotFound (refused); the others resolve", () =>
     Effect.gen(function*() {

@@ -252,9 +252,12 @@ describe("TitleMatch.compare", () => {
       }),
       { numRuns: 200 }
     )
-    // A 2 MB title from a server is not compared letter by letter with a 3,900-character one.
+    // A 2 MB title from a server is not compared letter by letter with a 3,900-character one (nor
+    // normalised whole: past 10,000 characters its similarity is the ratio of the lengths as given).
     const given = "deep learning ".repeat(280)
-    expect(TitleMatch.compare(given, "x".repeat(2_000_000))).toEqual({ similarity: 3919 / 2_000_000, same: false })
+    const huge = TitleMatch.compare(given, "x".repeat(2_000_000))
+    expect(huge.same).toBe(false)
+    expect(huge.similarity).toBeCloseTo(3919 / 2_000_000, 5)
     // A real title's similarity is measured, whatever the lengths.
     expect(
       TitleMatch.compare(
@@ -273,4 +276,32 @@ describe("TitleMatch.compare", () => {
       expect(!ab.same || ab.similarity >= TitleMatch.bound).toBe(true)
     }))
   })
+})
+
+describe("TitleMatch: a text longer than any real title", () => {
+  const huge = `A study of ${"word ".repeat(2_000_000)}`
+
+  it("is read only up to 10,000 characters: normalised, it is no longer than that", () => {
+    const normalised = TitleMatch.normalise(huge)
+    expect(normalised.length).toBeLessThanOrEqual(10_000)
+    expect(normalised.startsWith("a study of word word")).toBe(true)
+  })
+
+  it("is the same as another text only when the two are equal, even when they agree that far", () => {
+    const long = "word ".repeat(2_400)
+    expect(TitleMatch.compare(long, `${long} and more`).same).toBe(false)
+    expect(TitleMatch.compare(huge, huge)).toEqual({ similarity: 1, same: true })
+    const short = TitleMatch.compare(huge, "A study of word")
+    expect(short.same).toBe(false)
+    expect(short.similarity).toBeLessThan(0.01)
+  })
+
+  it("a real title's comparison is unchanged (property)", () =>
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), fc.string({ maxLength: 200 }), (a, b) => {
+        const c = TitleMatch.compare(a, b)
+        expect(c.same).toBe(TitleMatch.compare(b, a).same)
+        if (a === b && TitleMatch.normalise(a).length > 0) expect(c.same).toBe(true)
+      })
+    ))
 })

@@ -85,6 +85,14 @@ describe("the request log over HTTP", () => {
       )
     })))
 
+  it.effect("a query holding $& (a replacement pattern) is recorded as sent, the key still redacted", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const emulator = yield* startEmulator({ seed: 1, size: 100 })
+      yield* get(`${emulator.url}/graph/v1/paper/CorpusId:1015?q=$&api_key=s3cret`)
+      const [recorded] = yield* emulator.requests
+      expect(recorded?.url).toBe(`${emulator.url}/graph/v1/paper/CorpusId:1015?q=$&api_key=<redacted>`)
+    })))
+
   it.effect("other /__emulator paths and methods answer the emulator's own errors, not the API's 404", () =>
     Effect.scoped(Effect.gen(function*() {
       const emulator = yield* startEmulator({ seed: 1, size: 100 })

@@ -186,7 +186,10 @@ const fromStored = ({ answer }: Stored): Exit.Exit<unknown, ObjectNotFound> =>
  * operation that fails is logged and gives `fallback`, and after a failure of the store itself
  * every store it made is left alone for {@link pause}.
  */
-export const guard = (persistence: Persistence.Persistence["Service"]): Persistence.Persistence["Service"] => {
+export const guard = (
+  persistence: Persistence.Persistence["Service"],
+  holdsKey: (text: string) => boolean = () => false
+): Persistence.Persistence["Service"] => {
   let resumeAt = 0
   const guarded = <A, E extends Persistence.PersistenceError | Schema.SchemaError, R>(
     use: Effect.Effect<A, E, R>,
@@ -242,9 +245,13 @@ export const guard = (persistence: Persistence.Persistence["Service"]): Persiste
             if (request === undefined || !Duration.isGreaterThan(ttl, Duration.zero)) return Effect.void
             return Effect.flatMap(Clock.currentTimeMillis, (now) => {
               const entry = toStored(exit, request, now + Duration.toMillis(ttl))
-              return entry === undefined
-                ? Effect.void
-                : guarded(store.set(new Stamped(PrimaryKey.value(key), ttl), Exit.succeed(entry)), undefined)
+              if (entry === undefined) return Effect.void
+              // A server that echoed the key (in any spelling) would have it written to disk and
+              // served to a client with another key: such an answer is used once, never kept.
+              if (holdsKey(JSON.stringify(entry))) {
+                return Effect.logWarning(`S2 cache: the answer to ${request} holds the API key; not stored`)
+              }
+              return guarded(store.set(new Stamped(PrimaryKey.value(key), ttl), Exit.succeed(entry)), undefined)
             })
           }
           return {

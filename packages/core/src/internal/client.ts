@@ -24,7 +24,7 @@ import * as Endpoint from "./endpoint.js"
 import * as Graph from "./graph.js"
 import * as Lookups from "./lookups.js"
 import * as Recommendations from "./recommendations.js"
-import { defaultMaxResponseBytes } from "./response.js"
+import { defaultMaxResponseBytes, holdsKey } from "./response.js"
 import * as SharedLimiter from "./sharedLimiter.js"
 import * as Transport from "./transport.js"
 import * as Validate from "./validate.js"
@@ -84,10 +84,17 @@ const rateLimiter = (
  * The response cache over the store the option names (opened in the scope, guarded): the
  * transport's hook, and what the batching windows need to store each lookup on its own.
  */
-const responseCache = Effect.fnUntraced(function*(cache: CacheOptions, apiUrl: string) {
+const responseCache = Effect.fnUntraced(function*(
+  cache: CacheOptions,
+  apiUrl: string,
+  apiKey: Redacted.Redacted<string> | undefined
+) {
   const timeToLive = yield* option(Validate.positiveDuration("cache.timeToLive", cache.timeToLive ?? "1 day"))
   const context = yield* Layer.build(cache.store).pipe(Effect.mapError(storeError("cache.store")))
-  const persistence = ResponseCacheHook.guard(Context.get(context, Persistence.Persistence))
+  const persistence = ResponseCacheHook.guard(
+    Context.get(context, Persistence.Persistence),
+    holdsKey(apiKey === undefined ? undefined : Redacted.value(apiKey))
+  )
   const storeId = cache.storeId ?? "s2-effect"
   const lookups: Lookups.Cache = {
     persistence,
@@ -140,7 +147,7 @@ const transportConfig = (options: Options) =>
       : yield* option(Validate.positiveDuration("deadline", options.deadline ?? defaultDeadline))
     if (options.apiKey !== undefined) yield* option(Validate.headerValue("apiKey", Redacted.value(options.apiKey)))
     const pace = yield* rateLimiter(options.rateLimit, options.apiKey)
-    const cache = options.cache === undefined ? undefined : yield* responseCache(options.cache, apiUrl)
+    const cache = options.cache === undefined ? undefined : yield* responseCache(options.cache, apiUrl, options.apiKey)
     const config = {
       apiUrl,
       apiKey: Option.fromNullishOr(options.apiKey),

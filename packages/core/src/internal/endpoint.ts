@@ -59,8 +59,20 @@ export interface Context {
 /** `GET /graph/v1/paper/{id}/citations`: the route, as spans and protocol errors name it. */
 export const route = (endpoint: Endpoint): string => `${endpoint.method} ${Req.prefixes[endpoint.api]}${endpoint.path}`
 
-/** The path with the (validated) id in place. */
-export const place = (endpoint: Endpoint, id: string): string => endpoint.path.replace("{id}", PaperId.toPath(id))
+/**
+ * How an id is written in a path: a paper id with its slashes (a DOI's `/` stays a segment
+ * separator, as the API expects: see `PaperId.toPath`), an author id as one segment.
+ */
+const written = { paper: PaperId.toPath, author: encodeURIComponent } as const
+
+/**
+ * The path with the (validated) id in place. Spliced, never `String.replace` with the id as the
+ * replacement: `$'` in an id is a pattern there, and `..$'/..$'/datasets/…` asked another API.
+ */
+export const place = (endpoint: Endpoint, id: string, subject: keyof typeof written): string => {
+  const at = endpoint.path.indexOf("{id}")
+  return `${endpoint.path.slice(0, at)}${written[subject](id)}${endpoint.path.slice(at + "{id}".length)}`
+}
 
 const spanOptions = (endpoint: Endpoint) => ({
   attributes: { "s2.endpoint": route(endpoint) },

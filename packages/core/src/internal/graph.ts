@@ -178,7 +178,10 @@ const idOf = (subject: "paper" | "author", id: string) =>
 /** Bulk search may list everything (an empty query); the others need words to search for. */
 const queryParam = (text: string, allowEmpty = false): Effect.Effect<Filters.QueryParam, S2Error> =>
   allowEmpty
-    ? Effect.succeed(["query", text])
+    ? Effect.as(
+      Validate.inputEffect(Validate.fitsUrl("query", text, "the words to search for")),
+      ["query", text] as const
+    )
     : Effect.as(
       Validate.inputEffect(Validate.nonBlank("query", text, "the words to search for")),
       ["query", text] as const
@@ -195,7 +198,7 @@ const listRequest = <P, I>(
     const query: Array<Filters.QueryParam> = []
     let path = endpoint.path
     if (endpoint.subject === "query") query.push(yield* queryParam(subject))
-    else path = Endpoint.place(endpoint, yield* idOf(endpoint.subject, subject))
+    else path = Endpoint.place(endpoint, yield* idOf(endpoint.subject, subject), endpoint.subject)
     query.push(...yield* extra, yield* Endpoint.fieldsParam(endpoint, options.fields))
     if (endpoint.dated && options.publicationDateOrYear !== undefined) {
       query.push([
@@ -324,7 +327,7 @@ const lookup = <A, I>(context: Context, endpoint: Lookup<A, I>, loader: Lookups.
     const checked = yield* idOf(endpoint.subject, id)
     const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)
     // Batched or not, a lookup stands for this request: the response cache keys it by it.
-    const request = Req.get("graph", Endpoint.place(endpoint, checked), [["fields", fields]])
+    const request = Req.get("graph", Endpoint.place(endpoint, checked, endpoint.subject), [["fields", fields]])
     const scope = yield* Lookups.BatchingOverride
     if (!(scope.enabled ?? context.loaders.settings.enabled)) {
       return yield* context.transport.execute(request, endpoint.schema)

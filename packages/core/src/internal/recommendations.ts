@@ -60,7 +60,7 @@ export const make = (context: Endpoint.Context) => ({
       const id = yield* Validate.inputEffect(Validate.paperId(paperId))
       const poolFrom = yield* Validate.inputEffect(Validate.oneOf("poolFrom", options.poolFrom ?? "recent", pools))
       const params = [...yield* query(getRecommendedPapers, options), ["from", poolFrom] as const]
-      const request = Req.get("recommendations", Endpoint.place(getRecommendedPapers, id), params)
+      const request = Req.get("recommendations", Endpoint.place(getRecommendedPapers, id, "paper"), params)
       const answer = yield* Endpoint.call(context, getRecommendedPapers, request, RecommendationAnswer)
       return answer.recommendedPapers
     }

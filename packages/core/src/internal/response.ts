@@ -211,3 +211,12 @@ export const redactKey = (key: string | undefined) => {
     return viewHidden === view ? hidden : viewHidden
   }
 }
+
+/**
+ * Whether a text holds the key in any spelling {@link redactKey} hides: what must never be kept
+ * (an answer that echoed the key is not cached).
+ */
+export const holdsKey = (key: string | undefined) => {
+  const hide = redactKey(key)
+  return (text: string): boolean => hide(text) !== text
+}

@@ -124,9 +124,47 @@ export const headerValue = (parameter: string, value: string): Check<string> => 
     )
 }
 
-/** Text with something in it besides spaces. */
+/**
+ * The most bytes a URL of the API may have: its gateway ends URLs at 8,192 bytes (a query of 20,000
+ * characters is answered 414), so a value that takes more than that in a URL can never be sent.
+ */
+export const maxUrlBytes = 8192
+
+/**
+ * The fewest bytes `text` can take in a URL (a character of ASCII one, any other its UTF-8 bytes
+ * percent-encoded, three each), counted only until past `limit`: a 10 MB text costs no more than a
+ * short one, and no copy of it is made.
+ */
+const fewestUrlBytes = (text: string, limit: number): number => {
+  let bytes = 0
+  for (let i = 0; i < text.length && bytes <= limit; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 6
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 12
+      i++
+    } else bytes += 9
+  }
+  return bytes
+}
+
+/** A value no URL of the API can carry is refused before any other work on it (see {@link maxUrlBytes}). */
+export const fitsUrl = (parameter: string, text: string, what: string): Check<string> =>
+  fewestUrlBytes(text, maxUrlBytes) > maxUrlBytes
+    ? refuse(
+      parameter,
+      `${parameter} ${quoted(text)} (${text.length} characters) is longer than a URL of the API can carry ` +
+        `(${maxUrlBytes} bytes): give ${what}`
+    )
+    : Result.succeed(text)
+
+/** Text with something in it besides spaces, short enough for a URL of the API. */
 export const nonBlank = (parameter: string, text: string, what: string): Check<string> =>
-  text.trim().length === 0 ? refuse(parameter, `${parameter} is empty: give ${what}`) : Result.succeed(text)
+  Result.flatMap(
+    fitsUrl(parameter, text, what),
+    () => text.trim().length === 0 ? refuse(parameter, `${parameter} is empty: give ${what}`) : Result.succeed(text)
+  )
 
 /** One of a fixed set of values. */
 export const oneOf = <A extends string>(parameter: string, value: string, allowed: ReadonlyArray<A>): Check<A> => {
@@ -302,6 +340,8 @@ const paperIdForms =
 
 /** What can never be an id of any kind; the server decides which of the rest exist. */
 const anyId = (id: string, parameter: string, forms: string): Check<string> => {
+  const long = fitsUrl(parameter, id, forms)
+  if (Result.isFailure(long)) return long
   if (id.trim().length === 0) return refuse(parameter, `${parameter} is empty: give ${forms}`)
   if (control.test(id)) {
     return refuse(parameter, `${parameter} ${quoted(id)} contains a control character: give ${forms}`)

@@ -81,11 +81,12 @@ const lookupTitle = (title: string, fields: FieldList) =>
 
 /** What settles a title without a request: nothing to match, or too long to send. */
 const unaskable = (title: string): Outcome | undefined => {
-  if (phrase(title).length === 0) return missing("noTitleMatch", "the title has no letters or digits to match")
+  // The length first: it is one pass without a copy, and a title too long to send gets no other work.
   const bytes = encodedBytes(title)
-  return bytes > queryBytes
-    ? missing("tooLong", `too long to send: ${bytes} bytes URL-encoded, at most ${queryBytes}`)
-    : undefined
+  if (bytes > queryBytes) {
+    return missing("tooLong", `too long to send: ${bytes} bytes URL-encoded, at most ${queryBytes}`)
+  }
+  return phrase(title).length === 0 ? missing("noTitleMatch", "the title has no letters or digits to match") : undefined
 }
 
 const lookupIds = Effect.fnUntraced(function*(

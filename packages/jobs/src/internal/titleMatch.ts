@@ -58,9 +58,23 @@ const letters = (text: string): string =>
       .normalize("NFC")
   ).replace(greekLetter, (c) => greekNameByLetter.get(c)!)
 
+/**
+ * Longer than any real title (the longest on the server are a few thousand characters): past it a
+ * title is read only up to it, so that a 10 MB "title" costs what a real one does (its normalising
+ * took 600 MB and 6 s), and is never the same as another text.
+ */
+export const longest = 10_000
+
+/** The title up to {@link longest} characters, never splitting a surrogate pair. */
+const bounded = (title: string): string => {
+  if (title.length <= longest) return title
+  const high = title.charCodeAt(longest - 1)
+  return title.slice(0, high >= 0xd800 && high <= 0xdbff ? longest - 1 : longest)
+}
+
 /** See `TitleMatch.normalise`. */
 export const normalise = (title: string): string =>
-  letters(plain(title))
+  letters(plain(bounded(title)))
     .replace(/&/g, " and ")
     // "Don't" and "Don’t" are one word, not "don" and "t".
     .replace(/['’ʼ`]/g, "")
@@ -115,9 +129,16 @@ export const compareNormalised = (a: string, b: string): Comparison => {
   return { similarity, same: similarity >= bound && (x.words === y.words || x.spaced === y.spaced) }
 }
 
-/** See `TitleMatch.compare`. */
-export const compare = (given: string, found: string): Comparison =>
-  compareNormalised(normalise(given), normalise(found))
+/**
+ * See `TitleMatch.compare`. A title past {@link longest} is read only that far, so it is the same as
+ * another only when the two texts are equal; its similarity is at most the ratio of the lengths.
+ */
+export const compare = (given: string, found: string): Comparison => {
+  const comparison = compareNormalised(normalise(given), normalise(found))
+  if (Math.max(given.length, found.length) <= longest || given === found) return comparison
+  const ratio = Math.min(given.length, found.length) / Math.max(given.length, found.length)
+  return { similarity: Math.min(comparison.similarity, ratio), same: false }
+}
 
 /** See `TitleMatch.describeNearest`. */
 export const describeNearest = (found: string, similarity: number): string =>

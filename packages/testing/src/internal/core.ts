@@ -117,7 +117,9 @@ export class EmulatorCore {
       seq: ++this.seq,
       at: now,
       method: request.method,
-      url: search === request.url.search ? request.url.href : request.url.href.replace(request.url.search, search),
+      url: search === request.url.search
+        ? request.url.href
+        : request.url.href.replace(request.url.search, () => search),
       host: request.url.host,
       path: request.url.pathname,
       query: [...request.url.searchParams.entries()].map((
