@@ -20,6 +20,7 @@ import { oneLine } from "../src/internal/citable/facts.js"
 import { keys } from "../src/internal/citable/keys.js"
 import { balanced } from "../src/internal/citable/latex.js"
 import { texTable } from "../src/internal/citable/texTable.js"
+import { markedText } from "./support/MarkedText.js"
 import { present, recordedPapers } from "./support/RecordedPapers.js"
 
 const paper = (fields: Record<string, unknown>): Paper =>
@@ -251,9 +252,45 @@ describe("issue 36 point 3: a server's text cannot open an entry or close a fiel
   })
 })
 
+describe("issue 44 point 2: a brace with a combining mark cannot close a field", () => {
+  it("a journal's `}` + U+0301 is spelled, not bare: the user's entry is the only one under their key", () => {
+    const sneaky = "J}\u0301}\u0301, title={fake}}\n@article{turing50, title={not yours}, journal={x"
+    const text = Citable.bibtex([
+      { paper: paper({ title: "Computing machinery", year: 1950, journal: { name: sneaky } }), key: "turing50" }
+    ])
+    expect(asBibtexReads(text)).toEqual(["article:turing50"])
+    const [entry] = parse(text)
+    expect(entry!.fields.title).toBe("Computing machinery")
+    expect(entry!.fields.journal).toMatch(/^J\{\\textbraceright\}\u0301\{\\textbraceright\}\u0301, title=/)
+    for (const value of Object.values(entry!.fields)) expect(balanced(value), value).toBe(true)
+  })
+
+  it("a `{`, `\\` or `$` with marks, and marks alone, in every field we write: each value balanced (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          title: markedText,
+          venue: markedText,
+          journal: fc.record({ name: markedText, volume: markedText, pages: markedText }),
+          authors: fc.array(fc.record({ authorId: fc.constant("1"), name: markedText }), { maxLength: 3 })
+        }),
+        fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), markedText, { maxKeys: 3 }),
+        (fields, extra) => {
+          const input = { paper: paper(fields), key: "mine", extra }
+          const written = Citable.bibtex([input])
+          expect(asBibtexReads(written)).toEqual([`${bib.parts(input, keys()).type}:mine`])
+          for (const [, value] of bib.parts(input, keys()).fields) expect(balanced(value), value).toBe(true)
+        }
+      ),
+      { numRuns: 500 }
+    )
+  })
+})
+
 const text = fc.oneof(
   fc.string({ unit: "binary", maxLength: 40 }),
-  fc.stringMatching(/^[{}\\@,=#%&$_~^"a-zA-Z \n\r]{0,40}$/)
+  fc.stringMatching(/^[{}\\@,=#%&$_~^"a-zA-Z \n\r]{0,40}$/),
+  markedText
 )
 
 const arbitraryPaper = fc.record({
