@@ -230,6 +230,37 @@ describe("keys", () => {
   })
 })
 
+describe("issue 44 point 6: a key the user wrote is never changed or taken", () => {
+  const notes = paper({ title: "Notes", year: 1843, authors: [{ authorId: "1", name: "Ada Lovelace" }] })
+  const other = paper({ title: "Other", year: 1843 })
+
+  it("a key written twice is renamed past the user's own keys, with a note; a made key skips them too", () => {
+    const inputs = [
+      { paper: notes, key: "K" },
+      { paper: other, key: "K" },
+      { paper: other, key: "Ka" },
+      { paper: notes },
+      { paper: other, key: "lovelace1843notes" }
+    ]
+    const written = Citable.bibtex(inputs)
+    const bibKeys = parse(written).map((e) => e.key)
+    expect(bibKeys).toEqual(["K", "Kb", "Ka", "lovelace1843notesa", "lovelace1843notes"])
+    expect(parse(written).find((e) => e.key === "Ka")!.fields.title).toBe("Other")
+    expect(written).toContain(
+      "% s2: the key K is written twice; this entry is written as Kb, BibTeX would drop it as a repeat\n@misc{Kb,"
+    )
+    expect(asBibtexReads(written)).toHaveLength(5)
+    expect(Citable.cslJson(inputs).map((item) => item.id)).toEqual(bibKeys)
+    expect([...Citable.ris(inputs).matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(bibKeys)
+  })
+
+  it("a writer of a stream told the user's keys keeps them for the entries still to come", () => {
+    const w = Citable.bibtexWriter({ keys: ["K", "K", "Ka"] })
+    const written = [{ paper: notes, key: "K" }, { paper: other, key: "K" }, { paper: other, key: "Ka" }].map(w.write)
+    expect(written.map((e) => parse(e)[0]!.key)).toEqual(["K", "Kb", "Ka"])
+  })
+})
+
 describe("issue 36 point 3: a server's text cannot open an entry or close a field", () => {
   const sneaky = "a\\}}, note={ @misc{turing50, title={not yours}} }"
 

@@ -5,7 +5,7 @@
  */
 import type { Item } from "../../Citable.js"
 import { type Facts, facts as factsOf, type Kind, oneLine, type Person } from "./facts.js"
-import { keyFor, type Keys } from "./keys.js"
+import { keyOf, type Keys } from "./keys.js"
 import { balanced, tex, title } from "./latex.js"
 
 const entryType: Readonly<Record<Kind, string>> = {
@@ -74,11 +74,13 @@ const extraFields = (extra: Readonly<Record<string, string>>, ours: ReadonlySet<
   })
 }
 
-/** An entry before it is written: its type, key, and fields in order. */
+/** An entry before it is written: its type, key, and fields in order; what BibTeX skips before it. */
 export interface Parts {
   readonly type: string
   readonly key: string
   readonly fields: ReadonlyArray<readonly [string, string]>
+  /** Lines of text before the entry (what BibTeX reads as a comment), each without `@`. */
+  readonly notes: ReadonlyArray<string>
 }
 
 /** The parts of one item's entry, its key taken from `keys` (the user's, else one made from the paper). */
@@ -87,12 +89,17 @@ export const parts = (item: Item, keys: Keys): Parts => {
   const own = ownFields(f).filter(([, value]) => value.length > 0)
   const names = new Set(own.map(([name]) => name))
   const extra = item.extra === undefined ? [] : extraFields(item.extra, names)
-  return { type: entryType[f.kind], key: keyFor(keys, item, f), fields: [...own, ...extra] }
+  const { key, renamed } = keyOf(keys, item, f)
+  // A key holds no `@` (userKey drops it): the line cannot start an entry.
+  const notes = renamed === undefined
+    ? []
+    : [`% s2: the key ${renamed} is written twice; this entry is written as ${key}, BibTeX would drop it as a repeat`]
+  return { type: entryType[f.kind], key, fields: [...own, ...extra], notes }
 }
 
-/** One entry, a field a line. */
+/** One entry, a field a line, after its notes. */
 export const entry = (item: Item, keys: Keys): string => {
-  const { fields, key, type } = parts(item, keys)
+  const { fields, key, notes, type } = parts(item, keys)
   const body = fields.map(([name, value]) => `  ${name === "archiveprefix" ? "archivePrefix" : name} = {${value}}`)
-  return `@${type}{${key},\n${body.join(",\n")}\n}\n`
+  return `${notes.map((line) => `${line}\n`).join("")}@${type}{${key},\n${body.join(",\n")}\n}\n`
 }
