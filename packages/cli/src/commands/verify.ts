@@ -205,7 +205,7 @@ export const verify = ClientCommand.make(
         Stream.mapEffect(([v, i]) => corrected(inputs[i], v)),
         Stream.flattenIterable
       )
-      yield* printItems(format, items)
+      yield* printItems(format, items, inputs.flatMap((i) => typeof i !== "string" && "fields" in i ? [i.key] : []))
     } else {
       yield* Output.stream(
         { format: Option.some(format), max: Option.none() },
