@@ -36,9 +36,16 @@ import * as risRecords from "./internal/citable/ris.js"
 
 /**
  * A paper to write, with the user's own `key` (kept: only characters that cannot be part of a key —
- * whitespace, `"#%'(),={}~\@` — are dropped) and, for BibTeX, their `extra` fields: each is added
- * when the entry has no field of that name from the paper, its value kept as written when its
- * braces balance (else written as text).
+ * whitespace, `"#%'(),={}~\@` — are dropped) and, for BibTeX, their `extra` fields (all of a .bib
+ * entry's fields may be given): each is written, its value as written when its braces balance
+ * (else as text), unless the paper's record has it. The record's values replace the user's
+ * `author`, `title`, `year`, `volume`, `number`, `pages`, `doi` and `eprint` when it has them, and
+ * a field saying the same under another name (`journal`, `booktitle`, `journaltitle` and
+ * `howpublished` for the container, `date` for the year, `issue` for the number, `eprinttype` and
+ * `archiveprefix` for the eprint; `month` when the year changes, `primaryclass` when the eprint
+ * does). A field the record lacks (no authors, no year, `publisher`, `isbn`, `note`…) keeps the
+ * user's value, and the user's `url` is kept over the Semantic Scholar page. A `%` line before the
+ * entry names every field of the user's that is not written, and why.
  *
  * @category models
  * @since 1.0.0

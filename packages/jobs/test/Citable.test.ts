@@ -180,6 +180,68 @@ describe("BibTeX text", () => {
   })
 })
 
+describe("issue 44 point 7: the user's fields are kept where the record has none", () => {
+  const user = {
+    author: "Turing, Alan M.",
+    title: "Computing machinery and intelligence",
+    year: "1950",
+    journal: "Mind",
+    publisher: "Oxford University Press",
+    note: "The imitation game"
+  }
+
+  it("a record without authors or year keeps the user's author, year and publisher", () => {
+    const written = Citable.bibtex([{
+      paper: paper({ title: "Computing Machinery and Intelligence" }),
+      key: "t",
+      extra: user
+    }])
+    const [entry] = parse(written)
+    expect(entry!.fields).toEqual({
+      title: "Computing {Machinery} and {Intelligence}",
+      author: "Turing, Alan M.",
+      year: "1950",
+      journal: "Mind",
+      publisher: "Oxford University Press",
+      note: "The imitation game"
+    })
+    // The title is the record's: the line before the entry says the user's was replaced.
+    expect(written.split("\n")[0]).toBe("% s2: Semantic Scholar's values written in place of yours: title")
+  })
+
+  it("a complete record keeps the user's publisher; their journal under another name is replaced, and said so", () => {
+    const record = paper({
+      title: "Computing Machinery and Intelligence",
+      year: 1950,
+      authors: [{ authorId: "1", name: "A. M. Turing" }],
+      journal: { name: "Mind", volume: "LIX", pages: "433-460" },
+      externalIds: { DOI: "10.1093/mind/LIX.236.433" }
+    })
+    const written = Citable.bibtex([{ paper: record, key: "t", extra: { ...user, booktitle: "Mind?", month: "oct" } }])
+    const [entry] = parse(written)
+    expect(entry!.fields).toMatchObject({ journal: "Mind", publisher: "Oxford University Press", month: "oct" })
+    expect(entry!.fields.booktitle).toBeUndefined()
+    expect(written.split("\n")[0]).toBe(
+      "% s2: Semantic Scholar's values written in place of yours: author, title, year, journal, booktitle"
+    )
+  })
+
+  it("CSL-JSON and RIS fill what the record lacks from the user's fields too", () => {
+    const input = { paper: paper({ title: "Computing Machinery and Intelligence" }), key: "t", extra: user }
+    const [item] = Citable.cslJson([input])
+    expect(item).toMatchObject({
+      author: [{ family: "Turing", given: "Alan M." }],
+      issued: { "date-parts": [[1950]] },
+      "container-title": "Mind",
+      publisher: "Oxford University Press"
+    })
+    const ris = Citable.ris([input])
+    for (const line of ["AU  - Turing, Alan M.", "PY  - 1950", "PB  - Oxford University Press", "T2  - Mind"]) {
+      expect(ris).toContain(`${line}\r\n`)
+    }
+  })
+})
+
 describe("the LaTeX table", () => {
   it("is unicode2latex's spelling of its characters (regenerate with node packages/jobs/scripts/citable-table.mjs)", () => {
     const transform = new Transform("bibtex-creator", { charmap: { ...charmap } })

@@ -6,6 +6,7 @@
  */
 import type { Paper } from "@s2-effect/core"
 import { replaceUnsafe } from "@s2-effect/core"
+import { plain } from "../bibtex.js"
 import { isDoi, withoutDoiPrefix } from "../ids.js"
 
 /** What a paper is, as the writers tell it: each maps it to its own type names. */
@@ -42,6 +43,8 @@ export interface Facts {
   readonly doi: string
   readonly url: string
   readonly arxiv: string
+  /** The publisher, from the user's fields (the record has none); "" when none. */
+  readonly publisher: string
 }
 
 // Of the characters core's `replaceUnsafe` lists, a lone surrogate becomes U+FFFD; the
@@ -216,6 +219,56 @@ export const facts = (paper: Paper): Facts => {
     pages: pagesOf(paper.journal?.pages),
     doi: doiOf(paper),
     url: urlOf(paper),
-    arxiv: arxivId.test(arxiv) ? arxiv : ""
+    arxiv: arxivId.test(arxiv) ? arxiv : "",
+    publisher: ""
+  }
+}
+
+/** A BibTeX name as plain text ("von Last, Jr, First", "Last, First" or "First von Last") split into its parts. */
+const bibtexPerson = (name: string): Person | undefined => {
+  const parts = name.split(",").map((part) => part.trim())
+  if (parts.length < 2) return person(name)
+  const [last, given] = parts.length === 2 ? [parts[0]!, parts[1]!] : [parts[0]!, parts[2]!]
+  const words = last.split(" ").filter((w) => w.length > 0)
+  let cut = 0
+  while (cut < words.length - 1 && /^\p{Ll}/u.test(words[cut]!)) cut++
+  const family = words.slice(cut).join(" ")
+  return family.length === 0
+    ? undefined
+    : { given, particle: words.slice(0, cut).join(" "), family, suffix: parts.length === 2 ? "" : parts[1]! }
+}
+
+/**
+ * The facts with what the record lacks taken from the user's own BibTeX fields (as plain text): a
+ * record without authors, year, title, container, volume, number, pages or DOI keeps the user's,
+ * and the user's publisher is kept. For CSL-JSON and RIS; the BibTeX writer keeps the user's TeX.
+ */
+export const withUserFields = (f: Facts, extra: Readonly<Record<string, string>> | undefined): Facts => {
+  if (extra === undefined) return f
+  const user = new Map(
+    Object.entries(extra).map((
+      [name, value]
+    ) => [name.toLowerCase(), typeof value === "string" ? oneLine(plain(value)) : ""])
+  )
+  const get = (...names: ReadonlyArray<string>): string =>
+    names.map((n) => user.get(n) ?? "").find((v) => v.length > 0) ?? ""
+  const yearText = /^\d{1,4}$/.exec(get("year"))?.[0]
+  const year = f.year ?? (yearText === undefined || Number(yearText) === 0 ? undefined : Number(yearText))
+  const authors = f.authors.length > 0
+    ? f.authors
+    : get("author").split(/\s+and\s+/).filter((n) => n !== "others").flatMap((n) => bibtexPerson(n) ?? [])
+  const doi = withoutDoiPrefix(get("doi"))
+  return {
+    ...f,
+    title: f.title || get("title"),
+    authors,
+    year,
+    date: f.date.length > 0 || year === undefined ? f.date : [year],
+    container: f.container || (f.kind === "preprint" ? "" : get("journal", "journaltitle", "booktitle")),
+    volume: f.volume || get("volume"),
+    issue: f.issue || get("number", "issue"),
+    pages: f.pages ?? pagesOf(get("pages")),
+    doi: f.doi || (isDoi(doi) ? uriSafe(doi) : ""),
+    publisher: get("publisher")
   }
 }
