@@ -54,6 +54,12 @@ export interface Item {
   readonly paper: Paper
   readonly key?: string | undefined
   readonly extra?: Readonly<Record<string, string>> | undefined
+  /**
+   * The user's own entry type (`inproceedings`, `article`, `book`…), when they gave one: a paper the
+   * record does not type is written as it says (`@inproceedings` with `booktitle`, CSL
+   * `paper-conference`, RIS `CPAPER`), unless the record's venue is a journal.
+   */
+  readonly type?: string | undefined
 }
 
 /**

@@ -29,6 +29,8 @@ export interface Entry {
   readonly line?: number | undefined
   readonly problem?: string | undefined
   readonly warnings?: ReadonlyArray<string> | undefined
+  /** Its entry type as written, in lower case (`inproceedings`, `article`…), when known. */
+  readonly type?: string | undefined
 }
 
 /**

@@ -126,6 +126,47 @@ describe("BibTeX entry types, from publication types and venue", () => {
   })
 })
 
+describe("issue 48: a conference paper is @inproceedings, CSL paper-conference, RIS CPAPER", () => {
+  const types = (input: Citable.Item) => [
+    parse(Citable.bibtex([input]))[0]!.type,
+    Citable.cslJson([input])[0]!.type,
+    /^TY {2}- (\w+)\r$/m.exec(Citable.ris([input]))![1]
+  ]
+
+  it("ICML's paper, its journal the conference's name, is @inproceedings with that booktitle", () => {
+    const icml = paper({
+      title: "X",
+      publicationTypes: ["JournalArticle"],
+      venue: "International Conference on Machine Learning",
+      publicationVenue: {
+        name: "International Conference on Machine Learning",
+        type: "conference",
+        alternate_names: ["ICML", "Int Conf Mach Learn"]
+      },
+      journal: { name: "International Conference on Machine Learning", pages: "1791-1799" }
+    })
+    expect(types({ paper: icml })).toEqual(["inproceedings", "paper-conference", "CPAPER"])
+    const entry = parse(Citable.bibtex([icml]))[0]!
+    expect(entry.fields.booktitle).toBe("International Conference on Machine Learning")
+    expect(entry.fields.journal).toBeUndefined()
+    expect(Citable.cslJson([icml])[0]!["container-title"]).toBe("International Conference on Machine Learning")
+  })
+
+  it("a record that does not say, written as the user's entry type; a journal venue stays a journal", () => {
+    const untyped = paper({ title: "X", journal: { name: "ICML" } })
+    expect(types({ paper: untyped, type: "inproceedings" })).toEqual(["inproceedings", "paper-conference", "CPAPER"])
+    expect(types({ paper: untyped })).toEqual(["article", "article-journal", "JOUR"])
+    const venueOnly = paper({ title: "X", venue: "Nature" })
+    expect(types({ paper: venueOnly, type: "article" })).toEqual(["article", "article-journal", "JOUR"])
+    const journal = paper({
+      title: "X",
+      journal: { name: "Mind" },
+      publicationVenue: { name: "Mind", type: "journal" }
+    })
+    expect(types({ paper: journal, type: "inproceedings" })).toEqual(["article", "article-journal", "JOUR"])
+  })
+})
+
 describe("BibTeX text", () => {
   it("authors as 'von Last, Jr, First'; a lone 'and' braced; the initials written against a name split off", () => {
     const names = ["Tamara von Glehn", "Martin Luther King Jr.", "T.Chuprina", "Research and Development", "Aristotle"]
@@ -438,7 +479,8 @@ describe("whatever a record holds (property)", () => {
         fc.array(fc.tuple(arbitraryPaper, fc.option(text, { nil: undefined })), { maxLength: 4 }),
         (items) => {
           const inputs = items.map(([p, key]) => ({ paper: p, key }))
-          const run = keys()
+          // As Citable.bibtex makes its run: every key the user wrote reserved.
+          const run = keys(inputs.flatMap((input) => input.key === undefined ? [] : [input.key]))
           const parts = inputs.map((input) => bib.parts(input, run))
           const written = Citable.bibtex(inputs)
           expect(asBibtexReads(written)).toEqual(parts.map((p) => `${p.type}:${p.key}`))

@@ -129,7 +129,7 @@ const corrected = (input: Verify.Input | undefined, v: Verify.Verification) =>
     const entry = input !== undefined && typeof input !== "string" && "fields" in input ? input : undefined
     const item: Citable.Item = entry === undefined
       ? { paper: v.paper }
-      : { paper: v.paper, key: entry.key, extra: entry.fields }
+      : { paper: v.paper, key: entry.key, extra: entry.fields, type: entry.type }
     return [item]
   })
 

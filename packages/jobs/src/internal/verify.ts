@@ -222,6 +222,7 @@ export const fromBibtex = (text: string): ReadonlyArray<Verify.Entry> => {
       key: entry.key,
       fields: entry.fields,
       line: entry.line,
+      type: entry.type,
       ...(problem === undefined ? {} : { problem }),
       ...(same.length === 0 ? {} : { warnings: [repeatedWhy(same, false)] })
     }

@@ -143,7 +143,7 @@ export interface Parts {
 
 /** The parts of one item's entry, its key taken from `keys` (the user's, else one made from the paper). */
 export const parts = (item: Item, keys: Keys): Parts => {
-  const f = factsOf(item.paper)
+  const f = factsOf(item.paper, item.type)
   const { fields, notes } = merged(ownFields(f).filter(([, value]) => value.length > 0), item.extra ?? {})
   // The key made as the CSL and RIS writers make it, from the user's fields where the record has none.
   const { key, renamed } = keyOf(keys, item, withUserFields(f, item.extra))

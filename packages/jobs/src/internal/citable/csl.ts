@@ -28,7 +28,7 @@ const present = (fields: Record<string, string | undefined>): Record<string, str
 
 /** The CSL-JSON item of one paper; its `id` is the user's key, else one made as for BibTeX. */
 export const item = (input: Item, keys: Keys): CslItem => {
-  const f = withUserFields(factsOf(input.paper), input.extra)
+  const f = withUserFields(factsOf(input.paper, input.type), input.extra)
   const preprint = f.kind === "preprint"
   return {
     id: keyFor(keys, input, f),

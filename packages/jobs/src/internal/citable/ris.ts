@@ -45,7 +45,7 @@ const tags = (f: Facts, key: string): ReadonlyArray<readonly [string, string]> =
 
 /** The RIS record of one paper; `ID` is the user's key, else one made as for BibTeX. */
 export const record = (input: Item, keys: Keys): string => {
-  const f = withUserFields(factsOf(input.paper), input.extra)
+  const f = withUserFields(factsOf(input.paper, input.type), input.extra)
   const key = keyFor(keys, input, f)
   const lines = [
     ["TY", recordType[f.kind]] as const,
