@@ -153,7 +153,7 @@ describe("s2 verify", () => {
       // A field the record does not have is the user's (issue 44 point 7), and what was replaced is said.
       expect(vaswani).toContain("  publisher = {Curran Associates}")
       expect(bib).toMatch(
-        /^% s2: Semantic Scholar's values written in place of yours: [a-z, ]*booktitle[a-z, ]*\n@inproceedings\{vaswani17,/m
+        /^% s2: Semantic Scholar's values written in place of yours, which differ: [a-z, ]*booktitle[a-z, ]*\n@inproceedings\{vaswani17,/m
       )
       expect(vaswani).not.toContain("Advances in")
       expect(bib).toContain("  note = {The imitation game}")

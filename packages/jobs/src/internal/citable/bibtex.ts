@@ -4,6 +4,7 @@
  * early or open another entry. Text goes through {@link tex}; titles through {@link title}.
  */
 import type { Item } from "../../Citable.js"
+import { plain } from "../bibtex.js"
 import { type Facts, facts as factsOf, type Kind, oneLine, type Person, withUserFields } from "./facts.js"
 import { keyOf, type Keys } from "./keys.js"
 import { balanced, tex, title } from "./latex.js"
@@ -84,10 +85,21 @@ const bare = (value: string): string => value.replace(/[{}\s]/g, "").replace(/^a
  * Whether the user's field `name` is replaced by ours: ours has it, or a field of ours says the same
  * thing ({@link sameThing}); a `month` goes with a year we changed, a `primaryclass` with an eprint.
  */
-const replacedBy = (name: string, user: ReadonlyMap<string, string>, ours: ReadonlyMap<string, string>): boolean => {
-  if (ours.has(name) || (sameThing.get(name) ?? []).some((field) => ours.has(field))) return true
+const replacedBy = (
+  name: string,
+  user: ReadonlyMap<string, string>,
+  ours: ReadonlyMap<string, string>
+): string | undefined => {
+  const same = [name, ...(sameThing.get(name) ?? [])].find((field) => ours.has(field))
+  if (same !== undefined) return ours.get(same)!
   const changed = (field: string) => ours.has(field) && bare(ours.get(field)!) !== bare(user.get(field) ?? "")
-  return (name === "month" && changed("year")) || (name === "primaryclass" && changed("eprint"))
+  return (name === "month" && changed("year")) || (name === "primaryclass" && changed("eprint")) ? "" : undefined
+}
+
+/** Two values that read the same: letters and digits alike, without case, TeX read as text. */
+const sameText = (a: string, b: string): boolean => {
+  const letters = (text: string) => plain(text).toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
+  return letters(a) === letters(b)
 }
 
 /** What an entry writes: ours and the user's fields in order, and the lines that say what was left out. */
@@ -120,12 +132,18 @@ const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<R
     const lower = name.toLowerCase()
     if (!fieldName.test(name)) unreadable++
     else if (taken.has(lower)) twice.push(name)
-    else if (replacedBy(lower, user, ours)) replaced.push(lower)
-    else fields.push([name, balanced(line) ? line : tex(line)])
+    else {
+      const by = replacedBy(lower, user, ours)
+      // A value ours repeats (the same title in other capitals) is replaced without a word.
+      if (by === undefined) fields.push([name, balanced(line) ? line : tex(line)])
+      else if (!sameText(line, by)) replaced.push(lower)
+    }
     taken.add(lower)
   }
   const notes = [
-    replaced.length > 0 ? `% s2: Semantic Scholar's values written in place of yours: ${replaced.join(", ")}` : "",
+    replaced.length > 0
+      ? `% s2: Semantic Scholar's values written in place of yours, which differ: ${replaced.join(", ")}`
+      : "",
     twice.length > 0 ? `% s2: left out, given twice: ${twice.join(", ")}` : "",
     unreadable > 0 ? `% s2: left out, not a name BibTeX reads as a field: ${unreadable} field(s)` : ""
   ]
