@@ -45,7 +45,8 @@ const WRONG_YEAR = String.raw`@inproceedings{vaswani17,
   booktitle = {Advances in Neural Information Processing Systems},
   year = {2014},
   eprint = {1706.03762}, archivePrefix = {arXiv},
-  keywords = {transformers}
+  keywords = {transformers},
+  publisher = {Curran Associates}
 }
 `
 
@@ -149,6 +150,11 @@ describe("s2 verify", () => {
       expect(vaswani).toContain("  year = {2017},\n")
       expect(vaswani).not.toContain("2014")
       expect(vaswani).toContain("  keywords = {transformers}")
+      // A field the record does not have is the user's (issue 44 point 7), and what was replaced is said.
+      expect(vaswani).toContain("  publisher = {Curran Associates}")
+      expect(bib).toMatch(
+        /^% s2: Semantic Scholar's values written in place of yours, which differ: [a-z, ]*booktitle[a-z, ]*\n@inproceedings\{vaswani17,/m
+      )
       expect(vaswani).not.toContain("Advances in")
       expect(bib).toContain("  note = {The imitation game}")
       expect(ran.stderr.split("\n")).toEqual([

@@ -20,7 +20,10 @@
  *
  * Keys (BibTeX keys, CSL `id`s, RIS `ID`s) are the user's own when given, else made from the first
  * author's family name, the year and the title's first word (`vaswani2017attention`, ASCII), and
- * unique within one writer's run (a `b`, `c`… suffix, compared without case).
+ * unique within one writer's run (an `a`, `b`… suffix, compared without case). A key the user wrote
+ * is never changed nor given to another entry: only the second entry of a key written twice is
+ * renamed (in BibTeX, a `%` line before it says so), and a made or renamed key skips every key the
+ * user wrote.
  *
  * @since 1.0.0
  */
@@ -33,9 +36,16 @@ import * as risRecords from "./internal/citable/ris.js"
 
 /**
  * A paper to write, with the user's own `key` (kept: only characters that cannot be part of a key —
- * whitespace, `"#%'(),={}~\@` — are dropped) and, for BibTeX, their `extra` fields: each is added
- * when the entry has no field of that name from the paper, its value kept as written when its
- * braces balance (else written as text).
+ * whitespace, `"#%'(),={}~\@` — are dropped) and, for BibTeX, their `extra` fields (all of a .bib
+ * entry's fields may be given): each is written, its value as written when its braces balance
+ * (else as text), unless the paper's record has it. The record's values replace the user's
+ * `author`, `title`, `year`, `volume`, `number`, `pages`, `doi` and `eprint` when it has them, and
+ * a field saying the same under another name (`journal`, `booktitle`, `journaltitle` and
+ * `howpublished` for the container, `date` for the year, `issue` for the number, `eprinttype` and
+ * `archiveprefix` for the eprint; `month` when the year changes, `primaryclass` when the eprint
+ * does). A field the record lacks (no authors, no year, `publisher`, `isbn`, `note`…) keeps the
+ * user's value, and the user's `url` is kept over the Semantic Scholar page. A `%` line before the
+ * entry names every field of the user's that is not written, and why.
  *
  * @category models
  * @since 1.0.0
@@ -44,6 +54,12 @@ export interface Item {
   readonly paper: Paper
   readonly key?: string | undefined
   readonly extra?: Readonly<Record<string, string>> | undefined
+  /**
+   * The user's own entry type (`inproceedings`, `article`, `book`…), when they gave one: a paper the
+   * record does not type is written as it says (`@inproceedings` with `booktitle`, CSL
+   * `paper-conference`, RIS `CPAPER`), unless the record's venue is a journal.
+   */
+  readonly type?: string | undefined
 }
 
 /**
@@ -122,12 +138,33 @@ export interface Writer<A> {
   readonly write: (input: Input) => A
 }
 
+/**
+ * How a writer is made. `keys`: every key the user wrote, of the entries still to come too: none of
+ * them is given to another entry (a made key, or the renamed second entry of a key written twice).
+ * Without it, only the keys of the entries written so far are known, and a user's key that comes
+ * later may already have been given to another entry. The batch functions ({@link bibtex},
+ * {@link cslJson}, {@link ris}) reserve their inputs' keys themselves.
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export interface WriterOptions {
+  readonly keys?: Iterable<string> | undefined
+}
+
 // `instanceof`, not a look at the fields: a record keeps fields it does not know, `paper` among them.
 const itemOf = (input: Input): Item => input instanceof Paper ? { paper: input } : input
 
-const writer = <A>(one: (item: Item, keys: internalKeys.Keys) => A) => (): Writer<A> => {
-  const keys = internalKeys.keys()
+const writer = <A>(one: (item: Item, keys: internalKeys.Keys) => A) => (options?: WriterOptions): Writer<A> => {
+  const keys = internalKeys.keys(options?.keys)
   return { write: (input) => one(itemOf(input), keys) }
+}
+
+/** The items of a batch, and a writer that keeps every key their user wrote for them. */
+const batch = <A>(make: (options?: WriterOptions) => Writer<A>, inputs: Iterable<Input>) => {
+  const items = Array.from(inputs, itemOf)
+  const w = make({ keys: items.flatMap((item) => item.key === undefined ? [] : [item.key]) })
+  return items.map(w.write)
 }
 
 /**
@@ -136,7 +173,7 @@ const writer = <A>(one: (item: Item, keys: internalKeys.Keys) => A) => (): Write
  * @category writers
  * @since 1.0.0
  */
-export const bibtexWriter: () => Writer<string> = writer(bib.entry)
+export const bibtexWriter: (options?: WriterOptions) => Writer<string> = writer(bib.entry)
 
 /**
  * A CSL-JSON writer: one item per paper.
@@ -144,7 +181,7 @@ export const bibtexWriter: () => Writer<string> = writer(bib.entry)
  * @category writers
  * @since 1.0.0
  */
-export const cslJsonWriter: () => Writer<CslItem> = writer(csl.item)
+export const cslJsonWriter: (options?: WriterOptions) => Writer<CslItem> = writer(csl.item)
 
 /**
  * A RIS writer: one record per paper, lines ending in CR LF.
@@ -152,7 +189,7 @@ export const cslJsonWriter: () => Writer<CslItem> = writer(csl.item)
  * @category writers
  * @since 1.0.0
  */
-export const risWriter: () => Writer<string> = writer(risRecords.record)
+export const risWriter: (options?: WriterOptions) => Writer<string> = writer(risRecords.record)
 
 /**
  * The BibTeX of papers, entries separated by a blank line.
@@ -174,10 +211,7 @@ export const risWriter: () => Writer<string> = writer(risRecords.record)
  * @category writers
  * @since 1.0.0
  */
-export const bibtex = (inputs: Iterable<Input>): string => {
-  const w = bibtexWriter()
-  return Array.from(inputs, w.write).join("\n")
-}
+export const bibtex = (inputs: Iterable<Input>): string => batch(bibtexWriter, inputs).join("\n")
 
 /**
  * The CSL-JSON items of papers (an array: `JSON.stringify` it for a `.json` file).
@@ -185,10 +219,7 @@ export const bibtex = (inputs: Iterable<Input>): string => {
  * @category writers
  * @since 1.0.0
  */
-export const cslJson = (inputs: Iterable<Input>): ReadonlyArray<CslItem> => {
-  const w = cslJsonWriter()
-  return Array.from(inputs, w.write)
-}
+export const cslJson = (inputs: Iterable<Input>): ReadonlyArray<CslItem> => batch(cslJsonWriter, inputs)
 
 /**
  * The RIS records of papers, separated by a blank line.
@@ -196,7 +227,4 @@ export const cslJson = (inputs: Iterable<Input>): ReadonlyArray<CslItem> => {
  * @category writers
  * @since 1.0.0
  */
-export const ris = (inputs: Iterable<Input>): string => {
-  const w = risWriter()
-  return Array.from(inputs, w.write).join("\r\n")
-}
+export const ris = (inputs: Iterable<Input>): string => batch(risWriter, inputs).join("\r\n")

@@ -14,8 +14,11 @@ import * as internal from "./internal/verify.js"
 export { differ, Field, Status, Verification } from "./internal/verification.js"
 
 /**
- * A .bib entry to verify: its key, its fields as written (names in lower case, values as TeX), the
- * line of its `@` and, for an entry that cannot be read, the `problem` (it is then `notFound`).
+ * A .bib entry to verify: its key, its fields as written (names in lower case, values as TeX; a
+ * field written twice has its first value, as BibTeX reads it), the line of its `@` and, for an
+ * entry that cannot be read as written, the `problem` (it is then `notFound`): its braces do not
+ * balance, its macros expand too far, or a field is written twice with different values. What
+ * BibTeX warns of but reads (a field written twice with the same value) is in `warnings`.
  *
  * @category models
  * @since 1.1.0
@@ -25,6 +28,9 @@ export interface Entry {
   readonly fields: Readonly<Record<string, string>>
   readonly line?: number | undefined
   readonly problem?: string | undefined
+  readonly warnings?: ReadonlyArray<string> | undefined
+  /** Its entry type as written, in lower case (`inproceedings`, `article`…), when known. */
+  readonly type?: string | undefined
 }
 
 /**
@@ -118,7 +124,10 @@ export const references: (
 /**
  * The entries of a .bib text, in order, for {@link references}: each with its key, fields and
  * line (`@string` macros expanded; `@comment`, `@preamble` and `@string` skipped). An entry whose
- * braces do not balance ends at the next line that starts an entry and has a `problem`.
+ * braces do not balance ends at the next line that starts an entry and has a `problem`. A field
+ * written twice is read as BibTeX reads it, its first value kept; with different values the entry
+ * has a `problem` (BibTeX prints the first, whatever the second says), with the same value a
+ * warning in `warnings`.
  *
  * @category constructors
  * @since 1.1.0

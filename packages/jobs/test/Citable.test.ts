@@ -20,6 +20,7 @@ import { oneLine } from "../src/internal/citable/facts.js"
 import { keys } from "../src/internal/citable/keys.js"
 import { balanced } from "../src/internal/citable/latex.js"
 import { texTable } from "../src/internal/citable/texTable.js"
+import { markedText } from "./support/MarkedText.js"
 import { present, recordedPapers } from "./support/RecordedPapers.js"
 
 const paper = (fields: Record<string, unknown>): Paper =>
@@ -125,6 +126,47 @@ describe("BibTeX entry types, from publication types and venue", () => {
   })
 })
 
+describe("issue 48: a conference paper is @inproceedings, CSL paper-conference, RIS CPAPER", () => {
+  const types = (input: Citable.Item) => [
+    parse(Citable.bibtex([input]))[0]!.type,
+    Citable.cslJson([input])[0]!.type,
+    /^TY {2}- (\w+)\r$/m.exec(Citable.ris([input]))![1]
+  ]
+
+  it("ICML's paper, its journal the conference's name, is @inproceedings with that booktitle", () => {
+    const icml = paper({
+      title: "X",
+      publicationTypes: ["JournalArticle"],
+      venue: "International Conference on Machine Learning",
+      publicationVenue: {
+        name: "International Conference on Machine Learning",
+        type: "conference",
+        alternate_names: ["ICML", "Int Conf Mach Learn"]
+      },
+      journal: { name: "International Conference on Machine Learning", pages: "1791-1799" }
+    })
+    expect(types({ paper: icml })).toEqual(["inproceedings", "paper-conference", "CPAPER"])
+    const entry = parse(Citable.bibtex([icml]))[0]!
+    expect(entry.fields.booktitle).toBe("International Conference on Machine Learning")
+    expect(entry.fields.journal).toBeUndefined()
+    expect(Citable.cslJson([icml])[0]!["container-title"]).toBe("International Conference on Machine Learning")
+  })
+
+  it("a record that does not say, written as the user's entry type; a journal venue stays a journal", () => {
+    const untyped = paper({ title: "X", journal: { name: "ICML" } })
+    expect(types({ paper: untyped, type: "inproceedings" })).toEqual(["inproceedings", "paper-conference", "CPAPER"])
+    expect(types({ paper: untyped })).toEqual(["article", "article-journal", "JOUR"])
+    const venueOnly = paper({ title: "X", venue: "Nature" })
+    expect(types({ paper: venueOnly, type: "article" })).toEqual(["article", "article-journal", "JOUR"])
+    const journal = paper({
+      title: "X",
+      journal: { name: "Mind" },
+      publicationVenue: { name: "Mind", type: "journal" }
+    })
+    expect(types({ paper: journal, type: "inproceedings" })).toEqual(["article", "article-journal", "JOUR"])
+  })
+})
+
 describe("BibTeX text", () => {
   it("authors as 'von Last, Jr, First'; a lone 'and' braced; the initials written against a name split off", () => {
     const names = ["Tamara von Glehn", "Martin Luther King Jr.", "T.Chuprina", "Research and Development", "Aristotle"]
@@ -179,6 +221,72 @@ describe("BibTeX text", () => {
   })
 })
 
+describe("issue 44 point 7: the user's fields are kept where the record has none", () => {
+  const user = {
+    author: "Turing, Alan M.",
+    title: "Computing machinery and intelligence",
+    year: "1950",
+    journal: "Mind",
+    publisher: "Oxford University Press",
+    note: "The imitation game"
+  }
+
+  it("a record without authors or year keeps the user's author, year and publisher", () => {
+    const written = Citable.bibtex([{
+      paper: paper({ title: "Computing Machinery and Intelligence" }),
+      key: "t",
+      extra: user
+    }])
+    const [entry] = parse(written)
+    expect(entry!.fields).toEqual({
+      title: "Computing {Machinery} and {Intelligence}",
+      author: "Turing, Alan M.",
+      year: "1950",
+      journal: "Mind",
+      publisher: "Oxford University Press",
+      note: "The imitation game"
+    })
+    // The title is the record's, and the user's says the same: nothing to note.
+    expect(written.split("\n")[0]).toBe("@misc{t,")
+  })
+
+  it("a complete record keeps the user's publisher; their journal under another name is replaced, and said so", () => {
+    const record = paper({
+      title: "Computing Machinery and Intelligence",
+      year: 1950,
+      authors: [{ authorId: "1", name: "A. M. Turing" }],
+      journal: { name: "Mind", volume: "LIX", pages: "433-460" },
+      externalIds: { DOI: "10.1093/mind/LIX.236.433" }
+    })
+    const written = Citable.bibtex([{
+      paper: record,
+      key: "t",
+      extra: { ...user, booktitle: "Proceedings of Mind", month: "oct" }
+    }])
+    const [entry] = parse(written)
+    expect(entry!.fields).toMatchObject({ journal: "Mind", publisher: "Oxford University Press", month: "oct" })
+    expect(entry!.fields.booktitle).toBeUndefined()
+    expect(written.split("\n")[0]).toBe(
+      "% s2: Semantic Scholar's values written in place of yours, which differ: author, booktitle"
+    )
+  })
+
+  it("CSL-JSON and RIS fill what the record lacks from the user's fields too", () => {
+    const input = { paper: paper({ title: "Computing Machinery and Intelligence" }), key: "t", extra: user }
+    const [item] = Citable.cslJson([input])
+    expect(item).toMatchObject({
+      author: [{ family: "Turing", given: "Alan M." }],
+      issued: { "date-parts": [[1950]] },
+      "container-title": "Mind",
+      publisher: "Oxford University Press"
+    })
+    const ris = Citable.ris([input])
+    for (const line of ["AU  - Turing, Alan M.", "PY  - 1950", "PB  - Oxford University Press", "T2  - Mind"]) {
+      expect(ris).toContain(`${line}\r\n`)
+    }
+  })
+})
+
 describe("the LaTeX table", () => {
   it("is unicode2latex's spelling of its characters (regenerate with node packages/jobs/scripts/citable-table.mjs)", () => {
     const transform = new Transform("bibtex-creator", { charmap: { ...charmap } })
@@ -229,6 +337,37 @@ describe("keys", () => {
   })
 })
 
+describe("issue 44 point 6: a key the user wrote is never changed or taken", () => {
+  const notes = paper({ title: "Notes", year: 1843, authors: [{ authorId: "1", name: "Ada Lovelace" }] })
+  const other = paper({ title: "Other", year: 1843 })
+
+  it("a key written twice is renamed past the user's own keys, with a note; a made key skips them too", () => {
+    const inputs = [
+      { paper: notes, key: "K" },
+      { paper: other, key: "K" },
+      { paper: other, key: "Ka" },
+      { paper: notes },
+      { paper: other, key: "lovelace1843notes" }
+    ]
+    const written = Citable.bibtex(inputs)
+    const bibKeys = parse(written).map((e) => e.key)
+    expect(bibKeys).toEqual(["K", "Kb", "Ka", "lovelace1843notesa", "lovelace1843notes"])
+    expect(parse(written).find((e) => e.key === "Ka")!.fields.title).toBe("Other")
+    expect(written).toContain(
+      "% s2: the key K is written twice; this entry is written as Kb, BibTeX would drop it as a repeat\n@misc{Kb,"
+    )
+    expect(asBibtexReads(written)).toHaveLength(5)
+    expect(Citable.cslJson(inputs).map((item) => item.id)).toEqual(bibKeys)
+    expect([...Citable.ris(inputs).matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(bibKeys)
+  })
+
+  it("a writer of a stream told the user's keys keeps them for the entries still to come", () => {
+    const w = Citable.bibtexWriter({ keys: ["K", "K", "Ka"] })
+    const written = [{ paper: notes, key: "K" }, { paper: other, key: "K" }, { paper: other, key: "Ka" }].map(w.write)
+    expect(written.map((e) => parse(e)[0]!.key)).toEqual(["K", "Kb", "Ka"])
+  })
+})
+
 describe("issue 36 point 3: a server's text cannot open an entry or close a field", () => {
   const sneaky = "a\\}}, note={ @misc{turing50, title={not yours}} }"
 
@@ -251,9 +390,45 @@ describe("issue 36 point 3: a server's text cannot open an entry or close a fiel
   })
 })
 
+describe("issue 44 point 2: a brace with a combining mark cannot close a field", () => {
+  it("a journal's `}` + U+0301 is spelled, not bare: the user's entry is the only one under their key", () => {
+    const sneaky = "J}\u0301}\u0301, title={fake}}\n@article{turing50, title={not yours}, journal={x"
+    const text = Citable.bibtex([
+      { paper: paper({ title: "Computing machinery", year: 1950, journal: { name: sneaky } }), key: "turing50" }
+    ])
+    expect(asBibtexReads(text)).toEqual(["article:turing50"])
+    const [entry] = parse(text)
+    expect(entry!.fields.title).toBe("Computing machinery")
+    expect(entry!.fields.journal).toMatch(/^J\{\\textbraceright\}\u0301\{\\textbraceright\}\u0301, title=/)
+    for (const value of Object.values(entry!.fields)) expect(balanced(value), value).toBe(true)
+  })
+
+  it("a `{`, `\\` or `$` with marks, and marks alone, in every field we write: each value balanced (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          title: markedText,
+          venue: markedText,
+          journal: fc.record({ name: markedText, volume: markedText, pages: markedText }),
+          authors: fc.array(fc.record({ authorId: fc.constant("1"), name: markedText }), { maxLength: 3 })
+        }),
+        fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), markedText, { maxKeys: 3 }),
+        (fields, extra) => {
+          const input = { paper: paper(fields), key: "mine", extra }
+          const written = Citable.bibtex([input])
+          expect(asBibtexReads(written)).toEqual([`${bib.parts(input, keys()).type}:mine`])
+          for (const [, value] of bib.parts(input, keys()).fields) expect(balanced(value), value).toBe(true)
+        }
+      ),
+      { numRuns: 500 }
+    )
+  })
+})
+
 const text = fc.oneof(
   fc.string({ unit: "binary", maxLength: 40 }),
-  fc.stringMatching(/^[{}\\@,=#%&$_~^"a-zA-Z \n\r]{0,40}$/)
+  fc.stringMatching(/^[{}\\@,=#%&$_~^"a-zA-Z \n\r]{0,40}$/),
+  markedText
 )
 
 const arbitraryPaper = fc.record({
@@ -308,7 +483,8 @@ describe("whatever a record holds (property)", () => {
         fc.array(fc.tuple(arbitraryPaper, fc.option(text, { nil: undefined })), { maxLength: 4 }),
         (items) => {
           const inputs = items.map(([p, key]) => ({ paper: p, key }))
-          const run = keys()
+          // As Citable.bibtex makes its run: every key the user wrote reserved.
+          const run = keys(inputs.flatMap((input) => input.key === undefined ? [] : [input.key]))
           const parts = inputs.map((input) => bib.parts(input, run))
           const written = Citable.bibtex(inputs)
           expect(asBibtexReads(written)).toEqual(parts.map((p) => `${p.type}:${p.key}`))

@@ -7,11 +7,15 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Paper } from "@s2-effect/core"
-import { compileLatex, texInstalled } from "@s2-effect/test-support/latex"
+import { compileLatex, runBibtex, texInstalled } from "@s2-effect/test-support/latex"
 import { Schema } from "effect"
+import * as fc from "fast-check"
 import { Citable } from "../src/index.js"
 import { parse } from "../src/internal/bibtex.js"
+import * as bib from "../src/internal/citable/bibtex.js"
+import { keys } from "../src/internal/citable/keys.js"
 import { texTable } from "../src/internal/citable/texTable.js"
+import { markedText } from "./support/MarkedText.js"
 import { present, recordedPapers } from "./support/RecordedPapers.js"
 
 const T = 180_000
@@ -31,6 +35,54 @@ describe("the BibTeX we write, compiled", () => {
     const compiled = compileLatex(spelled.map((latex) => `${latex}\\par`).join("\n"))
     expect(compiled.latexErrors).toEqual([])
   }, T)
+
+  it(
+    "issue 44 point 2: text with braces, specials and combining marks anywhere: each key read by BibTeX with its own fields",
+    () => {
+      // One .bib of generated entries, read by BibTeX with a style that writes each entry's key and
+      // fields between bars (the writer spells `|`, so a value holds none): a value that closed early
+      // or opened an entry would change what BibTeX reads under some key, or repeat a key.
+      const papers = fc.sample(
+        fc.record({
+          title: markedText,
+          journal: fc.record({ name: markedText, volume: markedText, pages: markedText }),
+          authors: fc.array(fc.record({ authorId: fc.constant("1"), name: markedText }), { maxLength: 2 })
+        }),
+        { numRuns: 300, seed: 44 }
+      )
+      const inputs = papers.map((fields, i) => ({
+        paper: decode({ paperId: `p${i}`, year: 1000 + i, ...fields }),
+        key: `k${i}`,
+        extra: { note: fields.title }
+      }))
+      const run = keys()
+      const wanted = inputs.map((input) => {
+        const f = new Map(bib.parts(input, run).fields)
+        return [input.key, ...["year", "journal", "title", "author", "note"].map((name) => f.get(name) ?? "")]
+      })
+      const bst = [
+        "ENTRY { year journal title author note } {} {}",
+        // A missing field as "".
+        "FUNCTION {v} { duplicate$ empty$ { pop$ \"\" } 'skip$ if$ }",
+        `FUNCTION {probe} { "|" cite$ * ${
+          ["year", "journal", "title", "author", "note"].map((f) => `"|" * ${f} v *`).join(" ")
+        } "|" * write$ newline$ }`,
+        ...["article", "inproceedings", "book", "misc", "default.type"].map((type) => `FUNCTION {${type}} { probe }`),
+        "READ",
+        "ITERATE {call.type$}",
+        ""
+      ].join("\n")
+      const read = runBibtex(Citable.bibtex(inputs), bst)
+      expect(read.output).not.toMatch(/error message|Repeated entry|I was expecting|Warning--I'm ignoring/i)
+      expect(read.status).toBeLessThan(2)
+      // BibTeX breaks long output lines at spaces: compared without whitespace.
+      const squeeze = (s: string) => s.replace(/\s+/g, "")
+      const bars = squeeze(read.written).split("|").slice(1)
+      const records = Array.from({ length: bars.length / 7 }, (_, i) => bars.slice(i * 7, i * 7 + 6))
+      expect(records).toEqual(wanted.map((r) => r.map(squeeze)))
+    },
+    T
+  )
 
   if (present) {
     it(

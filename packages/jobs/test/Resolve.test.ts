@@ -528,6 +528,34 @@ describe("Resolve.fromBibtex (issues 36 and 39)", () => {
   })
 })
 
+describe("Resolve.fromBibtex reads as BibTeX reads (issue 44)", () => {
+  it("a field written twice keeps its first value, as BibTeX does (it prints the first)", () => {
+    const bib = String
+      .raw`@article{fake, title = {Computing Machinery and Intelligence}, doi = {10.1093/mind/lix.236.433},
+  title = {A Paper That Does Not Exist}, doi = {10.1000/fake}}`
+    expect(Resolve.fromBibtex(bib)).toEqual([
+      { key: "fake", line: 1, input: "DOI:10.1093/mind/lix.236.433", title: "Computing Machinery and Intelligence" }
+    ])
+  })
+
+  it("a key or a field name longer than any window keeps the entry's fields", () => {
+    const key = "k".repeat(5000)
+    const name = `x${"y".repeat(300)}`
+    const bib = `@article{${key}, ${name} = {1}, title = {Attention Is All You Need}, note = ${
+      "9".repeat(300)
+    }, year = 2017}`
+    const [ref] = Resolve.fromBibtex(bib)
+    expect(ref).toEqual({ key, line: 1, input: "Attention Is All You Need" })
+    const [entry] = Verify.fromBibtex(bib)
+    expect(entry!.fields).toEqual({
+      [name]: "1",
+      title: "Attention Is All You Need",
+      note: "9".repeat(300),
+      year: "2017"
+    })
+  })
+})
+
 describe("Resolve.fromBibtex bounds what @string macros expand to", () => {
   /** `lines` macros, each the one before joined to itself: the last is 2^lines times the first. */
   const doubling = (lines: number, base = "abcdefgh") =>

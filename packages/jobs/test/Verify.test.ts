@@ -254,6 +254,36 @@ describe("Verify.references", () => {
   )
 })
 
+describe("a field written twice (issue 44 point 3)", () => {
+  // BibTeX prints the first title and year; the last ones are the real paper's.
+  const FAKE = String.raw`@article{fake,
+  author = {Turing, Alan M.}, title = {A Theory of Everything Machines}, year = {2031},
+  title = {Computing Machinery and Intelligence}, journal = {Mind}, year = {1950},
+  doi = {10.1093/mind/LIX.236.433}
+}
+@article{twice, author = {Turing, Alan M.}, title = {Computing Machinery and Intelligence}, year = {1950}, year = 1950,
+  doi = {10.1093/mind/LIX.236.433}}`
+
+  it("is read as BibTeX reads it, its first value kept; different values are the entry's problem, the same a warning", () => {
+    const [fake, twice] = Verify.fromBibtex(FAKE)
+    expect(fake!.fields["title"]).toBe("A Theory of Everything Machines")
+    expect(fake!.fields["year"]).toBe("2031")
+    expect(fake!.problem).toBe(
+      "title, year are written twice with different values: BibTeX uses the first and warns, so the entry is read so; say which one is meant"
+    )
+    expect(twice!.problem).toBeUndefined()
+    expect(twice!.warnings).toEqual(["year is written twice with the same value: BibTeX uses the first and warns"])
+  })
+
+  it.effect("with different values the entry is never verified: it is flagged with the problem", () =>
+    Effect.gen(function*() {
+      const [fake, twice] = yield* verifyBib(FAKE)
+      expect(fake!.status).not.toBe("verified")
+      expect(fake!.notes.join(" ")).toMatch(/title, year are written twice with different values/)
+      expect(twice!.status).toBe("verified")
+    }).pipe(Effect.provide(emulated())))
+})
+
 describe("Verify.references never passes a title it did not compare", () => {
   const ENTRY_TITLE = "Attention over graphs of citations for ranking papers"
   const A = "a".repeat(40)

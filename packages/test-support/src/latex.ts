@@ -67,3 +67,34 @@ export const compileLatex = (body: string, bib?: string): Compiled => {
 
 /** A document citing every entry of `bib`, compiled: pdflatex, bibtex, pdflatex. */
 export const compileBib = (bib: string): Compiled => compileLatex("", bib)
+
+export interface BibtexRun {
+  /** What BibTeX printed, and how it exited (2 or more: errors). */
+  readonly output: string
+  readonly status: number
+  /** What the style wrote (the .bbl), as UTF-8. */
+  readonly written: string
+}
+
+/**
+ * `bib` read by BibTeX alone with the style `bst` (a .bst's text) and every entry cited: what a
+ * style of one's own reads of each entry (`cite$`, its fields), as BibTeX itself parses the file.
+ */
+export const runBibtex = (bib: string, bst: string): BibtexRun => {
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-bibtex-"))
+  try {
+    Fs.writeFileSync(Path.join(dir, "doc.aux"), "\\citation{*}\n\\bibstyle{probe}\n\\bibdata{refs}\n")
+    Fs.writeFileSync(Path.join(dir, "probe.bst"), bst)
+    Fs.writeFileSync(Path.join(dir, "refs.bib"), bib)
+    const bibtex = run("bibtex", ["doc"], dir)
+    if (bibtex.error !== undefined) throw bibtex.error
+    const bbl = Path.join(dir, "doc.bbl")
+    return {
+      output: `${bibtex.stdout}${bibtex.stderr}`,
+      status: bibtex.status ?? 0,
+      written: Fs.existsSync(bbl) ? Fs.readFileSync(bbl, "utf8") : ""
+    }
+  } finally {
+    Fs.rmSync(dir, { recursive: true, force: true })
+  }
+}

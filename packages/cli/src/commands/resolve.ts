@@ -204,7 +204,7 @@ export const resolve = ClientCommand.make(
       }),
       Stream.flattenIterable
     )
-    if (isCitable(format)) yield* printCitable(format, found)
+    if (isCitable(format)) yield* printCitable(format, found, references)
     else {
       yield* Output.stream(
         { format: Option.some(format), max: Option.none() },
@@ -241,7 +241,7 @@ interface Resolved {
 /** How each citable format is printed: before the first entry, an entry, between entries, after the last. */
 const printed: Readonly<
   Record<CitableFormat, {
-    readonly writer: () => Citable.Writer<unknown>
+    readonly writer: (options: Citable.WriterOptions) => Citable.Writer<unknown>
     readonly show: (entry: unknown) => string
     readonly open: string
     readonly between: string
@@ -266,11 +266,16 @@ const printed: Readonly<
  *
  * @since 1.1.0
  */
-export const printItems = <E, R>(format: CitableFormat, items: Stream.Stream<Citable.Item, E, R>) =>
+export const printItems = <E, R>(
+  format: CitableFormat,
+  items: Stream.Stream<Citable.Item, E, R>,
+  keys: Iterable<string> = []
+) =>
   Effect.gen(function*() {
     const printer = yield* Printer
     const how = printed[format]
-    const writer = how.writer()
+    // Every key the user wrote, those to come too: none is given to another entry.
+    const writer = how.writer({ keys })
     let count = 0
     yield* printer.out(how.open)
     yield* Stream.runForEach(
@@ -280,7 +285,11 @@ export const printItems = <E, R>(format: CitableFormat, items: Stream.Stream<Cit
     yield* printer.out(how.close(count))
   })
 
-const printCitable = <E, R>(format: CitableFormat, found: Stream.Stream<Resolved, E, R>) =>
+const printCitable = <E, R>(
+  format: CitableFormat,
+  found: Stream.Stream<Resolved, E, R>,
+  references: ReadonlyArray<Reference>
+) =>
   Effect.suspend(() => {
     const seen = new Set<string>()
     // A line list naming one paper twice gets it once; a .bib file's entries each keep their key.
@@ -292,6 +301,10 @@ const printCitable = <E, R>(format: CitableFormat, found: Stream.Stream<Resolved
     }
     return printItems(
       format,
-      Stream.map(Stream.filter(found, once), ({ ref, result }): Citable.Item => ({ paper: result.paper, key: ref.key }))
+      Stream.map(
+        Stream.filter(found, once),
+        ({ ref, result }): Citable.Item => ({ paper: result.paper, key: ref.key })
+      ),
+      references.flatMap((r) => r.key === undefined ? [] : [r.key])
     )
   })

@@ -91,40 +91,6 @@ const row = (v: Verify.Verification): Record<string, unknown> => ({
   ...noteOf(v)
 })
 
-/**
- * The fields of a .bib entry that say what the work is and where it appeared: replaced by Semantic
- * Scholar's in a corrected entry. The others (note, keywords, abstract, file, editor, series…) are
- * the user's own, and kept.
- */
-const replaced = new Set([
-  "author",
-  "title",
-  "year",
-  "month",
-  "date",
-  "journal",
-  "journaltitle",
-  "booktitle",
-  "volume",
-  "number",
-  "issue",
-  "pages",
-  "doi",
-  "url",
-  "eprint",
-  "archiveprefix",
-  "eprinttype",
-  "primaryclass",
-  "howpublished",
-  "publisher",
-  "issn",
-  "isbn"
-])
-
-/** The user's own fields of an entry: those not in {@link replaced}. */
-export const ownFields = (fields: Readonly<Record<string, string>>): Record<string, string> =>
-  Object.fromEntries(Object.entries(fields).filter(([name]) => !replaced.has(name.toLowerCase())))
-
 /** Where an entry is, for its stderr line: `@key` for a .bib entry, `line N` for a line. */
 const whereOf = (input: Verify.Input | undefined, v: Verify.Verification): string =>
   input !== undefined && typeof input !== "string" && "fields" in input ? `@${v.key}` : `line ${v.key}`
@@ -163,7 +129,7 @@ const corrected = (input: Verify.Input | undefined, v: Verify.Verification) =>
     const entry = input !== undefined && typeof input !== "string" && "fields" in input ? input : undefined
     const item: Citable.Item = entry === undefined
       ? { paper: v.paper }
-      : { paper: v.paper, key: entry.key, extra: ownFields(entry.fields) }
+      : { paper: v.paper, key: entry.key, extra: entry.fields, type: entry.type }
     return [item]
   })
 
@@ -205,7 +171,7 @@ export const verify = ClientCommand.make(
         Stream.mapEffect(([v, i]) => corrected(inputs[i], v)),
         Stream.flattenIterable
       )
-      yield* printItems(format, items)
+      yield* printItems(format, items, inputs.flatMap((i) => typeof i !== "string" && "fields" in i ? [i.key] : []))
     } else {
       yield* Output.stream(
         { format: Option.some(format), max: Option.none() },

@@ -23,6 +23,17 @@ export interface BibEntry {
   readonly broken?:
     | { readonly reason: "braces"; readonly lastLine: number }
     | { readonly reason: "expands"; readonly field: string; readonly over: Over }
+  /**
+   * The fields written more than once, in order, each with whether a later value differs from the
+   * first: BibTeX keeps the first (and warns), and so does `fields`.
+   */
+  readonly repeated?: ReadonlyArray<Repeated>
+}
+
+/** A field an entry writes more than once: `differs` when a later value is not the first's. */
+export interface Repeated {
+  readonly field: string
+  readonly differs: boolean
 }
 
 /**
@@ -81,13 +92,20 @@ const closing = (text: string, open: number, limit: number): number => {
   return -1
 }
 
+const fieldName = /^\s*([A-Za-z_][\w:.+-]*)\s*=\s*/
+const bareWord = /^[^,}#\s]*/
+
 /** A macro's value, or which bound its expansion went past (its value then unused). */
 type Macro = { readonly text: string } | { readonly over: Over }
 
-/** What one entry's `name = value` pairs read to, and the fields (in order) that expanded too far. */
+/**
+ * What one entry's `name = value` pairs read to (a field written twice keeps its first value, as
+ * BibTeX reads it), the fields (in order) that expanded too far, and those written more than once.
+ */
 interface Read {
   readonly fields: Record<string, string>
   readonly overs: ReadonlyArray<readonly [string, Over]>
+  readonly repeated: ReadonlyArray<Repeated>
 }
 
 /**
@@ -95,6 +113,19 @@ interface Read {
  * they stay within {@link maxExpanded} and the file's `budget` (characters macros may still add).
  */
 const reader = (text: string, limit: number, macros: ReadonlyMap<string, Macro>, budget: { left: number }) => {
+  /**
+   * `pattern` (anchored) matched at `at`, within the entry: in a window of the text that grows
+   * (fourfold) while the match, or the lack of one, may be the window's cut. No length bound, so
+   * a long name or word is read whole (a 200-character window lost the fields after a longer one),
+   * and no search runs over the whole text.
+   */
+  const matchAt = (pattern: RegExp, at: number): RegExpExecArray | undefined => {
+    for (let size = 256;; size *= 4) {
+      const end = Math.min(at + size, limit)
+      const m = pattern.exec(text.slice(at, end))
+      if (end === limit || (m !== null && m[0].length < end - at)) return m ?? undefined
+    }
+  }
   /** A braced value from `text[at] === "{"`: the inner text and the index after it. */
   const braced = (at: number): [string, number] => {
     let depth = 0
@@ -126,7 +157,7 @@ const reader = (text: string, limit: number, macros: ReadonlyMap<string, Macro>,
     const c = text[i]
     if (c === "{") return braced(i)
     if (c === "\"") return quoted(i)
-    const word = /^[^,}#\s]*/.exec(text.slice(i, Math.min(i + 200, limit)))![0]
+    const word = matchAt(bareWord, i)?.[0] ?? ""
     return [macros.get(word.toLowerCase()) ?? word, i + word.length]
   }
   /**
@@ -166,13 +197,17 @@ const reader = (text: string, limit: number, macros: ReadonlyMap<string, Macro>,
   const fields = (at: number): Read => {
     const out: Record<string, string> = Object.create(null)
     const overs: Array<readonly [string, Over]> = []
+    const repeated = new Map<string, boolean>()
     let i = at
     for (;;) {
-      const name = /^\s*([A-Za-z_][\w:.+-]*)\s*=\s*/.exec(text.slice(i, Math.min(i + 200, limit)))
-      if (name === null) return { fields: out, overs }
+      const name = matchAt(fieldName, i)
+      if (name === undefined) {
+        return { fields: out, overs, repeated: [...repeated].map(([field, differs]) => ({ field, differs })) }
+      }
       const field = name[1]!.toLowerCase()
       const [v, next, over] = value(i + name[0].length)
-      out[field] = v
+      if (field in out) repeated.set(field, (repeated.get(field) ?? false) || out[field] !== v)
+      else out[field] = v
       if (over !== undefined) overs.push([field, over])
       i = next
       while (i < limit && /[\s,]/.test(text[i]!)) i++
@@ -214,15 +249,23 @@ export const parse = (text: string): ReadonlyArray<BibEntry> => {
       for (const [name, over] of overs) macros.set(name, { over })
     }
     if (skipped.has(type)) continue
-    const keyMatch = /^\s*([^,\s}]*)\s*,?/.exec(text.slice(open + 1, Math.min(open + 1000, i)))!
+    // The key as long as it is: a 1,000-character window cut a longer one and lost the entry's fields.
+    const keyMatch = /^\s*([^,\s}]*)\s*,?/.exec(text.slice(open + 1, i))!
     const first = lineOf(at)
-    const { fields, overs } = read.fields(open + 1 + keyMatch[0].length)
+    const { fields, overs, repeated } = read.fields(open + 1 + keyMatch[0].length)
     const broken = end === -1
       ? { reason: "braces" as const, lastLine: lineOf(limit) }
       : overs.length > 0
       ? { reason: "expands" as const, field: overs[0]![0], over: overs[0]![1] }
       : undefined
-    entries.push({ type, key: keyMatch[1]!, fields, line: first, ...(broken === undefined ? {} : { broken }) })
+    entries.push({
+      type,
+      key: keyMatch[1]!,
+      fields,
+      line: first,
+      ...(broken === undefined ? {} : { broken }),
+      ...(repeated.length === 0 ? {} : { repeated })
+    })
   }
   return entries
 }

@@ -4,8 +4,9 @@
  * early or open another entry. Text goes through {@link tex}; titles through {@link title}.
  */
 import type { Item } from "../../Citable.js"
-import { type Facts, facts as factsOf, type Kind, oneLine, type Person } from "./facts.js"
-import { keyFor, type Keys } from "./keys.js"
+import { plain } from "../bibtex.js"
+import { type Facts, facts as factsOf, type Kind, oneLine, type Person, withUserFields } from "./facts.js"
+import { keyOf, type Keys } from "./keys.js"
 import { balanced, tex, title } from "./latex.js"
 
 const entryType: Readonly<Record<Kind, string>> = {
@@ -57,42 +58,123 @@ const ownFields = (f: Facts): ReadonlyArray<readonly [string, string]> => [
   ["archiveprefix", f.arxiv.length > 0 ? "arXiv" : ""]
 ]
 
-const fieldName = /^[A-Za-z][A-Za-z0-9_:.+-]{0,63}$/
+// As the .bib reader reads a field's name: every name it gives is written back.
+const fieldName = /^[A-Za-z_][\w:.+-]*$/
+
+const containers = ["journal", "booktitle", "howpublished"]
 
 /**
- * The user's own fields not among ours: their TeX kept as written when its braces balance as
- * BibTeX counts them, else written as text.
+ * The user's fields that say what one of ours says under another name: replaced when we write that
+ * one (a `booktitle` when Semantic Scholar names the journal, a biblatex `date` beside our `year`).
  */
-const extraFields = (extra: Readonly<Record<string, string>>, ours: ReadonlySet<string>) => {
-  // BibTeX field names are compared without case: a name given twice is written once.
-  const taken = new Set(ours)
-  return Object.entries(extra).flatMap(([name, value]): ReadonlyArray<readonly [string, string]> => {
-    const line = typeof value === "string" ? oneLine(value) : ""
-    if (!fieldName.test(name) || taken.has(name.toLowerCase()) || line.length === 0) return []
-    taken.add(name.toLowerCase())
-    return [[name, balanced(line) ? line : tex(line)]]
-  })
+const sameThing: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
+  ["journal", containers],
+  ["journaltitle", containers],
+  ["booktitle", containers],
+  ["howpublished", containers],
+  ["date", ["year"]],
+  ["issue", ["number"]],
+  ["eprinttype", ["eprint"]],
+  ["archiveprefix", ["eprint"]]
+])
+
+/** Digits and the id alone: `{2017}` and `2017`, `arXiv:1706.03762v5` and `1706.03762` are one value. */
+const bare = (value: string): string => value.replace(/[{}\s]/g, "").replace(/^arxiv:/i, "").replace(/v\d+$/, "")
+
+/**
+ * Whether the user's field `name` is replaced by ours: ours has it, or a field of ours says the same
+ * thing ({@link sameThing}); a `month` goes with a year we changed, a `primaryclass` with an eprint.
+ */
+const replacedBy = (
+  name: string,
+  user: ReadonlyMap<string, string>,
+  ours: ReadonlyMap<string, string>
+): string | undefined => {
+  const same = [name, ...(sameThing.get(name) ?? [])].find((field) => ours.has(field))
+  if (same !== undefined) return ours.get(same)!
+  const changed = (field: string) => ours.has(field) && bare(ours.get(field)!) !== bare(user.get(field) ?? "")
+  return (name === "month" && changed("year")) || (name === "primaryclass" && changed("eprint")) ? "" : undefined
 }
 
-/** An entry before it is written: its type, key, and fields in order. */
+/** Two values that read the same: letters and digits alike, without case, TeX read as text. */
+const sameText = (a: string, b: string): boolean => {
+  const letters = (text: string) => plain(text).toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
+  return letters(a) === letters(b)
+}
+
+/** What an entry writes: ours and the user's fields in order, and the lines that say what was left out. */
+interface Merged {
+  readonly fields: ReadonlyArray<readonly [string, string]>
+  readonly notes: ReadonlyArray<string>
+}
+
+/**
+ * Our fields, then the user's own: each kept (its TeX as written when its braces balance as BibTeX
+ * counts them, else as text) unless Semantic Scholar's record has it ({@link replacedBy}); a field
+ * the record lacks (no authors, no year, a publisher) keeps the user's value. The user's `url` is
+ * kept over our link to the Semantic Scholar page. Nothing of the user's is left out without a
+ * note: the names of fields replaced, written twice, or not readable as a field name.
+ */
+const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<Record<string, string>>): Merged => {
+  const given = Object.entries(extra).flatMap(([name, value]) => {
+    const line = typeof value === "string" ? oneLine(value) : ""
+    return line.length > 0 ? [[name, line] as const] : []
+  })
+  const user = new Map(given.map(([name, line]) => [name.toLowerCase(), line] as const))
+  const ours = new Map(own.filter(([name]) => !(name === "url" && user.has("url"))))
+  const fields = [...ours]
+  // BibTeX field names are compared without case: a name given twice is written once.
+  const taken = new Set<string>()
+  const replaced: Array<string> = []
+  const twice: Array<string> = []
+  let unreadable = 0
+  for (const [name, line] of given) {
+    const lower = name.toLowerCase()
+    if (!fieldName.test(name)) unreadable++
+    else if (taken.has(lower)) twice.push(name)
+    else {
+      const by = replacedBy(lower, user, ours)
+      // A value ours repeats (the same title in other capitals) is replaced without a word.
+      if (by === undefined) fields.push([name, balanced(line) ? line : tex(line)])
+      else if (!sameText(line, by)) replaced.push(lower)
+    }
+    taken.add(lower)
+  }
+  const notes = [
+    replaced.length > 0
+      ? `% s2: Semantic Scholar's values written in place of yours, which differ: ${replaced.join(", ")}`
+      : "",
+    twice.length > 0 ? `% s2: left out, given twice: ${twice.join(", ")}` : "",
+    unreadable > 0 ? `% s2: left out, not a name BibTeX reads as a field: ${unreadable} field(s)` : ""
+  ]
+  return { fields, notes: notes.filter((line) => line.length > 0) }
+}
+
+/** An entry before it is written: its type, key, and fields in order; what BibTeX skips before it. */
 export interface Parts {
   readonly type: string
   readonly key: string
   readonly fields: ReadonlyArray<readonly [string, string]>
+  /** Lines of text before the entry (what BibTeX reads as a comment), each without `@`. */
+  readonly notes: ReadonlyArray<string>
 }
 
 /** The parts of one item's entry, its key taken from `keys` (the user's, else one made from the paper). */
 export const parts = (item: Item, keys: Keys): Parts => {
-  const f = factsOf(item.paper)
-  const own = ownFields(f).filter(([, value]) => value.length > 0)
-  const names = new Set(own.map(([name]) => name))
-  const extra = item.extra === undefined ? [] : extraFields(item.extra, names)
-  return { type: entryType[f.kind], key: keyFor(keys, item, f), fields: [...own, ...extra] }
+  const f = factsOf(item.paper, item.type)
+  const { fields, notes } = merged(ownFields(f).filter(([, value]) => value.length > 0), item.extra ?? {})
+  // The key made as the CSL and RIS writers make it, from the user's fields where the record has none.
+  const { key, renamed } = keyOf(keys, item, withUserFields(f, item.extra))
+  // Each note names fields and keys only (neither holds `@`): no note can start an entry.
+  const keyNote = renamed === undefined
+    ? []
+    : [`% s2: the key ${renamed} is written twice; this entry is written as ${key}, BibTeX would drop it as a repeat`]
+  return { type: entryType[f.kind], key, fields, notes: [...keyNote, ...notes] }
 }
 
-/** One entry, a field a line. */
+/** One entry, a field a line, after its notes. */
 export const entry = (item: Item, keys: Keys): string => {
-  const { fields, key, type } = parts(item, keys)
+  const { fields, key, notes, type } = parts(item, keys)
   const body = fields.map(([name, value]) => `  ${name === "archiveprefix" ? "archivePrefix" : name} = {${value}}`)
-  return `@${type}{${key},\n${body.join(",\n")}\n}\n`
+  return `${notes.map((line) => `${line}\n`).join("")}@${type}{${key},\n${body.join(",\n")}\n}\n`
 }

@@ -3,7 +3,7 @@
  * built from the same {@link facts} as the BibTeX and RIS writers.
  */
 import type { CslItem, CslName, Item } from "../../Citable.js"
-import { facts as factsOf, type Kind, type Person } from "./facts.js"
+import { facts as factsOf, type Kind, type Person, withUserFields } from "./facts.js"
 import { keyFor, type Keys } from "./keys.js"
 
 // CSL 1.0.2's `article` is "a preprint, working paper, or other type of work" without a more specific type.
@@ -28,7 +28,7 @@ const present = (fields: Record<string, string | undefined>): Record<string, str
 
 /** The CSL-JSON item of one paper; its `id` is the user's key, else one made as for BibTeX. */
 export const item = (input: Item, keys: Keys): CslItem => {
-  const f = factsOf(input.paper)
+  const f = withUserFields(factsOf(input.paper, input.type), input.extra)
   const preprint = f.kind === "preprint"
   return {
     id: keyFor(keys, input, f),
@@ -44,7 +44,7 @@ export const item = (input: Item, keys: Keys): CslItem => {
       DOI: f.doi,
       URL: f.doi.length > 0 ? undefined : f.url,
       // As Zotero writes a preprint: the server as publisher, the arXiv id as its number.
-      publisher: preprint ? f.server : undefined,
+      publisher: preprint ? f.server : f.publisher,
       number: preprint && f.arxiv.length > 0 ? `arXiv:${f.arxiv}` : undefined
     })
   }

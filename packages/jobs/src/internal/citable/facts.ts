@@ -6,6 +6,7 @@
  */
 import type { Paper } from "@s2-effect/core"
 import { replaceUnsafe } from "@s2-effect/core"
+import { plain } from "../bibtex.js"
 import { isDoi, withoutDoiPrefix } from "../ids.js"
 
 /** What a paper is, as the writers tell it: each maps it to its own type names. */
@@ -42,6 +43,8 @@ export interface Facts {
   readonly doi: string
   readonly url: string
   readonly arxiv: string
+  /** The publisher, from the user's fields (the record has none); "" when none. */
+  readonly publisher: string
 }
 
 // Of the characters core's `replaceUnsafe` lists, a lone surrogate becomes U+FFFD; the
@@ -171,13 +174,30 @@ const dateOf = (paper: Paper, year: number | undefined): ReadonlyArray<number> =
   return month >= 1 && month <= 12 && day >= 1 && day <= 31 ? [year, month, day] : [year]
 }
 
+/** The entry types a user's own entry may have that say a conference paper, an article, a book. */
+const userKinds: ReadonlyMap<string, Kind> = new Map([
+  ["inproceedings", "inproceedings"],
+  ["conference", "inproceedings"],
+  ["article", "article"],
+  ["book", "book"]
+])
+
+/** The venue's names: its name, the journal-less venue string and its alternate names (ICML), lower case. */
+const venueNames = (paper: Paper, venue: string): ReadonlySet<string> =>
+  new Set(
+    [venue, oneLine(paper.publicationVenue?.name), ...(paper.publicationVenue?.alternate_names ?? []).map(oneLine)]
+      .filter((name) => name.length > 0).map((name) => name.toLowerCase())
+  )
+
 /**
- * The kind of work and its container. A journal the server names (other than a preprint server)
- * makes an article, unless the paper is typed `Conference` (then the journal name is the
- * proceedings'); a venue of type conference without a journal makes an inproceedings; a preprint
- * server alone makes a preprint; `Book` alone a book; anything else is `misc` with its venue.
+ * The kind of work and its container. A paper typed `Conference`, one at a venue of type conference
+ * whose journal is that venue (ICML's papers come with the conference's name as their journal) or
+ * has none, and one the user cites as `@inproceedings` (unless the venue is a journal) is an
+ * inproceedings in its proceedings. Else a journal the server names (other than a preprint server)
+ * makes an article; a preprint server alone makes a preprint; `Book` alone a book; anything else is
+ * what the user's entry type says (`@article`, `@book`), or `misc`, with its venue.
  */
-const kindOf = (paper: Paper): Pick<Facts, "kind" | "container" | "server"> => {
+const kindOf = (paper: Paper, userType: string): Pick<Facts, "kind" | "container" | "server"> => {
   const types = paper.publicationTypes ?? []
   const journal = oneLine(paper.journal?.name)
   const venue = oneLine(paper.venue).length > 0 ? oneLine(paper.venue) : oneLine(paper.publicationVenue?.name)
@@ -185,28 +205,37 @@ const kindOf = (paper: Paper): Pick<Facts, "kind" | "container" | "server"> => {
   const venueServer = serverOf(venue)
   const ownJournal = journalServer === undefined ? journal : ""
   const ownVenue = venueServer === undefined ? venue : ""
+  const venueType = paper.publicationVenue?.type
+  const user = userKinds.get(userType.toLowerCase())
   const conference = types.includes("Conference") ||
-    (paper.publicationVenue?.type === "conference" && ownJournal.length === 0)
+    (venueType === "conference" &&
+      (ownJournal.length === 0 || venueNames(paper, venue).has(ownJournal.toLowerCase()))) ||
+    (user === "inproceedings" && venueType !== "journal")
   if (conference && (ownJournal.length > 0 || ownVenue.length > 0)) {
     return { kind: "inproceedings", container: ownJournal || ownVenue, server: "" }
   }
   if (ownJournal.length > 0) return { kind: "article", container: ownJournal, server: "" }
-  if (ownVenue.length > 0 && paper.publicationVenue?.type === "journal") {
+  if (ownVenue.length > 0 && (venueType === "journal" || (venueType === undefined && user === "article"))) {
     return { kind: "article", container: ownVenue, server: "" }
   }
   const server = journalServer ?? venueServer ?? (paper.externalIds?.ArXiv ? "arXiv" : undefined)
   if (server !== undefined && ownVenue.length === 0) return { kind: "preprint", container: "", server }
-  if (types.length === 1 && types[0] === "Book") return { kind: "book", container: "", server: "" }
+  if ((types.length === 1 && types[0] === "Book") || (types.length === 0 && user === "book" && ownVenue.length === 0)) {
+    return { kind: "book", container: "", server: "" }
+  }
   return { kind: "misc", container: ownVenue, server: "" }
 }
 
-/** The facts the writers need, read once from a paper record (any field may be absent or `null`). */
-export const facts = (paper: Paper): Facts => {
+/**
+ * The facts the writers need, read once from a paper record (any field may be absent or `null`), and
+ * the user's own entry type when they gave one (`inproceedings`, `article`…; "" when none).
+ */
+export const facts = (paper: Paper, userType = ""): Facts => {
   const year = yearOf(paper)
   const [volume, issue] = volumeOf(paper.journal?.volume)
   const arxiv = oneLine(paper.externalIds?.ArXiv)
   return {
-    ...kindOf(paper),
+    ...kindOf(paper, userType),
     title: oneLine(paper.title),
     authors: (paper.authors ?? []).flatMap((a) => person(a.name) ?? []),
     year,
@@ -216,6 +245,56 @@ export const facts = (paper: Paper): Facts => {
     pages: pagesOf(paper.journal?.pages),
     doi: doiOf(paper),
     url: urlOf(paper),
-    arxiv: arxivId.test(arxiv) ? arxiv : ""
+    arxiv: arxivId.test(arxiv) ? arxiv : "",
+    publisher: ""
+  }
+}
+
+/** A BibTeX name as plain text ("von Last, Jr, First", "Last, First" or "First von Last") split into its parts. */
+const bibtexPerson = (name: string): Person | undefined => {
+  const parts = name.split(",").map((part) => part.trim())
+  if (parts.length < 2) return person(name)
+  const [last, given] = parts.length === 2 ? [parts[0]!, parts[1]!] : [parts[0]!, parts[2]!]
+  const words = last.split(" ").filter((w) => w.length > 0)
+  let cut = 0
+  while (cut < words.length - 1 && /^\p{Ll}/u.test(words[cut]!)) cut++
+  const family = words.slice(cut).join(" ")
+  return family.length === 0
+    ? undefined
+    : { given, particle: words.slice(0, cut).join(" "), family, suffix: parts.length === 2 ? "" : parts[1]! }
+}
+
+/**
+ * The facts with what the record lacks taken from the user's own BibTeX fields (as plain text): a
+ * record without authors, year, title, container, volume, number, pages or DOI keeps the user's,
+ * and the user's publisher is kept. For CSL-JSON and RIS; the BibTeX writer keeps the user's TeX.
+ */
+export const withUserFields = (f: Facts, extra: Readonly<Record<string, string>> | undefined): Facts => {
+  if (extra === undefined) return f
+  const user = new Map(
+    Object.entries(extra).map((
+      [name, value]
+    ) => [name.toLowerCase(), typeof value === "string" ? oneLine(plain(value)) : ""])
+  )
+  const get = (...names: ReadonlyArray<string>): string =>
+    names.map((n) => user.get(n) ?? "").find((v) => v.length > 0) ?? ""
+  const yearText = /^\d{1,4}$/.exec(get("year"))?.[0]
+  const year = f.year ?? (yearText === undefined || Number(yearText) === 0 ? undefined : Number(yearText))
+  const authors = f.authors.length > 0
+    ? f.authors
+    : get("author").split(/\s+and\s+/).filter((n) => n !== "others").flatMap((n) => bibtexPerson(n) ?? [])
+  const doi = withoutDoiPrefix(get("doi"))
+  return {
+    ...f,
+    title: f.title || get("title"),
+    authors,
+    year,
+    date: f.date.length > 0 || year === undefined ? f.date : [year],
+    container: f.container || (f.kind === "preprint" ? "" : get("journal", "journaltitle", "booktitle")),
+    volume: f.volume || get("volume"),
+    issue: f.issue || get("number", "issue"),
+    pages: f.pages ?? pagesOf(get("pages")),
+    doi: f.doi || (isDoi(doi) ? uriSafe(doi) : ""),
+    publisher: get("publisher")
   }
 }

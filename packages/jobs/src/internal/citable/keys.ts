@@ -44,24 +44,47 @@ const suffix = (n: number): string =>
 
 /** The keys given so far in one run of a writer. */
 export interface Keys {
-  /** `wanted`, or `wanted` with the first free suffix. */
-  readonly take: (wanted: string) => string
+  /**
+   * `wanted`, or `wanted` with the first suffix free. A key the user wrote (`own`) is kept when no
+   * entry before has it; any other key also avoids every key reserved for the user: a key the user
+   * wrote is never taken by another entry.
+   */
+  readonly take: (wanted: string, own: boolean) => string
 }
 
-export const keys = (): Keys => {
+/** A run's keys, with the user's own keys (as {@link userKey} leaves them) reserved. */
+export const keys = (reserved: Iterable<string> = []): Keys => {
   const used = new Set<string>()
+  const theirs = new Set(Array.from(reserved, (key) => userKey(key).toLowerCase()))
+  const free = (candidate: string) => !used.has(candidate) && !theirs.has(candidate)
   return {
-    take: (wanted) => {
+    take: (wanted, own) => {
       let candidate = wanted
-      for (let n = 0; used.has(candidate.toLowerCase()); n++) candidate = wanted + suffix(n)
+      if (!(own && !used.has(wanted.toLowerCase()))) {
+        for (let n = 0; !free(candidate.toLowerCase()); n++) candidate = wanted + suffix(n)
+      }
       used.add(candidate.toLowerCase())
       return candidate
     }
   }
 }
 
-/** The key of one item: the user's (what can be a key of it), else one made from the paper; unique in `keys`. */
-export const keyFor = (keys: Keys, item: Item, facts: Facts): string => {
-  const wanted = userKey(item.key)
-  return keys.take(wanted.length > 0 ? wanted : madeKey(item.paper, facts))
+/** The key of one item and the key the user wrote for it, when it could not be kept (written twice). */
+export interface Keyed {
+  readonly key: string
+  readonly renamed?: string
 }
+
+/**
+ * The key of one item: the user's (what can be a key of it), else one made from the paper; unique in
+ * `keys`. `renamed` is the user's key when it was written before and this entry's had to change.
+ */
+export const keyOf = (keys: Keys, item: Item, facts: Facts): Keyed => {
+  const wanted = userKey(item.key)
+  const own = wanted.length > 0
+  const key = keys.take(own ? wanted : madeKey(item.paper, facts), own)
+  return own && key !== wanted ? { key, renamed: wanted } : { key }
+}
+
+/** The key of one item (see {@link keyOf}). */
+export const keyFor = (keys: Keys, item: Item, facts: Facts): string => keyOf(keys, item, facts).key

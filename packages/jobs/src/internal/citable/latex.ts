@@ -28,11 +28,22 @@ export const balanced = (text: string): boolean => {
 // reach an object's prototype.
 const spelling: ReadonlyMap<string, string> = new Map(Object.entries(texTable))
 
-/** One character (a base and its combining marks) as LaTeX, or as it is (UTF-8) when the table has no spelling. */
+/** One code point as LaTeX: itself when LaTeX prints it as itself or the table has no spelling (UTF-8). */
+const codePoint = (c: string): string => literal.test(c) ? c : spelling.get(c) ?? c
+
+/**
+ * One character (a base and its combining marks) as LaTeX: the table's spelling of the whole when
+ * it has one (`é`), else the base's spelling followed by the marks as UTF-8. The base is never
+ * written raw when the table spells it: `}` with an acute accent is `{\textbraceright}` and the
+ * accent, never a bare `}` that closes the field (issue 44 point 2).
+ */
 const character = (c: string): string => {
   // A combining mark on nothing (or on a space) has nothing to accent: dropped.
   const base = /^[\p{M}\s]/u.test(c) ? c.replace(/\p{M}/gu, "") : c
-  return spelling.get(base) ?? spelling.get(base.normalize("NFC")) ?? base
+  const whole = spelling.get(base) ?? spelling.get(base.normalize("NFC"))
+  if (whole !== undefined || base.length === 0) return whole ?? ""
+  const [first, ...marks] = Array.from(base)
+  return codePoint(first!) + marks.join("")
 }
 
 /** Text as a BibTeX value (one line, as {@link oneLine} leaves it): escaped, braces balanced. */

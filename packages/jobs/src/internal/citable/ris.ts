@@ -4,7 +4,7 @@
  * ({@link oneLine}), so nothing a server sends can start a tag or end a record.
  */
 import type { Item } from "../../Citable.js"
-import { type Facts, facts as factsOf, type Kind, type Person } from "./facts.js"
+import { type Facts, facts as factsOf, type Kind, type Person, withUserFields } from "./facts.js"
 import { keyFor, type Keys } from "./keys.js"
 
 const recordType: Readonly<Record<Kind, string>> = {
@@ -31,7 +31,7 @@ const tags = (f: Facts, key: string): ReadonlyArray<readonly [string, string]> =
   // T2 is the container in every reference type; JO names the journal for readers that look there.
   ["T2", f.container],
   ["JO", f.kind === "article" ? f.container : ""],
-  ["PB", f.kind === "preprint" ? f.server : ""],
+  ["PB", f.kind === "preprint" ? f.server : f.publisher],
   ["PY", f.year === undefined ? "" : String(f.year)],
   ["DA", date(f)],
   ["VL", f.volume],
@@ -45,7 +45,7 @@ const tags = (f: Facts, key: string): ReadonlyArray<readonly [string, string]> =
 
 /** The RIS record of one paper; `ID` is the user's key, else one made as for BibTeX. */
 export const record = (input: Item, keys: Keys): string => {
-  const f = factsOf(input.paper)
+  const f = withUserFields(factsOf(input.paper, input.type), input.extra)
   const key = keyFor(keys, input, f)
   const lines = [
     ["TY", recordType[f.kind]] as const,
