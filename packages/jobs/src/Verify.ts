@@ -11,7 +11,7 @@ import type * as Stream from "effect/Stream"
 import type { Verification } from "./internal/verification.js"
 import * as internal from "./internal/verify.js"
 
-export { differ, Field, Status, Verification } from "./internal/verification.js"
+export { differ, Difference, Field, Status, Verification, Written } from "./internal/verification.js"
 
 /**
  * A .bib entry to verify: its key, its fields as written (names in lower case, values as TeX), the
@@ -22,6 +22,8 @@ export { differ, Field, Status, Verification } from "./internal/verification.js"
  */
 export interface Entry {
   readonly key: string
+  /** The entry type as written (`article`, `inproceedings`…), for writing it again; optional. */
+  readonly type?: string | undefined
   readonly fields: Readonly<Record<string, string>>
   readonly line?: number | undefined
   readonly problem?: string | undefined
