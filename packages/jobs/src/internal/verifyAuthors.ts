@@ -161,11 +161,17 @@ export const compareName = (entry: Name, record: Name): "same" | "given" | "othe
   // In the order written, so that "Le Cun" joins to "LeCun".
   const all = words(record.shown)
   if (!familyIn(entry.family, all)) return "other"
-  const rest = all.filter((w) => !entry.family.includes(w) && !particles.has(w))
+  // The family's words taken out once each, from the end: "Ahmed Mohamed Ahmed" keeps a given "Ahmed".
+  const rest = [...all]
+  for (const w of entry.family) {
+    const at = rest.lastIndexOf(w)
+    if (at >= 0) rest.splice(at, 1)
+  }
+  const others = rest.filter((w) => !particles.has(w))
   const mine = entry.given.filter((w) => !particles.has(w))
-  if (mine.length === 0 || rest.length === 0) return "same"
+  if (mine.length === 0 || others.length === 0) return "same"
   // The record may give the family name first ("Sun Weiwei"): any of its other words may be the given.
-  return rest.some((w) => givenAgrees(mine[0]!, w)) ? "same" : "given"
+  return others.some((w) => givenAgrees(mine[0]!, w)) ? "same" : "given"
 }
 
 /** What differs between two author lists, as sentences; empty when they agree. */
