@@ -104,7 +104,7 @@ export const describeNearest: (found: string, similarity: number) => string = in
  * @category models
  * @since 1.1.0
  */
-export type Relation = internal.Relation
+export type Relation = "same" | "subtitle" | "other"
 
 /**
  * The {@link Relation} of an entry's title to a paper's. Stricter than {@link compare}, which
