@@ -29,7 +29,9 @@ const server = (papers: ReadonlyArray<Paper>) =>
       const ids = (request.body as { ids: ReadonlyArray<string> }).ids
       return Effect.succeed(json(ids.map((id) => {
         const p = papers.find((p) => p.paperId === id)
-        return p === undefined ? null : { ...p, authors: p.authors?.map((a) => ({ authorId: a.authorId, name: a.name })) }
+        return p === undefined
+          ? null
+          : { ...p, authors: p.authors?.map((a) => ({ authorId: a.authorId, name: a.name })) }
       })))
     }
     if (path.endsWith("/paper/search/match")) {
@@ -82,12 +84,21 @@ describe.skipIf(!present)("a labelled set from the recorded papers", () => {
         const names = p.authors!.map((a) => a.name!)
         const style = i % 3
         const listed = i % 4 === 0 ? names.slice(0, 1) : names
-        const title = i % 5 === 0 ? british(p.title!) : i % 7 === 0 ? p.title!.replace(/^(the|a|an) /i, () => "") : p.title!
+        const title = i % 5 === 0
+          ? british(p.title!)
+          : i % 7 === 0
+          ? p.title!.replace(/^(the|a|an) /i, () => "")
+          : p.title!
         real += entry(`real${i}`, title, listed.map((n) => bibName(n, style)), p.year!, listed.length < names.length)
         // Bad: a partial list without "and others", the first two swapped, another paper's authors,
         // a function word changed, a year before the paper first appeared.
         bad += entry(`partial${i}`, p.title!, names.slice(0, -1).map((n) => bibName(n, style)), p.year!)
-        bad += entry(`swapped${i}`, p.title!, [names[1]!, names[0]!, ...names.slice(2)].map((n) => bibName(n, style)), p.year!)
+        bad += entry(
+          `swapped${i}`,
+          p.title!,
+          [names[1]!, names[0]!, ...names.slice(2)].map((n) => bibName(n, style)),
+          p.year!
+        )
         const other = papers[(i + 1) % papers.length]!.authors!.map((a) => a.name!)
         bad += entry(`foreign${i}`, p.title!, other.map((n) => bibName(n, style)), p.year!)
         const swapped = swapFunctionWord(p.title!)
