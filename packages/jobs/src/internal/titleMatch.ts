@@ -96,8 +96,12 @@ const spellings: ReadonlyArray<readonly [RegExp, (...groups: Array<string>) => s
   [/^aluminium$/, () => "aluminum"]
 ]
 
+// Any rule at all, in one pass: most words match none, and a page of titles has thousands of them.
+const anySpelling = new RegExp(spellings.map(([pattern]) => `(?:${pattern.source})`).join("|"), "u")
+
 /** One spelling of a word (see `spellings`). */
 export const spelling = (word: string): string => {
+  if (!anySpelling.test(word)) return word
   for (const [pattern, to] of spellings) {
     const m = pattern.exec(word)
     if (m !== null) return to(...(m as unknown as Array<string>))
@@ -152,8 +156,10 @@ const similarityOf = (a: string, b: string): number => {
 /** `compare` of two titles already normalised (so that a page's titles are normalised once). */
 export const compareNormalised = (a: string, b: string): Comparison => {
   const similarity = similarityOf(a, b)
+  // Below the bound the words need not be read (a page's titles against one are mostly unlike it).
+  if (similarity < bound) return { similarity, same: false }
   const [x, y] = [wordKeys(a), wordKeys(b)]
-  return { similarity, same: similarity >= bound && (x.words === y.words || x.spaced === y.spaced) }
+  return { similarity, same: x.words === y.words || x.spaced === y.spaced }
 }
 
 /** See `TitleMatch.compare`. */
