@@ -10,39 +10,16 @@ import { describe, expect, it } from "@effect/vitest"
 import type { Paper } from "@s2-effect/core"
 import { Effect, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { TitleMatch, Verify } from "../src/index.js"
+import { Verify } from "../src/index.js"
+import { corpusServer } from "./support/CorpusServer.js"
 import { present, recordedPapers } from "./support/RecordedPapers.js"
-import { json, testLayer } from "./support/Scripted.js"
 
 const usable = (p: Paper): boolean =>
   typeof p.title === "string" && p.title.trim().split(/\s+/).length >= 4 && typeof p.year === "number" &&
   (p.authors ?? []).length >= 2 && (p.authors ?? []).every((a) => typeof a.name === "string" && a.name.includes(" "))
 
 const server = (papers: ReadonlyArray<Paper>) =>
-  testLayer((request) => {
-    const path = request.url.pathname
-    if (path.endsWith("/paper/search/bulk")) {
-      const data = papers.map((p) => ({ paperId: p.paperId, title: p.title, citationCount: p.citationCount ?? 0 }))
-      return Effect.succeed(json({ total: data.length, token: null, data }))
-    }
-    if (path.endsWith("/paper/batch")) {
-      const ids = (request.body as { ids: ReadonlyArray<string> }).ids
-      return Effect.succeed(json(ids.map((id) => {
-        const p = papers.find((p) => p.paperId === id)
-        return p === undefined
-          ? null
-          : { ...p, authors: p.authors?.map((a) => ({ authorId: a.authorId, name: a.name })) }
-      })))
-    }
-    if (path.endsWith("/paper/search/match")) {
-      const query = request.url.searchParams.get("query") ?? ""
-      const best = [...papers].sort((a, b) =>
-        TitleMatch.compare(query, b.title ?? "").similarity - TitleMatch.compare(query, a.title ?? "").similarity
-      )[0]
-      return Effect.succeed(json({ data: [{ ...best, matchScore: 50 }] }))
-    }
-    return Effect.succeed(json({ error: "not found" }, 404))
-  })
+  corpusServer(papers, (p) => ({ ...p, authors: p.authors?.map((a) => ({ authorId: a.authorId, name: a.name })) }))
 
 const family = (name: string) => name.trim().split(/\s+/).at(-1)!
 const given = (name: string) => name.trim().split(/\s+/).slice(0, -1).join(" ")

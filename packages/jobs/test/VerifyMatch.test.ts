@@ -9,7 +9,7 @@ import { Effect, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { TitleMatch, Verify } from "../src/index.js"
 import { authorList, compareAuthors, displayName } from "../src/internal/verifyAuthors.js"
-import { json, testLayer } from "./support/Scripted.js"
+import { corpusServer } from "./support/CorpusServer.js"
 
 interface Record {
   readonly paperId: string
@@ -33,38 +33,8 @@ const asPaper = (r: Record) => ({
   authors: r.authors.map((name, i) => ({ authorId: `${r.paperId}-${i}`, name }))
 })
 
-/**
- * A server of `papers`: a bulk search answers every paper (the client keeps those of the same
- * title), the batch answers by id, title match the most similar title. `fail` answers 500 to all.
- */
 const server = (papers: ReadonlyArray<Record>, options: { readonly fail?: boolean } = {}) =>
-  testLayer((request) => {
-    if (options.fail === true) return Effect.succeed(json({ error: "down" }, 500))
-    const path = request.url.pathname
-    if (path.endsWith("/paper/search/bulk")) {
-      const data = papers.map((p) => ({ paperId: p.paperId, title: p.title, citationCount: p.citationCount ?? 0 }))
-      return Effect.succeed(json({ total: data.length, token: null, data }))
-    }
-    if (path.endsWith("/paper/batch")) {
-      const ids = (request.body as { ids: ReadonlyArray<string> }).ids
-      return Effect.succeed(json(ids.map((id) => {
-        const p = papers.find((p) => p.paperId === id || `DOI:${p.externalIds?.DOI}` === id)
-        return p === undefined ? null : asPaper(p)
-      })))
-    }
-    if (path.endsWith("/paper/search/match")) {
-      const query = request.url.searchParams.get("query") ?? ""
-      const best = [...papers].sort((a, b) =>
-        TitleMatch.compare(query, b.title).similarity - TitleMatch.compare(query, a.title).similarity
-      )[0]
-      return Effect.succeed(
-        best === undefined
-          ? json({ error: "Title match not found" }, 404)
-          : json({ data: [{ ...asPaper(best), matchScore: 100 }] })
-      )
-    }
-    return Effect.succeed(json({ error: "not found" }, 404))
-  }, options.fail === true ? { retry: false } : {})
+  corpusServer(papers, asPaper, options)
 
 const verifyBib = (bib: string) =>
   Effect.flatMap(
