@@ -54,7 +54,7 @@ const answer = (params: unknown) =>
 const BIB = String.raw`
 @article{turing50, author = {Turing, Alan}, title = {Computing machinery and intelligence}, journal = {Mind},
   year = {1950}, doi = {10.1093/mind/lix.236.433}}
-@inproceedings{vaswani17, author = {Vaswani, Ashish}, title = {Attention is all you need}, year = {2012},
+@inproceedings{vaswani17, author = {Vaswani, Ashish and others}, title = {Attention is all you need}, year = {2012},
   eprint = {1706.03762}, archivePrefix = {arXiv}}
 @article{he16, author = {He, Kaiming}, title = {Deep residual learning for image recognition}, year = {2016}}`
 
@@ -72,6 +72,12 @@ describe("verify_references", () => {
       expect(value.references[2]!.similarity).toBeLessThan(0.9)
       expect(value).toMatchObject({ verified: 1, mismatch: 1, notFound: 1 })
       expect(value.notTried).toBeUndefined()
+      // The mismatch's record values and its corrected entry, as s2 verify --format bibtex writes it.
+      expect(value.references[1]!.differences).toEqual([
+        { field: "year", given: "2012", record: "2017", why: "2012 is before the paper first appeared, in 2017" }
+      ])
+      expect(value.references[1]!.correction).toMatch(/^@\w+\{vaswani17,\n[^]*  year = \{2017\},\n/)
+      expect(value.references[0]!.correction).toBeUndefined()
       const lines = text.split("\n")
       expect(lines[0]).toBe("Verified 1 of 3 references (1 mismatch, 1 not found):")
       expect(lines[1]).toMatch(/^1\. turing50: verified → Computing Machinery and Intelligence \(1950\)/)
@@ -98,6 +104,17 @@ describe("verify_references", () => {
       /^1\. he16: not found; nearest: Deep variational inference \(2019\).* \(similarity 0\.61\) — first; second; third$/
     )
   })
+
+  it.effect("an entry that cannot be read is unchecked, counted apart, never notFound", () =>
+    Effect.gen(function*() {
+      const { text, value } = yield* answer({ bibtex: "@misc{nothing, note = {to do}}" })
+      expect(value.references.map((r) => [r.key, r.status])).toEqual([["nothing", "unchecked"]])
+      expect(value).toMatchObject({ verified: 0, mismatch: 0, notFound: 0, unchecked: 1 })
+      expect(text.split("\n")).toEqual([
+        "Verified 0 of 1 references (0 mismatch, 0 not found, 1 unchecked):",
+        "1. nothing: could not be checked (not evidence against it) — the entry has no doi, eprint or title to check it by"
+      ])
+    }).pipe(Effect.provide(emulated())))
 
   it.effect("lines: keyed by their position", () =>
     Effect.gen(function*() {

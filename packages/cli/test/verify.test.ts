@@ -32,7 +32,7 @@ const REAL = String.raw`@article{turing50,
   note = {The imitation game}
 }
 @inproceedings{ammar18,
-  author = {Ammar, Waleed and Groeneveld, Dirk},
+  author = {Ammar, Waleed and Groeneveld, Dirk and others},
   title = {Construction of the Literature Graph in {S}emantic {S}cholar},
   booktitle = {Proceedings of NAACL-HLT},
   year = {2018}
@@ -128,25 +128,32 @@ describe("s2 verify", () => {
     expect(missing.stderr).toMatch(/^s2: cannot read .*missing\.bib: no such file or directory \(ENOENT\)\n$/)
   }, T)
 
+  // Changed with issue 45: the bibtex output left out the entries it doubted (doe21 here), so a
+  // document's \cite{doe21} no longer compiled. Every entry is written now.
   it(
-    "--format bibtex: the verified and mismatched entries corrected, keys and own fields kept; it compiles",
+    "--format bibtex --out: every entry, verified as written, mismatches corrected, the rest marked; it compiles",
     async () => {
+      const out = path.join(dir, "fixed.bib")
       const ran = await s2([
         "verify",
         write("fix.bib", REAL + WRONG_YEAR + INVENTED),
         "--emulator",
         "--format",
-        "bibtex"
+        "bibtex",
+        "--out",
+        out
       ])
       expect(ran.code).toBe(3)
-      const bib = ran.stdout
+      expect(ran.stdout).toBe("")
+      const bib = fs.readFileSync(out, "utf8")
       expect([...bib.matchAll(/^@(\w+)\{([^,]+),/gm)].map((m) => [m[1], m[2]])).toEqual([
         ["article", "turing50"],
         ["inproceedings", "ammar18"],
-        ["inproceedings", "vaswani17"]
+        ["inproceedings", "vaswani17"],
+        ["article", "doe21"]
       ])
-      const vaswani = bib.slice(bib.indexOf("@inproceedings{vaswani17,"))
-      // The year and the rest as Semantic Scholar has them; the user's own field kept, theirs replaced.
+      const vaswani = bib.slice(bib.indexOf("@inproceedings{vaswani17,"), bib.indexOf("@article{doe21"))
+      // The year and the rest as Semantic Scholar has them; the user's own field kept, theirs in a comment.
       expect(vaswani).toContain("  year = {2017},\n")
       expect(vaswani).not.toContain("2014")
       expect(vaswani).toContain("  keywords = {transformers}")
@@ -156,11 +163,16 @@ describe("s2 verify", () => {
         /^% s2: Semantic Scholar's values written in place of yours, which differ: [a-z, ]*booktitle[a-z, ]*\n@inproceedings\{vaswani17,/m
       )
       expect(vaswani).not.toContain("Advances in")
+      expect(bib).toContain("%   year = {2014}\n")
+      expect(bib).toContain("%   archiveprefix = {arXiv}\n")
       expect(bib).toContain("  note = {The imitation game}")
+      expect(bib).toMatch(
+        /% s2 verify: doe21: not found, likely invented; kept as written[^\n]*\n@article\{doe21,\n  author = \{Doe, Jane\}/
+      )
       expect(ran.stderr.split("\n")).toEqual([
         "s2: @vaswani17: year differs; written as Semantic Scholar has it",
         expect.stringMatching(
-          /^s2: @doe21: not found, left out: no paper has this title; the nearest, "On the .*needed\)$/
+          /^s2: @doe21: not found, kept as written, marked: no paper has this title; the nearest, "On the .*needed\)$/
         ),
         "s2: 2 verified, 1 mismatch, 1 not found",
         "s2: 2 of 4 references not verified",
@@ -172,13 +184,13 @@ describe("s2 verify", () => {
       expect(compiled.bibtexOutput).not.toMatch(/error message|Repeated entry|I was expecting/i)
       expect(compiled.bibtexStatus).toBeLessThan(2)
       expect(compiled.latexErrors).toEqual([])
-      expect([...compiled.cited].sort()).toEqual(["ammar18", "turing50", "vaswani17"])
+      expect([...compiled.cited].sort()).toEqual(["ammar18", "doe21", "turing50", "vaswani17"])
     },
     T
   )
 
   it(
-    "--format bibtex|csl-json|ris: a mismatch whose title or authors differ is left out, never another work under the key",
+    "--format bibtex|csl-json|ris: a mismatch whose title and authors differ is never another work under the key",
     async () => {
       // A typo'd DOI naming Turing's paper, and an arXiv id with another first author.
       const file = write(
@@ -197,22 +209,23 @@ describe("s2 verify", () => {
       )
       const bib = await s2(["verify", file, "--emulator", "--format", "bibtex"])
       expect(bib.code).toBe(3)
-      expect([...bib.stdout.matchAll(/^@(\w+)\{([^,]+),/gm)].map((m) => m[2])).toEqual(["vaswani17"])
-      expect(bib.stdout).not.toContain("Computing Machinery")
+      expect([...bib.stdout.matchAll(/^@(\w+)\{([^,]+),/gm)].map((m) => m[2])).toEqual(["he16", "smith17", "vaswani17"])
+      // he16 as the user wrote it, marked: never Turing's paper under their key.
+      expect(bib.stdout).toContain("@article{he16,\n  author = {He, Kaiming},\n  title = {Deep Residual Learning")
+      expect(bib.stdout).not.toMatch(/@\w+\{he16,[^@]*Computing Machinery/)
       expect(bib.stderr.split("\n")).toEqual([
-        "s2: @he16: title, authors differ, left out: the paper found, \"Computing Machinery and Intelligence\" (1950), " +
-        "may be another work; check the entry",
-        "s2: @smith17: authors differs, left out: the paper found, \"Attention Is All You Need\" (2017), " +
-        "may be another work; check the entry",
+        "s2: @he16: title, authors differ: the paper found, \"Computing Machinery and Intelligence\" (1950), " +
+        "may be another work; check the entry, kept as written, marked",
+        "s2: @smith17: authors differs; written as Semantic Scholar has it",
         "s2: @vaswani17: year differs; written as Semantic Scholar has it",
         "s2: 0 verified, 3 mismatch, 0 not found",
         "s2: 3 of 3 references not verified",
         ""
       ])
       const csl = await s2(["verify", file, "--emulator", "--format", "csl-json"])
-      expect((JSON.parse(csl.stdout) as Array<{ id: string }>).map((i) => i.id)).toEqual(["vaswani17"])
+      expect((JSON.parse(csl.stdout) as Array<{ id: string }>).map((i) => i.id)).toEqual(["smith17", "vaswani17"])
       const ris = await s2(["verify", file, "--emulator", "--format", "ris"])
-      expect([...ris.stdout.matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(["vaswani17"])
+      expect([...ris.stdout.matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(["smith17", "vaswani17"])
     },
     T
   )

@@ -94,3 +94,34 @@ export const compare: (given: string, found: string) => Comparison = internal.co
  * @since 1.1.0
  */
 export const describeNearest: (found: string, similarity: number) => string = internal.describeNearest
+
+/**
+ * How an entry's title stands to a paper's, word for word, as `Verify` compares them: `same`
+ * (the same words, each in any of its British or American spellings — -ise/-ize, -isation,
+ * -yse/-yze, -our/-or, -re/-er, a doubled l, dialogue/dialog… — a leading article added or
+ * dropped, compounds spaced or not), `subtitle` (the same but for a subtitle, after a colon, a
+ * question mark or a spaced dash, that one of them adds) or `other` (any other word changed,
+ * function words included).
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export type Relation = "same" | "subtitle" | "other"
+
+/**
+ * The {@link Relation} of an entry's title to a paper's. Stricter than {@link compare}, which
+ * finds candidates: "Learning with noisy labels" is the same title as "Learning from noisy labels"
+ * to `compare`, and `other` here.
+ *
+ * @example
+ * ```ts
+ * import { TitleMatch } from "@s2-effect/jobs"
+ *
+ * TitleMatch.relation("Analysing organisational dialog", "Analyzing Organizational Dialogue") // "same"
+ * TitleMatch.relation("Graph kernels", "Graph Kernels: A Survey") // "subtitle"
+ * TitleMatch.relation("Learning with noisy labels", "Learning from noisy labels") // "other"
+ * ```
+ * @category utils
+ * @since 1.1.0
+ */
+export const relation: (given: string, found: string) => Relation = internal.relation

@@ -8,15 +8,17 @@
  */
 import type { Fields, S2Error, SemanticScholar } from "@s2-effect/core"
 import type * as Stream from "effect/Stream"
-import type { Verification } from "./internal/verification.js"
+import * as Citable from "./Citable.js"
+import type { Verification, Written } from "./internal/verification.js"
 import * as internal from "./internal/verify.js"
+import * as write from "./internal/verifyWrite.js"
 
-export { differ, Field, Status, Verification } from "./internal/verification.js"
+export { differ, Difference, Field, Status, Verification, Written } from "./internal/verification.js"
 
 /**
  * A .bib entry to verify: its key, its fields as written (names in lower case, values as TeX; a
  * field written twice has its first value, as BibTeX reads it), the line of its `@` and, for an
- * entry that cannot be read as written, the `problem` (it is then `notFound`): its braces do not
+ * entry that cannot be read as written, the `problem` (it is then `unchecked`): its braces do not
  * balance, its macros expand too far, or a field is written twice with different values. What
  * BibTeX warns of but reads (a field written twice with the same value) is in `warnings`.
  *
@@ -25,12 +27,12 @@ export { differ, Field, Status, Verification } from "./internal/verification.js"
  */
 export interface Entry {
   readonly key: string
+  /** The entry type as written (`article`, `inproceedings`…), for writing it again; optional. */
+  readonly type?: string | undefined
   readonly fields: Readonly<Record<string, string>>
   readonly line?: number | undefined
   readonly problem?: string | undefined
   readonly warnings?: ReadonlyArray<string> | undefined
-  /** Its entry type as written, in lower case (`inproceedings`, `article`…), when known. */
-  readonly type?: string | undefined
 }
 
 /**
@@ -133,3 +135,59 @@ export const references: (
  * @since 1.1.0
  */
 export const fromBibtex: (text: string) => ReadonlyArray<Entry> = internal.fromBibtex
+
+/**
+ * What a verification is written as, the correction policy shared by `s2 verify` and the
+ * assistant's `verify_references`:
+ * - `record`: the `Citable.Item` to write from Semantic Scholar's record, under the user's key
+ *   with their own fields (note, keywords, abstract…) kept: a verified reference, and a mismatch
+ *   unless both its title and its authors differ ({@link bibtexWriter} writes a verified .bib entry
+ *   as the user wrote it instead);
+ * - `written`: the entry as the user wrote it: a mismatch whose title and authors both differ (the
+ *   record, found by an id, may be another work); an entry not found or unchecked;
+ * - `none`: a line (no entry) not found, unchecked, or such a mismatch: nothing to write.
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export type Correction =
+  | { readonly _tag: "record"; readonly item: Citable.Item }
+  | { readonly _tag: "written"; readonly entry: Written }
+  | { readonly _tag: "none" }
+
+/**
+ * The {@link Correction} of a verification.
+ *
+ * @category utils
+ * @since 1.1.0
+ */
+export const correction: (verification: Verification) => Correction = write.correction
+
+/**
+ * A BibTeX writer of verifications that writes every entry, so that the document still compiles
+ * and no `\cite` key disappears: a verified entry as the user wrote it (type, key and fields); a
+ * mismatch corrected from the record (`Citable.bibtexWriter`, the user's key and own fields kept)
+ * after `%` comment lines with what differs and the user's values it replaced; an entry not
+ * found, unchecked, or whose title and authors both differ, as written after a `%` line saying so.
+ * A line without an entry is written from the record when verified or corrected, else as a `%`
+ * line. Comments never hold an `@` (BibTeX would read an entry there). `options.keys`: every key of
+ * the file (`Citable.WriterOptions`), so that a renamed duplicate never takes a key the user wrote.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { Verify } from "@s2-effect/jobs"
+ *
+ * const bib = "@article{k, title = {Computing Machinery and Intelligence}, author = {Turing, A. M.}, year = {1950}}"
+ * const program = Effect.gen(function*() {
+ *   const writer = Verify.bibtexWriter()
+ *   const checked = yield* Stream.runCollect(Verify.references(Verify.fromBibtex(bib)))
+ *   return checked.map(writer.write).join("\n")
+ * })
+ * ```
+ * @category writers
+ * @since 1.1.0
+ */
+export const bibtexWriter = (
+  options?: Citable.WriterOptions
+): { readonly write: (verification: Verification) => string } => write.bibtexWriter(Citable.bibtexWriter(options))

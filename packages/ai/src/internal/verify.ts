@@ -4,7 +4,7 @@
  * of `tools.ts`) and its handler.
  */
 import type { S2Error, SemanticScholar } from "@s2-effect/core"
-import { Verify } from "@s2-effect/jobs"
+import { Citable, Verify } from "@s2-effect/jobs"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -19,14 +19,31 @@ import * as text from "./text.js"
 /** The longest .bib text a call takes: 200 entries of a generous 2,500 characters. */
 export const maxBibtex = 500_000
 
+/** The longest corrected BibTeX entry answered: longer ones (hundreds of authors) are left out. */
+export const maxCorrection = 4000
+
+/** A field that differs: the entry's value, the record's, and why. */
+const Difference = Schema.Struct({
+  field: Verify.Field,
+  given: Bounded(bounds.line),
+  record: Bounded(bounds.line),
+  why: Bounded(bounds.message)
+})
+
 /**
  * A reference of `verify_references`: `{ key, status: "verified" | "mismatch" | "notFound" |
- * "notTried", differs, paper?, nearest?, similarity?, notes }`.
+ * "unchecked" | "notTried", differs, differences?, correction?, paper?, nearest?, similarity?, notes }`.
  */
 const VerifiedReference = Schema.Struct({
   key: Bounded(bounds.id),
   status: Schema.Literals([...Verify.Status.literals, "notTried"]),
   differs: Schema.Array(Verify.Field),
+  differences: optional(Schema.Array(Difference)),
+  correction: optional(
+    Bounded(maxCorrection).annotate({
+      description: "The entry corrected from Semantic Scholar's record (BibTeX, the user's key and own fields kept)"
+    })
+  ),
   paper: optional(PaperSummary),
   nearest: optional(PaperSummary),
   similarity: optional(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 }))),
@@ -39,6 +56,7 @@ const VerifyAnswer = Schema.Struct({
   verified: Count,
   mismatch: Count,
   notFound: Count,
+  unchecked: optional(Count),
   notTried: optional(Count),
   timeBudgetSeconds: TimeBudget,
   references: Schema.Array(VerifiedReference)
@@ -61,11 +79,31 @@ const parameters = {
   )
 }
 
+/** The corrected entry of a mismatch, as `s2 verify --format bibtex` writes it (`Verify.correction`). */
+const correctionOf = (v: Verify.Verification): { readonly correction?: string } => {
+  const fix = Verify.correction(v)
+  if (v.status !== "mismatch" || fix._tag !== "record") return {}
+  const entry = Citable.bibtexWriter().write(fix.item)
+  return entry.length > maxCorrection ? {} : { correction: entry }
+}
+
+const differencesOf = (v: Verify.Verification) =>
+  v.differences === undefined ? {} : {
+    differences: v.differences.map((d) => ({
+      field: d.field,
+      given: text.cut(text.oneLine(d.given), bounds.line),
+      record: text.cut(text.oneLine(d.record), bounds.line),
+      why: text.cut(text.oneLine(d.why), bounds.message)
+    }))
+  }
+
 /** A verification as the tool answers it: compact, its notes at most 3 and not the nearest's. */
 export const reference = (v: Verify.Verification): VerifiedReference => ({
   key: text.cut(v.key, bounds.id),
   status: v.status,
   differs: v.differs,
+  ...differencesOf(v),
+  ...correctionOf(v),
   ...(v.paper === undefined ? {} : { paper: paperSummary(v.paper) }),
   ...(v.nearest === undefined ? {} : { nearest: paperSummary(v.nearest) }),
   ...(v.similarity === undefined || !Number.isFinite(v.similarity) ? {} : { similarity: v.similarity }),
@@ -127,6 +165,7 @@ export const handle = (
         verified: count("verified"),
         mismatch: count("mismatch"),
         notFound: count("notFound"),
+        ...(count("unchecked") > 0 ? { unchecked: count("unchecked") } : {}),
         ...(left > 0 ? { notTried: left } : {}),
         ...(stopped ? { timeBudgetSeconds: budgetSeconds(budget) } : {}),
         references: inputs.map((input, i) =>
@@ -144,6 +183,8 @@ const referenceLine = (r: VerifiedReference): string => {
   switch (r.status) {
     case "notTried":
       return `${r.key}: not tried`
+    case "unchecked":
+      return `${r.key}: could not be checked (not evidence against it)${notes}`
     case "notFound":
       return `${r.key}: not found${
         r.nearest === undefined ? "" : `; nearest: ${text.paperLine(r.nearest)}${similar(r.similarity)}`
@@ -151,6 +192,8 @@ const referenceLine = (r: VerifiedReference): string => {
     default:
       return `${r.key}: ${r.status}${r.differs.length === 0 ? "" : ` (${Verify.differ(r.differs)})`} → ${
         r.paper === undefined ? "" : text.paperLine(r.paper)
+      }${r.differences === undefined ? "" : ` — ${r.differences.map((d) => `${d.field}: ${d.why}`).join("; ")}`}${
+        r.correction === undefined ? "" : " (corrected entry in the structured answer)"
       }${notes}`
   }
 }
@@ -159,7 +202,9 @@ const referenceLine = (r: VerifiedReference): string => {
 export const render = (answer: VerifyAnswer): string => {
   const header = `Verified ${text.number(answer.verified)} of ${text.number(answer.references.length)} references (${
     text.number(answer.mismatch)
-  } mismatch, ${text.number(answer.notFound)} not found)${
+  } mismatch, ${text.number(answer.notFound)} not found${
+    answer.unchecked === undefined ? "" : `, ${text.number(answer.unchecked)} unchecked`
+  })${
     answer.timeBudgetSeconds === undefined
       ? ""
       : `; stopped at the ${text.number(answer.timeBudgetSeconds)} s time budget: ${
@@ -175,7 +220,9 @@ export const spec = {
   title: "Verify references",
   description: "Check a bibliography: for each .bib entry or reference line, whether Semantic Scholar has " +
     "that paper (verified), has it with other details (mismatch: which of title, year, authors, venue, doi, " +
-    "eprint differ) or has no such paper (notFound, with the nearest title). One answer per entry, in order.",
+    "eprint differ, the record's values, and the corrected BibTeX entry), has no such paper (notFound, likely " +
+    "invented, with the nearest title) or could not check it (unchecked: a server failure or an unreadable " +
+    "entry, not evidence against it). One answer per entry, in order.",
   parameters,
   success: VerifyAnswer,
   render

@@ -125,7 +125,7 @@ const notes = (answer: CitationGraph.Related): string => {
 }
 
 /** Writes `text` to `--out` (never through a symbolic link) or standard output. */
-const emit = (out: Option.Option<string>, text: string) =>
+export const emit = (out: Option.Option<string>, text: string) =>
   Effect.gen(function*() {
     if (Option.isNone(out)) return yield* (yield* Printer).out(text)
     const link = yield* Symlinks.linkAt(out.value)

@@ -8,7 +8,6 @@
  */
 import type { Paper } from "@s2-effect/core"
 import { excerpt } from "@s2-effect/core"
-import type { Citable } from "@s2-effect/jobs"
 import { Verify } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
@@ -17,10 +16,12 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as ClientCommand from "../ClientCommand.js"
-import { CommandError, ExitCode } from "../ExitCode.js"
+import { badInput, CommandError, ExitCode } from "../ExitCode.js"
 import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
+import { emit } from "./related.js"
 import {
+  type CitableFormat,
   citableFormats,
   isCitable,
   looksLikeBibtex,
@@ -33,10 +34,17 @@ import {
 const formatFlag = Flag.Literals("format", ["table", "jsonl", "json", ...citableFormats]).pipe(
   Flag.withDescription(
     "Output format: table (default: each entry's status and what differs, the paper, then a summary line), " +
-      "jsonl / json (one object per entry: key, status, differs, paper, nearest, similarity, notes), or " +
-      "bibtex / csl-json / ris (the verified entries, and the mismatched ones whose title and authors agree, " +
-      "as Semantic Scholar has them, your keys and your own fields kept)"
+      "jsonl / json (one object per entry: key, status, differs, differences, paper, nearest, similarity, notes), " +
+      "bibtex (every entry: verified ones as you wrote them, mismatches corrected from Semantic Scholar with your " +
+      "values in a % comment, the others kept and marked with a % line, so every \\cite still resolves), or " +
+      "csl-json / ris (the verified and corrected entries, your keys kept)"
   ),
+  Flag.optional
+)
+
+const outFlag = Flag.String("out").pipe(
+  Flag.withMetavar("file"),
+  Flag.withDescription("Write the bibtex, csl-json or ris output to this file (never through a symbolic link)"),
   Flag.optional
 )
 
@@ -58,11 +66,14 @@ interface Counts {
   verified: number
   mismatch: number
   notFound: number
+  unchecked: number
 }
 
-/** `142 verified, 9 mismatch, 14 not found`. */
+/** `142 verified, 9 mismatch, 14 not found` (`, 2 unchecked` when some could not be checked). */
 export const summaryLine = (counts: Counts): string =>
-  `${counts.verified} verified, ${counts.mismatch} mismatch, ${counts.notFound} not found`
+  `${counts.verified} verified, ${counts.mismatch} mismatch, ${counts.notFound} not found${
+    counts.unchecked > 0 ? `, ${counts.unchecked} unchecked` : ""
+  }`
 
 /** A paper in a table cell: its title and year. */
 const titled = (paper: Paper): string =>
@@ -80,6 +91,8 @@ const row = (v: Verify.Verification): Record<string, unknown> => ({
   // "mismatch: year, venue": what differs, beside the status.
   status: v.status === "notFound"
     ? "not found"
+    : v.status === "unchecked"
+    ? "unchecked"
     : v.differs.length === 0
     ? v.status
     : `${v.status}: ${v.differs.join(", ")}`,
@@ -92,45 +105,65 @@ const row = (v: Verify.Verification): Record<string, unknown> => ({
 })
 
 /** Where an entry is, for its stderr line: `@key` for a .bib entry, `line N` for a line. */
-const whereOf = (input: Verify.Input | undefined, v: Verify.Verification): string =>
-  input !== undefined && typeof input !== "string" && "fields" in input ? `@${v.key}` : `line ${v.key}`
+const whereOf = (v: Verify.Verification): string => v.entry === undefined ? `line ${v.key}` : `@${v.key}`
+
+/** The stderr line of an entry not written as verified: what was done with it, and why. */
+const written = (v: Verify.Verification, format: CitableFormat): string | undefined => {
+  const fix = Verify.correction(v)
+  const where = whereOf(v)
+  const why = excerpt(v.notes.join("; "), 300)
+  if (fix._tag === "record") {
+    return v.status === "mismatch" ? `s2: ${where}: ${Verify.differ(v)}; written as Semantic Scholar has it` : undefined
+  }
+  const what = v.status === "notFound"
+    ? "not found"
+    : v.status === "unchecked"
+    ? "not checked"
+    : `${Verify.differ(v)}: the paper found, ${JSON.stringify(excerpt(v.paper?.title ?? "", 120))}${
+      v.paper?.year == null ? "" : ` (${v.paper.year})`
+    }, may be another work; check the entry`
+  const done = format === "bibtex" && fix._tag === "written" ? "kept as written, marked" : "left out"
+  return `s2: ${where}: ${what}, ${done}${why.length === 0 || v.status === "mismatch" ? "" : `: ${why}`}`
+}
 
 /**
- * What a corrected entry may correct: the same work cited with a wrong year, venue or id. A title or
- * first author that differs may be another work (a typo in a DOI names some other paper): written
- * under the user's key, it would cite that work in their place.
+ * The entries in a citable format: BibTeX through `Verify.bibtexWriter` (every entry), CSL-JSON and
+ * RIS through the writers every command uses (the verified and corrected ones); a stderr line for
+ * each entry not verified; to `--out` (whole, at the end) or standard output (as they come). `keys`:
+ * every key of the file, which a renamed duplicate never takes.
  */
-const correctable: ReadonlySet<Verify.Field> = new Set(["year", "venue", "doi", "eprint"])
-
-/**
- * The corrected entry of a verified reference, or of a mismatched one whose differences are all
- * {@link correctable}, with a stderr line for a mismatch (what was corrected, or why it was left out)
- * and for a reference not found (left out).
- */
-const corrected = (input: Verify.Input | undefined, v: Verify.Verification) =>
+const writeCitable = <E, R>(
+  format: CitableFormat,
+  verified: Stream.Stream<Verify.Verification, E, R>,
+  out: Option.Option<string>,
+  keys: ReadonlyArray<string>
+) =>
   Effect.gen(function*() {
     const printer = yield* Printer
-    const where = whereOf(input, v)
-    if (v.paper === undefined) {
-      yield* printer.err(`s2: ${where}: not found, left out: ${excerpt(v.notes.join("; "), 300)}\n`)
-      return []
+    const noted = Stream.tap(verified, (v) => {
+      const line = written(v, format)
+      return line === undefined ? Effect.void : printer.err(`${line}\n`)
+    })
+    const chunks: Array<string> = []
+    const sink = Option.isNone(out)
+      ? (text: string) => printer.out(text)
+      : (text: string) => Effect.sync(() => void chunks.push(text))
+    if (format === "bibtex") {
+      const writer = Verify.bibtexWriter({ keys })
+      let first = true
+      yield* Stream.runForEach(noted, (v) => {
+        const text = (first ? "" : "\n") + writer.write(v)
+        first = false
+        return sink(text)
+      })
+    } else {
+      const items = Stream.flatMap(noted, (v) => {
+        const fix = Verify.correction(v)
+        return Stream.fromIterable(fix._tag === "record" ? [fix.item] : [])
+      })
+      yield* printItems(format, items, keys).pipe(Effect.provideService(Printer, { ...printer, out: sink }))
     }
-    if (v.status === "mismatch" && !v.differs.every((field) => correctable.has(field))) {
-      yield* printer.err(
-        `s2: ${where}: ${Verify.differ(v.differs)}, left out: the paper found, ${
-          JSON.stringify(excerpt(v.paper.title ?? "", 120))
-        }${v.paper.year == null ? "" : ` (${v.paper.year})`}, may be another work; check the entry\n`
-      )
-      return []
-    }
-    if (v.status === "mismatch") {
-      yield* printer.err(`s2: ${where}: ${Verify.differ(v.differs)}; written as Semantic Scholar has it\n`)
-    }
-    const entry = input !== undefined && typeof input !== "string" && "fields" in input ? input : undefined
-    const item: Citable.Item = entry === undefined
-      ? { paper: v.paper }
-      : { paper: v.paper, key: entry.key, extra: entry.fields, type: entry.type }
-    return [item]
+    if (Option.isSome(out)) yield* emit(out, chunks.join(""))
   })
 
 /** A JSON object: the verification, its papers as the API sent them. */
@@ -139,6 +172,9 @@ const record = (v: Verify.Verification): Record<string, unknown> => ({
   status: v.status,
   differs: v.differs,
   paper: v.paper === undefined ? null : Output.toJson(v.paper),
+  ...(v.differences === undefined
+    ? {}
+    : { differences: v.differences.map((d) => ({ field: d.field, given: d.given, record: d.record, why: d.why })) }),
   ...(v.nearest === undefined ? {} : { nearest: Output.toJson(v.nearest) }),
   ...(v.similarity === undefined ? {} : { similarity: v.similarity }),
   notes: v.notes
@@ -151,27 +187,27 @@ const record = (v: Verify.Verification): Record<string, unknown> => ({
  */
 export const verify = ClientCommand.make(
   "verify",
-  { file, format: formatFlag },
+  { file, format: formatFlag, out: outFlag },
   "verify",
   function*(o) {
     const printer = yield* Printer
+    const format = Option.getOrElse(o.format, () => "table" as const)
+    // Refused before any request: --out writes what a user cites, the rest is for a terminal or a pipe.
+    if (Option.isSome(o.out) && !isCitable(format)) {
+      return yield* Effect.fail(badInput(`--out takes --format bibtex, csl-json or ris; redirect a ${format} (> file)`))
+    }
     const { name, text } = yield* readText(o.file)
     const inputs = inputsOf(text, name)
     if (inputs.length === 0) {
       return yield* Effect.fail(noReferences(name))
     }
-    const format = Option.getOrElse(o.format, () => "table" as const)
-    const counts: Counts = { verified: 0, mismatch: 0, notFound: 0 }
+    const counts: Counts = { verified: 0, mismatch: 0, notFound: 0, unchecked: 0 }
     const verified = Verify.references(inputs).pipe(
       Stream.tap((v) => Effect.sync(() => counts[v.status]++))
     )
     if (isCitable(format)) {
-      const items = verified.pipe(
-        Stream.zipWithIndex,
-        Stream.mapEffect(([v, i]) => corrected(inputs[i], v)),
-        Stream.flattenIterable
-      )
-      yield* printItems(format, items, inputs.flatMap((i) => typeof i !== "string" && "fields" in i ? [i.key] : []))
+      const keys = inputs.flatMap((input) => typeof input !== "string" && "fields" in input ? [input.key] : [])
+      yield* writeCitable(format, verified, o.out, keys)
     } else {
       yield* Output.stream(
         { format: Option.some(format), max: Option.none() },
@@ -180,7 +216,7 @@ export const verify = ClientCommand.make(
     }
     if (format === "table") yield* printer.out(summaryLine(counts) + "\n")
     else yield* printer.err(`s2: ${summaryLine(counts)}\n`)
-    const not = counts.mismatch + counts.notFound
+    const not = counts.mismatch + counts.notFound + counts.unchecked
     if (not > 0) {
       return yield* Effect.fail(
         new CommandError({ message: `${not} of ${inputs.length} references not verified`, code: ExitCode.notFound })
@@ -188,5 +224,6 @@ export const verify = ClientCommand.make(
     }
   }
 ).pipe(Command.withDescription(
-  "Verify a .bib file or reference list: each entry verified, mismatch (what differs) or not found; exit 3 unless all are verified"
+  "Verify a .bib file or reference list: each entry verified, mismatch (what differs), not found or unchecked; " +
+    "exit 3 unless all are verified"
 ))

@@ -36,6 +36,8 @@ type Outcome =
     readonly via: "id" | "title"
     readonly score?: number
     readonly similarity?: number
+    /** The other papers a bulk search found with the same title. */
+    readonly others?: ReadonlyArray<Paper>
   }
   | {
     readonly _tag: "Missing"
@@ -121,8 +123,11 @@ const settleChunk = Effect.fnUntraced(function*(
       else seen.set(key, settled)
     }
   }
-  const candidates = yield* bulkTitles([...titles].map(([key, title]) => ({ key, title })), concurrency)
-  const papers = yield* lookupIds([...ids.values(), ...[...candidates.values()].map((c) => c.paperId)], fields)
+  const { candidates, others } = yield* bulkTitles([...titles].map(([key, title]) => ({ key, title })), concurrency)
+  const needed = [...ids.values(), ...[...candidates.values()].map((c) => c.paperId)]
+  // The other papers of a title only where the chunk's one batch has room: never a request more.
+  const more = [...new Set([...others.values()].flat())].slice(0, Math.max(0, chunkSize - needed.length))
+  const papers = yield* lookupIds([...needed, ...more], fields)
   for (const [key, id] of ids) {
     const paper = papers.get(idKey(id))
     seen.set(
@@ -137,7 +142,11 @@ const settleChunk = Effect.fnUntraced(function*(
     // The search page's title chose it, but the batch's record is what is printed and cited: checked
     // again. Gone between the two, or another title now, it is left to title match.
     const outcome = paper === undefined ? undefined : checked(titles.get(key)!, paper)
-    if (outcome?._tag === "Paper") seen.set(key, outcome)
+    const same = (others.get(key) ?? []).flatMap((id) => {
+      const other = papers.get(idKey(id))
+      return other !== undefined && checked(titles.get(key)!, other)._tag === "Paper" ? [other] : []
+    })
+    if (outcome?._tag === "Paper") seen.set(key, same.length === 0 ? outcome : { ...outcome, others: same })
   }
 })
 
@@ -153,7 +162,7 @@ const resolveChunk = (
   fields: FieldList,
   concurrency: number
 ) =>
-(inputs: ReadonlyArray<Resolve.Input>): Stream.Stream<Resolve.Result, S2Error, SemanticScholar> =>
+(inputs: ReadonlyArray<Resolve.Input>): Stream.Stream<WithOthers, S2Error, SemanticScholar> =>
   Stream.unwrap(Effect.gen(function*() {
     const recognised = inputs.map((input) => recognise(textOf(input)))
     yield* settleChunk(recognised, seen, fields, concurrency)
@@ -170,7 +179,7 @@ const resolveChunk = (
       return match
     }
     return Stream.fromIterable(recognised).pipe(
-      Stream.mapEffect((r, i) => Effect.map(settle(r), () => toResult(inputs[i]!, r, seen)), { concurrency })
+      Stream.mapEffect((r, i) => Effect.map(settle(r), () => withOthers(inputs[i]!, r, seen)), { concurrency })
     )
   }))
 
@@ -215,11 +224,26 @@ const toResult = (input: Resolve.Input, r: Recognised, seen: Map<string, Outcome
   })
 }
 
+/** A result, and the other papers of the title found (a bulk search's, for `Verify` to choose among). */
+export type WithOthers = readonly [Resolve.Result, ReadonlyArray<Paper>]
+
+const withOthers = (input: Resolve.Input, r: Recognised, seen: Map<string, Outcome>): WithOthers => {
+  const o = r._tag === "Malformed" ? undefined : seen.get(keyOf(r))
+  return [toResult(input, r, seen), o?._tag === "Paper" ? o.others ?? [] : []]
+}
+
 /** See {@link Resolve.references}. */
 export const references = (
   inputs: Iterable<Resolve.Input> | Stream.Stream<Resolve.Input, S2Error, SemanticScholar>,
   options?: Resolve.ReferencesOptions
 ): Stream.Stream<Resolve.Result, S2Error, SemanticScholar> =>
+  Stream.map(referencesWithOthers(inputs, options), ([result]) => result)
+
+/** {@link references}, each result with the other papers of its title. */
+export const referencesWithOthers = (
+  inputs: Iterable<Resolve.Input> | Stream.Stream<Resolve.Input, S2Error, SemanticScholar>,
+  options?: Resolve.ReferencesOptions
+): Stream.Stream<WithOthers, S2Error, SemanticScholar> =>
   Stream.unwrap(Effect.gen(function*() {
     // Refused before any request, as the client refuses its own options, rather than guessed at.
     const concurrency = yield* Effect.fromResult(Result.mapError(

@@ -125,32 +125,52 @@ const indexPage = (page: ReadonlyArray<Paper>): PageIndex => {
   return { papers, byKey }
 }
 
-/** The best paper of a page with the same title: most similar, then most cited, then first. */
-const bestOf = (title: string, index: PageIndex): Candidate | undefined => {
+/**
+ * The best paper of a page with the same title (most similar, then most cited, then first), and
+ * the ids of the page's other papers with the same title: which of them the reference is, its
+ * authors and year decide (`Verify`), not their citations.
+ */
+const bestOf = (
+  title: string,
+  index: PageIndex
+): { readonly best: Candidate; readonly others: ReadonlyArray<string> } | undefined => {
   const normalised = TitleMatch.normalise(title)
   const keys = TitleMatch.wordKeys(normalised)
   const at = [...new Set([...index.byKey.get(`w${keys.words}`) ?? [], ...index.byKey.get(`s${keys.spaced}`) ?? []])]
     .sort((a, b) => a - b)
   let best: { readonly candidate: Candidate; readonly cited: number } | undefined
+  const same: Array<string> = []
   for (const i of at) {
     const { paper, title: found } = index.papers[i]!
-    const { same, similarity } = TitleMatch.compareNormalised(normalised, found)
+    const { same: isSame, similarity } = TitleMatch.compareNormalised(normalised, found)
     const cited = paper.citationCount ?? 0
+    if (isSame) same.push(paper.paperId)
     if (
-      same && (best === undefined || similarity > best.candidate.similarity ||
+      isSame && (best === undefined || similarity > best.candidate.similarity ||
         (similarity === best.candidate.similarity && cited > best.cited))
     ) best = { candidate: { paperId: paper.paperId, similarity }, cited }
   }
-  return best?.candidate
+  return best === undefined
+    ? undefined
+    : { best: best.candidate, others: same.filter((id) => id !== best.candidate.paperId) }
 }
 
-/** The titles a page settles: each title's best paper on it, by key; titles it does not settle are left out. */
-export const settledBy = (titles: ReadonlyArray<Open>, page: ReadonlyArray<Paper>): Map<string, Candidate> => {
+/**
+ * The titles a page settles: each title's best paper on it, by key; titles it does not settle are
+ * left out. The other papers of the same title are added to `others`, by key, when given.
+ */
+export const settledBy = (
+  titles: ReadonlyArray<Open>,
+  page: ReadonlyArray<Paper>,
+  others?: Map<string, ReadonlyArray<string>>
+): Map<string, Candidate> => {
   const index = indexPage(page)
   const out = new Map<string, Candidate>()
   for (const open of titles) {
-    const candidate = bestOf(open.title, index)
-    if (candidate !== undefined) out.set(open.key, candidate)
+    const found = bestOf(open.title, index)
+    if (found === undefined) continue
+    out.set(open.key, found.best)
+    if (others !== undefined && found.others.length > 0) others.set(open.key, found.others)
   }
   return out
 }
@@ -163,7 +183,8 @@ export const settledBy = (titles: ReadonlyArray<Open>, page: ReadonlyArray<Paper
  */
 const settleGroup = (
   group: ReadonlyArray<Open>,
-  out: Map<string, Candidate>
+  out: Map<string, Candidate>,
+  others: Map<string, ReadonlyArray<string>>
 ): Effect.Effect<void, S2Error, SemanticScholar> =>
   Effect.gen(function*() {
     const s2 = yield* SemanticScholar
@@ -172,29 +193,31 @@ const settleGroup = (
       Effect.catchIf(isRefusal, () => Effect.succeed(Option.none()))
     )
     if (Option.isNone(first)) return
-    const settled = settledBy(group, first.value.data)
+    const settled = settledBy(group, first.value.data, others)
     settled.forEach((candidate, key) => out.set(key, candidate))
     const left = group.filter((open) => !settled.has(open.key))
     if (first.value.token === null || left.length <= 1) return
     const half = Math.ceil(left.length / 2)
-    yield* settleGroup(left.slice(0, half), out)
-    yield* settleGroup(left.slice(half), out)
+    yield* settleGroup(left.slice(0, half), out, others)
+    yield* settleGroup(left.slice(half), out, others)
   })
 
 /**
  * Bulk-searches the titles that can be (enough content words; the caller has left out those too
- * long to send): a candidate per title settled, by key. Titles left out of the map go to title match.
+ * long to send): a candidate per title settled, by key, and the ids of the other papers of its
+ * title. Titles left out of `candidates` go to title match.
  */
 export const bulkTitles = Effect.fn("Resolve.bulkTitles")(function*(
   titles: ReadonlyArray<Open>,
   concurrency: number
 ) {
   const out = new Map<string, Candidate>()
+  const others = new Map<string, ReadonlyArray<string>>()
   const eligible = titles.filter((open) =>
     TitleMatch.contentWords(TitleMatch.normalise(open.title)).length >= bulkMinWords
   )
-  yield* Effect.forEach(groupsOf(eligible), (group) => settleGroup(group, out), { concurrency, discard: true })
-  return out
+  yield* Effect.forEach(groupsOf(eligible), (group) => settleGroup(group, out, others), { concurrency, discard: true })
+  return { candidates: out, others }
 })
 
 /** The fields asked for, with `title` (the check needs it) when a list is given without it. */

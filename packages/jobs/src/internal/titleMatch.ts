@@ -81,6 +81,51 @@ export const normalise = (title: string): string =>
     .replace(/[^\p{L}\p{N}\p{M}]+/gu, " ")
     .trim()
 
+// British and American spellings of one word, to one spelling: -ise/-ize, -isation, -yse/-yze,
+// -our/-or, -re/-er, a doubled l, "dialogue"/"dialog", "ae"/"oe" in medical words. Applied to both
+// titles alike, so a rule only has to send the two spellings to one word, not to the right one.
+const spellings: ReadonlyArray<readonly [RegExp, (...groups: Array<string>) => string]> = [
+  [/^(dialog|catalog|analog|monolog|prolog|epilog|homolog)ue(s)?$/, (_, stem, s = "") => `${stem}${s}`],
+  [/^programme(s)?$/, (_, s = "") => `program${s}`],
+  [/^(\p{L}{2,})is(e|es|ed|ing|er|ers|able|ation\p{L}*)$/u, (_, stem, end) => `${stem}iz${end}`],
+  [/^(\p{L}+)ys(e|es|ed|ing|er|ers)$/u, (_, stem, end) => `${stem}yz${end}`],
+  [
+    /^(\p{L}{2,})our(s|ed|ing|able|ably|ite|ites|ful|less|al|ally|ist|ists|er|ers)?$/u,
+    (_, stem, end = "") => `${stem}or${end}`
+  ],
+  [
+    /^(cent|theat|fib|met|lit|calib|spect|lust|somb|meag|manoeuv|maneuv)re(s|d)?$/,
+    (_, stem, end = "") => `${stem}er${end}`
+  ],
+  [/^(\p{L}{2,}[aeiou])ll(ing|ed|er|ers|or|ors)$/u, (_, stem, end) => `${stem}l${end}`],
+  [/^(defen|offen|licen|preten)ce(s)?$/, (_, stem, s = "") => `${stem}se${s}`],
+  [
+    /^(haem|anaem|anaesth|paed|gynaec|faec|leukaem|ischaem|septicaem|orthopaed|encyclopaed|aetiol|palaeo|archae|oesoph|oestr|foet|diarrhoe|oedem|coeliac)(\p{L}*)$/u,
+    (_, pre, rest) => `${pre.replace(/[ao]e/, () => "e")}${rest}`
+  ],
+  [/^(judg|acknowledg|abridg)ement(s)?$/, (_, stem, s = "") => `${stem}ment${s}`],
+  [/^ageing$/, () => "aging"],
+  [/^grey$/, () => "gray"],
+  [/^towards$/, () => "toward"],
+  [/^aluminium$/, () => "aluminum"]
+]
+
+// Any rule at all, in one pass: most words match none, and a page of titles has thousands of them.
+const anySpelling = new RegExp(spellings.map(([pattern]) => `(?:${pattern.source})`).join("|"), "u")
+
+/** One spelling of a word (see `spellings`). */
+export const spelling = (word: string): string => {
+  if (!anySpelling.test(word)) return word
+  for (const [pattern, to] of spellings) {
+    const m = pattern.exec(word)
+    if (m !== null) return to(...(m as unknown as Array<string>))
+  }
+  return word
+}
+
+/** A normalised title with each word in one spelling. */
+const spelled = (normalised: string): string => normalised.split(" ").map(spelling).join(" ")
+
 /** The words of a normalised title that are not stop words, in order. */
 export const contentWords = (normalised: string): ReadonlyArray<string> =>
   normalised.split(" ").filter((w) => w.length > 0 && !stopWords.has(w))
@@ -90,10 +135,10 @@ export const contentWords = (normalised: string): ReadonlyArray<string> =>
  * content words in any order (`words`), or the same letters however spaced (`spaced`: "pre training"
  * and "pretraining"). A page of titles can be indexed by them (see {@link compareNormalised}).
  */
-export const wordKeys = (normalised: string): { readonly words: string; readonly spaced: string } => ({
-  words: [...contentWords(normalised)].sort().join(" "),
-  spaced: normalised.replace(/ /g, "")
-})
+export const wordKeys = (normalised: string): { readonly words: string; readonly spaced: string } => {
+  const one = spelled(normalised)
+  return { words: [...contentWords(one)].sort().join(" "), spaced: one.replace(/ /g, "") }
+}
 
 /** See `TitleMatch.Comparison`. */
 export interface Comparison {
@@ -125,8 +170,10 @@ const similarityOf = (a: string, b: string): number => {
 /** `compare` of two titles already normalised (so that a page's titles are normalised once). */
 export const compareNormalised = (a: string, b: string): Comparison => {
   const similarity = similarityOf(a, b)
+  // Below the bound the words need not be read (a page's titles against one are mostly unlike it).
+  if (similarity < bound) return { similarity, same: false }
   const [x, y] = [wordKeys(a), wordKeys(b)]
-  return { similarity, same: similarity >= bound && (x.words === y.words || x.spaced === y.spaced) }
+  return { similarity, same: x.words === y.words || x.spaced === y.spaced }
 }
 
 /**
@@ -145,3 +192,41 @@ export const describeNearest = (found: string, similarity: number): string =>
   `no paper has this title; the nearest, ${JSON.stringify(excerpt(found, 100))}, is ${similarity.toFixed(2)} similar (${
     bound.toFixed(2)
   } and the same words needed)`
+
+// The leading articles a title is cited with or without.
+const article: ReadonlySet<string> = new Set(["a", "an", "the"])
+
+/**
+ * A title as `Verify` compares it word for word: normalised, each word in one spelling, a leading
+ * article dropped, the words joined without spaces ("pre-training" is "pretraining").
+ */
+const strictKey = (title: string): string => {
+  const ws = spelled(normalise(title)).split(" ").filter((w) => w.length > 0)
+  return (article.has(ws[0] ?? "") ? ws.slice(1) : ws).join("")
+}
+
+// Where a subtitle starts: a colon, question or exclamation mark, or a dash between spaces.
+const subtitleStart = /[:?!]\s|\s[-–—]+\s/
+
+/** The title before its subtitle, or undefined when it has none. */
+const mainTitle = (title: string): string | undefined => {
+  const m = subtitleStart.exec(plain(title))
+  return m === null ? undefined : plain(title).slice(0, m.index)
+}
+
+/** See `TitleMatch.Relation`. */
+export type Relation = "same" | "subtitle" | "other"
+
+/**
+ * How an entry's title stands to a paper's, word for word: `same` (the same words, each in any of
+ * its British or American spellings, a leading article added or dropped, compounds spaced or not),
+ * `subtitle` (the same but for a subtitle one of them adds) or `other` (any other word changed,
+ * function words included).
+ */
+export const relation = (given: string, found: string): Relation => {
+  const [g, f] = [strictKey(given), strictKey(found)]
+  if (g.length === 0 || f.length === 0) return "other"
+  if (g === f) return "same"
+  const [mg, mf] = [mainTitle(given), mainTitle(found)]
+  return (mg !== undefined && strictKey(mg) === f) || (mf !== undefined && strictKey(mf) === g) ? "subtitle" : "other"
+}

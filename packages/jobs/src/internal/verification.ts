@@ -7,14 +7,19 @@ import { Paper } from "@s2-effect/core"
 import * as Schema from "effect/Schema"
 
 /**
- * What a reference turned out to be: `verified` (a paper was found and nothing it says disagrees),
- * `mismatch` (a paper was found, and `differs` lists what disagrees) or `notFound` (no paper is this
- * reference; `nearest` may name the closest one).
+ * What a reference turned out to be:
+ * - `verified`: a paper was found and nothing it says disagrees;
+ * - `mismatch`: a real paper, cited wrongly: `differs` names the fields, `differences` gives the
+ *   record's values;
+ * - `notFound`: no paper is this reference, likely invented (`nearest` may name the closest one);
+ * - `unchecked`: it could not be checked (an entry that cannot be read or has nothing to look it
+ *   up by, a title too long to send, the server failing or refusing): a failure of ours, never
+ *   taken for `notFound`.
  *
  * @category models
  * @since 1.1.0
  */
-export const Status = Schema.Literals(["verified", "mismatch", "notFound"])
+export const Status = Schema.Literals(["verified", "mismatch", "notFound", "unchecked"])
 
 /**
  * @category models
@@ -47,6 +52,35 @@ export const Field = Schema.Literals(["title", "year", "authors", "venue", "doi"
 export type Field = typeof Field.Type
 
 /**
+ * A field that differs, with the entry's value (`given`, as plain text), the record's (`record`:
+ * what a corrected entry writes) and `why`, for people ("first author \"Weiwei Sun\" is \"Jennifer
+ * J. Sun\" in the record").
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export class Difference extends Schema.Class<Difference>("Difference")({
+  field: Field,
+  given: Schema.String,
+  record: Schema.String,
+  why: Schema.String
+}) {}
+
+/**
+ * A reference as the user wrote it, kept on its {@link Verification}: a .bib entry's `key`, `fields`
+ * (lower-case names, TeX values), its entry `type` and `line` when known.
+ *
+ * @category models
+ * @since 1.1.0
+ */
+export class Written extends Schema.Class<Written>("Written")({
+  key: Schema.String,
+  type: Schema.optional(Schema.String),
+  fields: Schema.Record(Schema.String, Schema.String),
+  line: Schema.optional(Schema.Number)
+}) {}
+
+/**
  * The verification of one reference: its `key` (the .bib key, or the line's number as a string),
  * the `input` asked (a DOI, arXiv id or title; "" when the entry had none), the {@link Status},
  * the fields that `differs`, `notes` (sentences for people: why a reference was not found, a year
@@ -73,7 +107,19 @@ export class Verification extends Schema.Class<Verification>("Verification")({
    *
    * @since 1.1.0
    */
-  nearestNote: Schema.optional(Schema.String)
+  nearestNote: Schema.optional(Schema.String),
+  /**
+   * Each field of `differs`, with the entry's value and the record's.
+   *
+   * @since 1.1.0
+   */
+  differences: Schema.optional(Schema.Array(Difference)),
+  /**
+   * The .bib entry (or other written reference) verified, as the user wrote it; absent for a line.
+   *
+   * @since 1.1.0
+   */
+  entry: Schema.optional(Written)
 }) {
   /**
    * The `notes` but {@link Verification.nearestNote}: what to print beside a `nearest` paper shown
@@ -91,10 +137,21 @@ export class Verification extends Schema.Class<Verification>("Verification")({
 }
 
 /**
- * What differs, as a phrase: "year differs", "title, year differ".
+ * What differs, as a phrase: "year differs", "title, year differ". Takes the fields (a
+ * verification's `differs`) or the {@link Verification} itself.
  *
+ * @example
+ * ```ts
+ * import { Verify } from "@s2-effect/jobs"
+ *
+ * Verify.differ(["year"]) // "year differs"
+ * const v = new Verify.Verification({ key: "k", input: "", status: "mismatch", differs: ["title", "year"], notes: [] })
+ * Verify.differ(v) // "title, year differ"
+ * ```
  * @category utils
  * @since 1.1.0
  */
-export const differ = (fields: ReadonlyArray<Field>): string =>
-  `${fields.join(", ")} ${fields.length === 1 ? "differs" : "differ"}`
+export const differ = (fields: ReadonlyArray<Field> | Verification): string => {
+  const list = fields instanceof Verification ? fields.differs : fields
+  return `${list.join(", ")} ${list.length === 1 ? "differs" : "differ"}`
+}

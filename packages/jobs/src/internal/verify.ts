@@ -1,11 +1,14 @@
 import type { Fields, Paper, S2Error, SemanticScholar } from "@s2-effect/core"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as Citable from "../Citable.js"
 import type * as Resolve from "../Resolve.js"
 import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
 import * as resolve from "./resolve.js"
-import { Verification } from "./verification.js"
+import * as TitleMatch from "./titleMatch.js"
+import { Difference, Verification, Written } from "./verification.js"
 import { compare, type Given, givenOfFields, type Lookup } from "./verifyCompare.js"
 
 /** See `Verify.fields`: what the citation writers write from, which holds what the checks compare. */
@@ -19,7 +22,22 @@ interface Ask {
   /** The kind of id `input` is, when it is a DOI or an arXiv id. */
   readonly id?: "doi" | "arxiv"
   readonly settled?: Verification
+  /** The entry as written (absent for a line). */
+  readonly entry?: Written
 }
+
+const entryOf = (ask: Ask): { readonly entry?: Written } => ask.entry === undefined ? {} : { entry: ask.entry }
+
+/** A reference that could not be checked: never `notFound`, which says it is likely invented. */
+const unchecked = (key: string, input: string, why: string, entry?: Written) =>
+  new Verification({
+    key,
+    input,
+    status: "unchecked",
+    differs: [],
+    notes: [why],
+    ...(entry === undefined ? {} : { entry })
+  })
 
 const idKind = (input: string): "doi" | "arxiv" | undefined => {
   const r = resolve.recognise(input)
@@ -31,12 +49,14 @@ const idKind = (input: string): "doi" | "arxiv" | undefined => {
  * title, its `note` (which names that paper) as the last note and as `nearestNote`.
  */
 const notFound = (
-  key: string,
-  input: string,
+  ask: Ask,
   notes: ReadonlyArray<string>,
   search?: { readonly note: string; readonly result: Resolve.NotFound }
 ) => {
-  if (search === undefined) return new Verification({ key, input, status: "notFound", differs: [], notes })
+  const { input, key } = ask
+  if (search === undefined) {
+    return new Verification({ key, input, status: "notFound", differs: [], notes, ...entryOf(ask) })
+  }
   const { nearest, similarity } = search.result
   return new Verification({
     key,
@@ -45,29 +65,42 @@ const notFound = (
     differs: [],
     notes: [...notes, search.note],
     ...(nearest === undefined ? {} : { nearest, nearestNote: search.note }),
-    ...(similarity === undefined ? {} : { similarity })
+    ...(similarity === undefined ? {} : { similarity }),
+    ...entryOf(ask)
   })
 }
+
+const writtenOf = (input: Verify.Entry): Written =>
+  new Written({
+    key: input.key,
+    fields: { ...input.fields },
+    ...(input.type === undefined ? {} : { type: input.type }),
+    ...(input.line === undefined ? {} : { line: input.line })
+  })
 
 const askOf = (input: Verify.Input, position: number): Ask => {
   if (typeof input === "string") return askOf({ key: String(position + 1), text: input }, position)
   if (!("fields" in input)) {
     const r = resolve.recognise(input.text)
     const given: Given = r._tag === "Title" ? { title: r.title } : {}
+    if (r._tag === "Malformed") {
+      return { key: input.key, input: input.text, given, settled: unchecked(input.key, input.text, r.message) }
+    }
     const id = idKind(input.text)
     return { key: input.key, input: input.text, given, ...(id === undefined ? {} : { id }) }
   }
+  const entry = writtenOf(input)
   if (input.problem !== undefined) {
-    return { key: input.key, input: "", given: {}, settled: notFound(input.key, "", [input.problem]) }
+    return { key: input.key, input: "", given: {}, entry, settled: unchecked(input.key, "", input.problem, entry) }
   }
   const asked = bibtex.inputOf({ type: "", key: input.key, fields: input.fields, line: input.line ?? 0 })
   const given = givenOfFields(input.fields)
   if (asked.length === 0) {
     const why = "the entry has no doi, eprint or title to check it by"
-    return { key: input.key, input: "", given, settled: notFound(input.key, "", [why]) }
+    return { key: input.key, input: "", given, entry, settled: unchecked(input.key, "", why, entry) }
   }
   const id = idKind(asked)
-  return { key: input.key, input: asked, given, ...(id === undefined ? {} : { id }) }
+  return { key: input.key, input: asked, given, entry, ...(id === undefined ? {} : { id }) }
 }
 
 /** What the first pass asks: an id with the title it should have, or the input alone. */
@@ -77,29 +110,73 @@ const firstInput = (ask: Ask): Resolve.Input =>
     : ask.input
 
 /** A paper found for a reference, compared with what it says. */
-const checked = (ask: Ask, paper: Paper, lookup: Lookup, notes: ReadonlyArray<string> = []) => {
-  const { differs, notes: more, similarity } = compare(ask.given, paper, lookup)
+const checked = (ask: Ask, paper: Paper, lookup: Lookup, today: number, notes: ReadonlyArray<string> = []) => {
+  const { differs, notes: more, similarity } = compare(ask.given, paper, lookup, today)
   return new Verification({
     key: ask.key,
     input: ask.input,
     status: differs.length === 0 ? "verified" : "mismatch",
-    differs,
+    differs: differs.map((d) => d.field),
     notes: [...notes, ...more],
     paper,
-    ...(similarity === undefined ? {} : { similarity })
+    ...(similarity === undefined ? {} : { similarity }),
+    ...(differs.length === 0 ? {} : { differences: differs.map((d) => new Difference(d)) }),
+    ...entryOf(ask)
   })
 }
 
+/**
+ * The paper a title search found, or one of the other papers of that title it found: the one the
+ * entry's authors and year (and every other field) disagree with least, the search's first on a tie.
+ */
+const chosen = (
+  ask: Ask,
+  paper: Paper,
+  others: ReadonlyArray<Paper>,
+  today: number,
+  notes: ReadonlyArray<string> = []
+) => {
+  const all = [paper, ...others].map((p) => checked(ask, p, { ...idOf(ask), named: false }, today, notes))
+  const best = all.reduce((a, b) => b.differs.length < a.differs.length ? b : a)
+  if (others.length === 0) return best
+  const why = `${others.length + 1} papers have this title: the one whose authors and year agree most was taken`
+  return new Verification({ ...best, notes: [...best.notes, why] })
+}
+
+/** A title search's answer that no request could give: too long to send, or refused by the server. */
+const notAsked = (result: Resolve.NotFound): boolean => result.notFound === "tooLong" || result.notFound === "refused"
+
+/**
+ * The nearest paper of a title search, when the entry's title is it word for word but for spelling,
+ * a leading article or a subtitle (title match's own rule wants the same content words): then it is
+ * compared as the paper found, and the authors and year decide.
+ */
+const nearestToCheck = (ask: Ask, result: Resolve.NotFound): Paper | undefined => {
+  const title = result.nearest?.title
+  return ask.given.title !== undefined && typeof title === "string" &&
+      TitleMatch.relation(ask.given.title, title) !== "other"
+    ? result.nearest
+    : undefined
+}
+
 /** The first pass's answer: a verification, or undefined when the entry's title is to be asked too. */
-const afterFirst = (ask: Ask, result: Resolve.Result): Verification | undefined => {
+const afterFirst = (ask: Ask, [result, others]: resolve.WithOthers, today: number): Verification | undefined => {
   const byTitleToo = ask.given.title !== undefined && ask.input !== ask.given.title
   switch (result._tag) {
     case "Found":
-      return checked(ask, result.paper, result.via === "id" ? { ...idOf(ask), named: true } : { named: false })
+      return result.via === "id"
+        ? checked(ask, result.paper, { ...idOf(ask), named: true }, today)
+        : chosen(ask, result.paper, others, today)
     case "Mismatch":
       return undefined
-    case "NotFound":
-      return byTitleToo ? undefined : notFound(ask.key, ask.input, [], { note: result.message, result })
+    case "NotFound": {
+      if (byTitleToo) return undefined
+      if (notAsked(result)) return unchecked(ask.key, ask.input, result.message, ask.entry)
+      const nearest = nearestToCheck(ask, result)
+      return nearest !== undefined
+        ? checked(ask, nearest, { named: false }, today)
+        : notFound(ask, [], { note: result.message, result })
+    }
   }
 }
 
@@ -114,18 +191,28 @@ const idFailed = (ask: Ask, first: Resolve.Mismatch | Resolve.NotFound): string 
     : `${ask.input} is a paper without a title`
 
 /** The second pass's answer, for an entry whose id did not name a paper with its title. */
-const afterTitle = (ask: Ask, first: Resolve.Mismatch | Resolve.NotFound, result: Resolve.Result): Verification => {
-  if (result._tag === "Found") {
-    return checked(ask, result.paper, { ...idOf(ask), named: false }, [`${idFailed(ask, first)}; found by the title`])
+const afterTitle = (
+  ask: Ask,
+  first: Resolve.Mismatch | Resolve.NotFound,
+  [result, others]: resolve.WithOthers,
+  today: number
+): Verification => {
+  const nearest = result._tag === "NotFound" ? nearestToCheck(ask, result) : undefined
+  const paper = result._tag === "Found" ? result.paper : nearest
+  if (paper !== undefined) {
+    return chosen(ask, paper, others, today, [`${idFailed(ask, first)}; found by the title`])
   }
   const why = result._tag === "NotFound" ? result.message : "no paper has the title"
   if (first._tag === "Mismatch") {
-    return checked(ask, first.paper, { ...idOf(ask), named: true }, [`the title: ${why}`])
+    return checked(ask, first.paper, { ...idOf(ask), named: true }, today, [`the title: ${why}`])
+  }
+  if (result._tag === "NotFound" && notAsked(result)) {
+    return unchecked(ask.key, ask.input, `${idFailed(ask, first)}; the title: ${why}`, ask.entry)
   }
   const title = `the title: ${why}`
   return result._tag === "NotFound"
-    ? notFound(ask.key, ask.input, [idFailed(ask, first)], { note: title, result })
-    : notFound(ask.key, ask.input, [idFailed(ask, first), title])
+    ? notFound(ask, [idFailed(ask, first)], { note: title, result })
+    : notFound(ask, [idFailed(ask, first), title])
 }
 
 interface Pending {
@@ -134,11 +221,25 @@ interface Pending {
 }
 
 /**
+ * Whether an error is the server failing us (rate limit past the retries, 5xx, time-out, the
+ * network, an answer that cannot be read): the references it leaves are `unchecked`, never
+ * `notFound`. Other errors (a key refused, options refused) fail the stream: every reference would
+ * fail alike.
+ */
+const isOurs = (error: S2Error): boolean =>
+  error.isRetryable || error._tag === "DecodeError" || error._tag === "UnexpectedStatus" ||
+  error._tag === "ProtocolError" || error._tag === "RateLimiterUnavailable"
+
+/** Why the references left by a failure were not checked. */
+const failedWhy = (error: S2Error): string => `not checked: the server failed (${error._tag}: ${error.message})`
+
+/**
  * One chunk: the first pass over the entries a request can help, then one pass over the titles of
  * those whose id did not do. Each verification is emitted as soon as it and those before it are
- * known (so a caller with a time limit keeps what was verified).
+ * known (so a caller with a time limit keeps what was verified). A failure of the server's ends the
+ * chunk with the references left `unchecked`.
  */
-const verifyChunk = (options: Resolve.ReferencesOptions) =>
+const verifyChunk = (options: Resolve.ReferencesOptions, today: number) =>
 (
   [inputs, n]: readonly [ReadonlyArray<Verify.Input>, number]
 ): Stream.Stream<Verification, S2Error, SemanticScholar> =>
@@ -153,25 +254,35 @@ const verifyChunk = (options: Resolve.ReferencesOptions) =>
       return done
     }
     const asked = asks.flatMap((ask, i) => ask.settled === undefined ? [i] : [])
-    const first = Stream.zipWithIndex(resolve.references(asked.map((i) => firstInput(asks[i]!)), options)).pipe(
-      Stream.map(([result, k]) => {
-        const index = asked[k]!
-        const verified = afterFirst(asks[index]!, result)
-        if (verified !== undefined) out[index] = verified
-        else pending.push({ index, first: result as Resolve.Mismatch | Resolve.NotFound })
-        return ready()
-      })
-    )
+    const first = Stream.zipWithIndex(resolve.referencesWithOthers(asked.map((i) => firstInput(asks[i]!)), options))
+      .pipe(
+        Stream.map(([result, k]) => {
+          const index = asked[k]!
+          const verified = afterFirst(asks[index]!, result, today)
+          if (verified !== undefined) out[index] = verified
+          else pending.push({ index, first: result[0] as Resolve.Mismatch | Resolve.NotFound })
+          return ready()
+        })
+      )
     const second = Stream.suspend(() =>
-      Stream.zipWithIndex(resolve.references(pending.map((p) => asks[p.index]!.given.title!), options)).pipe(
+      Stream.zipWithIndex(resolve.referencesWithOthers(pending.map((p) => asks[p.index]!.given.title!), options)).pipe(
         Stream.map(([result, k]) => {
           const { first, index } = pending[k]!
-          out[index] = afterTitle(asks[index]!, first, result)
+          out[index] = afterTitle(asks[index]!, first, result, today)
           return ready()
         })
       )
     )
-    return Stream.flattenIterable(Stream.concat(Stream.concat(Stream.sync(ready), first), second))
+    const left = (error: S2Error) =>
+      Stream.sync(() => {
+        out.forEach((v, i) => {
+          if (v === undefined) out[i] = unchecked(asks[i]!.key, asks[i]!.input, failedWhy(error), asks[i]!.entry)
+        })
+        return ready()
+      })
+    return Stream.flattenIterable(
+      Stream.concat(Stream.concat(Stream.sync(ready), first), second).pipe(Stream.catchIf(isOurs, left))
+    )
   })
 
 /** The fields asked: {@link fields} and the caller's, once each. */
@@ -192,11 +303,13 @@ export const references = (
     ? inputs
     : Stream.fromIterable(typeof inputs === "string" ? [inputs] : inputs)
   const resolveOptions = { fields: fieldsWith(options?.fields), concurrency: options?.concurrency }
-  return source.pipe(
-    Stream.grouped(resolve.chunkSize),
-    Stream.zipWithIndex,
-    Stream.flatMap(verifyChunk(resolveOptions))
-  )
+  // This year, from the Clock, once: a year after it is never a paper's.
+  return Stream.unwrap(Effect.map(Clock.currentTimeMillis, (now) =>
+    source.pipe(
+      Stream.grouped(resolve.chunkSize),
+      Stream.zipWithIndex,
+      Stream.flatMap(verifyChunk(resolveOptions, new Date(now).getUTCFullYear()))
+    )))
 }
 
 /** What a field written twice says: a problem when its values differ, else a warning. */

@@ -8,6 +8,7 @@ import { plain } from "./bibtex.js"
 import { isNewArxivId, withoutArxivPrefix, withoutDoiPrefix } from "./ids.js"
 import { stopWords } from "./text.js"
 import * as TitleMatch from "./titleMatch.js"
+import { type AuthorList, authorList, compareAuthors, displayName, familyIn, words } from "./verifyAuthors.js"
 
 /** A field of a reference that a paper can disagree with (see `Verify.Field`). */
 export type Field = "title" | "year" | "authors" | "venue" | "doi" | "eprint"
@@ -16,8 +17,8 @@ export type Field = "title" | "year" | "authors" | "venue" | "doi" | "eprint"
 export interface Given {
   readonly title?: string
   readonly year?: number
-  /** The first author's family name as written (plain text). */
-  readonly family?: string
+  /** The authors as a list (see `verifyAuthors.ts`). */
+  readonly authors?: AuthorList
   readonly venue?: string
   /** Lower case, without `https://doi.org/` or `doi:`. */
   readonly doi?: string
@@ -35,7 +36,7 @@ export interface Lookup {
 }
 
 export interface Comparison {
-  readonly differs: ReadonlyArray<Field>
+  readonly differs: ReadonlyArray<Difference>
   readonly notes: ReadonlyArray<string>
   /** `TitleMatch.compare`'s similarity of the two titles, when both have one. */
   readonly similarity?: number
@@ -50,55 +51,11 @@ export const arxivKey = (id: string): string => withoutArxivPrefix(id.trim()).re
 const nonEmpty = (text: string | undefined): string | undefined =>
   text === undefined || text.length === 0 ? undefined : text
 
-// A BibTeX value splits at " and " and "," only outside braces: `{Barnes and Noble}` is one name.
-const splitTopLevel = (tex: string, separator: RegExp): Array<string> => {
-  const parts: Array<string> = []
-  let depth = 0
-  let start = 0
-  for (let i = 0; i < tex.length; i++) {
-    const c = tex[i]
-    if (c === "\\") i++
-    else if (c === "{") depth++
-    else if (c === "}") depth--
-    else if (depth === 0) {
-      const m = separator.exec(tex.slice(i, i + 8))
-      if (m !== null && m.index === 0) {
-        parts.push(tex.slice(start, i))
-        start = i + m[0].length
-        i = start - 1
-      }
-    }
-  }
-  parts.push(tex.slice(start))
-  return parts.map((p) => p.trim()).filter((p) => p.length > 0)
-}
-
-const suffix = /^(?:jr|sr|jnr|snr|ii|iii|iv)\.?$/i
-const initial = /^(?:\p{L}\.?-?){1,2}$/u
-
 /**
- * The family name of the first author of a BibTeX `author` field, as BibTeX reads a name: the part
- * before the first comma ("von Last, First"), else the last word with the lowercase words before it
- * ("First von Last"). "Vaswani A" (initials after the name, as some styles write it) is read as
- * "Vaswani". Undefined for none or "others".
+ * The family name of the first author of a BibTeX `author` field, as BibTeX reads a name (see
+ * `verifyAuthors.nameOf`). Undefined for none or "others".
  */
-export const firstFamily = (authorField: string): string | undefined => {
-  const first = splitTopLevel(authorField, /^\s+and\s+/i)[0]
-  if (first === undefined) return undefined
-  const parts = splitTopLevel(first, /^,/)
-  const words = parts.length > 1 ? splitTopLevel(parts[0]!, /^\s+/) : splitTopLevel(first, /^\s+/)
-  if (parts.length === 1) {
-    while (words.length > 1 && suffix.test(plain(words.at(-1)!))) words.pop()
-    if (words.length > 1 && plain(words[0]!).length > 2 && words.slice(1).every((w) => initial.test(plain(w)))) {
-      words.splice(1)
-    }
-    let from = words.length - 1
-    while (from > 1 && /^\p{Ll}/u.test(plain(words[from - 1]!))) from--
-    words.splice(0, from)
-  }
-  const family = plain(words.join(" "))
-  return family.length === 0 || /^others$/i.test(family) ? undefined : family
-}
+export const firstFamily = (authorField: string): string | undefined => authorList(authorField).names[0]?.familyShown
 
 /** The 4-digit year of a `year` (or biblatex `date`) field: "2017", "{2017}", "2017-06-12". */
 const yearOf = (text: string | undefined): number | undefined => {
@@ -110,7 +67,7 @@ const yearOf = (text: string | undefined): number | undefined => {
 export const givenOfFields = (fields: Readonly<Record<string, string>>): Given => {
   const title = nonEmpty(plain(fields["title"] ?? ""))
   const year = yearOf(fields["year"] ?? fields["date"])
-  const family = fields["author"] === undefined ? undefined : firstFamily(fields["author"])
+  const authors = fields["author"] === undefined ? undefined : authorList(fields["author"])
   const venue = nonEmpty(plain(fields["journal"] ?? fields["journaltitle"] ?? fields["booktitle"] ?? ""))
   const doi = nonEmpty(doiKey(plain(fields["doi"] ?? "")))
   const eprint = plain(fields["eprint"] ?? "")
@@ -121,58 +78,20 @@ export const givenOfFields = (fields: Readonly<Record<string, string>>): Given =
   return {
     ...(title === undefined ? {} : { title }),
     ...(year === undefined ? {} : { year }),
-    ...(family === undefined ? {} : { family }),
+    ...(authors === undefined || authors.names.length === 0 ? {} : { authors }),
     ...(venue === undefined ? {} : { venue }),
     ...(doi === undefined ? {} : { doi }),
     ...(arxiv === undefined ? {} : { arxiv })
   }
 }
 
-const words = (text: string): ReadonlyArray<string> => {
-  const normalised = TitleMatch.normalise(text)
-  return normalised.length === 0 ? [] : normalised.split(" ")
-}
-
 /**
  * Whether the family name is among the paper's authors: every word of it (particles such as "van"
  * and "de" aside) is a word of one author's name, compared as titles are (case, accents, TeX,
- * hyphens and apostrophes forgiven: "García-Pérez" is "Garcia Perez", "O'Neil" is "ONeil"). Only the
- * family is compared, so initials and given names never count against a reference.
+ * hyphens and apostrophes forgiven: "García-Pérez" is "Garcia Perez", "O'Neil" is "ONeil").
  */
-export const amongAuthors = (family: string, authors: ReadonlyArray<string>): boolean => {
-  const wanted = words(family).filter((w) => !particles.has(w))
-  if (wanted.length === 0) return true
-  return authors.some((name) => {
-    const have = words(name)
-    return wanted.every((w) => have.includes(w)) || joinsTo(have, wanted.join(""))
-  })
-}
-
-/** Whether consecutive words join to `word`: "Mc Donald" for "McDonald". */
-const joinsTo = (have: ReadonlyArray<string>, word: string): boolean =>
-  have.some((_, i) => {
-    let joined = ""
-    for (let j = i; j < have.length && joined.length < word.length; j++) joined += have[j]
-    return joined === word
-  })
-
-const particles = new Set([
-  "van",
-  "von",
-  "der",
-  "den",
-  "de",
-  "del",
-  "della",
-  "di",
-  "da",
-  "du",
-  "la",
-  "le",
-  "ter",
-  "ten",
-  "zu"
-])
+export const amongAuthors = (family: string, authors: ReadonlyArray<string>): boolean =>
+  authors.some((name) => familyIn(words(family), words(name)))
 
 // The same in the languages journals are most often named in besides English ("Revue des maladies
 // respiratoires", "Berliner Journal für Soziologie"); single letters stay words ("Physical Review E").
@@ -328,19 +247,52 @@ const compareVenue = (venue: string, paper: Paper): { readonly differs: boolean;
       note: `cited as a preprint; published in ${JSON.stringify(published[0])}`
     }
   }
-  if (published.length === 0) return { differs: false }
+  // Known only as a preprint: where it was published cannot be confirmed, nor shown wrong. Not a
+  // difference: real references cite the proceedings of many papers the server knows from arXiv.
+  if (published.length === 0) {
+    return names.length === 0 ? { differs: false } : {
+      differs: false,
+      note: `venue ${JSON.stringify(venue)} not confirmed: the paper is known only as a preprint`
+    }
+  }
   return { differs: !published.some((name) => sameVenue(venue, name)) }
 }
 
-const compareYear = (year: number, paper: Paper): { readonly differs: boolean; readonly note?: string } => {
-  if (typeof paper.year !== "number") return { differs: false }
-  const apart = Math.abs(year - paper.year)
-  return apart === 1
-    ? {
-      differs: false,
-      note: `year ${year} given, ${paper.year} here: one year apart, as a preprint and its publication often are`
-    }
-    : { differs: apart > 1 }
+/** The year of an arXiv id's first version: "1706.03762" 2017, "cs/0112017" 2001. */
+const arxivYear = (id: string | null | undefined): number | undefined => {
+  const m = typeof id === "string" ? /^(?:[a-z-]+(?:\.[a-z-]+)?\/)?(\d{2})(\d{2})/i.exec(arxivKey(id)) : null
+  if (m === null) return undefined
+  const yy = Number(m[1])
+  return yy >= 91 ? 1900 + yy : 2000 + yy
+}
+
+/**
+ * The years a reference may give: from the first version's (the earliest of the arXiv id's, the
+ * publication date's and the record's year) to the publication's, and one after it (proceedings
+ * and journal issues often come out the next year) unless that is after `today`.
+ */
+const compareYear = (year: number, paper: Paper, today: number): { readonly why?: string; readonly note?: string } => {
+  const dated = [paper.year, yearOf(paper.publicationDate ?? undefined)].filter((y): y is number =>
+    typeof y === "number"
+  )
+  const arxiv = arxivYear(paper.externalIds?.ArXiv)
+  const known = arxiv === undefined ? dated : [...dated, arxiv]
+  if (known.length === 0) return {}
+  const first = Math.min(...known)
+  const last = Math.max(...(dated.length === 0 ? known : dated))
+  if (year < first) {
+    const how = first === arxiv && !dated.includes(first) ? ` (arXiv ${paper.externalIds!.ArXiv})` : ""
+    return { why: `${year} is before the paper first appeared, in ${first}${how}` }
+  }
+  if (year > last + 1) return { why: `the paper is of ${last}` }
+  if (year === last + 1) {
+    return year > today
+      ? { why: `${year} is after this year, ${today}` }
+      : { note: `year ${year} given, ${last} here: one year apart, as a preprint and its publication often are` }
+  }
+  return year === paper.year || typeof paper.year !== "number"
+    ? {}
+    : { note: `year ${year} given, ${paper.year} here: the year of its first version or of its publication` }
 }
 
 /**
@@ -355,32 +307,99 @@ const idDiffers = (
   key: (s: string) => string
 ) => given !== undefined && (lookedUp ? !lookup.named : typeof has === "string" && key(has) !== given)
 
-/** Where `paper` disagrees with what the reference says, and what is worth a word without being a difference. */
-export const compare = (given: Given, paper: Paper, lookup: Lookup): Comparison => {
-  const differs: Array<Field> = []
-  const notes: Array<string> = []
-  const paperTitle = typeof paper.title === "string" && paper.title.trim().length > 0 ? paper.title : undefined
-  const title = given.title !== undefined && paperTitle !== undefined
-    ? TitleMatch.compare(given.title, paperTitle)
-    : undefined
-  // A paper without a title cannot show that it is the work the entry names: a difference, not a pass.
-  if (given.title !== undefined && paperTitle === undefined) {
-    differs.push("title")
-    notes.push("the paper has no title to compare with the entry's")
-  } else if (title !== undefined && !title.same) differs.push("title")
+/** A field that differs, the entry's value and the record's, and why, for people. */
+export interface Difference {
+  readonly field: Field
+  readonly given: string
+  readonly record: string
+  readonly why: string
+}
+
+/** The record's authors as display names. */
+const authorNames = (paper: Paper): ReadonlyArray<string> =>
+  (paper.authors ?? []).flatMap((a) => typeof a.name === "string" && a.name.trim().length > 0 ? [a.name] : [])
+
+const shownAuthors = (list: AuthorList): string =>
+  [...list.names.map((n) => n.shown), ...(list.others ? ["others"] : [])].join(" and ")
+
+/** What the entry says of the paper's authors, year and venue: the differences and the notes. */
+const compareRest = (given: Given, paper: Paper, today: number, differs: Array<Difference>, notes: Array<string>) => {
   if (given.year !== undefined) {
-    const year = compareYear(given.year, paper)
-    if (year.differs) differs.push("year")
+    const year = compareYear(given.year, paper, today)
+    if (year.why !== undefined) {
+      differs.push({ field: "year", given: String(given.year), record: String(paper.year ?? ""), why: year.why })
+    }
     if (year.note !== undefined) notes.push(year.note)
   }
-  const authors = (paper.authors ?? []).flatMap((a) => typeof a.name === "string" ? [a.name] : [])
-  if (given.family !== undefined && authors.length > 0 && !amongAuthors(given.family, authors)) differs.push("authors")
+  const names = authorNames(paper)
+  if (given.authors !== undefined && names.length > 0) {
+    const record = names.flatMap((n) => displayName(n) ?? [])
+    const problems = compareAuthors(given.authors, record)
+    if (problems.length > 0) {
+      differs.push({
+        field: "authors",
+        given: shownAuthors(given.authors),
+        record: names.join(", "),
+        why: problems.join("; ")
+      })
+    }
+  }
   if (given.venue !== undefined) {
     const venue = compareVenue(given.venue, paper)
-    if (venue.differs) differs.push("venue")
+    if (venue.differs) {
+      differs.push({ field: "venue", given: given.venue, record: venueNames(paper)[0] ?? "", why: "another venue" })
+    }
     if (venue.note !== undefined) notes.push(venue.note)
   }
-  if (idDiffers(given.doi, lookup.id === "doi", lookup, paper.externalIds?.DOI, doiKey)) differs.push("doi")
-  if (idDiffers(given.arxiv, lookup.id === "arxiv", lookup, paper.externalIds?.ArXiv, arxivKey)) differs.push("eprint")
-  return { differs, notes, ...(title === undefined ? {} : { similarity: title.similarity }) }
+}
+
+/** Where `paper` disagrees with what the reference says, and what is worth a word without being a difference. */
+export const compare = (given: Given, paper: Paper, lookup: Lookup, today: number): Comparison => {
+  const differs: Array<Difference> = []
+  const notes: Array<string> = []
+  const paperTitle = typeof paper.title === "string" && paper.title.trim().length > 0 ? paper.title : undefined
+  const similarity = given.title !== undefined && paperTitle !== undefined
+    ? TitleMatch.compare(given.title, paperTitle).similarity
+    : undefined
+  compareRest(given, paper, today, differs, notes)
+  const title = (why: string) => ({ field: "title" as const, given: given.title ?? "", record: paperTitle ?? "", why })
+  // A paper without a title cannot show that it is the work the entry names: a difference, not a pass.
+  if (given.title !== undefined && paperTitle === undefined) {
+    differs.unshift(title("the paper has no title"))
+    notes.push("the paper has no title to compare with the entry's")
+  } else if (given.title !== undefined && paperTitle !== undefined) {
+    const relation = TitleMatch.relation(given.title, paperTitle)
+    const agree = !differs.some((d) => d.field === "authors" || d.field === "year")
+    const byTitle = given.authors !== undefined && given.year !== undefined
+    if (relation === "subtitle" && agree && byTitle) {
+      notes.push(
+        `the paper's title is ${JSON.stringify(paperTitle)}: a subtitle added or dropped; authors and year agree`
+      )
+    } else if (relation !== "same") {
+      differs.unshift(
+        title(
+          relation === "subtitle"
+            ? "a subtitle added or dropped, and not the authors and year to show it is the paper"
+            : "another title"
+        )
+      )
+    }
+  }
+  const ids: ReadonlyArray<readonly [Field, string | undefined, string | null | undefined, (s: string) => string]> = [
+    ["doi", given.doi, paper.externalIds?.DOI, doiKey],
+    ["eprint", given.arxiv, paper.externalIds?.ArXiv, arxivKey]
+  ]
+  for (const [field, mine, has, key] of ids) {
+    if (idDiffers(mine, lookup.id === (field === "doi" ? "doi" : "arxiv"), lookup, has, key)) {
+      differs.push({
+        field,
+        given: mine!,
+        record: has ?? "",
+        why: has == null ? "not the paper's" : "the paper's is another"
+      })
+    }
+  }
+  const order: ReadonlyArray<Field> = ["title", "year", "authors", "venue", "doi", "eprint"]
+  differs.sort((a, b) => order.indexOf(a.field) - order.indexOf(b.field))
+  return { differs, notes, ...(similarity === undefined ? {} : { similarity }) }
 }

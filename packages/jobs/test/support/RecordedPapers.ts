@@ -9,7 +9,9 @@ import { Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 
-export const folder = Path.resolve(import.meta.dirname, "../../../../../shared/s2-recordings")
+// Beside the checkout; `S2_RECORDINGS` names the folder where the checkout is elsewhere (a worktree).
+export const folder = process.env["S2_RECORDINGS"] ??
+  Path.resolve(import.meta.dirname, "../../../../../shared/s2-recordings")
 
 export const present = Fs.existsSync(folder)
 

@@ -1,0 +1,293 @@
+/**
+ * The whole reference matched (issue 45): titles across spellings, articles and subtitles; authors
+ * as a list; years against the first version and today; a preprint's venue; the choice among
+ * same-titled papers; a failure of ours `unchecked`. Each over a small scripted server whose
+ * papers are written out here.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Stream } from "effect"
+import { TestClock } from "effect/testing"
+import { TitleMatch, Verify } from "../src/index.js"
+import { authorList, compareAuthors, displayName } from "../src/internal/verifyAuthors.js"
+import { corpusServer } from "./support/CorpusServer.js"
+
+interface Record {
+  readonly paperId: string
+  readonly title: string
+  readonly year?: number
+  readonly publicationDate?: string
+  readonly authors: ReadonlyArray<string>
+  readonly citationCount?: number
+  readonly venue?: string
+  readonly externalIds?: { readonly ArXiv?: string; readonly DOI?: string }
+}
+
+const asPaper = (r: Record) => ({
+  paperId: r.paperId,
+  title: r.title,
+  year: r.year ?? null,
+  publicationDate: r.publicationDate ?? null,
+  venue: r.venue ?? "",
+  citationCount: r.citationCount ?? 0,
+  externalIds: r.externalIds ?? {},
+  authors: r.authors.map((name, i) => ({ authorId: `${r.paperId}-${i}`, name }))
+})
+
+const server = (papers: ReadonlyArray<Record>, options: { readonly fail?: boolean } = {}) =>
+  corpusServer(papers, asPaper, options)
+
+const verifyBib = (bib: string) =>
+  Effect.flatMap(
+    TestClock.setTime(Date.UTC(2026, 10, 1)),
+    () => Stream.runCollect(Verify.references(Verify.fromBibtex(bib)))
+  )
+
+const brief = (v: Verify.Verification) => ({
+  key: v.key,
+  status: v.status,
+  differs: v.differs,
+  paper: v.paper?.paperId
+})
+
+const A = "a".repeat(40)
+const B = "b".repeat(40)
+
+const DIALOGUE: Record = {
+  paperId: A,
+  title: "Analyzing Organizational Dialogue in Teams",
+  year: 2019,
+  authors: ["Maria Lopez", "John Smith"]
+}
+
+describe("titles", () => {
+  it.effect("British and American spellings are one title", () =>
+    Effect.gen(function*() {
+      const [v] = yield* verifyBib(
+        "@article{k, title = {Analysing Organisational Dialog in Teams}, author = {Lopez, Maria and Smith, John}, year = {2019}}"
+      )
+      expect(brief(v!)).toEqual({ key: "k", status: "verified", differs: [], paper: A })
+    }).pipe(Effect.provide(server([DIALOGUE]))))
+
+  it("spellings: -ise/-ize, -isation, -our/-or, -yse/-yze, -re/-er, doubled l, dialogue, a leading article", () => {
+    const same = [
+      ["Optimising colour modelling", "Optimizing color modeling"],
+      ["Centre of behavioural analysis", "Center of behavioral analysis"],
+      ["Labelled dialogue catalogue", "Labeled dialog catalog"],
+      ["The organisation of haemoglobin", "Organization of hemoglobin"],
+      ["A programme for analysing fibre", "Program for analyzing fiber"]
+    ]
+    for (const [a, b] of same) expect(TitleMatch.relation(a!, b!)).toBe("same")
+    expect(TitleMatch.relation("Learning with noisy labels", "Learning from noisy labels")).toBe("other")
+    expect(TitleMatch.relation("Learning of noisy labels", "Learning noisy labels")).toBe("other")
+    expect(TitleMatch.relation("Deep learning", "Deep learning: a survey")).toBe("subtitle")
+    expect(TitleMatch.relation("Deep learning: a survey", "Deep learning")).toBe("subtitle")
+    expect(TitleMatch.relation("Deep learning: a survey", "Deep learning: a review")).toBe("other")
+  })
+
+  it.effect("one function word swapped is a title mismatch, though title match takes it", () =>
+    Effect.gen(function*() {
+      const [v] = yield* verifyBib(
+        "@article{k, title = {Analyzing Organizational Dialogue from Teams}, author = {Lopez, Maria and Smith, John}, year = {2019}}"
+      )
+      expect(brief(v!)).toEqual({ key: "k", status: "mismatch", differs: ["title"], paper: A })
+      expect(v!.differences?.[0]).toMatchObject({ field: "title", record: DIALOGUE.title })
+    }).pipe(Effect.provide(server([DIALOGUE]))))
+
+  it.effect("a subtitle dropped or added is the paper when authors and year agree, with a note", () =>
+    Effect.gen(function*() {
+      const papers: ReadonlyArray<Record> = [
+        {
+          paperId: A,
+          title: "Graph Kernels: A Survey of Methods",
+          year: 2020,
+          authors: ["Nils Kriege", "Fredrik Johansson"]
+        },
+        { paperId: B, title: "Sparse Coding", year: 2011, authors: ["Honglak Lee"] }
+      ]
+      const results = yield* verifyBib(String.raw`
+@article{dropped, title = {Graph Kernels}, author = {Kriege, Nils and Johansson, Fredrik}, year = {2020}}
+@article{added, title = {Sparse Coding: Efficient Algorithms}, author = {Lee, Honglak}, year = {2011}}
+@article{wrongYear, title = {Graph Kernels}, author = {Kriege, Nils and Johansson, Fredrik}, year = {2015}}`).pipe(
+        Effect.provide(server(papers))
+      )
+      expect(results.map(brief)).toEqual([
+        { key: "dropped", status: "verified", differs: [], paper: A },
+        { key: "added", status: "verified", differs: [], paper: B },
+        { key: "wrongYear", status: "mismatch", differs: ["title", "year"], paper: A }
+      ])
+      expect(results[0]!.notes).toContain(
+        "the paper's title is \"Graph Kernels: A Survey of Methods\": a subtitle added or dropped; authors and year agree"
+      )
+    }))
+})
+
+describe("the choice among papers of one title", () => {
+  it.effect("made by the entry's authors and year, not by citations", () =>
+    Effect.gen(function*() {
+      const papers: ReadonlyArray<Record> = [
+        { paperId: A, title: "Deep Learning for Ecology", year: 2015, authors: ["Rosa Kim"], citationCount: 900 },
+        {
+          paperId: B,
+          title: "Deep learning for ecology",
+          year: 2021,
+          authors: ["Tom Berg", "Ida Holm"],
+          citationCount: 3
+        }
+      ]
+      const results = yield* verifyBib(String.raw`
+@article{berg, title = {Deep Learning for Ecology}, author = {Berg, Tom and Holm, Ida}, year = {2021}}
+@article{kim, title = {Deep Learning for Ecology}, author = {Kim, Rosa}, year = {2015}}`).pipe(
+        Effect.provide(server(papers))
+      )
+      expect(results.map(brief)).toEqual([
+        { key: "berg", status: "verified", differs: [], paper: B },
+        { key: "kim", status: "verified", differs: [], paper: A }
+      ])
+      expect(results[0]!.notes).toContain(
+        "2 papers have this title: the one whose authors and year agree most was taken"
+      )
+    }))
+})
+
+describe("authors as a list", () => {
+  it("reads et al., others, initials and particles", () => {
+    const hussain = authorList("A. Hussain et al.")
+    expect(hussain.others).toBe(true)
+    expect(hussain.names.map((n) => n.familyShown)).toEqual(["Hussain"])
+    expect(authorList("M. N. A. Al-Hamadani et al.").names.map((n) => n.familyShown)).toEqual(["Al-Hamadani"])
+    expect(authorList("van der Maaten, Laurens and Hinton, G. E. and others")).toMatchObject({
+      others: true,
+      names: [{ family: ["van", "der", "maaten"], given: ["laurens"] }, { family: ["hinton"], given: ["g", "e"] }]
+    })
+    expect(authorList("Kaiming He and Vaswani A").names.map((n) => n.familyShown)).toEqual(["He", "Vaswani"])
+  })
+
+  const record = (names: ReadonlyArray<string>) => names.map((n) => displayName(n)!)
+  const paper = record(["Jennifer J. Sun", "Ann Kennedy", "Eric Zhan", "Yisong Yue", "Pietro Perona"])
+
+  it("the same list, written differently, agrees", () => {
+    expect(compareAuthors(authorList("Sun, J. J. and Kennedy, A. and Zhan, E. and Yue, Y. and Perona, P."), paper))
+      .toEqual([])
+    expect(compareAuthors(authorList("Jennifer Sun and Ann Kennedy and others"), paper)).toEqual([])
+    expect(compareAuthors(authorList("Sun Weiwei"), record(["Weiwei Sun"]))).toEqual([])
+    expect(compareAuthors(authorList("LeCun, Yann"), record(["Y. Le Cun"]))).toEqual([])
+  })
+
+  it("a partial list, a foreign author, a swapped order, a placeholder: each named", () => {
+    expect(compareAuthors(authorList("Sun, Jennifer J. and Kennedy, Ann"), paper)).toEqual([
+      "the entry names 2 authors, the paper has 5"
+    ])
+    expect(compareAuthors(authorList("Sun, Weiwei and others"), paper)).toEqual([
+      "first author \"Sun, Weiwei\" is \"Jennifer J. Sun\" in the record"
+    ])
+    expect(compareAuthors(authorList("Kennedy, Ann and Sun, Jennifer and others"), paper)).toEqual([
+      "first author \"Kennedy, Ann\" is author 2 in the record",
+      "author 2 \"Sun, Jennifer\" is author 1 in the record"
+    ])
+    expect(compareAuthors(authorList("Doe, John and others"), paper)).toEqual([
+      "first author \"Doe, John\" is not an author of the paper"
+    ])
+  })
+
+  it.effect("an author list from another paper sharing one family name is a mismatch on the authors", () =>
+    Effect.gen(function*() {
+      const papers: ReadonlyArray<Record> = [{
+        paperId: A,
+        title: "Task Programming for Behavior Analysis",
+        year: 2021,
+        authors: ["Jennifer J. Sun", "Ann Kennedy", "Eric Zhan"]
+      }]
+      const [v] = yield* verifyBib(
+        "@article{k, title = {Task Programming for Behavior Analysis}, author = {Weiwei Sun and Li Dong and Eric Zhan}, year = {2021}}"
+      ).pipe(Effect.provide(server(papers)))
+      expect(brief(v!)).toEqual({ key: "k", status: "mismatch", differs: ["authors"], paper: A })
+      expect(v!.differences?.[0]?.why).toBe(
+        "first author \"Weiwei Sun\" is \"Jennifer J. Sun\" in the record; author 2 \"Li Dong\" is not an author of the paper"
+      )
+      expect(v!.differences?.[0]?.record).toBe("Jennifer J. Sun, Ann Kennedy, Eric Zhan")
+    }))
+})
+
+describe("years", () => {
+  const ARXIV: Record = {
+    paperId: A,
+    title: "Scaling Sparse Attention Models",
+    year: 2021,
+    publicationDate: "2021-05-03",
+    authors: ["Ana Ruiz"],
+    externalIds: { ArXiv: "2011.01234" }
+  }
+  it.effect("the first version's year and the publication's pass; before the first, or after today, do not", () =>
+    Effect.gen(function*() {
+      const bib = [2019, 2020, 2021, 2022, 2023].map((y) =>
+        `@article{y${y}, title = {Scaling Sparse Attention Models}, author = {Ruiz, Ana}, year = {${y}}}`
+      ).join("\n")
+      const results = yield* verifyBib(bib).pipe(Effect.provide(server([ARXIV])))
+      expect(results.map((v) => [v.key, v.status])).toEqual([
+        ["y2019", "mismatch"],
+        ["y2020", "verified"],
+        ["y2021", "verified"],
+        ["y2022", "verified"],
+        ["y2023", "mismatch"]
+      ])
+      expect(results[0]!.differences?.[0]?.why).toBe(
+        "2019 is before the paper first appeared, in 2020 (arXiv 2011.01234)"
+      )
+    }))
+
+  it.effect("a year after today is a mismatch, today from the Clock", () =>
+    Effect.gen(function*() {
+      const recent: Record = { ...ARXIV, year: 2026, publicationDate: "2026-10-01", externalIds: {} }
+      const bib = "@article{k, title = {Scaling Sparse Attention Models}, author = {Ruiz, Ana}, year = {2027}}"
+      const [v] = yield* verifyBib(bib).pipe(Effect.provide(server([recent])))
+      expect(v!.differences?.[0]?.why).toBe("2027 is after this year, 2026")
+      yield* TestClock.setTime(Date.UTC(2027, 1, 1))
+      const [later] = yield* Stream.runCollect(Verify.references(Verify.fromBibtex(bib))).pipe(
+        Effect.provide(server([recent]))
+      )
+      expect(later!.status).toBe("verified")
+    }))
+})
+
+describe("venues", () => {
+  it.effect("a venue for a paper known only as a preprint is noted, not flagged", () =>
+    Effect.gen(function*() {
+      const papers: ReadonlyArray<Record> = [{
+        paperId: A,
+        title: "Scaling Sparse Attention Models",
+        year: 2021,
+        authors: ["Ana Ruiz"],
+        venue: "arXiv.org"
+      }]
+      const [v] = yield* verifyBib(
+        "@inproceedings{k, title = {Scaling Sparse Attention Models}, author = {Ruiz, Ana}, year = {2021}, booktitle = {ICML}}"
+      ).pipe(Effect.provide(server(papers)))
+      expect(v!.status).toBe("verified")
+      expect(v!.notes).toEqual(["venue \"ICML\" not confirmed: the paper is known only as a preprint"])
+    }))
+})
+
+describe("a failure of ours", () => {
+  it.effect("the server failing leaves each reference unchecked, never notFound", () =>
+    Effect.gen(function*() {
+      const results = yield* verifyBib(
+        "@article{a, title = {Scaling Sparse Attention Models}}\n@article{b, doi = {10.1/x}}"
+      ).pipe(Effect.provide(server([], { fail: true })))
+      expect(results.map((v) => [v.key, v.status])).toEqual([["a", "unchecked"], ["b", "unchecked"]])
+      expect(results[0]!.notes[0]).toMatch(/^not checked: the server failed \(ServerError/)
+    }))
+})
+
+describe("Verify.differ", () => {
+  it("takes the fields or the verification itself", () => {
+    const v = new Verify.Verification({
+      key: "k",
+      input: "",
+      status: "mismatch",
+      differs: ["title", "year"],
+      notes: []
+    })
+    expect(Verify.differ(v)).toBe("title, year differ")
+    expect(Verify.differ(v.differs)).toBe("title, year differ")
+  })
+})

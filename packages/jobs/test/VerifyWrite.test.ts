@@ -1,0 +1,90 @@
+/**
+ * The correction policy (issue 45): `Verify.bibtexWriter` writes every entry, so the document
+ * still compiles and every `\cite` key is kept; `Verify.correction` says what each is written from.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { SemanticScholar } from "@s2-effect/core"
+import { compileBib } from "@s2-effect/test-support/latex"
+import { Emulator } from "@s2-effect/testing"
+import { Effect, Layer, Stream } from "effect"
+import { TestClock } from "effect/testing"
+import { Verify } from "../src/index.js"
+
+const emulated = SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size: 1000 })))
+
+const BIB = String.raw`
+@article{turing50,
+  author = {Turing, Alan M.},
+  title = {Computing Machinery and Intelligence},
+  journal = {Mind},
+  year = {1950},
+  note = {A classic},
+  doi = {10.1093/mind/LIX.236.433}
+}
+@inproceedings{vaswani,
+  author = {Vaswani, Ashish and others},
+  title = {Attention Is All You Need},
+  year = {2012},
+  keywords = {transformers},
+  eprint = {1706.03762}, archivePrefix = {arXiv}
+}
+@article{he16, author = {He, Kaiming}, title = {Deep residual learning for image recognition}, year = {2016}}
+@article{broken, title = {Open
+@misc{nothing, note = {to do}}`
+
+const written = Effect.gen(function*() {
+  yield* TestClock.setTime(Date.UTC(2026, 10, 1))
+  const checked = yield* Stream.runCollect(Verify.references(Verify.fromBibtex(BIB)))
+  const writer = Verify.bibtexWriter()
+  return { checked, text: checked.map(writer.write).join("\n") }
+}).pipe(Effect.provide(emulated))
+
+describe("Verify.bibtexWriter", () => {
+  it.effect("every entry is written, every key kept, each marked by its verdict", () =>
+    Effect.gen(function*() {
+      const { checked, text } = yield* written
+      expect(checked.map((v) => [v.key, v.status])).toEqual([
+        ["turing50", "verified"],
+        ["vaswani", "mismatch"],
+        ["he16", "notFound"],
+        ["broken", "unchecked"],
+        ["nothing", "unchecked"]
+      ])
+      const keys = Array.from(text.matchAll(/^@\w+\{([^,]*),/gm), (m) => m[1])
+      expect(keys).toEqual(["turing50", "vaswani", "he16", "broken", "nothing"])
+      // Verified: as written, its own fields and values.
+      expect(text).toContain(
+        "@article{turing50,\n  author = {Turing, Alan M.},\n  title = {Computing Machinery and Intelligence}"
+      )
+      expect(text).toContain("  note = {A classic}")
+      // The mismatch: corrected from the record, the user's values in a comment, their own fields kept.
+      expect(text).toMatch(/% s2 verify: vaswani: mismatch \(year: 2012 is before the paper first appeared/)
+      expect(text).toContain("%   year = {2012}\n")
+      expect(text).toMatch(/@\w+\{vaswani,[^]*year = \{2017\}[^]*keywords = \{transformers\}/)
+      // Not found, unchecked: kept, after a % line that says so.
+      expect(text).toMatch(/% s2 verify: he16: not found, likely invented; kept as written[^\n]*\n@article\{he16,/)
+      expect(text).toMatch(
+        /% s2 verify: nothing: not checked; kept as written[^\n]*\n@misc\{nothing,\n  note = \{to do\}/
+      )
+      // No comment holds an "@": BibTeX would start an entry there.
+      for (const line of text.split("\n").filter((l) => l.startsWith("%"))) expect(line).not.toContain("@")
+    }))
+
+  it.effect("the written file compiles, every key cited", () =>
+    Effect.gen(function*() {
+      const { text } = yield* written
+      const compiled = compileBib(text)
+      expect(compiled.bibtexOutput).not.toMatch(/error message|Repeated entry|I was expecting/i)
+      expect(compiled.latexErrors).toEqual([])
+      expect([...compiled.cited].sort()).toEqual(["broken", "he16", "nothing", "turing50", "vaswani"])
+    }), 120_000)
+
+  it("correction: a mismatch whose title and authors both differ is kept as written", () => {
+    const entry = new Verify.Written({ key: "k", fields: { title: "X" } })
+    const base = { key: "k", input: "", notes: [], entry }
+    expect(Verify.correction(new Verify.Verification({ ...base, status: "mismatch", differs: ["title", "authors"] })))
+      .toEqual({ _tag: "written", entry })
+    expect(Verify.correction(new Verify.Verification({ ...base, status: "notFound", differs: [] })))
+      .toEqual({ _tag: "written", entry })
+  })
+})
