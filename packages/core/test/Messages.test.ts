@@ -1,5 +1,5 @@
 /**
- * Messages stay short whatever they quote: an id of 120,000 characters, a server that echoes it in
+ * Messages stay short whatever they quote: an id of 120,000 characters (refused), one of 8,000 a server echoes in
  * its error, a refused value. Each value is cut where a message quotes it (`excerpt`), so a line
  * costs a few KB, not a copy of every value in it.
  */
@@ -13,9 +13,19 @@ import { json, testLayer } from "./support/Scripted.js"
 const short = 2000
 
 describe("messages quoting huge values", () => {
-  const id = `CorpusId:${"9".repeat(120_000)}`
+  // The longest id a URL of the API carries (8,192 bytes); a longer one is refused before sending.
+  const id = `CorpusId:${"9".repeat(8_000)}`
 
-  it.effect("an id of 120,000 characters that the server echoes in a 404: a message of at most 2,000", () =>
+  it.effect("an id of 120,000 characters is refused before sending: a message of at most 2,000", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const error = yield* Effect.flip(s2.getPaper(`CorpusId:${"9".repeat(120_000)}`))
+      expect(error._tag).toBe("BadQueryParameters")
+      expect(error.message.length).toBeLessThan(short)
+      expect(error.message).toContain("(120009 characters) is longer than a URL of the API can carry")
+    }).pipe(Effect.provide(testLayer(() => Effect.succeed(json({}, 500)), { retry: false }))))
+
+  it.effect("an id of 8,000 characters that the server echoes in a 404: a message of at most 2,000", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar
       const error = yield* Effect.flip(s2.getPaper(id))
@@ -29,7 +39,11 @@ describe("messages quoting huge values", () => {
     }).pipe(Effect.provide(testLayer(
       (request) =>
         Effect.succeed(
-          json({ error: `Paper with id ${decodeURIComponent(request.url.pathname.slice(16))} not found` }, 404)
+          // The id twice: a body over the 8 KB read of an error body.
+          json(
+            { error: `Paper with id ${decodeURIComponent(request.url.pathname.slice(16)).repeat(2)} not found` },
+            404
+          )
         ),
       { retry: false }
     ))))
