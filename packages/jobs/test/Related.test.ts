@@ -44,14 +44,17 @@ const bruteForce = (corpus: Corpus, seeds: ReadonlyArray<number>) => {
   for (const r of cited) citersOf(r).forEach((x) => candidates.add(x))
   // The documented score, written here from its definition (not the implementation's `score`): for
   // each seed, the share of its citing papers that cite X plus the share of its references that X
-  // cites too, a share of an empty list being 0; averaged over the seeds.
+  // cites too, a share of an empty list being 0; the seeds' shares combined as the square of the
+  // mean of their square roots.
   const share = (part: number, whole: number) => whole === 0 ? 0 : part / whole
-  const scoreOf = (x: number) =>
-    seeds.reduce((sum, s) => {
+  const scoreOf = (x: number) => {
+    const mean = seeds.reduce((sum, s) => {
       const coCitedThrough = citersOf(s).filter((p) => referencesOf(p).includes(x)).length
       const coupledThrough = referencesOf(s).filter((r) => citersOf(r).includes(x)).length
-      return sum + (share(coCitedThrough, citersOf(s).length) + share(coupledThrough, referencesOf(s).length))
+      return sum + Math.sqrt(share(coCitedThrough, citersOf(s).length) + share(coupledThrough, referencesOf(s).length))
     }, 0) / seeds.length
+    return mean * mean
+  }
   const rows = [...candidates].filter((x) => !isSeed.has(x)).map((x) => {
     const row = {
       paperId: corpus.paper(x).paperId,
@@ -116,9 +119,10 @@ describe("CitationGraph.related", () => {
             expect(answer.cited).toBe(expected.cited.size)
             expect(answer.truncated).toEqual([])
             expect(answer.seeds.map((p) => p.paperId)).toEqual(seeds.map((i) => small.paper(i).paperId))
-            // The budget: batches only, about 1 + 2 × ⌈papers ÷ 500⌉, and the details of seeds and answers.
+            // The budget: batches only, about 1 + 2 × ⌈papers ÷ 500⌉, and the details of seeds,
+            // answers, foundations and derivatives (one batch per 500 of them).
             const neighbours = new Set([...expected.citing, ...expected.cited]).size
-            const shown = seeds.length + answer.papers.length
+            const shown = seeds.length + answer.papers.length + answer.foundations.length + answer.derivatives.length
             expect(requests.lists).toEqual([])
             expect(requests.other).toEqual([])
             expect(requests.batches.length).toBeLessThanOrEqual(
@@ -327,11 +331,17 @@ describe("CitationGraph.related", () => {
 })
 
 describe("score", () => {
-  it("averages over the seeds the share of each seed's citing papers and of its references", () => {
+  it("combines the seeds' shares (of their citing papers and of their references) as the square of the mean of their roots", () => {
     // Seed 0: 2 of its 4 citing papers and 1 of its 2 references; seed 1: 0 of 10 and 3 of 3.
-    expect(score([2, 0, 1, 3], [4, 10], [2, 3])).toBeCloseTo(((2 / 4 + 1 / 2) + (0 / 10 + 3 / 3)) / 2, 12)
-    // A seed whose lists were not read adds nothing, and lowers the average.
-    expect(score([1, 0, 0, 0], [1, 0], [0, 0])).toBe(0.5)
+    expect(score([2, 0, 1, 3], [4, 10], [2, 3])).toBeCloseTo(
+      ((Math.sqrt(2 / 4 + 1 / 2) + Math.sqrt(0 / 10 + 3 / 3)) / 2) ** 2,
+      12
+    )
+    // A seed whose lists were not read adds nothing, and lowers the mean (the linear mean said 0.5:
+    // a paper related to one seed of two scored as much as one related to both with the same counts).
+    expect(score([1, 0, 0, 0], [1, 0], [0, 0])).toBe(0.25)
+    // One seed: its share.
+    expect(score([3, 1], [4], [2])).toBeCloseTo(3 / 4 + 1 / 2, 12)
     expect(score([], [], [])).toBe(0)
   })
 })

@@ -105,12 +105,32 @@ export class CutList extends Schema.Class<CutList>("CutList")({
   seed: Schema.Boolean
 }) {}
 
+/** Two papers on the map (seeds and answers) linked by how similar the lists read say they are:
+ * `coCitation` papers cite both, `coupling` references both share; `strength` in 0..1 orders them. */
+export class SimilarLink extends Schema.Class<SimilarLink>("SimilarLink")({
+  a: Schema.String,
+  b: Schema.String,
+  coCitation: Schema.Int,
+  coupling: Schema.Int,
+  strength: Schema.Number
+}) {}
+/** A paper and how many of the map's papers it is counted for. */
+export class CountedPaper extends Schema.Class<CountedPaper>("CountedPaper")({
+  paper: Paper,
+  count: Schema.Int
+}) {}
+
 /**
  * The answer of `CitationGraph.related`: the seeds found (with `fields`), the seeds not found (as given),
  * the best `papers` (best first), the `links` among seeds and papers (`from` cites `to`, as the
  * lists read name them), how many papers citing a seed (`citing`) and cited by one (`cited`) had
  * their list read, how many papers were ranked (`candidates`), the lists the API cut (`truncated`)
- * and whether `stopAfter` ended the reading early (`stopped`).
+ * and whether the reading stopped early (`stopped`: `stopAfter` passed, or the papers met reached
+ * `maxCandidates`). For the map: `similar`, the strongest links between every pair of its papers
+ * (seeds and answers) by co-citation and coupling, at most 5 a paper, strongest first;
+ * `foundations`, the papers off the map that most of its papers cite ("prior works");
+ * `derivatives`, the papers off the map that cite most of its papers ("derivative works"); each
+ * counted from the lists read, best first.
  *
  * @category models
  * @since 1.0.0
@@ -124,5 +144,8 @@ export class Related extends Schema.Class<Related>("Related")({
   cited: Schema.Int,
   candidates: Schema.Int,
   truncated: Schema.Array(CutList),
-  stopped: Schema.Boolean
+  stopped: Schema.Boolean,
+  similar: Schema.Array(SimilarLink),
+  foundations: Schema.Array(CountedPaper),
+  derivatives: Schema.Array(CountedPaper)
 }) {}
