@@ -487,7 +487,7 @@ describe("CitationGraph.related, several seeds and the server's ids", () => {
     const bad = "abc\u0001def"
     const cites: Record<string, Array<string>> = { [sha(3)]: [sha(2), sha(4)] }
     const server = graph(cites)
-    const handler: Handler = (request) => {
+    const handler: Handler = (request, index) => {
       const ids = (request.body as { ids: Array<string> }).ids
       if (ids.includes("DOI:10.1/bad")) {
         return Effect.succeed(json(ids.map((id) =>
@@ -496,7 +496,7 @@ describe("CitationGraph.related, several seeds and the server's ids", () => {
             : { paperId: id, citations: [{ paperId: sha(3), referenceCount: 2 }], references: [] }
         )))
       }
-      return server(request)
+      return server(request, index)
     }
     return Effect.gen(function*() {
       const { value: answer, warnings } = yield* warningsOf(CitationGraph.related(["DOI:10.1/bad", sha(2)]))
