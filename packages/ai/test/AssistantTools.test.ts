@@ -591,6 +591,11 @@ describe("related_papers", () => {
       expect(value.notFound).toEqual(["CorpusId:999999999"])
       expect(value).toMatchObject({ candidates: direct.candidates, citing: direct.citing, cited: direct.cited })
       expect(value.timeBudgetSeconds).toBeUndefined()
+      // Compact: the map's data (similar links, foundations, derivatives) is not in the answer.
+      expect(direct.similar.length).toBeGreaterThan(0)
+      expect(Object.keys(value).filter((k) => ["similar", "foundations", "derivatives", "links"].includes(k))).toEqual(
+        []
+      )
       expect(text.split("\n")[0]).toMatch(
         /^5 papers related to "Computing Machinery and Intelligence", best first, of [\d,]+ ranked from [\d,]+ papers citing a seed and \d+ cited by one; not found: CorpusId:999999999:$/
       )

@@ -13,6 +13,7 @@ import { bundleCli } from "../../cli/scripts/bundle.mjs"
 import { accuracySection } from "./accuracy.js"
 import { recordingsDir } from "./accuracy/papers.js"
 import { startEmulator } from "./emulator.js"
+import { graphScaleSection } from "./graphScale.js"
 import { jobsSection } from "./jobs.js"
 import { mcpSection } from "./mcp.js"
 import { relatedSection } from "./related.js"
@@ -27,6 +28,8 @@ const runs = Number(process.env.BENCH_RUNS ?? 5)
  * 1 request/s), printed the same way; about 15 minutes, most of it the rate limit.
  * `BENCH_ONLY=related`: only the issue 40 rows (related papers at 1 request/s, the HTML map's
  * drawing time in Chromium), printed the same way.
+ * `BENCH_ONLY=graphScale`: only the graph jobs at scale (issue 47, point 5: related papers of 20
+ * much-cited seeds, a crawl with a level of many overlapping edges), printed the same way.
  * `BENCH_ONLY=mcp`: only the `s2 mcp` rows (how soon a line over its limit is answered), printed the
  * same way.
  * `BENCH_ONLY=memory`: only the memory rows (1,000,000-record harvests into a slow consumer);
@@ -394,6 +397,12 @@ const accuracyRows = () => accuracySection({ runCase, fmt }, recordingsDir(Path.
 const mcpRows = async () => mcpSection({ runs, s2: await bundleCli(Path.join(tmp, "s2")), fmt })
 
 const main = async () => {
+  if (only === "graphScale") {
+    for (const line of await graphScaleSection({ runCase, fmt }, runs).finally(() => spawnSync("rm", ["-rf", tmp]))) {
+      console.log(line)
+    }
+    return
+  }
   if (only === "mcp") {
     for (const line of await mcpRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
     return

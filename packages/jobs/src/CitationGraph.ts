@@ -126,6 +126,17 @@ export interface RelatedOptions {
    * `stopped: true`. The details of the answer are still fetched (one batch request).
    */
   readonly stopAfter?: Duration.Input | undefined
+  /**
+   * The bound of memory: once this many papers were met in the lists (default 1,000,000), or 16
+   * times as many list entries kept, no other list is read; the papers are ranked from what was
+   * read, with `stopped: true` and a Warning naming the bound. About 100 bytes a paper met, plus
+   * 4 bytes per seed, plus 4 bytes an entry: some 200 MB at the default with one seed.
+   */
+  readonly maxCandidates?: number | undefined
+  /** How many `foundations` to answer: 0 to 100 (default 10). */
+  readonly foundations?: number | undefined
+  /** How many `derivatives` to answer: 0 to 100 (default 10). */
+  readonly derivatives?: number | undefined
 }
 
 /**
@@ -133,11 +144,29 @@ export interface RelatedOptions {
  * graph: by co-citation (papers that cite a seed and the paper) and bibliographic coupling (papers
  * a seed cites that the paper cites too). Seeds are never among the answers.
  *
- * The score: for each seed, the share of the papers citing it that also cite this one, plus the
- * share of its references that this one cites too; averaged over the seeds. Each count raises it;
- * each share is at most 1, so neither signal outweighs the other because one list is longer (a
- * seed cited 5,000 times that cites 30 papers), and every seed has the same say, however well
- * cited. Ties go to the larger sum of counts, then to direct links, then to the paperId.
+ * The score: for each seed, its share: the share of the papers citing it that also cite this one,
+ * plus the share of its references that this one cites too. Each count raises it; each share is at
+ * most 1, so neither signal outweighs the other because one list is longer (a seed cited 5,000
+ * times that cites 30 papers), and every seed has the same say, however well cited. Several seeds'
+ * shares combine as the square of the mean of their square roots (a power mean of exponent ½):
+ * equal shares score that share, and a paper related to every seed ranks above one with the same
+ * counts through a single seed (two seeds: shares ½ and ½ score ½; 1 and 0 score ¼). With one
+ * seed the score is its share. Ties go to the larger sum of counts, then to direct links, then to
+ * the paperId. The `top` papers are chosen with a bounded heap, never a sort of every candidate.
+ *
+ * For the map: `similar` links every pair of the map's papers (seeds and answers) that the lists
+ * read name together — `coCitation` references lists holding both, `coupling` citations lists
+ * holding both, `strength` their sum over the geometric mean of the lists naming each (0 to 1) —
+ * each paper keeping its 5 strongest. `foundations` are the papers off the map most cited by its
+ * papers, `derivatives` those citing most of them, counted from the same lists (a references list
+ * says its owner cites each paper on it, a citations list that each paper on it cites its owner);
+ * their details come in the answers' batch. All of it comes from the lists already read, no
+ * request more: the lists are kept as integers (4 bytes an entry) and counted once the answers are
+ * known, among at most `top + 20` papers. Papers whose lists were not read (those two steps from a
+ * seed) are counted only through the lists that name them.
+ *
+ * Memory: counted as each batch arrives (each paper an integer, its counts in flat typed arrays),
+ * at most `maxCandidates` papers met before the reading stops.
  *
  * Requests, never one per paper: one batch for the seeds (their nested lists); the seeds' lists cut
  * at 1,000 paged from the list endpoint (at most `maxPages`); one batch per 500 papers citing a seed

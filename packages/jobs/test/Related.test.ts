@@ -44,14 +44,17 @@ const bruteForce = (corpus: Corpus, seeds: ReadonlyArray<number>) => {
   for (const r of cited) citersOf(r).forEach((x) => candidates.add(x))
   // The documented score, written here from its definition (not the implementation's `score`): for
   // each seed, the share of its citing papers that cite X plus the share of its references that X
-  // cites too, a share of an empty list being 0; averaged over the seeds.
+  // cites too, a share of an empty list being 0; the seeds' shares combined as the square of the
+  // mean of their square roots.
   const share = (part: number, whole: number) => whole === 0 ? 0 : part / whole
-  const scoreOf = (x: number) =>
-    seeds.reduce((sum, s) => {
+  const scoreOf = (x: number) => {
+    const mean = seeds.reduce((sum, s) => {
       const coCitedThrough = citersOf(s).filter((p) => referencesOf(p).includes(x)).length
       const coupledThrough = referencesOf(s).filter((r) => citersOf(r).includes(x)).length
-      return sum + (share(coCitedThrough, citersOf(s).length) + share(coupledThrough, referencesOf(s).length))
+      return sum + Math.sqrt(share(coCitedThrough, citersOf(s).length) + share(coupledThrough, referencesOf(s).length))
     }, 0) / seeds.length
+    return mean * mean
+  }
   const rows = [...candidates].filter((x) => !isSeed.has(x)).map((x) => {
     const row = {
       paperId: corpus.paper(x).paperId,
@@ -68,6 +71,68 @@ const bruteForce = (corpus: Corpus, seeds: ReadonlyArray<number>) => {
     (a.paperId < b.paperId ? -1 : 1)
   )
   return { rows, citing, cited }
+}
+
+/**
+ * The map's data by its definitions, over the lists the job reads (each seed's two lists, the
+ * references of each paper citing a seed, the citations of each paper a seed cites; a seed's own
+ * list once): pairs of map papers named together in references lists (co-citation) and citations
+ * lists (coupling), strength over the geometric mean of the lists naming each, each paper's five
+ * strongest; and the papers off the map cited by / citing the most map papers.
+ */
+const mapData = (corpus: Corpus, seeds: ReadonlyArray<number>, answers: ReadonlyArray<string>) => {
+  const { cited, citing } = neighbourhood(corpus, seeds)
+  const id = (i: number) => corpus.paper(i).paperId
+  const refs = (i: number) => slice(corpus.graph.refTargets, corpus.graph.refStart, i).map(id)
+  const cits = (i: number) => slice(corpus.graph.citeSources, corpus.graph.citeStart, i).map(id)
+  const lists: Array<{ owner: string; kind: "references" | "citations"; members: Array<string> }> = []
+  for (const s of seeds) lists.push({ owner: id(s), kind: "references", members: refs(s) })
+  for (const s of seeds) lists.push({ owner: id(s), kind: "citations", members: cits(s) })
+  for (const p of citing) if (!seeds.includes(p)) lists.push({ owner: id(p), kind: "references", members: refs(p) })
+  for (const r of cited) if (!seeds.includes(r)) lists.push({ owner: id(r), kind: "citations", members: cits(r) })
+  const map = [...seeds.map(id), ...answers]
+  // Per map paper, the lists naming it (by position in `lists`); a pair's lists are the intersection.
+  const listsOf = new Map<string, Set<number>>()
+  lists.forEach((l, at) => l.members.forEach((x) => listsOf.set(x, (listsOf.get(x) ?? new Set()).add(at))))
+  const naming = map.map((x) => listsOf.get(x) ?? new Set<number>())
+  const holding = (i: number) => naming[i]!.size
+  const links = []
+  for (let i = 0; i < map.length; i++) {
+    for (let j = i + 1; j < map.length; j++) {
+      const both = (kind: string) =>
+        [...naming[i]!].filter((at) => naming[j]!.has(at) && lists[at]!.kind === kind).length
+      const [coCitation, coupling] = [both("references"), both("citations")]
+      if (coCitation + coupling === 0) continue
+      const strength = (coCitation + coupling) / Math.sqrt(holding(i) * holding(j))
+      links.push({ i, j, a: map[i]!, b: map[j]!, coCitation, coupling, strength })
+    }
+  }
+  links.sort((x, y) =>
+    y.strength - x.strength || (y.coCitation + y.coupling) - (x.coCitation + x.coupling) || x.i - y.i || x.j - y.j
+  )
+  const seen = new Map<number, number>()
+  const similar = links.filter((l) => {
+    const keep = (seen.get(l.i) ?? 0) < 5 || (seen.get(l.j) ?? 0) < 5
+    seen.set(l.i, (seen.get(l.i) ?? 0) + 1)
+    seen.set(l.j, (seen.get(l.j) ?? 0) + 1)
+    return keep
+  }).map(({ a, b, coCitation, coupling, strength }) => ({ a, b, coCitation, coupling, strength }))
+  const cites = new Set<string>()
+  for (const l of lists) {
+    for (const m of l.members) cites.add(l.kind === "references" ? `${l.owner}>${m}` : `${m}>${l.owner}`)
+  }
+  const onMap = new Set(map)
+  const count = (side: 0 | 1) => {
+    const counts = new Map<string, number>()
+    for (const pair of cites) {
+      const ends = pair.split(">")
+      if (!onMap.has(ends[side]!) && onMap.has(ends[1 - side]!)) {
+        counts.set(ends[side]!, (counts.get(ends[side]!) ?? 0) + 1)
+      }
+    }
+    return [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, 10)
+  }
+  return { similar, foundations: count(1), derivatives: count(0) }
 }
 
 const rowsOf = (answer: CitationGraph.Related) =>
@@ -111,14 +176,19 @@ describe("CitationGraph.related", () => {
             })
             const { answer, requests } = await Effect.runPromise(program.pipe(Effect.provide(emulated(small))))
             expect(rowsOf(answer)).toEqual(expected.rows.slice(0, 500))
+            const data = mapData(small, seeds, answer.papers.map((r) => r.paper.paperId))
+            expect(answer.similar.map((l) => ({ ...l }))).toEqual(data.similar)
+            expect(answer.foundations.map((f) => [f.paper.paperId, f.count])).toEqual(data.foundations)
+            expect(answer.derivatives.map((d) => [d.paper.paperId, d.count])).toEqual(data.derivatives)
             expect(answer.candidates).toBe(expected.rows.length)
             expect(answer.citing).toBe(expected.citing.size)
             expect(answer.cited).toBe(expected.cited.size)
             expect(answer.truncated).toEqual([])
             expect(answer.seeds.map((p) => p.paperId)).toEqual(seeds.map((i) => small.paper(i).paperId))
-            // The budget: batches only, about 1 + 2 × ⌈papers ÷ 500⌉, and the details of seeds and answers.
+            // The budget: batches only, about 1 + 2 × ⌈papers ÷ 500⌉, and the details of seeds,
+            // answers, foundations and derivatives (one batch per 500 of them).
             const neighbours = new Set([...expected.citing, ...expected.cited]).size
-            const shown = seeds.length + answer.papers.length
+            const shown = seeds.length + answer.papers.length + answer.foundations.length + answer.derivatives.length
             expect(requests.lists).toEqual([])
             expect(requests.other).toEqual([])
             expect(requests.batches.length).toBeLessThanOrEqual(
@@ -129,7 +199,7 @@ describe("CitationGraph.related", () => {
         { numRuns: 30 }
       )
     },
-    120_000
+    300_000
   )
 
   it.effect(
@@ -327,11 +397,17 @@ describe("CitationGraph.related", () => {
 })
 
 describe("score", () => {
-  it("averages over the seeds the share of each seed's citing papers and of its references", () => {
+  it("combines the seeds' shares (of their citing papers and of their references) as the square of the mean of their roots", () => {
     // Seed 0: 2 of its 4 citing papers and 1 of its 2 references; seed 1: 0 of 10 and 3 of 3.
-    expect(score([2, 0, 1, 3], [4, 10], [2, 3])).toBeCloseTo(((2 / 4 + 1 / 2) + (0 / 10 + 3 / 3)) / 2, 12)
-    // A seed whose lists were not read adds nothing, and lowers the average.
-    expect(score([1, 0, 0, 0], [1, 0], [0, 0])).toBe(0.5)
+    expect(score([2, 0, 1, 3], [4, 10], [2, 3])).toBeCloseTo(
+      ((Math.sqrt(2 / 4 + 1 / 2) + Math.sqrt(0 / 10 + 3 / 3)) / 2) ** 2,
+      12
+    )
+    // A seed whose lists were not read adds nothing, and lowers the mean (the linear mean said 0.5:
+    // a paper related to one seed of two scored as much as one related to both with the same counts).
+    expect(score([1, 0, 0, 0], [1, 0], [0, 0])).toBe(0.25)
+    // One seed: its share.
+    expect(score([3, 1], [4], [2])).toBeCloseTo(3 / 4 + 1 / 2, 12)
     expect(score([], [], [])).toBe(0)
   })
 })
@@ -344,4 +420,128 @@ describe("pack", () => {
     expect(pack(ids.slice(0, 150), () => undefined).map((c) => c.length)).toEqual([100, 50])
     expect(pack([], () => 1)).toEqual([])
   })
+})
+
+/**
+ * A scripted server over a graph given as functions: each batch id answers its paper with both of
+ * its lists (entries carrying the other list's size), whatever fields were asked.
+ */
+const graphServer = (
+  citationsOf: (id: string) => ReadonlyArray<string>,
+  referencesOf: (id: string) => ReadonlyArray<string>,
+  paperIdOf: (id: string) => string = (id) => id
+): Handler =>
+(request) => {
+  const ids = (request.body as { ids: Array<string> }).ids
+  return Effect.succeed(json(ids.map((id) => {
+    const citations = citationsOf(id)
+    const references = referencesOf(id)
+    return {
+      paperId: paperIdOf(id),
+      title: `title ${id}`,
+      citationCount: citations.length,
+      referenceCount: references.length,
+      citations: citations.map((p) => ({ paperId: p, referenceCount: referencesOf(p).length })),
+      references: references.map((p) => ({ paperId: p, citationCount: citationsOf(p).length }))
+    }
+  })))
+}
+
+/** A graph from its citations: `from` cites each of `cites[from]`. */
+const graph = (cites: Record<string, ReadonlyArray<string>>) => {
+  const citers = new Map<string, Array<string>>()
+  for (const [from, tos] of Object.entries(cites)) {
+    for (const to of tos) citers.set(to, [...(citers.get(to) ?? []), from])
+  }
+  return graphServer((id) => citers.get(id) ?? [], (id) => cites[id] ?? [])
+}
+
+const warningsOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const warnings: Array<string> = []
+    const logger = Logger.make(({ logLevel, message }) => {
+      if (logLevel === "Warn") warnings.push(Array.isArray(message) ? message.join(" ") : String(message))
+    })
+    const value = yield* effect.pipe(Effect.provide(Logger.layer([logger])))
+    return { value, warnings }
+  })
+
+describe("CitationGraph.related, several seeds and the server's ids", () => {
+  it.effect("a paper related to both seeds ranks above one with the same counts through a single seed", () => {
+    // Seed 1 is cited by c1…c4, seed 2 by c5…c8. A is cited by c1, c2 (seed 1) and c5, c6 (seed 2);
+    // B by c1…c4 (seed 1 only): 4 co-citations each, shares ½ and ½ against 1 and 0.
+    const [s1, s2, a, b] = [sha(1), sha(2), sha(0xa2), sha(0xa1)]
+    const c = (i: number) => sha(0xc0 + i)
+    const cites: Record<string, Array<string>> = {}
+    for (let i = 1; i <= 4; i++) cites[c(i)] = [s1, b, ...(i <= 2 ? [a] : [])]
+    for (let i = 5; i <= 8; i++) cites[c(i)] = [s2, ...(i <= 6 ? [a] : [])]
+    return Effect.gen(function*() {
+      const answer = yield* CitationGraph.related([s1, s2], { top: 2 })
+      expect(answer.papers.map((r) => [r.paper.paperId, r.coCitation])).toEqual([[a, 4], [b, 4]])
+      expect(answer.papers[0]!.score).toBeCloseTo(0.5, 12)
+      expect(answer.papers[1]!.score).toBeCloseTo(0.25, 12)
+    }).pipe(Effect.provide(testLayer(graph(cites))))
+  })
+
+  it.effect("a seed the server names with a control character is left out with a Warning; the others are ranked", () => {
+    const bad = "abc\u0001def"
+    const cites: Record<string, Array<string>> = { [sha(3)]: [sha(2), sha(4)] }
+    const server = graph(cites)
+    const handler: Handler = (request, index) => {
+      const ids = (request.body as { ids: Array<string> }).ids
+      if (ids.includes("DOI:10.1/bad")) {
+        return Effect.succeed(json(ids.map((id) =>
+          id === "DOI:10.1/bad"
+            ? { paperId: bad, citations: [{ paperId: sha(3) }], references: [] }
+            : { paperId: id, citations: [{ paperId: sha(3), referenceCount: 2 }], references: [] }
+        )))
+      }
+      return server(request, index)
+    }
+    return Effect.gen(function*() {
+      const { value: answer, warnings } = yield* warningsOf(CitationGraph.related(["DOI:10.1/bad", sha(2)]))
+      expect(answer.seeds.map((p) => p.paperId)).toEqual([sha(2)])
+      expect(answer.notFound).toEqual([])
+      expect(answer.papers.map((r) => r.paper.paperId).sort()).toEqual([sha(3), sha(4)])
+      expect(warnings).toEqual([
+        `related papers: seed "DOI:10.1/bad" left out: the server named it "abc\\u0001def", which no request can carry`
+      ])
+      const sent = (yield* requests).flatMap((r) => (r.body as { ids: Array<string> }).ids)
+      expect(sent.some((id) => id.includes("\u0001"))).toBe(false)
+      // Every seed so named: the server's fault, not the caller's argument.
+      const error = yield* Effect.flip(CitationGraph.related(["DOI:10.1/bad"]))
+      expect(error._tag).toBe("DecodeError")
+    }).pipe(Effect.provide(testLayer(handler)))
+  })
+
+  it.effect(
+    "memory is bounded: past maxCandidates papers met no other list is read, with stopped and a Warning naming it",
+    () => {
+      // One seed cited by 100 papers, each citing 1,000 papers of its own: 100,100 candidates.
+      const seed = sha(1)
+      const citer = (i: number) => sha(0x100000 + i)
+      const server = graphServer(
+        (id) => id === seed ? Array.from({ length: 100 }, (_, i) => citer(i)) : [],
+        (id) => {
+          const i = parseInt(id, 16) - 0x100000
+          return i >= 0 && i < 100
+            ? [seed, ...Array.from({ length: 1000 }, (_, j) => sha(0x200000 + i * 1000 + j))]
+            : []
+        }
+      )
+      return Effect.gen(function*() {
+        const { value: answer, warnings } = yield* warningsOf(
+          CitationGraph.related([seed], { maxCandidates: 10_000, top: 5 })
+        )
+        expect(answer.stopped).toBe(true)
+        // The bound, and at most one list (1,000 papers) past it.
+        expect(answer.candidates).toBeGreaterThanOrEqual(10_000)
+        expect(answer.candidates).toBeLessThanOrEqual(11_000)
+        expect(answer.citing).toBeLessThan(100)
+        expect(warnings.some((w) => w.includes("maxCandidates 10000"))).toBe(true)
+        expect(answer.papers).toHaveLength(5)
+      }).pipe(Effect.provide(testLayer(server)))
+    },
+    60_000
+  )
 })

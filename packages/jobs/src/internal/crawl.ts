@@ -6,6 +6,7 @@ import * as Stream from "effect/Stream"
 import type * as CitationGraph from "../CitationGraph.js"
 import { Edge, Node, NotFound, Skipped } from "./graphRecords.js"
 import { papersById } from "./papersById.js"
+import { PendingEdges } from "./pendingEdges.js"
 
 /** The batch endpoint's limit: one POST per this many new ids. */
 const BATCH = 500
@@ -25,12 +26,12 @@ interface State {
   readonly refused: Set<string>
   /** Requested id → the paperId the batch answered with, when they differ (merged papers). */
   readonly alias: Map<string, string>
-  readonly edges: Set<string>
   /** The server's ids no request can carry, each skipped (and warned of) once. */
   readonly skipped: Set<string>
   pendingIds: Array<string>
   readonly pendingSet: Set<string>
-  pendingEdges: Array<readonly [string, string]>
+  /** The edges waiting for an end, indexed by it; each id decided is told to it. */
+  readonly pendingEdges: PendingEdges
   next: Array<string>
 }
 
@@ -101,6 +102,8 @@ const skip = (state: State, id: string, source: Skipped["source"], of: string, r
 const admit = (state: State, requested: string, paper: Paper, depth: number): Node | undefined => {
   const id = paper.paperId
   if (id !== requested) state.alias.set(requested, id)
+  state.pendingEdges.decide(requested)
+  state.pendingEdges.decide(id)
   if (state.nodes.has(id)) return undefined
   state.nodes.add(id)
   return new Node({ paper, depth })
@@ -118,7 +121,7 @@ const seedsStep = Effect.fnUntraced(function*(state: State, seeds: ReadonlyArray
       }
       const reason = unusable(paper.paperId)
       if (reason !== undefined) {
-        state.refused.add(id)
+        refuse(state, id)
         const skipped = yield* skip(state, paper.paperId, "batch", id, reason)
         if (skipped !== undefined) out.push(skipped)
         continue
@@ -135,21 +138,20 @@ const seedsStep = Effect.fnUntraced(function*(state: State, seeds: ReadonlyArray
 
 /** Emits the pending edges whose ends are both decided nodes; drops those touching a refused id. */
 const settleEdges = (state: State, out: Array<Element>) => {
-  const keep: Array<readonly [string, string]> = []
-  for (const [rawFrom, rawTo] of state.pendingEdges) {
-    const from = canonical(state, rawFrom)
-    const to = canonical(state, rawTo)
-    if (state.refused.has(from) || state.refused.has(to) || from === to) continue
-    if (!state.nodes.has(from) || !state.nodes.has(to)) {
-      keep.push([from, to])
-      continue
-    }
-    const key = `${from}\u0000${to}`
-    if (state.edges.has(key)) continue
-    state.edges.add(key)
-    out.push(new Edge({ from, to }))
+  const settled = state.pendingEdges.settle({
+    canonical: (id) => canonical(state, id),
+    isNode: (id) => state.nodes.has(id),
+    isRefused: (id) => state.refused.has(id)
+  })
+  for (const [from, to] of settled) out.push(new Edge({ from, to }))
+}
+
+/** Refuses `ids` (not found, filtered out, or no request can carry the paperId the server gave). */
+const refuse = (state: State, ...ids: ReadonlyArray<string>) => {
+  for (const id of ids) {
+    state.refused.add(id)
+    state.pendingEdges.decide(id)
   }
-  state.pendingEdges = keep
 }
 
 /** Fetches pending ids in batches of 500 (all of them when `all`), then settles edges. */
@@ -162,7 +164,7 @@ const flush = Effect.fnUntraced(function*(state: State, depth: number, all: bool
       state.pendingSet.delete(id)
       const reason = paper === undefined ? undefined : unusable(paper.paperId)
       if (paper !== undefined && reason !== undefined) {
-        state.refused.add(id)
+        refuse(state, id)
         const skipped = yield* skip(state, paper.paperId, "batch", id, reason)
         if (skipped !== undefined) out.push(skipped)
         continue
@@ -171,8 +173,7 @@ const flush = Effect.fnUntraced(function*(state: State, depth: number, all: bool
       // An id merged into a paper already walked names that node: the filter judged it (or it is a seed).
       const walked = paper !== undefined && state.nodes.has(paper.paperId)
       if (paper === undefined || (!walked && filter !== undefined && !filter(paper))) {
-        state.refused.add(id)
-        if (paper !== undefined && paper.paperId !== id) state.refused.add(paper.paperId)
+        refuse(state, ...(paper !== undefined && paper.paperId !== id ? [id, paper.paperId] : [id]))
         continue
       }
       const node = admit(state, id, paper, depth)
@@ -261,7 +262,8 @@ const expand = Effect.fnUntraced(function*(state: State, parent: string, depth: 
     for (const id of listed.ids) {
       const known = canonical(state, id)
       if (state.refused.has(known)) continue
-      state.pendingEdges.push(which === "citations" ? [known, parent] : [parent, known])
+      if (which === "citations") state.pendingEdges.add(known, parent)
+      else state.pendingEdges.add(parent, known)
       if (!state.nodes.has(known) && !state.pendingSet.has(known)) {
         state.pendingSet.add(known)
         state.pendingIds.push(known)
@@ -300,11 +302,10 @@ export const crawl = (
       nodes: new Set(),
       refused: new Set(),
       alias: new Map(),
-      edges: new Set(),
       skipped: new Set(),
       pendingIds: [],
       pendingSet: new Set(),
-      pendingEdges: [],
+      pendingEdges: new PendingEdges(),
       next: []
     }
     return Stream.fromEffect(seedsStep(state, seeds)).pipe(

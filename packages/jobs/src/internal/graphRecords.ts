@@ -125,7 +125,12 @@ export class CountedPaper extends Schema.Class<CountedPaper>("CountedPaper")({
  * the best `papers` (best first), the `links` among seeds and papers (`from` cites `to`, as the
  * lists read name them), how many papers citing a seed (`citing`) and cited by one (`cited`) had
  * their list read, how many papers were ranked (`candidates`), the lists the API cut (`truncated`)
- * and whether `stopAfter` ended the reading early (`stopped`).
+ * and whether the reading stopped early (`stopped`: `stopAfter` passed, or the papers met reached
+ * `maxCandidates`). For the map: `similar`, the strongest links between every pair of its papers
+ * (seeds and answers) by co-citation and coupling, at most 5 a paper, strongest first;
+ * `foundations`, the papers off the map that most of its papers cite ("prior works");
+ * `derivatives`, the papers off the map that cite most of its papers ("derivative works"); each
+ * counted from the lists read, best first.
  *
  * @category models
  * @since 1.0.0

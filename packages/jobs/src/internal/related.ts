@@ -10,15 +10,16 @@
  * the seeds and the best papers (one batch per 500).
  */
 import type { Fields, PaperRef, S2Error, Service } from "@s2-effect/core"
-import { BadQueryParameters, Decoder, Paper, SemanticScholar, Validate } from "@s2-effect/core"
+import { BadQueryParameters, DecodeError, Decoder, excerpt, Paper, SemanticScholar, Validate } from "@s2-effect/core"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as CitationGraph from "../CitationGraph.js"
-import { CutList, Edge, Related, RelatedPaper } from "./graphRecords.js"
+import { CountedPaper, CutList, Edge, Related, RelatedPaper } from "./graphRecords.js"
 import { papersById } from "./papersById.js"
+import { Tally } from "./relatedTally.js"
 
 /** The batch endpoint's limit. */
 const BATCH = 500
@@ -39,15 +40,21 @@ const LIST_WINDOW = 9999
 const ENTRIES_PER_BATCH = 100_000
 const MAX_SEEDS = 20
 const MAX_TOP = 500
+const MAX_AROUND = 100
+const SKIPPED_KEPT = 1000
 
 /** Defaults of {@link CitationGraph.RelatedOptions}. */
 export const defaults = {
   top: 20,
   maxPages: 10,
+  maxCandidates: 1_000_000,
+  around: 10,
   fields: ["title", "year", "authors", "venue", "citationCount", "externalIds"]
 } as const satisfies {
   readonly top: number
   readonly maxPages: number
+  readonly maxCandidates: number
+  readonly around: number
   readonly fields: ReadonlyArray<Fields.PaperField>
 }
 
@@ -71,22 +78,29 @@ interface State {
   readonly deadline: number | undefined
   readonly seeds: Map<string, { readonly citations: Listed; readonly references: Listed }>
   readonly notFound: Array<string>
+  /** The paperIds the server gave seeds that no request can carry: those seeds are left out. */
+  readonly unusableSeeds: Array<string>
   /** The size of each neighbour's other list (its references for a citer, citations for a cited paper). */
   readonly citerSizes: Map<string, number | undefined>
   readonly citedSizes: Map<string, number | undefined>
-  /** The references of each paper citing a seed, the citations of each paper a seed cites. */
-  readonly referencesOf: Map<string, Set<string>>
-  readonly citationsOf: Map<string, Set<string>>
+  /** The counts, made once the seeds' lists are read. */
+  tally: Tally | undefined
+  readonly maxCandidates: number
   readonly truncated: Array<CutList>
-  /** Ids in the server's lists that no request can carry, left out. */
+  /**
+   * Ids in the server's lists that no request can carry, left out: the first {@link SKIPPED_KEPT}
+   * distinct ones (then only counted, so that a server's list of them cannot grow memory).
+   */
   readonly skipped: Set<string>
+  skippedOver: number
   pagesLeft: number
   stopped: boolean
 }
 
 const invalid = (parameter: string, message: string) => new BadQueryParameters({ message, parameter })
 
-const validate = (seeds: ReadonlyArray<string>, top: number, maxPages: number) => {
+const validate = (seeds: ReadonlyArray<string>, options: CitationGraph.RelatedOptions) => {
+  const { maxCandidates = defaults.maxCandidates, maxPages = defaults.maxPages, top = defaults.top } = options
   if (seeds.length < 1 || seeds.length > MAX_SEEDS) {
     return invalid("seeds", `give 1 to ${MAX_SEEDS} seed papers, not ${seeds.length}`)
   }
@@ -96,6 +110,15 @@ const validate = (seeds: ReadonlyArray<string>, top: number, maxPages: number) =
   }
   if (!Number.isSafeInteger(maxPages) || maxPages < 0) {
     return invalid("maxPages", `maxPages must be a whole number ≥ 0, not ${maxPages}`)
+  }
+  if (!Number.isSafeInteger(maxCandidates) || maxCandidates < 1) {
+    return invalid("maxCandidates", `maxCandidates must be a whole number ≥ 1, not ${maxCandidates}`)
+  }
+  for (const name of ["foundations", "derivatives"] as const) {
+    const n = options[name] ?? defaults.around
+    if (!Number.isSafeInteger(n) || n < 0 || n > MAX_AROUND) {
+      return invalid(name, `${name} must be a whole number from 0 to ${MAX_AROUND}, not ${n}`)
+    }
   }
   return undefined
 }
@@ -114,7 +137,8 @@ const mayRead = (state: State) =>
 const usable = (state: State, id: string | null | undefined): id is string => {
   if (typeof id !== "string" || id === "") return false
   if (Result.isSuccess(Validate.paperId(id))) return true
-  state.skipped.add(id)
+  if (state.skipped.size < SKIPPED_KEPT) state.skipped.add(id)
+  else if (!state.skipped.has(id)) state.skippedOver++
   return false
 }
 
@@ -156,6 +180,16 @@ const readSeeds = Effect.fnUntraced(function*(state: State, seeds: ReadonlyArray
       continue
     }
     if (state.seeds.has(paper.paperId)) continue
+    const checked = Validate.paperId(paper.paperId, "id")
+    if (Result.isFailure(checked)) {
+      yield* Effect.logWarning(
+        `related papers: seed ${JSON.stringify(given)} left out: the server named it ${
+          JSON.stringify(paper.paperId)
+        }, which no request can carry`
+      )
+      state.unusableSeeds.push(paper.paperId)
+      continue
+    }
     state.seeds.set(paper.paperId, {
       citations: listed(state, paper.citations, paper.citationCount),
       references: listed(state, paper.references, paper.referenceCount)
@@ -226,123 +260,51 @@ export const pack = (
 }
 
 /** One list of each neighbour: the references of the papers citing a seed, or the citations of those it cites. */
-const readNeighbours = Effect.fnUntraced(function*(state: State, which: Which) {
+const readNeighbours = Effect.fnUntraced(function*(state: State, tally: Tally, which: Which) {
   const sizes = which === "references" ? state.citerSizes : state.citedSizes
-  const into = which === "references" ? state.referencesOf : state.citationsOf
   // A seed's own lists are known already.
   const ids = [...sizes.keys()].filter((id) => !state.seeds.has(id))
   const fields: ReadonlyArray<Fields.PaperField> = which === "references"
     ? ["referenceCount", "references.paperId"]
     : ["citationCount", "citations.paperId"]
   for (const call of pack(ids, (id) => sizes.get(id))) {
-    if (!(yield* mayRead(state))) return
+    if (!(yield* mayRead(state)) || full(state, tally)) return
     for (const [id, paper] of yield* papersById(state.s2, call, fields)) {
       if (paper === undefined) continue
+      // Counted as it arrives; once the bound is met, the rest of the batch is not.
+      if (full(state, tally)) return
       const list = which === "references"
         ? listed(state, paper.references, paper.referenceCount)
         : listed(state, paper.citations, paper.citationCount)
-      into.set(id, list.ids)
+      tally.add(id, which, list.ids, true)
       if (isCut(list)) state.truncated.push(cut(id, which, list, false))
     }
   }
 })
 
-/** Index lists: for each id, the seeds (by position) whose list holds it. */
-const bySeed = (lists: ReadonlyArray<Set<string>>) => {
-  const out = new Map<string, Array<number>>()
-  lists.forEach((ids, i) => ids.forEach((id) => out.set(id, [...(out.get(id) ?? []), i])))
-  return out
+/** Whether the papers met have reached `maxCandidates` (or the lists kept their bound): the reading stops. */
+const full = (state: State, tally: Tally) => {
+  if (tally.full) state.stopped = true
+  return tally.full
 }
 
 /**
- * The counts of every candidate, seeds never: in all (`coCitation`, `coupling`: each paper counted
- * once per list naming it) and per seed (`perSeed`: the co-citations through each seed's citing
- * papers, then the couplings through each seed's references), with how many lists of each seed
- * were read (`citingRead`, `citedRead`).
+ * The counts begin: the seeds as integers, each paper on a seed's list as a neighbour, and the
+ * seeds' own lists kept (counted as well when the seed is a neighbour of a seed: a seed citing
+ * another is one of the papers citing a seed, and its list is read already).
  */
-const count = (state: State) => {
-  const seeds = [...state.seeds.values()]
-  const k = seeds.length
-  const citersOf = bySeed(seeds.map((s) => s.citations.ids))
-  const citedOf = bySeed(seeds.map((s) => s.references.ids))
-  const references = new Map(state.referencesOf)
-  const citations = new Map(state.citationsOf)
-  // A seed citing another seed is one of the papers citing a seed; its list is read already.
-  for (const [id, seed] of state.seeds) {
-    if (citersOf.has(id)) references.set(id, seed.references.ids)
-    if (citedOf.has(id)) citations.set(id, seed.citations.ids)
+const startTally = (state: State) => {
+  const tally = new Tally([...state.seeds.keys()], state.maxCandidates)
+  ;[...state.seeds.values()].forEach((lists, i) => {
+    lists.citations.ids.forEach((id) => tally.neighbour(id, "citations", i))
+    lists.references.ids.forEach((id) => tally.neighbour(id, "references", i))
+  })
+  for (const [id, lists] of state.seeds) {
+    const at = tally.index.get(id)!
+    tally.add(id, "references", lists.references.ids, tally.citersOf.has(at))
+    tally.add(id, "citations", lists.citations.ids, tally.citedOf.has(at))
   }
-  const perSeed = new Map<string, Int32Array>()
-  const total = (at: number) => {
-    const counts = new Map<string, number>()
-    const read = new Int32Array(k)
-    for (const [owner, ids] of at === 0 ? references : citations) {
-      const through = (at === 0 ? citersOf : citedOf).get(owner) ?? []
-      through.forEach((i) => read[i]!++)
-      for (const x of ids) {
-        if (state.seeds.has(x) || x === owner) continue
-        counts.set(x, (counts.get(x) ?? 0) + 1)
-        let row = perSeed.get(x)
-        if (row === undefined) perSeed.set(x, row = new Int32Array(2 * k))
-        for (const i of through) row[at + i]!++
-      }
-    }
-    return { counts, read }
-  }
-  const co = total(0)
-  const cp = total(k)
-  const candidates = new Set([...perSeed.keys(), ...citersOf.keys(), ...citedOf.keys()])
-  for (const id of state.seeds.keys()) candidates.delete(id)
-  return {
-    coCitation: co.counts,
-    coupling: cp.counts,
-    perSeed,
-    citingRead: co.read,
-    citedRead: cp.read,
-    citesSeed: citersOf,
-    citedBySeed: citedOf,
-    candidates,
-    citing: references.size,
-    cited: citations.size
-  }
-}
-
-/**
- * The score: for each seed, the share of its citing papers that also cite the paper plus the share
- * of its references that the paper cites too; averaged over the seeds. Each count raises it; each
- * share is at most 1, so neither signal outweighs the other because one list is longer (a seed
- * cited 5,000 times and citing 30 papers), and each seed has the same say however well cited.
- * `perSeed` holds the co-citations through each of the `k` seeds, then the couplings.
- */
-export const score = (
-  perSeed: ArrayLike<number>,
-  citingRead: ArrayLike<number>,
-  citedRead: ArrayLike<number>
-): number => {
-  const k = citingRead.length
-  let sum = 0
-  for (let i = 0; i < k; i++) {
-    sum += (citingRead[i]! > 0 ? perSeed[i]! / citingRead[i]! : 0) +
-      (citedRead[i]! > 0 ? perSeed[k + i]! / citedRead[i]! : 0)
-  }
-  return k > 0 ? sum / k : 0
-}
-
-/** Scored candidates, best first: score, then the counts' sum, then direct links, then paperId. */
-const rank = (counted: ReturnType<typeof count>) => {
-  const none = new Int32Array(2 * counted.citingRead.length)
-  return [...counted.candidates].map((id) => {
-    const coCitation = counted.coCitation.get(id) ?? 0
-    const coupling = counted.coupling.get(id) ?? 0
-    const citesSeed = counted.citesSeed.has(id)
-    const citedBySeed = counted.citedBySeed.has(id)
-    const links = Number(citesSeed) + Number(citedBySeed)
-    const scored = score(counted.perSeed.get(id) ?? none, counted.citingRead, counted.citedRead)
-    return { id, coCitation, coupling, citesSeed, citedBySeed, links, score: scored }
-  }).sort((a, b) =>
-    b.score - a.score || (b.coCitation + b.coupling) - (a.coCitation + a.coupling) || b.links - a.links ||
-    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-  )
+  return tally
 }
 
 const decodePaper = Decoder.decodeUnknownResult(Paper, { onExcessProperty: "preserve" })
@@ -404,8 +366,7 @@ export const related = (
   options: CitationGraph.RelatedOptions = {}
 ): Effect.Effect<Related, S2Error, SemanticScholar> =>
   Effect.gen(function*() {
-    const top = options.top ?? defaults.top
-    const bad = validate(seeds, top, options.maxPages ?? defaults.maxPages)
+    const bad = validate(seeds, options)
     if (bad !== undefined) return yield* Effect.fail(bad)
     const stopAfter = options.stopAfter === undefined ? undefined : Duration.fromInputUnsafe(options.stopAfter)
     const state: State = {
@@ -413,61 +374,91 @@ export const related = (
       deadline: stopAfter === undefined ? undefined : (yield* Clock.currentTimeMillis) + Duration.toMillis(stopAfter),
       seeds: new Map(),
       notFound: [],
+      unusableSeeds: [],
       citerSizes: new Map(),
       citedSizes: new Map(),
-      referencesOf: new Map(),
-      citationsOf: new Map(),
+      tally: undefined,
+      maxCandidates: options.maxCandidates ?? defaults.maxCandidates,
       truncated: [],
       skipped: new Set(),
+      skippedOver: 0,
       pagesLeft: options.maxPages ?? defaults.maxPages,
       stopped: false
     }
-    return yield* read(state, seeds, top, options.fields ?? defaults.fields)
+    return yield* read(state, seeds, options)
   }).pipe(Effect.withSpan("CitationGraph.related", { attributes: { "s2.seeds": seeds.length } }))
+
+/** The Warnings of what was left out: ids no request can carry, and the lists not read past `maxCandidates`. */
+const warnings = Effect.fnUntraced(function*(state: State, tally: Tally) {
+  if (state.skipped.size > 0) {
+    const n = state.skipped.size + state.skippedOver
+    yield* Effect.logWarning(
+      `related papers: ${n} id(s) in the server's lists left out, since no request can carry them ` +
+        `(first: ${JSON.stringify([...state.skipped][0])})`
+    )
+  }
+  if (tally.full) {
+    yield* Effect.logWarning(
+      `related papers: stopped reading lists at ${tally.candidates} papers met (maxCandidates ${state.maxCandidates}` +
+        `${tally.candidates < state.maxCandidates ? `, or ${tally.entries} list entries kept` : ""}): ` +
+        `ranked from the lists read so far`
+    )
+  }
+})
 
 const read = Effect.fnUntraced(function*(
   state: State,
   seeds: ReadonlyArray<string>,
-  top: number,
-  fields: ReadonlyArray<Fields.PaperField | Fields.Unchecked>
+  options: CitationGraph.RelatedOptions
 ) {
   yield* readSeeds(state, seeds)
+  if (state.seeds.size === 0 && state.unusableSeeds.length > 0) {
+    return yield* Effect.fail(
+      new DecodeError({
+        message: `related papers: the server named every seed found with an id no request can carry (first: ${
+          JSON.stringify(state.unusableSeeds[0])
+        })`,
+        excerpt: excerpt(JSON.stringify(state.unusableSeeds[0]), 100)
+      })
+    )
+  }
   for (const [id, lists] of state.seeds) {
     for (const which of ["citations", "references"] as const) {
       if (isCut(lists[which])) yield* pageSeedList(state, id, which, lists[which])
     }
   }
-  yield* readNeighbours(state, "references")
-  yield* readNeighbours(state, "citations")
-  if (state.skipped.size > 0) {
-    yield* Effect.logWarning(
-      `related papers: ${state.skipped.size} id(s) in the server's lists left out, since no request can carry them ` +
-        `(first: ${JSON.stringify([...state.skipped][0])})`
-    )
-  }
-  const counted = count(state)
-  const best = rank(counted).slice(0, top)
-  const shown = [...state.seeds.keys(), ...best.map((b) => b.id)]
-  const found = shown.length === 0 ? { papers: new Map<string, Paper>(), references: new Map() } : yield* details(
-    state,
-    shown,
-    fields
-  )
+  const tally = startTally(state)
+  yield* readNeighbours(state, tally, "references")
+  yield* readNeighbours(state, tally, "citations")
+  yield* warnings(state, tally)
+  const best = tally.rank(options.top ?? defaults.top)
+  const onMap = [...Array.from({ length: tally.k }, (_, i) => i), ...best.map((b) => b.at)]
+  const { derivatives, foundations } = tally.around(onMap, {
+    foundations: options.foundations ?? defaults.around,
+    derivatives: options.derivatives ?? defaults.around
+  })
+  const shown = onMap.map((at) => tally.ids[at]!)
+  const asked = [...new Set([...shown, ...foundations.map((f) => f.id), ...derivatives.map((d) => d.id)])]
+  const found = asked.length === 0
+    ? { papers: new Map<string, Paper>(), references: new Map<string, Set<string>>() }
+    : yield* details(state, asked, options.fields ?? defaults.fields)
+  const paper = (id: string) => found.papers.get(id) ?? new Paper({ paperId: id })
+  const counted = (list: ReadonlyArray<{ readonly id: string; readonly count: number }>) =>
+    list.map(({ count, id }) => new CountedPaper({ paper: paper(id), count }))
   return new Related({
-    seeds: [...state.seeds.keys()].map((id) => found.papers.get(id) ?? new Paper({ paperId: id })),
+    seeds: [...state.seeds.keys()].map(paper),
     notFound: state.notFound,
-    papers: best.map(({ id, links: _, ...counts }) =>
-      new RelatedPaper({ paper: found.papers.get(id) ?? new Paper({ paperId: id }), ...counts })
-    ),
+    papers: best.map(({ at, ...counts }) => new RelatedPaper({ paper: paper(tally.ids[at]!), ...counts })),
     links: linksAmong(state, shown, found.references),
-    citing: counted.citing,
-    cited: counted.cited,
-    candidates: counted.candidates.size,
+    citing: tally.citing,
+    cited: tally.cited,
+    candidates: tally.candidates,
     truncated: state.truncated,
     stopped: state.stopped,
-    // Computed by the related-papers change (graph44); empty here so that the map can use them.
-    similar: [],
-    foundations: [],
-    derivatives: []
+    similar: tally.similar(onMap),
+    foundations: counted(foundations),
+    derivatives: counted(derivatives)
   })
 })
+
+export { score } from "./relatedTally.js"
