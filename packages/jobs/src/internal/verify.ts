@@ -198,12 +198,3 @@ export const references = (
     Stream.flatMap(verifyChunk(resolveOptions))
   )
 }
-
-/** See `Verify.fromBibtex`: `Resolve.fromBibtex`'s entries (and its word for a broken one), with their fields. */
-export const fromBibtex = (text: string): ReadonlyArray<Verify.Entry> => {
-  const read = resolve.fromBibtex(text)
-  return bibtex.parse(text).map((entry, i): Verify.Entry => {
-    const problem = read[i]?.problem
-    return { key: entry.key, fields: entry.fields, line: entry.line, ...(problem === undefined ? {} : { problem }) }
-  })
-}
