@@ -207,7 +207,7 @@ const formatFlag = Flag.Literals("format", [...citableFormats, "json", "jsonl", 
 
 const file = Argument.String("file").pipe(
   Argument.withDescription(
-    "References, one per line (DOI, arXiv id, URL, S2 id or title), or a .bib file; - or none for standard input"
+    "References, one per line (DOI, arXiv id, URL, S2 id or title), or a .bib, RIS or CSL-JSON file or references pasted from a paper, told by content; - or none for standard input"
   ),
   Argument.optional
 )

@@ -38,7 +38,7 @@ const formatFlag = Flag.Literals("format", ["table", "jsonl", "json", ...citable
 
 const file = Argument.String("file").pipe(
   Argument.withDescription(
-    "A .bib file, or references one per line (DOI, arXiv id, URL, S2 id or title); - or none for standard input"
+    "References: a .bib, RIS or CSL-JSON file, references pasted from a paper, or one per line (DOI, arXiv id, URL, S2 id or title), told by content; - or none for standard input"
   ),
   Argument.optional
 )

@@ -8,7 +8,7 @@ import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
 import { cslItems, readCsl } from "./readCsl.js"
 import { type Unreadable, unreadable } from "./readError.js"
-import { cut, readFormatted } from "./readFormatted.js"
+import { cut, maxLength, maxLines, readFormatted } from "./readFormatted.js"
 import { looksLikeRis, readRis } from "./readRis.js"
 import { brokenWhy } from "./resolve.js"
 
@@ -54,8 +54,9 @@ const referenceLike = (text: string): boolean => year.test(text) && signs.filter
 /** Whether a list of lines is formatted references: numbered, or most of its pieces read as references. */
 const formatted = (text: string): boolean => {
   const pieces = cut(text).filter((c) => PaperId.recognise(c.text)._tag !== "Id")
-  if (pieces.length === 0) return false
   if (pieces.length > 1 && pieces.every((c) => c.number !== undefined)) return true
+  // A piece longer than any reference is lines joined that were not one (titles without points).
+  if (pieces.length === 0 || pieces.some((c) => c.lines > maxLines || c.text.length > maxLength)) return false
   return pieces.filter((c) => referenceLike(c.text)).length * 2 > pieces.length
 }
 
@@ -82,9 +83,17 @@ const refused: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\s*<(?:!doctype html|html)\b/i, "the text looks like an HTML page"],
   [/^\s*<\?xml|^\s*<(?:xml|records|mods|modsCollection)\b/i, "the text looks like XML (an EndNote or MODS export)"],
   [/^\s*%PDF-/, "the text looks like a PDF file"],
-  [/^\s*PK\u0003\u0004/, "the text looks like a zip archive"],
-  [/[\u0000-\u0008\u000e-\u001f]/, "the text holds control characters: it looks like binary data"]
+  [/^\s*PK\u0003\u0004/, "the text looks like a zip archive"]
 ]
+
+/**
+ * Whether a text is binary data: control characters (escape aside, which a pasted coloured line
+ * may hold) are at least 1 in 100 of it. A stray one in a list is the list's, reported with its line.
+ */
+const binary = (text: string): boolean => {
+  const controls = text.match(/[\u0000-\u0008\u000e-\u001a\u001c-\u001f]/g)?.length ?? 0
+  return controls >= 2 && controls * 100 >= text.length
+}
 
 /** See `Verify.read`. */
 export const read = (input: string): Result.Result<Verify.ReadResult, Unreadable> => {
@@ -94,6 +103,9 @@ export const read = (input: string): Result.Result<Verify.ReadResult, Unreadable
   if (json !== undefined) return json
   for (const [pattern, looksLike] of refused) {
     if (pattern.test(text)) return Result.fail(unreadable("Format", looksLike))
+  }
+  if (binary(text)) {
+    return Result.fail(unreadable("Format", "the text holds control characters: it looks like binary data"))
   }
   if (bibtexEntry.test(text)) {
     const entries = fromBibtex(text)

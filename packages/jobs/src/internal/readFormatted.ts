@@ -12,75 +12,100 @@ import { entry, type Fields, newFields, put, putAuthors, putDate, putId, putPage
 import { names } from "./readNames.js"
 
 /** A reference's number at the start of its first line: `[12]`, `(12)`, `12.`, `12)`. */
-const numbering = /^\s*(?:\[(\d{1,4})\]|\((\d{1,4})\)|(\d{1,4})[.)])\s+/
+const numbering = /^\s*(?:\[(\d{1,5})\]|\((\d{1,5})\)|(\d{1,5})[.)])\s+/
 
 export const numberOf = (line: string): number | undefined => {
   const m = numbering.exec(line)
   return m === null ? undefined : Number(m[1] ?? m[2] ?? m[3])
 }
 
-/** One reference's text, its first line, and its number when the list is numbered. */
+/** One reference's text, its first line, how many lines it took, and its number when the list is numbered. */
 export interface Cut {
   readonly text: string
   readonly line: number
+  readonly lines: number
   readonly number?: number
 }
 
 /** Whether a line ends a reference: with a point, a closing bracket or quote, or an id. */
-const ends = (line: string): boolean => /[.!?)\]"”’]$|\d$|\S*\/\S+$/.test(line.trimEnd())
+const ends = (line: string): boolean => /[.!?)\]"”’]$|\d$|\S*\/\S+$/.test(line)
 
-/** Whether a line goes on the reference before it rather than starting one. */
+/**
+ * Whether a line goes on the reference before it rather than starting one, from the line before
+ * it (never the whole reference: a list of titles without points joins into one, and looking back
+ * over it at each line would be quadratic).
+ */
 const continues = (prev: string, line: string, indentFirst: boolean): boolean =>
-  /^\s*[\p{Ll}\d(:,;–-]/u.test(line) || /[-/,;:&]$|\band$/.test(prev.trimEnd()) || !ends(prev) ||
+  /^\s*[\p{Ll}\d(:,;–-]/u.test(line) || /[-/,;:&]$|\band$/.test(prev) || !ends(prev) ||
   (!indentFirst && /^\s+\S/.test(line))
 
-/** Lines joined: a word broken by a hyphen is one word, a link broken after a "/" one link. */
-const join = (a: string, b: string): string => {
-  const left = a.trimEnd()
-  const right = b.trim()
-  if (/\p{Ll}-$/u.test(left) && /^\p{Ll}/u.test(right) && !/-\S*-$/.test(left.split(" ").at(-1)!)) {
-    return left.slice(0, -1) + right
+/** What goes between two lines of a reference: nothing after a word broken by a hyphen (which goes) or a link broken after a "/", else a space. */
+const between = (left: string, right: string): { readonly drop: number; readonly glue: string } => {
+  const token = left.slice(left.lastIndexOf(" ") + 1)
+  if (/\p{Ll}-$/u.test(left) && /^\p{Ll}/u.test(right) && !/-\S*-$/.test(token)) return { drop: 1, glue: "" }
+  if (left.endsWith("/") || (/^(?:https?:|doi:|10\.\d)/i.test(token) && /[._-]$/.test(token))) {
+    return { drop: 0, glue: "" }
   }
-  const token = left.split(" ").at(-1)!
-  if (left.endsWith("/") || (/^(?:https?:|doi:|10\.\d)/i.test(token) && /[._-]$/.test(token))) return left + right
-  return `${left} ${right}`
+  return { drop: 0, glue: " " }
+}
+
+interface Open {
+  readonly parts: Array<string>
+  readonly line: number
+  readonly number?: number
+  last: string
 }
 
 /** A list cut into references: numbered ones at each next number, else at blank lines, else at lines that start one. */
 export const cut = (text: string): ReadonlyArray<Cut> => {
   const lines = text.split(/\r\n|\r|\n/)
-  const first = lines.findIndex((l) => l.trim().length > 0)
+  const isBlank = (l: string) => l.trim().length === 0 || l.trim().startsWith("#")
+  const first = lines.findIndex((l) => !isBlank(l))
   if (first === -1) return []
+  let lastLine = lines.length - 1
+  while (isBlank(lines[lastLine]!)) lastLine--
   const numbered = numberOf(lines[first]!) !== undefined
-  const blankSeparated = !numbered &&
-    lines.slice(first).some((l, i, all) => l.trim().length === 0 && all.slice(i).some((m) => m.trim().length > 0))
+  const blankSeparated = !numbered && lines.slice(first, lastLine).some(isBlank)
   const indentFirst = /^\s/.test(lines[first]!)
-  const out: Array<{ text: string; line: number; number?: number }> = []
+  const out: Array<Open> = []
   let blank = true
-  lines.forEach((line, i) => {
-    if (line.trim().length === 0 || line.trim().startsWith("#")) {
+  lines.forEach((raw, i) => {
+    if (isBlank(raw)) {
       blank = true
       return
     }
+    const line = raw.trim()
     const last = out.at(-1)
-    const n = numberOf(line)
+    const n = numberOf(raw)
     const starts = last === undefined ||
       (numbered
         ? n !== undefined && n === (last.number ?? 0) + 1
         : blankSeparated
         ? blank
-        : !continues(last.text, line, indentFirst))
+        : !continues(last.last, raw, indentFirst))
     blank = false
     if (starts) {
-      out.push({
-        text: numbered && n !== undefined ? line.replace(numbering, "") : line.trim(),
-        line: i + 1,
-        ...(numbered && n !== undefined ? { number: n } : {})
-      })
-    } else last!.text = join(last!.text, line)
+      const first = numbered && n !== undefined ? raw.replace(numbering, "").trim() : line
+      out.push({ parts: [first], line: i + 1, last: first, ...(numbered && n !== undefined ? { number: n } : {}) })
+      return
+    }
+    const { drop, glue } = between(last!.last, line)
+    const parts = last!.parts
+    parts[parts.length - 1] = parts.at(-1)!.slice(0, parts.at(-1)!.length - drop)
+    parts.push(glue, line)
+    last!.last = line
   })
-  return out
+  return out.map((o) => ({
+    text: o.parts.join(""),
+    line: o.line,
+    lines: (o.parts.length + 1) / 2,
+    ...(o.number === undefined ? {} : { number: o.number })
+  }))
 }
+
+/** The most lines and characters a reference takes: a piece longer is not one (a list of titles joined, say). */
+export const maxLines = 12
+export const maxLength = 4000
 
 /** Words around ids that say what they are: dropped with the ids. */
 const idLabels = [
@@ -227,4 +252,9 @@ export const parseReference = (text: string): Fields => {
 
 /** The references of a formatted list, keyed by their number, else by their first line. */
 export const readFormatted = (text: string): ReadonlyArray<Verify.Entry> =>
-  cut(text).map((c) => entry(String(c.number ?? c.line), parseReference(c.text), c.line))
+  cut(text).map((c) => {
+    const key = String(c.number ?? c.line)
+    if (c.lines <= maxLines && c.text.length <= maxLength) return entry(key, parseReference(c.text), c.line)
+    const problem = `${c.text.length} characters on ${c.lines} line(s): longer than any reference, not read`
+    return { key, fields: newFields(), line: c.line, problem }
+  })
