@@ -8,6 +8,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { parseReferences } from "../src/commands/resolve.js"
 import * as Bin from "./support/bin.js"
 
 const bin = Bin.bundleBin()
@@ -115,4 +116,24 @@ describe("s2 verify reads by content, on files and standard input", () => {
     expect(shown.code, shown.stdout).toBe(0)
     expect(shown.stdout).toContain("100% 2/2 references · 2 verified, 0 mismatch, 0 not found")
   }, T)
+
+  it("s2 resolve reads the same forms: a RIS record by its DOI with its title checked, a pasted reference by its arXiv id", () => {
+    const ris =
+      "TY  - JOUR\r\nID  - lecun15\r\nTI  - Deep learning\r\nPY  - 2015\r\nDO  - 10.1038/nature14539\r\nER  - \r\n"
+    expect(parseReferences(ris, "-")).toEqual([
+      { input: "DOI:10.1038/nature14539", key: "lecun15", line: 1, title: "Deep learning" }
+    ])
+    const pasted = "[1] J. Devlin, M.-W. Chang, K. Lee, and K. Toutanova, “BERT: Pre-training of deep bidirectional\n" +
+      "    transformers for language understanding,” arXiv:1810.04805, 2018.\n" +
+      "[2] Y. LeCun, Y. Bengio, and G. Hinton, “Deep learning,” Nature, vol. 521, pp. 436–444, 2015.\n"
+    expect(parseReferences(pasted, "-")).toEqual([
+      {
+        input: "ARXIV:1810.04805",
+        key: "1",
+        line: 1,
+        title: "BERT: Pre-training of deep bidirectional transformers for language understanding"
+      },
+      { input: "Deep learning", key: "2", line: 3 }
+    ])
+  })
 })

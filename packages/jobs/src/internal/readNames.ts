@@ -4,29 +4,7 @@
  * names in order ("A. Vaswani", "Ashish Vaswani"), Vancouver's family and bare initials
  * ("Vaswani A"), "et al." as `others`.
  */
-
-/** Words written in lower case before a family name: kept with it. */
-const particles = new Set([
-  "van",
-  "von",
-  "der",
-  "den",
-  "de",
-  "del",
-  "della",
-  "di",
-  "da",
-  "du",
-  "la",
-  "le",
-  "ter",
-  "ten",
-  "dos",
-  "das",
-  "y",
-  "bin",
-  "al"
-])
+import { particles } from "./verifyCompare.js"
 
 /** "A.", "A. B.", "J.-P.", "A.B.": initials with their points. */
 const initials = /^(?:\p{Lu}\.(?:\s*-?\s*\p{Lu}\.)*|\p{Lu}\.?(?:-\p{Lu}\.?)?)(?:\s+\p{Lu}\.?)*$/u

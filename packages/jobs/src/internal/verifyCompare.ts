@@ -156,7 +156,7 @@ const joinsTo = (have: ReadonlyArray<string>, word: string): boolean =>
     return joined === word
   })
 
-const particles = new Set([
+export const particles: ReadonlySet<string> = new Set([
   "van",
   "von",
   "der",
