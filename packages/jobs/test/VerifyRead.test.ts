@@ -114,6 +114,22 @@ const styles: ReadonlyArray<{
     venue: "Advances in Neural Information Processing Systems"
   },
   {
+    style: "Springer LNCS (numbered)",
+    text:
+      "1. Vaswani, A., Shazeer, N., Parmar, N.: Attention is all you need. In: Advances in Neural Information Processing Systems, pp. 5998–6008 (2017)\n" +
+      "2. LeCun, Y., Bengio, Y., Hinton, G.: Deep learning. Nature 521(7553), 436–444 (2015). https://doi.org/10.1038/nature14539",
+    first: ["Vaswani, A.", "LeCun, Y."],
+    venue: "Advances in Neural Information Processing Systems"
+  },
+  {
+    style: "Nature (numbered)",
+    text: "1. Vaswani, A. et al. Attention is all you need. Adv. Neural Inf. Process. Syst. 30, 5998–6008 (2017).\n" +
+      "2. LeCun, Y., Bengio, Y. & Hinton, G. Deep learning. Nature 521, 436–444 (2015). doi:10.1038/nature14539",
+    first: ["Vaswani, A.", "LeCun, Y."],
+    venue: "Adv. Neural Inf. Process. Syst",
+    others: true
+  },
+  {
     style: "IEEE wrapped as a PDF's two columns copy (hyphens, indents, a DOI link broken)",
     text: "[1] A. Vaswani, N. Shazeer, N. Parmar, J. Uszkoreit, L. Jones, A. N. Gomez,\n" +
       "    Ł. Kaiser, and I. Polosukhin, “Attention is all you need,” in Proc.\n" +
@@ -184,6 +200,22 @@ describe("Verify.read: formatted references, each style", () => {
     })
     expect(entries("[1] A. Author, “Another paper title here,” J. Things, vol. 3, pp. 1–9, 2020.")[0]!.fields)
       .toMatchObject({ journal: "J. Things", volume: "3", pages: "1--9" })
+  })
+
+  it("a title that asks a question keeps its subtitle; the venue after it is the venue", () => {
+    const [subtitled, asked] = entries(
+      "Smith, J. (2020). Is attention all you need? A study of transformers. Journal of Things, 3(2), 1–10.\n" +
+        "Doe, J. (2021). Is attention all you need? Journal of Things, 4, 1–10."
+    )
+    expect(subtitled!.fields).toMatchObject({
+      title: "Is attention all you need? A study of transformers",
+      journal: "Journal of Things"
+    })
+    expect(asked!.fields).toMatchObject({
+      title: "Is attention all you need?",
+      journal: "Journal of Things",
+      volume: "4"
+    })
   })
 
   it("a numbered list's wrapped line that starts with a year is not the next reference", () => {

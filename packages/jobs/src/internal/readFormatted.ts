@@ -132,20 +132,36 @@ const takeIds = (text: string, fields: Fields): string => {
 const yearPattern = /\b(1[6-9]\d\d|20\d\d)[a-z]?\b/
 
 /** A sentence from the start of `text` (to its first point, question or exclamation mark), and the rest. */
-const sentence = (text: string): readonly [string, string] => {
+const firstSentence = (text: string): readonly [string, string] => {
   const m = /^(.+?)(?:(?<=[?!])\s+|\.\s+|\.?$)/su.exec(text)
   return m === null ? [text, ""] : [m[1]!.trim(), text.slice(m[0].length).trim()]
 }
 
 /**
+ * A title's sentence and the rest: after a question ("Is attention all you need? A study."), the
+ * next sentence is its subtitle when more follows it, and the venue when nothing does.
+ */
+const sentence = (text: string): readonly [string, string] => {
+  const [first, rest] = firstSentence(text)
+  if (!/[?!]$/.test(first) || rest.length === 0) return [first, rest]
+  const [sub, after] = firstSentence(rest)
+  return after.length > 0 && !/\d/.test(sub) ? [`${first} ${sub}`, after] : [first, rest]
+}
+
+/** What follows a point in an author list that goes on: an initial, a name and its comma, "&", "and", "et al.". */
+const namesGoOn = /^(?:\p{Lu}\.|\p{Lu}[\p{L}'’-]+(?:,|\s+(?:and|&)\s)|&|and\s|et al)/u
+
+/**
  * Where the author list ends in a reference without a year after it: the first point after a word,
- * or after Vancouver's bare initials ("Parmar N."); not an initial's ("N. Parmar", "Parmar, N.").
+ * or after an initial when no name follows it (Vancouver's "Parmar N. Attention…", Nature's "Hinton,
+ * G. Deep learning."). Only a few characters either side are looked at.
  */
 const authorsEnd = (text: string): number => {
   const re = /\.\s+/g
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const before = text.slice(0, m.index)
-    if (!/(?:^|[\s.,-])\p{Lu}$/u.test(before) || /\p{L}\s\p{Lu}$/u.test(before)) return m.index
+    const before = (m.index >= 3 ? "" : " ") + text.slice(Math.max(0, m.index - 3), m.index)
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 60)
+    if (!/[\s.,-]\p{Lu}$/u.test(before) || !namesGoOn.test(after)) return m.index
   }
   return -1
 }
@@ -181,6 +197,13 @@ const layouts: ReadonlyArray<(text: string) => Head | undefined> = [
     const [title, rest] = sentence(m[4]!)
     return { authors: m[1]!, year: (m[2] ?? m[3])!, title, rest }
   },
+  // Springer LNCS: authors: Title. Rest.
+  (text) => {
+    const m = /^([^:\d()]+?):\s+(.+)$/su.exec(text)
+    if (m === null || !onlyInitialsPoints(m[1]!) || !/\p{Lu}\./u.test(m[1]!)) return undefined
+    const [title, rest] = sentence(m[2]!)
+    return { authors: m[1]!, title, rest }
+  },
   // Vancouver, and others: authors. Title. Rest.
   (text) => {
     const end = authorsEnd(text)
@@ -200,8 +223,8 @@ const numbers: ReadonlyArray<RegExp> = [
   /\bpages\s+(?<first>\d+)\s*[-–—]+\s*(?<last>\d+)/i,
   // Vancouver: 2017;30(4):5998-6008.
   /;\s*(?<volume>\d+)\s*(?:\((?<number>[^)]+)\))?\s*:\s*(?<first>\w+)(?:\s*[-–—]\s*(?<last>\w+))?/,
-  // APA: Journal, 30(4), 5998–6008.
-  /,\s*(?<volume>\d+)\s*(?:\((?<number>[^)]+)\))?,\s*(?<first>\d+)\s*[-–—]+\s*(?<last>\d+)/,
+  // APA: Journal, 30(4), 5998–6008; Nature, LNCS: Nature 521(7553), 436–444.
+  /[,\s]\s*(?<volume>\d+)\s*(?:\((?<number>[^)]+)\))?,\s*(?<first>\d+)\s*[-–—]+\s*(?<last>\d+)/,
   // ACM: Journal 30, 4 (2017), 5998–6008 — and any last range: 5998–6008.
   /\b(?<first>\d+)\s*[-–—]+\s*(?<last>\d+)\.?\s*$/
 ]
