@@ -7,11 +7,17 @@
  * @since 1.1.0
  */
 import type { Fields, S2Error, SemanticScholar } from "@s2-effect/core"
+import type * as Result from "effect/Result"
 import type * as Stream from "effect/Stream"
 import * as Citable from "./Citable.js"
+import * as decoding from "./internal/decode.js"
+import * as reading from "./internal/read.js"
+import type { Unreadable } from "./internal/readError.js"
 import type { Verification, Written } from "./internal/verification.js"
 import * as internal from "./internal/verify.js"
 import * as write from "./internal/verifyWrite.js"
+
+export { Unreadable } from "./internal/readError.js"
 
 export { differ, Difference, Field, Status, Verification, Written } from "./internal/verification.js"
 
@@ -134,7 +140,81 @@ export const references: (
  * @category constructors
  * @since 1.1.0
  */
-export const fromBibtex: (text: string) => ReadonlyArray<Entry> = internal.fromBibtex
+export const fromBibtex: (text: string) => ReadonlyArray<Entry> = reading.fromBibtex
+
+/**
+ * The forms {@link read} tells apart: `bibtex`, `ris`, `csl-json`, `formatted` (references as a
+ * paper prints them) and `lines` (an id or a title per line).
+ *
+ * @category models
+ * @since 1.2.0
+ */
+export type Format = "bibtex" | "ris" | "csl-json" | "formatted" | "lines"
+
+/**
+ * What {@link read} made of a text: its format, and its inputs for {@link references}, in order.
+ *
+ * @category models
+ * @since 1.2.0
+ */
+export interface ReadResult {
+  readonly format: Format
+  readonly inputs: ReadonlyArray<Input>
+}
+
+/**
+ * A reference list in any form people keep one, told by its content (a file's name is never
+ * asked, so standard input reads as the file would), into {@link Input}s:
+ *
+ * - `bibtex`: a line starts an entry (`@article{`), wherever it is (Mendeley's export starts with
+ *   prose): the entries of {@link fromBibtex}.
+ * - `csl-json`: JSON whose items (an array, or one item) each have a `type`, `title`, `DOI` or `id`.
+ * - `ris`: a `TY  - ` line; a record per `TY`…`ER`.
+ * - `formatted`: references as a paper prints them, in APA, Harvard, IEEE, ACM, Vancouver, Chicago
+ *   or MLA style, numbered (`[1]`, `1.`) or not, wrapped over lines or separated by blank lines:
+ *   told by years, author lists, quotes, pages and numbering on most of them; each is split by a
+ *   heuristic into authors, title, year, venue, volume, issue and pages.
+ * - `lines`: anything else, an id or a title per line (blank and `#` lines skipped).
+ *
+ * Every format's entries have BibTeX's field names and conventions (`author` as "Family, Given and
+ * …", `others` for et al., `doi`, `eprint` with `archiveprefix`, `pages` as `1--9`); an id in a
+ * reference (a DOI, an arXiv id, a link) is read by `PaperId.recognise` into `doi`, `eprint` or
+ * `url`, and a line that is an id is passed in the API's spelling. A text with no reference in it
+ * (empty, HTML, XML, JSON that is not CSL-JSON, BibTeX with only macros, binary data) fails with an
+ * {@link Unreadable} that says what it looks like.
+ *
+ * @example
+ * ```ts
+ * import { Result } from "effect"
+ * import { Verify } from "@s2-effect/jobs"
+ *
+ * const read = Verify.read("[1] A. Vaswani et al., “Attention is all you need,” in Proc. NeurIPS, 2017.")
+ * if (Result.isSuccess(read)) console.log(read.success.format, read.success.inputs.length) // formatted 1
+ * ```
+ * @category constructors
+ * @since 1.2.0
+ */
+export const read: (text: string) => Result.Result<ReadResult, Unreadable> = reading.read
+
+/**
+ * The text of a reference file's bytes: UTF-8 (its byte-order mark dropped), UTF-16 with a
+ * byte-order mark (as Windows editors and some exporters save a .bib), or UTF-16 without one when
+ * its start reads so; bytes that are neither (binary data, Latin-1) fail with an {@link Unreadable}
+ * of reason `Encoding` that names what they look like and where UTF-8 failed.
+ *
+ * @example
+ * ```ts
+ * import { Result } from "effect"
+ * import { Verify } from "@s2-effect/jobs"
+ *
+ * const bytes = new Uint8Array([0xff, 0xfe, 0x40, 0x00]) // "@" in UTF-16 with its byte-order mark
+ * const text = Verify.decode(bytes) // Result.succeed("@")
+ * ```
+ * @category constructors
+ * @since 1.2.0
+ */
+export const decode: (bytes: Uint8Array) => Result.Result<string, Unreadable> = decoding.decode
+
 
 /**
  * What a verification is written as, the correction policy shared by `s2 verify` and the

@@ -7,12 +7,13 @@
  * @since 1.0.0
  */
 import { excerpt, Fields } from "@s2-effect/core"
-import { Citable, Resolve } from "@s2-effect/jobs"
+import { Citable, Resolve, Verify } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as ClientCommand from "../ClientCommand.js"
@@ -56,28 +57,63 @@ export interface Reference {
 export const looksLikeBibtex = (text: string): boolean => /^(?:\s*(?:%[^\n]*)?\n)*\s*@\s*[A-Za-z]+\s*[{(]/.test(text)
 
 /**
- * The references of a file: its .bib entries (by the `.bib` extension or the content), else one per
- * line. Blank lines and lines starting with `#` are skipped; a `#` later in a line is kept (titles
- * such as "F# for …" and URLs have one).
+ * What a reference list holds, as `Verify.read` tells it by content (a file named `.bib` is BibTeX
+ * whatever it starts with): its format and inputs, or why it cannot be read.
+ *
+ * @since 1.2.0
+ */
+export const readAs = (text: string, name: string): Result.Result<Verify.ReadResult, Verify.Unreadable> =>
+  /\.bib$/i.test(name) || looksLikeBibtex(text)
+    ? Result.succeed({ format: "bibtex", inputs: Verify.fromBibtex(text) })
+    : Verify.read(text)
+
+/** An entry read from RIS, CSL-JSON or a formatted reference, to resolve: its DOI, else its arXiv id, else its title. */
+const referenceOf = (entry: Verify.Entry): Reference => {
+  const { doi, eprint, title } = entry.fields
+  const input = doi !== undefined ? `DOI:${doi}` : eprint !== undefined ? `ARXIV:${eprint}` : title ?? ""
+  return {
+    input,
+    key: entry.key,
+    ...(entry.line === undefined ? {} : { line: entry.line }),
+    ...(title !== undefined && input !== title ? { title } : {}),
+    ...(entry.problem === undefined ? {} : { problem: entry.problem })
+  }
+}
+
+/**
+ * The references of a file: its .bib entries (by the `.bib` extension or the content), its RIS
+ * records, CSL-JSON items or formatted references (by the content), else one per line. Blank lines
+ * and lines starting with `#` are skipped; a `#` later in a line is kept (titles such as "F# for …"
+ * and URLs have one). None when the text cannot be read ({@link readAs} says why).
  *
  * @since 1.0.0
  */
 export const parseReferences = (text: string, name: string): ReadonlyArray<Reference> => {
-  if (/\.bib$/i.test(name) || looksLikeBibtex(text)) {
-    return Resolve.fromBibtex(text).map((entry) => ({
-      input: entry.input,
-      key: entry.key,
-      line: entry.line,
-      ...(entry.title === undefined ? {} : { title: entry.title }),
-      ...(entry.problem === undefined ? {} : { problem: entry.problem })
-    }))
+  const read = readAs(text, name)
+  if (Result.isFailure(read)) return []
+  switch (read.success.format) {
+    case "bibtex":
+      return Resolve.fromBibtex(text).map((entry) => ({
+        input: entry.input,
+        key: entry.key,
+        line: entry.line,
+        ...(entry.title === undefined ? {} : { title: entry.title }),
+        ...(entry.problem === undefined ? {} : { problem: entry.problem })
+      }))
+    case "lines": {
+      // Each line as written: the record of what was resolved shows the user's own words.
+      const out: Array<Reference> = []
+      text.split(/\r\n|\r|\n/).forEach((raw, i) => {
+        const line = raw.trim()
+        if (line.length > 0 && !line.startsWith("#")) out.push({ input: line, line: i + 1 })
+      })
+      return out
+    }
+    default:
+      return read.success.inputs.flatMap((input) =>
+        typeof input !== "string" && "fields" in input ? [referenceOf(input)] : []
+      )
   }
-  const out: Array<Reference> = []
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim()
-    if (line.length > 0 && !line.startsWith("#")) out.push({ input: line, line: i + 1 })
-  })
-  return out
 }
 
 /**
@@ -92,12 +128,26 @@ export const readText = (file: Option.Option<string>) =>
     if (name === "-" && Option.isNone(file) && process.stdin.isTTY === true) {
       return yield* Effect.fail(badInput("no references given: pass a FILE, or - and pipe them on standard input"))
     }
-    const text = yield* Effect.try({
-      try: () => fs.readFileSync(name === "-" ? 0 : name, "utf8"),
-      catch: (cause) => fileError(`cannot read ${name === "-" ? "standard input" : name}`, cause)
+    const where = name === "-" ? "standard input" : name
+    const bytes = yield* Effect.try({
+      try: () => fs.readFileSync(name === "-" ? 0 : name),
+      catch: (cause) => fileError(`cannot read ${where}`, cause)
     })
-    return { name, text }
+    // UTF-16 (a Windows editor's .bib) and byte-order marks read; other bytes refused, saying what they look like.
+    const text = Verify.decode(bytes)
+    if (Result.isFailure(text)) return yield* Effect.fail(badInput(`cannot read ${where}: ${text.failure.message}`))
+    return { name, text: text.success }
   })
+
+/**
+ * The failure of a text {@link readAs} cannot read (exit 2): where, and what it looks like.
+ *
+ * @since 1.2.0
+ */
+export const unreadable = (name: string, why: Verify.Unreadable) =>
+  why.reason === "Empty"
+    ? noReferences(name)
+    : badInput(`cannot read ${name === "-" ? "standard input" : name}: ${why.message}`)
 
 /**
  * The failure of a reference list without references (exit 2).
@@ -112,6 +162,8 @@ export const noReferences = (name: string) =>
 const readInput = (file: Option.Option<string>) =>
   Effect.gen(function*() {
     const { name, text } = yield* readText(file)
+    const read = readAs(text, name)
+    if (Result.isFailure(read)) return yield* Effect.fail(unreadable(name, read.failure))
     const references = parseReferences(text, name)
     if (references.length === 0) return yield* Effect.fail(noReferences(name))
     return references
@@ -155,7 +207,7 @@ const formatFlag = Flag.Literals("format", [...citableFormats, "json", "jsonl", 
 
 const file = Argument.String("file").pipe(
   Argument.withDescription(
-    "References, one per line (DOI, arXiv id, URL, S2 id or title), or a .bib file; - or none for standard input"
+    "References, one per line (DOI, arXiv id, URL, S2 id or title), or a .bib, RIS or CSL-JSON file or references pasted from a paper, told by content; - or none for standard input"
   ),
   Argument.optional
 )

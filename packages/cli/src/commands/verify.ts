@@ -14,21 +14,25 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as ClientCommand from "../ClientCommand.js"
 import { badInput, CommandError, ExitCode } from "../ExitCode.js"
 import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
+import * as Progress from "../render/Progress.js"
+import * as Table from "../render/Table.js"
+import * as SharedFlags from "../SharedFlags.js"
 import { emit } from "./related.js"
 import {
   type CitableFormat,
   citableFormats,
   isCitable,
-  looksLikeBibtex,
   noReferences,
-  parseReferences,
   printItems,
-  readText
+  readAs,
+  readText,
+  unreadable
 } from "./resolve.js"
 
 const formatFlag = Flag.Literals("format", ["table", "jsonl", "json", ...citableFormats]).pipe(
@@ -50,30 +54,40 @@ const outFlag = Flag.String("out").pipe(
 
 const file = Argument.String("file").pipe(
   Argument.withDescription(
-    "A .bib file, or references one per line (DOI, arXiv id, URL, S2 id or title); - or none for standard input"
+    "References: a .bib, RIS or CSL-JSON file, references pasted from a paper, or one per line (DOI, arXiv id, URL, S2 id or title), told by content; - or none for standard input"
   ),
   Argument.optional
 )
 
-/** The inputs of a text: its .bib entries, else its lines keyed by their number. */
-const inputsOf = (text: string, name: string): ReadonlyArray<Verify.Input> =>
-  /\.bib$/i.test(name) || looksLikeBibtex(text)
-    ? Verify.fromBibtex(text)
-    : parseReferences(text, name).map((ref) => ({ key: String(ref.line), text: ref.input }))
-
-/** The counts of the summary line. */
-interface Counts {
-  verified: number
-  mismatch: number
-  notFound: number
-  unchecked: number
+/** The inputs of a text in whatever form it is (`Verify.read`), or why it cannot be read. */
+const inputsOf = (text: string, name: string) => {
+  const read = readAs(text, name)
+  return Result.isFailure(read) ? Effect.fail(unreadable(name, read.failure)) : Effect.succeed(read.success.inputs)
 }
 
-/** `142 verified, 9 mismatch, 14 not found` (`, 2 unchecked` when some could not be checked). */
+/** The count of each verdict, for the summary line and the progress. */
+type Counts = Record<Verify.Status, number>
+
+const noCounts = (): Counts => Object.fromEntries(Verify.Status.literals.map((status) => [status, 0])) as Counts
+
+/** `notFound` as `not found`. */
+const said = (status: string): string => status.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`)
+
+/** `142 verified, 9 mismatch, 14 not found`: every verdict, in the order `Verify.Status` lists them. */
 export const summaryLine = (counts: Counts): string =>
-  `${counts.verified} verified, ${counts.mismatch} mismatch, ${counts.notFound} not found${
-    counts.unchecked > 0 ? `, ${counts.unchecked} unchecked` : ""
-  }`
+  Verify.Status.literals.map((status) => `${counts[status]} ${said(status)}`).join(", ")
+
+/** Where a run stands, for its progress bar: references done of all, and the verdicts so far. */
+const verifyState = (done: number, target: number, startedAt: number, detail: string): Progress.State => ({
+  records: done,
+  pages: 0,
+  target,
+  startRecords: 0,
+  startedAt,
+  now: Date.now(),
+  unit: "reference",
+  detail
+})
 
 /** A paper in a table cell: its title and year. */
 const titled = (paper: Paper): string =>
@@ -197,13 +211,25 @@ export const verify = ClientCommand.make(
       return yield* Effect.fail(badInput(`--out takes --format bibtex, csl-json or ris; redirect a ${format} (> file)`))
     }
     const { name, text } = yield* readText(o.file)
-    const inputs = inputsOf(text, name)
+    const inputs = yield* inputsOf(text, name)
     if (inputs.length === 0) {
       return yield* Effect.fail(noReferences(name))
     }
-    const counts: Counts = { verified: 0, mismatch: 0, notFound: 0, unchecked: 0 }
+    const counts = noCounts()
+    // A bar on a terminal (never into a pipe), while nothing else is drawn on it: the output goes
+    // elsewhere, or is a table still held back to size its columns.
+    const quietOut = !printer.outIsTTY || (format === "table" && inputs.length <= Table.sampleSize)
+    const progress = quietOut ? yield* SharedFlags.progress() : Progress.silent
+    const startedAt = Date.now()
+    let done = 0
     const verified = Verify.references(inputs).pipe(
-      Stream.tap((v) => Effect.sync(() => counts[v.status]++))
+      Stream.tap((v) =>
+        Effect.suspend(() => {
+          counts[v.status]++
+          return progress.update(verifyState(++done, inputs.length, startedAt, summaryLine(counts)))
+        })
+      ),
+      Stream.ensuring(progress.stop)
     )
     if (isCitable(format)) {
       const keys = inputs.flatMap((input) => typeof input !== "string" && "fields" in input ? [input.key] : [])

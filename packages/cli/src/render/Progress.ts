@@ -26,6 +26,10 @@ export interface State {
   readonly now: number
   /** While a request waits to be retried: `retrying in 10 s (429)`. */
   readonly retrying?: string | undefined
+  /** What is counted, in the singular: `paper` unless said (`reference` for `s2 verify`). */
+  readonly unit?: string | undefined
+  /** Shown instead of the page count: `40 verified, 1 mismatch, 1 not found`. */
+  readonly detail?: string | undefined
 }
 
 /**
@@ -103,8 +107,10 @@ export const eta = (state: State): string | undefined => {
 export const facts = (state: State): string => {
   const perSecond = Math.round(rate(state))
   const left = eta(state)
-  const of = state.target > 0 ? `/${number(state.target)} papers` : state.records === 1 ? " paper" : " papers"
-  return `${number(state.records)}${of} · ${count(state.pages, "page")} · ${count(perSecond, "paper")}/s${
+  const unit = state.unit ?? "paper"
+  const of = state.target > 0 ? `/${number(state.target)} ${unit}s` : state.records === 1 ? ` ${unit}` : ` ${unit}s`
+  const detail = state.detail === undefined ? count(state.pages, "page") : visible(state.detail)
+  return `${number(state.records)}${of} · ${detail} · ${count(perSecond, unit)}/s${
     left === undefined ? "" : ` · ETA ${left}`
   }${state.retrying === undefined ? "" : ` · ${visible(state.retrying)}`}`
 }

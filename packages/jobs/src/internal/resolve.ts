@@ -265,7 +265,7 @@ export const referencesWithOthers = (
 const thousands = (n: number): string => n.toLocaleString("en-US")
 
 /** Why a broken entry is skipped, with its lines. */
-const brokenWhy = (line: number, broken: NonNullable<bibtex.BibEntry["broken"]>): string => {
+export const brokenWhy = (line: number, broken: NonNullable<bibtex.BibEntry["broken"]>): string => {
   if (broken.reason === "braces") return `its braces do not balance: lines ${line} to ${broken.lastLine} skipped`
   const past = broken.over === "value"
     ? `${thousands(bibtex.maxExpanded)} characters`

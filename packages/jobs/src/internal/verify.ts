@@ -311,33 +311,3 @@ export const references = (
       Stream.flatMap(verifyChunk(resolveOptions, new Date(now).getUTCFullYear()))
     )))
 }
-
-/** What a field written twice says: a problem when its values differ, else a warning. */
-const repeatedWhy = (fields: ReadonlyArray<string>, differ: boolean): string =>
-  `${fields.join(", ")} ${fields.length === 1 ? "is" : "are"} written twice${
-    differ
-      ? " with different values: BibTeX uses the first and warns, so the entry is read so; say which one is meant"
-      : " with the same value: BibTeX uses the first and warns"
-  }`
-
-/**
- * See `Verify.fromBibtex`: `Resolve.fromBibtex`'s entries (and its word for a broken one), with their
- * fields; a field written twice with different values is a `problem` (what BibTeX prints is the
- * first, and what was checked must be what it prints), with the same value a `warning`.
- */
-export const fromBibtex = (text: string): ReadonlyArray<Verify.Entry> => {
-  const read = resolve.fromBibtex(text)
-  return bibtex.parse(text).map((entry, i): Verify.Entry => {
-    const differ = (entry.repeated ?? []).filter((r) => r.differs).map((r) => r.field)
-    const same = (entry.repeated ?? []).filter((r) => !r.differs).map((r) => r.field)
-    const problem = read[i]?.problem ?? (differ.length > 0 ? repeatedWhy(differ, true) : undefined)
-    return {
-      key: entry.key,
-      fields: entry.fields,
-      line: entry.line,
-      type: entry.type,
-      ...(problem === undefined ? {} : { problem }),
-      ...(same.length === 0 ? {} : { warnings: [repeatedWhy(same, false)] })
-    }
-  })
-}

@@ -25,7 +25,7 @@ export interface AuthorList {
   readonly others: boolean
 }
 
-const particles: ReadonlySet<string> = new Set([
+export const particles: ReadonlySet<string> = new Set([
   "van",
   "von",
   "der",
