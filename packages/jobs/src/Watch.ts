@@ -272,3 +272,30 @@ export const remove = (state: State, name: string): State => ({
   watches: state.watches.filter((entry) => entry.watch.name !== name),
   recent: state.recent.filter((item) => item.watch !== name)
 })
+
+/**
+ * The state to store when only `shown` of what a check found was shown (a list cut to a length):
+ * the papers found but not shown are not remembered, so the next check finds them again.
+ *
+ * @category combinators
+ * @since 1.1.0
+ */
+export const keepShown = (result: CheckResult, shown: ReadonlyArray<Found>): State => {
+  const key = (watch: string, paperId: string) => `${watch}\u0000${paperId}`
+  const kept = new Set(shown.map(({ paper, watch }) => key(watch, paper.paperId)))
+  const dropped = new Set(
+    result.found.filter(({ paper, watch }) => !kept.has(key(watch, paper.paperId)))
+      .map(({ paper, watch }) => key(watch, paper.paperId))
+  )
+  if (dropped.size === 0) return result.state
+  return {
+    ...result.state,
+    watches: result.state.watches.map((entry) => ({
+      ...entry,
+      seen: entry.seen.filter(([id]) => !dropped.has(key(entry.watch.name, id)))
+    })),
+    recent: result.state.recent.filter((item) =>
+      !dropped.has(key(item.watch, item.paperId)) || item.foundAt !== result.checkedAt
+    )
+  }
+}

@@ -150,3 +150,17 @@ describe("Watch.check against a corpus that grows", () => {
       expect(result.state.watches.map((entry) => entry.checkedAt !== undefined)).toEqual([false, true, false])
     }).pipe(Effect.provide(emulated)))
 })
+
+describe("Watch.keepShown", () => {
+  it.effect("papers found but not shown are found again by the next check", () =>
+    Effect.gen(function*() {
+      const { state } = yield* start
+      const first = yield* Watch.check(state)
+      expect(first.found.length).toBeGreaterThan(3)
+      const shown = first.found.slice(0, 2)
+      const again = yield* Watch.check(Watch.keepShown(first, shown))
+      expect(again.found.map(({ paper, watch }) => `${watch} ${paper.paperId}`)).toEqual(
+        first.found.slice(2).map(({ paper, watch }) => `${watch} ${paper.paperId}`)
+      )
+    }).pipe(Effect.provide(emulated)))
+})
