@@ -237,16 +237,23 @@ const unknownWatches = (missing: ReadonlyArray<string>, current: Watch.State, fi
 const checkFormats = ["json", "jsonl", "table", "csv", "bibtex", "csl-json", "ris", "atom"] as const
 type CheckFormat = typeof checkFormats[number]
 
-/** A compact row for a table or CSV: one line a paper. */
-const row = (watch: string, paper: Paper) => ({
-  watch,
-  date: paper.publicationDate ?? (paper.year === undefined || paper.year === null ? "" : String(paper.year)),
-  title: paper.title ?? "",
-  authors: (paper.authors ?? []).slice(0, 3).map((author) => author.name ?? "").join(", ") +
-    ((paper.authors ?? []).length > 3 ? ", et al." : ""),
-  venue: paper.venue ?? "",
-  paperId: paper.paperId
-})
+/**
+ * A compact row for CSV, one line a paper; a table, read on a terminal, leaves out the venue and
+ * the id (JSON, JSON lines and CSV have them), so that titles get the width.
+ */
+const row = (watch: string, paper: Paper, table: boolean) => {
+  const authors = paper.authors ?? []
+  const first = authors[0]?.name ?? ""
+  return {
+    date: paper.publicationDate ?? (paper.year === undefined || paper.year === null ? "" : String(paper.year)),
+    title: paper.title ?? "",
+    authors: table
+      ? first + (authors.length > 1 ? " et al." : "")
+      : authors.slice(0, 3).map((author) => author.name ?? "").join(", ") + (authors.length > 3 ? ", et al." : ""),
+    watch,
+    ...(table ? {} : { venue: paper.venue ?? "", paperId: paper.paperId })
+  }
+}
 
 /** Writes `text` to `out` atomically, never through a link. */
 const writeOut = (out: string, text: string): Effect.Effect<void, CommandError, FileSystem.FileSystem> =>
@@ -284,7 +291,9 @@ const show = (
     yield* Output.many(
       shown,
       result.found.map(({ paper, watch }) =>
-        compact ? row(watch, paper) : { watch, ...(Output.toJson(paper) as Record<string, unknown>) }
+        compact
+          ? row(watch, paper, format === "table")
+          : { watch, ...(Output.toJson(paper) as Record<string, unknown>) }
       )
     )
   })
