@@ -7,40 +7,15 @@
  *
  * @since 1.1.0
  */
-import type { S2Error, SemanticScholar } from "@s2-effect/core"
+import type { SemanticScholar } from "@s2-effect/core"
 import type { Watch } from "@s2-effect/jobs"
 import type * as McpServer from "effect/ai/McpServer"
 import type * as Tool from "effect/ai/Tool"
-import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { ToolFailure } from "./internal/failure.js"
 import * as mcpTools from "./internal/mcp.js"
 import * as internal from "./internal/watch.js"
 
-/**
- * Runs an update of the watch state: the state in, maybe a state to store and a value out.
- *
- * @category models
- * @since 1.1.0
- */
-export type Update<A> = (
-  state: Watch.State
-) => Effect.Effect<{ readonly state?: Watch.State | undefined; readonly value: A }, S2Error | ToolFailure>
-
-/**
- * Where the watch tools keep the state: `update` runs one change at a time and stores the state it
- * returns (the CLI's store holds the state file's lock meanwhile).
- *
- * @category services
- * @since 1.1.0
- */
-export const WatchStore: typeof internal.WatchStore = internal.WatchStore
-
-/**
- * @category services
- * @since 1.1.0
- */
-export type WatchStore = internal.WatchStore
+export { type Update, WatchStore } from "./internal/watch.js"
 
 /**
  * A {@link WatchStore} in memory, starting from `initial` (default: no watches).

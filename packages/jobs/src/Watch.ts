@@ -32,7 +32,7 @@ import * as internal from "./internal/watch.js"
 export const defaultWindowDays = 90
 
 /**
- * How many found papers the state keeps in {@link State.recent} (for feeds) unless told otherwise.
+ * How many found papers the state keeps in its `recent` list (for feeds) unless told otherwise.
  *
  * @category constants
  * @since 1.1.0
@@ -223,7 +223,7 @@ export interface CheckOptions {
   readonly names?: ReadonlyArray<string> | undefined
   /** Fields of the new papers (default: `Citable.fields`, enough for BibTeX, CSL-JSON and RIS). */
   readonly fields?: ReadonlyArray<Fields.PaperField | Fields.Unchecked> | undefined
-  /** How many found papers {@link State.recent} keeps (default {@link defaultRecent}). */
+  /** How many found papers the state's `recent` keeps (default {@link defaultRecent}). */
   readonly recent?: number | undefined
 }
 

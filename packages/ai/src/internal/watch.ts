@@ -18,11 +18,23 @@ import { failure, ToolFailure, toolFailure } from "./failure.js"
 import { paperSummary, summaryFields } from "./summaries.js"
 import * as text from "./text.js"
 
-/** What a store's update runs: the state in, maybe a state to store and a value out. */
+/**
+ * What a store's update runs: the state in, maybe a state to store and a value out.
+ *
+ * @category models
+ * @since 1.1.0
+ */
 export type Update<A> = (
   state: Watch.State
 ) => Effect.Effect<{ readonly state?: Watch.State | undefined; readonly value: A }, S2Error | ToolFailure>
 
+/**
+ * Where the watch tools keep the state: `update` runs one change at a time and stores the state it
+ * returns (the CLI's store holds the state file's lock meanwhile).
+ *
+ * @category services
+ * @since 1.1.0
+ */
 export class WatchStore extends Context.Service<WatchStore, {
   readonly update: <A>(body: Update<A>) => Effect.Effect<A, S2Error | ToolFailure>
 }>()("@s2-effect/ai/WatchTools/WatchStore") {}
