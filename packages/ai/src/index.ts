@@ -8,3 +8,5 @@
  */
 /** @category modules */
 export * as AssistantTools from "./AssistantTools.js"
+/** @category modules */
+export * as WatchTools from "./WatchTools.js"

@@ -35,6 +35,7 @@ import * as Related from "./commands/related.js"
 import * as Resolve from "./commands/resolve.js"
 import * as Search from "./commands/search.js"
 import * as Verify from "./commands/verify.js"
+import * as Watch from "./commands/watch.js"
 import { badInput, CommandError, ExitCode } from "./ExitCode.js"
 import * as Help from "./Help.js"
 import { Printer } from "./Printer.js"
@@ -74,6 +75,7 @@ export const commands = [
   Verify.verify,
   GraphCommand.graph,
   Related.related,
+  Watch.watch,
   Mcp.mcp
 ] as const
 

@@ -27,8 +27,13 @@ export const ExitCode = {
   decode: 9,
   file: 10,
   rateLimiter: 11,
-  /** Another `s2 harvest` is writing the same `--out`. */
+  /** Another `s2 harvest` is writing the same `--out` (or another `s2 watch` the same state). */
   locked: 12,
+  /**
+   * `s2 watch check` found something new: not a failure, but told apart from "nothing new" (0)
+   * for scripts. Not 10, which already means a file error.
+   */
+  somethingNew: 20,
   /** SIGINT (Ctrl-C): 128 + 2. */
   interrupted: 130,
   /** SIGTERM (`kill`, a service manager, a container stopping): 128 + 15; the same clean-up as SIGINT. */

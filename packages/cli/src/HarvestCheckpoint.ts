@@ -157,8 +157,13 @@ const encode = (checkpoint: Checkpoint): string =>
  */
 export const path = (out: string): string => `${out}.checkpoint.json`
 
-/** What is wrong with a file that does not decode, in one line: the first problem and where. */
-const problem = (error: Schema.SchemaError): string => {
+/**
+ * What is wrong with a file that does not decode, in one line: the first problem and where (the
+ * watch state file says it the same way).
+ *
+ * @since 1.1.0
+ */
+export const problem = (error: Schema.SchemaError): string => {
   const [first] = SchemaIssue.makeFormatterStandardSchemaV1()(error.issue).issues
   if (first === undefined) return error.message
   const path = (first.path ?? []).map((key) => (typeof key === "object" ? String(key.key) : String(key)))

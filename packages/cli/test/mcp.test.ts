@@ -25,6 +25,8 @@ const size = 2000
 const corpus = Corpus.make({ seed: 1, size })
 
 const toolNames = [
+  "add_watch",
+  "check_watches",
   "citation_graph",
   "get_author",
   "get_author_papers",
@@ -143,7 +145,7 @@ describe("s2 mcp --emulator, with the SDK's client", () => {
     await server.client.close()
   })
 
-  it("lists the 15 tools, each with an object input schema and a description", async () => {
+  it("lists the 17 tools, each with an object input schema and a description", async () => {
     const { tools } = await server.client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual(toolNames)
     for (const tool of tools) {
@@ -152,6 +154,28 @@ describe("s2 mcp --emulator, with the SDK's client", () => {
     }
     const search = tools.find((tool) => tool.name === "search_papers")!
     expect(Object.keys(search.inputSchema.properties ?? {})).toContain("query")
+  })
+
+  it("add_watch and check_watches keep their state in --watch-state", async () => {
+    const state = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-mcp-watch-")), "watches.json")
+    const watching = await connect(["--watch-state", state])
+    try {
+      const added = structured(
+        await watching.client.callTool({
+          name: "add_watch",
+          arguments: { name: "mine", kind: "citations", target: paper.paperId }
+        })
+      )
+      expect(added).toEqual({ name: "mine", watches: 1 })
+      const checked = structured(await watching.client.callTool({ name: "check_watches", arguments: {} }))
+      const watches = checked["watches"] as ReadonlyArray<Record<string, unknown>>
+      expect(watches.map((watch) => watch["name"])).toEqual(["mine"])
+      expect(Array.isArray(watches[0]!["new"])).toBe(true)
+      const stored = JSON.parse(fs.readFileSync(state, "utf8")) as { watches: Array<{ checkedAt?: string }> }
+      expect(typeof stored.watches[0]!.checkedAt).toBe("string")
+    } finally {
+      await watching.client.close()
+    }
   })
 
   it("search_papers, get_paper, get_papers: pages of summaries and a detailed paper", async () => {

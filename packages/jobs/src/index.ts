@@ -14,3 +14,6 @@ export * as Resolve from "./Resolve.js"
 export * as TitleMatch from "./TitleMatch.js"
 /** @category modules */
 export * as Verify from "./Verify.js"
+
+/** @category modules */
+export * as Watch from "./Watch.js"

@@ -33,6 +33,35 @@ export interface EmulatorOptions extends Partial<CorpusOptions> {
    * `Retry-After: 1`. Kept across `setFaults`; a fault config's `keyPolicy.ratePerSecond` wins.
    */
   readonly rateLimit?: number
+  /**
+   * Papers arrive as the clock moves (the in-memory emulator reads Effect's `Clock`, so `TestClock`
+   * drives it). Absent: every paper is there from the start.
+   */
+  readonly arrivals?: Arrivals
+}
+
+/**
+ * A corpus that grows with the clock. Each materialized paper arrives `0..delayDays` days after its
+ * publication date, or, for a seeded share `lateShare`, `delayDays..lateDays` days after it (a paper
+ * dated weeks ago appearing today, as Semantic Scholar adds papers late). Papers arrived by `from`
+ * are there from the start; the others are hidden, until the clock passes their arrival, from
+ * lookups (404), batches (`null`), citation and author-paper lists, relevance and bulk search (with
+ * arrivals, bulk search ranges over the materialized papers only). Their citations arrive with
+ * them; counts (`citationCount`, …) and reference lists stay those of the whole corpus. Seeded:
+ * the same options give the same arrivals.
+ *
+ * @category options
+ * @since 1.1.0
+ */
+export interface Arrivals {
+  /** The clock instant (milliseconds since the epoch) at which the corpus is as first seen. */
+  readonly from: number
+  /** Most days an ordinary paper takes to arrive after its publication date (default 7). */
+  readonly delayDays?: number
+  /** Share of papers that arrive late (default 0.1). */
+  readonly lateShare?: number
+  /** Most days a late paper takes (default 60). */
+  readonly lateDays?: number
 }
 
 /**
@@ -106,6 +135,13 @@ export interface EmulatorService {
   readonly requestCounts: Effect.Effect<Readonly<Record<string, number>>>
   /** Forgets the requests seen so far (counts start again from zero). */
   readonly clearRequests: Effect.Effect<void>
+  /**
+   * The clock instant at which the materialized paper `index` arrives under
+   * {@link EmulatorOptions.arrivals}; 0 without arrivals (there from the start).
+   *
+   * @since 1.1.0
+   */
+  readonly arrival: (index: number) => number
   /** Replaces the fault configuration (and resets its counters). */
   readonly setFaults: (config: Config) => Effect.Effect<void>
   /**

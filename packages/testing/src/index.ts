@@ -7,6 +7,7 @@
 export * as Cassette from "./Cassette.js"
 export { type AuthorCore, Corpus, type CorpusOptions, type Graph, type PaperCore, type Venue } from "./Corpus.js"
 export {
+  type Arrivals,
   Emulator,
   type EmulatorOptions,
   type EmulatorRequest,

@@ -23,7 +23,8 @@ export const FailureKind = Schema.Literals([
   "forbidden",
   "serverError",
   "unreachable",
-  "badAnswer"
+  "badAnswer",
+  "stateUnavailable"
 ])
 /**
  * @category models
@@ -69,7 +70,8 @@ const kindWords: { readonly [K in FailureKind]: string } = {
   forbidden: "forbidden",
   serverError: "server error",
   unreachable: "unreachable",
-  badAnswer: "bad answer from the server"
+  badAnswer: "bad answer from the server",
+  stateUnavailable: "the watch state is unavailable"
 }
 
 /**

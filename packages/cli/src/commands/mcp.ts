@@ -8,6 +8,7 @@
  */
 import * as Cause from "effect/Cause"
 import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -15,6 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as ClientCommand from "../ClientCommand.js"
 import type * as SharedFlags from "../SharedFlags.js"
+import * as WatchFile from "../WatchFile.js"
 
 /**
  * The deadline of one request (with its retries and waits) unless `--deadline` is given: an
@@ -29,23 +31,34 @@ export const defaultDeadline = "50s"
 const withDefaultDeadline = (common: SharedFlags.SharedFlags): SharedFlags.SharedFlags =>
   Option.isSome(common.deadline) ? common : { ...common, deadline: Option.some(defaultDeadline) }
 
-const serve = Effect.gen(function*() {
-  // Loaded only by this command, so that no other `s2` command starts slower.
-  const { layer: server } = yield* Effect.promise(() => import("./mcpServer.js"))
-  // The stdio transport interrupts the fiber that built it once standard input ends (the assistant
-  // closed it): run it in a fiber of its own, so that this end is a normal exit (code 0), while a
-  // signal still interrupts the command itself (Ctrl-C: 130, SIGTERM: 143).
-  const fiber = yield* Effect.forkChild(Layer.launch(server))
-  const exit = yield* Fiber.await(fiber)
-  if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) return yield* exit
-})
+const serve = (watchState: Option.Option<string>) =>
+  Effect.gen(function*() {
+    // Loaded only by this command, so that no other `s2` command starts slower.
+    const { layer } = yield* Effect.promise(() => import("./mcpServer.js"))
+    const server = layer(Option.match(watchState, {
+      onNone: () => ({ file: WatchFile.defaultPath(), isDefault: true }),
+      onSome: (file) => ({ file, isDefault: false })
+    }))
+    // The stdio transport interrupts the fiber that built it once standard input ends (the assistant
+    // closed it): run it in a fiber of its own, so that this end is a normal exit (code 0), while a
+    // signal still interrupts the command itself (Ctrl-C: 130, SIGTERM: 143).
+    const fiber = yield* Effect.forkChild(Layer.launch(server))
+    const exit = yield* Fiber.await(fiber)
+    if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) return yield* exit
+  })
 
 /**
  * `s2 mcp`.
  *
  * @since 1.0.0
  */
-export const mcp = Command.make("mcp", {}, () => serve).pipe(
+export const mcp = Command.make("mcp", {
+  watchState: Flag.String("watch-state").pipe(
+    Flag.withMetavar("file"),
+    Flag.withDescription("The state file of check_watches and add_watch (default: that of s2 watch)"),
+    Flag.optional
+  )
+}, ({ watchState }) => serve(watchState)).pipe(
   Command.withDescription("Serve the Semantic Scholar tools to an AI assistant over MCP (stdio)"),
   (command) => ClientCommand.withClient(command, withDefaultDeadline)
 )

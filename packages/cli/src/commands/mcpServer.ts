@@ -4,16 +4,20 @@
  *
  * @since 1.0.0
  */
-import { AssistantTools } from "@s2-effect/ai"
+import { AssistantTools, WatchTools } from "@s2-effect/ai"
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
+import { excerpt } from "@s2-effect/core"
 import * as McpProtocol from "effect/ai/McpProtocol"
 import * as McpServer from "effect/ai/McpServer"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as Sink from "effect/Sink"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
+import { CommandError, ExitCode } from "../ExitCode.js"
 import { visibleMessage } from "../render/Escape.js"
+import * as WatchFile from "../WatchFile.js"
 import * as Framing from "./mcpFraming.js"
 
 /**
@@ -60,9 +64,40 @@ const framedStdio: Layer.Layer<Stdio.Stdio, never, Stdio.Stdio> = Layer.effect(
  *
  * @since 1.0.0
  */
-export const layer = McpServer.layerStdio({
-  name: "s2",
-  version: packageJson.version,
-  protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05],
-  registrations: AssistantTools.mcp
-}).pipe(Layer.provide(framedStdio))
+export const layer = (watchState: { readonly file: string; readonly isDefault: boolean }) =>
+  McpServer.layerStdio({
+    name: "s2",
+    version: packageJson.version,
+    protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05],
+    registrations: Layer.merge(AssistantTools.mcp, WatchTools.mcp.pipe(Layer.provide(watchStore(watchState))))
+  }).pipe(Layer.provide(framedStdio))
+
+/**
+ * The watch tools' state: the state file of `s2 watch`, changed under its lock. What the CLI
+ * would exit with is a tool failure: bad input a bad parameter, anything else (locked, a file
+ * error) the state unavailable.
+ */
+const watchStore = ({ file, isDefault }: { readonly file: string; readonly isDefault: boolean }) =>
+  Layer.effect(
+    WatchTools.WatchStore,
+    Effect.map(Effect.service(FileSystem.FileSystem), (fs) =>
+      WatchTools.WatchStore.of({
+        update: (body) =>
+          Effect.scoped(WatchFile.update(file, isDefault, body)).pipe(
+            Effect.provideService(FileSystem.FileSystem, fs),
+            Effect.mapError((error) =>
+              error instanceof CommandError
+                ? new AssistantTools.ToolFailure({
+                  kind: error.code === ExitCode.badInput ? "badParameter" : "stateUnavailable",
+                  message: excerpt(
+                    `${
+                      error.code === ExitCode.badInput ? "bad parameter" : "the watch state is unavailable"
+                    }: ${error.message}`,
+                    300
+                  )
+                })
+                : error
+            )
+          )
+      }))
+  )

@@ -1,5 +1,6 @@
 /** State shared by route handlers: the corpus and small caches. */
 import type { Corpus } from "../Corpus.js"
+import type { Timeline } from "./arrivals.js"
 import type { ResultSet } from "./bulk.js"
 
 export class Lru<V> {
@@ -31,13 +32,29 @@ export interface RouteContext {
   readonly serialized: Lru<Array<string | undefined>>
   /** Base URL (no trailing slash) dataset file links point at; not the API root. */
   readonly fileBase: string
+  /** When papers arrive, if they do (`EmulatorOptions.arrivals`). */
+  readonly timeline: Timeline | undefined
+  /** The clock of the request being answered (set by the core before each route). */
+  now: number
 }
 
-export const makeContext = (corpus: Corpus, fileBase: string): RouteContext => ({
+/** Whether paper `i` is there at the time of the request being answered. */
+export const shown = (ctx: RouteContext, i: number): boolean =>
+  ctx.timeline === undefined || ctx.timeline.shown(i, ctx.now)
+
+/** A paper id resolved to a paper that is there now, or `undefined`. */
+export const resolveShown = (ctx: RouteContext, id: string): number | undefined => {
+  const i = ctx.corpus.resolvePaper(id)
+  return i === undefined || !shown(ctx, i) ? undefined : i
+}
+
+export const makeContext = (corpus: Corpus, fileBase: string, timeline?: Timeline): RouteContext => ({
   corpus,
   bulkSets: new Lru(32),
   relevance: new Lru(64),
   files: new Lru(64),
   serialized: new Lru(8),
-  fileBase
+  fileBase,
+  timeline,
+  now: 0
 })

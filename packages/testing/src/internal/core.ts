@@ -7,6 +7,7 @@ import * as Data from "effect/Data"
 import type { Corpus } from "../Corpus.js"
 import type { EmulatorOptions, RecordedRequest } from "../Emulator.js"
 import type { Config, Fault } from "../Faults.js"
+import { Timeline } from "./arrivals.js"
 import { makeContext, type RouteContext } from "./context.js"
 import { make as makeCorpus } from "./corpus/corpus.js"
 import { bodyFor, FaultState } from "./faults.js"
@@ -77,7 +78,11 @@ export class EmulatorCore {
       ...(options.bulkSize !== undefined ? { bulkSize: options.bulkSize } : {}),
       ...(options.openWorld !== undefined ? { openWorld: options.openWorld } : {})
     })
-    this.context = makeContext(this.corpus, (options.fileBase ?? fileBase).replace(/\/$/, ""))
+    this.context = makeContext(
+      this.corpus,
+      (options.fileBase ?? fileBase).replace(/\/$/, ""),
+      options.arrivals === undefined ? undefined : new Timeline(this.corpus, options.arrivals)
+    )
     this.datasets = {
       releases: datasets.releaseDates(options.releases?.start ?? "2022-05-10", options.releases?.count ?? 172)
     }
@@ -186,6 +191,7 @@ export class EmulatorCore {
       if (this.faultState.overRate(key, now)) return respond(json(429, bodyFor(429), { "retry-after": "1" }), delay)
     }
     if (terminal?._tag === "RepeatPage") return respond(this.repeatPage(request), delay)
+    this.context.now = now
     const response = this.rememberFirstToken(request, this.route(request))
     if (terminal?._tag === "CursorLoop" || terminal?._tag === "CursorBack") {
       return respond(this.moveCursor(request, response, terminal._tag), delay)

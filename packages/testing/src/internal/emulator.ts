@@ -64,6 +64,7 @@ export const makeService = (core: EmulatorCore): Emulator.EmulatorService => ({
   requestCount: Effect.sync(() => core.requests.length),
   requestCounts: Effect.sync(() => countByPath(core.requests)),
   clearRequests: Effect.sync(() => core.clearRequests()),
+  arrival: (index) => core.context.timeline?.arrival[index] ?? 0,
   setFaults: (config) => Effect.sync(() => core.setFaults(config)),
   core
 })

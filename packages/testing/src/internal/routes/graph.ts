@@ -1,6 +1,6 @@
 /** Graph API (`/graph/v1`): one handler per wire route. */
 import { buildResultSet, decodeToken, encodeToken, page, PAGE_SIZE, parseSort } from "../bulk.js"
-import type { RouteContext } from "../context.js"
+import { resolveShown, type RouteContext, shown } from "../context.js"
 import { authorsYear } from "../corpus/generate.js"
 import { type FieldSpec, parseFields, unknownFieldsMessage } from "../fields.js"
 import { type Filter, parseDateRange, parseFilters } from "../filters.js"
@@ -38,7 +38,7 @@ const authorNotFound = (id: string) => error(404, `Author with id ${id} not foun
 
 /** GET /paper/{id} */
 export const getPaper = (ctx: RouteContext, query: Query, id: string): EmulatorResponse => {
-  const i = ctx.corpus.resolvePaper(id)
+  const i = resolveShown(ctx, id)
   if (i === undefined) return paperNotFound(id)
   const f = fieldsOf(query, "paper")
   if (!f.ok) return f.response
@@ -82,7 +82,7 @@ const batch = (
 /** POST /paper/batch */
 export const paperBatch = (ctx: RouteContext, request: EmulatorRequest, query: Query): EmulatorResponse =>
   batch(request, query, "paper", 500, (id, spec) => {
-    const i = ctx.corpus.resolvePaper(id)
+    const i = resolveShown(ctx, id)
     return i === undefined ? null : paperJson(ctx.corpus, i, spec)
   })
 
@@ -93,7 +93,7 @@ const listEnvelope = (offset: number, limit: number, total: number, data: Readon
 
 /** GET /paper/{id}/authors */
 export const paperAuthors = (ctx: RouteContext, query: Query, id: string): EmulatorResponse => {
-  const i = ctx.corpus.resolvePaper(id)
+  const i = resolveShown(ctx, id)
   if (i === undefined) return paperNotFound(id)
   const f = fieldsOf(query, "author")
   if (!f.ok) return f.response
@@ -148,20 +148,20 @@ const datedList = (
 
 /** GET /paper/{id}/citations */
 export const paperCitations = (ctx: RouteContext, query: Query, id: string): EmulatorResponse => {
-  const i = ctx.corpus.resolvePaper(id)
+  const i = resolveShown(ctx, id)
   if (i === undefined) return paperNotFound(id)
   return datedList(
     ctx,
     query,
     "edge",
-    () => Array.from(citingOf(ctx.corpus, i)),
+    () => Array.from(citingOf(ctx.corpus, i)).filter((c) => shown(ctx, c)),
     (c, spec) => edgeJson(ctx.corpus, c, i, "citingPaper", spec)
   )
 }
 
 /** GET /paper/{id}/references */
 export const paperReferences = (ctx: RouteContext, query: Query, id: string): EmulatorResponse => {
-  const i = ctx.corpus.resolvePaper(id)
+  const i = resolveShown(ctx, id)
   if (i === undefined) return paperNotFound(id)
   const f = fieldsOf(query, "edge")
   if (!f.ok) return f.response
@@ -195,7 +195,9 @@ export const searchPaper = (ctx: RouteContext, query: Query): EmulatorResponse =
   const filters = parseFilters(ctx.corpus, query)
   if (filters._tag === "Bad") return error(400, filters.message)
   const filter = filters.filter
-  const hits = relevanceHits(ctx, query.get("query") ?? "").filter((h) => filter === undefined || filter(h.id))
+  const hits = relevanceHits(ctx, query.get("query") ?? "").filter((h) =>
+    shown(ctx, h.id) && (filter === undefined || filter(h.id))
+  )
   if (hits.length === 0) return json(200, { total: 0, offset: 0 })
   const data = hits.slice(paging.offset, paging.offset + paging.limit).map((h) => paperJson(ctx.corpus, h.id, f.spec))
   const next = nextOf(paging.offset, paging.limit, hits.length, RELEVANCE_WINDOW, false)
@@ -204,6 +206,23 @@ export const searchPaper = (ctx: RouteContext, query: Query): EmulatorResponse =
     : { total: hits.length, offset: paging.offset, next, data }
   return json(200, body)
 }
+
+/**
+ * The result set of a bulk search as the corpus is now, when papers arrive with the clock: cached
+ * by the number arrived, so a set is rebuilt when the corpus has grown; tokens keep the query's key,
+ * so a search paged across an arrival continues where it was.
+ */
+const arrivedSet = (
+  ctx: RouteContext,
+  key: string,
+  text: string,
+  filter: Filter | undefined,
+  sort: NonNullable<ReturnType<typeof parseSort>>
+) =>
+  ctx.bulkSets.get(
+    `${key}\u0000${ctx.timeline!.epoch(ctx.now)}`,
+    () => buildResultSet(ctx.corpus, key, text, (i) => shown(ctx, i) && (filter === undefined || filter(i)), sort)
+  )
 
 /** GET /paper/search/bulk */
 export const searchPaperBulk = (ctx: RouteContext, query: Query): EmulatorResponse => {
@@ -217,7 +236,9 @@ export const searchPaperBulk = (ctx: RouteContext, query: Query): EmulatorRespon
   const filterKeys = ["year", "publicationDateOrYear", "publicationTypes", "fieldsOfStudy", "venue", "minCitationCount"]
     .map((k) => `${k}=${query.get(k) ?? ""}`).join("&") + (query.has("openAccessPdf") ? "&oa" : "")
   const key = `${text}\u0000${filterKeys}\u0000${sort.field}:${sort.desc ? "desc" : "asc"}`
-  const set = ctx.bulkSets.get(key, () => buildResultSet(ctx.corpus, key, text, filters.filter, sort))
+  const set = ctx.timeline === undefined
+    ? ctx.bulkSets.get(key, () => buildResultSet(ctx.corpus, key, text, filters.filter, sort))
+    : arrivedSet(ctx, key, text, filters.filter, sort)
   const token = query.get("token")
   let cursor = { a: 0, b: 0 }
   if (token !== undefined && token !== "") {
@@ -348,7 +369,7 @@ export const authorPapers = (ctx: RouteContext, query: Query, id: string): Emula
     ctx,
     query,
     "paper",
-    () => Array.from(papers.subarray(authorPaperStart[j]!, authorPaperStart[j + 1]!)),
+    () => Array.from(papers.subarray(authorPaperStart[j]!, authorPaperStart[j + 1]!)).filter((p) => shown(ctx, p)),
     (p, spec) => paperJson(ctx.corpus, p, spec)
   )
 }

@@ -1,0 +1,201 @@
+/**
+ * `s2 watch`, run in process against the in-process emulator (`--emulator`): add, check (exit 20
+ * with something new, 0 with nothing), the Atom feed read back by fast-xml-parser, the state file
+ * never written through a link, and a check failing part-way storing nothing.
+ */
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer, Ref } from "effect"
+import { TestClock } from "effect/testing"
+import { XMLParser, XMLValidator } from "fast-xml-parser"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as Cli from "../src/Cli.js"
+import { ExitCode } from "../src/ExitCode.js"
+import { Printer } from "../src/Printer.js"
+import * as Atom from "../src/render/Atom.js"
+
+/** Runs `s2 …` with its output captured. */
+const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Effect.gen(function*() {
+    const out = yield* Ref.make("")
+    const err = yield* Ref.make("")
+    const printer = Layer.succeed(Printer, {
+      out: (text) => Ref.update(out, (all) => all + text),
+      err: (text) => Ref.update(err, (all) => all + text),
+      outIsTTY: false,
+      errIsTTY: false,
+      columns: 80,
+      errStream: process.stderr
+    })
+    const code = yield* Cli.run(["node", "s2", ...args]).pipe(
+      Effect.provide(Layer.merge(NodeServices.layer, printer)),
+      Effect.provideService(
+        ConfigProvider.ConfigProvider,
+        ConfigProvider.fromEnv({ env: { S2_EMULATOR_SIZE: "2000", ...env } })
+      )
+    )
+    return { code, stdout: yield* Ref.get(out), stderr: yield* Ref.get(err) }
+  })
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-watch-"))
+/** The paper of the 2,000-paper emulator (seed 1) with the most citing papers of 2025 (29). */
+const PAPER = "CorpusId:33175"
+const NOW = Date.UTC(2025, 11, 31)
+
+describe("s2 watch", () => {
+  it.effect("reports what is new once (exit 20), then nothing (exit 0), and keeps a valid Atom feed", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(NOW)
+      const dir = tmp()
+      const state = path.join(dir, "watches.json")
+      const feed = path.join(dir, "feed.xml")
+      const added = yield* s2([
+        "watch",
+        "add",
+        "citations",
+        PAPER,
+        "--name",
+        "mine",
+        "--since",
+        "2025-01-01",
+        "--state",
+        state
+      ])
+      expect(added.code).toBe(ExitCode.ok)
+      expect(added.stderr).toContain("added watch mine")
+      const first = yield* s2([
+        "--emulator",
+        "watch",
+        "check",
+        "--state",
+        state,
+        "--format",
+        "atom",
+        "--out",
+        feed,
+        "--entries",
+        "5"
+      ])
+      expect(first.code).toBe(ExitCode.somethingNew)
+      const xml = fs.readFileSync(feed, "utf8")
+      expect(XMLValidator.validate(xml)).toBe(true)
+      const parsed = new XMLParser({
+        ignoreAttributes: false,
+        isArray: (name) => name === "entry" || name === "author"
+      })
+        .parse(xml) as {
+          feed: {
+            "@_xmlns": string
+            id: string
+            updated: string
+            entry: Array<{ id: string; title: string; updated: string; link: { "@_href": string } }>
+          }
+        }
+      expect(parsed.feed["@_xmlns"]).toBe("http://www.w3.org/2005/Atom")
+      expect(parsed.feed.entry.length).toBe(5)
+      for (const entry of parsed.feed.entry) {
+        expect(entry.id).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+        expect(entry.updated).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
+        expect(entry.link["@_href"]).toMatch(/^https:\/\/www\.semanticscholar\.org\/paper\//)
+      }
+      expect(new Set(parsed.feed.entry.map((entry) => entry.id)).size).toBe(5)
+      // Nothing new a day later: exit 0, and the feed's entries keep their ids.
+      yield* TestClock.adjust("1 day")
+      const second = yield* s2([
+        "--emulator",
+        "watch",
+        "check",
+        "--state",
+        state,
+        "--format",
+        "atom",
+        "--out",
+        feed,
+        "--entries",
+        "5"
+      ])
+      expect(second.code).toBe(ExitCode.ok)
+      const again = new XMLParser({ isArray: (name) => name === "entry" }).parse(fs.readFileSync(feed, "utf8")) as {
+        feed: { entry: Array<{ id: string }> }
+      }
+      expect(again.feed.entry.map((entry) => entry.id)).toEqual(parsed.feed.entry.map((entry) => entry.id))
+      const listed = yield* s2(["watch", "list", "--state", state, "--format", "jsonl"])
+      const row = JSON.parse(listed.stdout) as { name: string; remembered: number; checkedAt: string }
+      expect(row.name).toBe("mine")
+      expect(row.remembered).toBeGreaterThan(5)
+      expect(row.checkedAt).toBe(new Date(NOW + 86_400_000).toISOString())
+    }))
+
+  it.effect("prints BibTeX of what is new, and refuses a state file that is a symbolic link", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(NOW)
+      const dir = tmp()
+      const state = path.join(dir, "watches.json")
+      yield* s2(["watch", "add", "citations", PAPER, "--since", "2025-06-01", "--state", state])
+      const bib = yield* s2(["--emulator", "watch", "check", "--state", state, "--format", "bibtex"])
+      expect(bib.code).toBe(ExitCode.somethingNew)
+      expect(bib.stdout).toMatch(/^@\w+\{/m)
+      const link = path.join(dir, "link.json")
+      fs.symlinkSync(state, link)
+      const refused = yield* s2(["--emulator", "watch", "check", "--state", link])
+      expect(refused.code).toBe(ExitCode.badInput)
+      expect(refused.stderr).toContain("symbolic link")
+    }))
+
+  it.effect("a check failing part-way stores nothing: the state file is as it was", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(NOW)
+      const dir = tmp()
+      const state = path.join(dir, "watches.json")
+      yield* s2(["watch", "add", "citations", PAPER, "--since", "2025-01-01", "--state", state])
+      yield* s2(["watch", "add", "author", "1", "--state", state])
+      const before = fs.readFileSync(state, "utf8")
+      const faults = JSON.stringify({
+        script: [{ route: "/graph/v1/paper/batch", fault: { _tag: "Status", status: 500 } }]
+      })
+      const failed = yield* s2(["--emulator", "--no-retry", "watch", "check", "--state", state], {
+        S2_EMULATOR_FAULTS: faults
+      })
+      expect(failed.code).toBe(ExitCode.serverError)
+      expect(failed.stdout).toBe("")
+      expect(fs.readFileSync(state, "utf8")).toBe(before)
+      expect(fs.readdirSync(dir).sort()).toEqual(["watches.json"])
+    }))
+
+  it.effect("a second check while one holds the state's lock is refused (exit 12)", () =>
+    Effect.gen(function*() {
+      const dir = tmp()
+      const state = path.join(dir, "watches.json")
+      yield* s2(["watch", "add", "citations", PAPER, "--state", state])
+      const holder = { pid: process.pid, host: os.hostname(), startedAt: new Date(0).toISOString() }
+      fs.writeFileSync(`${state}.lock`, JSON.stringify(holder))
+      const locked = yield* s2(["--emulator", "watch", "check", "--state", state])
+      expect(locked.code).toBe(ExitCode.locked)
+      fs.rmSync(`${state}.lock`)
+    }))
+
+  it("the Atom feed escapes what XML cannot hold as it is, and drops what it cannot hold at all", () => {
+    const nasty = "Deep <b>learning</b> & \"friends\" 'n' \u0001\u0085\uD800 end \uD83D\uDE00"
+    const xml = Atom.feed([{
+      watch: "w",
+      paperId: "abc/../x",
+      title: nasty,
+      authors: ["A & B <c>"],
+      publicationDate: "2025-02-03",
+      year: 2025,
+      venue: null,
+      url: null,
+      foundAt: "2025-03-01T10:00:00.000Z"
+    }], { names: ["w"], updated: "2025-03-01T10:00:00.000Z", entries: 10, generatorVersion: "1" })
+    expect(XMLValidator.validate(xml)).toBe(true)
+    const parsed = new XMLParser({ ignoreAttributes: false, processEntities: true }).parse(xml) as {
+      feed: { entry: { title: string; published: string; author: { name: string }; link: { "@_href": string } } }
+    }
+    expect(parsed.feed.entry.title).toBe("Deep <b>learning</b> & \"friends\" 'n'  end \uD83D\uDE00")
+    expect(parsed.feed.entry.author.name).toBe("A & B <c>")
+    expect(parsed.feed.entry.published).toBe("2025-02-03T00:00:00.000Z")
+    expect(parsed.feed.entry.link["@_href"]).toBe("https://www.semanticscholar.org/paper/abc%2F..%2Fx")
+  })
+})
