@@ -17,7 +17,9 @@ export const put = (fields: Fields, name: string, value: string | undefined): vo
 
 /**
  * Where an id `PaperId.recognise` reads goes: a DOI to `doi`, an arXiv id to `eprint` (with
- * `archiveprefix`), any other link to `url`; the first of each kind kept. Whether it was one.
+ * `archiveprefix`), any other link to `url`; the first of each kind kept. Whether it was one. An
+ * arXiv DOI (`10.48550/arXiv.2404.13957`), which the API knows by its arXiv id, is kept as the
+ * `doi` written too: the entry says what the user wrote.
  */
 export const putId = (fields: Fields, text: string): boolean => {
   const r = PaperId.recognise(text)
@@ -26,6 +28,8 @@ export const putId = (fields: Fields, text: string): boolean => {
   else if (r.id.startsWith("ARXIV:")) {
     put(fields, "eprint", r.id.slice(6).replace(/v\d+$/, ""))
     put(fields, "archiveprefix", "arXiv")
+    const doi = PaperId.withoutDoiPrefix(text.trim())
+    if (PaperId.isDoi(doi)) put(fields, "doi", doi)
   } else if (r.id.startsWith("URL:")) put(fields, "url", r.id.slice(4))
   else return false
   return true
