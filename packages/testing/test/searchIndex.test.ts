@@ -1,0 +1,77 @@
+/**
+ * The corpus's relevance-search index (typed arrays, issue 47 point 4) finds and scores as the
+ * MiniSearch index it replaced: the same papers, the same scores to the last bit, the same order
+ * (ties included), for the three searches the emulator makes (relevance, title match, autocomplete)
+ * and for the other combinations of fields, prefix and AND.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "fast-check"
+import { Corpus, type SearchOptions } from "../src/index.js"
+
+const corpus = Corpus.make({ seed: 3, size: 1500 })
+
+/** The corpus's words as written (case kept), and their beginnings: what queries are made of. */
+const words = (() => {
+  const all = new Set<string>()
+  for (const paper of corpus.papers) {
+    for (const word of `${paper.title} ${paper.abstract ?? ""}`.split(/[^\p{L}\p{N}]+/u)) {
+      if (word.length > 0) all.add(word)
+    }
+  }
+  return [...all].sort()
+})()
+
+const word = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...words) },
+  { weight: 2, arbitrary: fc.constantFrom(...words).chain((w) => fc.nat(w.length).map((n) => w.slice(0, n + 1))) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6 }) }
+)
+const separator = fc.constantFrom(" ", "  ", ", ", "-", ". ", " (", "\n")
+const query = fc.array(fc.tuple(word, separator), { minLength: 0, maxLength: 8 }).map((parts) =>
+  parts.map(([w, s]) => w + s).join("")
+)
+const options = fc.constantFrom<SearchOptions | undefined>(
+  undefined,
+  { fields: ["title"] },
+  { fields: ["title"], prefix: true, combineWith: "AND" },
+  { prefix: true },
+  { combineWith: "AND" },
+  { fields: ["abstract"], prefix: true }
+)
+
+const miniSearch = (text: string, asked: SearchOptions | undefined) =>
+  corpus.search.search(
+    text,
+    asked === undefined ? undefined : { ...asked, fields: asked.fields?.slice() ?? ["title", "abstract"] }
+  )
+    .map((hit) => ({ id: hit.id as number, score: hit.score }))
+
+/** Where two result lists first differ (id or score, to the bit), or -1; and their lengths. */
+const difference = (text: string, asked: SearchOptions | undefined) => {
+  const ours = corpus.searchIndex.search(text, asked)
+  const theirs = miniSearch(text, asked)
+  const at = theirs.findIndex((hit, k) => hit.id !== ours[k]?.id || !Object.is(hit.score, ours[k].score))
+  return { at, ours: ours.length, theirs: theirs.length, found: theirs.length > 0 }
+}
+
+describe("Corpus.searchIndex", () => {
+  it("finds, scores and orders as MiniSearch did, on any query", () => {
+    fc.assert(
+      fc.property(query, options, (text, asked) => {
+        const { at, ours, theirs } = difference(text, asked)
+        expect({ at, ours }).toEqual({ at: -1, ours: theirs })
+      }),
+      { numRuns: 200 }
+    )
+  }, 120_000)
+
+  it("on the queries people type: a few common words, a title, a word's beginning", () => {
+    const title = corpus.paper(17).title
+    for (const text of ["neural network", "learning", title, title.slice(0, 12), "graph neural networks networks"]) {
+      for (const asked of [undefined, { fields: ["title"] as const }, { fields: ["title"] as const, prefix: true }]) {
+        const { at, found, ours, theirs } = difference(text, asked)
+        expect({ at, found, ours }).toEqual({ at: -1, found: true, ours: theirs })
+      }
+    }
+  })
+})
