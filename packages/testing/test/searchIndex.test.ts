@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import MiniSearch from "minisearch"
 import { Corpus, type SearchOptions } from "../src/index.js"
+import { SearchIndexBuilder } from "../src/internal/corpus/searchIndex.js"
+import { queryBoost, queryWords, term } from "../src/internal/corpus/terms.js"
 
 const corpus = Corpus.make({ seed: 3, size: 1500 })
 
@@ -74,4 +77,32 @@ describe("Corpus.searchIndex", () => {
       }
     }
   })
+
+  it(
+    "cuts any text into words as MiniSearch's tokenizer did: punctuation, tabs, symbols, other scripts, empty fields",
+    () => {
+      const char = fc.constantFrom("a", "b", "A", "é", "ß", " ", ".", "-", "\t", "$", "'", "1", "\u00a0", "\n", "_")
+      const text = fc.array(char, { maxLength: 12 }).map((chars) => chars.join(""))
+      fc.assert(
+        fc.property(fc.array(fc.tuple(text, text), { minLength: 1, maxLength: 8 }), text, (docs, asked) => {
+          const ms = new MiniSearch<{ id: number; title: string; abstract: string }>({
+            fields: ["title", "abstract"],
+            processTerm: (word) => term(word.toLowerCase()),
+            searchOptions: { boost: { title: 2 }, tokenize: queryWords, boostTerm: queryBoost }
+          })
+          docs.forEach(([title, abstract], id) => ms.add({ id, title, abstract }))
+          const index = new SearchIndexBuilder(docs.length, (i, field) => docs[i]![field === "title" ? 0 : 1]).finish()
+          for (const query of [asked, ...docs.flat()]) {
+            for (const options of [undefined, { prefix: true }]) {
+              expect(index.search(query, options)).toEqual(
+                ms.search(query, options).map((hit) => ({ id: hit.id as number, score: hit.score }))
+              )
+            }
+          }
+        }),
+        { numRuns: 200 }
+      )
+    },
+    120_000
+  )
 })

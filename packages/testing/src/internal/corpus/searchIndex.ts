@@ -22,6 +22,12 @@ const PREFIX_WEIGHT = 0.375
 /** MiniSearch's default tokenizer, which cut the indexed text. */
 const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u
 
+/** Which ASCII characters the tokenizer cuts at: decided by its own pattern. */
+const ASCII_SEPARATOR = Uint8Array.from(
+  { length: 128 },
+  (_, code) => SPACE_OR_PUNCTUATION.test(String.fromCharCode(code)) ? 1 : 0
+)
+
 /** One field's postings: for term `t`, papers `docs[start[t]..start[t+1]]` (ascending) and counts. */
 interface Postings {
   readonly start: Int32Array
@@ -91,6 +97,12 @@ export class SearchIndexBuilder {
   private stamp = 0
   private termCount: Int32Array<ArrayBuffer> = new Int32Array(1024)
   private readonly touched: Array<number> = []
+  /** The word ids of the text being added. */
+  private words: Int32Array<ArrayBuffer> = new Int32Array(1024)
+  /** A trie of ASCII words: 128 children per node (0: none; the root is node 0), and its word id. */
+  private trie: Int32Array<ArrayBuffer> = new Int32Array(128 * 1024)
+  private nodeWord: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1)
+  private nodes = 1
   added = 0
 
   constructor(readonly size: number, private readonly textOf: (i: number, field: Field) => string) {
@@ -141,12 +153,75 @@ export class SearchIndexBuilder {
     return id
   }
 
+  /**
+   * The ids of the words of `text`, as MiniSearch's tokenizer cuts it (empty words included), into
+   * `this.words`; returns how many. ASCII text is read through a trie of character codes, with no
+   * string made per word; other text is split by the tokenizer's own pattern.
+   */
+  private wordsOf(text: string): number {
+    let count = 0
+    let node = 0
+    let start = 0
+    let separated = false
+    for (let k = 0; k <= text.length; k++) {
+      const code = k < text.length ? text.charCodeAt(k) : -1
+      if (code >= 128) return this.splitWords(text)
+      if (code === -1 || ASCII_SEPARATOR[code] === 1) {
+        // As `split`: a word before each run of separators, and the last one (empty after a separator).
+        if (!separated || code === -1) count = this.pushWord(count, this.trieWord(node, text, start, k))
+        separated = true
+        node = 0
+        start = k + 1
+      } else {
+        separated = false
+        node = this.child(node, code)
+      }
+    }
+    return count
+  }
+
+  private splitWords(text: string): number {
+    let count = 0
+    for (const word of text.split(SPACE_OR_PUNCTUATION)) count = this.pushWord(count, this.wordId(word))
+    return count
+  }
+
+  private pushWord(count: number, id: number): number {
+    if (count === this.words.length) this.words = grow(this.words)
+    this.words[count] = id
+    return count + 1
+  }
+
+  /** The trie node below `node` by character `code`, made if new. */
+  private child(node: number, code: number): number {
+    const at = node * 128 + code
+    let next = this.trie[at]!
+    if (next === 0) {
+      next = this.nodes++
+      if (this.nodes * 128 > this.trie.length) {
+        this.trie = grow(this.trie)
+        this.nodeWord = grow(this.nodeWord)
+      }
+      this.trie[at] = next
+      this.nodeWord[next] = -1
+    }
+    return next
+  }
+
+  /** The word id of the trie node a word ended at: looked up by its text the first time. */
+  private trieWord(node: number, text: string, start: number, end: number): number {
+    let id = this.nodeWord[node]!
+    if (id < 0) this.nodeWord[node] = id = this.wordId(text.slice(start, end))
+    return id
+  }
+
   private addField(doc: number, f: number, text: string): void {
     const field = this.fields[f]!
     const stamp = ++this.stamp
     let distinct = 0
-    for (const word of text.split(SPACE_OR_PUNCTUATION)) {
-      const w = this.wordId(word)
+    const count = this.wordsOf(text)
+    for (let k = 0; k < count; k++) {
+      const w = this.words[k]!
       // MiniSearch's field length: the number of distinct words, empty ones included.
       if (this.wordStamp[w] !== stamp) {
         this.wordStamp[w] = stamp
