@@ -108,6 +108,7 @@ export interface Corpus {
 /**
  * What a search of {@link Corpus.searchIndex} may ask, as MiniSearch's `search` took it.
  *
+ * @category options
  * @since 1.2.0
  */
 export interface SearchOptions {
@@ -122,6 +123,7 @@ export interface SearchOptions {
 /**
  * A paper a search found: its index in the corpus and its BM25+ score.
  *
+ * @category models
  * @since 1.2.0
  */
 export interface SearchHit {
@@ -133,6 +135,7 @@ export interface SearchHit {
  * A relevance-search index: titles (boosted 2) and abstracts, words stemmed, BM25+ as MiniSearch
  * scores it.
  *
+ * @category models
  * @since 1.2.0
  */
 export interface SearchIndex {

@@ -30,7 +30,14 @@ export const buildGraph = (seed: number, size: number, order: Int32Array, landma
   let targets = new Int32Array(Math.max(1024, size * 16))
   let edges = 0
   const unresolvedRefs = new Uint8Array(size)
-  const seen = new Set<number>()
+  // The papers a paper cites, in the order first drawn: a list, and the paper that last drew each.
+  const seen: Array<number> = []
+  const drawnBy = new Int32Array(size).fill(-1)
+  const see = (citing: number, target: number): void => {
+    if (drawnBy[target] === citing) return
+    drawnBy[target] = citing
+    seen.push(target)
+  }
   for (let t = 0; t < size; t++) {
     refStartByOrder[t] = edges
     const citing = order[t]!
@@ -40,18 +47,18 @@ export const buildGraph = (seed: number, size: number, order: Int32Array, landma
       continue
     }
     const wanted = Math.min(t, 2 + Math.floor(-Math.log(1 - rng.float()) * 12))
-    seen.clear()
+    seen.length = 0
     const edgesSoFar = edges
-    for (let k = 0; k < wanted * 3 && seen.size < wanted; k++) {
+    for (let k = 0; k < wanted * 3 && seen.length < wanted; k++) {
       const target = edgesSoFar > 0 && rng.chance(0.75)
         ? targets[rng.int(edgesSoFar)]!
         : order[rng.int(t)]!
-      seen.add(target)
+      see(citing, target)
     }
-    for (const landmark of landmarksSoFar) if (landmarkRng.chance(LANDMARK_CITE_RATE)) seen.add(landmark)
+    for (const landmark of landmarksSoFar) if (landmarkRng.chance(LANDMARK_CITE_RATE)) see(citing, landmark)
     if (isLandmark[citing] === 1) landmarksSoFar.push(citing)
-    if (edges + seen.size > targets.length) {
-      const grown = new Int32Array(targets.length * 2 + seen.size)
+    if (edges + seen.length > targets.length) {
+      const grown = new Int32Array(targets.length * 2 + seen.length)
       grown.set(targets)
       targets = grown
     }
