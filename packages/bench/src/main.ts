@@ -17,13 +17,14 @@ import { graphScaleSection } from "./graphScale.js"
 import { jobsSection } from "./jobs.js"
 import { mcpSection } from "./mcp.js"
 import { relatedSection } from "./related.js"
-import { measureStartup } from "./startup.js"
+import { measureCorpusCpu, measureStartup } from "./startup.js"
 
 const runs = Number(process.env.BENCH_RUNS ?? 5)
 /**
  * `BENCH_ONLY=harvest`: only the interleaved harvests (library, hand loop, `s2 harvest`), printed
  * and not written to RESULTS.md — for measuring a change to the harvest path without the whole run.
  * `BENCH_ONLY=startup`: only the emulator start-up rows, printed the same way.
+ * `BENCH_ONLY=corpus`: only the emulator corpus's build and first search, in CPU time.
  * `BENCH_ONLY=jobs`: only the issue 29 rows (resolving references, walking the citation graph at
  * 1 request/s), printed the same way; about 15 minutes, most of it the rate limit.
  * `BENCH_ONLY=related`: only the issue 40 rows (related papers at 1 request/s, the HTML map's
@@ -427,6 +428,14 @@ const main = async () => {
     const rows = only === "memory" ? memoryRows(await measureMemory()) : promotionSection(measurePromotion())
     spawnSync("rm", ["-rf", tmp])
     for (const line of rows) console.log(line)
+    return
+  }
+  if (only === "corpus") {
+    try {
+      for (const line of measureCorpusCpu({ runs, runCase, stat, cell })) console.log(line)
+    } finally {
+      spawnSync("rm", ["-rf", tmp])
+    }
     return
   }
   if (only === "startup") {

@@ -102,7 +102,45 @@ export const measureStartup = async (tools: StartupTools) => {
       tools.cell(tools.stat(cli), 2)
     } | 0.5 (issue 28) | ≤ 1 |`,
     "",
-    "The relevance-search index (MiniSearch) is built after the ready line, in slices of 500 papers",
+    "The relevance-search index (typed arrays; MiniSearch before 1.2.0) is built after the ready line, in slices of 500 papers",
     "between requests; a relevance search that comes first finishes it, so the first search waits for it."
+  ]
+}
+
+/** The corpus figures before issue 47 point 4: commit 7c23c7f, the same case bundled the same way, run once by hand. */
+const CORPUS_BEFORE: Readonly<Record<number, readonly [number, number, number, number]>> = {
+  10_000: [546, 116, 865, 173],
+  100_000: [3790, 350, 11535, 706],
+  200_000: [7268, 505, 19247, 1044]
+}
+
+/**
+ * `BENCH_ONLY=corpus`: the corpus behind an emulator (issue 47 point 4), in CPU time, which a busy
+ * machine inflates far less than wall time: `Corpus.make` for 10,000, 100,000 and 200,000 papers,
+ * then the first relevance search, which builds the search index (src/cases/corpusStart.ts).
+ */
+export const measureCorpusCpu = (tools: Pick<StartupTools, "runs" | "runCase" | "stat" | "cell">) => {
+  const rows = [10_000, 100_000, 200_000].map((size) => {
+    const runs = Array.from({ length: tools.runs }, () => tools.runCase("corpusStart", [String(size), "1"]))
+    const of = (key: string, digits = 0) => tools.cell(tools.stat(runs.map((r) => r[key] ?? 0)), digits)
+    const before = CORPUS_BEFORE[size]!
+    return `| ${size.toLocaleString("en-US")} | ${of("buildCpuMs")} | ${before[0]} | ${of("buildPeakMB")} | ${
+      before[1]
+    } | ${of("searchCpuMs")} | ${before[2]} | ${of("searchPeakMB")} | ${before[3]} |`
+  })
+  return [
+    "## Emulator corpus: build and first search, CPU",
+    "",
+    `\`BENCH_ONLY=corpus pnpm bench\` (packages/bench/src/cases/corpusStart.ts) on ${
+      new Date().toISOString().slice(0, 10)
+    }, ${tools.runs} runs, median (min–max), load average ${
+      (Os.loadavg()[0] ?? 0).toFixed(1)
+    } at the end on ${Os.cpus().length} cores. CPU is user + system time of the process; peak is its VmHWM. "Before" is commit 7c23c7f`,
+    "(MiniSearch index, abstracts stored), the same case bundled the same way, run once by hand. Same corpus byte for byte and",
+    "same search answers: packages/testing/test/Golden.test.ts, searchIndex.test.ts.",
+    "",
+    "| papers | build CPU (ms) | before | peak after build (MB) | before | first search CPU (ms) | before | peak after it (MB) | before |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...rows
   ]
 }

@@ -5,7 +5,17 @@
  */
 /** @category modules */
 export * as Cassette from "./Cassette.js"
-export { type AuthorCore, Corpus, type CorpusOptions, type Graph, type PaperCore, type Venue } from "./Corpus.js"
+export {
+  type AuthorCore,
+  Corpus,
+  type CorpusOptions,
+  type Graph,
+  type PaperCore,
+  type SearchHit,
+  type SearchIndex,
+  type SearchOptions,
+  type Venue
+} from "./Corpus.js"
 export {
   type Arrivals,
   Emulator,

@@ -26,7 +26,7 @@ const vocabulary = (() => {
   return [...counts.values()].sort((a, b) => b.count - a.count).map(({ word }) => word)
 })()
 
-const searched = (text: string) => corpus.search.search(text).map((hit) => [hit.id, hit.score] as const)
+const searched = (text: string) => corpus.searchIndex.search(text).map((hit) => [hit.id, hit.score] as const)
 
 describe("the emulator's relevance search, bounded", () => {
   it("a word repeated is searched once and weighs as its repeats did: a query twice over, scores twice", () => {

@@ -1,6 +1,5 @@
 /** The corpus behind the public {@link Api.Corpus} interface: generation, id resolution and search indexes. */
 import MiniSearch from "minisearch"
-import { stemmer } from "stemmer"
 import type * as Api from "../../Corpus.js"
 import { externalKey, isAuthorId, parsePaperRef } from "../ids.js"
 import { hashString } from "../prng.js"
@@ -19,71 +18,9 @@ import {
 } from "./generate.js"
 import { buildGraph, type Graph } from "./graph.js"
 import { landmarkAuthorCore, landmarkAuthors, landmarkCount, landmarkPaperCore } from "./landmarks.js"
-
-const tokenize = (text: string): Array<string> =>
-  text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0)
-
-/**
- * The search term of a lower-case word: its Porter stem, so that singular and plural (and other
- * inflections) match, as on the live service: `transformer` finds "Transformers".
- */
-const term = (word: string): string => {
-  // The corpus's text comes from a small vocabulary: stemming each distinct word once makes
-  // building the search indexes several times faster. Bounded, since queries bring words too.
-  let stem = stems.get(word)
-  if (stem === undefined) {
-    if (stems.size >= 100_000) stems.clear()
-    stems.set(word, stem = stemmer(word))
-  }
-  return stem
-}
-const stems = new Map<string, string>()
-
-/** The search terms of a text: its words, stemmed. */
-const terms = (text: string): Array<string> => tokenize(text).map(term)
-
-/**
- * The most distinct words of a query searched: the first ones. A search builds a result map per word
- * of the query (about 0.4 MB on a corpus of 2,000 papers), repeats included, so a 4,000-word query
- * took 1.76 GB and 20,000 ran out of memory; a title or a reference line has far fewer.
- */
-export const MAX_QUERY_WORDS = 256
-
-/** A word as MiniSearch's default tokenizer, which indexes the corpus, cuts text into them. */
-const WORD = /[^\n\r\p{Z}\p{P}]+/gu
-
-/**
- * How many times each stem of the query last tokenized came. MiniSearch tokenizes a query and then
- * asks each term's boost in one synchronous call, so {@link queryBoost} reads this query's counts.
- */
-const queryCounts = new Map<string, number>()
-
-/**
- * The words of a query as the index tokenizes text, each stem once, at most
- * {@link MAX_QUERY_WORDS}: a word's repeats are counted instead, read lazily, so that a query of any
- * length costs the memory of its first distinct words.
- */
-const queryWords = (text: string): Array<string> => {
-  queryCounts.clear()
-  const words: Array<string> = []
-  for (const [word] of text.matchAll(WORD)) {
-    const stem = term(word.toLowerCase())
-    const count = queryCounts.get(stem)
-    if (count !== undefined) {
-      queryCounts.set(stem, count + 1)
-    } else if (words.length < MAX_QUERY_WORDS) {
-      queryCounts.set(stem, 1)
-      words.push(word)
-    }
-  }
-  return words
-}
-
-/**
- * A query term's boost: the number of times it came, so that a word repeated weighs what its
- * repeats weighed when each was searched on its own.
- */
-const queryBoost = (stem: string): number => queryCounts.get(stem) ?? 1
+import type { SearchIndex } from "./searchIndex.js"
+import { SearchIndexBuilder } from "./searchIndex.js"
+import { MAX_QUERY_WORDS, queryBoost, queryWords, term, terms, tokenize } from "./terms.js"
 
 /** Papers indexed per turn of a background build: about 20 ms, so requests wait little meanwhile. */
 const INDEX_SLICE = 500
@@ -137,7 +74,7 @@ export class CorpusImpl implements Api.Corpus {
     this.authors = authors
     const papers: Array<PaperCore> = new Array(this.size)
     const firstLandmark = this.size - landmarks
-    for (let i = 0; i < firstLandmark; i++) papers[i] = paperCore(this.seed, i, this.universe, generatedAuthors)
+    for (let i = 0; i < firstLandmark; i++) papers[i] = paperCore(this.seed, i, this.universe, generatedAuthors, true)
     for (let k = 0; k < landmarks; k++) {
       const i = firstLandmark + k
       const slot = { paperId: paperIdOf(this.seed, i, this.universe), corpusId: corpusIdOf(this.seed, i) }
@@ -292,49 +229,57 @@ export class CorpusImpl implements Api.Corpus {
 
   // ---- search indexes, built on first use so that start-up stays fast ----
 
-  private miniSearch: MiniSearch<{ id: number; title: string; abstract: string }> | undefined
-  /** Papers added to `miniSearch` so far, in index order (the order `addAll` would add them in). */
-  private indexed = 0
+  private builder: SearchIndexBuilder | undefined
+  private index: SearchIndex | undefined
   private indexing: Promise<void> | undefined
-  get search(): MiniSearch<{ id: number; title: string; abstract: string }> {
-    const ms = this.searchIndex()
-    // Whatever a background build has not reached yet is added now, in the same order.
-    this.indexUpTo(this.size)
-    return ms
+  get searchIndex(): SearchIndex {
+    if (this.index === undefined) {
+      // Whatever a background build has not reached yet is added now, in the same order.
+      this.index = this.indexBuilder().finish()
+      this.builder = undefined
+    }
+    return this.index
   }
 
-  private searchIndex(): MiniSearch<{ id: number; title: string; abstract: string }> {
-    if (this.miniSearch === undefined) {
-      this.miniSearch = new MiniSearch<{ id: number; title: string; abstract: string }>({
-        fields: ["title", "abstract"],
-        storeFields: [],
-        processTerm: (word) => term(word.toLowerCase()),
-        searchOptions: { boost: { title: 2 }, tokenize: queryWords, boostTerm: queryBoost }
+  private indexBuilder(): SearchIndexBuilder {
+    if (this.builder === undefined) {
+      this.builder = new SearchIndexBuilder(this.size, (i, field) => {
+        const p = this.papers[i]!
+        return field === "title" ? p.title : p.abstract ?? ""
       })
     }
-    return this.miniSearch
-  }
-
-  private indexUpTo(end: number): void {
-    const ms = this.searchIndex()
-    for (; this.indexed < end; this.indexed++) {
-      const p = this.papers[this.indexed]!
-      ms.add({ id: p.index, title: p.title, abstract: p.abstract ?? "" })
-    }
+    return this.builder
   }
 
   indexInBackground(): Promise<void> {
     if (this.indexing === undefined) {
       this.indexing = new Promise<void>((resolve) => {
         const slice = (): void => {
-          this.indexUpTo(Math.min(this.size, this.indexed + INDEX_SLICE))
-          if (this.indexed < this.size) setTimeout(slice, 0)
-          else resolve()
+          if (this.index !== undefined) return resolve()
+          const builder = this.indexBuilder()
+          builder.addUpTo(Math.min(this.size, builder.added + INDEX_SLICE))
+          if (builder.added < this.size) setTimeout(slice, 0)
+          else resolve(void this.searchIndex)
         }
         setTimeout(slice, 0)
       })
     }
     return this.indexing
+  }
+
+  private miniSearch: MiniSearch<{ id: number; title: string; abstract: string }> | undefined
+  get search(): MiniSearch<{ id: number; title: string; abstract: string }> {
+    if (this.miniSearch === undefined) {
+      const ms = new MiniSearch<{ id: number; title: string; abstract: string }>({
+        fields: ["title", "abstract"],
+        storeFields: [],
+        processTerm: (word) => term(word.toLowerCase()),
+        searchOptions: { boost: { title: 2 }, tokenize: queryWords, boostTerm: queryBoost }
+      })
+      for (const p of this.papers) ms.add({ id: p.index, title: p.title, abstract: p.abstract ?? "" })
+      this.miniSearch = ms
+    }
+    return this.miniSearch
   }
 
   private inverted: Map<string, Int32Array> | undefined
@@ -419,10 +364,18 @@ const generatedIndexOf = (kind: string, value: string): number | undefined => {
 }
 
 const dateKey = (p: PaperCore): number => {
-  if (p.publicationDate === null) return p.year * 10000 + 101
-  return Number(p.publicationDate.replaceAll("-", ""))
+  const date = p.publicationDate
+  if (date === null) return p.year * 10000 + 101
+  // `YYYY-MM-DD` read as the number YYYYMMDD digit by digit, without a string made per paper.
+  let n = 0
+  for (let k = 0; k < date.length; k++) {
+    const digit = date.charCodeAt(k) - 48
+    if (digit >= 0 && digit <= 9) n = n * 10 + digit
+    else if (date[k] !== "-" || date.length !== 10) return Number(date.replaceAll("-", ""))
+  }
+  return n
 }
 
-export { term, terms, tokenize }
+export { MAX_QUERY_WORDS, term, terms, tokenize }
 
 export const make = (options: Api.CorpusOptions): Api.Corpus => new CorpusImpl(options)

@@ -63,9 +63,14 @@ const compile = (pattern: string): ReadonlyArray<string | Slot> => {
   return parts
 }
 
-const fill = (pattern: string, topic: Topic, rng: Rng): string => {
+const partsOf = (pattern: string): ReadonlyArray<string | Slot> => {
   let parts = compiled.get(pattern)
   if (parts === undefined) compiled.set(pattern, parts = compile(pattern))
+  return parts
+}
+
+const fill = (pattern: string, topic: Topic, rng: Rng): string => {
+  const parts = partsOf(pattern)
   let out = ""
   for (const part of parts) {
     if (typeof part === "string") out += part
@@ -75,6 +80,11 @@ const fill = (pattern: string, topic: Topic, rng: Rng): string => {
     }
   }
   return out
+}
+
+/** Takes the draws `fill` would take for `pattern` (one per slot), without making its text. */
+const skipFill = (pattern: string, rng: Rng): void => {
+  for (const part of partsOf(pattern)) if (typeof part !== "string") rng.next()
 }
 
 /** Corpus ids grow with the index (stride 23) so a corpus id maps back to its index in O(1). */
@@ -91,7 +101,16 @@ export const indexOfCorpusId = (corpusId: number): number => Math.floor((corpusI
  */
 export const paperIdOf = (seed: number, i: number, universe: number): string => {
   const rng = new Rng(hash(seed, i, 13))
-  return paperIdPrefixOf(seed, i, universe).toString(16).padStart(8, "0") + rng.hex(32)
+  // The prefix's 8 hex digits (it is below 2^32), then `rng.hex(32)`: 4 draws of 8 digits each,
+  // written as character codes, so that the id is one flat string made once.
+  hexDigits(paperIdPrefixOf(seed, i, universe), 0)
+  for (let k = 1; k <= 4; k++) hexDigits(rng.next(), 8 * k)
+  return String.fromCharCode.apply(null, idCodes)
+}
+const HEX_CODES = Array.from("0123456789abcdef", (c) => c.charCodeAt(0))
+const idCodes: Array<number> = new Array(40).fill(0)
+const hexDigits = (n: number, at: number): void => {
+  for (let k = 0; k < 8; k++) idCodes[at + k] = HEX_CODES[(n >>> (28 - 4 * k)) & 15]!
 }
 /** The first 8 hex digits of paper `i`'s id, as a number: what `paperId` order sorts on. */
 export const paperIdPrefixOf = (seed: number, i: number, universe: number): number => {
@@ -126,6 +145,45 @@ const abstractOf = (rng: Rng, topic: Topic): string | null => {
   return sentences.join(" ")
 }
 
+/** Takes the draws of `abstractOf` without making the text; whether the paper has an abstract. */
+const skipAbstract = (rng: Rng): boolean => {
+  if (!rng.chance(0.88)) return false
+  const n = 3 + rng.int(3)
+  for (let k = 0; k < n; k++) skipFill(rng.pick(SENTENCE_PATTERNS), rng)
+  return true
+}
+
+/** Paper `i`'s abstract, made again from the start of its draws: the title's come first. */
+export const abstractAt = (seed: number, i: number): string | null => {
+  const rng = new Rng(hash(seed, i, SALT_PAPER))
+  const topic = at(TOPICS, pickTopic(rng))
+  skipFill(rng.pick(TITLE_PATTERNS), rng)
+  return abstractOf(rng, topic)
+}
+
+/*
+ * A stored paper's abstract is an enumerable getter that makes it again when read: abstracts are
+ * most of a corpus's text (about 100 MB for 200,000 papers) and of the time to generate it, and
+ * most are never read. One getter per seed, so that every paper of a corpus shares one hidden class.
+ */
+const lazyAbstracts = new Map<number, PropertyDescriptor>()
+const lazyAbstract = (seed: number): PropertyDescriptor => {
+  let descriptor = lazyAbstracts.get(seed)
+  if (descriptor === undefined) {
+    if (lazyAbstracts.size >= 64) lazyAbstracts.clear()
+    lazyAbstracts.set(
+      seed,
+      descriptor = {
+        enumerable: true,
+        get(this: PaperCore): string | null {
+          return abstractAt(seed, this.index)
+        }
+      }
+    )
+  }
+  return descriptor
+}
+
 /** A date in `year`: none for 12%, January 1st for 18% (a year-only date), else a day of the year. */
 const dateOf = (rng: Rng, year: number): { readonly month: number; readonly publicationDate: string | null } => {
   const dateRoll = rng.float()
@@ -149,13 +207,22 @@ interface IdParts {
   readonly month: number
 }
 
+/** A venue's short name as ids spell it: lower case, without what `drop` matches; made once per name. */
+const idWords = new Map<string, string>()
+const idWord = (short: string, drop: RegExp): string => {
+  const key = `${drop.source}\u0000${short}`
+  let word = idWords.get(key)
+  if (word === undefined) idWords.set(key, word = short.toLowerCase().replace(drop, ""))
+  return word
+}
+
 const externalIdsOf = (rng: Rng, paper: IdParts, corpusId: number): Record<string, string | number> => {
   const { i, month, topic, topicIndex, venue, year } = paper
   const externalIds: Record<string, string | number> = {}
   const yy = pad(year % 100)
   if (topic.fields.includes("Computer Science") && rng.chance(0.6)) {
     externalIds.DBLP = `${venue?.type === "conference" ? "conf" : "journals"}/${
-      (venue?.short ?? "corr").toLowerCase().replace(/[^a-z]/g, "")
+      idWord(venue?.short ?? "corr", /[^a-z]/g)
     }/${rng.pick(LAST_NAMES)}${yy}-${i}`
   }
   if (rng.chance(0.7)) externalIds.MAG = String(1000000000 + i * 97 + rng.int(97))
@@ -163,7 +230,7 @@ const externalIdsOf = (rng: Rng, paper: IdParts, corpusId: number): Record<strin
   if (venue?.host === "aclweb.org") externalIds.ACL = `${String.fromCharCode(65 + rng.int(26))}${yy}-${i}`
   if (rng.chance(0.75)) {
     externalIds.DOI = `10.${1000 + (hash(topicIndex, venue?.short.length ?? 0) % 9000)}/${
-      (venue?.short ?? "s2").toLowerCase().replace(/[^a-z0-9]/g, "")
+      idWord(venue?.short ?? "s2", /[^a-z0-9]/g)
     }.${year}.${i}`
   }
   if (topic.pubmed && rng.chance(0.8)) {
@@ -192,28 +259,37 @@ const intern = <A>(items: ReadonlyArray<A>, key: string): ReadonlyArray<A> => {
 }
 const internStrings = (items: ReadonlyArray<string>): ReadonlyArray<string> =>
   intern(items, `s\u0000${items.join("\u0000")}`)
-const internCategories = (
-  items: ReadonlyArray<{ category: string; source: string }>
-): ReadonlyArray<{ category: string; source: string }> =>
-  intern(items, `c\u0000${items.map((f) => `${f.category}\u0001${f.source}`).join("\u0000")}`)
 
+/** A paper's fields of study, drawn as before; its arrays are made once per combination. */
 const fieldsOf = (rng: Rng, topic: Topic): Pick<PaperCore, "fieldsOfStudy" | "s2FieldsOfStudy"> => {
   const primary = rng.pick(topic.fields)
-  let fieldsOfStudy: Array<string> | null = null
-  if (rng.chance(0.88)) {
-    fieldsOfStudy = [primary]
-    const second = rng.pick(topic.fields)
-    if (second !== primary && rng.chance(0.5)) fieldsOfStudy.push(second)
+  let second: string | undefined
+  const external = rng.chance(0.88)
+  if (external) {
+    const drawn = rng.pick(topic.fields)
+    if (drawn !== primary && rng.chance(0.5)) second = drawn
   }
-  const s2FieldsOfStudy: Array<{ category: string; source: string }> = []
-  for (const f of fieldsOfStudy ?? []) s2FieldsOfStudy.push({ category: f, source: "external" })
-  s2FieldsOfStudy.push({ category: primary, source: "s2-fos-model" })
-  if (rng.chance(0.3)) s2FieldsOfStudy.push({ category: rng.pick(FIELDS_OF_STUDY), source: "s2-fos-model" })
-  return {
-    fieldsOfStudy: fieldsOfStudy === null ? null : internStrings(fieldsOfStudy),
-    s2FieldsOfStudy: internCategories(s2FieldsOfStudy)
+  const model = rng.chance(0.3) ? rng.pick(FIELDS_OF_STUDY) : undefined
+  const key = `f\u0000${external ? 1 : 0}\u0000${primary}\u0000${second ?? ""}\u0000${model ?? ""}`
+  let found = shared.get(key) as FieldsOf | undefined
+  if (found === undefined) {
+    const fieldsOfStudy = external ? (second === undefined ? [primary] : [primary, second]) : null
+    const s2FieldsOfStudy: Array<{ category: string; source: string }> = []
+    for (const f of fieldsOfStudy ?? []) s2FieldsOfStudy.push({ category: f, source: "external" })
+    s2FieldsOfStudy.push({ category: primary, source: "s2-fos-model" })
+    if (model !== undefined) s2FieldsOfStudy.push({ category: model, source: "s2-fos-model" })
+    found = Object.freeze({
+      fieldsOfStudy: fieldsOfStudy === null ? null : internStrings(fieldsOfStudy),
+      s2FieldsOfStudy: intern(
+        s2FieldsOfStudy,
+        `c\u0000${s2FieldsOfStudy.map((f) => `${f.category}\u0001${f.source}`).join("\u0000")}`
+      )
+    })
+    shared.set(key, found as unknown as ReadonlyArray<unknown>)
   }
+  return found
 }
+type FieldsOf = Pick<PaperCore, "fieldsOfStudy" | "s2FieldsOfStudy">
 
 const publicationTypesOf = (rng: Rng, topic: Topic, venue: Venue | null): ReadonlyArray<string> | null => {
   if (!rng.chance(0.8)) return null
@@ -264,6 +340,8 @@ const journalOf = (rng: Rng, venue: Venue | null, year: number): PaperCore["jour
  * `normalize` returns it flat; the comparison guards against text that NFC would change.
  */
 const flat = (text: string): string => {
+  // V8 copies shorter strings into a flat one when it joins or slices them.
+  if (text.length < 13) return text
   const out = text.normalize()
   return out === text ? out : text
 }
@@ -277,12 +355,25 @@ const flatValues = (ids: Record<string, string | number>): Record<string, string
   return ids
 }
 
-export const paperCore = (seed: number, i: number, universe: number, authorCount: number): PaperCore => {
+/** Marks an abstract made when read (a made one is never empty). */
+const LAZY = ""
+
+/**
+ * Paper `i`. `lazy`: its abstract is made when read (see `lazyAbstract`), for the papers a corpus
+ * keeps; the text read is the same.
+ */
+export const paperCore = (
+  seed: number,
+  i: number,
+  universe: number,
+  authorCount: number,
+  lazy = false
+): PaperCore => {
   const rng = new Rng(hash(seed, i, SALT_PAPER))
   const topicIndex = pickTopic(rng)
   const topic = at(TOPICS, topicIndex)
   const title = capitalize(fill(rng.pick(TITLE_PATTERNS), topic, rng))
-  const abstract = abstractOf(rng, topic)
+  const abstract = lazy ? (skipAbstract(rng) ? LAZY : null) : abstractOf(rng, topic)
   const year = pickYear(rng)
   const { month, publicationDate } = dateOf(rng, year)
   const venue = rng.chance(0.85) ? rng.pick(topic.venues) : null
@@ -295,26 +386,23 @@ export const paperCore = (seed: number, i: number, universe: number, authorCount
   const openAccess = openAccessOf(rng, venue, paperId)
   const tldr = tldrOf(rng, topic, abstract)
   const journal = journalOf(rng, venue, year)
-  return {
-    index: i,
-    paperId: flat(paperId),
-    corpusId,
-    topic: topicIndex,
-    title: flat(title),
-    abstract,
-    year,
-    publicationDate: flatOrNull(publicationDate),
-    venue,
-    externalIds: flatValues(externalIds),
-    fieldsOfStudy,
-    s2FieldsOfStudy,
-    publicationTypes,
-    // An array grown by push holds room for 17; a copy holds what it has.
-    authors: authors.slice(),
-    openAccess: openAccess === null ? null : { url: flat(openAccess.url), status: openAccess.status },
-    tldr: flatOrNull(tldr),
-    journal
-  }
+  // Built in this order, which is the order of the fields in the paper's JSON.
+  const paper: Record<string, unknown> = { index: i, paperId, corpusId, topic: topicIndex, title: flat(title) }
+  if (abstract === LAZY) Object.defineProperty(paper, "abstract", lazyAbstract(seed))
+  else paper.abstract = abstract
+  paper.year = year
+  paper.publicationDate = publicationDate
+  paper.venue = venue
+  paper.externalIds = flatValues(externalIds)
+  paper.fieldsOfStudy = fieldsOfStudy
+  paper.s2FieldsOfStudy = s2FieldsOfStudy
+  paper.publicationTypes = publicationTypes
+  // An array grown by push holds room for 17; a copy holds what it has.
+  paper.authors = authors.slice()
+  paper.openAccess = openAccess === null ? null : { url: flat(openAccess.url), status: openAccess.status }
+  paper.tldr = flatOrNull(tldr)
+  paper.journal = journal
+  return paper as unknown as PaperCore
 }
 
 export const authorIdOf = (seed: number, j: number): string => String(1000000 + j * 131 + (hash(seed, j, 17) % 131))

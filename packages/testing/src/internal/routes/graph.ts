@@ -184,7 +184,7 @@ const relevanceHits = (
   ctx: RouteContext,
   text: string
 ): ReadonlyArray<{ readonly id: number; readonly score: number }> =>
-  ctx.relevance.get(text, () => ctx.corpus.search.search(text).map((r) => ({ id: Number(r.id), score: r.score })))
+  ctx.relevance.get(text, () => ctx.corpus.searchIndex.search(text).map((r) => ({ id: Number(r.id), score: r.score })))
 
 /** GET /paper/search */
 export const searchPaper = (ctx: RouteContext, query: Query): EmulatorResponse => {
@@ -311,7 +311,7 @@ export const searchPaperMatch = (ctx: RouteContext, query: Query): EmulatorRespo
   const text = query.get("query") ?? ""
   const wanted = contentWordsOf(text)
   if (wanted.size === 0) return error(404, "Title match not found")
-  const hits = ctx.corpus.search.search(text, { fields: ["title"] }).filter((h) =>
+  const hits = ctx.corpus.searchIndex.search(text, { fields: ["title"] }).filter((h) =>
     filter === undefined || filter(Number(h.id))
   )
   const best = hits[0]
@@ -331,7 +331,7 @@ export const searchPaperMatch = (ctx: RouteContext, query: Query): EmulatorRespo
 export const autocomplete = (ctx: RouteContext, query: Query): EmulatorResponse => {
   const text = (query.get("query") ?? "").slice(0, 100)
   if (text.trim() === "") return json(200, { matches: [] })
-  const hits = ctx.corpus.search.search(text, { fields: ["title"], prefix: true, combineWith: "AND" }).slice(0, 10)
+  const hits = ctx.corpus.searchIndex.search(text, { fields: ["title"], prefix: true, combineWith: "AND" }).slice(0, 10)
   return json(200, {
     matches: hits.map((h) => {
       const p = ctx.corpus.paper(Number(h.id))

@@ -1,0 +1,42 @@
+/**
+ * The corpus behind an emulator of `size` papers (issue 47, point 4): CPU time (user + system, which a
+ * loaded machine does not inflate as it does wall time) to build it, and to answer the first relevance
+ * search, which builds the search index; peak RSS after each.
+ * argv: size, seed. Prints { buildCpuMs, buildPeakMB, searchCpuMs, searchPeakMB, hits }.
+ */
+import { Corpus, Emulator } from "@s2-effect/testing"
+import * as Effect from "effect/Effect"
+import * as Fs from "node:fs"
+import { report } from "./report.js"
+
+/** Peak RSS of this process so far (MB), from /proc on Linux; the current RSS elsewhere. */
+const peakMB = (): number => {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(Fs.readFileSync("/proc/self/status", "utf8"))?.[1]
+    if (kb !== undefined) return Number(kb) / 1024
+  } catch {
+    // not Linux
+  }
+  return process.memoryUsage().rss / 2 ** 20
+}
+
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(since)
+  return (used.user + used.system) / 1000
+}
+
+const size = Number(process.argv[2] ?? "200000")
+const seed = Number(process.argv[3] ?? "1")
+const started = process.cpuUsage()
+const corpus = Corpus.make({ seed, size })
+const buildCpuMs = cpuMs(started)
+const buildPeakMB = peakMB()
+const program = Effect.scoped(Effect.gen(function*() {
+  const { client } = yield* Emulator.make({ corpus })
+  const t = process.cpuUsage()
+  const response = yield* client.get("https://api.semanticscholar.org/graph/v1/paper/search?query=neural+network")
+  const body = (yield* response.json) as { readonly total?: number }
+  return { searchCpuMs: cpuMs(t), hits: body.total ?? 0 }
+}))
+
+Effect.runPromise(program).then((r) => report({ buildCpuMs, buildPeakMB, ...r, searchPeakMB: peakMB() }))
