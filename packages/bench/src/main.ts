@@ -216,6 +216,10 @@ const measureHarvests = async (emulatorUrl: string) => {
     prefetchRate: stat(harvest.map(([, , p]) => rate(p))),
     ratios: stat(harvest.map(([o, h]) => rate(o) / rate(h))),
     prefetchRatios: stat(harvest.map(([, h, p]) => rate(p) / rate(h))),
+    /** The hand loop's CPU time over the library's, for the same records (≥ 1 when the library costs less). */
+    cpuRatios: stat(harvest.map(([o, h]) => (h.cpuMs ?? 0) / (o.cpuMs ?? 1))),
+    oursCpuMs: stat(harvest.map(([o]) => o.cpuMs ?? 0)),
+    handCpuMs: stat(harvest.map(([, h]) => h.cpuMs ?? 0)),
     profile: () => {
       const profileDir = Path.join(tmp, "profile")
       runCase("harvestOurs", harvestArgs("profiled.jsonl"), ["--cpu-prof", `--cpu-prof-dir=${profileDir}`])
@@ -366,6 +370,10 @@ const printHarvests = (h: Harvests, loadAtStart: number) => {
   const line = (label: string, value: string) => console.log(`${label}: ${value}`)
   line("load average (1 min) at the start and the end", `${fmt(loadAtStart)} and ${fmt(Os.loadavg()[0] ?? 0)}`)
   line("bulk harvest (records/s), ratio to the hand loop", `${cell(h.oursRate, 0)}; ${cell(h.ratios, 2)}`)
+  line(
+    "CPU of the harvest (ms): library; hand loop; hand ÷ library",
+    `${cell(h.oursCpuMs, 0)}; ${cell(h.handCpuMs, 0)}; ${cell(h.cpuRatios, 2)}`
+  )
   line("same with prefetch: 1, ratio", `${cell(h.prefetchRate, 0)}; ${cell(h.prefetchRatios, 2)}`)
   line("s2 harvest, whole process (s)", cell(h.s2Seconds, 2))
   line("hand loop, whole process (s)", cell(h.handSeconds, 2))

@@ -5,12 +5,13 @@
  */
 import { once } from "node:events"
 import * as Fs from "node:fs"
-import { report } from "./report.js"
+import { cpuMs, report } from "./report.js"
 
 const [apiUrl = "", records = "0", out = "", fields = "title"] = process.argv.slice(2)
 
 const run = async () => {
   const started = performance.now()
+  const cpu = process.cpuUsage()
   const file = Fs.createWriteStream(out)
   let token: string | null | undefined
   let left = Number(records)
@@ -27,7 +28,7 @@ const run = async () => {
   }
   file.end()
   await once(file, "finish")
-  return { records: Number(records) - left, ms: performance.now() - started }
+  return { records: Number(records) - left, ms: performance.now() - started, cpuMs: cpuMs(process.cpuUsage(cpu)) }
 }
 
 run().then(report)

@@ -8,13 +8,14 @@ import { NodeSemanticScholar } from "@s2-effect/node"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
-import { report } from "./report.js"
+import { cpuMs, report } from "./report.js"
 
 const [apiUrl = "", records = "0", out = "", fields = "title", prefetch = "0"] = process.argv.slice(2)
 
 const program = Effect.gen(function*() {
   const s2 = yield* SemanticScholar
   const started = performance.now()
+  const cpu = process.cpuUsage()
   yield* s2.searchPaper("", {
     bulk: true,
     fields: fields.split(",").map((f) => f as "title"),
@@ -25,7 +26,7 @@ const program = Effect.gen(function*() {
     Stream.mapArray((papers) => [papers.map((p) => JSON.stringify(p)).join("\n") + "\n"] as const),
     Stream.run(NodeSink.fromWritable({ evaluate: () => Fs.createWriteStream(out), onError: (e) => e }))
   )
-  return { records: Number(records), ms: performance.now() - started }
+  return { records: Number(records), ms: performance.now() - started, cpuMs: cpuMs(process.cpuUsage(cpu)) }
 })
 
 program.pipe(
