@@ -117,7 +117,7 @@ interface Span {
 /**
  * `pattern` (anchored) matched at `at`, within the entry: in a window of the text that grows
  * (fourfold) while the match, or the lack of one, may be the window's cut. No length bound, so
- * a long name or word is read whole (a 200-character window lost the fields after a longer one),
+ * a long name or word is read whole (a fixed window would cut it and lose the fields after it),
  * and no search runs over the whole text.
  */
 const matchAt = ({ limit, text }: Span, pattern: RegExp, at: number): RegExpExecArray | undefined => {
@@ -261,7 +261,7 @@ export const parse = (text: string): ReadonlyArray<BibEntry> => {
       for (const [name, over] of overs) macros.set(name, { over })
     }
     if (skipped.has(type)) continue
-    // The key as long as it is: a 1,000-character window cut a longer one and lost the entry's fields.
+    // The key as long as it is: a fixed window would cut a longer one and lose the entry's fields.
     const keyMatch = /^\s*([^,\s}]*)\s*,?/.exec(text.slice(open + 1, i))!
     const first = lineOf(at)
     const { fields, overs, repeated } = read.fields(open + 1 + keyMatch[0].length)
