@@ -405,49 +405,25 @@ const accuracyRows = () => accuracySection({ runCase, fmt }, recordingsDir(Path.
 /** The `s2 mcp` rows (src/mcp.ts); `BENCH_ONLY=mcp` prints only them. */
 const mcpRows = async () => mcpSection({ runs, s2: await bundleCli(Path.join(tmp, "s2")), fmt })
 
+/** The sections `BENCH_ONLY` runs alone: each prints only its rows, and the temp files go after. */
+const alone: Record<string, () => ReadonlyArray<string> | Promise<ReadonlyArray<string>>> = {
+  graphScale: () => graphScaleSection({ runCase, fmt }, runs),
+  mcp: mcpRows,
+  accuracy: accuracyRows,
+  related: relatedRows,
+  jobs: jobsRows,
+  memory: async () => memoryRows(await measureMemory()),
+  promotion: () => promotionSection(measurePromotion()),
+  startup: startupRows,
+  corpus: () => measureCorpusCpu({ runs, runCase, stat, cell })
+}
+
 const main = async () => {
-  if (only === "graphScale") {
-    for (const line of await graphScaleSection({ runCase, fmt }, runs).finally(() => spawnSync("rm", ["-rf", tmp]))) {
+  const section = only === undefined || !Object.hasOwn(alone, only) ? undefined : alone[only]
+  if (section !== undefined) {
+    for (const line of await Promise.resolve().then(section).finally(() => spawnSync("rm", ["-rf", tmp]))) {
       console.log(line)
     }
-    return
-  }
-  if (only === "mcp") {
-    for (const line of await mcpRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
-    return
-  }
-  if (only === "accuracy") {
-    try {
-      for (const line of accuracyRows()) console.log(line)
-    } finally {
-      spawnSync("rm", ["-rf", tmp])
-    }
-    return
-  }
-  if (only === "related") {
-    for (const line of await relatedRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
-    return
-  }
-  if (only === "jobs") {
-    for (const line of await jobsRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
-    return
-  }
-  if (only === "memory" || only === "promotion") {
-    const rows = only === "memory" ? memoryRows(await measureMemory()) : promotionSection(measurePromotion())
-    spawnSync("rm", ["-rf", tmp])
-    for (const line of rows) console.log(line)
-    return
-  }
-  if (only === "corpus") {
-    try {
-      for (const line of measureCorpusCpu({ runs, runCase, stat, cell })) console.log(line)
-    } finally {
-      spawnSync("rm", ["-rf", tmp])
-    }
-    return
-  }
-  if (only === "startup") {
-    for (const line of await startupRows().finally(() => spawnSync("rm", ["-rf", tmp]))) console.log(line)
     return
   }
   const started = Date.now()

@@ -259,6 +259,8 @@ export const sorts = [
 /**
  * Checks a page size or result count against its range.
  *
+ * @deprecated Nothing in the client uses it: every operation checks its own `limit`
+ * against the API's range before sending. Kept for 1.x.
  * @category validation
  * @since 1.0.0
  */

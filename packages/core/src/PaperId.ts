@@ -40,8 +40,11 @@ export const validateAuthorId = (id: string, parameter = "authorId"): Effect.Eff
   Validate.inputEffect(Validate.authorId(id, parameter))
 
 /**
- * Checks a list of ids: not empty, at most `max` when given, each valid.
+ * Checks a list of ids: not empty, each valid.
  *
+ * @deprecated Nothing in the client uses it: every operation checks its own ids before sending.
+ * Check each id with {@link validatePaperId} or {@link validateAuthorId} in `Effect.forEach`. Kept
+ * for 1.x.
  * @category validation
  * @since 1.0.0
  */

@@ -1,9 +1,10 @@
 /**
  * A value carried through Effect machinery that keeps what passed through it, in a box that is
- * emptied as it comes out. One use is left: a page's span. Effect 4.1 still hands a span its exit
- * when it ends (`Span.end(endTime, exit)`), and a tracer may keep ended spans (a recording one
- * does; Observability.test.ts "an ended page span does not hold the page"), so with the page in
- * that exit every page of a harvest stayed reachable. The prefetch buffer no longer needs one.
+ * emptied as it comes out: a page's span ends on one. A span is handed its exit when it ends
+ * (`Span.end(endTime, exit)`), and a tracer may keep ended spans (a recording one does;
+ * Observability.test.ts "an ended page span does not hold the page"), so with the page in that exit
+ * every page of a harvest would stay reachable (packages/bench/NOTES.md, "An ended span keeps its
+ * result").
  */
 export interface Box<A> {
   value: A | undefined

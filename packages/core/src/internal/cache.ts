@@ -179,6 +179,20 @@ const toStored = (exit: Exit.Exit<unknown, unknown>, request: string, expires: n
 const fromStored = ({ answer }: Stored): Exit.Exit<unknown, ObjectNotFound> =>
   "json" in answer ? Exit.succeed(answer.json) : Exit.fail(answer.notFound)
 
+/** An entry read: its answer when it is for `request` and not past its time; a miss otherwise. */
+const check = (entry: Stored, request: string) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    entry.request !== request
+      ? Effect.as(
+        Effect.logWarning(
+          `S2 cache: the entry for ${request} holds the answer to another request (${entry.request}); asking the server instead`
+        ),
+        undefined
+      )
+      : now < entry.expires
+      ? Effect.succeed(fromStored(entry))
+      : Effect.undefined)
+
 /**
  * A `Persistence` for this cache's entries whose stores never fail and never answer the wrong
  * request: each answer is written as {@link Stored}, and read back only for the request it names
@@ -211,19 +225,6 @@ export const guard = (
             return fallback
           }))
     )
-  /** An entry read: its answer when it is for `request` and not past its time; a miss otherwise. */
-  const check = (entry: Stored, request: string) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      entry.request !== request
-        ? Effect.as(
-          Effect.logWarning(
-            `S2 cache: the entry for ${request} holds the answer to another request (${entry.request}); asking the server instead`
-          ),
-          undefined
-        )
-        : now < entry.expires
-        ? Effect.succeed(fromStored(entry))
-        : Effect.undefined)
   return Persistence.Persistence.of({
     make: (options) =>
       Effect.map(

@@ -85,8 +85,8 @@ export const fn = (endpoint: Endpoint) => Effect.fn(`SemanticScholar.${endpoint.
 /**
  * Runs a page of a stream in the operation's span, with the route and the page's own attributes.
  * The span ends on a box, emptied once the page is out ({@link Box}): a tracer is handed the span's
- * exit and may keep it (effect 4.1 still passes it to `Span.end`), and with the page in that exit
- * a recording tracer kept every page of a bulk harvest (Observability.test.ts).
+ * exit (`Span.end` is passed it) and may keep it, and with the page in that exit a recording
+ * tracer would keep every page of a bulk harvest (Observability.test.ts).
  */
 export const traced = <A, E, R>(
   endpoint: Endpoint,

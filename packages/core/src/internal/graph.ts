@@ -38,12 +38,13 @@ import * as Validate from "./validate.js"
 /** What a list or lookup is about: a paper id or an author id in the path, or a query. */
 type Subject = "paper" | "author" | "query"
 
-interface Lookup<A, I> extends Endpoint.Endpoint {
+/** A one-record endpoint (`getPaper`, `getAuthor`), batched by `internal/lookups` when asked. */
+interface SingleEndpoint<A, I> extends Endpoint.Endpoint {
   readonly subject: "paper" | "author"
   readonly schema: Schema.Codec<A, I>
 }
 
-export const getPaper: Lookup<Paper, typeof Paper.Encoded> = {
+export const getPaper: SingleEndpoint<Paper, typeof Paper.Encoded> = {
   name: "getPaper",
   api: "graph",
   method: "GET",
@@ -53,7 +54,7 @@ export const getPaper: Lookup<Paper, typeof Paper.Encoded> = {
   schema: Paper
 }
 
-export const getAuthor: Lookup<Author, typeof Author.Encoded> = {
+export const getAuthor: SingleEndpoint<Author, typeof Author.Encoded> = {
   name: "getAuthor",
   api: "graph",
   method: "GET",
@@ -322,7 +323,7 @@ const batch = <A, I>(context: Context, endpoint: Batch<A, I>) => {
  * A single lookup, through the batching window when batching is on (with a cache, the window
  * stores each lookup on its own, under the key of this lookup's own request: see `lookups.ts`).
  */
-const lookup = <A, I>(context: Context, endpoint: Lookup<A, I>, loader: Lookups.Loader<A>) =>
+const lookup = <A, I>(context: Context, endpoint: SingleEndpoint<A, I>, loader: Lookups.Loader<A>) =>
   Endpoint.fn(endpoint)(function*(id: string, options: FieldsOption<string> = {}) {
     const checked = yield* idOf(endpoint.subject, id)
     const [, fields] = yield* Endpoint.fieldsParam(endpoint, options.fields)

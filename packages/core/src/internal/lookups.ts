@@ -236,7 +236,8 @@ export const loader = <A, I>(
     // The store is read and written here, around the batch, not by `RequestResolver.persisted`:
     // that one completes a batch's lookups first and writes their answers afterwards, in the
     // batch's own fiber, which nobody waits for, so a program that ends once its lookups have
-    // answered (a CLI) lost them. Here a lookup returns once its answer is stored.
+    // answered (a CLI) would lose them (packages/bench/NOTES.md, for Effect upstream). Here a
+    // lookup returns once its answer is stored.
     const store = cache === undefined
       ? undefined
       : yield* cache.persistence.make({ storeId: cache.storeId, timeToLive: cache.timeToLive })

@@ -54,9 +54,6 @@ export const inputEffect = <A>(check: Check<A>): Effect.Effect<A, BadQueryParame
 /** A layer option's check, as a typed `InvalidOptions`. */
 export const option = <A>(check: Check<A>): Result.Result<A, InvalidOptions> => Result.mapError(check, asOption)
 
-/** A layer option's check as an effect (a `Result` cannot be yielded in `Effect.gen`). */
-export const optionEffect = <A>(check: Check<A>): Effect.Effect<A, InvalidOptions> => Effect.fromResult(option(check))
-
 // ---------------------------------------------------------------------------------------------
 // numbers and durations
 

@@ -108,56 +108,68 @@ interface Read {
   readonly repeated: ReadonlyArray<Repeated>
 }
 
+/** The text of one entry, read up to `limit`. */
+interface Span {
+  readonly text: string
+  readonly limit: number
+}
+
+/**
+ * `pattern` (anchored) matched at `at`, within the entry: in a window of the text that grows
+ * (fourfold) while the match, or the lack of one, may be the window's cut. No length bound, so
+ * a long name or word is read whole (a fixed window would cut it and lose the fields after it),
+ * and no search runs over the whole text.
+ */
+const matchAt = ({ limit, text }: Span, pattern: RegExp, at: number): RegExpExecArray | undefined => {
+  for (let size = 256;; size *= 4) {
+    const end = Math.min(at + size, limit)
+    const m = pattern.exec(text.slice(at, end))
+    if (end === limit || (m !== null && m[0].length < end - at)) return m ?? undefined
+  }
+}
+
+/** A braced value from `text[at] === "{"`: the inner text and the index after it. */
+const braced = ({ limit, text }: Span, at: number): [string, number] => {
+  let depth = 0
+  for (let i = at; i < limit; i++) {
+    const c = text[i]
+    if (c === "\\") i++
+    else if (c === "{") depth++
+    else if (c === "}" && --depth === 0) return [text.slice(at + 1, i), i + 1]
+  }
+  return [text.slice(at + 1, limit), limit]
+}
+
+/** A quoted value from `text[at] === '"'`: braces inside may hold a quote. */
+const quoted = ({ limit, text }: Span, at: number): [string, number] => {
+  let depth = 0
+  for (let i = at + 1; i < limit; i++) {
+    const c = text[i]
+    if (c === "\\") i++
+    else if (c === "{") depth++
+    else if (c === "}") depth--
+    else if (c === "\"" && depth <= 0) return [text.slice(at + 1, i), i + 1]
+  }
+  return [text.slice(at + 1, limit), limit]
+}
+
+const space = ({ limit, text }: Span, i: number): number => {
+  while (i < limit && /\s/.test(text[i]!)) i++
+  return i
+}
+
 /**
  * A reader of one entry's text, up to `limit`: values, with `@string` macros expanded as long as
  * they stay within {@link maxExpanded} and the file's `budget` (characters macros may still add).
  */
 const reader = (text: string, limit: number, macros: ReadonlyMap<string, Macro>, budget: { left: number }) => {
-  /**
-   * `pattern` (anchored) matched at `at`, within the entry: in a window of the text that grows
-   * (fourfold) while the match, or the lack of one, may be the window's cut. No length bound, so
-   * a long name or word is read whole (a 200-character window lost the fields after a longer one),
-   * and no search runs over the whole text.
-   */
-  const matchAt = (pattern: RegExp, at: number): RegExpExecArray | undefined => {
-    for (let size = 256;; size *= 4) {
-      const end = Math.min(at + size, limit)
-      const m = pattern.exec(text.slice(at, end))
-      if (end === limit || (m !== null && m[0].length < end - at)) return m ?? undefined
-    }
-  }
-  /** A braced value from `text[at] === "{"`: the inner text and the index after it. */
-  const braced = (at: number): [string, number] => {
-    let depth = 0
-    for (let i = at; i < limit; i++) {
-      const c = text[i]
-      if (c === "\\") i++
-      else if (c === "{") depth++
-      else if (c === "}" && --depth === 0) return [text.slice(at + 1, i), i + 1]
-    }
-    return [text.slice(at + 1, limit), limit]
-  }
-  const quoted = (at: number): [string, number] => {
-    let depth = 0
-    for (let i = at + 1; i < limit; i++) {
-      const c = text[i]
-      if (c === "\\") i++
-      else if (c === "{") depth++
-      else if (c === "}") depth--
-      else if (c === "\"" && depth <= 0) return [text.slice(at + 1, i), i + 1]
-    }
-    return [text.slice(at + 1, limit), limit]
-  }
-  const space = (i: number): number => {
-    while (i < limit && /\s/.test(text[i]!)) i++
-    return i
-  }
+  const span: Span = { text, limit }
   /** One part of a value: braced, quoted, or a bare word (a macro's value when one is defined, else kept as written). */
   const part = (i: number): [string | Macro, number] => {
     const c = text[i]
-    if (c === "{") return braced(i)
-    if (c === "\"") return quoted(i)
-    const word = matchAt(bareWord, i)?.[0] ?? ""
+    if (c === "{") return braced(span, i)
+    if (c === "\"") return quoted(span, i)
+    const word = matchAt(span, bareWord, i)?.[0] ?? ""
     return [macros.get(word.toLowerCase()) ?? word, i + word.length]
   }
   /**
@@ -182,13 +194,13 @@ const reader = (text: string, limit: number, macros: ReadonlyMap<string, Macro>,
     let over: Over | undefined
     let i = at
     for (;;) {
-      const [piece, next] = part(space(i))
+      const [piece, next] = part(space(span, i))
       if (over === undefined) {
         const joined = join(out, piece, next - at)
         if (typeof joined === "string") out = joined
         else over = joined.over
       }
-      i = space(next)
+      i = space(span, next)
       if (text[i] !== "#" || i >= limit) return over === undefined ? [out, i] : ["", i, over]
       i++
     }
@@ -200,7 +212,7 @@ const reader = (text: string, limit: number, macros: ReadonlyMap<string, Macro>,
     const repeated = new Map<string, boolean>()
     let i = at
     for (;;) {
-      const name = matchAt(fieldName, i)
+      const name = matchAt(span, fieldName, i)
       if (name === undefined) {
         return { fields: out, overs, repeated: [...repeated].map(([field, differs]) => ({ field, differs })) }
       }
@@ -249,7 +261,7 @@ export const parse = (text: string): ReadonlyArray<BibEntry> => {
       for (const [name, over] of overs) macros.set(name, { over })
     }
     if (skipped.has(type)) continue
-    // The key as long as it is: a 1,000-character window cut a longer one and lost the entry's fields.
+    // The key as long as it is: a fixed window would cut a longer one and lose the entry's fields.
     const keyMatch = /^\s*([^,\s}]*)\s*,?/.exec(text.slice(open + 1, i))!
     const first = lineOf(at)
     const { fields, overs, repeated } = read.fields(open + 1 + keyMatch[0].length)

@@ -2,18 +2,13 @@ import { Files, redactKey } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FileSystem from "effect/FileSystem"
-import * as Cookies from "effect/http/Cookies"
 import * as Headers from "effect/http/Headers"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientError from "effect/http/HttpClientError"
 import type * as HttpClientRequest from "effect/http/HttpClientRequest"
-import * as HttpClientResponse from "effect/http/HttpClientResponse"
-import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
-import * as UrlParams from "effect/http/UrlParams"
-import * as Inspectable from "effect/Inspectable"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { pipeArguments } from "effect/Pipeable"
 import type * as PlatformError from "effect/PlatformError"
 import * as Schema from "effect/Schema"
 import * as Semaphore from "effect/Semaphore"
@@ -21,6 +16,7 @@ import * as Stream from "effect/Stream"
 import type { Mode, Options } from "../Cassette.js"
 import type { Entry, File, RecordedRequest, RecordedResponse } from "./cassetteFile.js"
 import { CassetteFileError, CassetteMiss, File as FileSchema } from "./cassetteFile.js"
+import { concat, filler, TapeResponse } from "./tapeResponse.js"
 
 /** Response headers worth keeping: what a client reads. Everything else (dates, ids, cookies) is noise. */
 const keptHeaders = ["content-type", "retry-after", "content-range", "accept-ranges", "location"]
@@ -39,12 +35,6 @@ const keptStart = 64 * 1024
 /** A chunk in memory of its own, not a view keeping a socket's whole buffer alive. */
 const own = (chunk: Uint8Array): Uint8Array =>
   chunk.byteLength === chunk.buffer.byteLength ? chunk : new Uint8Array(chunk)
-
-const concat = (chunks: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const bytes = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0))
-  chunks.reduce((at, chunk) => (bytes.set(chunk, at), at + chunk.length), 0)
-  return bytes
-}
 
 const requestBodyText = (request: HttpClientRequest.HttpClientRequest): string | undefined => {
   const body = request.body
@@ -255,94 +245,6 @@ const readCassette = Effect.fn(function*(fs: FileSystem.FileSystem, path: string
     ? yield* Effect.fail(fileError(path, "does not exist: record it first with mode \"record\" or \"auto\""))
     : []
 })
-
-/**
- * A response of the cassette: a replayed one, or a recorded one whose body passes through to the
- * client as it reads it. Not a web `Response`, which refuses statuses past 599 and header names
- * HTTP cannot carry: a cassette gives the client the same answer a live server did.
- */
-class TapeResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse {
-  readonly [HttpIncomingMessage.TypeId] = HttpIncomingMessage.TypeId
-  readonly [HttpClientResponse.TypeId] = HttpClientResponse.TypeId
-  readonly cookies = Cookies.empty
-  readonly remoteAddress = Option.none<string>()
-  private body?: Effect.Effect<ArrayBuffer, HttpClientError.HttpClientError>
-
-  constructor(
-    readonly request: HttpClientRequest.HttpClientRequest,
-    readonly status: number,
-    readonly headers: Headers.Headers,
-    readonly stream: Stream.Stream<Uint8Array, HttpClientError.HttpClientError>,
-    readonly url: string
-  ) {
-    super()
-  }
-
-  private decodeError(cause: unknown) {
-    return new HttpClientError.HttpClientError({
-      reason: new HttpClientError.DecodeError({ request: this.request, response: this, cause })
-    })
-  }
-
-  get arrayBuffer(): Effect.Effect<ArrayBuffer, HttpClientError.HttpClientError> {
-    // The body streams once; reading it again (text after arrayBuffer) gets the same bytes.
-    return this.body ??= Stream.runCollect(this.stream).pipe(
-      Effect.map((chunks) => concat(chunks).buffer as ArrayBuffer),
-      Effect.cached,
-      Effect.runSync
-    )
-  }
-
-  get text(): Effect.Effect<string, HttpClientError.HttpClientError> {
-    return Effect.map(this.arrayBuffer, (bytes) => decoder.decode(bytes))
-  }
-
-  get json(): Effect.Effect<Schema.Json, HttpClientError.HttpClientError> {
-    return Effect.flatMap(this.text, (text) =>
-      Effect.try({
-        try: () => (text === "" ? null : JSON.parse(text)) as Schema.Json,
-        catch: (cause) => this.decodeError(cause)
-      }))
-  }
-
-  get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpClientError.HttpClientError> {
-    return Effect.map(this.text, (text) => UrlParams.fromInput(new URLSearchParams(text)))
-  }
-
-  get formData(): Effect.Effect<FormData, HttpClientError.HttpClientError> {
-    return Effect.fail(this.decodeError(new Error("a cassette does not hold form data")))
-  }
-
-  get upgrade(): HttpClientResponse.HttpClientResponse["upgrade"] {
-    return Effect.fail(
-      new HttpClientError.HttpClientError({
-        reason: new HttpClientError.StatusCodeError({
-          request: this.request,
-          response: this,
-          description: "a cassette cannot hand over a connection"
-        })
-      })
-    )
-  }
-
-  toJSON(): unknown {
-    return HttpIncomingMessage.inspect(this, { _id: "HttpClientResponse", status: this.status })
-  }
-
-  pipe() {
-    // eslint-disable-next-line prefer-rest-params
-    return pipeArguments(this, arguments)
-  }
-}
-
-const blank = new Uint8Array(64 * 1024).fill(0x20)
-
-/** `size` bytes of spaces, made as they are read: the rest of a body only its start was kept of. */
-const filler = (size: number): Stream.Stream<Uint8Array> =>
-  Stream.unfold(size, (left) =>
-    Effect.succeed(
-      left <= 0 ? undefined : [blank.subarray(0, Math.min(left, blank.length)), left - blank.length] as const
-    ))
 
 const toResponse = (request: HttpClientRequest.HttpClientRequest, url: URL, recorded: RecordedResponse) => {
   const start = encoder.encode(bodyOf(recorded))

@@ -160,20 +160,21 @@ const makeAttempt = (options: Options): Attempt => {
   })
 }
 
-interface Lookup {
+interface LookupSpec {
   readonly match: Match
   readonly noun: string
 }
 
-const lookup = (attempt: Attempt, name: string, spec: Lookup, handler: Given) => (...args: ReadonlyArray<unknown>) =>
-  attempt(name, () => {
-    if (!Array.isArray(handler)) return given(handler, args)
-    const id = String(args[0])
-    return handler.find((record: AnyRecord) => spec.match(id, record)) ??
-      new ObjectNotFound({ message: `${spec.noun} ${id} is not among the records stubbed for ${name}`, status: 404 })
-  })
+const lookup =
+  (attempt: Attempt, name: string, spec: LookupSpec, handler: Given) => (...args: ReadonlyArray<unknown>) =>
+    attempt(name, () => {
+      if (!Array.isArray(handler)) return given(handler, args)
+      const id = String(args[0])
+      return handler.find((record: AnyRecord) => spec.match(id, record)) ??
+        new ObjectNotFound({ message: `${spec.noun} ${id} is not among the records stubbed for ${name}`, status: 404 })
+    })
 
-const batch = (attempt: Attempt, name: string, spec: Lookup, handler: Given) =>
+const batch = (attempt: Attempt, name: string, spec: LookupSpec, handler: Given) =>
   Effect.fn(function*(ids: ReadonlyArray<string>, batchOptions: AnyRecord = {}) {
     const answer = yield* attempt(name, () =>
       Array.isArray(handler)
