@@ -65,8 +65,22 @@ export const buildGraph = (seed: number, size: number, order: Int32Array, landma
     for (const target of seen) targets[edges++] = target
   }
   refStartByOrder[size] = edges
+  return byPaper(seed, size, order, refStartByOrder, targets.subarray(0, edges), unresolvedRefs)
+}
 
-  // Re-index the CSR by paper index (it was built in time order).
+/**
+ * The graph by paper index from the references drawn in time order (`refStartByOrder` into
+ * `targets`): each paper's references sorted, the citation lists newest citing paper first.
+ */
+const byPaper = (
+  seed: number,
+  size: number,
+  order: Int32Array,
+  refStartByOrder: Int32Array,
+  targets: Int32Array,
+  unresolvedRefs: Uint8Array
+): Graph => {
+  const edges = targets.length
   const refCount = new Int32Array(size)
   for (let t = 0; t < size; t++) refCount[order[t]!] = refStartByOrder[t + 1]! - refStartByOrder[t]!
   const refStart = new Int32Array(size + 1)
