@@ -208,6 +208,27 @@ describe("s2 resolve, a .bib file", () => {
     )
   })
 
+  it("a .bib to bibtex or ris: the user's fields the record lacks are kept (publisher, note, isbn), as s2 verify keeps them", async () => {
+    const mine = String.raw`@book{turing50,
+  title = {Computing Machinery and Intelligence},
+  author = {Turing, A. M.},
+  doi = {10.1093/mind/lix.236.433},
+  publisher = {Oxford University Press},
+  isbn = {978-0-19-000000-0},
+  note = {Read in the 1950 issue}
+}
+`
+    const file = write("mine.bib", mine)
+    const ran = await s2(["resolve", file, "--emulator", "--format", "bibtex"])
+    expect(ran.code).toBe(0)
+    expect(ran.stdout).toMatch(/^@\w+\{turing50,$/m)
+    expect(ran.stdout).toContain("publisher = {Oxford University Press}")
+    expect(ran.stdout).toContain("isbn = {978-0-19-000000-0}")
+    expect(ran.stdout).toContain("note = {Read in the 1950 issue}")
+    const ris = await s2(["resolve", file, "--emulator", "--format", "ris"])
+    expect(ris.stdout).toContain("PB  - Oxford University Press")
+  })
+
   it("is recognised by its content on standard input, and jsonl records carry the entry's key", async () => {
     const ran = await s2(["resolve", "-", "--emulator", "--format", "jsonl", "--fields", "title"], bib)
     expect(jsonl(ran.stdout).map((r) => [r.key, r.input, r.via])).toEqual([
@@ -343,7 +364,7 @@ describe("the request budget", () => {
 describe("reading references", () => {
   it("tells a .bib text from a list of lines by content when the name does not say", () => {
     expect(parseReferences("% c\n\n@article{k, doi = {10.1/x}}", "-")).toEqual([
-      { input: "DOI:10.1/x", key: "k", line: 3 }
+      { input: "DOI:10.1/x", key: "k", line: 3, fields: { doi: "10.1/x" }, type: "article" }
     ])
     expect(parseReferences("10.1/x\n#c\nF# for fun and profit # 2\n", "-")).toEqual([
       { input: "10.1/x", line: 1 },

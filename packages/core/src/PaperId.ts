@@ -83,7 +83,7 @@ export type Recognised =
 /**
  * What a line someone wrote is: a paper id in the API's spelling (`DOI:…`, `ARXIV:…`,
  * `CorpusId:…`, a 40-hex S2 id, …; bare DOIs, `doi:` and `https://doi.org/…`, `arxiv.org/abs/…`
- * and semanticscholar.org paper URLs are rewritten, prefixes in any case are spelled as the API
+ * semanticscholar.org paper URLs and `api.semanticscholar.org/CorpusID:…` links are rewritten, prefixes in any case are spelled as the API
  * spells them), a title, or malformed (with {@link validatePaperId}'s message). No request is made:
  * whether the id exists is the server's to say.
  *

@@ -146,6 +146,14 @@ describe("PaperId.recognise: links name their id, arXiv ids as people write them
     expect(id(`https://www.semanticscholar.org/paper/Computing/${TURING}?utm_source=api#cited`)).toBe(TURING)
   })
 
+  it("the CorpusID link Semantic Scholar's own BibTeX gives as `url` names that corpus id", () => {
+    expect(id("https://api.semanticscholar.org/CorpusID:13756489")).toBe("CorpusId:13756489")
+    expect(id("http://api.semanticscholar.org/corpusid:13756489?utm_source=x#y")).toBe("CorpusId:13756489")
+    expect(id("api.semanticscholar.org/CorpusID:13756489/")).toBe("CorpusId:13756489")
+    // Not a corpus id after the prefix: the link as the API's URL: id, for the server to judge.
+    expect(id("https://api.semanticscholar.org/CorpusID:12x")).toBe("URL:https://api.semanticscholar.org/CorpusID:12x")
+  })
+
   it("bare arXiv ids, new and old style, versions, categories and arXiv DOIs", () => {
     expect(id("2305.02115")).toBe("ARXIV:2305.02115")
     expect(id("2305.02115v2")).toBe("ARXIV:2305.02115")

@@ -4,6 +4,7 @@ import { Corpus, Emulator } from "@s2-effect/testing"
 import { Effect, Layer, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { Watch } from "../src/index.js"
+import { json, testLayer } from "./support/Scripted.js"
 
 const DAY = 86_400_000
 /** The corpus as first seen: papers dated after this arrive as the clock moves. */
@@ -163,4 +164,30 @@ describe("Watch.keepShown", () => {
         first.found.slice(2).map(({ paper, watch }) => `${watch} ${paper.paperId}`)
       )
     }).pipe(Effect.provide(emulated)))
+})
+
+describe("Watch.check, a server that lists papers outside the date filter", () => {
+  // It lists a 2020 citation whatever `publicationDateOrYear` says: shown once, then remembered for
+  // the window (it was forgotten at once, older than the window, and shown as new on every check).
+  const old = { paperId: "e".repeat(40), title: "An old paper", year: 2020, publicationDate: "2020-01-01" }
+  const layer = testLayer((request) =>
+    Effect.succeed(
+      request.method === "POST"
+        ? json([old])
+        : json({
+          offset: 0,
+          data: [{ citingPaper: { paperId: old.paperId, publicationDate: old.publicationDate, year: old.year } }]
+        })
+    )
+  )
+  it.effect("shows such a paper once, not at every check", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(FROM)
+      const state = Watch.add(Watch.empty, { _tag: "Citations", name: "cites", paperId: "f".repeat(40) })
+      const first = yield* Watch.check(state)
+      expect(first.found.map(({ paper }) => paper.paperId)).toEqual([old.paperId])
+      yield* TestClock.adjust(`${DAY} millis`)
+      const again = yield* Watch.check(first.state)
+      expect(again.found).toEqual([])
+    }).pipe(Effect.provide(layer)))
 })

@@ -47,7 +47,16 @@ export interface Reference {
   readonly key?: string
   readonly title?: string
   readonly problem?: string
+  /** A .bib entry's own fields and type, as written: the writers keep what the record lacks. */
+  readonly fields?: Readonly<Record<string, string>>
+  readonly type?: string
 }
+
+/** A .bib entry's fields and type, as a {@link Reference} carries them to the writers. */
+const ownFields = (entry: Verify.Entry | undefined): Pick<Reference, "fields" | "type"> => ({
+  ...(entry === undefined ? {} : { fields: entry.fields }),
+  ...(entry?.type === undefined ? {} : { type: entry.type })
+})
 
 /**
  * Whether a text is BibTeX: its first line that is neither blank nor a `%` comment starts an entry.
@@ -92,14 +101,26 @@ export const parseReferences = (text: string, name: string): ReadonlyArray<Refer
   const read = readAs(text, name)
   if (Result.isFailure(read)) return []
   switch (read.success.format) {
-    case "bibtex":
-      return Resolve.fromBibtex(text).map((entry) => ({
+    case "bibtex": {
+      // Both readers give the file's entries in order: an entry's fields are those of the one at its
+      // place, when it has the same key and line (else none: never another entry's fields).
+      const entries = read.success.inputs
+      const own = (i: number, key: string, line: number) => {
+        const entry = entries[i]
+        return typeof entry !== "string" && entry !== undefined && "fields" in entry && entry.key === key &&
+            entry.line === line
+          ? entry
+          : undefined
+      }
+      return Resolve.fromBibtex(text).map((entry, i) => ({
         input: entry.input,
         key: entry.key,
         line: entry.line,
         ...(entry.title === undefined ? {} : { title: entry.title }),
-        ...(entry.problem === undefined ? {} : { problem: entry.problem })
+        ...(entry.problem === undefined ? {} : { problem: entry.problem }),
+        ...ownFields(own(i, entry.key, entry.line))
       }))
+    }
     case "lines": {
       // Each line as written: the record of what was resolved shows the user's own words.
       const out: Array<Reference> = []
@@ -355,7 +376,7 @@ const printCitable = <E, R>(
       format,
       Stream.map(
         Stream.filter(found, once),
-        ({ ref, result }): Citable.Item => ({ paper: result.paper, key: ref.key })
+        ({ ref, result }): Citable.Item => ({ paper: result.paper, key: ref.key, extra: ref.fields, type: ref.type })
       ),
       references.flatMap((r) => r.key === undefined ? [] : [r.key])
     )

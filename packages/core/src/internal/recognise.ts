@@ -18,6 +18,8 @@ export const isDoi = (text: string): boolean => /^10\.\d{4,9}\/\S+$/.test(text)
 const doiLink = /^(?:https?:\/\/)?(?:www\.|dx\.)?doi\.org\/(.*)$/is
 const arxivLink = /^(?:https?:\/\/)?(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf|html)\/([^?#]+)/i
 const s2Url = /^https?:\/\/(?:www\.)?semanticscholar\.org\/paper\/(?:[^/?#]*\/)?([0-9a-f]{40})\/?(?:[?#].*)?$/is
+/** The corpus link Semantic Scholar's own BibTeX gives as `url` (`https://api.semanticscholar.org/CorpusID:…`). */
+const corpusLink = /^(?:https?:\/\/)?api\.semanticscholar\.org\/CorpusID:(\d{1,15})\/?(?:[?#].*)?$/is
 const hex40 = /^[0-9a-f]{40}$/i
 const knownPrefix = /^(CorpusId|DOI|ARXIV|MAG|ACL|PMID|PMCID|URL):/i
 const otherUrl = /^https?:\/\/\S+$/i
@@ -100,6 +102,8 @@ const linkedId = (line: string): string | undefined => {
     const path = decodePercent(arxiv[1]!).replace(/(?:\.pdf)?\/?$/i, "")
     return `ARXIV:${readArxiv(path) ?? path.split(/v\d+$/, 1)[0]}`
   }
+  const corpus = corpusLink.exec(line)
+  if (corpus !== null) return `CorpusId:${corpus[1]}`
   const s2 = s2Url.exec(line)
   return s2 === null ? undefined : s2[1]!.toLowerCase()
 }

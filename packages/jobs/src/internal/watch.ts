@@ -129,11 +129,15 @@ const recentOf = (watch: string, paper: Paper, foundAt: string): Api.Recent => (
 /** A watch's list, or its failure, and its unseen papers. */
 type Listing = { readonly entry: Api.Entry; readonly listed: Result.Result<Array<Listed>, S2Error> | undefined }
 
-/** The entry after a check that showed `shown`: remembered until the window passes them. */
+/**
+ * The entry after a check that showed `shown`: remembered until the window passes them. A paper
+ * dated before the window, which a server that ignores the date filter lists, is remembered for a
+ * window from today: forgotten at once, it was shown as new by every check.
+ */
 const nextEntry = (entry: Api.Entry, shown: ReadonlyArray<Listed>, now: number, checkedAt: string): Api.Entry => {
   const forgetBefore = dayOf(now - (entry.watch.windowDays ?? WINDOW_DAYS) * DAY)
   const seen = new Map<string, string>(entry.seen)
-  for (const { id, keep } of shown) seen.set(id, keep)
+  for (const { id, keep } of shown) seen.set(id, keep < forgetBefore ? dayOf(now) : keep)
   return {
     watch: entry.watch,
     checkedAt,
