@@ -215,7 +215,6 @@ export const read: (text: string) => Result.Result<ReadResult, Unreadable> = rea
  */
 export const decode: (bytes: Uint8Array) => Result.Result<string, Unreadable> = decoding.decode
 
-
 /**
  * What a verification is written as, the correction policy shared by `s2 verify` and the
  * assistant's `verify_references`:

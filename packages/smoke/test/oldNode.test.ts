@@ -94,7 +94,8 @@ describe("a fresh clone on a Node older than 22.19", () => {
     // Nothing but, on a clone that has no .node/ yet (its Node 24 came from PATH before), the one
     // line saying that Node 24 is being installed there: the test must not depend on what the
     // machine had installed before.
-    const installing = /^Node v?[\d.]+ is older than 22\.19: installing Node [\d.]+ from the npm registry into \.node\/$/
+    const installing =
+      /^Node v?[\d.]+ is older than 22\.19: installing Node [\d.]+ from the npm registry into \.node\/$/
     expect(ran.stderr.split("\n").filter((l) => l !== "" && !installing.test(l))).toEqual([])
     expect(ran.status).toBe(0)
     expect(isOld(ran.stdout.trim())).toBe(false)

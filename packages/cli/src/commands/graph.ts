@@ -522,5 +522,7 @@ export const graph = ClientCommand.make(
     )
   }
 ).pipe(
-  Command.withDescription("Walk the citation graph from seed papers into JSON lines, CSV, GraphML or an HTML map, with --resume")
+  Command.withDescription(
+    "Walk the citation graph from seed papers into JSON lines, CSV, GraphML or an HTML map, with --resume"
+  )
 )
