@@ -114,8 +114,9 @@ export interface ErrorContext {
   readonly hasKey: boolean
 }
 
+/** ` (HTTP 404)`, unless the message names the exchange already (`request`, as every answer's error does). */
 const where = (error: S2Error) =>
-  error.status === undefined || error.message.includes(`HTTP ${error.status}`) ? "" : ` (HTTP ${error.status})`
+  error.status === undefined || error.request !== undefined ? "" : ` (HTTP ${error.status})`
 
 /** The retry policy's default `maxRetryAfter`, which the CLI uses: longer waits are not slept through. */
 const maxRetryAfterMillis = 10 * 60 * 1000
@@ -276,8 +277,8 @@ const refusedLine = (error: Refusal, context: ErrorContext, after: string): Line
       return line(`${error.message}${where(error)}`, "fix the argument or option (see --help)")
     case "InvalidOptions":
       return line( // The CLI's key comes from the environment or a file, never from an option named apiKey.
-        error.option === "apiKey"
-          ? error.message.replace(/^apiKey\b/, "the API key (S2_API_KEY or --api-key-file)")
+        error.option === "apiKey" && error.problem !== undefined
+          ? [`the API key (S2_API_KEY or --api-key-file) ${error.problem}`, error.advice].filter(Boolean).join(": ")
           : error.message,
         "fix the option or the environment variable (see --help)"
       )

@@ -93,7 +93,8 @@ export type Responder = typeof Responder.Type
 
 /**
  * The one definition every error extends: the fields they share (`message`, `status`, `method`,
- * `url`, `responder` — `"fileHost"` when a dataset file host failed rather than the API — and
+ * `url`, `responder` — `"fileHost"` when a dataset file host failed rather than the API —, the
+ * message's parts `subject`, `problem`, `advice` and `request` where its maker gave them, and
  * `cause`, the failure underneath), the mark {@link S2ErrorTypeId} and the getters `isRetryable` and `retryAfter` (as effect's `AiError` reasons have them). Each
  * error is this class `extend`ed with its own `_tag` and fields, so `catchTag` and the union work
  * as with `Schema.TaggedError`. Not exported: every error is one of the twelve below.
@@ -109,6 +110,14 @@ class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")({
   // advice about the API root (`apiUrl`) is not given for it. (Line comments: a doc comment here is
   // read twice by typedoc, once per side of the schema.)
   responder: Schema.optional(Responder),
+  // The parts of the message, where the error's maker gave them, for code that says the error in
+  // its own words (the `s2` command names its flags, not the library's options): what was refused
+  // or failed (`paperId "x"`, `apiKey`), what is wrong with it, what to do, and the exchange as the
+  // message names it (`HTTP 404 from GET …`). Read these, never the message.
+  subject: Schema.optional(Schema.String),
+  problem: Schema.optional(Schema.String),
+  advice: Schema.optional(Schema.String),
+  request: Schema.optional(Schema.String),
   // What went wrong underneath, when something did: the transport's error, the schema issue, the
   // store's failure. Also the standard `Error.cause`.
   cause: Schema.optional(Schema.Defect())
