@@ -135,4 +135,22 @@ describe("the rules of the house", () => {
     )
     expect(outside.map((i) => `${shown(i.from)} → ${i.specifier}`)).toEqual([])
   })
+
+  it("no code parses an error's message: it reads the error's fields (subject, problem, advice, …)", () => {
+    // `x.message.replace(…)`, `.message.slice(…)`, `/…/.test(x.message)`: a sentence edited or
+    // searched is a field that is missing. A message is only ever shown as it is.
+    const parsing = [
+      /\.message\??\.(?:replace|replaceAll|match|matchAll|slice|substring|substr|split|startsWith|endsWith|includes|indexOf|lastIndexOf|search|at|trim)\s*\(/,
+      /\.(?:test|exec)\(\s*[\w.?]*\.message\s*\)/
+    ]
+    // Not ours: node-redis's decoder throws a bare `Error` with no code or class of its own, and
+    // its words are the only mark of an answer that is not Redis.
+    const foreign = new Set([`node${path.sep}src${path.sep}internal${path.sep}redis.ts`])
+    const found = sources.filter((file) => !foreign.has(shown(file))).flatMap((file) =>
+      fs.readFileSync(file, "utf8").split("\n").flatMap((line, i) =>
+        parsing.some((pattern) => pattern.test(line)) ? [`${shown(file)}:${i + 1}: ${line.trim()}`] : []
+      )
+    )
+    expect(found).toEqual([])
+  })
 })
