@@ -167,9 +167,9 @@ export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticSchola
  * The tool failure of a client error: `ObjectNotFound` is `not found: …`, `BadQueryParameters` and
  * `InvalidOptions` `bad parameter: …`, `RateLimited` (and a deadline that stopped its retries)
  * `rate limited: …; retry after N s`, `Timeout` `timed out: …`, `Forbidden` `forbidden: …`,
- * `ServerError` and `UnexpectedStatus` `server error: …`, `TransportError` and
- * `RateLimiterUnavailable` `unreachable: …`, `DecodeError` and `ProtocolError` `bad answer from
- * the server: …`.
+ * `ServerError` `server error: …`, `TransportError` and `RateLimiterUnavailable` `unreachable: …`,
+ * `DecodeError`, `ProtocolError` and `UnexpectedStatus` `bad answer from the server: …`: the kind
+ * of the error's `category`, from which the `s2` command's exit code is derived too.
  *
  * @example
  * ```ts

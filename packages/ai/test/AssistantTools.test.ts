@@ -652,7 +652,7 @@ describe("failures", () => {
       [new Timeout({ message: long, timeoutMillis: 10 }), "timeout", "timed out: "],
       [new Forbidden({ message: long }), "forbidden", "forbidden: "],
       [new ServerError({ message: long }), "serverError", "server error: "],
-      [new UnexpectedStatus({ message: long, status: 302 }), "serverError", "server error: "],
+      [new UnexpectedStatus({ message: long, status: 302 }), "badAnswer", "bad answer from the server: "],
       [new TransportError({ message: long }), "unreachable", "unreachable: "],
       [new RateLimiterUnavailable({ message: long, store: "redis" }), "unreachable", "unreachable: "],
       [new DecodeError({ message: long, excerpt: "" }), "badAnswer", "bad answer from the server: "],

@@ -117,10 +117,9 @@ export const around = (
               fileError(
                 `cannot use the cassette for --${mode} ${dir}`,
                 // The library's advice names its modes; a CLI user records with a flag.
-                error.message.replace(
-                  /record it first with mode "record" or "auto"/,
-                  () => `record it first with --record ${dir}`
-                )
+                error._tag === "CassetteFileError" && error.problem !== undefined && error.advice !== undefined
+                  ? `cassette ${error.path} ${error.problem}: record it first with --record ${dir}`
+                  : error.message
               )
             )
           )

@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import type { S2Error } from "@s2-effect/core"
+import type { Category, S2Error } from "@s2-effect/core"
 import { excerpt, Files, isS2Error, RetryPolicy } from "@s2-effect/core"
 import * as Schema from "effect/Schema"
 
@@ -114,8 +114,9 @@ export interface ErrorContext {
   readonly hasKey: boolean
 }
 
+/** ` (HTTP 404)`, unless the message names the exchange already (`request`, as every answer's error does). */
 const where = (error: S2Error) =>
-  error.status === undefined || error.message.includes(`HTTP ${error.status}`) ? "" : ` (HTTP ${error.status})`
+  error.status === undefined || error.request !== undefined ? "" : ` (HTTP ${error.status})`
 
 /** The retry policy's default `maxRetryAfter`, which the CLI uses: longer waits are not slept through. */
 const maxRetryAfterMillis = 10 * 60 * 1000
@@ -130,8 +131,27 @@ const waitTooLong = (error: S2Error): string | undefined => {
     : undefined
 }
 
-/** An exit code, the line saying what happened, and what to do. */
-type Line = readonly [ExitCode, string, string]
+/** The line saying what happened, and what to do. */
+type Line = readonly [string, string]
+
+/**
+ * The exit code of each {@link Category} of client error: the one mapping from an error to an
+ * exit code, so that the `s2` command and the assistant tools (whose failure kinds derive from the
+ * same category) never disagree about what an error is.
+ *
+ * @since 1.2.0
+ */
+export const exitCodes: { readonly [C in Category]: ExitCode } = {
+  badInput: ExitCode.badInput,
+  notFound: ExitCode.notFound,
+  forbidden: ExitCode.forbidden,
+  rateLimited: ExitCode.rateLimited,
+  server: ExitCode.serverError,
+  timeout: ExitCode.timeout,
+  transport: ExitCode.transport,
+  badAnswer: ExitCode.decode,
+  rateLimiter: ExitCode.rateLimiter
+}
 
 /**
  * Who a failure is about, and the advice that fits it: the API, whose root `--api-url` /
@@ -238,8 +258,8 @@ export const fromS2Error = (error: S2Error, context: ErrorContext): CommandError
       "record the command again with --record"
     )
   }
-  const [code, why, todo] = isRefusal(error) ? refusedLine(error, context, after) : failedLine(error, after)
-  return line(code, why, todo)
+  const [why, todo] = isRefusal(error) ? refusedLine(error, context, after) : failedLine(error, after)
+  return line(exitCodes[error.category], why, todo)
 }
 
 const refusalTags = ["BadQueryParameters", "InvalidOptions", "ObjectNotFound", "Forbidden", "RateLimited"] as const
@@ -251,36 +271,28 @@ const isRefusal = (error: S2Error): error is Refusal => (refusalTags as Readonly
 
 /** What the API or the input refused: the message, exit code and advice. */
 const refusedLine = (error: Refusal, context: ErrorContext, after: string): Line => {
-  const line = (code: ExitCode, why: string, todo: string): Line => [code, why, todo]
+  const line = (why: string, todo: string): Line => [why, todo]
   switch (error._tag) {
     case "BadQueryParameters":
-      return line(
-        ExitCode.badInput,
-        `${error.message}${where(error)}`,
-        "fix the argument or option (see --help)"
-      )
+      return line(`${error.message}${where(error)}`, "fix the argument or option (see --help)")
     case "InvalidOptions":
-      return line(
-        ExitCode.badInput,
-        // The CLI's key comes from the environment or a file, never from an option named apiKey.
-        error.option === "apiKey"
-          ? error.message.replace(/^apiKey\b/, "the API key (S2_API_KEY or --api-key-file)")
+      return line( // The CLI's key comes from the environment or a file, never from an option named apiKey.
+        error.option === "apiKey" && error.problem !== undefined
+          ? [`the API key (S2_API_KEY or --api-key-file) ${error.problem}`, error.advice].filter(Boolean).join(": ")
           : error.message,
         "fix the option or the environment variable (see --help)"
       )
     case "ObjectNotFound":
-      return line(ExitCode.notFound, `${error.message}${where(error)}`, "check the id or the query")
+      return line(`${error.message}${where(error)}`, "check the id or the query")
     case "Forbidden":
       // The file host never sees the key: its 403 is about the pre-signed link, which the error says.
       if (error.responder === "fileHost") {
         return line(
-          ExitCode.forbidden,
           error.message,
           "run the command again, which fetches fresh links (the API key is never sent to the file host)"
         )
       }
       return line(
-        ExitCode.forbidden,
         `forbidden${where(error)}`,
         context.hasKey
           ? "the API refused the key in S2_API_KEY / --api-key-file: check it is valid and has access"
@@ -289,10 +301,9 @@ const refusedLine = (error: Refusal, context: ErrorContext, after: string): Line
     case "RateLimited": {
       const tooLong = waitTooLong(error)
       if (tooLong !== undefined) {
-        return line(ExitCode.rateLimited, `rate limited ${tooLong}`, "try again after that time")
+        return line(`rate limited ${tooLong}`, "try again after that time")
       }
       return line(
-        ExitCode.rateLimited,
         `rate limited ${after}`,
         context.hasKey
           ? "wait a minute and try again (a key allows 1 request per second)"
@@ -310,48 +321,33 @@ const failedLine = (
   >,
   after: string
 ): Line => {
-  const line = (code: ExitCode, why: string, todo: string): Line => [code, why, todo]
+  const line = (why: string, todo: string): Line => [why, todo]
   const who = whoFailed(error)
   switch (error._tag) {
     case "ServerError":
       return line(
-        ExitCode.serverError,
         `${who.name} failed ${waitTooLong(error) ?? after}: ${error.message}${where(error)}`,
         "try again later"
       )
     case "Timeout":
       return error.reason === "deadline"
         ? line(
-          ExitCode.timeout,
           `no complete answer within the deadline of ${RetryPolicy.formatWait(error.timeoutMillis)}, retries and ` +
             `waits included${isS2Error(error.cause) ? `; the last attempt: ${error.cause.message}` : ""}`,
           "raise --deadline or try again later"
         )
-        : line(
-          ExitCode.timeout,
-          `no complete answer within ${RetryPolicy.formatWait(error.timeoutMillis)} ${after}`,
-          who.slow
-        )
+        : line(`no complete answer within ${RetryPolicy.formatWait(error.timeoutMillis)} ${after}`, who.slow)
     case "TransportError": {
       const { todo, why } = transportLine(error, after, who)
-      return line(ExitCode.transport, `${why}: ${error.message}`, todo)
+      return line(`${why}: ${error.message}`, todo)
     }
     case "DecodeError":
-      return line(
-        ExitCode.decode,
-        decodeWhy(error),
-        `run with --verbose and report it${who.notIt}`
-      )
+      return line(decodeWhy(error), `run with --verbose and report it${who.notIt}`)
     case "ProtocolError":
     case "UnexpectedStatus":
-      return line(
-        ExitCode.decode,
-        `unexpected answer: ${error.message}`,
-        `run with --verbose and report it${who.notIt}`
-      )
+      return line(`unexpected answer: ${error.message}`, `run with --verbose and report it${who.notIt}`)
     case "RateLimiterUnavailable":
       return line(
-        ExitCode.rateLimiter,
         error.message,
         error.reason === "waitTooLong"
           ? "something else may be using the key's slots in that Redis; run without --redis to pace this process alone"

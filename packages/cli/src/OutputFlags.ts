@@ -105,16 +105,11 @@ export const fields = (
  * The client's advice for an unknown field is for code (`Fields.unchecked(…)`); on the command
  * line, `--fields all` asks for every field the API has, newer ones included.
  */
-const forCli = (error: S2Error): S2Error =>
-  error._tag === "BadQueryParameters" && error.message.includes("Fields.unchecked(")
-    ? new BadQueryParameters({
-      ...error,
-      message: error.message.replace(
-        /use Fields\.unchecked\(.*?\) for a field newer than this client/,
-        "--fields all returns every field the API has, including fields newer than this client"
-      )
-    })
-    : error
+const forCli = (error: S2Error): S2Error => {
+  if (error._tag !== "BadQueryParameters" || error.parameter !== "fields" || error.advice === undefined) return error
+  const advice = "--fields all returns every field the API has, including fields newer than this client"
+  return new BadQueryParameters({ ...error, message: `${error.problem}; ${advice}`, advice })
+}
 
 /**
  * A map is a web page of about a megabyte: it goes into a file or a pipe, never onto a terminal

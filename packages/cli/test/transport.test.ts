@@ -44,10 +44,10 @@ afterAll(async () => {
 
 describe.concurrent("--deadline: one request with its retries, bounded", () => {
   it(
-    "a server that always answers 429 Retry-After: 1: --deadline 2s ends at once with exit 7, saying why",
+    "a server that always answers 429 Retry-After: 1: --deadline 2s ends at once with exit 5 (rate limited, as the assistant is told), saying why",
     async () => {
       const ran = await s2(["paper", "CorpusId:1", "--api-url", tooMany.url, "--deadline", "2s"])
-      expect(ran.code, ran.stderr).toBe(7)
+      expect(ran.code, ran.stderr).toBe(5)
       expect(ran.stderr).toContain("no complete answer within the deadline of 2 s, retries and waits included")
       expect(ran.stderr).toContain("retries and waits included; the last attempt: rate limited (HTTP 429")
       expect(ran.stderr).toContain("raise --deadline")

@@ -299,15 +299,13 @@ export const render = (
       )
     }
     if (typeof field === "string" && !set.known.has(name)) {
+      const problem = `unknown ${set.kind} field ${JSON.stringify(excerpt(name, 200))}; known fields: ${
+        [...set.known].filter((known) => !known.includes(".")).join(", ")
+      } (and dotted nested names such as authors.name)`
+      const advice = `use Fields.unchecked(${JSON.stringify(excerpt(name, 200))}) for a field newer than this client`
+      // In parts: the `s2` command gives its own advice (`--fields all`).
       return Effect.fail(
-        new BadQueryParameters({
-          message: `unknown ${set.kind} field ${JSON.stringify(excerpt(name, 200))}; known fields: ${
-            [...set.known].filter((known) => !known.includes(".")).join(", ")
-          } (and dotted nested names such as authors.name); use Fields.unchecked(${
-            JSON.stringify(excerpt(name, 200))
-          }) for a field newer than this client`,
-          parameter: "fields"
-        })
+        new BadQueryParameters({ message: `${problem}; ${advice}`, problem, advice, parameter: "fields" })
       )
     }
     names.push(name)

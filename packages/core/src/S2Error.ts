@@ -10,6 +10,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
+import { causeOf } from "./internal/retrySteps.js"
 import * as text from "./internal/text.js"
 
 /**
@@ -28,24 +29,52 @@ export const S2ErrorTypeId: unique symbol = Symbol.for("@s2-effect/core/S2Error"
 export type S2ErrorTypeId = typeof S2ErrorTypeId
 
 /**
- * The default retry policy's verdict on each error, as data: a new error has to take a side.
- * Rate limiting, server errors, time-outs and transport failures are retried (every operation of
- * the API is a read, so retrying is safe); an `UnexpectedStatus` (a redirect, an odd 4xx) is the
- * server's final answer: asking again gets the same one.
+ * What kind of failure an error is, in one word, for whoever has to tell failures apart without
+ * knowing every tag: the `s2` command's exit codes and the assistant tools' failure kinds are both
+ * derived from it, so that the two never disagree. `badInput` is the caller's to fix; `notFound`
+ * and `forbidden` the API's answer about what was asked; `rateLimited`, `timeout`, `server` and
+ * `transport` are worth asking again later; `badAnswer` is an answer the client cannot use (a body
+ * of another shape, a broken protocol, a status the API does not answer with); `rateLimiter` is
+ * the shared rate limit's store.
+ *
+ * @category models
+ * @since 1.2.0
  */
-const retryable: { readonly [Tag in S2Error["_tag"]]: boolean } = {
-  ObjectNotFound: false,
-  BadQueryParameters: false,
-  InvalidOptions: false,
-  UnexpectedStatus: false,
-  Timeout: true,
-  RateLimited: true,
-  Forbidden: false,
-  ServerError: true,
-  TransportError: true,
-  DecodeError: false,
-  RateLimiterUnavailable: false,
-  ProtocolError: false
+export const Category = Schema.Literals([
+  "notFound",
+  "badInput",
+  "forbidden",
+  "rateLimited",
+  "timeout",
+  "server",
+  "transport",
+  "badAnswer",
+  "rateLimiter"
+])
+/**
+ * @category models
+ * @since 1.2.0
+ */
+export type Category = typeof Category.Type
+
+/**
+ * The one table of categories: each tag's, as data (a new error has to take a side). One fact
+ * moves an error out of its tag's category, in {@link Base.category}: a time-out whose cause is a
+ * 429 (the deadline stopped the retries of a rate limit) is the rate limit's doing.
+ */
+const categories: { readonly [Tag in S2Error["_tag"]]: Category } = {
+  ObjectNotFound: "notFound",
+  BadQueryParameters: "badInput",
+  InvalidOptions: "badInput",
+  UnexpectedStatus: "badAnswer",
+  Timeout: "timeout",
+  RateLimited: "rateLimited",
+  Forbidden: "forbidden",
+  ServerError: "server",
+  TransportError: "transport",
+  DecodeError: "badAnswer",
+  RateLimiterUnavailable: "rateLimiter",
+  ProtocolError: "badAnswer"
 }
 
 /**
@@ -64,7 +93,8 @@ export type Responder = typeof Responder.Type
 
 /**
  * The one definition every error extends: the fields they share (`message`, `status`, `method`,
- * `url`, `responder` — `"fileHost"` when a dataset file host failed rather than the API — and
+ * `url`, `responder` — `"fileHost"` when a dataset file host failed rather than the API —, the
+ * message's parts `subject`, `problem`, `advice` and `request` where its maker gave them, and
  * `cause`, the failure underneath), the mark {@link S2ErrorTypeId} and the getters `isRetryable` and `retryAfter` (as effect's `AiError` reasons have them). Each
  * error is this class `extend`ed with its own `_tag` and fields, so `catchTag` and the union work
  * as with `Schema.TaggedError`. Not exported: every error is one of the twelve below.
@@ -80,6 +110,14 @@ class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")({
   // advice about the API root (`apiUrl`) is not given for it. (Line comments: a doc comment here is
   // read twice by typedoc, once per side of the schema.)
   responder: Schema.optional(Responder),
+  // The parts of the message, where the error's maker gave them, for code that says the error in
+  // its own words (the `s2` command names its flags, not the library's options): what was refused
+  // or failed (`paperId "x"`, `apiKey`), what is wrong with it, what to do, and the exchange as the
+  // message names it (`HTTP 404 from GET …`). Read these, never the message.
+  subject: Schema.optional(Schema.String),
+  problem: Schema.optional(Schema.String),
+  advice: Schema.optional(Schema.String),
+  request: Schema.optional(Schema.String),
   // What went wrong underneath, when something did: the transport's error, the schema issue, the
   // store's failure. Also the standard `Error.cause`.
   cause: Schema.optional(Schema.Defect())
@@ -88,12 +126,27 @@ class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")({
 
   /**
    * Whether the default retry policy tries again after this error: `true` for `RateLimited`,
-   * `ServerError`, `Timeout` and `TransportError`.
+   * `ServerError`, `Timeout` and `TransportError`, the errors `RetryPolicy.causeOf` gives a cause
+   * (and so a budget) to.
    *
    * @since 1.0.0
    */
   get isRetryable(): boolean {
-    return retryable[this._tag as S2Error["_tag"]]
+    // The retry policy's own table (a cause and its budget per retried error), not a second one.
+    return causeOf(this as unknown as S2Error) !== undefined
+  }
+
+  /**
+   * What kind of failure this is ({@link Category}): the tag's, except that a `Timeout` whose
+   * `cause` is a `RateLimited` (a deadline hit while waiting out a 429) is `"rateLimited"`.
+   *
+   * @since 1.2.0
+   */
+  get category(): Category {
+    const error = this as unknown as S2Error
+    return error._tag === "Timeout" && isS2Error(error.cause) && error.cause._tag === "RateLimited"
+      ? "rateLimited"
+      : categories[error._tag]
   }
 
   /**

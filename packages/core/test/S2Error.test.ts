@@ -1,11 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Option, Result } from "effect"
 import * as fc from "fast-check"
 import type { S2Error } from "../src/index.js"
 import {
   BadQueryParameters,
   DecodeError,
+  Fields,
   Forbidden,
+  HttpStatus,
   InvalidOptions,
   isRetryable,
   isS2Error,
@@ -19,7 +21,8 @@ import {
   ServerError,
   Timeout,
   TransportError,
-  UnexpectedStatus
+  UnexpectedStatus,
+  Validate
 } from "../src/index.js"
 
 describe("isS2Error", () => {
@@ -114,4 +117,40 @@ describe("the errors' getters", () => {
       }))
       expect([yielded._tag, yielded.message, yielded.isRetryable]).toEqual(["ObjectNotFound", "no such paper", false])
     }))
+})
+
+describe("the parts of a message, as fields", () => {
+  it("property: an id no request can carry is refused in parts, and the message is made of them", () => {
+    const unusable = fc.oneof(
+      fc.constant(""),
+      fc.string().map((s) => `${s}\u0007`),
+      fc.string().map((s) => `10.1/${s}/../x`),
+      fc.constantFrom("FOO:1", "DOI:", "\ud800")
+    )
+    fc.assert(fc.property(unusable, (id) => {
+      const refused = Result.getFailure(Validate.paperId(id, "id"))
+      expect(Option.isSome(refused)).toBe(true)
+      const error = Validate.asInput(Option.getOrThrow(refused))
+      expect(error.problem).toBeDefined()
+      expect(error.subject?.startsWith("id")).toBe(true)
+      expect(error.message).toBe(
+        `${error.subject} ${error.problem}${error.advice === undefined ? "" : `: ${error.advice}`}`
+      )
+    }))
+  })
+
+  it.effect("an unknown field's advice is a field of its own", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(Fields.select(Fields.paperLookup, ["title", "nope"]))
+      expect(error.advice).toBe(`use Fields.unchecked("nope") for a field newer than this client`)
+      expect(error.message).toBe(`${error.problem}; ${error.advice}`)
+    }))
+
+  it("property: every error made from a status names its exchange in `request`, as its message does", () => {
+    fc.assert(fc.property(fc.integer({ min: 100, max: 599 }).filter((s) => s < 200 || s > 299), (status) => {
+      const error = HttpStatus.toError({ status, method: "GET", url: "https://api.example.org/graph/v1/paper/x" })
+      expect(error.request).toBe(`HTTP ${status} from GET https://api.example.org/graph/v1/paper/x`)
+      expect(error.message).toContain(error.request)
+    }))
+  })
 })

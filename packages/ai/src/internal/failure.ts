@@ -2,7 +2,7 @@
  * A tool's failure: the typed `ToolFailure` the model reads (a kind and one line), and the failure
  * of each client error.
  */
-import type { S2Error } from "@s2-effect/core"
+import type { Category, S2Error } from "@s2-effect/core"
 import { isS2Error, RetryPolicy } from "@s2-effect/core"
 import * as Duration from "effect/Duration"
 import * as Schema from "effect/Schema"
@@ -97,34 +97,35 @@ const rateLimited = (retryAfterMillis: number | undefined, what: string) => {
   return failure("rateLimited", `${what}; retry after ${wait} s`, wait)
 }
 
+/**
+ * The failure kind of each category of client error (`S2Error`'s `category`, from which the `s2`
+ * command's exit codes also derive): the one mapping, so that the model and the command line are
+ * told the same about an error. The rate limiter's store, like a host, is not there to answer.
+ */
+export const failureKinds: { readonly [C in Category]: FailureKind } = {
+  notFound: "notFound",
+  badInput: "badParameter",
+  rateLimited: "rateLimited",
+  timeout: "timeout",
+  forbidden: "forbidden",
+  server: "serverError",
+  transport: "unreachable",
+  badAnswer: "badAnswer",
+  rateLimiter: "unreachable"
+}
+
 /** An `S2Error` as the tool failure the model sees. */
 export const toolFailure = (error: S2Error): ToolFailure => {
-  switch (error._tag) {
-    case "ObjectNotFound":
-      return failure("notFound", error.message)
-    case "BadQueryParameters":
-    case "InvalidOptions":
-      return failure("badParameter", error.message)
-    case "RateLimited":
-      return rateLimited(error.retryAfterMillis, "the API answered 429 (too many requests) to every retry")
-    case "Timeout":
-      // The deadline stopped the retries of a 429: the model should wait, not treat it as slowness.
-      return isS2Error(error.cause) && error.cause._tag === "RateLimited"
-        ? rateLimited(
-          error.cause.retryAfterMillis,
-          "the API answered 429 (too many requests) and the wait would pass the deadline"
-        )
-        : failure("timeout", error.message)
-    case "Forbidden":
-      return failure("forbidden", error.message)
-    case "ServerError":
-    case "UnexpectedStatus":
-      return failure("serverError", error.message)
-    case "TransportError":
-    case "RateLimiterUnavailable":
-      return failure("unreachable", error.message)
-    case "DecodeError":
-    case "ProtocolError":
-      return failure("badAnswer", error.message)
+  const kind = failureKinds[error.category]
+  if (kind !== "rateLimited") return failure(kind, error.message)
+  // A deadline that stopped the retries of a 429 is rate limited too: the model should wait, not
+  // treat it as slowness.
+  if (error._tag === "RateLimited") {
+    return rateLimited(error.retryAfterMillis, "the API answered 429 (too many requests) to every retry")
   }
+  const cause = isS2Error(error.cause) && error.cause._tag === "RateLimited" ? error.cause : undefined
+  return rateLimited(
+    cause?.retryAfterMillis,
+    "the API answered 429 (too many requests) and the wait would pass the deadline"
+  )
 }

@@ -71,6 +71,24 @@ const pathText = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey 
     .map((key, i) => typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`)
     .join("")
 
+/** Whether `issue` holds an unknown key among the parameters themselves (one key deep), read from the issue's tree. */
+const unknownParameter = (issue: SchemaIssue.Issue, depth = 0): boolean => {
+  switch (issue._tag) {
+    case "UnexpectedKey":
+      return depth === 1
+    case "Pointer":
+      return unknownParameter(issue.issue, depth + issue.path.length)
+    case "Filter":
+    case "Encoding":
+      return unknownParameter(issue.issue, depth)
+    case "Composite":
+    case "AnyOf":
+      return issue.issues.some((inner) => unknownParameter(inner, depth))
+    default:
+      return false
+  }
+}
+
 /**
  * `bad parameter: <field>: <what is wrong and what is allowed>; …` on one line, from a schema issue.
  * Each problem names its field (a missing one says "Missing key", an unknown one "Unexpected key").
@@ -78,10 +96,9 @@ const pathText = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey 
  * then lists the tool's `parameters`, so that the next call can use one of them.
  */
 export const badParameterText = (issue: SchemaIssue.Issue, parameters: ReadonlyArray<string> = []): string => {
-  let unknown = false
+  const unknown = unknownParameter(issue)
   const problems = standardFormatter(issue).issues.map((problem) => {
     const at = pathText(problem.path)
-    if ((problem.path ?? []).length === 1 && problem.message.startsWith("Unexpected key")) unknown = true
     // Each problem cut on its own: a long value it quotes must not push the others out of the line.
     return cut(at === "" ? problem.message : `${at}: ${problem.message}`, maxProblem)
   })

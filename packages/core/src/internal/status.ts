@@ -86,6 +86,8 @@ interface Told {
     readonly method: string
     readonly url: string
     readonly responder?: "fileHost"
+    /** The exchange as the messages name it (`heard`), so that no reader looks for it in them. */
+    readonly request: string
   }
 }
 
@@ -173,7 +175,13 @@ export const toError = (answer: Answer): S2Error => {
     voice,
     heard: `HTTP ${status} from ${voice.label}${method} ${url}`,
     why: serverMessage(answer.body ?? ""),
-    context: { status, method, url, ...(responder === "fileHost" ? { responder } : {}) }
+    context: {
+      status,
+      method,
+      url,
+      request: `HTTP ${status} from ${voice.label}${method} ${url}`,
+      ...(responder === "fileHost" ? { responder } : {})
+    }
   }
   return (rules.find((rule) => rule.matches(status, responder))?.make ?? unexpected)(told)
 }

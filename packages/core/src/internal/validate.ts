@@ -22,7 +22,14 @@ const quoted = (value: string): string => JSON.stringify(excerpt(value, 200))
  * @category models
  * @since 1.0.0
  */
-export class Invalid extends Data.TaggedError("Invalid")<{ readonly parameter: string; readonly message: string }> {}
+export class Invalid extends Data.TaggedError("Invalid")<{
+  readonly parameter: string
+  readonly message: string
+  /** The message's parts, where the check gave them (the errors it becomes carry them on). */
+  readonly subject?: string
+  readonly problem?: string
+  readonly advice?: string
+}> {}
 
 /**
  * The answer of a check: the value, or an {@link Invalid}.
@@ -35,13 +42,32 @@ export type Check<A> = Result.Result<A, Invalid>
 export const refuse = (parameter: string, message: string): Check<never> =>
   Result.fail(new Invalid({ parameter, message }))
 
+/** A refusal given in parts: `subject problem: advice` (`paperId "x" is empty: give …`). */
+export const refuseParts = (
+  parameter: string,
+  parts: { readonly subject: string; readonly problem: string; readonly advice?: string }
+): Check<never> =>
+  Result.fail(
+    new Invalid({
+      parameter,
+      message: `${parts.subject} ${parts.problem}${parts.advice === undefined ? "" : `: ${parts.advice}`}`,
+      ...parts
+    })
+  )
+
+const partsOf = ({ advice, problem, subject }: Invalid) => ({
+  ...(subject === undefined ? {} : { subject }),
+  ...(problem === undefined ? {} : { problem }),
+  ...(advice === undefined ? {} : { advice })
+})
+
 /** A refusal of an operation's input: nothing was sent. */
 export const asInput = (invalid: Invalid): BadQueryParameters =>
-  new BadQueryParameters({ message: invalid.message, parameter: invalid.parameter })
+  new BadQueryParameters({ message: invalid.message, parameter: invalid.parameter, ...partsOf(invalid) })
 
 /** A refusal of the client's own settings. */
 export const asOption = (invalid: Invalid): InvalidOptions =>
-  new InvalidOptions({ message: invalid.message, option: invalid.parameter })
+  new InvalidOptions({ message: invalid.message, option: invalid.parameter, ...partsOf(invalid) })
 
 export const isInvalidOptions = (u: unknown): u is InvalidOptions => u instanceof InvalidOptions
 
@@ -114,11 +140,11 @@ export const headerValue = (parameter: string, value: string): Check<string> => 
   const fault = headerFault(value)
   return fault === undefined
     ? Result.succeed(value)
-    : refuse(
-      parameter,
-      `${parameter} ${fault}, which an HTTP header cannot carry: give printable ASCII only (letters, digits, ` +
-        `punctuation), as the key was issued (the value is not shown)`
-    )
+    : refuseParts(parameter, {
+      subject: parameter,
+      problem: `${fault}, which an HTTP header cannot carry`,
+      advice: "give printable ASCII only (letters, digits, punctuation), as the key was issued (the value is not shown)"
+    })
 }
 
 /**
@@ -149,18 +175,21 @@ const fewestUrlBytes = (text: string, limit: number): number => {
 /** A value no URL of the API can carry is refused before any other work on it (see {@link maxUrlBytes}). */
 export const fitsUrl = (parameter: string, text: string, what: string): Check<string> =>
   fewestUrlBytes(text, maxUrlBytes) > maxUrlBytes
-    ? refuse(
-      parameter,
-      `${parameter} ${quoted(text)} (${text.length} characters) is longer than a URL of the API can carry ` +
-        `(${maxUrlBytes} bytes): give ${what}`
-    )
+    ? refuseParts(parameter, {
+      subject: `${parameter} ${quoted(text)}`,
+      problem: `(${text.length} characters) is longer than a URL of the API can carry (${maxUrlBytes} bytes)`,
+      advice: `give ${what}`
+    })
     : Result.succeed(text)
 
 /** Text with something in it besides spaces, short enough for a URL of the API. */
 export const nonBlank = (parameter: string, text: string, what: string): Check<string> =>
   Result.flatMap(
     fitsUrl(parameter, text, what),
-    () => text.trim().length === 0 ? refuse(parameter, `${parameter} is empty: give ${what}`) : Result.succeed(text)
+    () =>
+      text.trim().length === 0
+        ? refuseParts(parameter, { subject: parameter, problem: "is empty", advice: `give ${what}` })
+        : Result.succeed(text)
   )
 
 /** One of a fixed set of values. */
@@ -339,24 +368,26 @@ const paperIdForms =
 const anyId = (id: string, parameter: string, forms: string): Check<string> => {
   const long = fitsUrl(parameter, id, forms)
   if (Result.isFailure(long)) return long
-  if (id.trim().length === 0) return refuse(parameter, `${parameter} is empty: give ${forms}`)
-  if (control.test(id)) {
-    return refuse(parameter, `${parameter} ${quoted(id)} contains a control character: give ${forms}`)
-  }
+  const advice = `give ${forms}`
+  const subject = `${parameter} ${quoted(id)}`
+  if (id.trim().length === 0) return refuseParts(parameter, { subject: parameter, problem: "is empty", advice })
+  if (control.test(id)) return refuseParts(parameter, { subject, problem: "contains a control character", advice })
   if (loneSurrogate.test(id)) {
-    return refuse(
-      parameter,
-      `${parameter} ${quoted(id)} contains half of a UTF-16 pair, which no URL can carry: give ${forms}`
-    )
+    return refuseParts(parameter, {
+      subject,
+      problem: "contains half of a UTF-16 pair, which no URL can carry",
+      advice
+    })
   }
   // An id goes into the path with its slashes (a DOI has one), and the URL resolves "." and ".."
   // segments: "../../author/1" as a paper id asked another endpoint, with the key.
   const dots = id.split("/").find((segment) => segment === "." || segment === "..")
   if (dots !== undefined) {
-    return refuse(
-      parameter,
-      `${parameter} ${quoted(id)} has a "${dots}" path segment, which would reach another endpoint: give ${forms}`
-    )
+    return refuseParts(parameter, {
+      subject,
+      problem: `has a "${dots}" path segment, which would reach another endpoint`,
+      advice
+    })
   }
   return Result.succeed(id)
 }
@@ -368,13 +399,14 @@ export const paperId = (id: string, parameter = "paperId"): Check<string> =>
     if (prefix === undefined) return Result.succeed(id)
     const known = idPrefixes.find((name) => name.toUpperCase() === prefix.toUpperCase())
     if (known === undefined) {
-      return refuse(
-        parameter,
-        `${parameter} ${quoted(id)} has the prefix ${prefix}:, which the API does not know: give ${paperIdForms}`
-      )
+      return refuseParts(parameter, {
+        subject: `${parameter} ${quoted(id)}`,
+        problem: `has the prefix ${prefix}:, which the API does not know`,
+        advice: `give ${paperIdForms}`
+      })
     }
     return id.slice(prefix.length + 1).trim().length === 0
-      ? refuse(parameter, `${parameter} ${quoted(id)} has nothing after ${known}:`)
+      ? refuseParts(parameter, { subject: `${parameter} ${quoted(id)}`, problem: `has nothing after ${known}:` })
       : Result.succeed(id)
   })
 

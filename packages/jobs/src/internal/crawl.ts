@@ -61,16 +61,14 @@ const fetchBatch = (state: State, ids: ReadonlyArray<string>) => papersById(stat
 
 /**
  * Why no request can carry `id`, by the client's own check of ids (`Validate.paperId`, which would
- * refuse it as the caller's `BadQueryParameters`); `undefined` when one can. The check's words
- * without the id it quotes and the forms it advises: "contains a control character".
+ * refuse it as the caller's `BadQueryParameters`); `undefined` when one can. The check's
+ * `problem`, without the id it quotes and the forms it advises: "contains a control character".
  */
 const unusable = (id: string): string | undefined => {
   const checked = Validate.paperId(id, "id")
   if (Result.isSuccess(checked)) return undefined
-  const quoted = `id ${JSON.stringify(id)} `
-  const message = checked.failure.message
-  const rest = message.startsWith(quoted) ? message.slice(quoted.length) : message.replace(/^id /, "")
-  return rest.split(": give ")[0]!
+  // Every refusal of an id says its problem apart (Validate's refusals in parts).
+  return checked.failure.problem ?? "cannot be sent"
 }
 
 const where = {

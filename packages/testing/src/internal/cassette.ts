@@ -242,7 +242,14 @@ const readCassette = Effect.fn(function*(fs: FileSystem.FileSystem, path: string
   const entries = yield* readEntries(fs, path)
   if (entries !== undefined) return entries
   return mode === "replay"
-    ? yield* Effect.fail(fileError(path, "does not exist: record it first with mode \"record\" or \"auto\""))
+    ? yield* Effect.fail(
+      new CassetteFileError({
+        message: `cassette ${path} does not exist: record it first with mode "record" or "auto"`,
+        path,
+        problem: "does not exist",
+        advice: `record it first with mode "record" or "auto"`
+      })
+    )
     : []
 })
 

@@ -108,5 +108,9 @@ export class CassetteMiss extends Schema.TaggedError<CassetteMiss>()("CassetteMi
 export class CassetteFileError extends Schema.TaggedError<CassetteFileError>()("CassetteFileError", {
   message: Schema.String,
   path: Schema.String,
+  // The message's parts when the file is missing, for a caller that advises in its own words
+  // (the `s2` command's `--record`): what is wrong, and what to do.
+  problem: Schema.optional(Schema.String),
+  advice: Schema.optional(Schema.String),
   cause: Schema.optional(Schema.Defect())
 }) {}
