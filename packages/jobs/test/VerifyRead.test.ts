@@ -151,6 +151,14 @@ const styles: ReadonlyArray<{
     venue: "Advances in Neural Information Processing Systems"
   },
   {
+    style: "initials first, title without quotes, venue and year (Elsevier's order)",
+    text: "A. Vaswani, N. Shazeer, N. Parmar et al., Attention is all you need, Advances in Neural Information Processing Systems, 2017.\n" +
+      "Y. LeCun, Y. Bengio and G. Hinton, Deep learning, Nature, 2015. doi:10.1038/nature14539",
+    first: ["Vaswani, A.", "LeCun, Y."],
+    venue: "Advances in Neural Information Processing Systems",
+    others: true
+  },
+  {
     style: "Vancouver separated by blank lines, wrapped",
     text:
       "Vaswani A, Shazeer N, Parmar N, et al. Attention is all you need.\nAdv Neural Inf Process Syst. 2017;30:5998-6008.\n\n" +
@@ -184,6 +192,30 @@ describe("Verify.read: formatted references, each style", () => {
       })
     })
   }
+
+  it("Vancouver: a title with a colon is not an LNCS author list, a venue that starts with a year is not an author-date year", () => {
+    const [lomas, moore, zou] = entries(
+      "Lomas T. Stranger than we can imagine: the possibility of non-human consciousness. The Journal of Positive Psychology. 2022;18:807-826. doi:10.1080/17439760.2022.2131608\n" +
+        "Moore D, Oakes L, McCrink K. Leveraging Developmental Psychology to Evaluate Artificial Intelligence. 2022 IEEE International Conference on Development and Learning (ICDL). 2022:36-41.\n" +
+        "K. Zou et al., Enhanced Patient-Centricity: How Industry Is Optimizing Care, Healthcare, 2022."
+    )
+    expect(lomas!.fields).toMatchObject({
+      author: "Lomas, T.",
+      title: "Stranger than we can imagine: the possibility of non-human consciousness",
+      year: "2022"
+    })
+    expect(moore!.fields).toMatchObject({
+      author: "Moore, D. and Oakes, L. and McCrink, K.",
+      title: "Leveraging Developmental Psychology to Evaluate Artificial Intelligence",
+      year: "2022"
+    })
+    expect(zou!.fields).toMatchObject({
+      author: "Zou, K. and others",
+      title: "Enhanced Patient-Centricity: How Industry Is Optimizing Care",
+      journal: "Healthcare",
+      year: "2022"
+    })
+  })
 
   it("an arXiv id in a reference is its eprint, a numbered list's number its key, pages as BibTeX writes them", () => {
     const [bert] = entries(

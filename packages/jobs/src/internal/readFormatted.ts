@@ -170,6 +170,15 @@ const authorsEnd = (text: string): number => {
 const onlyInitialsPoints = (text: string): boolean =>
   [...text.matchAll(/\.(?=\s|$)/g)].every((m) => /(?:(?:^|[\s.,-])\p{Lu}|\bal)$/u.test(text.slice(0, m.index)))
 
+/** One name as initials then family name: "A. Vaswani", "M.-W. Chang", "Ł. Kaiser". */
+const initialsName = String.raw`(?:\p{Lu}\.(?:\s*|-))+\p{Lu}[\p{L}'’-]+`
+
+/** A list of such names, "and" or "&" before the last, "et al." after it, then a comma and the rest. */
+const initialsFirst = new RegExp(
+  String.raw`^(${initialsName}(?:,?\s+(?:and\s+|&\s+)?${initialsName})*(?:,?\s+et al\.)?),\s+(.+)$`,
+  "su"
+)
+
 /** What a reference holds before its venue: authors, title, year when it comes first, and the rest. */
 interface Head {
   readonly authors: string
@@ -188,19 +197,29 @@ const layouts: ReadonlyArray<(text: string) => Head | undefined> = [
     const authors = year === null ? m[1]! : m[1]!.slice(0, year.index)
     return { authors, title: m[2]!, ...(year === null ? {} : { year: year[1]! }), rest: m[3]! }
   },
+  // Elsevier, and lists that drop IEEE's quotes: A. Vaswani, N. Shazeer et al., Title, Venue, 2017.
+  (text) => {
+    const m = initialsFirst.exec(text)
+    const end = m === null ? null : /,\s*(?:in:?\s+|In:?\s+)?([^,]+),\s*(1[6-9]\d\d|20\d\d)[a-z]?\.?$/u.exec(m[2]!)
+    if (m === null || end === null || /[“"‘]/u.test(text)) return undefined
+    return { authors: m[1]!, title: m[2]!.slice(0, end.index), year: end[2]!, rest: end[1]! }
+  },
   // APA, Harvard: authors (2017). Title. Rest — and ACM, Chicago author-date: authors. 2017. Title. Rest.
+  // A bare year stands alone, ended by its point: "Intelligence. 2022 IEEE Conference" is a
+  // Vancouver title followed by a venue that starts with its year, not an author-date year.
   (text) => {
     const m =
-      /^([^\d()]+?)[.,]?\s*(?:\((1[6-9]\d\d|20\d\d)[a-z]?(?:,[^)]*)?\)|(?<=\.)\s*(1[6-9]\d\d|20\d\d)[a-z]?)[.,:]?\s+(.+)$/su
+      /^([^\d()]+?)[.,]?\s*(?:\((1[6-9]\d\d|20\d\d)[a-z]?(?:,[^)]*)?\)[.,:]?|(?<=\.)\s*(1[6-9]\d\d|20\d\d)[a-z]?[.:])\s+(.+)$/su
         .exec(text)
     if (m === null || !onlyInitialsPoints(m[1]!)) return undefined
     const [title, rest] = sentence(m[4]!)
     return { authors: m[1]!, year: (m[2] ?? m[3])!, title, rest }
   },
-  // Springer LNCS: authors: Title. Rest.
+  // Springer LNCS: authors: Title. Rest. The list ends in an initial's point or "et al." before its
+  // colon; else the colon is a title's ("Lomas T. Stranger than we can imagine: the possibility…").
   (text) => {
     const m = /^([^:\d()]+?):\s+(.+)$/su.exec(text)
-    if (m === null || !onlyInitialsPoints(m[1]!) || !/\p{Lu}\./u.test(m[1]!)) return undefined
+    if (m === null || !onlyInitialsPoints(m[1]!) || !/(?:(?:^|[\s.,-])\p{Lu}|\bal)\.$/u.test(m[1]!.trim())) return undefined
     const [title, rest] = sentence(m[2]!)
     return { authors: m[1]!, title, rest }
   },
