@@ -217,6 +217,23 @@ describe("Verify.read: formatted references, each style", () => {
     })
   })
 
+  it("apostrophes and quoted phrases in titles, abbreviations with points, Unicode hyphens in names, a venue's own year", () => {
+    const [turing, mcstay, ai, guide, ross, ieee] = entries(
+      "[1] J. A. Matthews and C. Volpe, “Academics' perceptions: A practical application of Turing’s Imitation Game,” Australasian Journal of Educational Technology, 2023.\n" +
+        "[2] A. McStay, (2022). Replika in the Metaverse: the moral problem with empathy in ‘It from Bit’. Ai and Ethics, 1–13.\n" +
+        "[3] Alizadeh, F., & Stevens, G. (2022). Does Anyone Dream of Invisible A.I.? A Critique of the Making Invisible of A.I. Policing. Nordic Human-Computer Interaction Conference.\n" +
+        "[4] Masters, K. (2023). Ethical use of Artificial Intelligence in Health Professions Education: AMEE Guide No. 158. Medical Teacher, 45, 574–584.\n" +
+        "[5] Ross, A., Fernandez‐Granda, C., & Zanna, L. (2022). Benchmarking of Machine Learning Ocean Subgrid Parameterizations. Journal of Advances in Modeling Earth Systems, 15.\n" +
+        "[6] R. V. Mikkilineni, “The Science of Information Processing Structures,” IS4SI 2021, 2022."
+    )
+    expect(turing!.fields["title"]).toBe("Academics' perceptions: A practical application of Turing’s Imitation Game")
+    expect(mcstay!.fields["title"]).toBe("Replika in the Metaverse: the moral problem with empathy in ‘It from Bit’")
+    expect(ai!.fields["title"]).toBe("Does Anyone Dream of Invisible A.I.? A Critique of the Making Invisible of A.I. Policing")
+    expect(guide!.fields["title"]).toBe("Ethical use of Artificial Intelligence in Health Professions Education: AMEE Guide No. 158")
+    expect(ross!.fields["author"]).toMatch(/^Ross, A\. and Fernandez‐Granda, C\. and Zanna, L\.?$/)
+    expect(ieee!.fields["year"]).toBe("2022")
+  })
+
   it("an arXiv id in a reference is its eprint, a numbered list's number its key, pages as BibTeX writes them", () => {
     const [bert] = entries(
       "[7] J. Devlin, M.-W. Chang, K. Lee, and K. Toutanova, “BERT: Pre-training of deep bidirectional transformers for language understanding,” arXiv preprint arXiv:1810.04805v2, 2018.\n" +

@@ -129,11 +129,13 @@ const takeIds = (text: string, fields: Fields): string => {
     .replace(/[\s,;:]+$/, "").trim()
 }
 
-const yearPattern = /\b(1[6-9]\d\d|20\d\d)[a-z]?\b/
+const yearPatterns = /\b(1[6-9]\d\d|20\d\d)[a-z]?\b/g
 
 /** A sentence from the start of `text` (to its first point, question or exclamation mark), and the rest. */
+// A point ends no sentence after an abbreviation written with points ("A.I.", "U.S.") or before a
+// number it abbreviates the name of ("Guide No. 158", "Vol. 2").
 const firstSentence = (text: string): readonly [string, string] => {
-  const m = /^(.+?)(?:(?<=[?!])\s+|\.\s+|\.?$)/su.exec(text)
+  const m = /^(.+?)(?:(?<=[?!])\s+|(?<!(?:^|[\s(])(?:\p{Lu}\.)+\p{Lu})(?<!\b(?:No|Vol|Pt|Part|Nr))\.\s+|\.?$)/su.exec(text)
   return m === null ? [text, ""] : [m[1]!.trim(), text.slice(m[0].length).trim()]
 }
 
@@ -171,7 +173,7 @@ const onlyInitialsPoints = (text: string): boolean =>
   [...text.matchAll(/\.(?=\s|$)/g)].every((m) => /(?:(?:^|[\s.,-])\p{Lu}|\bal)$/u.test(text.slice(0, m.index)))
 
 /** One name as initials then family name: "A. Vaswani", "M.-W. Chang", "Ł. Kaiser". */
-const initialsName = String.raw`(?:\p{Lu}\.(?:\s*|-))+\p{Lu}[\p{L}'’-]+`
+const initialsName = String.raw`(?:\p{Lu}\.(?:\s*|-))+\p{Lu}[\p{L}'’\u2010\u2011-]+`
 
 /** A list of such names, "and" or "&" before the last, "et al." after it, then a comma and the rest. */
 const initialsFirst = new RegExp(
@@ -189,13 +191,16 @@ interface Head {
 
 /** The layouts, tried in order: the first that fits splits the reference. */
 const layouts: ReadonlyArray<(text: string) => Head | undefined> = [
-  // IEEE, Chicago, MLA, Harvard: the title in quotes.
+  // IEEE, Chicago, MLA, Harvard: the title in quotes, right after the authors (or their year): a
+  // quote after another word is a phrase in a title ("…empathy in ‘It from Bit’"). A title in “”
+  // closes at ”; in ‘’ at a ’ that ends a word, not an apostrophe ("Turing’s", "There’s").
   (text) => {
-    const m = /^(.*?)[“"‘]([^”"’]{6,}?)[,.]?[”"’](.*)$/su.exec(text)
-    if (m === null) return undefined
+    const m = /^(.*?)(?:“([^”]{6,}?)[,.]?”|"([^"]{6,}?)[,.]?"|‘(.{6,}?)[,.]?’(?![\p{L}\d]))(.*)$/su.exec(text)
+    if (m === null || !/(?:^|[,.:)]\s*)$/.test(m[1]!)) return undefined
+    const title = (m[2] ?? m[3] ?? m[4])!
     const year = /\(?\b(1[6-9]\d\d|20\d\d)[a-z]?\)?[.,]?\s*$/.exec(m[1]!)
     const authors = year === null ? m[1]! : m[1]!.slice(0, year.index)
-    return { authors, title: m[2]!, ...(year === null ? {} : { year: year[1]! }), rest: m[3]! }
+    return { authors, title, ...(year === null ? {} : { year: year[1]! }), rest: m[5]! }
   },
   // Elsevier, and lists that drop IEEE's quotes: A. Vaswani, N. Shazeer et al., Title, Venue, 2017.
   (text) => {
@@ -288,7 +293,10 @@ export const parseReference = (text: string): Fields => {
   put(fields, "title", head.title.replace(/[\s.,:;]+$/, ""))
   if (head.year !== undefined) putDate(fields, head.year)
   tail(head.rest, fields)
-  if (fields["year"] === undefined) putDate(fields, yearPattern.exec(head.rest.replace(/\d+\s*[-–—]+\s*\d+/g, ""))?.[1])
+  // The year after the title is its last (IEEE: "IS4SI 2021, 2022"): a venue's name may hold its own.
+  if (fields["year"] === undefined) {
+    putDate(fields, [...head.rest.replace(/\d+\s*[-–—]+\s*\d+/g, "").matchAll(yearPatterns)].at(-1)?.[1])
+  }
   return fields
 }
 
