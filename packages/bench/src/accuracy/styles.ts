@@ -16,6 +16,11 @@ export interface Facts {
   readonly authors: ReadonlyArray<Person>
   /** The author list ends "et al." / "and others". */
   readonly etAl?: boolean | undefined
+  /**
+   * Every author of the paper whose authors `authors` are the first of (when `etAl`): what a
+   * reference manager holds and exports as RIS or CSL-JSON, which have no "et al.".
+   */
+  readonly everyAuthor?: ReadonlyArray<Person> | undefined
   readonly year: number
   /** ISO date (YYYY-MM-DD), when the reference gives one. */
   readonly date?: string | undefined
@@ -49,6 +54,9 @@ const initials = (given: string): string =>
 const compactInitials = (given: string): string => initials(given).replace(/[.\s]/g, "")
 const pagesOf = (f: Facts, dash = "–") => f.pages?.replace(/\s*-+\s*/g, dash)
 const doiUrl = (doi: string) => `https://doi.org/${doi}`
+/** The authors a reference manager exports: all of them, where a formatted list writes "et al.". */
+const exported = (f: Facts): ReadonlyArray<Person> => (f.etAl === true ? f.everyAuthor ?? f.authors : f.authors)
+
 const etAl = (f: Facts, words = "et al.") => (f.etAl === true ? ` ${words}` : "")
 const listed = (names: ReadonlyArray<string>, and: string, serial = true): string =>
   names.length <= 1
@@ -229,7 +237,7 @@ export const styles: ReadonlyArray<Style> = [
       [
         `TY  - ${f.conference === true ? "CPAPER" : "JOUR"}`,
         `TI  - ${f.title}`,
-        ...f.authors.map((p) => `AU  - ${p.family}, ${p.given}`),
+        ...exported(f).map((p) => `AU  - ${p.family}, ${p.given}`),
         `PY  - ${f.year}`,
         ...(f.date === undefined ? [] : [`DA  - ${f.date.replace(/-/g, "/")}`]),
         ...(f.venue === undefined ? [] : [`${f.conference === true ? "T2" : "JO"}  - ${f.venue}`]),
@@ -249,7 +257,7 @@ export const styles: ReadonlyArray<Style> = [
           id: key,
           type: f.conference === true ? "paper-conference" : "article-journal",
           title: f.title,
-          author: f.authors.map((p) => ({ family: p.family, given: p.given })),
+          author: exported(f).map((p) => ({ family: p.family, given: p.given })),
           issued: { "date-parts": [f.date === undefined ? [f.year] : f.date.split("-").map(Number)] },
           ...(f.venue === undefined ? {} : { "container-title": f.venue }),
           ...(f.volume === undefined ? {} : { volume: f.volume }),
