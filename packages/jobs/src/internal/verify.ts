@@ -182,10 +182,13 @@ const afterFirst = (ask: Ask, [result, others]: resolve.WithOthers, today: numbe
 
 const idOf = (ask: Ask): { readonly id?: "doi" | "arxiv" } => ask.id === undefined ? {} : { id: ask.id }
 
-/** Why the entry's id did not do: it named a paper of another title, or of none, or no paper. */
+/**
+ * Why the entry's id did not do: it named a paper of another title, or of none, or no paper (said
+ * without the id, which the verification's `input` is and a report prints before its notes).
+ */
 const idFailed = (ask: Ask, first: Resolve.Mismatch | Resolve.NotFound): string =>
   first._tag === "NotFound"
-    ? `${ask.input}: ${first.message}`
+    ? first.message
     : typeof first.paper.title === "string" && first.paper.title.trim().length > 0
     ? `${ask.input} is ${resolve.shown(first.paper.title)}, another title`
     : `${ask.input} is a paper without a title`
@@ -213,6 +216,12 @@ const afterTitle = (
   return result._tag === "NotFound"
     ? notFound(ask, [idFailed(ask, first)], { note: title, result })
     : notFound(ask, [idFailed(ask, first), title])
+}
+
+/** A verification with what the reader warned of in its entry (a field written twice alike) first in its notes. */
+const warned = (input: Verify.Input, v: Verification): Verification => {
+  const warnings = typeof input === "object" && "fields" in input ? input.warnings ?? [] : []
+  return warnings.length === 0 ? v : new Verification({ ...v, notes: [...warnings, ...v.notes] })
 }
 
 interface Pending {
@@ -250,7 +259,7 @@ const verifyChunk = (options: Resolve.ReferencesOptions, today: number) =>
     let next = 0
     const ready = (): ReadonlyArray<Verification> => {
       const done: Array<Verification> = []
-      while (next < out.length && out[next] !== undefined) done.push(out[next++]!)
+      for (; next < out.length && out[next] !== undefined; next++) done.push(warned(inputs[next]!, out[next]!))
       return done
     }
     const asked = asks.flatMap((ask, i) => ask.settled === undefined ? [i] : [])
