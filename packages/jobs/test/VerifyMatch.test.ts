@@ -119,6 +119,25 @@ describe("titles", () => {
         "the paper's title is \"Graph Kernels: A Survey of Methods\": a subtitle added or dropped; authors and year agree"
       )
     }))
+
+  it.effect("an id that names the paper with a subtitle added or dropped names that paper: verified when authors and year agree", () =>
+    Effect.gen(function*() {
+      const papers: ReadonlyArray<Record> = [{
+        paperId: A,
+        title: "Graph Kernels: A Survey of Methods",
+        year: 2020,
+        authors: ["Nils Kriege", "Fredrik Johansson"],
+        externalIds: { DOI: "10.1000/kernels" }
+      }]
+      const results = yield* verifyBib(String.raw`
+@article{dropped, title = {Graph Kernels}, author = {Kriege, Nils and Johansson, Fredrik}, year = {2020}, doi = {10.1000/kernels}}
+@article{wrongYear, title = {Graph Kernels}, author = {Kriege, Nils and Johansson, Fredrik}, year = {2015}, doi = {10.1000/kernels}}`)
+        .pipe(Effect.provide(server(papers)))
+      expect(results.map(brief)).toEqual([
+        { key: "dropped", status: "verified", differs: [], paper: A },
+        { key: "wrongYear", status: "mismatch", differs: ["title", "year"], paper: A }
+      ])
+    }))
 })
 
 describe("the choice among papers of one title", () => {

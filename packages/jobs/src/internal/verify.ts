@@ -159,6 +159,10 @@ const nearestToCheck = (ask: Ask, result: Resolve.NotFound): Paper | undefined =
     : undefined
 }
 
+const sameButSubtitle = (ask: Ask, paper: Paper): boolean =>
+  ask.given.title !== undefined && typeof paper.title === "string" &&
+  TitleMatch.relation(ask.given.title, paper.title) === "subtitle"
+
 /** The first pass's answer: a verification, or undefined when the entry's title is to be asked too. */
 const afterFirst = (ask: Ask, [result, others]: resolve.WithOthers, today: number): Verification | undefined => {
   const byTitleToo = ask.given.title !== undefined && ask.input !== ask.given.title
@@ -168,7 +172,12 @@ const afterFirst = (ask: Ask, [result, others]: resolve.WithOthers, today: numbe
         ? checked(ask, result.paper, { ...idOf(ask), named: true }, today)
         : chosen(ask, result.paper, others, today)
     case "Mismatch":
-      return undefined
+      // The id names the paper whose title is the entry's but for a subtitle added or dropped: it is
+      // that paper (as a title search would find it), and the authors and year decide, without a
+      // second request. Any other title is asked for.
+      return sameButSubtitle(ask, result.paper)
+        ? checked(ask, result.paper, { ...idOf(ask), named: true }, today)
+        : undefined
     case "NotFound": {
       if (byTitleToo) return undefined
       if (notAsked(result)) return unchecked(ask.key, ask.input, result.message, ask.entry)
