@@ -284,6 +284,22 @@ describe("venues", () => {
       expect(v!.status).toBe("verified")
       expect(v!.notes).toEqual(["venue \"ICML\" not confirmed: the paper is known only as a preprint"])
     }))
+
+  it.effect("a journal for a paper known only as a preprint is a difference: a journal article would be on record", () =>
+    Effect.gen(function*() {
+      const papers: ReadonlyArray<Record> = [{
+        paperId: A,
+        title: "Scaling Sparse Attention Models",
+        year: 2021,
+        authors: ["Ana Ruiz"],
+        venue: "arXiv.org"
+      }]
+      const [v] = yield* verifyBib(
+        "@article{k, title = {Scaling Sparse Attention Models}, author = {Ruiz, Ana}, year = {2021}, journal = {Nature}, volume = {12}, pages = {1--9}}"
+      ).pipe(Effect.provide(server(papers)))
+      expect(brief(v!)).toEqual({ key: "k", status: "mismatch", differs: ["venue"], paper: A })
+      expect(v!.differences?.[0]?.why).toBe("venue \"Nature\" not confirmed: the paper is known only as a preprint")
+    }))
 })
 
 describe("a failure of ours", () => {

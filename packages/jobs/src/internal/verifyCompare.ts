@@ -20,6 +20,8 @@ export interface Given {
   /** The authors as a list (see `verifyAuthors.ts`). */
   readonly authors?: AuthorList
   readonly venue?: string
+  /** The venue is a journal's (`journal`, `journaltitle`), not a book's or proceedings' (`booktitle`). */
+  readonly journal?: boolean
   /** Lower case, without `https://doi.org/` or `doi:`. */
   readonly doi?: string
   /** Without `arXiv:` or a version. */
@@ -68,7 +70,8 @@ export const givenOfFields = (fields: Readonly<Record<string, string>>): Given =
   const title = nonEmpty(plain(fields["title"] ?? ""))
   const year = yearOf(fields["year"] ?? fields["date"])
   const authors = fields["author"] === undefined ? undefined : authorList(fields["author"])
-  const venue = nonEmpty(plain(fields["journal"] ?? fields["journaltitle"] ?? fields["booktitle"] ?? ""))
+  const journal = fields["journal"] ?? fields["journaltitle"]
+  const venue = nonEmpty(plain(journal ?? fields["booktitle"] ?? ""))
   const doi = nonEmpty(doiKey(plain(fields["doi"] ?? "")))
   const eprint = plain(fields["eprint"] ?? "")
   const archive = plain(fields["archiveprefix"] ?? fields["eprinttype"] ?? "").toLowerCase()
@@ -79,7 +82,7 @@ export const givenOfFields = (fields: Readonly<Record<string, string>>): Given =
     ...(title === undefined ? {} : { title }),
     ...(year === undefined ? {} : { year }),
     ...(authors === undefined || authors.names.length === 0 ? {} : { authors }),
-    ...(venue === undefined ? {} : { venue }),
+    ...(venue === undefined ? {} : { venue, journal: journal !== undefined }),
     ...(doi === undefined ? {} : { doi }),
     ...(arxiv === undefined ? {} : { arxiv })
   }
@@ -236,7 +239,11 @@ const venueNames = (paper: Paper): ReadonlyArray<string> =>
   [paper.venue, paper.journal?.name, paper.publicationVenue?.name, ...(paper.publicationVenue?.alternate_names ?? [])]
     .filter((n): n is string => typeof n === "string" && n.trim().length > 0).map(decoded)
 
-const compareVenue = (venue: string, paper: Paper): { readonly differs: boolean; readonly note?: string } => {
+const compareVenue = (
+  venue: string,
+  journal: boolean,
+  paper: Paper
+): { readonly differs: boolean; readonly note?: string } => {
   const names = venueNames(paper)
   const published = names.filter((n) => !isPreprintVenue(n))
   // A preprint cited for a paper since published, or a publication the server knows as a preprint
@@ -247,11 +254,13 @@ const compareVenue = (venue: string, paper: Paper): { readonly differs: boolean;
       note: `cited as a preprint; published in ${JSON.stringify(published[0])}`
     }
   }
-  // Known only as a preprint: where it was published cannot be confirmed, nor shown wrong. Not a
+  // Known only as a preprint: where it was published cannot be confirmed. Proceedings are not a
   // difference: real references cite the proceedings of many papers the server knows from arXiv.
+  // A journal is: a journal article has a DOI of its own, which the server merges with its preprint,
+  // so a journal the server has never heard of for it is a publication nobody recorded.
   if (published.length === 0) {
     return names.length === 0 ? { differs: false } : {
-      differs: false,
+      differs: journal,
       note: `venue ${JSON.stringify(venue)} not confirmed: the paper is known only as a preprint`
     }
   }
@@ -345,11 +354,11 @@ const compareRest = (given: Given, paper: Paper, today: number, differs: Array<D
     }
   }
   if (given.venue !== undefined) {
-    const venue = compareVenue(given.venue, paper)
+    const venue = compareVenue(given.venue, given.journal === true, paper)
     if (venue.differs) {
-      differs.push({ field: "venue", given: given.venue, record: venueNames(paper)[0] ?? "", why: "another venue" })
-    }
-    if (venue.note !== undefined) notes.push(venue.note)
+      const why = venue.note ?? "another venue"
+      differs.push({ field: "venue", given: given.venue, record: venueNames(paper)[0] ?? "", why })
+    } else if (venue.note !== undefined) notes.push(venue.note)
   }
 }
 
