@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { TitleMatch, Verify } from "../src/index.js"
+import { inputOf } from "../src/internal/bibtex.js"
 import { authorList, compareAuthors, displayName } from "../src/internal/verifyAuthors.js"
 import { corpusServer } from "./support/CorpusServer.js"
 
@@ -48,6 +49,8 @@ const brief = (v: Verify.Verification) => ({
   differs: v.differs,
   paper: v.paper?.paperId
 })
+
+const bibtexInput = (e: Verify.Entry) => inputOf({ type: "", key: e.key, fields: e.fields, line: 0 })
 
 const A = "a".repeat(40)
 const B = "b".repeat(40)
@@ -138,6 +141,34 @@ describe("titles", () => {
         { key: "wrongYear", status: "mismatch", differs: ["title", "year"], paper: A }
       ])
     }))
+})
+
+describe("ids", () => {
+  it.effect("a url that is a DOI link is the entry's DOI when it has no doi field: checked like one", () =>
+    Effect.gen(function*() {
+      const papers: ReadonlyArray<Record> = [
+        { paperId: A, title: "Graph Kernels", year: 2020, authors: ["Nils Kriege"], externalIds: { DOI: "10.1000/kernels" } },
+        { paperId: B, title: "Sparse Coding", year: 2011, authors: ["Honglak Lee"], externalIds: { DOI: "10.1000/sparse" } }
+      ]
+      const results = yield* verifyBib(String.raw`
+@article{right, title = {Graph Kernels}, author = {Kriege, Nils}, year = {2020}, url = {https://doi.org/10.1000/kernels}}
+@article{other, title = {Graph Kernels}, author = {Kriege, Nils}, year = {2020}, url = {https://doi.org/10.1000/sparse}}
+@article{page, title = {Graph Kernels}, author = {Kriege, Nils}, year = {2020}, url = {https://example.org/kernels}}`)
+        .pipe(Effect.provide(server(papers)))
+      expect(results.map((v) => [v.input, v.status, v.differs])).toEqual([
+        ["DOI:10.1000/kernels", "verified", []],
+        ["DOI:10.1000/sparse", "mismatch", ["doi"]],
+        ["Graph Kernels", "verified", []]
+      ])
+    }))
+
+  it("arXiv eprints are read as core's PaperId.recognise reads them: old style, versions, categories", () => {
+    const inputs = Verify.fromBibtex(String.raw`
+@misc{a, eprint = {hep-th/9901001v2}, title = {T}}
+@misc{b, eprint = {arXiv:2405.05667v1 [cs.CL]}, title = {T}}
+@misc{c, eprint = {12345678}, eprinttype = {pubmed}, title = {T}}`)
+    expect(inputs.map((e) => bibtexInput(e))).toEqual(["ARXIV:hep-th/9901001", "ARXIV:2405.05667", "T"])
+  })
 })
 
 describe("the choice among papers of one title", () => {

@@ -3,9 +3,9 @@
  * behind `Verify.references`. Each comparison forgives what a correct reference may well differ in
  * (case, accents, TeX, initials, abbreviated venues, a preprint's year) and reports the rest.
  */
-import type { Paper } from "@s2-effect/core"
-import { plain } from "./bibtex.js"
-import { isNewArxivId, withoutArxivPrefix, withoutDoiPrefix } from "./ids.js"
+import { type Paper, PaperId } from "@s2-effect/core"
+import { idsOf, plain } from "./bibtex.js"
+import { withoutDoiPrefix } from "./ids.js"
 import { stopWords } from "./text.js"
 import * as TitleMatch from "./titleMatch.js"
 import { type AuthorList, authorList, compareAuthors, displayName, familyIn, words } from "./verifyAuthors.js"
@@ -48,7 +48,10 @@ export interface Comparison {
 export const doiKey = (doi: string): string => withoutDoiPrefix(doi.trim()).toLowerCase()
 
 /** An arXiv id as compared: without `arXiv:` and a version, lower case. */
-export const arxivKey = (id: string): string => withoutArxivPrefix(id.trim()).replace(/v\d+$/i, "").toLowerCase()
+export const arxivKey = (id: string): string => {
+  const r = PaperId.recognise(/^arxiv:/i.test(id.trim()) ? id : `arXiv:${id}`)
+  return (r._tag === "Id" && r.id.startsWith("ARXIV:") ? r.id.slice("ARXIV:".length) : id.trim()).toLowerCase()
+}
 
 const nonEmpty = (text: string | undefined): string | undefined =>
   text === undefined || text.length === 0 ? undefined : text
@@ -72,12 +75,11 @@ export const givenOfFields = (fields: Readonly<Record<string, string>>): Given =
   const authors = fields["author"] === undefined ? undefined : authorList(fields["author"])
   const journal = fields["journal"] ?? fields["journaltitle"]
   const venue = nonEmpty(plain(journal ?? fields["booktitle"] ?? ""))
-  const doi = nonEmpty(doiKey(plain(fields["doi"] ?? "")))
-  const eprint = plain(fields["eprint"] ?? "")
-  const archive = plain(fields["archiveprefix"] ?? fields["eprinttype"] ?? "").toLowerCase()
-  const arxiv = archive === "arxiv" || withoutArxivPrefix(eprint) !== eprint || isNewArxivId(eprint)
-    ? nonEmpty(arxivKey(eprint))
-    : undefined
+  // The ids as the entry is asked by (`idsOf`); the DOI field as written, which may be arXiv's DOI.
+  const ids = idsOf(fields)
+  const doi = nonEmpty(doiKey(plain(fields["doi"] ?? ""))) ??
+    (ids.doi === undefined ? undefined : doiKey(ids.doi.slice("DOI:".length)))
+  const arxiv = ids.arxiv === undefined ? undefined : nonEmpty(arxivKey(ids.arxiv))
   return {
     ...(title === undefined ? {} : { title }),
     ...(year === undefined ? {} : { year }),
