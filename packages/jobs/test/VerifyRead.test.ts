@@ -209,6 +209,20 @@ describe("Verify.read: formatted references, each style", () => {
       title: "Leveraging Developmental Psychology to Evaluate Artificial Intelligence",
       year: "2022"
     })
+    const [mcstay, turing] = entries(
+      "A. McStay, Replika in the Metaverse: the moral problem with empathy in ‘It from Bit’, Ai and Ethics, 2022.\n" +
+        "A. Turing et al., Studies in the History of Probability and Statistics. XXXVII, 1979."
+    )
+    expect(mcstay!.fields).toMatchObject({
+      author: "McStay, A.",
+      title: "Replika in the Metaverse: the moral problem with empathy in ‘It from Bit’",
+      journal: "Ai and Ethics"
+    })
+    expect(turing!.fields).toMatchObject({
+      author: "Turing, A. and others",
+      title: "Studies in the History of Probability and Statistics. XXXVII",
+      year: "1979"
+    })
     expect(zou!.fields).toMatchObject({
       author: "Zou, K. and others",
       title: "Enhanced Patient-Centricity: How Industry Is Optimizing Care",

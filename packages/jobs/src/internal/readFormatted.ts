@@ -202,12 +202,13 @@ const layouts: ReadonlyArray<(text: string) => Head | undefined> = [
     const authors = year === null ? m[1]! : m[1]!.slice(0, year.index)
     return { authors, title, ...(year === null ? {} : { year: year[1]! }), rest: m[5]! }
   },
-  // Elsevier, and lists that drop IEEE's quotes: A. Vaswani, N. Shazeer et al., Title, Venue, 2017.
+  // Elsevier, and lists that drop IEEE's quotes: A. Vaswani, N. Shazeer et al., Title, Venue, 2017
+  // (the venue may be left out). A quoted title was taken by the layout before.
   (text) => {
     const m = initialsFirst.exec(text)
-    const end = m === null ? null : /,\s*(?:in:?\s+|In:?\s+)?([^,]+),\s*(1[6-9]\d\d|20\d\d)[a-z]?\.?$/u.exec(m[2]!)
-    if (m === null || end === null || /[“"‘]/u.test(text)) return undefined
-    return { authors: m[1]!, title: m[2]!.slice(0, end.index), year: end[2]!, rest: end[1]! }
+    const end = m === null ? null : /(?:,\s*(?:in:?\s+|In:?\s+)?([^,]*))?,\s*(1[6-9]\d\d|20\d\d)[a-z]?\.?$/u.exec(m[2]!)
+    if (m === null || end === null || end.index === 0) return undefined
+    return { authors: m[1]!, title: m[2]!.slice(0, end.index), year: end[2]!, rest: end[1] ?? "" }
   },
   // APA, Harvard: authors (2017). Title. Rest — and ACM, Chicago author-date: authors. 2017. Title. Rest.
   // A bare year stands alone, ended by its point: "Intelligence. 2022 IEEE Conference" is a
