@@ -147,8 +147,20 @@ describe("ids", () => {
   it.effect("a url that is a DOI link is the entry's DOI when it has no doi field: checked like one", () =>
     Effect.gen(function*() {
       const papers: ReadonlyArray<Record> = [
-        { paperId: A, title: "Graph Kernels", year: 2020, authors: ["Nils Kriege"], externalIds: { DOI: "10.1000/kernels" } },
-        { paperId: B, title: "Sparse Coding", year: 2011, authors: ["Honglak Lee"], externalIds: { DOI: "10.1000/sparse" } }
+        {
+          paperId: A,
+          title: "Graph Kernels",
+          year: 2020,
+          authors: ["Nils Kriege"],
+          externalIds: { DOI: "10.1000/kernels" }
+        },
+        {
+          paperId: B,
+          title: "Sparse Coding",
+          year: 2011,
+          authors: ["Honglak Lee"],
+          externalIds: { DOI: "10.1000/sparse" }
+        }
       ]
       const results = yield* verifyBib(String.raw`
 @article{right, title = {Graph Kernels}, author = {Kriege, Nils}, year = {2020}, url = {https://doi.org/10.1000/kernels}}

@@ -152,7 +152,8 @@ const styles: ReadonlyArray<{
   },
   {
     style: "initials first, title without quotes, venue and year (Elsevier's order)",
-    text: "A. Vaswani, N. Shazeer, N. Parmar et al., Attention is all you need, Advances in Neural Information Processing Systems, 2017.\n" +
+    text:
+      "A. Vaswani, N. Shazeer, N. Parmar et al., Attention is all you need, Advances in Neural Information Processing Systems, 2017.\n" +
       "Y. LeCun, Y. Bengio and G. Hinton, Deep learning, Nature, 2015. doi:10.1038/nature14539",
     first: ["Vaswani, A.", "LeCun, Y."],
     venue: "Advances in Neural Information Processing Systems",
@@ -242,8 +243,12 @@ describe("Verify.read: formatted references, each style", () => {
     )
     expect(turing!.fields["title"]).toBe("Academics' perceptions: A practical application of Turing’s Imitation Game")
     expect(mcstay!.fields["title"]).toBe("Replika in the Metaverse: the moral problem with empathy in ‘It from Bit’")
-    expect(ai!.fields["title"]).toBe("Does Anyone Dream of Invisible A.I.? A Critique of the Making Invisible of A.I. Policing")
-    expect(guide!.fields["title"]).toBe("Ethical use of Artificial Intelligence in Health Professions Education: AMEE Guide No. 158")
+    expect(ai!.fields["title"]).toBe(
+      "Does Anyone Dream of Invisible A.I.? A Critique of the Making Invisible of A.I. Policing"
+    )
+    expect(guide!.fields["title"]).toBe(
+      "Ethical use of Artificial Intelligence in Health Professions Education: AMEE Guide No. 158"
+    )
     expect(ross!.fields["author"]).toMatch(/^Ross, A\. and Fernandez‐Granda, C\. and Zanna, L\.?$/)
     expect(ieee!.fields["year"]).toBe("2022")
   })

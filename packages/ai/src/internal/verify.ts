@@ -141,7 +141,9 @@ const isInputs = (u: ReadonlyArray<Verify.Input> | ToolFailure): u is ReadonlyAr
 /** The inputs of `text`, read as `s2 verify` reads a file (`Verify.read`), or why it cannot be. */
 const readText = (text: string): ReadonlyArray<Verify.Input> | ToolFailure => {
   const read = Verify.read(text)
-  return Result.isFailure(read) ? failure("badParameter", `the text cannot be read: ${read.failure.message}`) : read.success.inputs
+  return Result.isFailure(read)
+    ? failure("badParameter", `the text cannot be read: ${read.failure.message}`)
+    : read.success.inputs
 }
 
 /** The inputs of a call: the text's references, the .bib's entries or the lines; a failure when not one of them, or too many. */
@@ -160,11 +162,15 @@ const inputsOf = (params: Params): ReadonlyArray<Verify.Input> | ToolFailure => 
     : params.lines!.map((line, i): Verify.Input => ({ key: String(i + 1), text: line }))
   if (!isInputs(inputs)) return inputs
   const what = params.text !== undefined ? "text" : "bibtex text"
-  if (inputs.length === 0) return failure("badParameter", `the ${what} has no ${params.text !== undefined ? "references" : "entries"}`)
+  if (inputs.length === 0) {
+    return failure("badParameter", `the ${what} has no ${params.text !== undefined ? "references" : "entries"}`)
+  }
   if (inputs.length > limits.lines) {
     return failure(
       "badParameter",
-      `the ${what} has ${inputs.length} ${params.text !== undefined ? "references" : "entries"}: give at most ${limits.lines} a call`
+      `the ${what} has ${inputs.length} ${
+        params.text !== undefined ? "references" : "entries"
+      }: give at most ${limits.lines} a call`
     )
   }
   return inputs

@@ -314,7 +314,9 @@ export const badKinds: ReadonlyArray<BadKind> = [
     needs: ["title", "authors"],
     make: (p, pool, r) => {
       const b = strangerTo(pool, r, p)
-      return b === undefined ? undefined : { ...factsOf(p), authors: factsOf(b).authors, etAl: factsOf(b).etAl, everyAuthor: factsOf(b).everyAuthor }
+      return b === undefined
+        ? undefined
+        : { ...factsOf(p), authors: factsOf(b).authors, etAl: factsOf(b).etAl, everyAuthor: factsOf(b).everyAuthor }
     }
   },
   {

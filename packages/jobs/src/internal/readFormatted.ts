@@ -135,7 +135,9 @@ const yearPatterns = /\b(1[6-9]\d\d|20\d\d)[a-z]?\b/g
 // A point ends no sentence after an abbreviation written with points ("A.I.", "U.S.") or before a
 // number it abbreviates the name of ("Guide No. 158", "Vol. 2").
 const firstSentence = (text: string): readonly [string, string] => {
-  const m = /^(.+?)(?:(?<=[?!])\s+|(?<!(?:^|[\s(])(?:\p{Lu}\.)+\p{Lu})(?<!\b(?:No|Vol|Pt|Part|Nr))\.\s+|\.?$)/su.exec(text)
+  const m = /^(.+?)(?:(?<=[?!])\s+|(?<!(?:^|[\s(])(?:\p{Lu}\.)+\p{Lu})(?<!\b(?:No|Vol|Pt|Part|Nr))\.\s+|\.?$)/su.exec(
+    text
+  )
   return m === null ? [text, ""] : [m[1]!.trim(), text.slice(m[0].length).trim()]
 }
 
@@ -225,7 +227,9 @@ const layouts: ReadonlyArray<(text: string) => Head | undefined> = [
   // colon; else the colon is a title's ("Lomas T. Stranger than we can imagine: the possibility…").
   (text) => {
     const m = /^([^:\d()]+?):\s+(.+)$/su.exec(text)
-    if (m === null || !onlyInitialsPoints(m[1]!) || !/(?:(?:^|[\s.,-])\p{Lu}|\bal)\.$/u.test(m[1]!.trim())) return undefined
+    if (m === null || !onlyInitialsPoints(m[1]!) || !/(?:(?:^|[\s.,-])\p{Lu}|\bal)\.$/u.test(m[1]!.trim())) {
+      return undefined
+    }
     const [title, rest] = sentence(m[2]!)
     return { authors: m[1]!, title, rest }
   },

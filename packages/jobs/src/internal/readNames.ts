@@ -23,7 +23,8 @@ const givenOnly = (token: string): boolean =>
 /** A family name standing alone: one capitalised word, particles before it allowed. */
 const familyOnly = (token: string): boolean => {
   const words = token.split(/\s+/)
-  return /^\p{Lu}[\p{L}'’\u2010\u2011-]+$/u.test(words.at(-1)!) && words.slice(0, -1).every((w) => particles.has(w.toLowerCase()))
+  return /^\p{Lu}[\p{L}'’\u2010\u2011-]+$/u.test(words.at(-1)!) &&
+    words.slice(0, -1).every((w) => particles.has(w.toLowerCase()))
 }
 
 /** One name written in order ("A. Vaswani", "Ashish Vaswani", "Vaswani A"): "Family, Given". */
