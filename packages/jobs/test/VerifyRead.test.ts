@@ -253,6 +253,22 @@ describe("Verify.read: formatted references, each style", () => {
     expect(ieee!.fields["year"]).toBe("2022")
   })
 
+  it("a list that starts with an author: a wrapped title or venue line that starts with neither a name nor a year goes on the reference before", () => {
+    const text = "Copeland, B. (2023). Early AI in Britain: Turing et al..\n" +
+      "IEEE Annals of the History of Computing, 45, 19–31.\n" +
+      "https://doi.org/10.1109/mahc.2023.3300660\n" +
+      "Li, K. (2022). Application of Artificial Intelligence System\n" +
+      "Based on Wireless Sensor Network in Enterprise Management.\n" +
+      "Computational Intelligence and Neuroscience, 2022.\n" +
+      "World Health Organization. (2021). Ethics and governance of artificial intelligence for health. WHO."
+    expect(read(text).format).toBe("formatted")
+    expect(entries(text).map((e) => e.fields["title"])).toEqual([
+      "Early AI in Britain: Turing et al",
+      "Application of Artificial Intelligence System Based on Wireless Sensor Network in Enterprise Management",
+      "Ethics and governance of artificial intelligence for health"
+    ])
+  })
+
   it("an arXiv id in a reference is its eprint, a numbered list's number its key, pages as BibTeX writes them", () => {
     const [bert] = entries(
       "[7] J. Devlin, M.-W. Chang, K. Lee, and K. Toutanova, “BERT: Pre-training of deep bidirectional transformers for language understanding,” arXiv preprint arXiv:1810.04805v2, 2018.\n" +

@@ -49,6 +49,16 @@ const between = (left: string, right: string): { readonly drop: number; readonly
   return { drop: 0, glue: " " }
 }
 
+/** A line that starts with an inverted name ("Vaswani, A.", "LeCun, Yann"), as APA, Harvard, Chicago and MLA start a reference. */
+const invertedName = /^\s*\p{Lu}[\p{L}'’\u2010\u2011-]+(?:\s+\p{Lu}[\p{L}'’\u2010\u2011-]+)?,\s+\p{Lu}/u
+
+/**
+ * Whether a line may start a reference of a list whose first starts with an inverted name: it
+ * starts so too, or gives a year in parentheses (an organisation as author: "World Health
+ * Organization. (2020)."). A title or venue wrapped onto a line of its own does neither.
+ */
+const startsAuthorFirst = (line: string): boolean => invertedName.test(line) || /\((?:1[6-9]|20)\d\d[a-z]?\)/.test(line)
+
 interface Open {
   readonly parts: Array<string>
   readonly line: number
@@ -67,6 +77,7 @@ export const cut = (text: string): ReadonlyArray<Cut> => {
   const numbered = numberOf(lines[first]!) !== undefined
   const blankSeparated = !numbered && lines.slice(first, lastLine).some(isBlank)
   const indentFirst = /^\s/.test(lines[first]!)
+  const authorFirst = invertedName.test(lines[first]!)
   const out: Array<Open> = []
   let blank = true
   lines.forEach((raw, i) => {
@@ -82,7 +93,7 @@ export const cut = (text: string): ReadonlyArray<Cut> => {
         ? n !== undefined && n === (last.number ?? 0) + 1
         : blankSeparated
         ? blank
-        : !continues(last.last, raw, indentFirst))
+        : !continues(last.last, raw, indentFirst) && (!authorFirst || startsAuthorFirst(raw)))
     blank = false
     if (starts) {
       const first = numbered && n !== undefined ? raw.replace(numbering, "").trim() : line
