@@ -302,7 +302,7 @@ export const badKinds: ReadonlyArray<BadKind> = [
   },
   {
     name: "partial authors (first real, rest invented)",
-    needs: ["title", "authors"],
+    needs: ["title", "authors", "coauthors"],
     make: (p, _pool, r) => {
       const f = factsOf(p)
       const rest = Array.from({ length: Math.max(2, f.authors.length - 1) }, () => inventedPerson(r))

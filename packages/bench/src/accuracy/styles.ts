@@ -36,8 +36,12 @@ export interface Facts {
 /** How a reference reaches the verifier: a .bib text, or a text another reader must make out. */
 export type Format = "bibtex" | "ris" | "csl-json" | "formatted" | "line"
 
-/** What a style shows of the facts: a bad kind is written only in styles showing what it falsifies. */
-export type Shown = "title" | "authors" | "year" | "venue" | "doi"
+/**
+ * What a style shows of the facts: a bad kind is written only in styles showing what it falsifies.
+ * `authors` is the first author at least; `coauthors` the others too (MLA and "A. Hussain et al."
+ * write the first alone and "et al.", so an invented co-author is not in what they write).
+ */
+export type Shown = "title" | "authors" | "coauthors" | "year" | "venue" | "doi"
 
 export interface Style {
   readonly name: string
@@ -48,7 +52,7 @@ export interface Style {
   readonly write: (facts: Facts, key: string) => string
 }
 
-const full: ReadonlyArray<Shown> = ["title", "authors", "year", "venue", "doi"]
+const full: ReadonlyArray<Shown> = ["title", "authors", "coauthors", "year", "venue", "doi"]
 const initials = (given: string): string =>
   given.split(/[\s.-]+/).filter((w) => w.length > 0).map((w) => `${w[0]!.toUpperCase()}.`).join(" ")
 const compactInitials = (given: string): string => initials(given).replace(/[.\s]/g, "")
@@ -139,7 +143,7 @@ export const styles: ReadonlyArray<Style> = [
   {
     name: "bibtex, Given Family, no doi",
     format: "bibtex",
-    shows: ["title", "authors", "year", "venue"],
+    shows: ["title", "authors", "coauthors", "year", "venue"],
     write: (f, key) =>
       bib(f.conference === true ? "inproceedings" : "article", key, [
         ["author", bibAuthors(f, "given")],
@@ -151,7 +155,7 @@ export const styles: ReadonlyArray<Style> = [
   {
     name: "bibtex @misc arXiv eprint",
     format: "bibtex",
-    shows: ["title", "authors", "year"],
+    shows: ["title", "authors", "coauthors", "year"],
     fits: hasArxiv,
     write: (f, key) =>
       bib("misc", key, [
@@ -166,7 +170,7 @@ export const styles: ReadonlyArray<Style> = [
   {
     name: "bibtex title, author, year only",
     format: "bibtex",
-    shows: ["title", "authors", "year"],
+    shows: ["title", "authors", "coauthors", "year"],
     write: (f, key) =>
       bib("article", key, [["title", f.title], ["author", bibAuthors(f, "family")], ["year", String(f.year)]])
   },
