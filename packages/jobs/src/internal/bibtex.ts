@@ -364,8 +364,7 @@ export const idsOf = (f: Readonly<Record<string, string>>): {
   const eprint = plain(f["eprint"] ?? "")
   const archive = plain(f["archiveprefix"] ?? f["eprinttype"] ?? "").toLowerCase()
   const arxiv = archive === "" || archive === "arxiv"
-    ? recognisedAs("ARXIV:", eprint) ?? recognisedAs("ARXIV:", `arXiv:${eprint}`) ??
-      (archive === "arxiv" && eprint.length > 0 ? `ARXIV:${eprint}` : undefined)
+    ? recognisedAs("ARXIV:", eprint) ?? (archive === "arxiv" && eprint.length > 0 ? `ARXIV:${eprint}` : undefined)
     : undefined
   if (doi !== undefined || arxiv !== undefined) {
     return { ...(doi === undefined ? {} : { doi }), ...(arxiv === undefined ? {} : { arxiv }) }
