@@ -24,7 +24,7 @@
  * | `resolve_references` | `lines` |
  * | `citation_graph` | `seeds`, `direction?` ("references"), `depth?` (1), `perNode?` (10), `maxNodes?` (50) |
  * | `related_papers` | `seeds`, `top?` (20) |
- * | `verify_references` | `bibtex` or `lines` |
+ * | `verify_references` | `text` (any form, read as `s2 verify` reads a file), `bibtex` or `lines` |
  *
  * @since 1.0.0
  */

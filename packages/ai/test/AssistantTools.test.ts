@@ -135,7 +135,7 @@ const parameterNames: { readonly [N in Name]: ReadonlyArray<string> } = {
   resolve_references: ["lines"],
   citation_graph: ["seeds", "direction", "depth", "perNode", "maxNodes"],
   related_papers: ["seeds", "top"],
-  verify_references: ["bibtex", "lines"]
+  verify_references: ["text", "bibtex", "lines"]
 }
 
 interface JsonObject {

@@ -122,6 +122,23 @@ describe("verify_references", () => {
       expect(value.references.map((r) => [r.key, r.status])).toEqual([["1", "verified"], ["2", "notFound"]])
     }).pipe(Effect.provide(emulated())))
 
+  it.effect("text: a list in any form, read as s2 verify reads a file (RIS, formatted references)", () =>
+    Effect.gen(function*() {
+      const ris = "TY  - JOUR\nTI  - Computing Machinery and Intelligence\nAU  - Turing, Alan M.\nPY  - 1950\n" +
+        "DO  - 10.1093/mind/lix.236.433\nER  - \n"
+      const fromRis = yield* answer({ text: ris })
+      expect(fromRis.value.references.map((r) => r.status)).toEqual(["verified"])
+      const apa = "Turing, A. M. (1950). Computing machinery and intelligence. Mind, 59(236), 433–460.\n" +
+        "Vaswani, A., Shazeer, N., Parmar, N., Uszkoreit, J., Jones, L., Gomez, A. N., Kaiser, L., & Polosukhin, I. (2017). Attention is all you need. arXiv."
+      const fromApa = yield* answer({ text: apa })
+      expect(fromApa.value.references.map((r) => [r.key, r.paper?.title])).toEqual([
+        ["1", "Computing Machinery and Intelligence"],
+        ["2", "Attention Is All You Need"]
+      ])
+      const refused = yield* call({ text: "[{\"broken\": " })
+      expect((refused.result as { message: string }).message).toMatch(/the text cannot be read: /)
+    }).pipe(Effect.provide(emulated())))
+
   it.effect("neither or both of bibtex and lines, no entries or too many: a badParameter failure, no request", () =>
     Effect.gen(function*() {
       const tooMany = Array.from({ length: 201 }, (_, i) => `@misc{k${i}, title = {T ${i}}}`).join("\n")
@@ -129,6 +146,7 @@ describe("verify_references", () => {
         const [params, message] of [
           [{}, "give bibtex (a .bib file's text) or lines"],
           [{ bibtex: BIB, lines: ["x"] }, "give bibtex (a .bib file's text) or lines"],
+          [{ text: BIB, bibtex: BIB }, "give bibtex (a .bib file's text) or lines"],
           [{ bibtex: "no entries here" }, "the bibtex text has no entries"],
           [{ bibtex: tooMany }, "the bibtex text has 201 entries: give at most 200 a call"]
         ] as const
@@ -161,7 +179,7 @@ describe("verify_references", () => {
       const c = yield* McpTest.makeClient(AssistantTools.mcp, { protocols: [McpProtocol.v2025_11_25] })
       const { tools } = yield* c.listTools()
       const listed = tools.find((t) => t.name === "verify_references")!
-      expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(["bibtex", "lines"])
+      expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(["text", "bibtex", "lines"])
       expect(listed.annotations?.readOnlyHint).toBe(true)
       const calling = yield* Effect.forkChild(c.callTool({ name: "verify_references", arguments: { bibtex: BIB } }))
       const called = yield* settle(calling, "1 second")

@@ -57,6 +57,11 @@ describe("Resolve.references", () => {
     Effect.gen(function*() {
       const results = yield* resolve(["DOI:10.9999/a", "CorpusId:999999999"])
       expect(results.map((r) => r._tag === "NotFound" && r.notFound)).toEqual(["unknownId", "unknownId"])
+      // The input is printed before the message: the message does not repeat it.
+      expect(results.map((r) => r._tag === "NotFound" && r.message)).toEqual([
+        "not known to Semantic Scholar",
+        "not known to Semantic Scholar"
+      ])
     }).pipe(Effect.provide(emulated())))
 
   it.effect("a stream of inputs, and a lone string as one input", () =>

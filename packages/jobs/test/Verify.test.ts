@@ -135,7 +135,7 @@ describe("Verify.references", () => {
         { key: "nothing", status: "notFound", differs: [], paper: undefined }
       ])
       expect(results[0]!.notes[0]).toBe(
-        "DOI:10.9999/invented.1950: DOI:10.9999/invented.1950 is not known to Semantic Scholar; found by the title"
+        "not known to Semantic Scholar; found by the title"
       )
       expect(results[1]!.notes[0]).toBe(
         "DOI:10.1093/mind/lix.236.433 is \"Computing Machinery and Intelligence\", another title; found by the title"
@@ -146,7 +146,7 @@ describe("Verify.references", () => {
       expect(results[3]!.notes).toHaveLength(2)
       expect(results[3]!.nearestNote).toMatch(/^the title: no paper has this title; the nearest, "Deep variational/)
       expect(results[3]!.notesBesideNearest).toEqual([
-        "DOI:10.9999/invented.2016: DOI:10.9999/invented.2016 is not known to Semantic Scholar"
+        "not known to Semantic Scholar"
       ])
       expect(results.slice(0, 3).map((v) => [v.nearestNote, v.notesBesideNearest])).toEqual(
         results.slice(0, 3).map((v) => [undefined, v.notes])
@@ -295,6 +295,8 @@ describe("a field written twice (issue 44 point 3)", () => {
       expect(fake!.status).not.toBe("verified")
       expect(fake!.notes.join(" ")).toMatch(/title, year are written twice with different values/)
       expect(twice!.status).toBe("verified")
+      // Read alike, so verified, but what BibTeX warns of is said with it.
+      expect(twice!.notes).toEqual(["year is written twice with the same value: BibTeX uses the first and warns"])
     }).pipe(Effect.provide(emulated())))
 })
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { TitleMatch, Verify } from "../src/index.js"
+import { inputOf } from "../src/internal/bibtex.js"
 import { authorList, compareAuthors, displayName } from "../src/internal/verifyAuthors.js"
 import { corpusServer } from "./support/CorpusServer.js"
 
@@ -48,6 +49,8 @@ const brief = (v: Verify.Verification) => ({
   differs: v.differs,
   paper: v.paper?.paperId
 })
+
+const bibtexInput = (e: Verify.Entry) => inputOf({ type: "", key: e.key, fields: e.fields, line: 0 })
 
 const A = "a".repeat(40)
 const B = "b".repeat(40)
@@ -119,6 +122,65 @@ describe("titles", () => {
         "the paper's title is \"Graph Kernels: A Survey of Methods\": a subtitle added or dropped; authors and year agree"
       )
     }))
+
+  it.effect("an id that names the paper with a subtitle added or dropped names that paper: verified when authors and year agree", () =>
+    Effect.gen(function*() {
+      const papers: ReadonlyArray<Record> = [{
+        paperId: A,
+        title: "Graph Kernels: A Survey of Methods",
+        year: 2020,
+        authors: ["Nils Kriege", "Fredrik Johansson"],
+        externalIds: { DOI: "10.1000/kernels" }
+      }]
+      const results = yield* verifyBib(String.raw`
+@article{dropped, title = {Graph Kernels}, author = {Kriege, Nils and Johansson, Fredrik}, year = {2020}, doi = {10.1000/kernels}}
+@article{wrongYear, title = {Graph Kernels}, author = {Kriege, Nils and Johansson, Fredrik}, year = {2015}, doi = {10.1000/kernels}}`)
+        .pipe(Effect.provide(server(papers)))
+      expect(results.map(brief)).toEqual([
+        { key: "dropped", status: "verified", differs: [], paper: A },
+        { key: "wrongYear", status: "mismatch", differs: ["title", "year"], paper: A }
+      ])
+    }))
+})
+
+describe("ids", () => {
+  it.effect("a url that is a DOI link is the entry's DOI when it has no doi field: checked like one", () =>
+    Effect.gen(function*() {
+      const papers: ReadonlyArray<Record> = [
+        {
+          paperId: A,
+          title: "Graph Kernels",
+          year: 2020,
+          authors: ["Nils Kriege"],
+          externalIds: { DOI: "10.1000/kernels" }
+        },
+        {
+          paperId: B,
+          title: "Sparse Coding",
+          year: 2011,
+          authors: ["Honglak Lee"],
+          externalIds: { DOI: "10.1000/sparse" }
+        }
+      ]
+      const results = yield* verifyBib(String.raw`
+@article{right, title = {Graph Kernels}, author = {Kriege, Nils}, year = {2020}, url = {https://doi.org/10.1000/kernels}}
+@article{other, title = {Graph Kernels}, author = {Kriege, Nils}, year = {2020}, url = {https://doi.org/10.1000/sparse}}
+@article{page, title = {Graph Kernels}, author = {Kriege, Nils}, year = {2020}, url = {https://example.org/kernels}}`)
+        .pipe(Effect.provide(server(papers)))
+      expect(results.map((v) => [v.input, v.status, v.differs])).toEqual([
+        ["DOI:10.1000/kernels", "verified", []],
+        ["DOI:10.1000/sparse", "mismatch", ["doi"]],
+        ["Graph Kernels", "verified", []]
+      ])
+    }))
+
+  it("arXiv eprints are read as core's PaperId.recognise reads them: old style, versions, categories", () => {
+    const inputs = Verify.fromBibtex(String.raw`
+@misc{a, eprint = {hep-th/9901001v2}, title = {T}}
+@misc{b, eprint = {arXiv:2405.05667v1 [cs.CL]}, title = {T}}
+@misc{c, eprint = {12345678}, eprinttype = {pubmed}, title = {T}}`)
+    expect(inputs.map((e) => bibtexInput(e))).toEqual(["ARXIV:hep-th/9901001", "ARXIV:2405.05667", "T"])
+  })
 })
 
 describe("the choice among papers of one title", () => {
@@ -264,6 +326,22 @@ describe("venues", () => {
       ).pipe(Effect.provide(server(papers)))
       expect(v!.status).toBe("verified")
       expect(v!.notes).toEqual(["venue \"ICML\" not confirmed: the paper is known only as a preprint"])
+    }))
+
+  it.effect("a journal for a paper known only as a preprint is a difference: a journal article would be on record", () =>
+    Effect.gen(function*() {
+      const papers: ReadonlyArray<Record> = [{
+        paperId: A,
+        title: "Scaling Sparse Attention Models",
+        year: 2021,
+        authors: ["Ana Ruiz"],
+        venue: "arXiv.org"
+      }]
+      const [v] = yield* verifyBib(
+        "@article{k, title = {Scaling Sparse Attention Models}, author = {Ruiz, Ana}, year = {2021}, journal = {Nature}, volume = {12}, pages = {1--9}}"
+      ).pipe(Effect.provide(server(papers)))
+      expect(brief(v!)).toEqual({ key: "k", status: "mismatch", differs: ["venue"], paper: A })
+      expect(v!.differences?.[0]?.why).toBe("venue \"Nature\" not confirmed: the paper is known only as a preprint")
     }))
 })
 

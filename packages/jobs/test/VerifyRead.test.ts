@@ -151,6 +151,15 @@ const styles: ReadonlyArray<{
     venue: "Advances in Neural Information Processing Systems"
   },
   {
+    style: "initials first, title without quotes, venue and year (Elsevier's order)",
+    text:
+      "A. Vaswani, N. Shazeer, N. Parmar et al., Attention is all you need, Advances in Neural Information Processing Systems, 2017.\n" +
+      "Y. LeCun, Y. Bengio and G. Hinton, Deep learning, Nature, 2015. doi:10.1038/nature14539",
+    first: ["Vaswani, A.", "LeCun, Y."],
+    venue: "Advances in Neural Information Processing Systems",
+    others: true
+  },
+  {
     style: "Vancouver separated by blank lines, wrapped",
     text:
       "Vaswani A, Shazeer N, Parmar N, et al. Attention is all you need.\nAdv Neural Inf Process Syst. 2017;30:5998-6008.\n\n" +
@@ -184,6 +193,81 @@ describe("Verify.read: formatted references, each style", () => {
       })
     })
   }
+
+  it("Vancouver: a title with a colon is not an LNCS author list, a venue that starts with a year is not an author-date year", () => {
+    const [lomas, moore, zou] = entries(
+      "Lomas T. Stranger than we can imagine: the possibility of non-human consciousness. The Journal of Positive Psychology. 2022;18:807-826. doi:10.1080/17439760.2022.2131608\n" +
+        "Moore D, Oakes L, McCrink K. Leveraging Developmental Psychology to Evaluate Artificial Intelligence. 2022 IEEE International Conference on Development and Learning (ICDL). 2022:36-41.\n" +
+        "K. Zou et al., Enhanced Patient-Centricity: How Industry Is Optimizing Care, Healthcare, 2022."
+    )
+    expect(lomas!.fields).toMatchObject({
+      author: "Lomas, T.",
+      title: "Stranger than we can imagine: the possibility of non-human consciousness",
+      year: "2022"
+    })
+    expect(moore!.fields).toMatchObject({
+      author: "Moore, D. and Oakes, L. and McCrink, K.",
+      title: "Leveraging Developmental Psychology to Evaluate Artificial Intelligence",
+      year: "2022"
+    })
+    const [mcstay, turing] = entries(
+      "A. McStay, Replika in the Metaverse: the moral problem with empathy in ‘It from Bit’, Ai and Ethics, 2022.\n" +
+        "A. Turing et al., Studies in the History of Probability and Statistics. XXXVII, 1979."
+    )
+    expect(mcstay!.fields).toMatchObject({
+      author: "McStay, A.",
+      title: "Replika in the Metaverse: the moral problem with empathy in ‘It from Bit’",
+      journal: "Ai and Ethics"
+    })
+    expect(turing!.fields).toMatchObject({
+      author: "Turing, A. and others",
+      title: "Studies in the History of Probability and Statistics. XXXVII",
+      year: "1979"
+    })
+    expect(zou!.fields).toMatchObject({
+      author: "Zou, K. and others",
+      title: "Enhanced Patient-Centricity: How Industry Is Optimizing Care",
+      journal: "Healthcare",
+      year: "2022"
+    })
+  })
+
+  it("apostrophes and quoted phrases in titles, abbreviations with points, Unicode hyphens in names, a venue's own year", () => {
+    const [turing, mcstay, ai, guide, ross, ieee] = entries(
+      "[1] J. A. Matthews and C. Volpe, “Academics' perceptions: A practical application of Turing’s Imitation Game,” Australasian Journal of Educational Technology, 2023.\n" +
+        "[2] A. McStay, (2022). Replika in the Metaverse: the moral problem with empathy in ‘It from Bit’. Ai and Ethics, 1–13.\n" +
+        "[3] Alizadeh, F., & Stevens, G. (2022). Does Anyone Dream of Invisible A.I.? A Critique of the Making Invisible of A.I. Policing. Nordic Human-Computer Interaction Conference.\n" +
+        "[4] Masters, K. (2023). Ethical use of Artificial Intelligence in Health Professions Education: AMEE Guide No. 158. Medical Teacher, 45, 574–584.\n" +
+        "[5] Ross, A., Fernandez‐Granda, C., & Zanna, L. (2022). Benchmarking of Machine Learning Ocean Subgrid Parameterizations. Journal of Advances in Modeling Earth Systems, 15.\n" +
+        "[6] R. V. Mikkilineni, “The Science of Information Processing Structures,” IS4SI 2021, 2022."
+    )
+    expect(turing!.fields["title"]).toBe("Academics' perceptions: A practical application of Turing’s Imitation Game")
+    expect(mcstay!.fields["title"]).toBe("Replika in the Metaverse: the moral problem with empathy in ‘It from Bit’")
+    expect(ai!.fields["title"]).toBe(
+      "Does Anyone Dream of Invisible A.I.? A Critique of the Making Invisible of A.I. Policing"
+    )
+    expect(guide!.fields["title"]).toBe(
+      "Ethical use of Artificial Intelligence in Health Professions Education: AMEE Guide No. 158"
+    )
+    expect(ross!.fields["author"]).toMatch(/^Ross, A\. and Fernandez‐Granda, C\. and Zanna, L\.?$/)
+    expect(ieee!.fields["year"]).toBe("2022")
+  })
+
+  it("a list that starts with an author: a wrapped title or venue line that starts with neither a name nor a year goes on the reference before", () => {
+    const text = "Copeland, B. (2023). Early AI in Britain: Turing et al..\n" +
+      "IEEE Annals of the History of Computing, 45, 19–31.\n" +
+      "https://doi.org/10.1109/mahc.2023.3300660\n" +
+      "Li, K. (2022). Application of Artificial Intelligence System\n" +
+      "Based on Wireless Sensor Network in Enterprise Management.\n" +
+      "Computational Intelligence and Neuroscience, 2022.\n" +
+      "World Health Organization. (2021). Ethics and governance of artificial intelligence for health. WHO."
+    expect(read(text).format).toBe("formatted")
+    expect(entries(text).map((e) => e.fields["title"])).toEqual([
+      "Early AI in Britain: Turing et al",
+      "Application of Artificial Intelligence System Based on Wireless Sensor Network in Enterprise Management",
+      "Ethics and governance of artificial intelligence for health"
+    ])
+  })
 
   it("an arXiv id in a reference is its eprint, a numbered list's number its key, pages as BibTeX writes them", () => {
     const [bert] = entries(

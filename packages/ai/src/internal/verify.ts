@@ -1,5 +1,6 @@
 /**
- * The `verify_references` assistant tool: `Verify.references` over a .bib text or reference lines,
+ * The `verify_references` assistant tool: `Verify.references` over a reference list in any form (read
+ * as `s2 verify` reads a file, by `Verify.read`), a .bib text or reference lines,
  * with a compact answer and the time budget of `resolve_references`; its definition (for the table
  * of `tools.ts`) and its handler.
  */
@@ -7,6 +8,7 @@ import type { S2Error, SemanticScholar } from "@s2-effect/core"
 import { Citable, Verify } from "@s2-effect/jobs"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { Bounded, bounds, Count, limits, optional, PaperSummary, TimeBudget } from "./answers.js"
@@ -63,7 +65,17 @@ const VerifyAnswer = Schema.Struct({
 })
 export type VerifyAnswer = typeof VerifyAnswer.Type
 
+/** The longest reference list a call takes, in any form: as long as a .bib text. */
+export const maxText = maxBibtex
+
 const parameters = {
+  text: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(maxText)).annotate({
+      description: `A reference list as a file holds it, told by its content as s2 verify reads it: a .bib, RIS or ` +
+        `CSL-JSON text, references pasted from a paper (APA, IEEE, Vancouver, numbered or not), or one DOI, ` +
+        `arXiv id, link or title per line (at most ${limits.lines} references); give this, bibtex or lines`
+    })
+  ),
   bibtex: Schema.optionalKey(
     Schema.String.check(Schema.isMaxLength(maxBibtex)).annotate({
       description: `A .bib file's text (at most ${limits.lines} entries); give this or lines`
@@ -118,27 +130,51 @@ const notTried = (key: string): VerifiedReference => ({
   notes: []
 })
 
-type Params = { readonly bibtex?: string | undefined; readonly lines?: ReadonlyArray<string> | undefined }
+type Params = {
+  readonly text?: string | undefined
+  readonly bibtex?: string | undefined
+  readonly lines?: ReadonlyArray<string> | undefined
+}
 
-/** The inputs of a call: the .bib's entries or the lines; a failure when neither, both or too many. */
+const isInputs = (u: ReadonlyArray<Verify.Input> | ToolFailure): u is ReadonlyArray<Verify.Input> => Array.isArray(u)
+
+/** The inputs of `text`, read as `s2 verify` reads a file (`Verify.read`), or why it cannot be. */
+const readText = (text: string): ReadonlyArray<Verify.Input> | ToolFailure => {
+  const read = Verify.read(text)
+  return Result.isFailure(read)
+    ? failure("badParameter", `the text cannot be read: ${read.failure.message}`)
+    : read.success.inputs
+}
+
+/** The inputs of a call: the text's references, the .bib's entries or the lines; a failure when not one of them, or too many. */
 const inputsOf = (params: Params): ReadonlyArray<Verify.Input> | ToolFailure => {
-  if ((params.bibtex === undefined) === (params.lines === undefined)) {
-    return failure("badParameter", "give bibtex (a .bib file's text) or lines (one reference each), not both")
+  const given = [params.text, params.bibtex, params.lines].filter((p) => p !== undefined).length
+  if (given !== 1) {
+    return failure(
+      "badParameter",
+      "give bibtex (a .bib file's text) or lines (one reference each), or text (a list in any form), one of them"
+    )
   }
-  const inputs: ReadonlyArray<Verify.Input> = params.bibtex !== undefined
+  const inputs = params.text !== undefined
+    ? readText(params.text)
+    : params.bibtex !== undefined
     ? Verify.fromBibtex(params.bibtex)
-    : params.lines!.map((line, i) => ({ key: String(i + 1), text: line }))
-  if (inputs.length === 0) return failure("badParameter", "the bibtex text has no entries")
+    : params.lines!.map((line, i): Verify.Input => ({ key: String(i + 1), text: line }))
+  if (!isInputs(inputs)) return inputs
+  const what = params.text !== undefined ? "text" : "bibtex text"
+  if (inputs.length === 0) {
+    return failure("badParameter", `the ${what} has no ${params.text !== undefined ? "references" : "entries"}`)
+  }
   if (inputs.length > limits.lines) {
     return failure(
       "badParameter",
-      `the bibtex text has ${inputs.length} entries: give at most ${limits.lines} a call`
+      `the ${what} has ${inputs.length} ${
+        params.text !== undefined ? "references" : "entries"
+      }: give at most ${limits.lines} a call`
     )
   }
   return inputs
 }
-
-const isInputs = (u: ReadonlyArray<Verify.Input> | ToolFailure): u is ReadonlyArray<Verify.Input> => Array.isArray(u)
 
 const keyOf = (input: Verify.Input, i: number): string => typeof input === "string" ? String(i + 1) : input.key
 

@@ -65,6 +65,7 @@ export const factsOf = (paper: RecordedPaper): Facts => {
     title: unescaped(paper.title.trim()),
     authors: names.length > 10 ? names.slice(0, 6) : names,
     etAl: names.length > 10,
+    everyAuthor: names,
     year: paper.year,
     date: typeof paper.publicationDate === "string" ? paper.publicationDate : undefined,
     venue: venue !== undefined && preprintVenue.test(venue) ? "arXiv" : venue,
@@ -301,7 +302,7 @@ export const badKinds: ReadonlyArray<BadKind> = [
   },
   {
     name: "partial authors (first real, rest invented)",
-    needs: ["title", "authors"],
+    needs: ["title", "authors", "coauthors"],
     make: (p, _pool, r) => {
       const f = factsOf(p)
       const rest = Array.from({ length: Math.max(2, f.authors.length - 1) }, () => inventedPerson(r))
@@ -313,7 +314,9 @@ export const badKinds: ReadonlyArray<BadKind> = [
     needs: ["title", "authors"],
     make: (p, pool, r) => {
       const b = strangerTo(pool, r, p)
-      return b === undefined ? undefined : { ...factsOf(p), authors: factsOf(b).authors, etAl: factsOf(b).etAl }
+      return b === undefined
+        ? undefined
+        : { ...factsOf(p), authors: factsOf(b).authors, etAl: factsOf(b).etAl, everyAuthor: factsOf(b).everyAuthor }
     }
   },
   {
@@ -400,6 +403,7 @@ export const badKinds: ReadonlyArray<BadKind> = [
         ...factsOf(p),
         authors: g.authors,
         etAl: g.etAl,
+        everyAuthor: g.everyAuthor,
         year: g.year,
         date: g.date,
         venue: g.venue,

@@ -16,6 +16,11 @@ export interface Facts {
   readonly authors: ReadonlyArray<Person>
   /** The author list ends "et al." / "and others". */
   readonly etAl?: boolean | undefined
+  /**
+   * Every author of the paper whose authors `authors` are the first of (when `etAl`): what a
+   * reference manager holds and exports as RIS or CSL-JSON, which have no "et al.".
+   */
+  readonly everyAuthor?: ReadonlyArray<Person> | undefined
   readonly year: number
   /** ISO date (YYYY-MM-DD), when the reference gives one. */
   readonly date?: string | undefined
@@ -31,8 +36,12 @@ export interface Facts {
 /** How a reference reaches the verifier: a .bib text, or a text another reader must make out. */
 export type Format = "bibtex" | "ris" | "csl-json" | "formatted" | "line"
 
-/** What a style shows of the facts: a bad kind is written only in styles showing what it falsifies. */
-export type Shown = "title" | "authors" | "year" | "venue" | "doi"
+/**
+ * What a style shows of the facts: a bad kind is written only in styles showing what it falsifies.
+ * `authors` is the first author at least; `coauthors` the others too (MLA and "A. Hussain et al."
+ * write the first alone and "et al.", so an invented co-author is not in what they write).
+ */
+export type Shown = "title" | "authors" | "coauthors" | "year" | "venue" | "doi"
 
 export interface Style {
   readonly name: string
@@ -43,12 +52,15 @@ export interface Style {
   readonly write: (facts: Facts, key: string) => string
 }
 
-const full: ReadonlyArray<Shown> = ["title", "authors", "year", "venue", "doi"]
+const full: ReadonlyArray<Shown> = ["title", "authors", "coauthors", "year", "venue", "doi"]
 const initials = (given: string): string =>
   given.split(/[\s.-]+/).filter((w) => w.length > 0).map((w) => `${w[0]!.toUpperCase()}.`).join(" ")
 const compactInitials = (given: string): string => initials(given).replace(/[.\s]/g, "")
 const pagesOf = (f: Facts, dash = "–") => f.pages?.replace(/\s*-+\s*/g, dash)
 const doiUrl = (doi: string) => `https://doi.org/${doi}`
+/** The authors a reference manager exports: all of them, where a formatted list writes "et al.". */
+const exported = (f: Facts): ReadonlyArray<Person> => (f.etAl === true ? f.everyAuthor ?? f.authors : f.authors)
+
 const etAl = (f: Facts, words = "et al.") => (f.etAl === true ? ` ${words}` : "")
 const listed = (names: ReadonlyArray<string>, and: string, serial = true): string =>
   names.length <= 1
@@ -131,7 +143,7 @@ export const styles: ReadonlyArray<Style> = [
   {
     name: "bibtex, Given Family, no doi",
     format: "bibtex",
-    shows: ["title", "authors", "year", "venue"],
+    shows: ["title", "authors", "coauthors", "year", "venue"],
     write: (f, key) =>
       bib(f.conference === true ? "inproceedings" : "article", key, [
         ["author", bibAuthors(f, "given")],
@@ -143,7 +155,7 @@ export const styles: ReadonlyArray<Style> = [
   {
     name: "bibtex @misc arXiv eprint",
     format: "bibtex",
-    shows: ["title", "authors", "year"],
+    shows: ["title", "authors", "coauthors", "year"],
     fits: hasArxiv,
     write: (f, key) =>
       bib("misc", key, [
@@ -158,7 +170,7 @@ export const styles: ReadonlyArray<Style> = [
   {
     name: "bibtex title, author, year only",
     format: "bibtex",
-    shows: ["title", "authors", "year"],
+    shows: ["title", "authors", "coauthors", "year"],
     write: (f, key) =>
       bib("article", key, [["title", f.title], ["author", bibAuthors(f, "family")], ["year", String(f.year)]])
   },
@@ -229,7 +241,7 @@ export const styles: ReadonlyArray<Style> = [
       [
         `TY  - ${f.conference === true ? "CPAPER" : "JOUR"}`,
         `TI  - ${f.title}`,
-        ...f.authors.map((p) => `AU  - ${p.family}, ${p.given}`),
+        ...exported(f).map((p) => `AU  - ${p.family}, ${p.given}`),
         `PY  - ${f.year}`,
         ...(f.date === undefined ? [] : [`DA  - ${f.date.replace(/-/g, "/")}`]),
         ...(f.venue === undefined ? [] : [`${f.conference === true ? "T2" : "JO"}  - ${f.venue}`]),
@@ -249,7 +261,7 @@ export const styles: ReadonlyArray<Style> = [
           id: key,
           type: f.conference === true ? "paper-conference" : "article-journal",
           title: f.title,
-          author: f.authors.map((p) => ({ family: p.family, given: p.given })),
+          author: exported(f).map((p) => ({ family: p.family, given: p.given })),
           issued: { "date-parts": [f.date === undefined ? [f.year] : f.date.split("-").map(Number)] },
           ...(f.venue === undefined ? {} : { "container-title": f.venue }),
           ...(f.volume === undefined ? {} : { volume: f.volume }),

@@ -6,7 +6,7 @@
  * on there; an entry whose macros would expand too far is `broken` too, its values not expanded.
  */
 
-import { isNewArxivId, withoutArxivPrefix } from "./ids.js"
+import { PaperId } from "@s2-effect/core"
 import { greekLetterByName } from "./text.js"
 
 export interface BibEntry {
@@ -352,17 +352,42 @@ export const plain = (tex: string): string =>
     .replace(/\\[a-zA-Z]+\s*/g, "").replace(/\\(.)/g, "$1").replace(/[{}]/g, "").replace(/~/g, " ")
     .normalize("NFC").replace(/\s+/g, " ").trim()
 
-/** What to ask for an entry: its DOI, else its arXiv eprint, else its title ("" when none). */
-export const inputOf = (entry: BibEntry): string => {
-  const f = entry.fields
-  const doi = plain(f["doi"] ?? "")
-  if (doi.length > 0) return /^(https?:|doi:)/i.test(doi) ? doi : `DOI:${doi}`
-  // `eprint = {arXiv:1706.03762}` is common, with or without `archivePrefix`: the prefix says arXiv too.
+/** `text` as `PaperId.recognise` reads it, when it is an id with `prefix` (`DOI:`, `ARXIV:`). */
+const recognisedAs = (prefix: string, text: string): string | undefined => {
+  if (text.length === 0) return undefined
+  const r = PaperId.recognise(text)
+  return r._tag === "Id" && r.id.startsWith(prefix) ? r.id : undefined
+}
+
+/**
+ * The ids an entry gives, in the API's spelling, read by core's `PaperId.recognise` (the one reader
+ * of ids): its `doi`; its `eprint` when it is arXiv's (`archivePrefix` or `eprinttype` says so, or
+ * none does and it reads as an arXiv id); and, for an entry with neither, a `url` that is a DOI or
+ * arXiv link (styles without a `doi` field write the DOI there).
+ */
+export const idsOf = (f: Readonly<Record<string, string>>): {
+  readonly doi?: string
+  readonly arxiv?: string
+} => {
+  const doiText = plain(f["doi"] ?? "")
+  const doi = doiText.length === 0
+    ? undefined
+    : recognisedAs("", doiText) ?? `DOI:${PaperId.withoutDoiPrefix(doiText)}`
   const eprint = plain(f["eprint"] ?? "")
-  const id = withoutArxivPrefix(eprint)
   const archive = plain(f["archiveprefix"] ?? f["eprinttype"] ?? "").toLowerCase()
-  if (id.length > 0 && (archive === "arxiv" || id !== eprint || isNewArxivId(id))) {
-    return `ARXIV:${id.replace(/v\d+$/, "")}`
+  const arxiv = archive === "" || archive === "arxiv"
+    ? recognisedAs("ARXIV:", eprint) ?? (archive === "arxiv" && eprint.length > 0 ? `ARXIV:${eprint}` : undefined)
+    : undefined
+  if (doi !== undefined || arxiv !== undefined) {
+    return { ...(doi === undefined ? {} : { doi }), ...(arxiv === undefined ? {} : { arxiv }) }
   }
-  return plain(f["title"] ?? "")
+  const url = plain(f["url"] ?? "")
+  const linked = recognisedAs("DOI:", url) ?? recognisedAs("ARXIV:", url)
+  return linked === undefined ? {} : linked.startsWith("DOI:") ? { doi: linked } : { arxiv: linked }
+}
+
+/** What to ask for an entry: its DOI, else its arXiv id (see {@link idsOf}), else its title ("" when none). */
+export const inputOf = (entry: BibEntry): string => {
+  const { arxiv, doi } = idsOf(entry.fields)
+  return doi ?? arxiv ?? plain(entry.fields["title"] ?? "")
 }

@@ -9,9 +9,3 @@ export const withoutDoiPrefix = PaperId.withoutDoiPrefix
 
 /** Whether `text` is a DOI as written bare (core's {@link PaperId.isDoi}). */
 export const isDoi = PaperId.isDoi
-
-/** An arXiv id without the `arXiv:` before it. */
-export const withoutArxivPrefix = (text: string): string => text.replace(/^arxiv:\s*/i, "")
-
-/** Whether `text` is a new-style arXiv id (since 2007: `1706.03762`, with or without a version). */
-export const isNewArxivId = (text: string): boolean => /^\d{4}\.\d{4,5}(v\d+)?$/.test(text)

@@ -64,7 +64,7 @@ const signs: ReadonlyArray<RegExp> = [
   /\b(?:pp?\.\s*\d|vol\.\s*\d|no\.\s*\d|doi\b|et al\.|In:|in Proc)/i,
   /^\p{Lu}[\p{L}'’-]+,\s+\p{Lu}/u,
   /^\p{Lu}[\p{L}'’-]+ \p{Lu}{1,3}[,.]/u,
-  /^(?:\p{Lu}\.\s*)+\p{Lu}[\p{L}'’-]+,/u,
+  /^(?:\p{Lu}\.\s*)+\p{Lu}[\p{L}'’-]+(?:,| et al\.)/u,
   /\d+\s*[-–]\s*\d+\.?\s*$/,
   /\.\s.+\.\s.+\./
 ]

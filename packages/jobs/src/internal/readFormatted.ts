@@ -49,6 +49,16 @@ const between = (left: string, right: string): { readonly drop: number; readonly
   return { drop: 0, glue: " " }
 }
 
+/** A line that starts with an inverted name ("Vaswani, A.", "LeCun, Yann"), as APA, Harvard, Chicago and MLA start a reference. */
+const invertedName = /^\s*\p{Lu}[\p{L}'’\u2010\u2011-]+(?:\s+\p{Lu}[\p{L}'’\u2010\u2011-]+)?,\s+\p{Lu}/u
+
+/**
+ * Whether a line may start a reference of a list whose first starts with an inverted name: it
+ * starts so too, or gives a year in parentheses (an organisation as author: "World Health
+ * Organization. (2020)."). A title or venue wrapped onto a line of its own does neither.
+ */
+const startsAuthorFirst = (line: string): boolean => invertedName.test(line) || /\((?:1[6-9]|20)\d\d[a-z]?\)/.test(line)
+
 interface Open {
   readonly parts: Array<string>
   readonly line: number
@@ -67,6 +77,7 @@ export const cut = (text: string): ReadonlyArray<Cut> => {
   const numbered = numberOf(lines[first]!) !== undefined
   const blankSeparated = !numbered && lines.slice(first, lastLine).some(isBlank)
   const indentFirst = /^\s/.test(lines[first]!)
+  const authorFirst = invertedName.test(lines[first]!)
   const out: Array<Open> = []
   let blank = true
   lines.forEach((raw, i) => {
@@ -82,7 +93,7 @@ export const cut = (text: string): ReadonlyArray<Cut> => {
         ? n !== undefined && n === (last.number ?? 0) + 1
         : blankSeparated
         ? blank
-        : !continues(last.last, raw, indentFirst))
+        : !continues(last.last, raw, indentFirst) && (!authorFirst || startsAuthorFirst(raw)))
     blank = false
     if (starts) {
       const first = numbered && n !== undefined ? raw.replace(numbering, "").trim() : line
@@ -129,11 +140,15 @@ const takeIds = (text: string, fields: Fields): string => {
     .replace(/[\s,;:]+$/, "").trim()
 }
 
-const yearPattern = /\b(1[6-9]\d\d|20\d\d)[a-z]?\b/
+const yearPatterns = /\b(1[6-9]\d\d|20\d\d)[a-z]?\b/g
 
 /** A sentence from the start of `text` (to its first point, question or exclamation mark), and the rest. */
+// A point ends no sentence after an abbreviation written with points ("A.I.", "U.S.") or before a
+// number it abbreviates the name of ("Guide No. 158", "Vol. 2").
 const firstSentence = (text: string): readonly [string, string] => {
-  const m = /^(.+?)(?:(?<=[?!])\s+|\.\s+|\.?$)/su.exec(text)
+  const m = /^(.+?)(?:(?<=[?!])\s+|(?<!(?:^|[\s(])(?:\p{Lu}\.)+\p{Lu})(?<!\b(?:No|Vol|Pt|Part|Nr))\.\s+|\.?$)/su.exec(
+    text
+  )
   return m === null ? [text, ""] : [m[1]!.trim(), text.slice(m[0].length).trim()]
 }
 
@@ -170,6 +185,15 @@ const authorsEnd = (text: string): number => {
 const onlyInitialsPoints = (text: string): boolean =>
   [...text.matchAll(/\.(?=\s|$)/g)].every((m) => /(?:(?:^|[\s.,-])\p{Lu}|\bal)$/u.test(text.slice(0, m.index)))
 
+/** One name as initials then family name: "A. Vaswani", "M.-W. Chang", "Ł. Kaiser". */
+const initialsName = String.raw`(?:\p{Lu}\.(?:\s*|-))+\p{Lu}[\p{L}'’\u2010\u2011-]+`
+
+/** A list of such names, "and" or "&" before the last, "et al." after it, then a comma and the rest. */
+const initialsFirst = new RegExp(
+  String.raw`^(${initialsName}(?:,?\s+(?:and\s+|&\s+)?${initialsName})*(?:,?\s+et al\.)?),\s+(.+)$`,
+  "su"
+)
+
 /** What a reference holds before its venue: authors, title, year when it comes first, and the rest. */
 interface Head {
   readonly authors: string
@@ -180,27 +204,43 @@ interface Head {
 
 /** The layouts, tried in order: the first that fits splits the reference. */
 const layouts: ReadonlyArray<(text: string) => Head | undefined> = [
-  // IEEE, Chicago, MLA, Harvard: the title in quotes.
+  // IEEE, Chicago, MLA, Harvard: the title in quotes, right after the authors (or their year): a
+  // quote after another word is a phrase in a title ("…empathy in ‘It from Bit’"). A title in “”
+  // closes at ”; in ‘’ at a ’ that ends a word, not an apostrophe ("Turing’s", "There’s").
   (text) => {
-    const m = /^(.*?)[“"‘]([^”"’]{6,}?)[,.]?[”"’](.*)$/su.exec(text)
-    if (m === null) return undefined
+    const m = /^(.*?)(?:“([^”]{6,}?)[,.]?”|"([^"]{6,}?)[,.]?"|‘(.{6,}?)[,.]?’(?![\p{L}\d]))(.*)$/su.exec(text)
+    if (m === null || !/(?:^|[,.:)]\s*)$/.test(m[1]!)) return undefined
+    const title = (m[2] ?? m[3] ?? m[4])!
     const year = /\(?\b(1[6-9]\d\d|20\d\d)[a-z]?\)?[.,]?\s*$/.exec(m[1]!)
     const authors = year === null ? m[1]! : m[1]!.slice(0, year.index)
-    return { authors, title: m[2]!, ...(year === null ? {} : { year: year[1]! }), rest: m[3]! }
+    return { authors, title, ...(year === null ? {} : { year: year[1]! }), rest: m[5]! }
+  },
+  // Elsevier, and lists that drop IEEE's quotes: A. Vaswani, N. Shazeer et al., Title, Venue, 2017
+  // (the venue may be left out). A quoted title was taken by the layout before.
+  (text) => {
+    const m = initialsFirst.exec(text)
+    const end = m === null ? null : /(?:,\s*(?:in:?\s+|In:?\s+)?([^,]*))?,\s*(1[6-9]\d\d|20\d\d)[a-z]?\.?$/u.exec(m[2]!)
+    if (m === null || end === null || end.index === 0) return undefined
+    return { authors: m[1]!, title: m[2]!.slice(0, end.index), year: end[2]!, rest: end[1] ?? "" }
   },
   // APA, Harvard: authors (2017). Title. Rest — and ACM, Chicago author-date: authors. 2017. Title. Rest.
+  // A bare year stands alone, ended by its point: "Intelligence. 2022 IEEE Conference" is a
+  // Vancouver title followed by a venue that starts with its year, not an author-date year.
   (text) => {
     const m =
-      /^([^\d()]+?)[.,]?\s*(?:\((1[6-9]\d\d|20\d\d)[a-z]?(?:,[^)]*)?\)|(?<=\.)\s*(1[6-9]\d\d|20\d\d)[a-z]?)[.,:]?\s+(.+)$/su
+      /^([^\d()]+?)[.,]?\s*(?:\((1[6-9]\d\d|20\d\d)[a-z]?(?:,[^)]*)?\)[.,:]?|(?<=\.)\s*(1[6-9]\d\d|20\d\d)[a-z]?[.:])\s+(.+)$/su
         .exec(text)
     if (m === null || !onlyInitialsPoints(m[1]!)) return undefined
     const [title, rest] = sentence(m[4]!)
     return { authors: m[1]!, year: (m[2] ?? m[3])!, title, rest }
   },
-  // Springer LNCS: authors: Title. Rest.
+  // Springer LNCS: authors: Title. Rest. The list ends in an initial's point or "et al." before its
+  // colon; else the colon is a title's ("Lomas T. Stranger than we can imagine: the possibility…").
   (text) => {
     const m = /^([^:\d()]+?):\s+(.+)$/su.exec(text)
-    if (m === null || !onlyInitialsPoints(m[1]!) || !/\p{Lu}\./u.test(m[1]!)) return undefined
+    if (m === null || !onlyInitialsPoints(m[1]!) || !/(?:(?:^|[\s.,-])\p{Lu}|\bal)\.$/u.test(m[1]!.trim())) {
+      return undefined
+    }
     const [title, rest] = sentence(m[2]!)
     return { authors: m[1]!, title, rest }
   },
@@ -269,7 +309,10 @@ export const parseReference = (text: string): Fields => {
   put(fields, "title", head.title.replace(/[\s.,:;]+$/, ""))
   if (head.year !== undefined) putDate(fields, head.year)
   tail(head.rest, fields)
-  if (fields["year"] === undefined) putDate(fields, yearPattern.exec(head.rest.replace(/\d+\s*[-–—]+\s*\d+/g, ""))?.[1])
+  // The year after the title is its last (IEEE: "IS4SI 2021, 2022"): a venue's name may hold its own.
+  if (fields["year"] === undefined) {
+    putDate(fields, [...head.rest.replace(/\d+\s*[-–—]+\s*\d+/g, "").matchAll(yearPatterns)].at(-1)?.[1])
+  }
   return fields
 }
 

@@ -6,6 +6,7 @@
  */
 import { particles } from "./verifyAuthors.js"
 
+// A name's hyphen is also Unicode's own (U+2010, U+2011), as records and PDFs write it ("Fernandez‐Granda").
 /** "A.", "A. B.", "J.-P.", "A.B.": initials with their points. */
 const initials = /^(?:\p{Lu}\.(?:\s*-?\s*\p{Lu}\.)*|\p{Lu}\.?(?:-\p{Lu}\.?)?)(?:\s+\p{Lu}\.?)*$/u
 
@@ -17,12 +18,13 @@ const spaced = (bare: string): string =>
 
 /** A given name (or names) standing alone: capitalised words or initials, no more than three. */
 const givenOnly = (token: string): boolean =>
-  initials.test(token) || /^\p{Lu}[\p{L}'’-]*\.?(?:\s+\p{Lu}[\p{L}'’-]*\.?){0,2}$/u.test(token)
+  initials.test(token) || /^\p{Lu}[\p{L}'’\u2010\u2011-]*\.?(?:\s+\p{Lu}[\p{L}'’\u2010\u2011-]*\.?){0,2}$/u.test(token)
 
 /** A family name standing alone: one capitalised word, particles before it allowed. */
 const familyOnly = (token: string): boolean => {
   const words = token.split(/\s+/)
-  return /^\p{Lu}[\p{L}'’-]+$/u.test(words.at(-1)!) && words.slice(0, -1).every((w) => particles.has(w.toLowerCase()))
+  return /^\p{Lu}[\p{L}'’\u2010\u2011-]+$/u.test(words.at(-1)!) &&
+    words.slice(0, -1).every((w) => particles.has(w.toLowerCase()))
 }
 
 /** One name written in order ("A. Vaswani", "Ashish Vaswani", "Vaswani A"): "Family, Given". */

@@ -133,7 +133,7 @@ const settleChunk = Effect.fnUntraced(function*(
     seen.set(
       key,
       paper === undefined
-        ? missing("unknownId", `${id} is not known to Semantic Scholar`)
+        ? missing("unknownId", "not known to Semantic Scholar")
         : { _tag: "Paper", paper, via: "id" }
     )
   }

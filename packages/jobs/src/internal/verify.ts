@@ -159,6 +159,10 @@ const nearestToCheck = (ask: Ask, result: Resolve.NotFound): Paper | undefined =
     : undefined
 }
 
+const sameButSubtitle = (ask: Ask, paper: Paper): boolean =>
+  ask.given.title !== undefined && typeof paper.title === "string" &&
+  TitleMatch.relation(ask.given.title, paper.title) === "subtitle"
+
 /** The first pass's answer: a verification, or undefined when the entry's title is to be asked too. */
 const afterFirst = (ask: Ask, [result, others]: resolve.WithOthers, today: number): Verification | undefined => {
   const byTitleToo = ask.given.title !== undefined && ask.input !== ask.given.title
@@ -168,7 +172,12 @@ const afterFirst = (ask: Ask, [result, others]: resolve.WithOthers, today: numbe
         ? checked(ask, result.paper, { ...idOf(ask), named: true }, today)
         : chosen(ask, result.paper, others, today)
     case "Mismatch":
-      return undefined
+      // The id names the paper whose title is the entry's but for a subtitle added or dropped: it is
+      // that paper (as a title search would find it), and the authors and year decide, without a
+      // second request. Any other title is asked for.
+      return sameButSubtitle(ask, result.paper)
+        ? checked(ask, result.paper, { ...idOf(ask), named: true }, today)
+        : undefined
     case "NotFound": {
       if (byTitleToo) return undefined
       if (notAsked(result)) return unchecked(ask.key, ask.input, result.message, ask.entry)
@@ -182,10 +191,13 @@ const afterFirst = (ask: Ask, [result, others]: resolve.WithOthers, today: numbe
 
 const idOf = (ask: Ask): { readonly id?: "doi" | "arxiv" } => ask.id === undefined ? {} : { id: ask.id }
 
-/** Why the entry's id did not do: it named a paper of another title, or of none, or no paper. */
+/**
+ * Why the entry's id did not do: it named a paper of another title, or of none, or no paper (said
+ * without the id, which the verification's `input` is and a report prints before its notes).
+ */
 const idFailed = (ask: Ask, first: Resolve.Mismatch | Resolve.NotFound): string =>
   first._tag === "NotFound"
-    ? `${ask.input}: ${first.message}`
+    ? first.message
     : typeof first.paper.title === "string" && first.paper.title.trim().length > 0
     ? `${ask.input} is ${resolve.shown(first.paper.title)}, another title`
     : `${ask.input} is a paper without a title`
@@ -213,6 +225,12 @@ const afterTitle = (
   return result._tag === "NotFound"
     ? notFound(ask, [idFailed(ask, first)], { note: title, result })
     : notFound(ask, [idFailed(ask, first), title])
+}
+
+/** A verification with what the reader warned of in its entry (a field written twice alike) first in its notes. */
+const warned = (input: Verify.Input, v: Verification): Verification => {
+  const warnings = typeof input === "object" && "fields" in input ? input.warnings ?? [] : []
+  return warnings.length === 0 ? v : new Verification({ ...v, notes: [...warnings, ...v.notes] })
 }
 
 interface Pending {
@@ -250,7 +268,7 @@ const verifyChunk = (options: Resolve.ReferencesOptions, today: number) =>
     let next = 0
     const ready = (): ReadonlyArray<Verification> => {
       const done: Array<Verification> = []
-      while (next < out.length && out[next] !== undefined) done.push(out[next++]!)
+      for (; next < out.length && out[next] !== undefined; next++) done.push(warned(inputs[next]!, out[next]!))
       return done
     }
     const asked = asks.flatMap((ask, i) => ask.settled === undefined ? [i] : [])

@@ -3,9 +3,9 @@
  * behind `Verify.references`. Each comparison forgives what a correct reference may well differ in
  * (case, accents, TeX, initials, abbreviated venues, a preprint's year) and reports the rest.
  */
-import type { Paper } from "@s2-effect/core"
-import { plain } from "./bibtex.js"
-import { isNewArxivId, withoutArxivPrefix, withoutDoiPrefix } from "./ids.js"
+import { type Paper, PaperId } from "@s2-effect/core"
+import { idsOf, plain } from "./bibtex.js"
+import { withoutDoiPrefix } from "./ids.js"
 import { stopWords } from "./text.js"
 import * as TitleMatch from "./titleMatch.js"
 import { type AuthorList, authorList, compareAuthors, displayName, familyIn, words } from "./verifyAuthors.js"
@@ -20,6 +20,8 @@ export interface Given {
   /** The authors as a list (see `verifyAuthors.ts`). */
   readonly authors?: AuthorList
   readonly venue?: string
+  /** The venue is a journal's (`journal`, `journaltitle`), not a book's or proceedings' (`booktitle`). */
+  readonly journal?: boolean
   /** Lower case, without `https://doi.org/` or `doi:`. */
   readonly doi?: string
   /** Without `arXiv:` or a version. */
@@ -46,7 +48,10 @@ export interface Comparison {
 export const doiKey = (doi: string): string => withoutDoiPrefix(doi.trim()).toLowerCase()
 
 /** An arXiv id as compared: without `arXiv:` and a version, lower case. */
-export const arxivKey = (id: string): string => withoutArxivPrefix(id.trim()).replace(/v\d+$/i, "").toLowerCase()
+export const arxivKey = (id: string): string => {
+  const r = PaperId.recognise(/^arxiv:/i.test(id.trim()) ? id : `arXiv:${id}`)
+  return (r._tag === "Id" && r.id.startsWith("ARXIV:") ? r.id.slice("ARXIV:".length) : id.trim()).toLowerCase()
+}
 
 const nonEmpty = (text: string | undefined): string | undefined =>
   text === undefined || text.length === 0 ? undefined : text
@@ -68,18 +73,18 @@ export const givenOfFields = (fields: Readonly<Record<string, string>>): Given =
   const title = nonEmpty(plain(fields["title"] ?? ""))
   const year = yearOf(fields["year"] ?? fields["date"])
   const authors = fields["author"] === undefined ? undefined : authorList(fields["author"])
-  const venue = nonEmpty(plain(fields["journal"] ?? fields["journaltitle"] ?? fields["booktitle"] ?? ""))
-  const doi = nonEmpty(doiKey(plain(fields["doi"] ?? "")))
-  const eprint = plain(fields["eprint"] ?? "")
-  const archive = plain(fields["archiveprefix"] ?? fields["eprinttype"] ?? "").toLowerCase()
-  const arxiv = archive === "arxiv" || withoutArxivPrefix(eprint) !== eprint || isNewArxivId(eprint)
-    ? nonEmpty(arxivKey(eprint))
-    : undefined
+  const journal = fields["journal"] ?? fields["journaltitle"]
+  const venue = nonEmpty(plain(journal ?? fields["booktitle"] ?? ""))
+  // The ids as the entry is asked by (`idsOf`); the DOI field as written, which may be arXiv's DOI.
+  const ids = idsOf(fields)
+  const doi = nonEmpty(doiKey(plain(fields["doi"] ?? ""))) ??
+    (ids.doi === undefined ? undefined : doiKey(ids.doi.slice("DOI:".length)))
+  const arxiv = ids.arxiv === undefined ? undefined : nonEmpty(arxivKey(ids.arxiv))
   return {
     ...(title === undefined ? {} : { title }),
     ...(year === undefined ? {} : { year }),
     ...(authors === undefined || authors.names.length === 0 ? {} : { authors }),
-    ...(venue === undefined ? {} : { venue }),
+    ...(venue === undefined ? {} : { venue, journal: journal !== undefined }),
     ...(doi === undefined ? {} : { doi }),
     ...(arxiv === undefined ? {} : { arxiv })
   }
@@ -236,7 +241,11 @@ const venueNames = (paper: Paper): ReadonlyArray<string> =>
   [paper.venue, paper.journal?.name, paper.publicationVenue?.name, ...(paper.publicationVenue?.alternate_names ?? [])]
     .filter((n): n is string => typeof n === "string" && n.trim().length > 0).map(decoded)
 
-const compareVenue = (venue: string, paper: Paper): { readonly differs: boolean; readonly note?: string } => {
+const compareVenue = (
+  venue: string,
+  journal: boolean,
+  paper: Paper
+): { readonly differs: boolean; readonly note?: string } => {
   const names = venueNames(paper)
   const published = names.filter((n) => !isPreprintVenue(n))
   // A preprint cited for a paper since published, or a publication the server knows as a preprint
@@ -247,11 +256,13 @@ const compareVenue = (venue: string, paper: Paper): { readonly differs: boolean;
       note: `cited as a preprint; published in ${JSON.stringify(published[0])}`
     }
   }
-  // Known only as a preprint: where it was published cannot be confirmed, nor shown wrong. Not a
+  // Known only as a preprint: where it was published cannot be confirmed. Proceedings are not a
   // difference: real references cite the proceedings of many papers the server knows from arXiv.
+  // A journal is: a journal article has a DOI of its own, which the server merges with its preprint,
+  // so a journal the server has never heard of for it is a publication nobody recorded.
   if (published.length === 0) {
     return names.length === 0 ? { differs: false } : {
-      differs: false,
+      differs: journal,
       note: `venue ${JSON.stringify(venue)} not confirmed: the paper is known only as a preprint`
     }
   }
@@ -345,11 +356,11 @@ const compareRest = (given: Given, paper: Paper, today: number, differs: Array<D
     }
   }
   if (given.venue !== undefined) {
-    const venue = compareVenue(given.venue, paper)
+    const venue = compareVenue(given.venue, given.journal === true, paper)
     if (venue.differs) {
-      differs.push({ field: "venue", given: given.venue, record: venueNames(paper)[0] ?? "", why: "another venue" })
-    }
-    if (venue.note !== undefined) notes.push(venue.note)
+      const why = venue.note ?? "another venue"
+      differs.push({ field: "venue", given: given.venue, record: venueNames(paper)[0] ?? "", why })
+    } else if (venue.note !== undefined) notes.push(venue.note)
   }
 }
 

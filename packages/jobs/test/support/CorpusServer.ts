@@ -1,7 +1,8 @@
 /**
  * A scripted server over a few papers, for the verifier's tests: a bulk search answers every paper
  * (the client keeps those of the same title), the batch answers by id (as `asRecord` writes a
- * paper), title match the paper of the most similar title; `fail` answers 500 to everything.
+ * paper; also by `DOI:` and `ARXIV:` when the paper carries `externalIds`), title match the paper of
+ * the most similar title; `fail` answers 500 to everything.
  */
 import { Effect } from "effect"
 import { TitleMatch } from "../../src/index.js"
@@ -11,6 +12,15 @@ export interface Listed {
   readonly paperId: string
   readonly title?: string | null | undefined
   readonly citationCount?: number | null | undefined
+}
+
+/** A paper's DOI and arXiv ids as the batch is asked for them, lower case. */
+const idsOf = (paper: Listed): ReadonlyArray<string> => {
+  const ids = (paper as { readonly externalIds?: { readonly DOI?: string; readonly ArXiv?: string } }).externalIds
+  return [
+    ...(ids?.DOI === undefined ? [] : [`doi:${ids.DOI.toLowerCase()}`]),
+    ...(ids?.ArXiv === undefined ? [] : [`arxiv:${ids.ArXiv.toLowerCase()}`])
+  ]
 }
 
 export const corpusServer = <P extends Listed>(
@@ -28,7 +38,7 @@ export const corpusServer = <P extends Listed>(
     if (path.endsWith("/paper/batch")) {
       const ids = (request.body as { ids: ReadonlyArray<string> }).ids
       return Effect.succeed(json(ids.map((id) => {
-        const p = papers.find((p) => p.paperId === id)
+        const p = papers.find((p) => p.paperId === id || idsOf(p).includes(id.toLowerCase()))
         return p === undefined ? null : asRecord(p)
       })))
     }
