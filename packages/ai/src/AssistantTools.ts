@@ -143,13 +143,13 @@ export const register: <Tools extends Record<string, Tool.Any>>(
  * @example
  * ```ts
  * import { Layer } from "effect"
- * import { McpProtocol, McpServer } from "effect/ai"
- * import { AssistantTools } from "@s2-effect/ai"
+ * import { McpProtocol } from "effect/ai"
+ * import { AssistantTools, McpStdio } from "@s2-effect/ai"
  * import { SemanticScholar } from "@s2-effect/core"
  *
- * // Serve the tools over stdio (a platform's `Stdio` and an `HttpClient` still to provide,
- * // e.g. from @effect/platform-node and @s2-effect/node).
- * const server = McpServer.layerStdio({
+ * // Serve the tools over stdio, framed against malformed input (a platform's `Stdio` and an
+ * // `HttpClient` still to provide, e.g. from @effect/platform-node and @s2-effect/node).
+ * const server = McpStdio.layer({
  *   name: "s2",
  *   version: "0.1.0",
  *   protocols: [McpProtocol.v2025_11_25],
