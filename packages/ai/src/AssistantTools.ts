@@ -32,6 +32,7 @@ import type { S2Error, SemanticScholar } from "@s2-effect/core"
 import type * as McpServer from "effect/ai/McpServer"
 import type * as Tool from "effect/ai/Tool"
 import type * as Toolkit from "effect/ai/Toolkit"
+import type * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -121,6 +122,25 @@ export const handlersWith: (
  * @since 1.0.0
  */
 export const reportProgress: (message: string) => Effect.Effect<void> = mcpTools.reportProgress
+
+/**
+ * How {@link register} (and {@link mcp}) list and answer: `true` (the default), each tool with its
+ * output schema and each answer as text and as `structuredContent`; `false`, compactly for an
+ * assistant's context: no output schemas and each answer once, as the text the model reads (MCP
+ * clients give the model the text; `structuredContent` serves clients that handle answers as data).
+ * All 17 tools of `s2 mcp` list in under 10 KB compactly, 33 KB with output schemas.
+ *
+ * @example
+ * ```ts
+ * import { Layer } from "effect"
+ * import { AssistantTools } from "@s2-effect/ai"
+ *
+ * const compact = AssistantTools.mcp.pipe(Layer.provide(Layer.succeed(AssistantTools.StructuredAnswers, false)))
+ * ```
+ * @category mcp
+ * @since 1.0.0
+ */
+export const StructuredAnswers: Context.Reference<boolean> = mcpTools.StructuredAnswers
 
 /**
  * Registers each tool of a toolkit on the effect/ai `McpServer` in context, with its handler from

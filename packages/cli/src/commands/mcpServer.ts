@@ -16,16 +16,22 @@ import * as WatchFile from "../WatchFile.js"
 
 /**
  * `s2` as an MCP server on standard input and output (framed by `McpStdio`), serving every tool of
- * `AssistantTools` and `WatchTools`.
+ * `AssistantTools` and `WatchTools`; compactly (no output schemas, each answer once as text) unless
+ * `structured`.
  *
  * @since 1.0.0
  */
-export const layer = (watchState: { readonly file: string; readonly isDefault: boolean }) =>
+export const layer = (
+  watchState: { readonly file: string; readonly isDefault: boolean },
+  structured: boolean
+) =>
   McpStdio.layer({
     name: "s2",
     version: packageJson.version,
     protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05],
-    registrations: Layer.merge(AssistantTools.mcp, WatchTools.mcp.pipe(Layer.provide(watchStore(watchState))))
+    registrations: Layer.merge(AssistantTools.mcp, WatchTools.mcp.pipe(Layer.provide(watchStore(watchState)))).pipe(
+      Layer.provide(Layer.succeed(AssistantTools.StructuredAnswers, structured))
+    )
   })
 
 /**
