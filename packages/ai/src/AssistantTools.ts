@@ -143,6 +143,15 @@ export const reportProgress: (message: string) => Effect.Effect<void> = mcpTools
 export const StructuredAnswers: Context.Reference<boolean> = mcpTools.StructuredAnswers
 
 /**
+ * A text part put after every answer of {@link register} (and {@link mcp}) but a tool error;
+ * `undefined` (the default) for none. `s2 mcp --emulator` says with it that the data are made up.
+ *
+ * @category mcp
+ * @since 1.0.0
+ */
+export const AnswerNote: Context.Reference<string | undefined> = mcpTools.AnswerNote
+
+/**
  * Registers each tool of a toolkit on the effect/ai `McpServer` in context, with its handler from
  * context: input and output JSON Schemas from the tool's schemas, its annotations and title, the
  * text of `toModelOutput` as content and the encoded answer as `structuredContent`. A parameter

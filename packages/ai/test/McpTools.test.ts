@@ -5,7 +5,7 @@ import { Emulator, Faults } from "@s2-effect/testing"
 import { Duration, Effect, Fiber, Layer, Logger, Queue, References, Schema } from "effect"
 import { McpProtocol, McpServer, McpTest, Prompt, Tool, Toolkit } from "effect/ai"
 import { TestClock } from "effect/testing"
-import { badParameterText, oneLine, register, StructuredAnswers, waitMessage } from "../src/internal/mcp.js"
+import { AnswerNote, badParameterText, oneLine, register, StructuredAnswers, waitMessage } from "../src/internal/mcp.js"
 
 class Nope extends Schema.TaggedError<Nope>()("Nope", { message: Schema.String }) {}
 
@@ -142,6 +142,19 @@ describe("register (MCP)", () => {
       // The full schema still checks the call.
       const bad = yield* c.callTool({ name: "echo", arguments: { word: "hi", times: 9 } })
       expect(bad.isError).toBe(true)
+    }).pipe(Effect.scoped))
+
+  it.effect("AnswerNote: a text part after every answer; a tool error stays one line", () =>
+    Effect.gen(function*() {
+      const c = yield* McpTest.makeClient(
+        registrations.pipe(Layer.provide(Layer.succeed(AnswerNote, "[made-up data]"))),
+        { protocols: [McpProtocol.v2025_11_25] }
+      )
+      const ok = yield* c.callTool({ name: "echo", arguments: { word: "hi" } })
+      expect(ok.content).toEqual([{ type: "text", text: "echoed 1: hi" }, { type: "text", text: "[made-up data]" }])
+      const failed = yield* c.callTool({ name: "echo", arguments: { word: "nope" } })
+      expect(failed.isError).toBe(true)
+      expect(failed.content).toHaveLength(1)
     }).pipe(Effect.scoped))
 
   it.effect("answers with the tool's text rendering and the encoded result as structured content", () =>

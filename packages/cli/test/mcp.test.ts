@@ -675,6 +675,8 @@ describe("s2 mcp's stdin as a careless or hostile client writes it", () => {
       }
     }
     expect(answer.result.structuredContent).toBeUndefined()
+    // --emulator: every answer says, last, that its data are made up.
     expect(answer.result.content[0]!.text).toMatch(/^10 of [\d,]+ papers found/)
+    expect(answer.result.content.at(-1)!.text).toMatch(/^\[s2 emulator: made-up data/)
   }, 60_000)
 })

@@ -299,6 +299,21 @@ const annotationsOf = (tool: Tool.Any, title: string | undefined) => {
   }
 }
 
+/**
+ * A text part put after every answer that is not an error (`undefined`: none; after, so that an
+ * answer still opens with its header; a tool error stays one line). `s2 mcp --emulator`
+ * says with it that the data are made up, so that no answer of the emulator can pass for a real one.
+ */
+export const AnswerNote = Context.Reference<string | undefined>("@s2-effect/ai/AssistantTools/AnswerNote", {
+  defaultValue: () => undefined
+})
+
+const withNote = (note: string | undefined) => (result: McpSchema.CallToolResult): McpSchema.CallToolResult =>
+  note === undefined || result.isError === true ? result : new McpSchema.CallToolResult({
+    ...result,
+    content: [...result.content, { type: "text", text: note }]
+  })
+
 const mcpToolOf = Effect.fnUntraced(function*(tool: Tool.Any, structured: boolean) {
   // A dynamic tool may bring its own JSON Schema (and then its handler checks its parameters).
   const rawJsonSchema = Tool.isDynamic(tool) ? tool.jsonSchema : undefined
@@ -412,6 +427,7 @@ export const register: <Tools extends Record<string, Tool.Any>>(
   )
   const services = yield* Effect.context<never>()
   const structured = yield* StructuredAnswers
+  const note = withNote(yield* AnswerNote)
   for (const tool of Object.values(built.tools) as ReadonlyArray<Tool.Any>) {
     const mcpTool = yield* mcpToolOf(tool, structured)
     const parameters = Object.keys(mcpTool.inputSchema.properties ?? {})
@@ -422,7 +438,7 @@ export const register: <Tools extends Record<string, Tool.Any>>(
       handle: (payload) =>
         Effect.flatMap(Effect.service(McpSchema.McpRequestContext), (request) => {
           const token = request.requestMetadata?.progressToken
-          const call = callTool(built, tool, parameters, payload, structured)
+          const call = Effect.map(callTool(built, tool, parameters, payload, structured), note)
           return token === undefined || token === null
             ? call
             : withProgress(call, token as McpSchema.ProgressToken, server)

@@ -15,7 +15,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as ClientCommand from "../ClientCommand.js"
-import type * as SharedFlags from "../SharedFlags.js"
+import * as SharedFlags from "../SharedFlags.js"
 import * as WatchFile from "../WatchFile.js"
 
 /**
@@ -35,12 +35,14 @@ const serve = (watchState: Option.Option<string>, structured: boolean) =>
   Effect.gen(function*() {
     // Loaded only by this command, so that no other `s2` command starts slower.
     const { layer } = yield* Effect.promise(() => import("./mcpServer.js"))
+    const { emulator } = yield* SharedFlags.s2
     const server = layer(
       Option.match(watchState, {
         onNone: () => ({ file: WatchFile.defaultPath(), isDefault: true }),
         onSome: (file) => ({ file, isDefault: false })
       }),
-      structured
+      structured,
+      emulator
     )
     // The stdio transport interrupts the fiber that built it once standard input ends (the assistant
     // closed it): run it in a fiber of its own, so that this end is a normal exit (code 0), while a

@@ -23,16 +23,21 @@ import * as WatchFile from "../WatchFile.js"
  */
 export const layer = (
   watchState: { readonly file: string; readonly isDefault: boolean },
-  structured: boolean
+  structured: boolean,
+  emulator: boolean
 ) =>
   McpStdio.layer({
     name: "s2",
     version: packageJson.version,
     protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05],
     registrations: Layer.merge(AssistantTools.mcp, WatchTools.mcp.pipe(Layer.provide(watchStore(watchState)))).pipe(
-      Layer.provide(Layer.succeed(AssistantTools.StructuredAnswers, structured))
+      Layer.provide(Layer.succeed(AssistantTools.StructuredAnswers, structured)),
+      Layer.provide(Layer.succeed(AssistantTools.AnswerNote, emulator ? emulatorNote : undefined))
     )
   })
+
+/** After every answer of `s2 mcp --emulator`: its papers are invented, never to be cited. */
+export const emulatorNote = "[s2 emulator: made-up data for testing, not Semantic Scholar; cite none of it]"
 
 /**
  * The watch tools' state: the state file of `s2 watch`, changed under its lock. What the CLI
