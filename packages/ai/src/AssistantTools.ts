@@ -32,6 +32,7 @@ import type { S2Error, SemanticScholar } from "@s2-effect/core"
 import type * as McpServer from "effect/ai/McpServer"
 import type * as Tool from "effect/ai/Tool"
 import type * as Toolkit from "effect/ai/Toolkit"
+import type * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -123,6 +124,34 @@ export const handlersWith: (
 export const reportProgress: (message: string) => Effect.Effect<void> = mcpTools.reportProgress
 
 /**
+ * How {@link register} (and {@link mcp}) list and answer: `true` (the default), each tool with its
+ * output schema and each answer as text and as `structuredContent`; `false`, compactly for an
+ * assistant's context: no output schemas and each answer once, as the text the model reads (MCP
+ * clients give the model the text; `structuredContent` serves clients that handle answers as data).
+ * All 17 tools of `s2 mcp` list in under 10 KB compactly, 33 KB with output schemas.
+ *
+ * @example
+ * ```ts
+ * import { Layer } from "effect"
+ * import { AssistantTools } from "@s2-effect/ai"
+ *
+ * const compact = AssistantTools.mcp.pipe(Layer.provide(Layer.succeed(AssistantTools.StructuredAnswers, false)))
+ * ```
+ * @category mcp
+ * @since 1.0.0
+ */
+export const StructuredAnswers: Context.Reference<boolean> = mcpTools.StructuredAnswers
+
+/**
+ * A text part put after every answer of {@link register} (and {@link mcp}) but a tool error;
+ * `undefined` (the default) for none. `s2 mcp --emulator` says with it that the data are made up.
+ *
+ * @category mcp
+ * @since 1.0.0
+ */
+export const AnswerNote: Context.Reference<string | undefined> = mcpTools.AnswerNote
+
+/**
  * Registers each tool of a toolkit on the effect/ai `McpServer` in context, with its handler from
  * context: input and output JSON Schemas from the tool's schemas, its annotations and title, the
  * text of `toModelOutput` as content and the encoded answer as `structuredContent`. A parameter
@@ -143,13 +172,13 @@ export const register: <Tools extends Record<string, Tool.Any>>(
  * @example
  * ```ts
  * import { Layer } from "effect"
- * import { McpProtocol, McpServer } from "effect/ai"
- * import { AssistantTools } from "@s2-effect/ai"
+ * import { McpProtocol } from "effect/ai"
+ * import { AssistantTools, McpStdio } from "@s2-effect/ai"
  * import { SemanticScholar } from "@s2-effect/core"
  *
- * // Serve the tools over stdio (a platform's `Stdio` and an `HttpClient` still to provide,
- * // e.g. from @effect/platform-node and @s2-effect/node).
- * const server = McpServer.layerStdio({
+ * // Serve the tools over stdio, framed against malformed input (a platform's `Stdio` and an
+ * // `HttpClient` still to provide, e.g. from @effect/platform-node and @s2-effect/node).
+ * const server = McpStdio.layer({
  *   name: "s2",
  *   version: "0.1.0",
  *   protocols: [McpProtocol.v2025_11_25],

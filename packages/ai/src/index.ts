@@ -10,3 +10,5 @@
 export * as AssistantTools from "./AssistantTools.js"
 /** @category modules */
 export * as WatchTools from "./WatchTools.js"
+/** @category modules */
+export * as McpStdio from "./McpStdio.js"

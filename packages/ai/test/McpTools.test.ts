@@ -5,7 +5,7 @@ import { Emulator, Faults } from "@s2-effect/testing"
 import { Duration, Effect, Fiber, Layer, Logger, Queue, References, Schema } from "effect"
 import { McpProtocol, McpServer, McpTest, Prompt, Tool, Toolkit } from "effect/ai"
 import { TestClock } from "effect/testing"
-import { badParameterText, oneLine, register, waitMessage } from "../src/internal/mcp.js"
+import { AnswerNote, badParameterText, oneLine, register, StructuredAnswers, waitMessage } from "../src/internal/mcp.js"
 
 class Nope extends Schema.TaggedError<Nope>()("Nope", { message: Schema.String }) {}
 
@@ -118,6 +118,43 @@ describe("register (MCP)", () => {
         idempotentHint: true,
         openWorldHint: false
       })
+    }).pipe(Effect.scoped))
+
+  it.effect("compact (StructuredAnswers false): no output schema or title, bounds left to descriptions, text once", () =>
+    Effect.gen(function*() {
+      const c = yield* McpTest.makeClient(
+        registrations.pipe(Layer.provide(Layer.succeed(StructuredAnswers, false))),
+        { protocols: [McpProtocol.v2025_11_25] }
+      )
+      const { tools } = yield* c.listTools()
+      const echo = tools.find((t) => t.name === "echo")!
+      expect(echo.outputSchema).toBeUndefined()
+      expect(echo.title).toBeUndefined()
+      expect(echo.description).toBe("Repeat a word")
+      expect(echo.inputSchema).toEqual({
+        type: "object",
+        required: ["word"],
+        properties: { word: { type: "string", description: "the word" }, times: { type: "integer" } }
+      })
+      const result = yield* c.callTool({ name: "echo", arguments: { word: "hi", times: 2 } })
+      expect(result.content).toEqual([{ type: "text", text: "echoed 2: hi hi" }])
+      expect(result.structuredContent).toBeUndefined()
+      // The full schema still checks the call.
+      const bad = yield* c.callTool({ name: "echo", arguments: { word: "hi", times: 9 } })
+      expect(bad.isError).toBe(true)
+    }).pipe(Effect.scoped))
+
+  it.effect("AnswerNote: a text part after every answer; a tool error stays one line", () =>
+    Effect.gen(function*() {
+      const c = yield* McpTest.makeClient(
+        registrations.pipe(Layer.provide(Layer.succeed(AnswerNote, "[made-up data]"))),
+        { protocols: [McpProtocol.v2025_11_25] }
+      )
+      const ok = yield* c.callTool({ name: "echo", arguments: { word: "hi" } })
+      expect(ok.content).toEqual([{ type: "text", text: "echoed 1: hi" }, { type: "text", text: "[made-up data]" }])
+      const failed = yield* c.callTool({ name: "echo", arguments: { word: "nope" } })
+      expect(failed.isError).toBe(true)
+      expect(failed.content).toHaveLength(1)
     }).pipe(Effect.scoped))
 
   it.effect("answers with the tool's text rendering and the encoded result as structured content", () =>

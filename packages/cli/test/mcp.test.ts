@@ -59,7 +59,8 @@ const connect = async (
 ): Promise<Server> => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [bin, "mcp", ...(emulator ? ["--emulator"] : []), ...args],
+    // --structured: this suite reads each answer's structuredContent (compact answers are text only).
+    args: [bin, "mcp", "--structured", ...(emulator ? ["--emulator"] : []), ...args],
     env: {
       S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"),
       S2_EMULATOR_SIZE: String(size),
@@ -503,7 +504,10 @@ describe("s2 mcp's process: the default deadline, a bad S2_EMULATOR_FAULTS, SIGT
       "not json {",
       message(2, "tools/call", { name: "get_paper", arguments: { id: paper.paperId } })
     ].join("\n") + "\n"
-    const ran = await Bin.finish(Bin.start(bin, ["mcp", "--emulator"], { S2_EMULATOR_SIZE: String(size) }), input)
+    const ran = await Bin.finish(
+      Bin.start(bin, ["mcp", "--emulator", "--structured"], { S2_EMULATOR_SIZE: String(size) }),
+      input
+    )
     expect(ran.code).toBe(0)
     const lines = ran.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(lines).toContainEqual(
@@ -527,10 +531,13 @@ describe("s2 mcp's stdin as a careless or hostile client writes it", () => {
   const initialized = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })
   const ping = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" })
 
-  /** Runs `s2 mcp --emulator` on `lines` written at once (one read), to the end of its stdin. */
-  const serve = async (lines: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  /** Runs `s2 mcp --emulator` (structured, unless `compact`) on `lines` written at once (one read). */
+  const serve = async (lines: ReadonlyArray<string>, env: Record<string, string> = {}, compact = false) => {
     const ran = await Bin.finish(
-      Bin.start(bin, ["mcp", "--emulator"], { S2_EMULATOR_SIZE: String(size), ...env }),
+      Bin.start(bin, ["mcp", "--emulator", ...(compact ? [] : ["--structured"])], {
+        S2_EMULATOR_SIZE: String(size),
+        ...env
+      }),
       [initialize, initialized, ...lines].join("\n") + "\n"
     )
     expect(ran.code).toBe(0)
@@ -639,5 +646,37 @@ describe("s2 mcp's stdin as a careless or hostile client writes it", () => {
       readonly result: { readonly structuredContent: { readonly papers: ReadonlyArray<{ readonly title: string }> } }
     }
     expect(answer.result.structuredContent.papers[0]!.title).toBe("Attention \ufffd is all")
+  }, 60_000)
+  it("compact by default: tools/list within 10 KiB, no output schemas, each answer once as text", async () => {
+    const ran = await serve(
+      [
+        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 3,
+          method: "tools/call",
+          params: { name: "search_papers", arguments: { query: "attention", limit: 10 } }
+        })
+      ],
+      {},
+      true
+    )
+    const line = ran.stdout.split("\n").find((l) => l.startsWith("{") && (JSON.parse(l) as { id?: unknown }).id === 2)!
+    // 35,162 bytes before (output schemas, 110 bounds of ±(2^53 − 1)); 10,172 when this was written.
+    expect(Buffer.byteLength(line)).toBeLessThanOrEqual(10 * 1024)
+    expect(line).not.toContain("9007199254740991")
+    const { tools } = (JSON.parse(line) as { result: { tools: ReadonlyArray<Record<string, unknown>> } }).result
+    expect(tools.map((tool) => tool.name).sort()).toEqual(toolNames)
+    for (const tool of tools) expect(tool["outputSchema"], String(tool.name)).toBeUndefined()
+    const answer = ran.answers.find((a) => a["id"] === 3) as {
+      readonly result: {
+        readonly content: ReadonlyArray<{ readonly text: string }>
+        readonly structuredContent?: unknown
+      }
+    }
+    expect(answer.result.structuredContent).toBeUndefined()
+    // --emulator: every answer says, last, that its data are made up.
+    expect(answer.result.content[0]!.text).toMatch(/^10 of [\d,]+ papers found/)
+    expect(answer.result.content.at(-1)!.text).toMatch(/^\[s2 emulator: made-up data/)
   }, 60_000)
 })

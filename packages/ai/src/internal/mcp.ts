@@ -231,7 +231,25 @@ const omitRequestServices = (context: Context.Context<never>): Context.Context<n
  * when `strict` (parameters are decoded refusing unknown keys). A root that is a `$ref` (a schema with
  * an identifier) is inlined: MCP wants an object root.
  */
-export const jsonSchemaOf = (schema: Schema.Constraint, strict: boolean): JsonSchema.JsonSchema => {
+export const jsonSchemaOf = (schema: Schema.Constraint, strict: boolean): JsonSchema.JsonSchema =>
+  withoutSafeBounds(documentRoot(schema, strict)) as JsonSchema.JsonSchema
+
+/**
+ * A JSON Schema without the bounds ±(2^53 − 1) that effect writes on every integer (`Schema.Int`):
+ * 110 of them made 3 KB of `tools/list`, and they tell a model nothing.
+ */
+const withoutSafeBounds = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutSafeBounds)
+  if (typeof value !== "object" || value === null) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, member] of Object.entries(value)) {
+    if ((key === "maximum" || key === "minimum") && Math.abs(member as number) === Number.MAX_SAFE_INTEGER) continue
+    out[key] = withoutSafeBounds(member)
+  }
+  return out
+}
+
+const documentRoot = (schema: Schema.Constraint, strict: boolean): JsonSchema.JsonSchema => {
   const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: strict ? "error" : "ignore" })
   const definitions: Record<string, JsonSchema.JsonSchema> = { ...document.definitions }
   let root = document.schema
@@ -243,34 +261,103 @@ export const jsonSchemaOf = (schema: Schema.Constraint, strict: boolean): JsonSc
   return Object.keys(definitions).length === 0 ? root : { ...root, $defs: definitions }
 }
 
-const mcpToolOf = Effect.fnUntraced(function*(tool: Tool.Any) {
+/**
+ * Whether tools are listed with their output schemas and answer with `structuredContent` beside the
+ * text (`true`, the default), or compactly: no output schema and no title, parameters without what
+ * their descriptions say, and the answer once, as the text the model reads. MCP clients hand
+ * the model the text content; `structuredContent` is for clients that process the answer as data
+ * (and validate it against the output schema).
+ */
+export const StructuredAnswers = Context.Reference<boolean>("@s2-effect/ai/AssistantTools/StructuredAnswers", {
+  defaultValue: () => true
+})
+
+/**
+ * What a compact listing leaves out of a tool's parameters: what their descriptions already say
+ * (bounds, counts, defaults), and `additionalProperties: false` (an unknown parameter is refused with
+ * the list of the tool's parameters). The server checks each call against the full schema still.
+ */
+const describedElsewhere = new Set([
+  "default",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "additionalProperties"
+])
+
+const compactInput = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(compactInput)
+  if (typeof value !== "object" || value === null) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, member] of Object.entries(value)) {
+    // `properties` holds parameter names, never keywords: only its members are compacted.
+    if (key === "properties" && typeof member === "object" && member !== null) {
+      out[key] = Object.fromEntries(Object.entries(member).map(([name, schema]) => [name, compactInput(schema)]))
+    } else if (!describedElsewhere.has(key)) {
+      out[key] = compactInput(member)
+    }
+  }
+  return out
+}
+
+/** A tool's MCP annotations (every hint: McpSchema fills a missing one with MCP's default). */
+const annotationsOf = (tool: Tool.Any, title: string | undefined) => {
+  const readOnlyHint = Context.get(tool.annotations, Tool.Readonly)
+  const openWorldHint = Context.get(tool.annotations, Tool.OpenWorld)
+  return {
+    ...(title === undefined ? {} : { title }),
+    readOnlyHint,
+    destructiveHint: Context.get(tool.annotations, Tool.Destructive),
+    idempotentHint: Context.get(tool.annotations, Tool.Idempotent),
+    openWorldHint
+  }
+}
+
+/**
+ * A text part put after every answer that is not an error (`undefined`: none; after, so that an
+ * answer still opens with its header; a tool error stays one line). `s2 mcp --emulator`
+ * says with it that the data are made up, so that no answer of the emulator can pass for a real one.
+ */
+export const AnswerNote = Context.Reference<string | undefined>("@s2-effect/ai/AssistantTools/AnswerNote", {
+  defaultValue: () => undefined
+})
+
+const withNote = (note: string | undefined) => (result: McpSchema.CallToolResult): McpSchema.CallToolResult =>
+  note === undefined || result.isError === true ? result : new McpSchema.CallToolResult({
+    ...result,
+    content: [...result.content, { type: "text", text: note }]
+  })
+
+const mcpToolOf = Effect.fnUntraced(function*(tool: Tool.Any, structured: boolean) {
   // A dynamic tool may bring its own JSON Schema (and then its handler checks its parameters).
   const rawJsonSchema = Tool.isDynamic(tool) ? tool.jsonSchema : undefined
+  const fullInput = rawJsonSchema ?? jsonSchemaOf(tool.parametersSchema, true)
   const inputSchema = yield* Schema.decodeUnknownEffect(McpSchema.ToolJson)(
-    rawJsonSchema ?? jsonSchemaOf(tool.parametersSchema, true)
+    structured ? fullInput : compactInput(fullInput)
   ).pipe(
     Effect.mapError((error) =>
       `MCP tool '${tool.name}': its parameters must be an object schema (Schema.Struct): ${error.message}`
     ),
     Effect.orDie
   )
-  const outputSchema = yield* Schema.decodeUnknownEffect(McpSchema.ToolOutputJson)(
-    jsonSchemaOf(tool.successSchema, false)
-  ).pipe(Effect.option, Effect.map(Option.getOrUndefined))
-  const title = Context.getOrUndefined(tool.annotations, Tool.Title)
+  const outputSchema = structured
+    ? yield* Schema.decodeUnknownEffect(McpSchema.ToolOutputJson)(jsonSchemaOf(tool.successSchema, false)).pipe(
+      Effect.option,
+      Effect.map(Option.getOrUndefined)
+    )
+    : undefined
+  // A title is for a client's display (it falls back to the name); a compact listing leaves it out.
+  const title = structured ? Context.getOrUndefined(tool.annotations, Tool.Title) : undefined
   return new McpSchema.Tool({
     name: tool.name,
     title,
     description: Tool.getDescription(tool),
     inputSchema,
     outputSchema,
-    annotations: {
-      ...(title === undefined ? {} : { title }),
-      readOnlyHint: Context.get(tool.annotations, Tool.Readonly),
-      destructiveHint: Context.get(tool.annotations, Tool.Destructive),
-      idempotentHint: Context.get(tool.annotations, Tool.Idempotent),
-      openWorldHint: Context.get(tool.annotations, Tool.OpenWorld)
-    },
+    annotations: annotationsOf(tool, title),
     _meta: Context.getOrUndefined(tool.annotations, Tool.Meta)
   })
 })
@@ -282,7 +369,8 @@ const callTool = <Tools extends Record<string, Tool.Any>>(
   built: Toolkit.WithHandler<Tools>,
   tool: Tool.Any,
   parameters: ReadonlyArray<string>,
-  payload: unknown
+  payload: unknown,
+  structured: boolean
 ): Effect.Effect<McpSchema.CallToolResult> => {
   const params = payload ?? {}
   // The same decoding as the handler's, but reporting the input so the message can say what came.
@@ -300,7 +388,7 @@ const callTool = <Tools extends Record<string, Tool.Any>>(
           Stream.unwrap,
           Stream.runLast,
           Effect.flatMap((last) =>
-            Option.isNone(last) ? Effect.die("the tool's handler gave no result") : toResult(last.value)
+            Option.isNone(last) ? Effect.die("the tool's handler gave no result") : toResult(last.value, structured)
           )
         )
     }),
@@ -315,13 +403,14 @@ const callTool = <Tools extends Record<string, Tool.Any>>(
   ) as Effect.Effect<McpSchema.CallToolResult>
 }
 
-const toResult = (result: Tool.HandlerResult<Tool.Any>): Effect.Effect<McpSchema.CallToolResult> => {
+const toResult = (
+  result: Tool.HandlerResult<Tool.Any>,
+  structured: boolean
+): Effect.Effect<McpSchema.CallToolResult> => {
   if (!result.isFailure) {
+    const content = contentOf(result.modelOutput, result.encodedResult)
     return Effect.succeed(
-      new McpSchema.CallToolResult({
-        content: contentOf(result.modelOutput, result.encodedResult),
-        structuredContent: result.encodedResult
-      })
+      new McpSchema.CallToolResult(structured ? { content, structuredContent: result.encodedResult } : { content })
     )
   }
   if (result.failureOrigin === "handler") {
@@ -354,8 +443,10 @@ export const register: <Tools extends Record<string, Tool.Any>>(
     })
   )
   const services = yield* Effect.context<never>()
+  const structured = yield* StructuredAnswers
+  const note = withNote(yield* AnswerNote)
   for (const tool of Object.values(built.tools) as ReadonlyArray<Tool.Any>) {
-    const mcpTool = yield* mcpToolOf(tool)
+    const mcpTool = yield* mcpToolOf(tool, structured)
     const parameters = Object.keys(mcpTool.inputSchema.properties ?? {})
     yield* server.addTool({
       tool: mcpTool,
@@ -364,7 +455,7 @@ export const register: <Tools extends Record<string, Tool.Any>>(
       handle: (payload) =>
         Effect.flatMap(Effect.service(McpSchema.McpRequestContext), (request) => {
           const token = request.requestMetadata?.progressToken
-          const call = callTool(built, tool, parameters, payload)
+          const call = Effect.map(callTool(built, tool, parameters, payload, structured), note)
           return token === undefined || token === null
             ? call
             : withProgress(call, token as McpSchema.ProgressToken, server)

@@ -35,7 +35,9 @@ import * as verify from "./verify.js"
 const Query = Schema.String.check(Schema.isBetweenLength(1, 1000))
 const Id = Schema.String.check(Schema.isBetweenLength(1, bounds.id))
 const paperIdForms = "a Semantic Scholar paper id, DOI:…, ARXIV:…, CorpusId:…, PMID:…, PMCID:…, ACL:…, MAG:…, " +
-  "URL:… or a doi.org / arxiv.org / semanticscholar.org link"
+  "URL:… or a doi.org/arxiv.org/semanticscholar.org link"
+/** The id forms once, in the tools taking one paper; a list refers to them (tools/list stays short). */
+const eachPaperId = "each a paper id as get_paper takes"
 
 const count = (max: number, fallback: number, description: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: max })).annotate({
@@ -44,7 +46,7 @@ const count = (max: number, fallback: number, description: string) =>
   }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(fallback)))
 
 const Offset = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
-  description: "Skip this many results, to get the next page (the answer's `next`; default 0)",
+  description: "Results to skip: the answer's `next` (default 0)",
   default: 0
 }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(0)))
 
@@ -52,9 +54,11 @@ const Year = (description: string) =>
   optional(Schema.Int.check(Schema.isBetween({ minimum: 1000, maximum: 9999 })).annotate({ description }))
 
 const PaperIdParam = Id.annotate({ description: `The paper: ${paperIdForms}` })
+/** A citation tool's paper: the forms are said once, in get_paper. */
+const CitedPaperParam = Id.annotate({ description: "The paper: an id as get_paper takes" })
 const PaperIds = (min: number, description: string) =>
   Schema.Array(Id).check(Schema.isBetweenLength(min, limits.ids)).annotate({
-    description: `${description} (${min} to ${limits.ids} ids; each ${paperIdForms})`
+    description: `${description} (${min} to ${limits.ids} ids; ${eachPaperId})`
   })
 
 const tool = <const Name extends string, P extends Schema.Struct.Fields, S extends Schema.Top>(
@@ -127,7 +131,7 @@ const citationTool = <const Name extends string>(
     title: spec.title,
     description: spec.description,
     parameters: {
-      id: PaperIdParam,
+      id: CitedPaperParam,
       limit: count(limits.results, 20, `How many papers ${spec.relation} it`),
       offset: Offset
     },
@@ -193,7 +197,7 @@ export const RecommendPapers = tool("recommend_papers", {
 export const MatchTitle = tool("match_title", {
   title: "Find a paper by title",
   description:
-    "Find the paper with this title (case, accents and punctuation aside); not found, naming the nearest title and how similar it is, when no paper has it.",
+    "Find the paper with this title (case, accents and punctuation aside); else not found, with the nearest title.",
   parameters: { title: Query.annotate({ description: "The paper's whole title" }) },
   success: TitleMatch,
   render: (answer) => text.titleMatch(answer)
@@ -231,14 +235,14 @@ export const CitationGraphTool = tool("citation_graph", {
     "cut at maxNodes papers.",
   parameters: {
     seeds: Schema.Array(Id).check(Schema.isBetweenLength(1, limits.seeds)).annotate({
-      description: `The papers to start from (1 to ${limits.seeds}; each ${paperIdForms})`
+      description: `The papers to start from (1 to ${limits.seeds}; ${eachPaperId})`
     }),
     direction: Schema.Literals(["citations", "references", "both"]).annotate({
-      description: "Follow the papers citing each paper, those it cites, or both (default references)",
+      description: "Follow citing papers, cited papers or both (default references)",
       default: "references"
     }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed("references" as const))),
     depth: count(limits.depth, 1, "How many steps from the seeds"),
-    perNode: count(limits.perNode, 10, "At most this many neighbours of each paper, in each direction"),
+    perNode: count(limits.perNode, 10, "Neighbours per paper and direction"),
     maxNodes: count(limits.nodes, 50, "Stop at this many papers")
   },
   success: GraphAnswer,
@@ -247,11 +251,11 @@ export const CitationGraphTool = tool("citation_graph", {
 
 export const RelatedPapersTool = tool("related_papers", {
   title: "Related papers",
-  description: "The papers most related to seed papers, ranked from the citation graph: co-citation (papers " +
-    "citing a seed also cite it) and bibliographic coupling (it cites what a seed cites). What to read next.",
+  description: "What to read next: the papers most related to seed papers, by co-citation (papers citing a " +
+    "seed also cite it) and bibliographic coupling (it cites what a seed cites).",
   parameters: {
     seeds: Schema.Array(Id).check(Schema.isBetweenLength(1, limits.seeds)).annotate({
-      description: `The seed papers (1 to ${limits.seeds}; each ${paperIdForms})`
+      description: `The seed papers (1 to ${limits.seeds}; ${eachPaperId})`
     }),
     top: count(limits.results, 20, "How many related papers, best first")
   },

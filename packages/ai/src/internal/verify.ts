@@ -254,11 +254,9 @@ export const render = (answer: VerifyAnswer): string => {
 /** The tool's definition, for the table of `tools.ts`. */
 export const spec = {
   title: "Verify references",
-  description: "Check a bibliography: for each .bib entry or reference line, whether Semantic Scholar has " +
-    "that paper (verified), has it with other details (mismatch: which of title, year, authors, venue, doi, " +
-    "eprint differ, the record's values, and the corrected BibTeX entry), has no such paper (notFound, likely " +
-    "invented, with the nearest title) or could not check it (unchecked: a server failure or an unreadable " +
-    "entry, not evidence against it). One answer per entry, in order.",
+  description: "Check a bibliography, one answer per .bib entry or reference line, in order: verified; " +
+    "mismatch (the fields that differ, the record's values, a corrected BibTeX entry); notFound (likely " +
+    "invented; the nearest title); unchecked (a failure or an unreadable entry, no evidence against it).",
   parameters,
   success: VerifyAnswer,
   render

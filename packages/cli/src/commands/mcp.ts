@@ -15,7 +15,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as ClientCommand from "../ClientCommand.js"
-import type * as SharedFlags from "../SharedFlags.js"
+import * as SharedFlags from "../SharedFlags.js"
 import * as WatchFile from "../WatchFile.js"
 
 /**
@@ -31,14 +31,19 @@ export const defaultDeadline = "50s"
 const withDefaultDeadline = (common: SharedFlags.SharedFlags): SharedFlags.SharedFlags =>
   Option.isSome(common.deadline) ? common : { ...common, deadline: Option.some(defaultDeadline) }
 
-const serve = (watchState: Option.Option<string>) =>
+const serve = (watchState: Option.Option<string>, structured: boolean) =>
   Effect.gen(function*() {
     // Loaded only by this command, so that no other `s2` command starts slower.
     const { layer } = yield* Effect.promise(() => import("./mcpServer.js"))
-    const server = layer(Option.match(watchState, {
-      onNone: () => ({ file: WatchFile.defaultPath(), isDefault: true }),
-      onSome: (file) => ({ file, isDefault: false })
-    }))
+    const { emulator } = yield* SharedFlags.s2
+    const server = layer(
+      Option.match(watchState, {
+        onNone: () => ({ file: WatchFile.defaultPath(), isDefault: true }),
+        onSome: (file) => ({ file, isDefault: false })
+      }),
+      structured,
+      emulator
+    )
     // The stdio transport interrupts the fiber that built it once standard input ends (the assistant
     // closed it): run it in a fiber of its own, so that this end is a normal exit (code 0), while a
     // signal still interrupts the command itself (Ctrl-C: 130, SIGTERM: 143).
@@ -57,8 +62,14 @@ export const mcp = Command.make("mcp", {
     Flag.withMetavar("file"),
     Flag.withDescription("The state file of check_watches and add_watch (default: that of s2 watch)"),
     Flag.optional
+  ),
+  structured: Flag.Boolean("structured").pipe(
+    Flag.withDescription(
+      "List output schemas and send each answer also as structuredContent (for clients that use them)"
+    ),
+    Flag.withDefault(false)
   )
-}, ({ watchState }) => serve(watchState)).pipe(
+}, ({ structured, watchState }) => serve(watchState, structured)).pipe(
   Command.withDescription("Serve the Semantic Scholar tools to an AI assistant over MCP (stdio)"),
   (command) => ClientCommand.withClient(command, withDefaultDeadline)
 )

@@ -1,11 +1,11 @@
 /**
- * The framing in front of effect/ai's stdio transport (src/commands/mcpFraming.ts): lines cut from
+ * The framing in front of effect/ai's stdio transport (src/internal/framing.ts): lines cut from
  * bytes however they arrive, an over-long line dropped while it streams with its id still found, the
  * depth bounded, JSON-RPC's invalid requests answered with the right id, lone surrogates replaced.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import * as Framing from "../src/commands/mcpFraming.js"
+import * as Framing from "../src/internal/framing.js"
 
 const encoder = new TextEncoder()
 
