@@ -438,10 +438,16 @@ describe("what a new user sees: help, parse errors, messages", () => {
     for (const row of rows) expect([...row].length).toBeLessThanOrEqual(100)
     expect(table.stdout).toContain("…") // some titles are longer than their column
     records.forEach((record, i) => expect(rows[i + 2]).toMatch(new RegExp(`^${record.paperId}  `)))
+    // An id is whole, or its column is named on stderr as left out so that the titles stay readable
+    // (issue 48: ids go before titles are cut to 8 characters).
     const urls = await s2([...args, "--fields", "title,url,externalIds", "--format", "table"])
+    const leftOut = /the table leaves out (.*) \(--format/.exec(urls.stderr)?.[1]?.split(", ") ?? []
+    expect(leftOut.length).toBeGreaterThan(0)
     for (const record of lines((await s2([...args, "--fields", "url,externalIds"])).stdout)) {
-      expect(urls.stdout).toContain(record.url)
-      if (record.externalIds.DOI !== undefined) expect(urls.stdout).toContain(record.externalIds.DOI)
+      if (!leftOut.includes("url")) expect(urls.stdout).toContain(record.url)
+      if (record.externalIds.DOI !== undefined && !leftOut.includes("externalIds.DOI")) {
+        expect(urls.stdout).toContain(record.externalIds.DOI)
+      }
     }
   }, T)
 })
