@@ -184,6 +184,14 @@ describe("Verify.references", () => {
       expect((yield* requests).map((u) => new URL(u).pathname)).toEqual(["/graph/v1/paper/batch"])
     }).pipe(Effect.provide(emulated())))
 
+  it.effect("an entry whose title holds a control character is unchecked, never 'not found': it was never asked", () =>
+    Effect.gen(function*() {
+      yield* clear
+      const results = yield* verifyBib("@article{k, title = {Attention Is All You Need\u001b]0;pwn\u0007}, year = 2017}")
+      expect(results.map((v) => [v.key, v.status])).toEqual([["k", "unchecked"]])
+      expect(yield* requests).toEqual([])
+    }).pipe(Effect.provide(emulated())))
+
   it.effect(
     "requests as Resolve's: 300 entries by DOI-less title and 200 by id cost a few bulk searches and one batch",
     () =>

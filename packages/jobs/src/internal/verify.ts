@@ -143,8 +143,13 @@ const chosen = (
   return new Verification({ ...best, notes: [...best.notes, why] })
 }
 
-/** A title search's answer that no request could give: too long to send, or refused by the server. */
-const notAsked = (result: Resolve.NotFound): boolean => result.notFound === "tooLong" || result.notFound === "refused"
+/**
+ * A title search's answer that no request could give: too long to send, refused by the server, or
+ * a text no request can carry (a control character in a .bib title): what was never asked is
+ * `unchecked`, never "no such paper".
+ */
+const notAsked = (result: Resolve.NotFound): boolean =>
+  result.notFound === "tooLong" || result.notFound === "refused" || result.notFound === "malformed"
 
 /**
  * The nearest paper of a title search, when the entry's title is it word for word but for spelling,
