@@ -71,22 +71,20 @@ export const maxText = maxBibtex
 const parameters = {
   text: Schema.optionalKey(
     Schema.String.check(Schema.isMaxLength(maxText)).annotate({
-      description: `A reference list as a file holds it, told by its content as s2 verify reads it: a .bib, RIS or ` +
-        `CSL-JSON text, references pasted from a paper (APA, IEEE, Vancouver, numbered or not), or one DOI, ` +
-        `arXiv id, link or title per line (at most ${limits.lines} references); give this, bibtex or lines`
+      description: `A reference list in any form: .bib, RIS, CSL-JSON, references pasted from a paper, or ` +
+        `an id or title per line (at most ${limits.lines}); give this, bibtex or lines`
     })
   ),
   bibtex: Schema.optionalKey(
     Schema.String.check(Schema.isMaxLength(maxBibtex)).annotate({
-      description: `A .bib file's text (at most ${limits.lines} entries); give this or lines`
+      description: `A .bib file's text (at most ${limits.lines} entries)`
     })
   ),
   lines: Schema.optionalKey(
     Schema.Array(Schema.String.check(Schema.isMaxLength(2000))).check(
       Schema.isBetweenLength(1, limits.lines)
     ).annotate({
-      description: `References, one per entry (a DOI, an arXiv id, a link or a title; 1 to ${limits.lines}); ` +
-        "give this or bibtex"
+      description: `References, one per entry (an id, a link or a title; 1 to ${limits.lines})`
     })
   )
 }
@@ -254,9 +252,9 @@ export const render = (answer: VerifyAnswer): string => {
 /** The tool's definition, for the table of `tools.ts`. */
 export const spec = {
   title: "Verify references",
-  description: "Check a bibliography, one answer per .bib entry or reference line, in order: verified; " +
-    "mismatch (the fields that differ, the record's values, a corrected BibTeX entry); notFound (likely " +
-    "invented; the nearest title); unchecked (a failure or an unreadable entry, no evidence against it).",
+  description: "Check references, one answer each, in order: verified; mismatch (fields that " +
+    "differ, the record's values, a corrected entry); notFound (likely invented, the nearest title); " +
+    "unchecked (no evidence against it).",
   parameters,
   success: VerifyAnswer,
   render
