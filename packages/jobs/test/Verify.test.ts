@@ -187,7 +187,9 @@ describe("Verify.references", () => {
   it.effect("an entry whose title holds a control character is unchecked, never 'not found': it was never asked", () =>
     Effect.gen(function*() {
       yield* clear
-      const results = yield* verifyBib("@article{k, title = {Attention Is All You Need\u001b]0;pwn\u0007}, year = 2017}")
+      const results = yield* verifyBib(
+        "@article{k, title = {Attention Is All You Need\u001b]0;pwn\u0007}, year = 2017}"
+      )
       expect(results.map((v) => [v.key, v.status])).toEqual([["k", "unchecked"]])
       expect(yield* requests).toEqual([])
     }).pipe(Effect.provide(emulated())))
