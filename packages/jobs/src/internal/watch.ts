@@ -63,23 +63,17 @@ const list = (s2: Service, watch: Api.Watch, since: string, today: string): Effe
           .sort((a, b) => (a.keep < b.keep ? 1 : a.keep > b.keep ? -1 : 0))
       )
     )
+  // The citation and author lists are asked the same way: dated from the watch's start, 1,000 a page.
+  const listed = { fields: LIST_FIELDS, limit: LIST_LIMIT, publicationDateOrYear: dated }
   switch (watch._tag) {
     case "Citations":
       return collect(
-        s2.getPaperCitationsPages(watch.paperId, {
-          fields: LIST_FIELDS,
-          limit: LIST_LIMIT,
-          publicationDateOrYear: dated
-        }),
+        s2.getPaperCitationsPages(watch.paperId, listed),
         (citation) => citation.citingPaper
       )
     case "Author":
       return collect(
-        s2.getAuthorPapersPages(watch.authorId, {
-          fields: LIST_FIELDS,
-          limit: LIST_LIMIT,
-          publicationDateOrYear: dated
-        }),
+        s2.getAuthorPapersPages(watch.authorId, listed),
         (paper) => paper
       )
     case "Query": {
