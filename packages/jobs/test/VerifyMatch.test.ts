@@ -87,6 +87,16 @@ describe("titles", () => {
     expect(TitleMatch.relation("Deep learning: a survey", "Deep learning: a review")).toBe("other")
   })
 
+  it("a subtitle after a title's own separator: the title cut at any of its subtitle starts", () => {
+    const part = "A Philosophical Introduction to Language Models - Part I"
+    expect(TitleMatch.relation(part, `${part}: Continuity With Classic Debates`)).toBe("subtitle")
+    const zombies = "Do Zombies Understand? A Choose-Your-Own-Adventure Exploration of Machine Cognition"
+    expect(TitleMatch.relation(`${zombies}: A Survey`, zombies)).toBe("subtitle")
+    // Cut only where a subtitle starts, and only the longer title: a word changed before it is another title.
+    expect(TitleMatch.relation("Do Zombies Think? A Choose-Your-Own-Adventure Exploration", zombies)).toBe("other")
+    expect(TitleMatch.relation("A Philosophical Introduction to Language", part)).toBe("other")
+  })
+
   it.effect("one function word swapped is a title mismatch, though title match takes it", () =>
     Effect.gen(function*() {
       const [v] = yield* verifyBib(
@@ -342,6 +352,82 @@ describe("venues", () => {
       ).pipe(Effect.provide(server(papers)))
       expect(brief(v!)).toEqual({ key: "k", status: "mismatch", differs: ["venue"], paper: A })
       expect(v!.differences?.[0]?.why).toBe("venue \"Nature\" not confirmed: the paper is known only as a preprint")
+    }))
+})
+
+describe("venues of a paper known only as a preprint (issue 45, point 5)", () => {
+  const preprint: Record = {
+    paperId: A,
+    title: "Scaling Sparse Attention Models",
+    year: 2021,
+    authors: ["Ana Ruiz"],
+    venue: "arXiv.org"
+  }
+  const cite = (venue: string, type = "inproceedings", field = "booktitle") =>
+    `@${type}{k, title = {Scaling Sparse Attention Models}, author = {Ruiz, Ana}, year = {2021}, ${field} = {${venue}}}`
+
+  it.effect("a journal is a difference however the entry files it: a formatted reference cannot say booktitle or journal", () =>
+    Effect.gen(function*() {
+      // A pasted reference read "Proceedings of the National Academy of Sciences" as a booktitle: a journal still.
+      const [pnas] = yield* verifyBib(cite("Proceedings of the National Academy of Sciences"))
+      expect(brief(pnas!)).toEqual({ key: "k", status: "mismatch", differs: ["venue"], paper: A })
+      expect(pnas!.differences?.[0]).toMatchObject({
+        record: "arXiv.org",
+        why:
+          "venue \"Proceedings of the National Academy of Sciences\" not confirmed: the paper is known only as a preprint"
+      })
+      const [ieee] = yield* verifyBib(cite("Proceedings of the IEEE"))
+      expect(ieee!.differs).toEqual(["venue"])
+    }).pipe(Effect.provide(server([preprint]))))
+
+  it.effect("a meeting's proceedings stay a note, by any of their names", () =>
+    Effect.gen(function*() {
+      for (
+        const venue of [
+          "Proceedings of the 38th International Conference on Machine Learning",
+          "NeurIPS 2021",
+          "Advances in Neural Information Processing Systems",
+          "Findings of the Association for Computational Linguistics: EMNLP 2021",
+          "ICLR Workshop on Sparsity"
+        ]
+      ) {
+        const [v] = yield* verifyBib(cite(venue, "article", "journal"))
+        expect(v!.status).toBe("verified")
+        expect(v!.notes).toEqual([
+          `venue ${JSON.stringify(venue)} not confirmed: the paper is known only as a preprint`
+        ])
+      }
+    }).pipe(Effect.provide(server([preprint]))))
+
+  it.effect("an arXiv id and no venue at all is a paper known only as a preprint too", () =>
+    Effect.gen(function*() {
+      const bare: Record = { ...preprint, venue: "", externalIds: { ArXiv: "2104.01234" } }
+      const [v] = yield* verifyBib(cite("Nature Machine Intelligence", "article", "journal"))
+      expect(brief(v!)).toEqual({ key: "k", status: "mismatch", differs: ["venue"], paper: A })
+      // Without the arXiv id nothing says where it appeared: not a difference, and nothing to note.
+      const [unknown] = yield* verifyBib(cite("Nature Machine Intelligence", "article", "journal")).pipe(
+        Effect.provide(server([{ ...bare, externalIds: {} }]))
+      )
+      expect(unknown!.status).toBe("verified")
+      expect(unknown!.notes).toEqual([])
+    }).pipe(Effect.provide(server([{ ...preprint, venue: "", externalIds: { ArXiv: "2104.01234" } }]))))
+
+  it.effect("a preprint server cited with the publication's DOI, for a paper with no preprint on record, is another venue", () =>
+    Effect.gen(function*() {
+      const published: Record = { ...preprint, venue: "Tourism Themes", externalIds: { DOI: "10.1108/whatt-03" } }
+      const bib = (venue: string, doi: string) =>
+        `@article{k, title = {Scaling Sparse Attention Models}, author = {Ruiz, Ana}, year = {2021}, journal = {${venue}}, doi = {${doi}}}`
+      const [ssrn] = yield* verifyBib(bib("SSRN Electronic Journal", "10.1108/whatt-03")).pipe(
+        Effect.provide(server([published]))
+      )
+      expect(brief(ssrn!)).toEqual({ key: "k", status: "mismatch", differs: ["venue"], paper: A })
+      expect(ssrn!.differences?.[0]?.record).toBe("Tourism Themes")
+      // The server's own BibTeX writes `journal = {ArXiv}` beside the publisher's DOI of a paper with a preprint.
+      const [arxiv] = yield* verifyBib(bib("ArXiv", "10.1108/whatt-03")).pipe(
+        Effect.provide(server([{ ...published, externalIds: { DOI: "10.1108/whatt-03", ArXiv: "2104.01234" } }]))
+      )
+      expect(arxiv!.status).toBe("verified")
+      expect(arxiv!.notes).toEqual(["cited as a preprint; published in \"Tourism Themes\""])
     }))
 })
 

@@ -206,12 +206,16 @@ const strictKey = (title: string): string => {
 }
 
 // Where a subtitle starts: a colon, question or exclamation mark, or a dash between spaces.
-const subtitleStart = /[:?!]\s|\s[-–—]+\s/
+const subtitleStart = /[:?!]\s|\s[-–—]+\s/g
 
-/** The title before its subtitle, or undefined when it has none. */
-const mainTitle = (title: string): string | undefined => {
-  const m = subtitleStart.exec(plain(title))
-  return m === null ? undefined : plain(title).slice(0, m.index)
+/**
+ * The title before each of its subtitle starts, as {@link strictKey}s: a title may hold a separator
+ * of its own before the subtitle cited with or without it ("Language Models - Part I: Continuity
+ * With Classic Debates", "Do Zombies Understand? A … Exploration: A Survey").
+ */
+const mainKeys = (title: string): ReadonlyArray<string> => {
+  const text = plain(title)
+  return Array.from(text.matchAll(subtitleStart), (m) => strictKey(text.slice(0, m.index)))
 }
 
 /** See `TitleMatch.Relation`. */
@@ -220,13 +224,14 @@ export type Relation = "same" | "subtitle" | "other"
 /**
  * How an entry's title stands to a paper's, word for word: `same` (the same words, each in any of
  * its British or American spellings, a leading article added or dropped, compounds spaced or not),
- * `subtitle` (the same but for a subtitle one of them adds) or `other` (any other word changed,
- * function words included).
+ * `subtitle` (the same but for a subtitle one of them adds, after any of its subtitle starts) or
+ * `other` (any other word changed, function words included).
  */
 export const relation = (given: string, found: string): Relation => {
   const [g, f] = [strictKey(given), strictKey(found)]
   if (g.length === 0 || f.length === 0) return "other"
   if (g === f) return "same"
-  const [mg, mf] = [mainTitle(given), mainTitle(found)]
-  return (mg !== undefined && strictKey(mg) === f) || (mf !== undefined && strictKey(mf) === g) ? "subtitle" : "other"
+  // Only the longer title can hold the other and a subtitle.
+  const [longer, shorter] = g.length > f.length ? [given, f] : [found, g]
+  return mainKeys(longer).includes(shorter) ? "subtitle" : "other"
 }

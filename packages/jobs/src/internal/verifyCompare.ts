@@ -20,8 +20,6 @@ export interface Given {
   /** The authors as a list (see `verifyAuthors.ts`). */
   readonly authors?: AuthorList
   readonly venue?: string
-  /** The venue is a journal's (`journal`, `journaltitle`), not a book's or proceedings' (`booktitle`). */
-  readonly journal?: boolean
   /** Lower case, without `https://doi.org/` or `doi:`. */
   readonly doi?: string
   /** Without `arXiv:` or a version. */
@@ -73,8 +71,7 @@ export const givenOfFields = (fields: Readonly<Record<string, string>>): Given =
   const title = nonEmpty(plain(fields["title"] ?? ""))
   const year = yearOf(fields["year"] ?? fields["date"])
   const authors = fields["author"] === undefined ? undefined : authorList(fields["author"])
-  const journal = fields["journal"] ?? fields["journaltitle"]
-  const venue = nonEmpty(plain(journal ?? fields["booktitle"] ?? ""))
+  const venue = nonEmpty(plain(fields["journal"] ?? fields["journaltitle"] ?? fields["booktitle"] ?? ""))
   // The ids as the entry is asked by (`idsOf`); the DOI field as written, which may be arXiv's DOI.
   const ids = idsOf(fields)
   const doi = nonEmpty(doiKey(plain(fields["doi"] ?? ""))) ??
@@ -84,7 +81,7 @@ export const givenOfFields = (fields: Readonly<Record<string, string>>): Given =
     ...(title === undefined ? {} : { title }),
     ...(year === undefined ? {} : { year }),
     ...(authors === undefined || authors.names.length === 0 ? {} : { authors }),
-    ...(venue === undefined ? {} : { venue, journal: journal !== undefined }),
+    ...(venue === undefined ? {} : { venue }),
     ...(doi === undefined ? {} : { doi }),
     ...(arxiv === undefined ? {} : { arxiv })
   }
@@ -241,28 +238,65 @@ const venueNames = (paper: Paper): ReadonlyArray<string> =>
   [paper.venue, paper.journal?.name, paper.publicationVenue?.name, ...(paper.publicationVenue?.alternate_names ?? [])]
     .filter((n): n is string => typeof n === "string" && n.trim().length > 0).map(decoded)
 
+// Words that name a meeting, or a book series of its papers, not a journal: "Proceedings of the
+// 40th International Conference on Machine Learning", "NeurIPS 2023 Workshop on X", "Lecture Notes
+// in Computer Science", "Findings of the ACL". A journal's name carries none ("Proceedings of the
+// National Academy of Sciences", "Proceedings of the IEEE" are journals).
+const meetingWord =
+  /^(?:conference|conf|workshop|workshops|symposium|symp|meeting|congress|colloquium|summit|lecture|findings|companion|forum|\d+(?:st|nd|rd|th)|(?:19|20)\d{2})$/
+
+/**
+ * Whether a venue is named as a meeting's proceedings: a word of {@link meetingWord}, a leading
+ * "Advances in" (NeurIPS's proceedings), or an acronym alone ("ICML", "NeurIPS 2023"), which names
+ * a conference far more often than a journal. A formatted reference does not say whether its venue
+ * is a journal or a book, so the name decides.
+ */
+const isMeeting = (name: string): boolean => {
+  const all = words(name)
+  const acronym = /^[\p{L}\p{N}-]+(?:\s+(?:19|20)\d{2})?$/u.test(name.trim()) && /\p{Lu}.*\p{Lu}/u.test(name) &&
+    all.length <= 2
+  return acronym || all.some((w) => meetingWord.test(w)) || (all[0] === "advances" && all[1] === "in")
+}
+
+/** A DOI of a preprint server's (arXiv, bioRxiv/medRxiv, SSRN, ChemRxiv, OSF, Research Square, TechRxiv…). */
+const preprintDoi = /^10\.(?:48550|1101|2139|26434|31234|31219|21203|36227|31223|20944|22541)\//
+
+/**
+ * The venue given against the paper's: see `docs/jobs.md` (the `venue` check). `doi` is the
+ * entry's, when it is the paper's own.
+ */
 const compareVenue = (
   venue: string,
-  journal: boolean,
-  paper: Paper
+  paper: Paper,
+  doi: string | undefined
 ): { readonly differs: boolean; readonly note?: string } => {
   const names = venueNames(paper)
   const published = names.filter((n) => !isPreprintVenue(n))
-  // A preprint cited for a paper since published, or a publication the server knows as a preprint
-  // only: the same work, the venue not comparable.
+  // A preprint cited for a paper since published: the same work, the venue not comparable. Unless
+  // the server knows of no preprint of it (no arXiv id, no preprint server among its venues) and
+  // the entry's DOI is the publication's: then the preprint server is another paper's venue. (The
+  // server's own BibTeX writes `journal = {ArXiv}` beside a publisher's DOI: that paper has a
+  // preprint on record.)
   if (isPreprintVenue(venue)) {
-    return published.length === 0 ? { differs: false } : {
-      differs: false,
-      note: `cited as a preprint; published in ${JSON.stringify(published[0])}`
+    if (published.length === 0) return { differs: false }
+    const preprint = names.length > published.length || typeof paper.externalIds?.ArXiv === "string"
+    const publication = !preprint && doi !== undefined && !preprintDoi.test(doi)
+    return {
+      differs: publication,
+      note: publication
+        ? `a preprint server cited with the DOI of its publication in ${JSON.stringify(published[0])}`
+        : `cited as a preprint; published in ${JSON.stringify(published[0])}`
     }
   }
-  // Known only as a preprint: where it was published cannot be confirmed. Proceedings are not a
-  // difference: real references cite the proceedings of many papers the server knows from arXiv.
-  // A journal is: a journal article has a DOI of its own, which the server merges with its preprint,
-  // so a journal the server has never heard of for it is a publication nobody recorded.
+  // Known only as a preprint (a preprint server its only venue, or an arXiv id and no venue):
+  // where it was published cannot be confirmed. A meeting's proceedings are not a difference: real
+  // references cite the proceedings of many papers the server knows from arXiv. A journal is: a
+  // journal article has a DOI of its own, which the server merges with its preprint, so a journal
+  // the server has never heard of for it is a publication nobody recorded.
   if (published.length === 0) {
-    return names.length === 0 ? { differs: false } : {
-      differs: journal,
+    const preprint = names.length > 0 || typeof paper.externalIds?.ArXiv === "string"
+    return !preprint ? { differs: false } : {
+      differs: !isMeeting(venue),
       note: `venue ${JSON.stringify(venue)} not confirmed: the paper is known only as a preprint`
     }
   }
@@ -356,10 +390,13 @@ const compareRest = (given: Given, paper: Paper, today: number, differs: Array<D
     }
   }
   if (given.venue !== undefined) {
-    const venue = compareVenue(given.venue, given.journal === true, paper)
+    const has = paper.externalIds?.DOI
+    const own = given.doi !== undefined && typeof has === "string" && doiKey(has) === given.doi
+    const venue = compareVenue(given.venue, paper, own ? given.doi : undefined)
     if (venue.differs) {
       const why = venue.note ?? "another venue"
-      differs.push({ field: "venue", given: given.venue, record: venueNames(paper)[0] ?? "", why })
+      const record = venueNames(paper).find((n) => !isPreprintVenue(n)) ?? venueNames(paper)[0] ?? ""
+      differs.push({ field: "venue", given: given.venue, record, why })
     } else if (venue.note !== undefined) notes.push(venue.note)
   }
 }
