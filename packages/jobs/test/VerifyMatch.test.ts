@@ -193,6 +193,18 @@ describe("ids", () => {
   })
 })
 
+describe("a title is asked as a title", () => {
+  it.effect("an entry without an id whose title opens with an id's prefix (\"ACL:\") is looked up by its title, not as an id", () =>
+    Effect.gen(function*() {
+      const acl: Record = { paperId: A, title: "ACL: A Library for Argument Mining", year: 2020, authors: ["Ana Ruiz"] }
+      const [v] = yield* verifyBib(
+        "@article{k, title = {ACL: A Library for Argument Mining}, author = {Ruiz, Ana}, year = {2020}}"
+      )
+        .pipe(Effect.provide(server([acl])))
+      expect(brief(v!)).toEqual({ key: "k", status: "verified", differs: [], paper: A })
+    }))
+})
+
 describe("the choice among papers of one title", () => {
   it.effect("made by the entry's authors and year, not by citations", () =>
     Effect.gen(function*() {

@@ -22,6 +22,48 @@ type Recognised = Resolve.Recognised
 /** Recognises an id in any form the API accepts (and the URL forms people paste); else a title. */
 export const recognise = PaperId.recognise
 
+/**
+ * An input read once: what it is (`recognised`), its text as given (`input`, what a result
+ * repeats) and, for an id, the title it should have. What a caller has already read (a .bib
+ * entry's ids, the title of an entry whose id did not do) is passed so, never as text parsed again:
+ * a title such as "ACL: A Library…" is not then taken for an id.
+ */
+export interface Asked {
+  readonly recognised: Recognised
+  readonly input: string
+  readonly title?: string | undefined
+}
+
+/** A public input, read. */
+const askedOf = (input: Resolve.Input): Asked =>
+  typeof input === "string"
+    ? { recognised: recognise(input), input }
+    : { recognised: recognise(input.input), input: input.input, title: input.title }
+
+/** Text known to be a title, as `recognise` gives one: malformed when empty or holding a control character. */
+export const asTitle = (text: string): Asked => {
+  const line = text.trim()
+  const recognised: Recognised = line.length === 0 || /[\u0000-\u001f\u007f]/.test(line)
+    ? recognise(text)
+    : { _tag: "Title", title: line.replace(/\s+/g, " ") }
+  return { recognised, input: text }
+}
+
+/** An id already in the API's spelling (a .bib entry's, read by `bibtex.idsOf`), validated as `recognise` validates one. */
+export const asId = (id: string, title?: string): Asked => {
+  const check = Validate.paperId(id, "input")
+  const recognised: Recognised = Result.isSuccess(check)
+    ? { _tag: "Id", id }
+    : { _tag: "Malformed", message: check.failure.message }
+  return { recognised, input: id, ...(title === undefined ? {} : { title }) }
+}
+
+/** A paper found for a title, with the similarity its check measured (so that nobody measures it again). */
+export interface Scored {
+  readonly paper: Paper
+  readonly similarity: number
+}
+
 /** Ids are compared without case (DOIs, arXiv ids and hex ids are case-insensitive), except URLs. */
 const idKey = (id: string): string => `id ${id.startsWith("URL:") ? id : id.toLowerCase()}`
 
@@ -37,7 +79,7 @@ type Outcome =
     readonly score?: number
     readonly similarity?: number
     /** The other papers a bulk search found with the same title. */
-    readonly others?: ReadonlyArray<Paper>
+    readonly others?: ReadonlyArray<Scored>
   }
   | {
     readonly _tag: "Missing"
@@ -142,9 +184,10 @@ const settleChunk = Effect.fnUntraced(function*(
     // The search page's title chose it, but the batch's record is what is printed and cited: checked
     // again. Gone between the two, or another title now, it is left to title match.
     const outcome = paper === undefined ? undefined : checked(titles.get(key)!, paper)
-    const same = (others.get(key) ?? []).flatMap((id) => {
+    const same = (others.get(key) ?? []).flatMap((id): ReadonlyArray<Scored> => {
       const other = papers.get(idKey(id))
-      return other !== undefined && checked(titles.get(key)!, other)._tag === "Paper" ? [other] : []
+      const o = other === undefined ? undefined : checked(titles.get(key)!, other)
+      return o?._tag === "Paper" ? [{ paper: o.paper, similarity: o.similarity ?? 0 }] : []
     })
     if (outcome?._tag === "Paper") seen.set(key, same.length === 0 ? outcome : { ...outcome, others: same })
   }
@@ -162,9 +205,9 @@ const resolveChunk = (
   fields: FieldList,
   concurrency: number
 ) =>
-(inputs: ReadonlyArray<Resolve.Input>): Stream.Stream<WithOthers, S2Error, SemanticScholar> =>
+(inputs: ReadonlyArray<Asked>): Stream.Stream<WithOthers, S2Error, SemanticScholar> =>
   Stream.unwrap(Effect.gen(function*() {
-    const recognised = inputs.map((input) => recognise(textOf(input)))
+    const recognised = inputs.map((input) => input.recognised)
     yield* settleChunk(recognised, seen, fields, concurrency)
     // The match of each title in flight, so that a repeat waits for it instead of asking again.
     const matching = new Map<string, Effect.Effect<void, S2Error, SemanticScholar>>()
@@ -183,14 +226,12 @@ const resolveChunk = (
     )
   }))
 
-const textOf = (input: Resolve.Input): string => typeof input === "string" ? input : input.input
-
 /**
  * A found paper's result; for an id given with a title, a {@link Mismatch} when the paper's title
  * is another, or when it has none (the title given was then never compared).
  */
-const foundResult = (input: Resolve.Input, o: Outcome & { readonly _tag: "Paper" }): Resolve.Result => {
-  const given = typeof input === "string" ? undefined : input.title
+const foundResult = (input: Asked, o: Outcome & { readonly _tag: "Paper" }): Resolve.Result => {
+  const given = input.title
   const extra = {
     ...(o.score === undefined ? {} : { score: o.score }),
     ...(o.similarity === undefined ? {} : { similarity: o.similarity })
@@ -198,7 +239,7 @@ const foundResult = (input: Resolve.Input, o: Outcome & { readonly _tag: "Paper"
   if (o.via === "id" && given !== undefined && TitleMatch.normalise(given).length > 0) {
     const title = o.paper.title
     const mismatch = (similarity: number, message: string) =>
-      new Mismatch({ input: textOf(input), paper: o.paper, title: given, similarity, message })
+      new Mismatch({ input: input.input, paper: o.paper, title: given, similarity, message })
     if (typeof title !== "string" || title.trim().length === 0) {
       return mismatch(0, "the paper has no title to compare with the title given")
     }
@@ -206,17 +247,17 @@ const foundResult = (input: Resolve.Input, o: Outcome & { readonly _tag: "Paper"
     if (!same) {
       return mismatch(similarity, `the paper is ${shown(title)}, ${rounded(similarity)} similar to the title given`)
     }
-    return new Found({ input: textOf(input), paper: o.paper, via: o.via, ...extra, similarity })
+    return new Found({ input: input.input, paper: o.paper, via: o.via, ...extra, similarity })
   }
-  return new Found({ input: textOf(input), paper: o.paper, via: o.via, ...extra })
+  return new Found({ input: input.input, paper: o.paper, via: o.via, ...extra })
 }
 
-const toResult = (input: Resolve.Input, r: Recognised, seen: Map<string, Outcome>): Resolve.Result => {
-  if (r._tag === "Malformed") return new NotFound({ input: textOf(input), notFound: "malformed", message: r.message })
+const toResult = (input: Asked, r: Recognised, seen: Map<string, Outcome>): Resolve.Result => {
+  if (r._tag === "Malformed") return new NotFound({ input: input.input, notFound: "malformed", message: r.message })
   const o = seen.get(keyOf(r))!
   if (o._tag === "Paper") return foundResult(input, o)
   return new NotFound({
-    input: textOf(input),
+    input: input.input,
     notFound: o.reason,
     message: o.message,
     ...(o.nearest === undefined ? {} : { nearest: o.nearest }),
@@ -225,9 +266,9 @@ const toResult = (input: Resolve.Input, r: Recognised, seen: Map<string, Outcome
 }
 
 /** A result, and the other papers of the title found (a bulk search's, for `Verify` to choose among). */
-export type WithOthers = readonly [Resolve.Result, ReadonlyArray<Paper>]
+export type WithOthers = readonly [Resolve.Result, ReadonlyArray<Scored>]
 
-const withOthers = (input: Resolve.Input, r: Recognised, seen: Map<string, Outcome>): WithOthers => {
+const withOthers = (input: Asked, r: Recognised, seen: Map<string, Outcome>): WithOthers => {
   const o = r._tag === "Malformed" ? undefined : seen.get(keyOf(r))
   return [toResult(input, r, seen), o?._tag === "Paper" ? o.others ?? [] : []]
 }
@@ -237,11 +278,21 @@ export const references = (
   inputs: Iterable<Resolve.Input> | Stream.Stream<Resolve.Input, S2Error, SemanticScholar>,
   options?: Resolve.ReferencesOptions
 ): Stream.Stream<Resolve.Result, S2Error, SemanticScholar> =>
-  Stream.map(referencesWithOthers(inputs, options), ([result]) => result)
+  Stream.map(
+    referencesWithOthers(
+      Stream.map(
+        // A string is iterable too: one string is one input, not one input per character.
+        Stream.isStream(inputs) ? inputs : Stream.fromIterable(typeof inputs === "string" ? [inputs] : inputs),
+        askedOf
+      ),
+      options
+    ),
+    ([result]) => result
+  )
 
-/** {@link references}, each result with the other papers of its title. */
+/** {@link references} of inputs already read, each result with the other papers of its title. */
 export const referencesWithOthers = (
-  inputs: Iterable<Resolve.Input> | Stream.Stream<Resolve.Input, S2Error, SemanticScholar>,
+  inputs: Iterable<Asked> | Stream.Stream<Asked, S2Error, SemanticScholar>,
   options?: Resolve.ReferencesOptions
 ): Stream.Stream<WithOthers, S2Error, SemanticScholar> =>
   Stream.unwrap(Effect.gen(function*() {
@@ -252,10 +303,9 @@ export const referencesWithOthers = (
     ))
     const seen = new Map<string, Outcome>()
     const fields = withTitle(options?.fields)
-    // A string is iterable too: one string is one input, not one input per character.
-    const source: Stream.Stream<Resolve.Input, S2Error, SemanticScholar> = Stream.isStream(inputs)
+    const source: Stream.Stream<Asked, S2Error, SemanticScholar> = Stream.isStream(inputs)
       ? inputs
-      : Stream.fromIterable(typeof inputs === "string" ? [inputs] : inputs)
+      : Stream.fromIterable(inputs)
     return source.pipe(
       Stream.grouped(chunkSize),
       Stream.flatMap(resolveChunk(seen, fields, concurrency))

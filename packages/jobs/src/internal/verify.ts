@@ -7,9 +7,8 @@ import type * as Resolve from "../Resolve.js"
 import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
 import * as resolve from "./resolve.js"
-import * as TitleMatch from "./titleMatch.js"
 import { Difference, Verification, Written } from "./verification.js"
-import { compare, type Given, givenOfFields, type Lookup } from "./verifyCompare.js"
+import { compare, type Given, givenOfFields, type Lookup, type TitlePairs, titlePairs } from "./verifyCompare.js"
 
 /** See `Verify.fields`: what the citation writers write from, which holds what the checks compare. */
 export const fields: ReadonlyArray<Fields.PaperField> = Citable.fields
@@ -19,11 +18,15 @@ interface Ask {
   readonly key: string
   readonly input: string
   readonly given: Given
+  /** What the first pass asks, read once (absent when `settled`). */
+  readonly first?: resolve.Asked
   /** The kind of id `input` is, when it is a DOI or an arXiv id. */
   readonly id?: "doi" | "arxiv"
   readonly settled?: Verification
   /** The entry as written (absent for a line). */
   readonly entry?: Written
+  /** The entry's title against each paper's, compared once. */
+  readonly titles: TitlePairs
 }
 
 const entryOf = (ask: Ask): { readonly entry?: Written } => ask.entry === undefined ? {} : { entry: ask.entry }
@@ -39,9 +42,16 @@ const unchecked = (key: string, input: string, why: string, entry?: Written) =>
     ...(entry === undefined ? {} : { entry })
   })
 
-const idKind = (input: string): "doi" | "arxiv" | undefined => {
-  const r = resolve.recognise(input)
-  return r._tag !== "Id" ? undefined : r.id.startsWith("DOI:") ? "doi" : r.id.startsWith("ARXIV:") ? "arxiv" : undefined
+const idKind = (asked: resolve.Asked): { readonly id?: "doi" | "arxiv" } => {
+  const r = asked.recognised
+  const id = r._tag !== "Id"
+    ? undefined
+    : r.id.startsWith("DOI:")
+    ? "doi"
+    : r.id.startsWith("ARXIV:")
+    ? "arxiv"
+    : undefined
+  return id === undefined ? {} : { id }
 }
 
 /**
@@ -83,35 +93,38 @@ const askOf = (input: Verify.Input, position: number): Ask => {
   if (!("fields" in input)) {
     const r = resolve.recognise(input.text)
     const given: Given = r._tag === "Title" ? { title: r.title } : {}
+    const titles = titlePairs(given.title ?? "")
     if (r._tag === "Malformed") {
-      return { key: input.key, input: input.text, given, settled: unchecked(input.key, input.text, r.message) }
+      return { key: input.key, input: input.text, given, titles, settled: unchecked(input.key, input.text, r.message) }
     }
-    const id = idKind(input.text)
-    return { key: input.key, input: input.text, given, ...(id === undefined ? {} : { id }) }
+    const first: resolve.Asked = { recognised: r, input: input.text }
+    return { key: input.key, input: input.text, given, titles, first, ...idKind(first) }
   }
   const entry = writtenOf(input)
   if (input.problem !== undefined) {
-    return { key: input.key, input: "", given: {}, entry, settled: unchecked(input.key, "", input.problem, entry) }
+    const settled = unchecked(input.key, "", input.problem, entry)
+    return { key: input.key, input: "", given: {}, titles: titlePairs(""), entry, settled }
   }
-  const asked = bibtex.inputOf({ type: "", key: input.key, fields: input.fields, line: input.line ?? 0 })
-  const given = givenOfFields(input.fields)
-  if (asked.length === 0) {
+  // The entry's ids, read once, passed on as ids; else its title, as a title.
+  const ids = bibtex.idsOf(input.fields)
+  const given = givenOfFields(input.fields, ids)
+  const titles = titlePairs(given.title ?? "")
+  const id = ids.doi ?? ids.arxiv
+  const first = id !== undefined
+    ? resolve.asId(id, given.title)
+    : given.title !== undefined
+    ? resolve.asTitle(given.title)
+    : undefined
+  if (first === undefined) {
     const why = "the entry has no doi, eprint or title to check it by"
-    return { key: input.key, input: "", given, entry, settled: unchecked(input.key, "", why, entry) }
+    return { key: input.key, input: "", given, titles, entry, settled: unchecked(input.key, "", why, entry) }
   }
-  const id = idKind(asked)
-  return { key: input.key, input: asked, given, entry, ...(id === undefined ? {} : { id }) }
+  return { key: input.key, input: first.input, given, titles, entry, first, ...idKind(first) }
 }
-
-/** What the first pass asks: an id with the title it should have, or the input alone. */
-const firstInput = (ask: Ask): Resolve.Input =>
-  ask.given.title !== undefined && ask.input !== ask.given.title
-    ? { input: ask.input, title: ask.given.title }
-    : ask.input
 
 /** A paper found for a reference, compared with what it says. */
 const checked = (ask: Ask, paper: Paper, lookup: Lookup, today: number, notes: ReadonlyArray<string> = []) => {
-  const { differs, notes: more, similarity } = compare(ask.given, paper, lookup, today)
+  const { differs, notes: more, similarity } = compare(ask.given, paper, lookup, today, ask.titles)
   return new Verification({
     key: ask.key,
     input: ask.input,
@@ -132,11 +145,14 @@ const checked = (ask: Ask, paper: Paper, lookup: Lookup, today: number, notes: R
 const chosen = (
   ask: Ask,
   paper: Paper,
-  others: ReadonlyArray<Paper>,
+  others: ReadonlyArray<resolve.Scored>,
   today: number,
   notes: ReadonlyArray<string> = []
 ) => {
-  const all = [paper, ...others].map((p) => checked(ask, p, { ...idOf(ask), named: false }, today, notes))
+  for (const other of others) ask.titles.seed(other.paper.title, other.similarity)
+  const all = [paper, ...others.map((o) => o.paper)].map((p) =>
+    checked(ask, p, { ...idOf(ask), named: false }, today, notes)
+  )
   const best = all.reduce((a, b) => b.differs.length < a.differs.length ? b : a)
   if (others.length === 0) return best
   const why = `${others.length + 1} papers have this title: the one whose authors and year agree most was taken`
@@ -158,19 +174,22 @@ const notAsked = (result: Resolve.NotFound): boolean =>
  */
 const nearestToCheck = (ask: Ask, result: Resolve.NotFound): Paper | undefined => {
   const title = result.nearest?.title
-  return ask.given.title !== undefined && typeof title === "string" &&
-      TitleMatch.relation(ask.given.title, title) !== "other"
+  return ask.given.title !== undefined && typeof title === "string" && ask.titles.relation(title) !== "other"
     ? result.nearest
     : undefined
 }
 
 const sameButSubtitle = (ask: Ask, paper: Paper): boolean =>
-  ask.given.title !== undefined && typeof paper.title === "string" &&
-  TitleMatch.relation(ask.given.title, paper.title) === "subtitle"
+  ask.given.title !== undefined && typeof paper.title === "string" && ask.titles.relation(paper.title) === "subtitle"
 
 /** The first pass's answer: a verification, or undefined when the entry's title is to be asked too. */
+/** What a search measured of the entry's title and the paper it answered: kept, so that it is not measured again. */
+const seeded = (ask: Ask, result: Resolve.Result): void =>
+  ask.titles.seed(result._tag === "NotFound" ? result.nearest?.title : result.paper.title, result.similarity)
+
 const afterFirst = (ask: Ask, [result, others]: resolve.WithOthers, today: number): Verification | undefined => {
-  const byTitleToo = ask.given.title !== undefined && ask.input !== ask.given.title
+  seeded(ask, result)
+  const byTitleToo = ask.given.title !== undefined && ask.first?.recognised._tag !== "Title"
   switch (result._tag) {
     case "Found":
       return result.via === "id"
@@ -214,6 +233,7 @@ const afterTitle = (
   [result, others]: resolve.WithOthers,
   today: number
 ): Verification => {
+  seeded(ask, result)
   const nearest = result._tag === "NotFound" ? nearestToCheck(ask, result) : undefined
   const paper = result._tag === "Found" ? result.paper : nearest
   if (paper !== undefined) {
@@ -277,7 +297,7 @@ const verifyChunk = (options: Resolve.ReferencesOptions, today: number) =>
       return done
     }
     const asked = asks.flatMap((ask, i) => ask.settled === undefined ? [i] : [])
-    const first = Stream.zipWithIndex(resolve.referencesWithOthers(asked.map((i) => firstInput(asks[i]!)), options))
+    const first = Stream.zipWithIndex(resolve.referencesWithOthers(asked.map((i) => asks[i]!.first!), options))
       .pipe(
         Stream.map(([result, k]) => {
           const index = asked[k]!
@@ -288,7 +308,9 @@ const verifyChunk = (options: Resolve.ReferencesOptions, today: number) =>
         })
       )
     const second = Stream.suspend(() =>
-      Stream.zipWithIndex(resolve.referencesWithOthers(pending.map((p) => asks[p.index]!.given.title!), options)).pipe(
+      Stream.zipWithIndex(
+        resolve.referencesWithOthers(pending.map((p) => resolve.asTitle(asks[p.index]!.given.title!)), options)
+      ).pipe(
         Stream.map(([result, k]) => {
           const { first, index } = pending[k]!
           out[index] = afterTitle(asks[index]!, first, result, today)

@@ -66,14 +66,19 @@ const yearOf = (text: string | undefined): number | undefined => {
   return m === null ? undefined : Number(m[1])
 }
 
-/** What a .bib entry's fields (raw TeX, names in lower case) say about the paper. */
-export const givenOfFields = (fields: Readonly<Record<string, string>>): Given => {
+/**
+ * What a .bib entry's fields (raw TeX, names in lower case) say about the paper; `ids` are its ids
+ * as `idsOf` reads them, when the caller has read them already.
+ */
+export const givenOfFields = (
+  fields: Readonly<Record<string, string>>,
+  ids: ReturnType<typeof idsOf> = idsOf(fields)
+): Given => {
   const title = nonEmpty(plain(fields["title"] ?? ""))
   const year = yearOf(fields["year"] ?? fields["date"])
   const authors = fields["author"] === undefined ? undefined : authorList(fields["author"])
   const venue = nonEmpty(plain(fields["journal"] ?? fields["journaltitle"] ?? fields["booktitle"] ?? ""))
   // The ids as the entry is asked by (`idsOf`); the DOI field as written, which may be arXiv's DOI.
-  const ids = idsOf(fields)
   const doi = nonEmpty(doiKey(plain(fields["doi"] ?? ""))) ??
     (ids.doi === undefined ? undefined : doiKey(ids.doi.slice("DOI:".length)))
   const arxiv = ids.arxiv === undefined ? undefined : nonEmpty(arxivKey(ids.arxiv))
@@ -401,14 +406,49 @@ const compareRest = (given: Given, paper: Paper, today: number, differs: Array<D
   }
 }
 
-/** Where `paper` disagrees with what the reference says, and what is worth a word without being a difference. */
-export const compare = (given: Given, paper: Paper, lookup: Lookup, today: number): Comparison => {
+/**
+ * An entry's title against the titles of the papers found for it, each pair compared once: a
+ * similarity the search measured is `seed`ed, not measured again; the rest measured when first
+ * asked for.
+ */
+export interface TitlePairs {
+  readonly seed: (found: unknown, similarity: number | undefined) => void
+  readonly similarity: (found: string) => number
+  readonly relation: (found: string) => TitleMatch.Relation
+}
+
+/** See {@link TitlePairs}. */
+export const titlePairs = (given: string): TitlePairs => {
+  const pairs = new Map<string, { similarity?: number; relation?: TitleMatch.Relation }>()
+  const at = (found: string) => {
+    let pair = pairs.get(found)
+    if (pair === undefined) pairs.set(found, pair = {})
+    return pair
+  }
+  return {
+    seed: (found, similarity) => {
+      if (typeof found === "string" && similarity !== undefined) at(found).similarity ??= similarity
+    },
+    similarity: (found) => at(found).similarity ??= TitleMatch.compare(given, found).similarity,
+    relation: (found) => at(found).relation ??= TitleMatch.relation(given, found)
+  }
+}
+
+/**
+ * Where `paper` disagrees with what the reference says, and what is worth a word without being a
+ * difference. `titles` are the entry's title's comparisons (see {@link TitlePairs}).
+ */
+export const compare = (
+  given: Given,
+  paper: Paper,
+  lookup: Lookup,
+  today: number,
+  titles: TitlePairs = titlePairs(given.title ?? "")
+): Comparison => {
   const differs: Array<Difference> = []
   const notes: Array<string> = []
   const paperTitle = typeof paper.title === "string" && paper.title.trim().length > 0 ? paper.title : undefined
-  const similarity = given.title !== undefined && paperTitle !== undefined
-    ? TitleMatch.compare(given.title, paperTitle).similarity
-    : undefined
+  const similarity = given.title !== undefined && paperTitle !== undefined ? titles.similarity(paperTitle) : undefined
   compareRest(given, paper, today, differs, notes)
   const title = (why: string) => ({ field: "title" as const, given: given.title ?? "", record: paperTitle ?? "", why })
   // A paper without a title cannot show that it is the work the entry names: a difference, not a pass.
@@ -416,7 +456,7 @@ export const compare = (given: Given, paper: Paper, lookup: Lookup, today: numbe
     differs.unshift(title("the paper has no title"))
     notes.push("the paper has no title to compare with the entry's")
   } else if (given.title !== undefined && paperTitle !== undefined) {
-    const relation = TitleMatch.relation(given.title, paperTitle)
+    const relation = titles.relation(paperTitle)
     const agree = !differs.some((d) => d.field === "authors" || d.field === "year")
     const byTitle = given.authors !== undefined && given.year !== undefined
     if (relation === "subtitle" && agree && byTitle) {
