@@ -32,11 +32,13 @@ export type Status = typeof Status.Type
  * - `title`: not the same title (`TitleMatch.compare`), for a paper found by the reference's id;
  * - `year`: more than one year apart (one year apart is a preprint and its publication, most
  *   likely: a note, not a difference);
- * - `authors`: the first author's family name is not among the paper's authors (case, accents, TeX,
- *   hyphens, initials and given names forgiven);
+ * - `authors`: the entry's list is not the paper's: its count (unless it ends in "others"), order,
+ *   family names or initials differ (case, accents, TeX, hyphens and given names forgiven);
  * - `venue`: the `journal` / `booktitle` names none of the names the paper's venue goes by, compared
- *   forgivingly (see `Verify.references`); a preprint server (arXiv, CoRR, bioRxiv…) is never a
- *   difference;
+ *   forgivingly (see `Verify.references`); a preprint server (arXiv, CoRR, bioRxiv…) cited for a
+ *   published paper is not a difference unless the server knows of no preprint of it and the
+ *   entry's DOI is the publication's; a journal cited for a paper known only as a preprint is one
+ *   (a meeting's proceedings are a note);
  * - `doi` / `eprint`: the entry's DOI or arXiv id is unknown, names another paper, or is not the
  *   paper's own.
  *
