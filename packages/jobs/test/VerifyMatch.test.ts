@@ -11,6 +11,7 @@ import { TitleMatch, Verify } from "../src/index.js"
 import { inputOf } from "../src/internal/bibtex.js"
 import { authorList, compareAuthors, displayName } from "../src/internal/verifyAuthors.js"
 import { corpusServer } from "./support/CorpusServer.js"
+import { json, testLayer } from "./support/Scripted.js"
 
 interface Record {
   readonly paperId: string
@@ -191,6 +192,41 @@ describe("ids", () => {
 @misc{c, eprint = {12345678}, eprinttype = {pubmed}, title = {T}}`)
     expect(inputs.map((e) => bibtexInput(e))).toEqual(["ARXIV:hep-th/9901001", "ARXIV:2405.05667", "T"])
   })
+})
+
+describe("a subtitle dropped, where title match finds nothing", () => {
+  // Title match wants the same words: a title without its long subtitle is "not found" there. The
+  // bulk search that came first had the paper on its page.
+  const paper = {
+    ...asPaper({
+      paperId: A,
+      title: "Anthropomorphising Machines and Computerising Minds: The Crosswiring of Languages between AI and Brain",
+      year: 2021,
+      authors: ["Ana Ruiz"]
+    })
+  }
+  const strict = testLayer((request) => {
+    const path = request.url.pathname
+    if (path.endsWith("/paper/search/bulk")) {
+      return Effect.succeed(json({ total: 1, token: null, data: [{ paperId: A, title: paper.title }] }))
+    }
+    if (path.endsWith("/paper/batch")) {
+      const ids = (request.body as { ids: ReadonlyArray<string> }).ids
+      return Effect.succeed(json(ids.map((id) => id === A ? paper : null)))
+    }
+    return Effect.succeed(json({ error: "Title match not found" }, 404))
+  })
+
+  it.effect("the bulk search's paper of that title but for a subtitle is compared: verified when authors and year agree", () =>
+    Effect.gen(function*() {
+      const bib = (author: string) =>
+        `@article{k, title = {Anthropomorphising Machines and Computerising Minds}, author = {${author}}, year = {2021}}`
+      const [v] = yield* verifyBib(bib("Ruiz, Ana"))
+      expect(brief(v!)).toEqual({ key: "k", status: "verified", differs: [], paper: A })
+      expect(v!.notes.some((n) => n.includes("a subtitle added or dropped; authors and year agree"))).toBe(true)
+      const [other] = yield* verifyBib(bib("Doe, John"))
+      expect(brief(other!)).toEqual({ key: "k", status: "mismatch", differs: ["title", "authors"], paper: A })
+    }).pipe(Effect.provide(strict)))
 })
 
 describe("a title is asked as a title", () => {

@@ -150,6 +150,7 @@ const lookupIds = Effect.fnUntraced(function*(
 const settleChunk = Effect.fnUntraced(function*(
   recognised: ReadonlyArray<Recognised>,
   seen: Map<string, Outcome>,
+  near: Map<string, ReadonlyArray<Scored>>,
   fields: FieldList,
   concurrency: number
 ) {
@@ -165,10 +166,15 @@ const settleChunk = Effect.fnUntraced(function*(
       else seen.set(key, settled)
     }
   }
-  const { candidates, others } = yield* bulkTitles([...titles].map(([key, title]) => ({ key, title })), concurrency)
+  const found = yield* bulkTitles([...titles].map(([key, title]) => ({ key, title })), concurrency)
+  const { candidates, others } = found
   const needed = [...ids.values(), ...[...candidates.values()].map((c) => c.paperId)]
-  // The other papers of a title only where the chunk's one batch has room: never a request more.
-  const more = [...new Set([...others.values()].flat())].slice(0, Math.max(0, chunkSize - needed.length))
+  // The other papers of a title, then those of a title left open but for a subtitle, only where the
+  // chunk's one batch has room: never a request more.
+  const more = [...new Set([...others.values(), ...found.near.values()].flat())].slice(
+    0,
+    Math.max(0, chunkSize - needed.length)
+  )
   const papers = yield* lookupIds([...needed, ...more], fields)
   for (const [key, id] of ids) {
     const paper = papers.get(idKey(id))
@@ -191,6 +197,16 @@ const settleChunk = Effect.fnUntraced(function*(
     })
     if (outcome?._tag === "Paper") seen.set(key, same.length === 0 ? outcome : { ...outcome, others: same })
   }
+  for (const [key, nearIds] of found.near) {
+    const title = titles.get(key)!
+    const nearPapers = nearIds.flatMap((id) => papers.get(idKey(id)) ?? [])
+    const scored = nearPapers.flatMap((paper): ReadonlyArray<Scored> =>
+      typeof paper.title === "string"
+        ? [{ paper, similarity: TitleMatch.compare(title, paper.title).similarity }]
+        : []
+    )
+    if (scored.length > 0) near.set(key, scored)
+  }
 })
 
 /**
@@ -202,13 +218,14 @@ const settleChunk = Effect.fnUntraced(function*(
  */
 const resolveChunk = (
   seen: Map<string, Outcome>,
+  near: Map<string, ReadonlyArray<Scored>>,
   fields: FieldList,
   concurrency: number
 ) =>
 (inputs: ReadonlyArray<Asked>): Stream.Stream<WithOthers, S2Error, SemanticScholar> =>
   Stream.unwrap(Effect.gen(function*() {
     const recognised = inputs.map((input) => input.recognised)
-    yield* settleChunk(recognised, seen, fields, concurrency)
+    yield* settleChunk(recognised, seen, near, fields, concurrency)
     // The match of each title in flight, so that a repeat waits for it instead of asking again.
     const matching = new Map<string, Effect.Effect<void, S2Error, SemanticScholar>>()
     const settle = (r: Recognised): Effect.Effect<void, S2Error, SemanticScholar> => {
@@ -222,7 +239,7 @@ const resolveChunk = (
       return match
     }
     return Stream.fromIterable(recognised).pipe(
-      Stream.mapEffect((r, i) => Effect.map(settle(r), () => withOthers(inputs[i]!, r, seen)), { concurrency })
+      Stream.mapEffect((r, i) => Effect.map(settle(r), () => withOthers(inputs[i]!, r, seen, near)), { concurrency })
     )
   }))
 
@@ -265,12 +282,22 @@ const toResult = (input: Asked, r: Recognised, seen: Map<string, Outcome>): Reso
   })
 }
 
-/** A result, and the other papers of the title found (a bulk search's, for `Verify` to choose among). */
+/**
+ * A result, and the other papers of the title found (a bulk search's, for `Verify` to choose
+ * among), or, for a title not found, the papers a bulk search found of that title but for a
+ * subtitle (for `Verify`, whose authors and year decide).
+ */
 export type WithOthers = readonly [Resolve.Result, ReadonlyArray<Scored>]
 
-const withOthers = (input: Asked, r: Recognised, seen: Map<string, Outcome>): WithOthers => {
+const withOthers = (
+  input: Asked,
+  r: Recognised,
+  seen: Map<string, Outcome>,
+  near: Map<string, ReadonlyArray<Scored>>
+): WithOthers => {
   const o = r._tag === "Malformed" ? undefined : seen.get(keyOf(r))
-  return [toResult(input, r, seen), o?._tag === "Paper" ? o.others ?? [] : []]
+  const more = o?._tag === "Paper" ? o.others ?? [] : o === undefined ? [] : near.get(keyOf(r)) ?? []
+  return [toResult(input, r, seen), more]
 }
 
 /** See {@link Resolve.references}. */
@@ -302,13 +329,14 @@ export const referencesWithOthers = (
       Validate.asInput
     ))
     const seen = new Map<string, Outcome>()
+    const near = new Map<string, ReadonlyArray<Scored>>()
     const fields = withTitle(options?.fields)
     const source: Stream.Stream<Asked, S2Error, SemanticScholar> = Stream.isStream(inputs)
       ? inputs
       : Stream.fromIterable(inputs)
     return source.pipe(
       Stream.grouped(chunkSize),
-      Stream.flatMap(resolveChunk(seen, fields, concurrency))
+      Stream.flatMap(resolveChunk(seen, near, fields, concurrency))
     )
   }))
 

@@ -155,14 +155,50 @@ const bestOf = (
     : { best: best.candidate, others: same.filter((id) => id !== best.candidate.paperId) }
 }
 
+/** The most papers of a page kept for a title as the same but for a subtitle. */
+const nearMost = 2
+
+/**
+ * The papers of a page whose title is one of `titles` but for a subtitle added or dropped
+ * (`TitleMatch.relation`), by the title's key: a title match, which wants the same words, misses
+ * them, and `Verify` lets the entry's authors and year decide. The page's keys are computed only
+ * when some title is left open, once each.
+ */
+const nearOn = (
+  titles: ReadonlyArray<Open>,
+  page: ReadonlyArray<Paper>,
+  near: Map<string, ReadonlyArray<string>>
+): void => {
+  const byKey = new Map<string, Array<string>>()
+  const byMain = new Map<string, Array<string>>()
+  const add = (map: Map<string, Array<string>>, key: string, id: string) => {
+    const bucket = map.get(key)
+    if (bucket === undefined) map.set(key, [id])
+    else if (!bucket.includes(id)) bucket.push(id)
+  }
+  for (const paper of page) {
+    if (typeof paper.title !== "string") continue
+    const { key, mains } = TitleMatch.subtitleKeys(paper.title)
+    add(byKey, key, paper.paperId)
+    for (const main of mains) add(byMain, main, paper.paperId)
+  }
+  for (const open of titles) {
+    const { key, mains } = TitleMatch.subtitleKeys(open.title)
+    const ids = [...new Set([...byMain.get(key) ?? [], ...mains.flatMap((main) => byKey.get(main) ?? [])])]
+    if (ids.length > 0) near.set(open.key, ids.slice(0, nearMost))
+  }
+}
+
 /**
  * The titles a page settles: each title's best paper on it, by key; titles it does not settle are
- * left out. The other papers of the same title are added to `others`, by key, when given.
+ * left out. The other papers of the same title are added to `others`, by key, when given, and the
+ * papers of a title left open but for a subtitle to `near`.
  */
 export const settledBy = (
   titles: ReadonlyArray<Open>,
   page: ReadonlyArray<Paper>,
-  others?: Map<string, ReadonlyArray<string>>
+  others?: Map<string, ReadonlyArray<string>>,
+  near?: Map<string, ReadonlyArray<string>>
 ): Map<string, Candidate> => {
   const index = indexPage(page)
   const out = new Map<string, Candidate>()
@@ -172,6 +208,8 @@ export const settledBy = (
     out.set(open.key, found.best)
     if (others !== undefined && found.others.length > 0) others.set(open.key, found.others)
   }
+  const left = titles.filter((open) => !out.has(open.key))
+  if (near !== undefined && left.length > 0) nearOn(left, page, near)
   return out
 }
 
@@ -184,7 +222,8 @@ export const settledBy = (
 const settleGroup = (
   group: ReadonlyArray<Open>,
   out: Map<string, Candidate>,
-  others: Map<string, ReadonlyArray<string>>
+  others: Map<string, ReadonlyArray<string>>,
+  near: Map<string, ReadonlyArray<string>>
 ): Effect.Effect<void, S2Error, SemanticScholar> =>
   Effect.gen(function*() {
     const s2 = yield* SemanticScholar
@@ -193,19 +232,20 @@ const settleGroup = (
       Effect.catchIf(isRefusal, () => Effect.succeed(Option.none()))
     )
     if (Option.isNone(first)) return
-    const settled = settledBy(group, first.value.data, others)
+    const settled = settledBy(group, first.value.data, others, near)
     settled.forEach((candidate, key) => out.set(key, candidate))
     const left = group.filter((open) => !settled.has(open.key))
     if (first.value.token === null || left.length <= 1) return
     const half = Math.ceil(left.length / 2)
-    yield* settleGroup(left.slice(0, half), out, others)
-    yield* settleGroup(left.slice(half), out, others)
+    yield* settleGroup(left.slice(0, half), out, others, near)
+    yield* settleGroup(left.slice(half), out, others, near)
   })
 
 /**
  * Bulk-searches the titles that can be (enough content words; the caller has left out those too
- * long to send): a candidate per title settled, by key, and the ids of the other papers of its
- * title. Titles left out of `candidates` go to title match.
+ * long to send): a candidate per title settled, by key, the ids of the other papers of its title,
+ * and, for a title left open, of the papers of its title but for a subtitle (`near`). Titles left
+ * out of `candidates` go to title match.
  */
 export const bulkTitles = Effect.fn("Resolve.bulkTitles")(function*(
   titles: ReadonlyArray<Open>,
@@ -213,11 +253,15 @@ export const bulkTitles = Effect.fn("Resolve.bulkTitles")(function*(
 ) {
   const out = new Map<string, Candidate>()
   const others = new Map<string, ReadonlyArray<string>>()
+  const near = new Map<string, ReadonlyArray<string>>()
   const eligible = titles.filter((open) =>
     TitleMatch.contentWords(TitleMatch.normalise(open.title)).length >= bulkMinWords
   )
-  yield* Effect.forEach(groupsOf(eligible), (group) => settleGroup(group, out, others), { concurrency, discard: true })
-  return { candidates: out, others }
+  yield* Effect.forEach(groupsOf(eligible), (group) => settleGroup(group, out, others, near), {
+    concurrency,
+    discard: true
+  })
+  return { candidates: out, others, near }
 })
 
 /** The fields asked for, with `title` (the check needs it) when a list is given without it. */

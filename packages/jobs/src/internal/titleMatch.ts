@@ -235,3 +235,12 @@ export const relation = (given: string, found: string): Relation => {
   const [longer, shorter] = g.length > f.length ? [given, f] : [found, g]
   return mainKeys(longer).includes(shorter) ? "subtitle" : "other"
 }
+
+/**
+ * A title's keys for {@link relation}, so that a page of titles can be indexed by them: two titles
+ * are `subtitle`-related when one's `key` is among the other's `mains`.
+ */
+export const subtitleKeys = (title: string): { readonly key: string; readonly mains: ReadonlyArray<string> } => ({
+  key: strictKey(title),
+  mains: mainKeys(title).filter((k) => k.length > 0)
+})

@@ -172,11 +172,15 @@ const notAsked = (result: Resolve.NotFound): boolean =>
  * a leading article or a subtitle (title match's own rule wants the same content words): then it is
  * compared as the paper found, and the authors and year decide.
  */
-const nearestToCheck = (ask: Ask, result: Resolve.NotFound): Paper | undefined => {
-  const title = result.nearest?.title
-  return ask.given.title !== undefined && typeof title === "string" && ask.titles.relation(title) !== "other"
-    ? result.nearest
-    : undefined
+const nearestToCheck = (
+  ask: Ask,
+  result: Resolve.NotFound,
+  near: ReadonlyArray<resolve.Scored>
+): Paper | undefined => {
+  for (const other of near) ask.titles.seed(other.paper.title, other.similarity)
+  const related = (paper: Paper | undefined) =>
+    ask.given.title !== undefined && typeof paper?.title === "string" && ask.titles.relation(paper.title) !== "other"
+  return related(result.nearest) ? result.nearest : near.find((n) => related(n.paper))?.paper
 }
 
 const sameButSubtitle = (ask: Ask, paper: Paper): boolean =>
@@ -205,7 +209,7 @@ const afterFirst = (ask: Ask, [result, others]: resolve.WithOthers, today: numbe
     case "NotFound": {
       if (byTitleToo) return undefined
       if (notAsked(result)) return unchecked(ask.key, ask.input, result.message, ask.entry)
-      const nearest = nearestToCheck(ask, result)
+      const nearest = nearestToCheck(ask, result, others)
       return nearest !== undefined
         ? checked(ask, nearest, { named: false }, today)
         : notFound(ask, [], { note: result.message, result })
@@ -234,7 +238,7 @@ const afterTitle = (
   today: number
 ): Verification => {
   seeded(ask, result)
-  const nearest = result._tag === "NotFound" ? nearestToCheck(ask, result) : undefined
+  const nearest = result._tag === "NotFound" ? nearestToCheck(ask, result, others) : undefined
   const paper = result._tag === "Found" ? result.paper : nearest
   if (paper !== undefined) {
     return chosen(ask, paper, others, today, [`${idFailed(ask, first)}; found by the title`])
