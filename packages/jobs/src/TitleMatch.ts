@@ -100,8 +100,8 @@ export const describeNearest: (found: string, similarity: number) => string = in
  * (the same words, each in any of its British or American spellings — -ise/-ize, -isation,
  * -yse/-yze, -our/-or, -re/-er, a doubled l, dialogue/dialog… — a leading article added or
  * dropped, compounds spaced or not), `subtitle` (the same but for a subtitle, after a colon, a
- * question mark or a spaced dash, that one of them adds) or `other` (any other word changed,
- * function words included).
+ * full stop, a question or exclamation mark or a spaced dash, that one of them adds; the longer
+ * title cut at any of these) or `other` (any other word changed, function words included).
  *
  * @category models
  * @since 1.1.0

@@ -96,6 +96,10 @@ describe("titles", () => {
     // Cut only where a subtitle starts, and only the longer title: a word changed before it is another title.
     expect(TitleMatch.relation("Do Zombies Think? A Choose-Your-Own-Adventure Exploration", zombies)).toBe("other")
     expect(TitleMatch.relation("A Philosophical Introduction to Language", part)).toBe("other")
+    // A full stop ends a first sentence the way a colon does, as records from PubMed write titles.
+    const studies = "Studies in the History of Probability and Statistics"
+    expect(TitleMatch.relation(studies, `${studies}. XXXVII`)).toBe("subtitle")
+    expect(TitleMatch.relation("Studies in the History of Probability", `${studies}. XXXVII`)).toBe("other")
   })
 
   it.effect("one function word swapped is a title mismatch, though title match takes it", () =>

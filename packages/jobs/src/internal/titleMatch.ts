@@ -205,8 +205,9 @@ const strictKey = (title: string): string => {
   return (article.has(ws[0] ?? "") ? ws.slice(1) : ws).join("")
 }
 
-// Where a subtitle starts: a colon, question or exclamation mark, or a dash between spaces.
-const subtitleStart = /[:?!]\s|\s[-–—]+\s/g
+// Where a subtitle starts: a colon, full stop, question or exclamation mark, or a dash between spaces
+// (records from PubMed end a title's first sentence with a full stop: "Mixed reality videography. Analyzing…").
+const subtitleStart = /[:.?!]\s|\s[-–—]+\s/g
 
 /**
  * The title before each of its subtitle starts, as {@link strictKey}s: a title may hold a separator
