@@ -230,6 +230,12 @@ describe("a subtitle dropped, where title match finds nothing", () => {
       expect(v!.notes.some((n) => n.includes("a subtitle added or dropped; authors and year agree"))).toBe(true)
       const [other] = yield* verifyBib(bib("Doe, John"))
       expect(brief(other!)).toEqual({ key: "k", status: "mismatch", differs: ["title", "authors"], paper: A })
+      // An unknown DOI, then the title: the one paper found so is not "2 papers of this title".
+      const [byDoi] = yield* verifyBib(
+        "@article{k, title = {Anthropomorphising Machines and Computerising Minds}, author = {Ruiz, Ana}, year = {2021}, doi = {10.1000/unknown}}"
+      )
+      expect(brief(byDoi!)).toEqual({ key: "k", status: "mismatch", differs: ["doi"], paper: A })
+      expect(byDoi!.notes.filter((n) => n.includes("papers have this title"))).toEqual([])
     }).pipe(Effect.provide(strict)))
 })
 

@@ -241,7 +241,9 @@ const afterTitle = (
   const nearest = result._tag === "NotFound" ? nearestToCheck(ask, result, others) : undefined
   const paper = result._tag === "Found" ? result.paper : nearest
   if (paper !== undefined) {
-    return chosen(ask, paper, others, today, [`${idFailed(ask, first)}; found by the title`])
+    // The papers of the title to choose among are a found title's: a nearest is one paper.
+    const among = result._tag === "Found" ? others : []
+    return chosen(ask, paper, among, today, [`${idFailed(ask, first)}; found by the title`])
   }
   const why = result._tag === "NotFound" ? result.message : "no paper has the title"
   if (first._tag === "Mismatch") {
