@@ -103,9 +103,11 @@ const journalBib = (f: Facts, key: string) =>
     ["doi", f.doi]
   ])
 
+// A list cut to its first author keeps its "et al." ("Kaliki, S., et al."): without it the
+// reference says the paper has one author, which is a partial author list, not this variant.
 const apaAuthors = (f: Facts) =>
   f.authors.length === 1
-    ? `${f.authors[0]!.family}, ${initials(f.authors[0]!.given)}`
+    ? `${f.authors[0]!.family}, ${initials(f.authors[0]!.given)}${f.etAl === true ? `,${etAl(f)}` : ""}`
     : listed(f.authors.map((p) => `${p.family}, ${initials(p.given)}`), "&") + etAl(f)
 const ieeeAuthors = (f: Facts) => listed(f.authors.map((p) => `${initials(p.given)} ${p.family}`), "and") + etAl(f)
 const apa = (f: Facts) =>
