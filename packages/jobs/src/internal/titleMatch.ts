@@ -206,12 +206,16 @@ const strictKey = (title: string): string => {
 }
 
 // Where a subtitle starts: a colon, question or exclamation mark, or a dash between spaces.
-const subtitleStart = /[:?!]\s|\s[-–—]+\s/
+const subtitleStart = /[:?!]\s|\s[-–—]+\s/g
 
-/** The title before its subtitle, or undefined when it has none. */
-const mainTitle = (title: string): string | undefined => {
-  const m = subtitleStart.exec(plain(title))
-  return m === null ? undefined : plain(title).slice(0, m.index)
+/**
+ * The title before each place a subtitle may start, as keys: a title may ask before its subtitle
+ * ("Let's have a chat! A Conversation with ChatGPT: Technology…"), so the subtitle added or
+ * dropped is the last part as often as all but the first.
+ */
+const mainTitles = (title: string): ReadonlyArray<string> => {
+  const p = plain(title)
+  return [...p.matchAll(subtitleStart)].map((m) => strictKey(p.slice(0, m.index)))
 }
 
 /** See `TitleMatch.Relation`. */
@@ -227,6 +231,5 @@ export const relation = (given: string, found: string): Relation => {
   const [g, f] = [strictKey(given), strictKey(found)]
   if (g.length === 0 || f.length === 0) return "other"
   if (g === f) return "same"
-  const [mg, mf] = [mainTitle(given), mainTitle(found)]
-  return (mg !== undefined && strictKey(mg) === f) || (mf !== undefined && strictKey(mf) === g) ? "subtitle" : "other"
+  return mainTitles(given).includes(f) || mainTitles(found).includes(g) ? "subtitle" : "other"
 }
