@@ -5,6 +5,8 @@
  * tallies per kind and per style, the requests by path, the time; `{"skipped": "…"}` when the
  * recordings are absent.
  * argv: [recordingsDir] [seed]
+ * `BENCH_ACCURACY_STYLES=heldout`: the set written in the held-out styles (accuracy/heldOut.ts)
+ * instead of the main ones: how far the reader's rules carry to styles they were not tuned on.
  * `BENCH_ACCURACY_MISSES=<file>`: also writes there, one JSON line each, every real reference
  * flagged and every bad one verified, with its text, the fields read and each input's verdict,
  * differences and notes: what to read when a figure moves.
@@ -18,10 +20,12 @@ import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { defaults, generate } from "../accuracy/generate.js"
+import { heldOutStyles } from "../accuracy/heldOut.js"
 import { caseKey, inputsOf, isRead, readerName } from "../accuracy/inputs.js"
 import { loadPapers, recordingsDir } from "../accuracy/papers.js"
 import { score } from "../accuracy/score.js"
 import { makeServer } from "../accuracy/server.js"
+import { styles } from "../accuracy/styles.js"
 import { report } from "./report.js"
 
 const [dirArg, seedArg] = process.argv.slice(2)
@@ -30,7 +34,12 @@ const dir = dirArg === undefined || dirArg === "" ? recordingsDir(Path.resolve(i
 const main = async () => {
   const papers = loadPapers(dir)
   if (papers === undefined) return { skipped: `no recordings at ${dir}` }
-  const cases = generate(papers, { ...defaults, seed: seedArg === undefined ? defaults.seed : Number(seedArg) })
+  const styleSet = process.env.BENCH_ACCURACY_STYLES === "heldout" ? heldOutStyles : styles
+  const cases = generate(
+    papers,
+    { ...defaults, seed: seedArg === undefined ? defaults.seed : Number(seedArg) },
+    styleSet
+  )
   const started = performance.now()
   const inputs = cases.flatMap(inputsOf)
   const server = makeServer(papers)
