@@ -91,7 +91,54 @@ describe("author lists", () => {
   })
 })
 
+describe("author lists, from the held-out styles", () => {
+  it("the name after “&” or “and” is the last: only its own initials go on (Nature)", () => {
+    const f = one(
+      "Marcus, G. & Davis, E. Insights and limits of deep learning. Communications of the ACM 63, 1–3 (2020)."
+    )
+    expect(f["author"]).toBe("Marcus, G. and Davis, E.")
+    expect(f["title"]).toBe("Insights and limits of deep learning")
+    const initials = one("Smith, J. & Jones, K. A. Signals and systems in practice. Signal Processing 12, 5–9 (2019).")
+    expect(initials["author"]).toBe("Smith, J. and Jones, K. A.")
+    expect(initials["title"]).toBe("Signals and systems in practice")
+  })
+
+  it("an honorific's point is no end of the list (ACM)", () => {
+    const f = one(
+      "Anil Kumar and Dr. S. Rao. 2021. Risk management for cloud projects. International Journal of Computing 9, 1–12."
+    )
+    expect(f["title"]).toBe("Risk management for cloud projects")
+    expect(f["year"]).toBe("2021")
+  })
+
+  it("a quoted phrase after words that are no names is inside a title without quotes", () => {
+    const acm = one("John Searle. 1980. Minds, brains, and ‘strong AI’. Behavioral and Brain Sciences 3, 417–424.")
+    expect(acm["title"]).toBe("Minds, brains, and ‘strong AI’")
+    const nature = one("Searle, J. Minds, brains and ‘strong AI’. Behavioral and Brain Sciences 3, 417–424 (1980).")
+    expect(nature["title"]).toBe("Minds, brains and ‘strong AI’")
+    const chicago = one("Lamb, Alex, and Linjun Zhang et al.. 2024. “Can machines be creative?” arXiv.")
+    expect(chicago["title"]).toBe("Can machines be creative?")
+  })
+})
+
 describe("where a title ends", () => {
+  it("a title's second sentence is the title's when it reads as prose and a venue follows it", () => {
+    const two = one(
+      "Weber M. Politik als Beruf. Zur Soziologie der modernen Verwaltung. Zeitschrift für Soziologie. 2019;48:1-20."
+    )
+    expect(two["title"]).toBe("Politik als Beruf. Zur Soziologie der modernen Verwaltung")
+    expect(venueOf(two)).toBe("Zeitschrift für Soziologie")
+    const apa = one(
+      "Hansen, L. (2023). Sound maps. Listening to the city in an age of noise. Urban Studies. https://doi.org/10.1000/xyz123"
+    )
+    expect(apa["title"]).toBe("Sound maps. Listening to the city in an age of noise")
+    // A venue then its year, and a venue of two short sentences, stay venues.
+    expect(one("Jones K. Deep learning for cities. Trends in Cognitive Sciences. 2020;24:1-2.")["title"]).toBe(
+      "Deep learning for cities"
+    )
+    expect(one("Boyles R. Moral machines. Filosofija. Sociologija. 2024;35:1-9.")["title"]).toBe("Moral machines")
+  })
+
   it("a point after a question mark is the style's own end of the title", () => {
     const vancouver = one(
       "Topol E. Can machines read electrocardiograms?. Circulation: Arrhythmia and Electrophysiology. 2021;14:e009001."

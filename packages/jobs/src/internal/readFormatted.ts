@@ -198,9 +198,38 @@ const sentence = (text: string): readonly [string, string] => {
   // A part's number is the title's: "Studies in the History of Probability and Statistics. XXXVII."
   if (partNumber.test(sub)) return [`${first}. ${sub}`, after]
   // "Know?. Circulation": the point after a question is the style's own end of the title.
-  if (!/[?!]$/.test(first) || text.trimStart().charAt(first.length) === ".") return [first, rest]
+  if (!/[?!]$/.test(first)) return titleSentences(first, rest)
+  if (text.trimStart().charAt(first.length) === ".") return [first, rest]
   return after.length > 0 && !/\d/.test(sub) ? [`${first} ${sub}`, after] : [first, rest]
 }
+
+/** Words that name a venue: a sentence holding one is the venue, not a title's. */
+const venueWords =
+  /\b(?:journal|proceedings|proc|transactions|conference|symposium|workshop|annals|bulletin|magazine|letters|advances|trends|frontiers|review|arxiv|ieee|acm)\b/i
+
+/**
+ * A title that is two sentences ("Mixed reality videography. Analyzing joint behaviour of…"): the
+ * sentence after the first is the title's when it reads as prose (four words or more, a small
+ * word among them, no number, no venue's word, not "In …") and a sentence with words still follows
+ * it for the venue. A venue's own points ("Filosofija. Sociologija.", "Philosophical
+ * transactions. Series A") are short or have no small word; a venue then its year ("Frontiers in
+ * Psychology. 2024;6") leaves no venue after it.
+ */
+const titleSentences = (title: string, rest: string): readonly [string, string] => {
+  const [next, after] = firstSentence(rest)
+  const words = next.split(/\s+/)
+  const prose = words.length >= 4 && words.some((w) => smallWords.has(w.toLowerCase())) && !/\d/.test(next) &&
+    !venueWords.test(next) && !/^In\b/.test(next)
+  return prose && /^\p{L}/u.test(after) && /\p{L}{2}/u.test(firstSentence(after)[0])
+    ? [`${title}. ${next}`, after]
+    : [title, rest]
+}
+
+/** Small words of English, German, French, Spanish and Italian titles. */
+const smallWords: ReadonlySet<string> = new Set(
+  "a an the of in on for and to with from by at as is are der die das und zur zum von im den le la les des du et en pour de del los las y para con di il e per"
+    .split(" ")
+)
 
 /** A sentence that is only a part's number: a Roman numeral, or "Part 2". */
 const partNumber = /^(?:[IVXL]{1,7}|Part\s+(?:\d+|[IVXL]{1,7}))$/
@@ -218,12 +247,23 @@ const authorsEnd = (text: string): number => {
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const before = (m.index >= 3 ? "" : " ") + text.slice(Math.max(0, m.index - 3), m.index)
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 60)
-    if (!/[\s.,-]\p{Lu}$/u.test(before) || !namesGoOn.test(after) || vancouverList(text.slice(0, m.index))) {
+    const list = text.slice(0, m.index)
+    if (!/[\s.,-]\p{Lu}$/u.test(before) || !namesGoOn.test(after) || vancouverList(list)) return m.index
+    // The name after "&" or "and" is the last, and an inverted list goes on after a comma: after
+    // the point only initials, "&", "and" or "et al." go on ("… & Polosa, R. Progress and…",
+    // "Searle, J. Minds, brains and…").
+    if ((lastJoined.test(list) || invertedList(list)) && !/^(?:\p{Lu}\.|&|and\s|et al)/u.test(after)) {
       return m.index
     }
   }
   return -1
 }
+
+/** A list whose last name came after "&" or "and": "Goh, B. & Lee, W", "Laurie L. and M". */
+const lastJoined = /(?:^|\s)(?:&|and)\s+[^,&]+(?:,\s*[^,&]+)?$/
+
+/** A list of inverted names ending in an initial: "Searle, J", "Wong, L.W., Mak, S. H". */
+const invertedList = (list: string): boolean => invertedName.test(list) && /,\s+\p{Lu}(?:\.\s*-?\p{Lu})*$/u.test(list)
 
 /** One name as Vancouver writes it: a family name (a word or a few) and bare initials. */
 const vancouverName = new RegExp(String.raw`^\p{Lu}[${nameLetter}]*(?:\s+[${nameLetter}]+){0,3}\s+\p{Lu}{1,3}$`, "u")
@@ -236,7 +276,9 @@ const vancouverList = (list: string): boolean => list.split(/,\s+/).every((name)
 
 /** Whether every point in a piece is an initial's or "et al."'s: it is an author list, not a title. */
 const onlyInitialsPoints = (text: string): boolean =>
-  [...text.matchAll(/\.(?=\s|$)/g)].every((m) => /(?:(?:^|[\s.,-])\p{Lu}|\bal)$/u.test(text.slice(0, m.index)))
+  [...text.matchAll(/\.(?=\s|$)/g)].every((m) =>
+    /(?:(?:^|[\s.,-])\p{Lu}|\bal|\b(?:Dr|Prof|Md|Mr|Mrs|Ms|Jr|Sr))$/u.test(text.slice(0, m.index))
+  )
 
 /** Words an author list holds besides names: its joins, "et al.", particles, and an organisation's small words. */
 const listWords: ReadonlySet<string> = new Set([
@@ -258,7 +300,7 @@ const listWords: ReadonlySet<string> = new Set([
  * a title with a year in it, not authors and their year.
  */
 const nameWords = (text: string): boolean =>
-  text.split(/[\s,;&]+/).every((w) => w.length === 0 || /^[\p{Lu}'’(]/u.test(w) || listWords.has(w.replace(/\.$/, "")))
+  text.split(/[\s,;&]+/).every((w) => w.length === 0 || /^[\p{Lu}'’(]/u.test(w) || listWords.has(w.replace(/\.+$/, "")))
 
 /** One name as initials then family name: "A. Vaswani", "M.-W. Chang", "Ł. Kaiser". */
 const initialsName = String.raw`(?:\p{Lu}\.(?:\s*|-))+\p{Lu}[${nameLetter}]+`
@@ -343,6 +385,9 @@ const layouts: ReadonlyArray<(text: string) => Head | undefined> = [
     if (q === undefined || !/(?:^|[,.:)]\s*)$/.test(q.before) || /^\s*:\s/.test(q.after)) return undefined
     const year = /\(?\b(1[6-9]\d\d|20\d\d)[a-z]?\)?[.,]?\s*$/.exec(q.before)
     const authors = year === null ? q.before : q.before.slice(0, year.index)
+    // What comes before the title is its authors: "Collins, J. Generative linguistics: ‘Galilean
+    // style’." quotes a phrase inside a title that has no quotes.
+    if (!nameWords(authors)) return undefined
     return { authors, title: q.title, ...(year === null ? {} : { year: year[1]! }), rest: q.after }
   },
   // Elsevier, and lists that drop IEEE's quotes: A. Vaswani, N. Shazeer et al., Title, Venue, 2017
