@@ -137,6 +137,14 @@ describe("where a title ends", () => {
       "Deep learning for cities"
     )
     expect(one("Boyles R. Moral machines. Filosofija. Sociologija. 2024;35:1-9.")["title"]).toBe("Moral machines")
+    // A title's word "Review" is no venue's: "…Literature. A ten-year bibliometric review."
+    expect(
+      one(
+        "Rossi F. Artificial intelligence in hospitals. A ten-year bibliometric review. Sustainable Futures. 2024;7:1-9."
+      )[
+        "title"
+      ]
+    ).toBe("Artificial intelligence in hospitals. A ten-year bibliometric review")
   })
 
   it("a point after a question mark is the style's own end of the title", () => {
@@ -179,6 +187,17 @@ describe("where a title ends", () => {
     const f = one("M. Mitchell, “Why AI is harder than we think”: A reply, Communications of the ACM, 2021.")
     expect(f["title"]).toBe("“Why AI is harder than we think”: A reply")
     expect(venueOf(f)).toBe("Communications of the ACM")
+  })
+})
+
+describe("venues", () => {
+  it("a decimal number is the venue's name, not its volume", () => {
+    const f = one(
+      "Eze, O. and Bello, S. (2022) ‘Machine learning in banking’, 2022 IEEE International Conference on Industry 4.0, Artificial Intelligence, and Communications Technology (IAICT), pp. 268–273."
+    )
+    expect(venueOf(f)).toBe(
+      "2022 IEEE International Conference on Industry 4.0, Artificial Intelligence, and Communications Technology"
+    )
   })
 })
 

@@ -205,7 +205,7 @@ const sentence = (text: string): readonly [string, string] => {
 
 /** Words that name a venue: a sentence holding one is the venue, not a title's. */
 const venueWords =
-  /\b(?:journal|proceedings|proc|transactions|conference|symposium|workshop|annals|bulletin|magazine|letters|advances|trends|frontiers|review|arxiv|ieee|acm)\b/i
+  /\b(?:journal|proceedings|proc|transactions|conference|symposium|workshop|annals|bulletin|magazine|letters|advances|trends|frontiers|arxiv|ieee|acm)\b/i
 
 /**
  * A title that is two sentences ("Mixed reality videography. Analyzing joint behaviour of…"): the
@@ -448,9 +448,12 @@ const numbers: ReadonlyArray<RegExp> = [
 /** Words that say a venue is a book or proceedings. */
 const inBook = /\b(?:proc\.|proceedings|conference|conf\.|workshop|symposium|meeting|congress)/i
 
-/** Where a venue's name stops: at its volume, issue, pages, year, place or publisher. */
+/**
+ * Where a venue's name stops: at its volume, issue, pages, year, place or publisher. A decimal
+ * number is the name's ("Conference on Industry 4.0, …"): no volume is written with a point.
+ */
 const venueEnd =
-  /(?:[,.;:]\s*|\s+)(?=vol\b|vol\.|volume\b|no\.|pp?\.|pages\b|\(|edited\b|eds?\.)|[,.;:]\s*(?=\d)|\s+(?=\d+\s*(?:[,.;:(]|$))|[,;]\s*(?=\p{Lu}[\p{L}]+,\s*\p{Lu}{2}\b)/iu
+  /(?:[,.;:]\s*|\s+)(?=vol\b|vol\.|volume\b|no\.|pp?\.|pages\b|\(|edited\b|eds?\.)|(?:[,;:]|(?<!\d)\.)\s*(?=\d)|\s+(?=\d+\s*(?:[,;:(]|\.(?!\d)|$))|[,;]\s*(?=\p{Lu}[\p{L}]+,\s*\p{Lu}{2}\b)/iu
 
 /** The venue and its numbers from what follows the title. */
 const tail = (rest: string, fields: Fields): void => {
