@@ -252,7 +252,8 @@ const authorsEnd = (text: string): number => {
     // The name after "&" or "and" is the last, and an inverted list goes on after a comma: after
     // the point only initials, "&", "and" or "et al." go on ("… & Polosa, R. Progress and…",
     // "Searle, J. Minds, brains and…").
-    if ((lastJoined.test(list) || invertedList(list)) && !/^(?:\p{Lu}\.|&|and\s|et al)/u.test(after)) {
+    const end = lastChars(list, list.length, 80)
+    if ((lastJoined.test(end) || invertedList(list, end)) && !/^(?:\p{Lu}\.|&|and\s|et al)/u.test(after)) {
       return m.index
     }
   }
@@ -260,10 +261,11 @@ const authorsEnd = (text: string): number => {
 }
 
 /** A list whose last name came after "&" or "and": "Goh, B. & Lee, W", "Laurie L. and M". */
-const lastJoined = /(?:^|\s)(?:&|and)\s+[^,&]+(?:,\s*[^,&]+)?$/
+const lastJoined = /\s(?:&|and)\s+[^,&]+(?:,\s*[^,&]+)?$/
 
 /** A list of inverted names ending in an initial: "Searle, J", "Wong, L.W., Mak, S. H". */
-const invertedList = (list: string): boolean => invertedName.test(list) && /,\s+\p{Lu}(?:\.\s*-?\p{Lu})*$/u.test(list)
+const invertedList = (list: string, end: string): boolean =>
+  invertedName.test(list) && /,\s+\p{Lu}(?:\.\s*-?\p{Lu})*$/u.test(end)
 
 /** One name as Vancouver writes it: a family name (a word or a few) and bare initials. */
 const vancouverName = new RegExp(String.raw`^\p{Lu}[${nameLetter}]*(?:\s+[${nameLetter}]+){0,3}\s+\p{Lu}{1,3}$`, "u")
@@ -272,13 +274,18 @@ const vancouverName = new RegExp(String.raw`^\p{Lu}[${nameLetter}]*(?:\s+[${name
  * Whether a list before a point is Vancouver's, every name a family and bare initials ("Lu Y, Li
  * W"): its point ends it, whatever follows ("Li W. Techniques and Paradigms…" is no name and "and").
  */
-const vancouverList = (list: string): boolean => list.split(/,\s+/).every((name) => vancouverName.test(name.trim()))
+const vancouverList = (list: string): boolean =>
+  !list.includes(".") && list.split(/,\s+/).every((name) => vancouverName.test(name.trim()))
 
 /** Whether every point in a piece is an initial's or "et al."'s: it is an author list, not a title. */
-const onlyInitialsPoints = (text: string): boolean =>
-  [...text.matchAll(/\.(?=\s|$)/g)].every((m) =>
-    /(?:(?:^|[\s.,-])\p{Lu}|\bal|\b(?:Dr|Prof|Md|Mr|Mrs|Ms|Jr|Sr))$/u.test(text.slice(0, m.index))
-  )
+const onlyInitialsPoints = (text: string): boolean => !otherPoint.test(text)
+
+/** A point that ends a word, not an initial's, "et al."'s or an honorific's: one pass over the text. */
+const otherPoint = /(?<!(?:^|[\s.,-])\p{Lu}|\bal|\b(?:Dr|Prof|Md|Mr|Mrs|Ms|Jr|Sr))\.(?=\s|$)/u
+
+/** The `n` characters before `at`, a space first when the text starts there: the end of a list, looked at in the same time however long the list. */
+const lastChars = (text: string, at: number, n: number): string =>
+  at > n ? text.slice(at - n, at) : ` ${text.slice(0, at)}`
 
 /** Words an author list holds besides names: its joins, "et al.", particles, and an organisation's small words. */
 const listWords: ReadonlySet<string> = new Set([
