@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
+import * as fc from "fast-check"
 import { Verify } from "../src/index.js"
 
 const read = (text: string): Verify.ReadResult => {
@@ -251,4 +252,53 @@ describe("cutting a wrapped list", () => {
     expect(venueOf(all[0]!)).toBe("Theory, Culture & Society")
     expect(all[1]!["author"]).toBe("Zuboff, S")
   })
+})
+
+describe("author lists, any names", () => {
+  const letter = fc.constantFrom(..."abcdefghiklmnoprstuvyzäéöüñ")
+  const word = fc.tuple(
+    fc.constantFrom(..."ABCDEFGHIKLMNOPRSTVWYZÁÖŁ"),
+    fc.array(letter, { minLength: 2, maxLength: 8 })
+  )
+    .map(([first, rest]) => first + rest.join(""))
+  /** A family name: a word, maybe joined to a second by a hyphen or the en dash a PDF puts for one. */
+  const family = fc.tuple(word, fc.option(fc.tuple(fc.constantFrom("-", "–"), word), { nil: undefined }))
+    .map(([a, b]) => (b === undefined ? a : `${a}${b[0]}${b[1]}`))
+  const person = fc.record({ family, given: fc.array(word, { minLength: 1, maxLength: 2 }) })
+  const people = fc.array(person, { minLength: 1, maxLength: 5 })
+  const initials = (given: ReadonlyArray<string>) => given.map((g) => `${g[0]}.`).join(" ")
+  const listed = (names: ReadonlyArray<string>, and: string) =>
+    names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")}, ${and} ${names.at(-1)}`
+  const styles: ReadonlyArray<(p: ReadonlyArray<{ family: string; given: ReadonlyArray<string> }>) => string> = [
+    (p) =>
+      `${
+        listed(p.map((x) => `${x.family}, ${initials(x.given)}`), "&")
+      } (2020). Learning and reasoning in practice. Journal of Studies, 3, 1–9.`,
+    (p) =>
+      `${
+        listed(p.map((x) => `${initials(x.given)} ${x.family}`), "and")
+      }, “Learning and reasoning in practice,” Journal of Studies, vol. 3, pp. 1–9, 2020.`,
+    (p) =>
+      `${
+        p.map((x) => `${x.family} ${x.given.map((g) => g[0]).join("")}`).join(", ")
+      }. Learning and reasoning in practice. Journal of Studies. 2020;3:1-9.`,
+    (p) =>
+      `${
+        listed([
+          `${p[0]!.family}, ${p[0]!.given.join(" ")}`,
+          ...p.slice(1).map((x) => `${x.given.join(" ")} ${x.family}`)
+        ], "and")
+      }. 2020. “Learning and reasoning in practice.” Journal of Studies 3: 1–9.`
+  ]
+
+  it("each family name is read, in order, in APA, IEEE, Vancouver and Chicago", () =>
+    fc.assert(
+      fc.property(people, fc.nat(styles.length - 1), (p, s) => {
+        const f = one(styles[s]!(p))
+        const families = (f["author"] ?? "").split(" and ").map((n) => n.split(",")[0]!.trim())
+        expect(families).toEqual(p.map((x) => x.family))
+        expect(f["title"]).toBe("Learning and reasoning in practice")
+      }),
+      { numRuns: 60 }
+    ))
 })
