@@ -291,6 +291,23 @@ describe("author lists, any names", () => {
       }. 2020. “Learning and reasoning in practice.” Journal of Studies 3: 1–9.`
   ]
 
+  it("a family name's particles are kept, in APA, IEEE and Chicago", () =>
+    fc.assert(
+      fc.property(
+        people,
+        fc.constantFrom("van der", "de", "da", "von"),
+        fc.nat(2),
+        fc.constantFrom(0, 1, 3),
+        (p, particle, at, s) => {
+          const withParticle = p.map((x, i) => (i === at % p.length ? { ...x, family: `${particle} ${x.family}` } : x))
+          const f = one(styles[s]!(withParticle))
+          const families = (f["author"] ?? "").split(" and ").map((n) => n.split(",")[0]!.trim())
+          expect(families).toEqual(withParticle.map((x) => x.family))
+        }
+      ),
+      { numRuns: 60 }
+    ))
+
   it("each family name is read, in order, in APA, IEEE, Vancouver and Chicago", () =>
     fc.assert(
       fc.property(people, fc.nat(styles.length - 1), (p, s) => {
