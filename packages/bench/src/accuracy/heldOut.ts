@@ -5,34 +5,14 @@
  * with "et al." after three names, and an IEEE list wrapped at 72 columns. Nothing here is read
  * by the main figures of RESULTS.md; its rows say how far the reader's rules carry to new styles.
  */
-import type { Facts, Person, Style } from "./styles.js"
+import { type Facts, initials as spaced, listed as and, type Person, type Style, wrapped } from "./styles.js"
 
-const initials = (given: string, sep = " "): string =>
-  given.split(/[\s.-]+/).filter((w) => w.length > 0).map((w) => `${w[0]!.toUpperCase()}.`).join(sep)
+const initials = (given: string, sep = " "): string => sep === " " ? spaced(given) : spaced(given).replace(/\s+/g, "")
 const bare = (given: string): string => initials(given).replace(/[.\s]/g, "")
 const pages = (f: Facts, dash = "–") => f.pages?.replace(/\s*-+\s*/g, dash)
-const and = (names: ReadonlyArray<string>, word: string, serial = true): string =>
-  names.length <= 1
-    ? names.join("")
-    : names.length === 2
-    ? `${names[0]} ${word} ${names[1]}`
-    : `${names.slice(0, -1).join(", ")}${serial ? "," : ""} ${word} ${names.at(-1)}`
 const inverted = (p: Person) => `${p.family}, ${initials(p.given, "")}`
 const inOrder = (p: Person) => `${initials(p.given)} ${p.family}`
 const etAl = (f: Facts, text = " et al.") => (f.etAl === true ? text : "")
-
-/** A text wrapped at `width` columns, as copied from a two-column PDF. */
-const wrapped = (text: string, width: number): string => {
-  const lines: Array<string> = []
-  let line = ""
-  for (const word of text.split(" ")) {
-    if (line.length > 0 && line.length + 1 + word.length > width) {
-      lines.push(line)
-      line = word
-    } else line = line.length === 0 ? word : `${line} ${word}`
-  }
-  return [...lines, line].join("\n")
-}
 
 const ieeeEtAl = (f: Facts) => {
   const names = f.authors.map(inOrder)
