@@ -68,7 +68,12 @@ const dealer = (papers: ReadonlyArray<RecordedPaper>, start: number) => {
 }
 
 /** The labelled set: real references, then bad ones, each with its own key. */
-export const generate = (recorded: ReadonlyArray<RecordedPaper>, options: GenerateOptions = defaults): Array<Case> => {
+export const generate = (
+  recorded: ReadonlyArray<RecordedPaper>,
+  options: GenerateOptions = defaults,
+  /** The styles to write in: the main set's, or the held-out ones (heldOut.ts). */
+  styleSet: ReadonlyArray<Style> = styles
+): Array<Case> => {
   const r = rng(options.seed)
   const papers = shuffled(recorded, r)
   const pool = poolOf(recorded)
@@ -86,7 +91,7 @@ export const generate = (recorded: ReadonlyArray<RecordedPaper>, options: Genera
     })
   }
   if (papers.length === 0) return out
-  for (const style of styles) {
+  for (const style of styleSet) {
     const deal = dealer(papers, r.int(papers.length))
     for (let i = 0; i < options.perStyle; i++) {
       const made = deal((p) => (fits(style, factsOf(p)) ? factsOf(p) : undefined))
@@ -94,9 +99,9 @@ export const generate = (recorded: ReadonlyArray<RecordedPaper>, options: Genera
     }
   }
   for (const variant of realVariants.slice(1)) {
-    const shown = styles.filter((s) => s.shows.includes(variant.needs))
+    const shown = styleSet.filter((s) => s.shows.includes(variant.needs))
     const deal = dealer(papers, r.int(papers.length))
-    for (let i = 0; i < options.perVariant; i++) {
+    for (let i = 0; i < options.perVariant && shown.length > 0; i++) {
       const style = shown[i % shown.length]!
       const made = deal((p) => {
         const f = variant.change(factsOf(p), r)
@@ -106,9 +111,9 @@ export const generate = (recorded: ReadonlyArray<RecordedPaper>, options: Genera
     }
   }
   for (const kind of badKinds) {
-    const shown = styles.filter((s) => kind.needs.every((n) => s.shows.includes(n)))
+    const shown = styleSet.filter((s) => kind.needs.every((n) => s.shows.includes(n)))
     const deal = dealer(papers, r.int(papers.length))
-    for (let i = 0; i < options.perKind; i++) {
+    for (let i = 0; i < options.perKind && shown.length > 0; i++) {
       const style = shown[i % shown.length]!
       const made = deal((p) => {
         const f = kind.make(p, pool, r)

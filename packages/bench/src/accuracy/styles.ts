@@ -53,7 +53,7 @@ export interface Style {
 }
 
 const full: ReadonlyArray<Shown> = ["title", "authors", "coauthors", "year", "venue", "doi"]
-const initials = (given: string): string =>
+export const initials = (given: string): string =>
   given.split(/[\s.-]+/).filter((w) => w.length > 0).map((w) => `${w[0]!.toUpperCase()}.`).join(" ")
 const compactInitials = (given: string): string => initials(given).replace(/[.\s]/g, "")
 const pagesOf = (f: Facts, dash = "–") => f.pages?.replace(/\s*-+\s*/g, dash)
@@ -62,7 +62,7 @@ const doiUrl = (doi: string) => `https://doi.org/${doi}`
 const exported = (f: Facts): ReadonlyArray<Person> => (f.etAl === true ? f.everyAuthor ?? f.authors : f.authors)
 
 const etAl = (f: Facts, words = "et al.") => (f.etAl === true ? ` ${words}` : "")
-const listed = (names: ReadonlyArray<string>, and: string, serial = true): string =>
+export const listed = (names: ReadonlyArray<string>, and: string, serial = true): string =>
   names.length <= 1
     ? names.join("")
     : names.length === 2
@@ -103,9 +103,11 @@ const journalBib = (f: Facts, key: string) =>
     ["doi", f.doi]
   ])
 
+// A list cut to its first author keeps its "et al." ("Kaliki, S., et al."): without it the
+// reference says the paper has one author, which is a partial author list, not this variant.
 const apaAuthors = (f: Facts) =>
   f.authors.length === 1
-    ? `${f.authors[0]!.family}, ${initials(f.authors[0]!.given)}`
+    ? `${f.authors[0]!.family}, ${initials(f.authors[0]!.given)}${f.etAl === true ? `,${etAl(f)}` : ""}`
     : listed(f.authors.map((p) => `${p.family}, ${initials(p.given)}`), "&") + etAl(f)
 const ieeeAuthors = (f: Facts) => listed(f.authors.map((p) => `${initials(p.given)} ${p.family}`), "and") + etAl(f)
 const apa = (f: Facts) =>
@@ -122,7 +124,7 @@ const ieee = (f: Facts) =>
   }`
 
 /** Wraps a text at `width` columns, as a reference copied from a PDF arrives. */
-const wrapped = (text: string, width: number): string => {
+export const wrapped = (text: string, width: number): string => {
   const lines: Array<string> = []
   let line = ""
   for (const word of text.split(" ")) {

@@ -8,7 +8,8 @@ import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
 import { cslItems, readCsl } from "./readCsl.js"
 import { type Unreadable, unreadable } from "./readError.js"
-import { cut, maxLength, maxLines, readFormatted } from "./readFormatted.js"
+import { cut, invertedName, maxLength, maxLines, readFormatted } from "./readFormatted.js"
+import { nameLetter } from "./readNames.js"
 import { looksLikeRis, readRis } from "./readRis.js"
 import { brokenWhy } from "./resolve.js"
 
@@ -62,10 +63,12 @@ const signs: ReadonlyArray<RegExp> = [
   /[“”‘]|"[^"]{6,}"/,
   /\((?:1[6-9]|20)\d\d[a-z]?\)/,
   /\b(?:pp?\.\s*\d|vol\.\s*\d|no\.\s*\d|doi\b|et al\.|In:|in Proc)/i,
-  /^\p{Lu}[\p{L}'’-]+,\s+\p{Lu}/u,
-  /^\p{Lu}[\p{L}'’-]+ \p{Lu}{1,3}[,.]/u,
-  /^(?:\p{Lu}\.\s*)+\p{Lu}[\p{L}'’-]+(?:,| et al\.)/u,
+  invertedName,
+  new RegExp(String.raw`^\p{Lu}[${nameLetter}]+ \p{Lu}{1,3}[,.]`, "u"),
+  new RegExp(String.raw`^(?:\p{Lu}\.\s*)+\p{Lu}[${nameLetter}]+(?:,| et al\.)`, "u"),
   /\d+\s*[-–]\s*\d+\.?\s*$/,
+  // Elsevier's order ends in its year: "…, Cryptologia, 2001."
+  /,\s*(?:1[6-9]|20)\d\d[a-z]?\.?\s*$/,
   /\.\s.+\.\s.+\./
 ]
 

@@ -9,7 +9,8 @@
  */
 import type * as Verify from "../Verify.js"
 import { entry, type Fields, newFields, put, putAuthors, putDate, putId, putPages, putVenue } from "./readFields.js"
-import { names } from "./readNames.js"
+import { nameLetter, names } from "./readNames.js"
+import { particles } from "./verifyAuthors.js"
 
 /** A reference's number at the start of its first line: `[12]`, `(12)`, `12.`, `12)`. */
 const numbering = /^\s*(?:\[(\d{1,5})\]|\((\d{1,5})\)|(\d{1,5})[.)])\s+/
@@ -49,21 +50,47 @@ const between = (left: string, right: string): { readonly drop: number; readonly
   return { drop: 0, glue: " " }
 }
 
+/** A family name as a list starts with it: capitalised, particles before it ("da Silva", "van der Berg"). */
+const familyName = String.raw`(?:(?:${
+  [...particles].join("|")
+})\s+){0,2}\p{Lu}[${nameLetter}]+(?:\s+\p{Lu}[${nameLetter}]+)?`
+
 /** A line that starts with an inverted name ("Vaswani, A.", "LeCun, Yann"), as APA, Harvard, Chicago and MLA start a reference. */
-const invertedName = /^\s*\p{Lu}[\p{L}'’\u2010\u2011-]+(?:\s+\p{Lu}[\p{L}'’\u2010\u2011-]+)?,\s+\p{Lu}/u
+export const invertedName = new RegExp(String.raw`^\s*${familyName},\s+\p{Lu}`, "u")
+
+/**
+ * The same, the given name ended as a name's is: an initial, or a word then a comma, a point, a
+ * parenthesis, an initial or the line's end. "Theory, Culture & Society" is a venue wrapped onto
+ * its own line, not "Theory, Culture".
+ */
+const invertedPerson = new RegExp(
+  String.raw`^\s*${familyName},\s+(?:\p{Lu}\.|\p{Lu}[${nameLetter}]*(?=[,.(]|\s+\p{Lu}\.|\s*$))`,
+  "u"
+)
+
+const yearInParentheses = /\((?:1[6-9]|20)\d\d[a-z]?\)|\(n\.\s?d\.\)/
 
 /**
  * Whether a line may start a reference of a list whose first starts with an inverted name: it
  * starts so too, or gives a year in parentheses (an organisation as author: "World Health
  * Organization. (2020)."). A title or venue wrapped onto a line of its own does neither.
  */
-const startsAuthorFirst = (line: string): boolean => invertedName.test(line) || /\((?:1[6-9]|20)\d\d[a-z]?\)/.test(line)
+const startsAuthorFirst = (line: string): boolean => invertedPerson.test(line) || yearInParentheses.test(line)
+
+/**
+ * Whether a line holds nothing but names: every point an initial's, no year. While a reference's
+ * lines are all so, its author list goes on, and the next line cannot start another ("…, McKee, K.
+ * / R., & Pittman, J. (2024)" is one list wrapped).
+ */
+const namesOnly = (line: string): boolean => !yearInParentheses.test(line) && onlyInitialsPoints(line)
 
 interface Open {
   readonly parts: Array<string>
   readonly line: number
   readonly number?: number
   last: string
+  /** Every line so far {@link namesOnly}: still in its author list. */
+  inAuthors: boolean
 }
 
 /** A list cut into references: numbered ones at each next number, else at blank lines, else at lines that start one. */
@@ -93,11 +120,17 @@ export const cut = (text: string): ReadonlyArray<Cut> => {
         ? n !== undefined && n === (last.number ?? 0) + 1
         : blankSeparated
         ? blank
-        : !continues(last.last, raw, indentFirst) && (!authorFirst || startsAuthorFirst(raw)))
+        : !continues(last.last, raw, indentFirst) && (!authorFirst || (!last.inAuthors && startsAuthorFirst(raw))))
     blank = false
     if (starts) {
       const first = numbered && n !== undefined ? raw.replace(numbering, "").trim() : line
-      out.push({ parts: [first], line: i + 1, last: first, ...(numbered && n !== undefined ? { number: n } : {}) })
+      out.push({
+        parts: [first],
+        line: i + 1,
+        last: first,
+        inAuthors: namesOnly(first),
+        ...(numbered && n !== undefined ? { number: n } : {})
+      })
       return
     }
     const { drop, glue } = between(last!.last, line)
@@ -105,6 +138,7 @@ export const cut = (text: string): ReadonlyArray<Cut> => {
     parts[parts.length - 1] = parts.at(-1)!.slice(0, parts.at(-1)!.length - drop)
     parts.push(glue, line)
     last!.last = line
+    last!.inAuthors &&= namesOnly(line)
   })
   return out.map((o) => ({
     text: o.parts.join(""),
@@ -122,7 +156,8 @@ export const maxLength = 4000
 const idLabels = [
   /\[Online\]\.?/gi,
   /\b(?:Available|Retrieved|Accessed)(?:\s+(?:at|from|on))?\s*:?[^.]*?(?=\s*(?:$|\.\s))/gi,
-  /\b(?:doi|DOI|URL|arXiv)\s*:?\s*(?=[.,;]?\s*$|[.,;]\s)/g,
+  // "arXiv" without a colon is a venue (APA's and Vancouver's "… skills. arXiv."), not the id's label.
+  /\b(?:doi|DOI|URL|arXiv\s*:)\s*:?\s*(?=[.,;]?\s*$|[.,;]\s)/g,
   /\barXiv preprint\b/gi,
   /\bCoRR\b,?/g,
   /\(\s*\)|\[\s*\]/g
@@ -158,13 +193,49 @@ const firstSentence = (text: string): readonly [string, string] => {
  */
 const sentence = (text: string): readonly [string, string] => {
   const [first, rest] = firstSentence(text)
-  if (!/[?!]$/.test(first) || rest.length === 0) return [first, rest]
+  if (rest.length === 0) return [first, rest]
   const [sub, after] = firstSentence(rest)
+  // A part's number is the title's: "Studies in the History of Probability and Statistics. XXXVII."
+  if (partNumber.test(sub)) return [`${first}. ${sub}`, after]
+  // "Know?. Circulation": the point after a question is the style's own end of the title.
+  if (!/[?!]$/.test(first)) return titleSentences(first, rest)
+  if (text.trimStart().charAt(first.length) === ".") return [first, rest]
   return after.length > 0 && !/\d/.test(sub) ? [`${first} ${sub}`, after] : [first, rest]
 }
 
+/** Words that name a venue: a sentence holding one is the venue, not a title's. */
+const venueWords =
+  /\b(?:journal|proceedings|proc|transactions|conference|symposium|workshop|annals|bulletin|magazine|letters|advances|trends|frontiers|arxiv|ieee|acm)\b/i
+
+/**
+ * A title that is two sentences ("Mixed reality videography. Analyzing joint behaviour of…"): the
+ * sentence after the first is the title's when it reads as prose (four words or more, a small
+ * word among them, no number, no venue's word, not "In …") and a sentence with words still follows
+ * it for the venue. A venue's own points ("Filosofija. Sociologija.", "Philosophical
+ * transactions. Series A") are short or have no small word; a venue then its year ("Frontiers in
+ * Psychology. 2024;6") leaves no venue after it.
+ */
+const titleSentences = (title: string, rest: string): readonly [string, string] => {
+  const [next, after] = firstSentence(rest)
+  const words = next.split(/\s+/)
+  const prose = words.length >= 4 && words.some((w) => smallWords.has(w.toLowerCase())) && !/\d/.test(next) &&
+    !venueWords.test(next) && !/^In\b/.test(next)
+  return prose && /^\p{L}/u.test(after) && /\p{L}{2}/u.test(firstSentence(after)[0])
+    ? [`${title}. ${next}`, after]
+    : [title, rest]
+}
+
+/** Small words of English, German, French, Spanish and Italian titles. */
+const smallWords: ReadonlySet<string> = new Set(
+  "a an the of in on for and to with from by at as is are der die das und zur zum von im den le la les des du et en pour de del los las y para con di il e per"
+    .split(" ")
+)
+
+/** A sentence that is only a part's number: a Roman numeral, or "Part 2". */
+const partNumber = /^(?:[IVXL]{1,7}|Part\s+(?:\d+|[IVXL]{1,7}))$/
+
 /** What follows a point in an author list that goes on: an initial, a name and its comma, "&", "and", "et al.". */
-const namesGoOn = /^(?:\p{Lu}\.|\p{Lu}[\p{L}'’-]+(?:,|\s+(?:and|&)\s)|&|and\s|et al)/u
+const namesGoOn = new RegExp(String.raw`^(?:\p{Lu}\.|\p{Lu}[${nameLetter}]+(?:,|\s+(?:and|&)\s)|&|and\s|et al)`, "u")
 
 /**
  * Where the author list ends in a reference without a year after it: the first point after a word,
@@ -176,23 +247,131 @@ const authorsEnd = (text: string): number => {
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const before = (m.index >= 3 ? "" : " ") + text.slice(Math.max(0, m.index - 3), m.index)
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 60)
-    if (!/[\s.,-]\p{Lu}$/u.test(before) || !namesGoOn.test(after)) return m.index
+    const list = text.slice(0, m.index)
+    if (!/[\s.,-]\p{Lu}$/u.test(before) || !namesGoOn.test(after) || vancouverList(list)) return m.index
+    // The name after "&" or "and" is the last, and an inverted list goes on after a comma: after
+    // the point only initials, "&", "and" or "et al." go on ("… & Polosa, R. Progress and…",
+    // "Searle, J. Minds, brains and…").
+    const end = lastChars(list, list.length, 80)
+    if ((lastJoined.test(end) || invertedList(list, end)) && !/^(?:\p{Lu}\.|&|and\s|et al)/u.test(after)) {
+      return m.index
+    }
   }
   return -1
 }
 
+/** A list whose last name came after "&" or "and": "Goh, B. & Lee, W", "Laurie L. and M". */
+const lastJoined = /\s(?:&|and)\s+[^,&]+(?:,\s*[^,&]+)?$/
+
+/** A list of inverted names ending in an initial: "Searle, J", "Wong, L.W., Mak, S. H". */
+const invertedList = (list: string, end: string): boolean =>
+  invertedName.test(list) && /,\s+\p{Lu}(?:\.\s*-?\p{Lu})*$/u.test(end)
+
+/** One name as Vancouver writes it: a family name (a word or a few) and bare initials. */
+const vancouverName = new RegExp(String.raw`^\p{Lu}[${nameLetter}]*(?:\s+[${nameLetter}]+){0,3}\s+\p{Lu}{1,3}$`, "u")
+
+/**
+ * Whether a list before a point is Vancouver's, every name a family and bare initials ("Lu Y, Li
+ * W"): its point ends it, whatever follows ("Li W. Techniques and Paradigms…" is no name and "and").
+ */
+const vancouverList = (list: string): boolean =>
+  !list.includes(".") && list.split(/,\s+/).every((name) => vancouverName.test(name.trim()))
+
 /** Whether every point in a piece is an initial's or "et al."'s: it is an author list, not a title. */
-const onlyInitialsPoints = (text: string): boolean =>
-  [...text.matchAll(/\.(?=\s|$)/g)].every((m) => /(?:(?:^|[\s.,-])\p{Lu}|\bal)$/u.test(text.slice(0, m.index)))
+const onlyInitialsPoints = (text: string): boolean => !otherPoint.test(text)
+
+/** A point that ends a word, not an initial's, "et al."'s or an honorific's: one pass over the text. */
+const otherPoint = /(?<!(?:^|[\s.,-])\p{Lu}|\bal|\b(?:Dr|Prof|Md|Mr|Mrs|Ms|Jr|Sr))\.(?=\s|$)/u
+
+/** The `n` characters before `at`, a space first when the text starts there: the end of a list, looked at in the same time however long the list. */
+const lastChars = (text: string, at: number, n: number): string =>
+  at > n ? text.slice(at - n, at) : ` ${text.slice(0, at)}`
+
+/** Words an author list holds besides names: its joins, "et al.", particles, and an organisation's small words. */
+const listWords: ReadonlySet<string> = new Set([
+  ...particles,
+  "and",
+  "et",
+  "al",
+  "others",
+  "of",
+  "for",
+  "the",
+  "on",
+  "in"
+])
+
+/**
+ * Whether a piece reads as an author list: every word capitalised, an initial, or one of
+ * {@link listWords}. "Turing A. Proposed electronic calculator (1945)" is a Vancouver author and
+ * a title with a year in it, not authors and their year.
+ */
+const nameWords = (text: string): boolean =>
+  text.split(/[\s,;&]+/).every((w) => w.length === 0 || /^[\p{Lu}'’(]/u.test(w) || listWords.has(w.replace(/\.+$/, "")))
 
 /** One name as initials then family name: "A. Vaswani", "M.-W. Chang", "Ł. Kaiser". */
-const initialsName = String.raw`(?:\p{Lu}\.(?:\s*|-))+\p{Lu}[\p{L}'’\u2010\u2011-]+`
+const initialsName = String.raw`(?:\p{Lu}\.(?:\s*|-))+\p{Lu}[${nameLetter}]+`
 
 /** A list of such names, "and" or "&" before the last, "et al." after it, then a comma and the rest. */
 const initialsFirst = new RegExp(
   String.raw`^(${initialsName}(?:,?\s+(?:and\s+|&\s+)?${initialsName})*(?:,?\s+et al\.)?),\s+(.+)$`,
   "su"
 )
+
+/**
+ * The first quoted piece of a reference, of six characters or more: in “…” up to the ” that closes
+ * the first “ (a title quotes a phrase of its own: “A Framework of “Quantitative…” Induced…,”), in
+ * "…" up to the next ", in ‘…’ up to a ’ that ends a word, not an apostrophe ("Turing’s"). The
+ * point or comma a style puts inside the quotes is dropped.
+ */
+const quoted = (
+  text: string
+): { readonly before: string; readonly title: string; readonly after: string } | undefined => {
+  for (const open of text.matchAll(/[“"‘]/g)) {
+    const start = open.index + 1
+    const close = open[0] === "“"
+      ? balancedQuote(text, start)
+      : open[0] === "\""
+      ? text.indexOf("\"", start)
+      : (/’(?![\p{L}\d])/u.exec(text.slice(start))?.index ?? -1) + start
+    if (close < start) continue
+    const title = text.slice(start, close).replace(/[,.]$/, "")
+    if (title.length >= 6) return { before: text.slice(0, open.index), title, after: text.slice(close + 1) }
+  }
+  return undefined
+}
+
+/** Where the ” that closes a “ opened before `from` is: quotes inside counted, else the first ”; -1 when none. */
+const balancedQuote = (text: string, from: number): number => {
+  let depth = 1
+  let first = -1
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === "“") depth++
+    else if (text[i] === "”") {
+      if (first === -1) first = i
+      if (--depth === 0) return i
+    }
+  }
+  return first
+}
+
+/** Words that name a venue: a piece after a comma that holds one starts the venue. */
+const venueWord =
+  /\b(?:journal|proceedings|proc\.|transactions|trans\.|conference|conf\.|symposium|workshop|annals|bulletin|magazine|letters|arxiv|ieee|acm)\b/i
+
+/**
+ * A title and its venue parted by commas only (Elsevier's order: "Title, Venue, 2023"), when both
+ * may hold commas: the venue starts at the first piece that is capitalised and names a venue
+ * ("…Career Choice, Journal of Logistics, Informatics and Service Science"), else it is the last
+ * piece ("…OF DAYTON, OHIO, Cryptologia"). "In" before a venue goes.
+ */
+const titleAndVenue = (text: string): readonly [string, string] => {
+  const pieces = text.split(/,\s+/)
+  const at = pieces.findIndex((p, i) => i > 0 && /^(?:[Ii]n:?\s+)?[\p{Lu}\d]/u.test(p) && venueWord.test(p))
+  const from = at === -1 ? pieces.length - 1 : at
+  if (from === 0) return [text, ""]
+  return [pieces.slice(0, from).join(", "), pieces.slice(from).join(", ").replace(/^[Ii]n:?\s+/, "")]
+}
 
 /** What a reference holds before its venue: authors, title, year when it comes first, and the rest. */
 interface Head {
@@ -208,20 +387,24 @@ const layouts: ReadonlyArray<(text: string) => Head | undefined> = [
   // quote after another word is a phrase in a title ("…empathy in ‘It from Bit’"). A title in “”
   // closes at ”; in ‘’ at a ’ that ends a word, not an apostrophe ("Turing’s", "There’s").
   (text) => {
-    const m = /^(.*?)(?:“([^”]{6,}?)[,.]?”|"([^"]{6,}?)[,.]?"|‘(.{6,}?)[,.]?’(?![\p{L}\d]))(.*)$/su.exec(text)
-    if (m === null || !/(?:^|[,.:)]\s*)$/.test(m[1]!)) return undefined
-    const title = (m[2] ?? m[3] ?? m[4])!
-    const year = /\(?\b(1[6-9]\d\d|20\d\d)[a-z]?\)?[.,]?\s*$/.exec(m[1]!)
-    const authors = year === null ? m[1]! : m[1]!.slice(0, year.index)
-    return { authors, title, ...(year === null ? {} : { year: year[1]! }), rest: m[5]! }
+    const q = quoted(text)
+    // A quote before a colon opens the title with a quoted phrase ("“Bot or Not”: Turing Problem…").
+    if (q === undefined || !/(?:^|[,.:)]\s*)$/.test(q.before) || /^\s*:\s/.test(q.after)) return undefined
+    const year = /\(?\b(1[6-9]\d\d|20\d\d)[a-z]?\)?[.,]?\s*$/.exec(q.before)
+    const authors = year === null ? q.before : q.before.slice(0, year.index)
+    // What comes before the title is its authors: "Collins, J. Generative linguistics: ‘Galilean
+    // style’." quotes a phrase inside a title that has no quotes.
+    if (!nameWords(authors)) return undefined
+    return { authors, title: q.title, ...(year === null ? {} : { year: year[1]! }), rest: q.after }
   },
   // Elsevier, and lists that drop IEEE's quotes: A. Vaswani, N. Shazeer et al., Title, Venue, 2017
   // (the venue may be left out). A quoted title was taken by the layout before.
   (text) => {
     const m = initialsFirst.exec(text)
-    const end = m === null ? null : /(?:,\s*(?:in:?\s+|In:?\s+)?([^,]*))?,\s*(1[6-9]\d\d|20\d\d)[a-z]?\.?$/u.exec(m[2]!)
+    const end = m === null ? null : /,\s*(1[6-9]\d\d|20\d\d)[a-z]?\.?$/u.exec(m[2]!)
     if (m === null || end === null || end.index === 0) return undefined
-    return { authors: m[1]!, title: m[2]!.slice(0, end.index), year: end[2]!, rest: end[1] ?? "" }
+    const [title, venue] = titleAndVenue(m[2]!.slice(0, end.index))
+    return { authors: m[1]!, title, year: end[1]!, rest: venue }
   },
   // APA, Harvard: authors (2017). Title. Rest — and ACM, Chicago author-date: authors. 2017. Title. Rest.
   // A bare year stands alone, ended by its point: "Intelligence. 2022 IEEE Conference" is a
@@ -230,7 +413,7 @@ const layouts: ReadonlyArray<(text: string) => Head | undefined> = [
     const m =
       /^([^\d()]+?)[.,]?\s*(?:\((1[6-9]\d\d|20\d\d)[a-z]?(?:,[^)]*)?\)[.,:]?|(?<=\.)\s*(1[6-9]\d\d|20\d\d)[a-z]?[.:])\s+(.+)$/su
         .exec(text)
-    if (m === null || !onlyInitialsPoints(m[1]!)) return undefined
+    if (m === null || !onlyInitialsPoints(m[1]!) || !nameWords(m[1]!)) return undefined
     const [title, rest] = sentence(m[4]!)
     return { authors: m[1]!, year: (m[2] ?? m[3])!, title, rest }
   },
@@ -272,9 +455,12 @@ const numbers: ReadonlyArray<RegExp> = [
 /** Words that say a venue is a book or proceedings. */
 const inBook = /\b(?:proc\.|proceedings|conference|conf\.|workshop|symposium|meeting|congress)/i
 
-/** Where a venue's name stops: at its volume, issue, pages, year, place or publisher. */
+/**
+ * Where a venue's name stops: at its volume, issue, pages, year, place or publisher. A decimal
+ * number is the name's ("Conference on Industry 4.0, …"): no volume is written with a point.
+ */
 const venueEnd =
-  /(?:[,.;:]\s*|\s+)(?=vol\b|vol\.|volume\b|no\.|pp?\.|pages\b|\(|edited\b|eds?\.)|[,.;:]\s*(?=\d)|\s+(?=\d+\s*(?:[,.;:(]|$))|[,;]\s*(?=\p{Lu}[\p{L}]+,\s*\p{Lu}{2}\b)/iu
+  /(?:[,.;:]\s*|\s+)(?=vol\b|vol\.|volume\b|no\.|pp?\.|pages\b|\(|edited\b|eds?\.)|(?:[,;:]|(?<!\d)\.)\s*(?=\d)|\s+(?=\d+\s*(?:[,;:(]|\.(?!\d)|$))|[,;]\s*(?=\p{Lu}[\p{L}]+,\s*\p{Lu}{2}\b)/iu
 
 /** The venue and its numbers from what follows the title. */
 const tail = (rest: string, fields: Fields): void => {

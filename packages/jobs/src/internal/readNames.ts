@@ -6,7 +6,14 @@
  */
 import { particles } from "./verifyAuthors.js"
 
-// A name's hyphen is also Unicode's own (U+2010, U+2011), as records and PDFs write it ("Fernandez‐Granda").
+/**
+ * A letter of a name: letters with their combining marks ("Demi\u0307rhan", as records decompose
+ * the Turkish dotted i), apostrophes, and the hyphens names are written with, Unicode's own
+ * (U+2010, U+2011: "Fernandez\u2010Granda") and an en dash a PDF puts for one ("Russell–Bennett").
+ * A dash with spaces around it is never inside a word, so it still parts a title from a subtitle.
+ */
+export const nameLetter = String.raw`\p{L}\p{M}'’\u2010\u2011\u2013-`
+
 /** "A.", "A. B.", "J.-P.", "A.B.": initials with their points. */
 const initials = /^(?:\p{Lu}\.(?:\s*-?\s*\p{Lu}\.)*|\p{Lu}\.?(?:-\p{Lu}\.?)?)(?:\s+\p{Lu}\.?)*$/u
 
@@ -16,15 +23,18 @@ const bareInitials = /^\p{Lu}{1,3}$|^\p{Lu}-\p{Lu}$/u
 const spaced = (bare: string): string =>
   bare.includes("-") ? bare.split("-").map((l) => `${l}.`).join("-") : [...bare].map((l) => `${l}.`).join(" ")
 
-/** A given name (or names) standing alone: capitalised words or initials, no more than three. */
-const givenOnly = (token: string): boolean =>
-  initials.test(token) || /^\p{Lu}[\p{L}'’\u2010\u2011-]*\.?(?:\s+\p{Lu}[\p{L}'’\u2010\u2011-]*\.?){0,2}$/u.test(token)
+/**
+ * A given name (or names) standing alone: initials, or up to four capitalised words, each may be
+ * abbreviated with a point, honorifics included as records keep them ("Prof. Dr. Md. Azizul").
+ */
+const givenWords = new RegExp(String.raw`^\p{Lu}[${nameLetter}]*\.?(?:\s+\p{Lu}[${nameLetter}]*\.?){0,3}$`, "u")
+const givenOnly = (token: string): boolean => initials.test(token) || givenWords.test(token)
 
 /** A family name standing alone: one capitalised word, particles before it allowed. */
+const familyWord = new RegExp(String.raw`^\p{Lu}[${nameLetter}]+$`, "u")
 const familyOnly = (token: string): boolean => {
   const words = token.split(/\s+/)
-  return /^\p{Lu}[\p{L}'’\u2010\u2011-]+$/u.test(words.at(-1)!) &&
-    words.slice(0, -1).every((w) => particles.has(w.toLowerCase()))
+  return familyWord.test(words.at(-1)!) && words.slice(0, -1).every((w) => particles.has(w.toLowerCase()))
 }
 
 /** One name written in order ("A. Vaswani", "Ashish Vaswani", "Vaswani A"): "Family, Given". */
@@ -48,16 +58,26 @@ export const names = (list: string): { readonly names: ReadonlyArray<string>; re
   const others = etAl.test(whole)
   // A last point ends the list, unless it is an initial's ("Parmar, N.").
   const text = whole.replace(etAl, "").replace(/[,;\s]+$/, "").replace(/(?<![\s.-]\p{Lu})\.$/u, "")
-  const tokens = text.split(/\s*(?:,|;|\s&|\sand\s)\s*(?:&\s*|and\s+)?/).map((t) => t.trim()).filter((t) =>
-    t.length > 0
-  )
+  // Each name, and whether "and" or "&" came before it: a name after "and" starts a person of its
+  // own, never the given names of the family before it ("Mwamba, Geofrey, Nyabuto, and Franklin Wabwoba").
+  const tokens: Array<{ readonly text: string; readonly afterAnd: boolean }> = []
+  const separator = /\s*(?:,|;|\s&|\sand\s)\s*(?:&\s*|and\s+)?/g
+  let from = 0
+  let afterAnd = false
+  for (const m of [...text.matchAll(separator), undefined]) {
+    const token = text.slice(from, m?.index ?? text.length).trim()
+    if (token.length > 0) tokens.push({ text: token, afterAnd })
+    if (m === undefined) break
+    from = m.index + m[0].length
+    afterAnd = /&|\band\b/.test(m[0])
+  }
   const out: Array<string> = []
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!
+    const token = tokens[i]!.text
     const next = tokens[i + 1]
     // "Vaswani, A." and "Vaswani, Ashish": a family alone, then its given names.
-    if (familyOnly(token) && next !== undefined && givenOnly(next)) {
-      out.push(`${token}, ${next}`)
+    if (familyOnly(token) && next !== undefined && !next.afterAnd && givenOnly(next.text)) {
+      out.push(`${token}, ${next.text}`)
       i++
     } else out.push(inOrder(token))
   }

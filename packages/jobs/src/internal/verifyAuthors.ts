@@ -131,8 +131,13 @@ export const authorList = (field: string): AuthorList => {
   return { names, others }
 }
 
-/** A display name of the record ("Ashish Vaswani", "L. van der Maaten"), read as a BibTeX name. */
-export const displayName = (name: string): Name | undefined => nameOf(name.replace(/[{}\\]/g, () => ""), false)
+/**
+ * A display name of the record ("Ashish Vaswani", "L. van der Maaten"), read as a BibTeX name. A
+ * link is no part of a name: the API has names with one glued on ("Michal
+ * Kosinskihttps://www.semanticscholar.org/me/account"), which no entry writes.
+ */
+export const displayName = (name: string): Name | undefined =>
+  nameOf(name.replace(/[{}\\]/g, () => "").replace(/(?:https?:\/\/|www\.)\S*/gi, () => " "), false)
 
 /** Whether consecutive words join to `word`: "Le Cun" for "LeCun". */
 const joinsTo = (have: ReadonlyArray<string>, word: string): boolean =>
