@@ -438,6 +438,23 @@ describe("venues of a paper known only as a preprint (issue 45, point 5)", () =>
       expect(ieee!.differs).toEqual(["venue"])
     }).pipe(Effect.provide(server([preprint]))))
 
+  it.effect("a venue that is the rest of the paper's title (a title read up to its full stop) is no venue to confirm", () =>
+    Effect.gen(function*() {
+      const long: Record = {
+        ...preprint,
+        title: "Synthesizing Proteins on the Graphics Card. Protein Folding and the Limits of Critical AI Studies"
+      }
+      const entry = (venue: string) =>
+        `@article{k, title = {Synthesizing Proteins on the Graphics Card}, author = {Ruiz, Ana}, year = {2021}, journal = {${venue}}}`
+      const [v] = yield* verifyBib(entry("Protein Folding and the Limits of Critical AI Studies")).pipe(
+        Effect.provide(server([long]))
+      )
+      expect(brief(v!)).toEqual({ key: "k", status: "verified", differs: [], paper: A })
+      // Another journal is still a difference.
+      const [nature] = yield* verifyBib(entry("Nature")).pipe(Effect.provide(server([long])))
+      expect(nature!.differs).toEqual(["venue"])
+    }))
+
   it.effect("a meeting's proceedings stay a note, by any of their names", () =>
     Effect.gen(function*() {
       for (

@@ -372,6 +372,15 @@ const authorNames = (paper: Paper): ReadonlyArray<string> =>
 const shownAuthors = (list: AuthorList): string =>
   [...list.names.map((n) => n.shown), ...(list.others ? ["others"] : [])].join(" and ")
 
+/**
+ * Whether the entry's title and venue, read on, are the paper's title: a formatted reference whose
+ * title ends at a full stop ("Synthesizing Proteins on the Graphics Card. Protein Folding and…")
+ * reads its second sentence as the venue, which is then no venue to compare.
+ */
+const isRestOfTitle = (given: Given, paper: Paper): boolean =>
+  given.title !== undefined && given.venue !== undefined && typeof paper.title === "string" &&
+  TitleMatch.relation(`${given.title}. ${given.venue}`, paper.title) === "same"
+
 /** What the entry says of the paper's authors, year and venue: the differences and the notes. */
 const compareRest = (given: Given, paper: Paper, today: number, differs: Array<Difference>, notes: Array<string>) => {
   if (given.year !== undefined) {
@@ -398,7 +407,9 @@ const compareRest = (given: Given, paper: Paper, today: number, differs: Array<D
     const has = paper.externalIds?.DOI
     const own = given.doi !== undefined && typeof has === "string" && doiKey(has) === given.doi
     const venue = compareVenue(given.venue, paper, own ? given.doi : undefined)
-    if (venue.differs) {
+    if (venue.differs && isRestOfTitle(given, paper)) {
+      notes.push(`venue ${JSON.stringify(given.venue)} is the rest of the paper's title, read as a venue`)
+    } else if (venue.differs) {
       const why = venue.note ?? "another venue"
       const record = venueNames(paper).find((n) => !isPreprintVenue(n)) ?? venueNames(paper)[0] ?? ""
       differs.push({ field: "venue", given: given.venue, record, why })
