@@ -309,7 +309,9 @@ const batch = <A, I>(context: Context, endpoint: Batch<A, I>) => {
       // list would be a silent empty result.
       if (found.length === 0 && options.returnNotFound !== true) {
         return yield* new ObjectNotFound({
-          message: `none of the ${ids.length} ${endpoint.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`,
+          subject: `none of the ${ids.length} ${endpoint.noun} id(s)`,
+          problem: `was found (first: ${JSON.stringify(ids[0])})`,
+          request: `POST ${endpoint.path}`,
           method: "POST",
           url: endpoint.path
         })
@@ -385,7 +387,8 @@ export const make = (context: Context) => {
         params.push(yield* Endpoint.fieldsParam(matchPaperTitle, options.fields))
         const answer = yield* context.transport.execute(Req.get("graph", matchPaperTitle.path, params), MatchAnswer)
         const [best] = answer.data
-        return best ?? (yield* new ObjectNotFound({ message: `no paper title matches ${JSON.stringify(text)}` }))
+        return best ??
+          (yield* new ObjectNotFound({ subject: "no paper title", problem: `matches ${JSON.stringify(text)}` }))
       }
     ),
     getAutocomplete: Endpoint.fn(getAutocomplete)(function*(text: string) {

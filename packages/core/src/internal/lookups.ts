@@ -48,7 +48,9 @@ const lengthCheck = (endpoint: { readonly path: string }, ids: ReadonlyArray<str
     (entries) => entries.length === ids.length,
     (entries) =>
       new DecodeError({
-        message: `${endpoint.path} answered ${entries.length} entries for ${ids.length} ids`,
+        subject: endpoint.path,
+        problem: `answered ${entries.length} entries for ${ids.length} ids`,
+        request: `POST ${endpoint.path}`,
         excerpt: `${entries.length} entries`,
         reason: "length",
         method: "POST",
@@ -139,7 +141,9 @@ export const resolver = (
   const notFound = (id: string) =>
     Exit.fail(
       new ObjectNotFound({
-        message: `${endpoint.noun} ${id} not found (null in the answer of POST ${endpoint.path})`,
+        subject: `${endpoint.noun} ${id}`,
+        problem: "not found (null in the answer)",
+        request: `POST ${endpoint.path}`,
         method: "POST",
         url: endpoint.path
       })
