@@ -26,6 +26,7 @@ import type { S2Error } from "../S2Error.js"
 import { ObjectNotFound } from "../S2Error.js"
 import type { Service } from "../SemanticScholar.js"
 import type { SnippetResults } from "../Snippet.js"
+import type { Check } from "../Validate.js"
 import * as Endpoint from "./endpoint.js"
 import { AutocompleteAnswer, MatchAnswer, SnippetAnswer } from "./envelopes.js"
 import * as Lookups from "./lookups.js"
@@ -65,7 +66,7 @@ export const getAuthor: SingleEndpoint<Author, typeof Author.Encoded> = {
 }
 
 interface Batch<A, I> extends Endpoint.Endpoint, Lookups.BatchEndpoint<A, I> {
-  readonly id: (id: string, parameter: string) => Validate.Check<string>
+  readonly id: (id: string, parameter: string) => Check<string>
 }
 
 export const getPapers: Batch<Paper, typeof Paper.Encoded> = {

@@ -181,7 +181,7 @@ export const resolver = (
       // retry apply to it, not that one caller's overrides; its waits go to every caller's listener.
       { concurrency: "unbounded", discard: true }
     ).pipe(
-      Effect.provideService(TransportModule.Overrides, {}),
+      Effect.provideService(TransportModule.CurrentOverrides, {}),
       Effect.provideService(Waits.Listener, listenersOf(batch))
     )
   )

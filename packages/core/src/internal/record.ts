@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema"
+import type { WireRecord } from "../Paper.js"
 import { wireOf } from "./decode.js"
 
 /** Optional on the wire (absent when not asked for) and possibly `null`. */
@@ -35,20 +36,6 @@ export const authorSummary = {
   paperCount: field(Schema.Int),
   citationCount: field(Schema.Int),
   hIndex: field(Schema.Int)
-}
-
-/**
- * What every record has besides its fields: `raw` and `keys()`, written once for the ten record
- * classes.
- *
- * @category models
- * @since 1.0.0
- */
-export interface WireRecord {
-  /** The record as it came over the wire. */
-  readonly raw: Readonly<Record<string, unknown>>
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string>
 }
 
 /** The record class {@link record} makes: a `Schema.Class` whose instances are {@link WireRecord}s. */

@@ -7,8 +7,8 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
-import type { Answer, Responder, ResponseContext } from "../HttpStatus.js"
-import type { S2Error } from "../S2Error.js"
+import type { Answer, ResponseContext } from "../HttpStatus.js"
+import type { Responder, S2Error } from "../S2Error.js"
 import {
   BadQueryParameters,
   Forbidden,

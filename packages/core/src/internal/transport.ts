@@ -26,6 +26,7 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as Metrics from "../Metrics.js"
+import type { Overrides } from "../Overrides.js"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import { DecodeError, Timeout, TransportError } from "../S2Error.js"
@@ -76,17 +77,11 @@ export type Around = <A>(
   decode: (json: unknown) => Effect.Effect<A, DecodeError>
 ) => Effect.Effect<A, S2Error>
 
-/** The overrides a call or a scope sets with `withTimeout` / `withRetry`; absent fields leave the layer's. */
-export interface OverridesValue {
-  readonly timeout?: Duration.Duration
-  readonly retry?: RetryPolicy | false
-}
-
 /**
- * Overrides of time-out and retry for one call or one scope, set with `withTimeout` / `withRetry`.
- * A context reference rather than layer state, so it can be provided to an Effect or a Stream alike.
+ * The overrides in force for one call or one scope, set with `withTimeout` / `withRetry`. A context
+ * reference rather than layer state, so it can be provided to an Effect or a Stream alike.
  */
-export const Overrides: Context.Reference<OverridesValue> = Context.Reference<OverridesValue>(
+export const CurrentOverrides: Context.Reference<Overrides> = Context.Reference<Overrides>(
   "@s2-effect/core/Overrides",
   { defaultValue: () => ({}) }
 )
@@ -531,7 +526,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
     )
 
   const execute = Effect.fnUntraced(function*<A, I>(request: S2Request, schema: Schema.Codec<A, I>) {
-    const overrides = yield* Effect.service(Overrides)
+    const overrides = yield* Effect.service(CurrentOverrides)
     const { path, target } = targetOf(config.apiUrl, request)
     const fetch = fetchJson(
       httpRequest(request, path),

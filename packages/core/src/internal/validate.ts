@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import { BadQueryParameters, InvalidOptions } from "../S2Error.js"
+import type { Check } from "../Validate.js"
 import { compose, excerpt } from "./text.js"
 
 /** A value a refusal quotes: JSON-quoted and cut, so that a huge value makes no huge message. */
@@ -30,14 +31,6 @@ export class Invalid extends Data.TaggedError("Invalid")<{
   readonly problem?: string
   readonly advice?: string
 }> {}
-
-/**
- * The answer of a check: the value, or an {@link Invalid}.
- *
- * @category models
- * @since 1.0.0
- */
-export type Check<A> = Result.Result<A, Invalid>
 
 export const refuse = (parameter: string, message: string): Check<never> =>
   Result.fail(new Invalid({ parameter, message }))
