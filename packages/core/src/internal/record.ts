@@ -10,8 +10,8 @@ export const field = <S extends Schema.Top>(schema: S) => Schema.optional(Schema
  * unknown fields preserved, in the wire's order, and no transformation of values: their own keys
  * are the wire object's and their values its values (nested records likewise), so the record
  * already is the JSON it was decoded from, and `JSON.stringify` of it gives the wire text back.
- * Copying it here (it once was `JSON.parse(JSON.stringify(record))`) cost a bulk harvest a third
- * of its CPU.
+ * Copying it here (`JSON.parse(JSON.stringify(record))`) would cost a bulk harvest a third of its
+ * CPU.
  *
  * The exception: a field named like a member of the record (`raw`, `keys`, `toString`, `then`,
  * `__proto__`…) is withheld from it, so data never shadows its API; such a record (and any record
