@@ -205,7 +205,7 @@ export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticSchola
  * import { AssistantTools } from "@s2-effect/ai"
  * import { RateLimited } from "@s2-effect/core"
  *
- * const failure = AssistantTools.toolFailure(new RateLimited({ message: "429", retryAfterMillis: 2000 }))
+ * const failure = AssistantTools.toolFailure(new RateLimited({ problem: "rate limited", retryAfterMillis: 2000 }))
  * // failure.kind === "rateLimited", failure.retryAfterSeconds === 2
  * ```
  * @category errors
