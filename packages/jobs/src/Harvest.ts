@@ -59,7 +59,40 @@ export {
    * @category errors
    * @since 1.2.0
    */
-  HarvestError
+  HarvestError,
+  /**
+   * @category guards
+   * @since 1.2.0
+   */
+  isHarvestError
+} from "./HarvestError.js"
+
+export type {
+  /**
+   * @category models
+   * @since 1.2.0
+   */
+  File,
+  /**
+   * @category models
+   * @since 1.2.0
+   */
+  Holder,
+  /**
+   * @category models
+   * @since 1.2.0
+   */
+  Link,
+  /**
+   * @category models
+   * @since 1.2.0
+   */
+  Operation,
+  /**
+   * @category models
+   * @since 1.2.0
+   */
+  Reason
 } from "./HarvestError.js"
 
 /**
