@@ -48,6 +48,7 @@ import type * as Option from "effect/Option"
 import type * as Path from "effect/Path"
 import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
+import type { Checkpoint, Spec } from "./HarvestCheckpoint.js"
 import type { HarvestError, Holder } from "./HarvestError.js"
 import * as internal from "./internal/harvest.js"
 import * as Checkpoints from "./internal/harvestCheckpoint.js"
@@ -60,6 +61,11 @@ export {
    * @since 1.2.0
    */
   HarvestError,
+  /**
+   * @category type ids
+   * @since 1.2.0
+   */
+  HarvestErrorTypeId,
   /**
    * @category guards
    * @since 1.2.0
@@ -95,51 +101,23 @@ export type {
   Reason
 } from "./HarvestError.js"
 
-/**
- * What is harvested: the query, the search's filters (core's `Filters.SearchFilters`), the order,
- * the fields (`null`: the client's default) and `max` records (`null`: all). A resume must use the same.
- *
- * @category schemas
- * @since 1.2.0
- */
-export const Spec: typeof Checkpoints.Spec = Checkpoints.Spec
-
-/**
- * @category models
- * @since 1.2.0
- */
-export type Spec = typeof Checkpoints.Spec.Type
-
-/**
- * Where a harvest stands: the output's size after its last whole page, the token that continues
- * the search (`null` before the first page and after the last), the counts, the search's `total`
- * (0 when unknown) and the records per `year` (`unknown` for none).
- *
- * @category schemas
- * @since 1.2.0
- */
-export const Synced: typeof Checkpoints.Synced = Checkpoints.Synced
-
-/**
- * @category models
- * @since 1.2.0
- */
-export type Synced = typeof Checkpoints.Synced.Type
-
-/**
- * The checkpoint file's content: the {@link Spec}, where the harvest stands ({@link Synced}),
- * whether it is `done`, and `synced`, the last state whose output was flushed to disk.
- *
- * @category schemas
- * @since 1.2.0
- */
-export const Checkpoint: typeof Checkpoints.Checkpoint = Checkpoints.Checkpoint
-
-/**
- * @category models
- * @since 1.2.0
- */
-export type Checkpoint = typeof Checkpoints.Checkpoint.Type
+export {
+  /**
+   * @category schemas
+   * @since 1.2.0
+   */
+  Checkpoint,
+  /**
+   * @category schemas
+   * @since 1.2.0
+   */
+  Spec,
+  /**
+   * @category schemas
+   * @since 1.2.0
+   */
+  Synced
+} from "./HarvestCheckpoint.js"
 
 /**
  * Where a run stands after a page or at a wait: `records` in the output (with earlier runs'),

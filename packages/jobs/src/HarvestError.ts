@@ -8,7 +8,7 @@
 import * as Data from "effect/Data"
 import type * as PlatformError from "effect/PlatformError"
 import type * as Schema from "effect/Schema"
-import type { Spec } from "./Harvest.js"
+import type { Spec } from "./HarvestCheckpoint.js"
 
 /**
  * The mark of a {@link HarvestError}.

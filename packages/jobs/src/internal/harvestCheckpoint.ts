@@ -3,7 +3,7 @@
  * `Files.writeAtomic`) and read path (decoded, so a corrupt or foreign file is refused, saying what
  * is wrong, before anything is truncated).
  */
-import { Files, Filters } from "@s2-effect/core"
+import { Files } from "@s2-effect/core"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
@@ -12,62 +12,10 @@ import type * as PlatformError from "effect/PlatformError"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
-import * as SchemaTransformation from "effect/SchemaTransformation"
-import type { Checkpoint as CheckpointType, Spec as SpecType } from "../Harvest.js"
+import type { Checkpoint as CheckpointType, Spec as SpecType } from "../HarvestCheckpoint.js"
+import { Checkpoint } from "../HarvestCheckpoint.js"
 import type { Operation } from "../HarvestError.js"
 import { HarvestError } from "../HarvestError.js"
-
-const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
-
-/**
- * The search's `total`. A checkpoint written before the client read a negative total as unknown
- * holds the server's (`-5`) as it was: it still resumes, the total read as 0 (unknown).
- */
-const Total = Schema.Int.pipe(
-  Schema.decodeTo(
-    Count,
-    SchemaTransformation.transform({ decode: (total) => Math.max(0, total), encode: (total) => total })
-  )
-)
-
-export const Spec = Schema.Struct({
-  query: Schema.String,
-  filters: Filters.SearchFilters,
-  sort: Schema.NullOr(Schema.Literals(Filters.sorts)),
-  /** `null`: the client's default fields. */
-  fields: Schema.NullOr(Schema.Array(Schema.String)),
-  /** Stop after this many records; `null` for all. */
-  max: Schema.NullOr(Count)
-})
-
-const position = {
-  /** Size of the output file after the last complete page. */
-  bytes: Count,
-  /** Continues the search; `null` before the first page and after the last. */
-  token: Schema.NullOr(Schema.String),
-  records: Count,
-  pages: Count,
-  /** The search's `total` as last reported (0 before the first page, and when unknown). */
-  total: Total,
-  /** Records per `year` (`unknown` for none), for a summary chart. */
-  years: Schema.Record(Schema.String, Count)
-}
-
-export const Synced = Schema.Struct(position)
-
-export const Checkpoint = Schema.Struct({
-  version: Schema.Literal(1),
-  spec: Spec,
-  ...position,
-  /** The last page was written (or `max` was reached). */
-  done: Schema.Boolean,
-  updatedAt: Schema.String,
-  /**
-   * The last state whose output bytes were flushed to disk before this checkpoint was written: what
-   * a resume falls back to when an operating-system crash left the output shorter than `bytes`.
-   */
-  synced: Schema.optional(Synced)
-})
 
 /** The time, from `Clock` (so that a test's clock decides it). */
 export const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString())
