@@ -27,7 +27,7 @@ import type { CommandError } from "./ExitCode.js"
 import { badInput, fileError, fromS2Error } from "./ExitCode.js"
 import * as InProcessEmulator from "./InProcessEmulator.js"
 import * as Parse from "./Parse.js"
-import { safeConsole } from "./Printer.js"
+import { consoleTo, Printer } from "./Printer.js"
 import type { SharedFlags } from "./SharedFlags.js"
 import * as SharedLimit from "./SharedLimit.js"
 
@@ -158,11 +158,11 @@ export const layer = (common: SharedFlags): Layer.Layer<SemanticScholar | Client
  *
  * @since 1.0.0
  */
-export const logging = (verbose: boolean): Layer.Layer<never> =>
+export const logging = (verbose: boolean): Layer.Layer<never, never, Printer> =>
   Layer.mergeAll(
     Logger.layer([Logger.consolePretty({ colors: false })]),
     Layer.succeed(Logger.LogToStderr, true),
     // Log lines quote URLs, causes and bodies from servers: their control characters are escaped.
-    Layer.succeed(Console.Console, safeConsole),
+    Layer.effect(Console.Console, Effect.map(Effect.service(Printer), (printer) => consoleTo(printer.errStream))),
     Layer.succeed(References.MinimumLogLevel, verbose ? "Debug" : "Warn")
   )

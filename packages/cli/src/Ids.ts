@@ -7,9 +7,11 @@
 import { PaperId } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type * as Stdio from "effect/Stdio"
 import * as fs from "node:fs"
 import type { CommandError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
+import * as Stdin from "./Stdin.js"
 
 /**
  * A paper id as the API spells it, from any form core's `PaperId.recognise` reads (`s2 resolve` and
@@ -37,12 +39,20 @@ export const parseIdsFile = (text: string): Array<string> =>
 export const gather = (
   args: ReadonlyArray<string>,
   idsFile: Option.Option<string>
-): Effect.Effect<ReadonlyArray<string>, CommandError> =>
+): Effect.Effect<ReadonlyArray<string>, CommandError, Stdio.Stdio> =>
   Effect.gen(function*() {
-    const fromFile = Option.isNone(idsFile) ? [] : yield* Effect.try({
-      try: () => parseIdsFile(fs.readFileSync(idsFile.value === "-" ? 0 : idsFile.value, "utf8")),
-      catch: (cause) => fileError(`cannot read --ids-file ${idsFile.value}`, cause)
-    })
+    const fromFile = Option.isNone(idsFile)
+      ? []
+      : parseIdsFile(
+        idsFile.value === "-"
+          ? new TextDecoder().decode(
+            yield* Effect.mapError(Stdin.bytes, (error) => fileError("cannot read --ids-file -", error.cause ?? error))
+          )
+          : yield* Effect.try({
+            try: () => fs.readFileSync(idsFile.value, "utf8"),
+            catch: (cause) => fileError(`cannot read --ids-file ${idsFile.value}`, cause)
+          })
+      )
     const ids = [...args, ...fromFile]
     return ids.length === 0
       ? yield* Effect.fail(badInput("no ids given: pass ids as arguments or --ids-file FILE"))

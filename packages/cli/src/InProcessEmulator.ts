@@ -77,3 +77,11 @@ export const get: Effect.Effect<Built, CommandError> = Effect.gen(function*() {
  * @since 1.0.0
  */
 export const url = "https://emulator.s2.test"
+
+/**
+ * Drops the emulators built so far: the next {@link get} builds a fresh one (its faults' scripts
+ * from the start). For a host that runs many command lines in one process, as the CLI's tests do.
+ *
+ * @since 1.3.0
+ */
+export const forget = (): void => emulators.clear()

@@ -12,6 +12,7 @@ import type * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { Console as NodeConsole } from "node:console"
 import { inspect } from "node:util"
 import { visibleLines } from "./render/Escape.js"
 
@@ -62,17 +63,32 @@ const visibleArgs = (args: ReadonlyArray<unknown>): Array<string> =>
   args.map((arg) => visibleLines(typeof arg === "string" ? arg : inspect(arg)))
 
 /**
- * The console the CLI's logger writes through: the process's own, with control characters in what
- * it prints escaped but line feeds (a log line quotes URLs, causes and bodies from servers).
+ * The console the CLI's logger writes through: one over `stream` (the printer's standard error),
+ * with control characters in what it prints escaped but line feeds (a log line quotes URLs,
+ * causes and bodies from servers). Node's own `Console` class keeps the logger's group indents.
+ *
+ * @since 1.3.0
+ */
+export const consoleTo = (stream: NodeJS.WritableStream): Console.Console => {
+  const node = new NodeConsole({ stdout: stream, stderr: stream, colorMode: false })
+  const escaped = (print: (...args: Array<unknown>) => void) => (...args: ReadonlyArray<unknown>) =>
+    print(...visibleArgs(args))
+  return Object.assign(Object.create(node) as Console.Console, {
+    debug: escaped(node.debug.bind(node)),
+    error: escaped(node.error.bind(node)),
+    group: escaped(node.group.bind(node)),
+    groupEnd: () => node.groupEnd(),
+    info: escaped(node.info.bind(node)),
+    log: escaped(node.log.bind(node)),
+    trace: escaped(node.trace.bind(node)),
+    warn: escaped(node.warn.bind(node))
+  })
+}
+
+/**
+ * The console over the process's standard error (see {@link consoleTo}).
  *
  * @since 1.0.0
+ * @deprecated Use `consoleTo(printer.errStream)`: it writes where the `Printer` in context does.
  */
-export const safeConsole: Console.Console = Object.assign(Object.create(globalThis.console) as Console.Console, {
-  debug: (...args: ReadonlyArray<unknown>) => globalThis.console.debug(...visibleArgs(args)),
-  error: (...args: ReadonlyArray<unknown>) => globalThis.console.error(...visibleArgs(args)),
-  group: (...args: ReadonlyArray<unknown>) => globalThis.console.group(...visibleArgs(args)),
-  info: (...args: ReadonlyArray<unknown>) => globalThis.console.info(...visibleArgs(args)),
-  log: (...args: ReadonlyArray<unknown>) => globalThis.console.log(...visibleArgs(args)),
-  trace: (...args: ReadonlyArray<unknown>) => globalThis.console.trace(...visibleArgs(args)),
-  warn: (...args: ReadonlyArray<unknown>) => globalThis.console.warn(...visibleArgs(args))
-})
+export const safeConsole: Console.Console = consoleTo(process.stderr)

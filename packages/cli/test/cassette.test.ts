@@ -15,7 +15,7 @@ import * as path from "node:path"
 import * as Cli from "../src/Cli.js"
 import { ExitCode } from "../src/ExitCode.js"
 import { Printer } from "../src/Printer.js"
-import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
 const corpus = Corpus.make({ seed: 5, size: 1000 })
 const key = "cli-cassette-key-7f3a"
@@ -87,8 +87,7 @@ describe("--record / --replay", () => {
 })
 
 /** The bundled `s2` as a process: what a user runs. */
-const bin = Bin.bundleBin()
-const run = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, args))
+const run = (args: ReadonlyArray<string>) => runS2(args)
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-cli-cassette-"))
 const cassetteOf = (dir: string) => path.join(dir, "s2.cassette.json")
 

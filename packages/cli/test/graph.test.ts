@@ -15,9 +15,10 @@ import * as path from "node:path"
 import { differences, type Settings } from "../src/commands/graph.js"
 import { header, xmlText } from "../src/render/Graph.js"
 import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
 const bin = Bin.bundleBin()
-const s2 = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, args))
+const s2 = (args: ReadonlyArray<string>) => runS2(args)
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-graph-"))
 let n = 0
 const fresh = (ext: string) => path.join(dir, `graph-${n++}.${ext}`)

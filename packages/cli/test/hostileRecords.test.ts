@@ -9,10 +9,9 @@ import { type Loopback, serve } from "@s2-effect/test-support"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
-const s2 = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, args))
+const s2 = (args: ReadonlyArray<string>) => runS2(args)
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-hostile-records-"))
 
 /** The body texts, written out: `"__proto__"` must reach the client as a key of the JSON text. */

@@ -10,13 +10,14 @@ import { Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
 const bin = Bin.bundleBin()
 const key = "Hostile-key-0123456789abcdef"
 /** The key as a server may write it in JSON: the first letter escaped, a dash percent-encoded. */
 const written = `\\u0048${key.slice(1, 7)}%2D${key.slice(8)}`
 
-const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => Bin.finish(Bin.start(bin, args, env))
+const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => runS2(args, { env })
 
 let scope: Scope.Closeable
 let echoing: EmulatorServer

@@ -4,11 +4,9 @@
  * it has the title given, and otherwise says "not found" in one line naming the nearest (exit 3).
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
-
-const s2 = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, args))
+const s2 = (args: ReadonlyArray<string>) => runS2(args)
 
 const TURING = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
 

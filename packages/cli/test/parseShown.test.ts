@@ -4,11 +4,9 @@
  * command name made a 120 KB line. Each is cut as the client cuts what it quotes (`excerpt`).
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
-
-const s2 = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, args))
+const s2 = (args: ReadonlyArray<string>) => runS2(args)
 
 const huge = "x".repeat(120_000)
 

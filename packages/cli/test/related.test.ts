@@ -12,9 +12,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
 const bin = Bin.bundleBin()
-const s2 = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, args))
+const s2 = (args: ReadonlyArray<string>) => runS2(args)
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-related-"))
 
 /** Three landmark papers by DOI, as a user pastes them: bare, prefixed, a doi.org link. */

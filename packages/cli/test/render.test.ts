@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "@effect/vitest"
-import { Effect, Logger } from "effect"
+import { Effect, Layer, Logger } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
@@ -546,17 +546,24 @@ describe("control characters from the server (defect 10)", () => {
   it.effect("log lines (the CLI's logger) escape what they quote", () =>
     Effect.gen(function*() {
       const lines: Array<string> = []
-      const spy = vi.spyOn(console, "error").mockImplementation((...args: Array<unknown>) => {
-        lines.push(args.map(String).join(" "))
+      const errStream = new Writable({
+        write: (chunk: Buffer, _encoding, done) => {
+          lines.push(chunk.toString().replace(/\n$/, ""))
+          done()
+        }
       })
-      try {
-        yield* Effect.logWarning(`retrying: ${evil}`).pipe(
-          Effect.annotateLogs("s2.body", evil),
-          Effect.provide(Client.logging(false))
-        )
-      } finally {
-        spy.mockRestore()
-      }
+      const printer = Layer.succeed(Printer, {
+        out: () => Effect.void,
+        err: () => Effect.void,
+        outIsTTY: false,
+        errIsTTY: false,
+        columns: 80,
+        errStream
+      })
+      yield* Effect.logWarning(`retrying: ${evil}`).pipe(
+        Effect.annotateLogs("s2.body", evil),
+        Effect.provide(Client.logging(false).pipe(Layer.provide(printer)))
+      )
       expect(lines.join("\n")).toContain("pwn\\u001b]0;pwned")
       expect(lines.join("\n")).not.toMatch(raw)
     }))

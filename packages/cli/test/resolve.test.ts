@@ -12,11 +12,9 @@ import type { AddressInfo } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseReferences } from "../src/commands/resolve.js"
-import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
-
-const s2 = (args: ReadonlyArray<string>, input?: string) => Bin.finish(Bin.start(bin, args), input)
+const s2 = (args: ReadonlyArray<string>, input?: string) => runS2(args, input === undefined ? {} : { stdin: input })
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-resolve-"))
 const write = (name: string, text: string): string => {

@@ -11,11 +11,9 @@ import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
-
-const s2 = (args: ReadonlyArray<string>, input?: string) => Bin.finish(Bin.start(bin, args), input)
+const s2 = (args: ReadonlyArray<string>, input?: string) => runS2(args, input === undefined ? {} : { stdin: input })
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-resolve-checks-"))
 const write = (name: string, text: string): string => {

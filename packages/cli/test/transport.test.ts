@@ -7,10 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Loopback } from "@s2-effect/test-support"
 import { serve, serveTcp } from "@s2-effect/test-support"
-import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
-const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => Bin.finish(Bin.start(bin, args, env))
+const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => runS2(args, { env })
 
 const paper = { paperId: "a".repeat(40), title: "A paper" }
 const T = 60_000

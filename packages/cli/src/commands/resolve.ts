@@ -22,6 +22,7 @@ import * as OutputFlags from "../OutputFlags.js"
 import * as Parse from "../Parse.js"
 import { Printer } from "../Printer.js"
 import * as Output from "../render/Output.js"
+import * as Stdin from "../Stdin.js"
 
 /** Fields of each record when `--fields` is omitted (jsonl, csv, table). @since 1.0.0 */
 export const resolveDefaults = ["title", "year", "venue", "authors", "externalIds"]
@@ -146,14 +147,16 @@ export const parseReferences = (text: string, name: string): ReadonlyArray<Refer
 export const readText = (file: Option.Option<string>) =>
   Effect.gen(function*() {
     const name = Option.getOrElse(file, () => "-")
-    if (name === "-" && Option.isNone(file) && process.stdin.isTTY === true) {
+    if (name === "-" && Option.isNone(file) && (yield* Stdin.isTerminal)) {
       return yield* Effect.fail(badInput("no references given: pass a FILE, or - and pipe them on standard input"))
     }
     const where = name === "-" ? "standard input" : name
-    const bytes = yield* Effect.try({
-      try: () => fs.readFileSync(name === "-" ? 0 : name),
-      catch: (cause) => fileError(`cannot read ${where}`, cause)
-    })
+    const bytes = name === "-"
+      ? yield* Effect.mapError(Stdin.bytes, (error) => fileError(`cannot read ${where}`, error.cause ?? error))
+      : yield* Effect.try({
+        try: () => fs.readFileSync(name),
+        catch: (cause) => fileError(`cannot read ${where}`, cause)
+      })
     // UTF-16 (a Windows editor's .bib) and byte-order marks read; other bytes refused, saying what they look like.
     const text = Verify.decode(bytes)
     if (Result.isFailure(text)) return yield* Effect.fail(badInput(`cannot read ${where}: ${text.failure.message}`))
