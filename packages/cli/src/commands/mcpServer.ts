@@ -11,6 +11,7 @@ import * as McpProtocol from "effect/ai/McpProtocol"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import * as Path from "effect/Path"
 import { CommandError, ExitCode } from "../ExitCode.js"
 import * as WatchFile from "../WatchFile.js"
 
@@ -47,11 +48,12 @@ export const emulatorNote = "[s2 emulator: made-up data for testing, not Semanti
 const watchStore = ({ file, isDefault }: { readonly file: string; readonly isDefault: boolean }) =>
   Layer.effect(
     WatchTools.WatchStore,
-    Effect.map(Effect.service(FileSystem.FileSystem), (fs) =>
+    Effect.map(Effect.all([Effect.service(FileSystem.FileSystem), Effect.service(Path.Path)]), ([fs, path]) =>
       WatchTools.WatchStore.of({
         update: (body) =>
           Effect.scoped(WatchFile.update(file, isDefault, body)).pipe(
             Effect.provideService(FileSystem.FileSystem, fs),
+            Effect.provideService(Path.Path, path),
             Effect.mapError((error) =>
               error instanceof CommandError
                 ? new AssistantTools.ToolFailure({
