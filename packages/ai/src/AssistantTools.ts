@@ -5,7 +5,9 @@
  * {@link handlers}).
  *
  * Answers are compact: the fields an assistant needs, at most 100 records, every string from the
- * server cut to a bound, a short text rendering for the model beside the structured answer. A
+ * server cut to a bound, a short text rendering for the model beside the structured answer, and
+ * each within the answer budget ({@link MaxAnswerChars}: a longer list is cut between records and
+ * says how to continue). {@link EnabledTools} serves some of the tools, by {@link profiles}. A
  * failure is a {@link ToolFailure} result (never a failed call) carrying one line that starts with
  * its kind: `not found: …`, `bad parameter: …`, `rate limited: …; retry after N s`, `timed out: …`.
  *
@@ -18,12 +20,12 @@
  * | `search_authors` | `query`, `limit?` (10), `offset?` (0) |
  * | `get_author` | `id` |
  * | `get_author_papers` | `id`, `limit?` (20), `offset?` (0) |
- * | `recommend_papers` | `positive`, `negative?`, `limit?` (10) |
+ * | `recommend_papers` | `positive`, `negative?`, `limit?` (10), `offset?` (0) |
  * | `match_title` | `title` |
- * | `search_snippets` | `query`, `limit?` (10) |
+ * | `search_snippets` | `query`, `limit?` (10), `offset?` (0) |
  * | `resolve_references` | `lines` |
  * | `citation_graph` | `seeds`, `direction?` ("references"), `depth?` (1), `perNode?` (10), `maxNodes?` (50) |
- * | `related_papers` | `seeds`, `top?` (20) |
+ * | `related_papers` | `seeds`, `top?` (20), `offset?` (0) |
  * | `verify_references` | `text` (any form, read as `s2 verify` reads a file), `bibtex` or `lines` |
  *
  * @since 1.0.0
@@ -176,6 +178,39 @@ export const AnswerNote: Context.Reference<string | undefined> = mcpTools.Answer
 export const EnabledTools: Context.Reference<ReadonlySet<string> | undefined> = toolProfiles.EnabledTools
 
 /**
+ * The name of a tool of {@link toolkit} or `WatchTools.toolkit`.
+ *
+ * @category mcp
+ * @since 1.1.0
+ */
+export type ToolName =
+  | "search_papers"
+  | "get_paper"
+  | "get_papers"
+  | "get_citations"
+  | "get_references"
+  | "search_authors"
+  | "get_author"
+  | "get_author_papers"
+  | "recommend_papers"
+  | "match_title"
+  | "search_snippets"
+  | "resolve_references"
+  | "citation_graph"
+  | "related_papers"
+  | "verify_references"
+  | "check_watches"
+  | "add_watch"
+
+/**
+ * The name of a group of tools of {@link profiles}.
+ *
+ * @category mcp
+ * @since 1.1.0
+ */
+export type Profile = "search" | "papers" | "authors" | "graph" | "verify" | "watch" | "all"
+
+/**
  * The tools by group, for {@link selectTools}: `search` (search_papers, search_authors,
  * search_snippets, match_title, recommend_papers), `papers` (get_paper, get_papers, match_title),
  * `authors` (search_authors, get_author, get_author_papers), `graph` (get_citations,
@@ -185,8 +220,7 @@ export const EnabledTools: Context.Reference<ReadonlySet<string> | undefined> = 
  * @category mcp
  * @since 1.1.0
  */
-export const profiles: { readonly [P in toolProfiles.Profile]: ReadonlyArray<toolProfiles.ToolName> } =
-  toolProfiles.profiles
+export const profiles: { readonly [P in Profile]: ReadonlyArray<ToolName> } = toolProfiles.profiles
 
 /**
  * The names of every tool of {@link toolkit} and `WatchTools.toolkit`.
@@ -194,7 +228,7 @@ export const profiles: { readonly [P in toolProfiles.Profile]: ReadonlyArray<too
  * @category mcp
  * @since 1.1.0
  */
-export const toolNames: ReadonlyArray<toolProfiles.ToolName> = toolProfiles.toolNames
+export const toolNames: ReadonlyArray<ToolName> = toolProfiles.toolNames
 
 /**
  * The tools of a list of {@link profiles} and tool names, for {@link EnabledTools}; a name that is
@@ -213,7 +247,7 @@ export const toolNames: ReadonlyArray<toolProfiles.ToolName> = toolProfiles.tool
 export const selectTools: (
   parameter: string,
   names: ReadonlyArray<string>
-) => Validate.Check<ReadonlySet<toolProfiles.ToolName>> = toolProfiles.selectTools
+) => Validate.Check<ReadonlySet<ToolName>> = toolProfiles.selectTools
 
 /**
  * The answer budget: at most this many characters of text in an answer of a tool (default
