@@ -155,7 +155,8 @@ const snippetsWindow = 1000
 
 /**
  * A list the API answers whole, up to `window` records: asked for `offset + limit`, the first
- * `offset` dropped. `offset` and `next` are in the answer only when not the first page.
+ * `offset` dropped. `offset` is in the answer only past the first page (`next` only when the
+ * answer budget cut it: `pages.ts`).
  */
 const windowed = (what: string, window: number, limit: number, offset: number) =>
   offset + limit > window
