@@ -14,7 +14,9 @@ import {
   type PaperCore,
   paperCore,
   paperIdOf,
-  paperIdPrefixOf
+  paperIdPrefixOf,
+  pieceText,
+  textPiecesAt
 } from "./generate.js"
 import { buildGraph, type Graph } from "./graph.js"
 import { landmarkAuthorCore, landmarkAuthors, landmarkCount, landmarkPaperCore } from "./landmarks.js"
@@ -243,9 +245,14 @@ export class CorpusImpl implements Api.Corpus {
 
   private indexBuilder(): SearchIndexBuilder {
     if (this.builder === undefined) {
+      // Generated papers' text is read as the pieces it is made of; landmarks' as text.
+      const generated = this.size - this.landmarks.length
       this.builder = new SearchIndexBuilder(this.size, (i, field) => {
         const p = this.papers[i]!
         return field === "title" ? p.title : p.abstract ?? ""
+      }, {
+        text: pieceText,
+        pieces: (i, title, abstract) => i < generated && (textPiecesAt(this.seed, i, title, abstract), true)
       })
     }
     return this.builder

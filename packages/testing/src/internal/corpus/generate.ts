@@ -41,29 +41,65 @@ interface Slot {
   readonly capital: boolean
 }
 
+/** A pattern's text between slots, and its pieces as written and as a sentence's start. */
+interface Text {
+  readonly text: string
+  readonly piece: number
+  readonly capitalPiece: number
+}
+
+type Part = Text | Slot
+
+/**
+ * Every distinct piece generated text is made of (a pattern's text between slots, a vocabulary
+ * word, each also capitalised), numbered: the search index reads a paper's title and abstract as
+ * the pieces they are made of, each cut into words once, instead of making and reading the text.
+ */
+const pieceTexts: Array<string> = []
+const pieceIds = new Map<string, number>()
+const pieceOf = (text: string): number => {
+  let id = pieceIds.get(text)
+  if (id === undefined) {
+    id = pieceTexts.length
+    pieceIds.set(text, id)
+    pieceTexts.push(text)
+  }
+  return id
+}
+/** The text of piece `id`. */
+export const pieceText = (id: number): string => pieceTexts[id]!
+const SPACE_PIECE = pieceOf(" ")
+
+/** Somewhere to write a text's pieces. */
+export interface PieceList {
+  push(piece: number): void
+}
+
 /**
  * Patterns split once into their text and slots: filling them by `String.prototype.replace` with a
  * regular expression, per sentence of every abstract, was most of a 100,000-paper corpus's build.
  */
-const compiled = new Map<string, ReadonlyArray<string | Slot>>()
+const compiled = new Map<string, ReadonlyArray<Part>>()
 
-const compile = (pattern: string): ReadonlyArray<string | Slot> => {
-  const parts: Array<string | Slot> = []
+const textPart = (text: string): Text => ({ text, piece: pieceOf(text), capitalPiece: pieceOf(capitalize(text)) })
+
+const compile = (pattern: string): ReadonlyArray<Part> => {
+  const parts: Array<Part> = []
   let last = 0
   for (const match of pattern.matchAll(/\{(\w+)\}/g)) {
     const key = match[1]!
     const lower = key.toLowerCase()
-    parts.push(pattern.slice(last, match.index), {
+    parts.push(textPart(pattern.slice(last, match.index)), {
       list: lower.startsWith("noun") ? "nouns" : lower === "adj" ? "adjectives" : "methods",
       capital: key[0] === key[0]!.toUpperCase()
     })
     last = match.index + match[0].length
   }
-  parts.push(pattern.slice(last))
+  parts.push(textPart(pattern.slice(last)))
   return parts
 }
 
-const partsOf = (pattern: string): ReadonlyArray<string | Slot> => {
+const partsOf = (pattern: string): ReadonlyArray<Part> => {
   let parts = compiled.get(pattern)
   if (parts === undefined) compiled.set(pattern, parts = compile(pattern))
   return parts
@@ -73,7 +109,7 @@ const fill = (pattern: string, topic: Topic, rng: Rng): string => {
   const parts = partsOf(pattern)
   let out = ""
   for (const part of parts) {
-    if (typeof part === "string") out += part
+    if ("text" in part) out += part.text
     else {
       const word = rng.pick(topic[part.list])
       out += part.capital ? capitalize(word) : word
@@ -84,7 +120,46 @@ const fill = (pattern: string, topic: Topic, rng: Rng): string => {
 
 /** Takes the draws `fill` would take for `pattern` (one per slot), without making its text. */
 const skipFill = (pattern: string, rng: Rng): void => {
-  for (const part of partsOf(pattern)) if (typeof part !== "string") rng.next()
+  for (const part of partsOf(pattern)) if (!("text" in part)) rng.next()
+}
+
+/** A topic's words of one list as pieces, as written and capitalised; made once per list. */
+interface WordPieces {
+  readonly plain: Int32Array
+  readonly capital: Int32Array
+}
+const wordPieces = new Map<ReadonlyArray<string>, WordPieces>()
+const wordPiecesOf = (words: ReadonlyArray<string>): WordPieces => {
+  let found = wordPieces.get(words)
+  if (found === undefined) {
+    wordPieces.set(
+      words,
+      found = {
+        plain: Int32Array.from(words, pieceOf),
+        capital: Int32Array.from(words, (word) => pieceOf(capitalize(word)))
+      }
+    )
+  }
+  return found
+}
+
+/**
+ * The pieces of `capitalize(fill(pattern, topic, rng))`, with the same draws: the first non-empty
+ * piece is the capitalised one (capitalising a text capitalises its first character).
+ */
+const fillPieces = (pattern: string, topic: Topic, rng: Rng, out: PieceList): void => {
+  let first = true
+  for (const part of partsOf(pattern)) {
+    let piece: number
+    if ("text" in part) piece = first ? part.capitalPiece : part.piece
+    else {
+      const words = wordPiecesOf(topic[part.list])
+      const k = rng.int(words.plain.length)
+      piece = (part.capital || first ? words.capital : words.plain)[k]!
+    }
+    out.push(piece)
+    if (first) first = pieceTexts[piece]!.length === 0
+  }
 }
 
 /** Corpus ids grow with the index (stride 23) so a corpus id maps back to its index in O(1). */
@@ -159,6 +234,22 @@ export const abstractAt = (seed: number, i: number): string | null => {
   const topic = at(TOPICS, pickTopic(rng))
   skipFill(rng.pick(TITLE_PATTERNS), rng)
   return abstractOf(rng, topic)
+}
+
+/**
+ * Paper `i`'s title and abstract as pieces (see {@link pieceText}), from the same draws as
+ * `paperCore`: the title's, then the abstract's sentences joined by a space (none: no abstract).
+ */
+export const textPiecesAt = (seed: number, i: number, title: PieceList, abstract: PieceList): void => {
+  const rng = new Rng(hash(seed, i, SALT_PAPER))
+  const topic = at(TOPICS, pickTopic(rng))
+  fillPieces(rng.pick(TITLE_PATTERNS), topic, rng, title)
+  if (!rng.chance(0.88)) return
+  const n = 3 + rng.int(3)
+  for (let k = 0; k < n; k++) {
+    if (k > 0) abstract.push(SPACE_PIECE)
+    fillPieces(rng.pick(SENTENCE_PATTERNS), topic, rng, abstract)
+  }
 }
 
 /*
