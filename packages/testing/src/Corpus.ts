@@ -166,7 +166,10 @@ export const Corpus: {
 } = { make: internal.make }
 
 /**
- * A paper of the generated corpus, before it is rendered as the API's JSON.
+ * A paper of the generated corpus, before it is rendered as the API's JSON. In a paper a corpus
+ * stores, `abstract`, `externalIds` and `tldr` are own enumerable getters that make the value when
+ * read (the same value each time; `externalIds` a new object each read), so that most of a corpus's
+ * text is never made.
  *
  * @category models
  * @since 1.0.0
