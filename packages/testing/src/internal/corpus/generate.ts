@@ -548,8 +548,16 @@ const journalOf = (rng: Rng, venue: Venue | null, year: number): PaperCore["jour
   venue === null
     ? null
     : rng.chance(0.5)
-    ? { name: venue.name }
+    ? journalNamed(venue)
     : { name: venue.name, volume: String(1 + (year % 60)), pages: `${1 + rng.int(900)}-${901 + rng.int(99)}` }
+
+/** A journal of a name only: one frozen object per venue, which its papers share. */
+const journals = new Map<Venue, PaperCore["journal"]>()
+const journalNamed = (venue: Venue): PaperCore["journal"] => {
+  let journal = journals.get(venue)
+  if (journal === undefined) journals.set(venue, journal = Object.freeze({ name: venue.name }))
+  return journal
+}
 
 /**
  * The same text as one flat string. Built by concatenation, a short string is a tree of pieces
