@@ -5,7 +5,9 @@
  * {@link handlers}).
  *
  * Answers are compact: the fields an assistant needs, at most 100 records, every string from the
- * server cut to a bound, a short text rendering for the model beside the structured answer. A
+ * server cut to a bound, a short text rendering for the model beside the structured answer, and
+ * each within the answer budget ({@link MaxAnswerChars}: a longer list is cut between records and
+ * says how to continue). {@link EnabledTools} serves some of the tools, by {@link profiles}. A
  * failure is a {@link ToolFailure} result (never a failed call) carrying one line that starts with
  * its kind: `not found: …`, `bad parameter: …`, `rate limited: …; retry after N s`, `timed out: …`.
  *
@@ -18,17 +20,17 @@
  * | `search_authors` | `query`, `limit?` (10), `offset?` (0) |
  * | `get_author` | `id` |
  * | `get_author_papers` | `id`, `limit?` (20), `offset?` (0) |
- * | `recommend_papers` | `positive`, `negative?`, `limit?` (10) |
+ * | `recommend_papers` | `positive`, `negative?`, `limit?` (10), `offset?` (0) |
  * | `match_title` | `title` |
- * | `search_snippets` | `query`, `limit?` (10) |
+ * | `search_snippets` | `query`, `limit?` (10), `offset?` (0) |
  * | `resolve_references` | `lines` |
  * | `citation_graph` | `seeds`, `direction?` ("references"), `depth?` (1), `perNode?` (10), `maxNodes?` (50) |
- * | `related_papers` | `seeds`, `top?` (20) |
+ * | `related_papers` | `seeds`, `top?` (20), `offset?` (0) |
  * | `verify_references` | `text` (any form, read as `s2 verify` reads a file), `bibtex` or `lines` |
  *
  * @since 1.0.0
  */
-import type { S2Error, SemanticScholar } from "@s2-effect/core"
+import type { S2Error, SemanticScholar, Validate } from "@s2-effect/core"
 import type * as McpServer from "effect/ai/McpServer"
 import type * as Tool from "effect/ai/Tool"
 import type * as Toolkit from "effect/ai/Toolkit"
@@ -40,6 +42,8 @@ import * as budget from "./internal/budget.js"
 import * as failure from "./internal/failure.js"
 import * as internal from "./internal/handlers.js"
 import * as mcpTools from "./internal/mcp.js"
+import * as paging from "./internal/paging.js"
+import * as toolProfiles from "./internal/profiles.js"
 import * as tools from "./internal/tools.js"
 
 export {
@@ -152,6 +156,139 @@ export const StructuredAnswers: Context.Reference<boolean> = mcpTools.Structured
 export const AnswerNote: Context.Reference<string | undefined> = mcpTools.AnswerNote
 
 /**
+ * The tools {@link register} (and {@link mcp}, `WatchTools.mcp`) serve, by name: `undefined` (the
+ * default) for every tool; else only those named, the others neither listed nor callable. Give it
+ * the set of {@link selectTools}, as `s2 mcp --tools search,verify` does: an assistant that needs a
+ * few tools then reads a few in `tools/list` (17 tools: 10 KB; `search,verify`, 8 tools: 5 KB).
+ *
+ * @example
+ * ```ts
+ * import { Effect, Layer } from "effect"
+ * import { AssistantTools } from "@s2-effect/ai"
+ *
+ * const only = Effect.map(
+ *   Effect.fromResult(AssistantTools.selectTools("tools", ["search", "verify"])),
+ *   (tools): ReadonlySet<string> => tools
+ * )
+ * const searchAndVerify = AssistantTools.mcp.pipe(Layer.provide(Layer.effect(AssistantTools.EnabledTools, only)))
+ * ```
+ * @category mcp
+ * @since 1.1.0
+ */
+export const EnabledTools: Context.Reference<ReadonlySet<string> | undefined> = toolProfiles.EnabledTools
+
+/**
+ * The name of a tool of {@link toolkit} or `WatchTools.toolkit`.
+ *
+ * @category mcp
+ * @since 1.1.0
+ */
+export type ToolName =
+  | "search_papers"
+  | "get_paper"
+  | "get_papers"
+  | "get_citations"
+  | "get_references"
+  | "search_authors"
+  | "get_author"
+  | "get_author_papers"
+  | "recommend_papers"
+  | "match_title"
+  | "search_snippets"
+  | "resolve_references"
+  | "citation_graph"
+  | "related_papers"
+  | "verify_references"
+  | "check_watches"
+  | "add_watch"
+
+/**
+ * The name of a group of tools of {@link profiles}.
+ *
+ * @category mcp
+ * @since 1.1.0
+ */
+export type Profile = "search" | "papers" | "authors" | "graph" | "verify" | "watch" | "all"
+
+/**
+ * The tools by group, for {@link selectTools}: `search` (search_papers, search_authors,
+ * search_snippets, match_title, recommend_papers), `papers` (get_paper, get_papers, match_title),
+ * `authors` (search_authors, get_author, get_author_papers), `graph` (get_citations,
+ * get_references, citation_graph, related_papers), `verify` (resolve_references,
+ * verify_references, get_paper), `watch` (check_watches, add_watch of `WatchTools`) and `all`.
+ *
+ * @category mcp
+ * @since 1.1.0
+ */
+export const profiles: { readonly [P in Profile]: ReadonlyArray<ToolName> } = toolProfiles.profiles
+
+/**
+ * The names of every tool of {@link toolkit} and `WatchTools.toolkit`.
+ *
+ * @category mcp
+ * @since 1.1.0
+ */
+export const toolNames: ReadonlyArray<ToolName> = toolProfiles.toolNames
+
+/**
+ * The tools of a list of {@link profiles} and tool names, for {@link EnabledTools}; a name that is
+ * neither, or no name, is refused with a message naming `parameter` and what is allowed.
+ *
+ * @example
+ * ```ts
+ * import { AssistantTools } from "@s2-effect/ai"
+ *
+ * AssistantTools.selectTools("--tools", ["search", "get_paper"]) // Success: search_papers, …, get_paper
+ * AssistantTools.selectTools("--tools", ["serch"]) // Failure: --tools "serch" is not a profile or a tool: give …
+ * ```
+ * @category mcp
+ * @since 1.1.0
+ */
+export const selectTools: (
+  parameter: string,
+  names: ReadonlyArray<string>
+) => Validate.Check<ReadonlySet<ToolName>> = toolProfiles.selectTools
+
+/**
+ * The answer budget: at most this many characters of text in an answer of a tool (default
+ * {@link defaultMaxAnswerChars}). A list over it is cut at a record boundary, never inside a record,
+ * and says how to continue: a page's `next` offset, the input to call again from (`get_papers`,
+ * `resolve_references`, `verify_references`), or the papers not shown (`citation_graph`,
+ * `check_watches`); `answerBudgetChars` in the answer says that it was cut. One paper or author is
+ * answered whole. Read by the handlers at each call, so it serves an MCP server and an agent alike.
+ *
+ * @example
+ * ```ts
+ * import { Layer } from "effect"
+ * import { AssistantTools } from "@s2-effect/ai"
+ *
+ * const smaller = AssistantTools.mcp.pipe(Layer.provide(Layer.succeed(AssistantTools.MaxAnswerChars, 8000)))
+ * ```
+ * @category mcp
+ * @since 1.1.0
+ */
+export const MaxAnswerChars: Context.Reference<number> = paging.MaxAnswerChars
+
+/**
+ * The default answer budget: 24,000 characters, about 6,000 to 10,000 tokens (4 characters a token
+ * in English text, fewer in ids): below the 10,000 tokens at which Claude Code warns of a large
+ * answer, the 25,000 it refuses by default and the 50,000 characters past which it saves an answer
+ * to a file.
+ *
+ * @category constants
+ * @since 1.1.0
+ */
+export const defaultMaxAnswerChars: number = paging.defaultMaxAnswerChars
+
+/**
+ * The smallest answer budget `s2 mcp --max-answer-chars` takes: 1,000 characters.
+ *
+ * @category constants
+ * @since 1.1.0
+ */
+export const minMaxAnswerChars: number = paging.minMaxAnswerChars
+
+/**
  * Registers each tool of a toolkit on the effect/ai `McpServer` in context, with its handler from
  * context: input and output JSON Schemas from the tool's schemas, its annotations and title, the
  * text of `toModelOutput` as content and the encoded answer as `structuredContent`. A parameter
@@ -205,7 +342,7 @@ export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticSchola
  * import { AssistantTools } from "@s2-effect/ai"
  * import { RateLimited } from "@s2-effect/core"
  *
- * const failure = AssistantTools.toolFailure(new RateLimited({ message: "429", retryAfterMillis: 2000 }))
+ * const failure = AssistantTools.toolFailure(new RateLimited({ problem: "rate limited", retryAfterMillis: 2000 }))
  * // failure.kind === "rateLimited", failure.retryAfterSeconds === 2
  * ```
  * @category errors

@@ -107,11 +107,11 @@ export const measureStartup = async (tools: StartupTools) => {
   ]
 }
 
-/** The corpus figures before issue 47 point 4: commit 7c23c7f, the same case bundled the same way, run once by hand. */
+/** The corpus figures before this step of issue 47 point 4: commit 730599e, the same case bundled the same way, median of 3 by hand. */
 const CORPUS_BEFORE: Readonly<Record<number, readonly [number, number, number, number]>> = {
-  10_000: [546, 116, 865, 173],
-  100_000: [3790, 350, 11535, 706],
-  200_000: [7268, 505, 19247, 1044]
+  10_000: [479, 99, 280, 128],
+  100_000: [3091, 325, 2105, 403],
+  200_000: [6476, 434, 4549, 613]
 }
 
 /**
@@ -135,8 +135,8 @@ export const measureCorpusCpu = (tools: Pick<StartupTools, "runs" | "runCase" | 
       new Date().toISOString().slice(0, 10)
     }, ${tools.runs} runs, median (min–max), load average ${
       (Os.loadavg()[0] ?? 0).toFixed(1)
-    } at the end on ${Os.cpus().length} cores. CPU is user + system time of the process; peak is its VmHWM. "Before" is commit 7c23c7f`,
-    "(MiniSearch index, abstracts stored), the same case bundled the same way, run once by hand. Same corpus byte for byte and",
+    } at the end on ${Os.cpus().length} cores. CPU is user + system time of the process; peak is its VmHWM. "Before" is commit 730599e`,
+    "(typed index over the text, ids and TLDRs stored), the same case bundled the same way, median of 3 runs by hand. Same corpus byte for byte and",
     "same search answers: packages/testing/test/Golden.test.ts, searchIndex.test.ts.",
     "",
     "| papers | build CPU (ms) | before | peak after build (MB) | before | first search CPU (ms) | before | peak after it (MB) | before |",

@@ -108,7 +108,7 @@ export const fields = (
 const forCli = (error: S2Error): S2Error => {
   if (error._tag !== "BadQueryParameters" || error.parameter !== "fields" || error.advice === undefined) return error
   const advice = "--fields all returns every field the API has, including fields newer than this client"
-  return new BadQueryParameters({ ...error, message: `${error.problem}; ${advice}`, advice })
+  return new BadQueryParameters({ ...error, advice })
 }
 
 /**

@@ -27,13 +27,6 @@ export const noFollow: boolean = process.platform !== "win32" && typeof fs.const
   fs.constants.O_NOFOLLOW !== 0
 
 /**
- * `O_RDONLY`, with `O_NOFOLLOW` where there is one: for `fs.openSync`.
- *
- * @since 1.0.0
- */
-export const readNoFollow: number = fs.constants.O_RDONLY | (noFollow ? fs.constants.O_NOFOLLOW : 0)
-
-/**
  * A symbolic link found where `s2` was to write.
  *
  * @since 1.0.0
@@ -68,20 +61,6 @@ export const linkAt = (file: string): Effect.Effect<Option.Option<Link>, Command
       Effect.catchIf((error) => error.reason._tag === "NotFound", () => Effect.succeedNone)
     )
   ).pipe(Effect.mapError((cause) => fileError(`cannot read ${file}`, cause)))
-
-/**
- * {@link linkAt}, synchronously: the link at `file`, or `undefined`.
- *
- * @since 1.0.0
- */
-export const linkAtSync = (file: string): Link | undefined => {
-  try {
-    return fs.lstatSync(file).isSymbolicLink() ? linkOf(file, fs.readlinkSync(file)) : undefined
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined
-    throw error
-  }
-}
 
 /**
  * The refusal of a link (exit 2): `<what> <path> is a symbolic link to <target>; s2 never writes

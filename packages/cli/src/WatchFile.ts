@@ -3,7 +3,7 @@
  * (`Watch.State`), by default `watches.json` in the user's configuration directory
  * (`$XDG_CONFIG_HOME/s2`, `~/.config/s2`, or `%APPDATA%\s2` on Windows).
  *
- * It is changed only under the lock `<file>.lock` (`HarvestLock`: two checks at once would each
+ * It is changed only under the lock `<file>.lock` (the harvest's lock, `Harvest.lock`: two checks at once would each
  * report the same papers and one would lose the other's state), written atomically
  * (`Files.writeAtomic`: a new file renamed over the old, so a killed run leaves the state as it
  * was or as it became, never in between), and never through a symbolic link (`Symlinks`).
@@ -11,9 +11,10 @@
  * @since 1.1.0
  */
 import { Files } from "@s2-effect/core"
-import { Watch } from "@s2-effect/jobs"
+import { Harvest as Job, Watch } from "@s2-effect/jobs"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
@@ -21,8 +22,7 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import type { CommandError } from "./ExitCode.js"
 import { badInput, fileError } from "./ExitCode.js"
-import * as HarvestCheckpoint from "./HarvestCheckpoint.js"
-import * as HarvestLock from "./HarvestLock.js"
+import * as Harvest from "./Harvest.js"
 import * as Symlinks from "./Symlinks.js"
 
 /**
@@ -67,7 +67,7 @@ export const read = (file: string): Effect.Effect<Watch.State, CommandError, Fil
     if (Result.isFailure(decoded)) {
       return yield* Effect.fail(badInput(
         `${file} is not a watch state of this version of s2 (${
-          HarvestCheckpoint.problem(decoded.failure)
+          Job.describeIssue(decoded.failure)
         }); give another --state, or move it away to start again`
       ))
     }
@@ -96,14 +96,14 @@ export const update = <A, E, R>(
   file: string,
   isDefault: boolean,
   body: (state: Watch.State) => Effect.Effect<{ readonly state?: Watch.State | undefined; readonly value: A }, E, R>
-): Effect.Effect<A, E | CommandError, R | FileSystem.FileSystem | Scope.Scope> =>
+): Effect.Effect<A, E | CommandError, R | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function*() {
     if (isDefault) {
       yield* FileSystem.FileSystem.use((fs) => fs.makeDirectory(nodePath.dirname(file), { recursive: true })).pipe(
         Effect.mapError((cause) => fileError(`cannot create the folder of the watch state ${file}`, cause))
       )
     }
-    yield* HarvestLock.acquire(file)
+    yield* Harvest.lock(file)
     const { state, value } = yield* body(yield* read(file))
     if (state !== undefined) yield* write(file, state)
     return value

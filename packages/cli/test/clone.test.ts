@@ -30,7 +30,9 @@ const harvest = (cwd: string, env: Record<string, string>, command: ReadonlyArra
     "--emulator"
   ], {
     cwd,
-    env: { ...process.env, npm_lifecycle_event: "", INIT_CWD: "", ...env },
+    // Progress would show after a second of wall-clock time: never here (no test may depend on the
+    // machine's speed).
+    env: { ...process.env, npm_lifecycle_event: "", INIT_CWD: "", S2_PROGRESS_DELAY_MS: "3600000", ...env },
     encoding: "utf8",
     timeout: T
   })

@@ -1,6 +1,8 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
 import { describe, expect, it, vi } from "@effect/vitest"
 import { SemanticScholar } from "@s2-effect/core"
+import type { Harvest as Job } from "@s2-effect/jobs"
 import { Emulator, Faults } from "@s2-effect/testing"
 import { Effect, Exit, Fiber, Layer, Option, References } from "effect"
 import { TestClock } from "effect/testing"
@@ -10,23 +12,24 @@ import * as path from "node:path"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
 import * as Harvest from "../src/Harvest.js"
-import * as HarvestCheckpoint from "../src/HarvestCheckpoint.js"
 import type { Reporter } from "../src/render/Progress.js"
 
+/** The file system and paths a harvest writes through. */
+const files = Layer.merge(NodeFileSystem.layer, NodePath.layer)
 // 2,000 materialized papers, bulk search over 4,500: five pages of 1,000 (the last one short).
 const client = SemanticScholar.layer({ retry: false }).pipe(
   Layer.provide(Emulator.layer({ seed: 3, size: 2000, bulkSize: 4500 })),
-  Layer.merge(NodeFileSystem.layer)
+  Layer.merge(files)
 )
 const quiet: Reporter = { update: () => Effect.void, stop: Effect.void }
-const spec: HarvestCheckpoint.Spec = { query: "", filters: {}, sort: null, fields: ["title", "year"], max: null }
+const spec: Job.Spec = { query: "", filters: {}, sort: null, fields: ["title", "year"], max: null }
 /** A harvest from scratch, or resumed, into `out`. */
 const run = (out: string, options: { readonly resume: boolean } = { resume: false }) =>
   Effect.flatMap(
     Harvest.prepare(out, spec, { ...options, overwrite: false }),
     (start) => Harvest.harvest(out, start, quiet)
   )
-const readCheckpoint = (out: string) => Effect.map(HarvestCheckpoint.read(out), Option.getOrUndefined)
+const readCheckpoint = (out: string) => Effect.map(Harvest.readCheckpoint(out), Option.getOrUndefined)
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-harvest-"))
 
 // The live heap after a full collection, in MB: what the process still holds.
@@ -68,7 +71,7 @@ const retrying = (requests: number) => {
       bulkSize: 4500,
       faults: { script: [{ requests, fault: Faults.tooManyRequests({ retryAfter: 10 }) }] }
     })),
-    Layer.merge(NodeFileSystem.layer)
+    Layer.merge(files)
   )
   return { seen, storm, watching }
 }
@@ -209,7 +212,7 @@ describe("Harvest", { timeout: 60_000 }, () => {
         Effect.provide(
           SemanticScholar.layer({ retry: false }).pipe(
             Layer.provide(Emulator.layer({ seed: 3, size: 2000, bulkSize: 60_000 })),
-            Layer.merge(NodeFileSystem.layer)
+            Layer.merge(files)
           )
         )
       )
@@ -219,7 +222,7 @@ describe("Harvest", { timeout: 60_000 }, () => {
       // is the emulator's own caches, which rise and fall by a few MB.
       const start = heap.get(10) ?? 0
       expect(Math.max(...heap.values()) - start).toBeLessThan(20)
-    }).pipe(Effect.provide(NodeFileSystem.layer)))
+    }).pipe(Effect.provide(files)))
 
   it.effect("a checkpoint holding a negative total (as one from a server sending -5 was written) still resumes", () =>
     Effect.gen(function*() {
@@ -228,7 +231,7 @@ describe("Harvest", { timeout: 60_000 }, () => {
         Effect.provideService(Harvest.BeforeCheckpoint, crashBeforeCheckpoint(3)),
         Effect.exit
       )
-      const file = HarvestCheckpoint.path(out)
+      const file = `${out}.checkpoint.json`
       const written = JSON.parse(fs.readFileSync(file, "utf8"))
       fs.writeFileSync(file, JSON.stringify({ ...written, total: -5, synced: { ...written.synced, total: -5 } }))
       expect(yield* readCheckpoint(out)).toMatchObject({ records: 2000, total: 0, synced: { total: 0 } })
@@ -281,7 +284,7 @@ describe("Harvest", { timeout: 60_000 }, () => {
       expect(seen.filter((note) => note !== undefined)).toEqual(["retrying in 10 s (429)"])
       expect(seen).toHaveLength(6)
       expect(seen.slice(seen.indexOf("retrying in 10 s (429)") + 1).every((note) => note === undefined)).toBe(true)
-    }).pipe(Effect.provide(NodeFileSystem.layer)))
+    }).pipe(Effect.provide(files)))
 
   it.effect("the wait shows on the progress line with the log level above Warning too", () =>
     Effect.gen(function*() {
@@ -300,5 +303,5 @@ describe("Harvest", { timeout: 60_000 }, () => {
       }
       yield* Fiber.interrupt(fiber)
       expect(seen.filter((note) => note !== undefined)).toEqual(["retrying in 10 s (429)"])
-    }).pipe(Effect.provide(NodeFileSystem.layer)))
+    }).pipe(Effect.provide(files)))
 })

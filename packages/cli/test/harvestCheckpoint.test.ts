@@ -1,34 +1,36 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Effect, Option, Schema } from "effect"
+import { Harvest as Job } from "@s2-effect/jobs"
+import { Arbitrary, Effect, Layer, Option, Schema } from "effect"
 import type { FileSystem } from "effect/FileSystem"
+import type { Path } from "effect/Path"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { ExitCode } from "../src/ExitCode.js"
 import * as Harvest from "../src/Harvest.js"
-import * as HarvestCheckpoint from "../src/HarvestCheckpoint.js"
 import * as Progress from "../src/render/Progress.js"
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-checkpoint-"))
-const spec: HarvestCheckpoint.Spec = { query: "", filters: {}, sort: null, fields: ["title", "year"], max: null }
-const run = <A, E>(effect: Effect.Effect<A, E, FileSystem>) =>
-  Effect.runPromise(Effect.provide(effect, NodeFileSystem.layer))
+const spec: Job.Spec = { query: "", filters: {}, sort: null, fields: ["title", "year"], max: null }
+const run = <A, E>(effect: Effect.Effect<A, E, FileSystem | Path>) =>
+  Effect.runPromise(Effect.provide(effect, Layer.merge(NodeFileSystem.layer, NodePath.layer)))
 
-describe("HarvestCheckpoint", () => {
+describe("the harvest's checkpoint", () => {
   it("what is written reads back equal, and no temporary file stays beside it (property)", async () => {
     const dir = tmp()
     const out = path.join(dir, "papers.jsonl")
     const cases = Arbitrary.all({
-      checkpoint: Arbitrary.schema(HarvestCheckpoint.Checkpoint),
+      checkpoint: Arbitrary.schema(Job.Checkpoint),
       sync: Arbitrary.schema(Schema.Boolean)
     })
     const result = await run(Arbitrary.checkEffect(cases, ({ checkpoint, sync }) =>
       Effect.gen(function*() {
-        yield* HarvestCheckpoint.write(out, checkpoint, { sync })
-        const read = yield* HarvestCheckpoint.read(out)
+        yield* Harvest.writeCheckpoint(out, checkpoint, { sync })
+        const read = yield* Harvest.readCheckpoint(out)
         // Compared in their encoded form: `undefined` optional keys are not written.
-        const encoded = Schema.encodeSync(HarvestCheckpoint.Checkpoint)
+        const encoded = Schema.encodeSync(Job.Checkpoint)
         expect(Option.map(read, encoded)).toEqual(Option.some(JSON.parse(JSON.stringify(encoded(checkpoint)))))
         expect(fs.readdirSync(dir)).toEqual(["papers.jsonl.checkpoint.json"])
         return true
@@ -38,14 +40,14 @@ describe("HarvestCheckpoint", () => {
   })
 
   it("no checkpoint reads as None", async () => {
-    expect(await run(HarvestCheckpoint.read(path.join(tmp(), "none.jsonl")))).toEqual(Option.none())
+    expect(await run(Harvest.readCheckpoint(path.join(tmp(), "none.jsonl")))).toEqual(Option.none())
   })
 
   it("a corrupt or foreign checkpoint is refused with what is wrong; --overwrite starts again", async () => {
     const out = path.join(tmp(), "papers.jsonl")
     fs.writeFileSync(out, "")
     const refused = async (text: string) => {
-      fs.writeFileSync(HarvestCheckpoint.path(out), text)
+      fs.writeFileSync(Job.checkpointPath(out), text)
       const error = await run(Effect.flip(Harvest.prepare(out, spec, { resume: true, overwrite: false })))
       expect(error.code).toBe(ExitCode.badInput)
       expect(error.message).toContain(`${out}.checkpoint.json is not a harvest checkpoint of this version of s2`)
@@ -54,16 +56,16 @@ describe("HarvestCheckpoint", () => {
     expect(await refused("{\"version\": 1, \"bytes\": 12")).toMatch(/JSON/)
     expect(await refused(JSON.stringify({ version: 2 }))).toContain("at version")
     expect(await refused(JSON.stringify({ name: "package.json, not a checkpoint" }))).toContain("is missing")
-    expect(await refused(JSON.stringify({ ...HarvestCheckpoint.initial(spec), bytes: -5 }))).toContain("at bytes")
+    expect(await refused(JSON.stringify({ ...Job.initial(spec), bytes: -5 }))).toContain("at bytes")
     // Starting again does not need to read it.
     const start = await run(Harvest.prepare(out, spec, { resume: false, overwrite: true }))
     expect(start).toMatchObject({ bytes: 0, pages: 0, done: false })
-    expect(Option.getOrThrow(await run(HarvestCheckpoint.read(out)))).toMatchObject({ bytes: 0, pages: 0 })
+    expect(Option.getOrThrow(await run(Harvest.readCheckpoint(out)))).toMatchObject({ bytes: 0, pages: 0 })
   })
 
   it("a checkpoint that cannot be written is a file error (exit 10) naming it", async () => {
     const out = path.join(tmp(), "no-such-dir", "papers.jsonl")
-    const error = await run(Effect.flip(HarvestCheckpoint.write(out, HarvestCheckpoint.initial(spec), { sync: false })))
+    const error = await run(Effect.flip(Harvest.writeCheckpoint(out, Job.initial(spec), { sync: false })))
     expect(error.code).toBe(ExitCode.file)
     expect(error.message).toContain(`cannot write the checkpoint ${out}.checkpoint.json`)
   })
@@ -71,7 +73,7 @@ describe("HarvestCheckpoint", () => {
 
 describe("Harvest.differences", () => {
   it("names each setting that differs as the user would type it, and only those", () => {
-    const saved: HarvestCheckpoint.Spec = { ...spec, query: "graphs", max: 100_000 }
+    const saved: Job.Spec = { ...spec, query: "graphs", max: 100_000 }
     expect(Harvest.differences(saved, { ...saved, max: 5000 })).toBe(
       "the checkpoint is for --max 100000; this run has --max 5000"
     )

@@ -1,9 +1,10 @@
 /**
- * The real `s2` binary's harvest messages and progress (issue 28, points 1, 2 and 6): a resume
- * against another harvest names the settings that differ, Ctrl-C reports the lines in the file, a
- * missing folder for --out is named, progress appears only after its delay (a second;
- * S2_PROGRESS_DELAY_MS here, so that no test depends on the machine's speed; search --bulk only on a
- * terminal), and -q/--quiet turns it off.
+ * `s2`'s harvest messages and progress (issue 28, points 1, 2 and 6): a resume against another
+ * harvest names the settings that differ, Ctrl-C reports the lines in the file, a missing folder
+ * for --out is named, progress appears only after its delay (a second; S2_PROGRESS_DELAY_MS here,
+ * so that no test depends on the machine's speed; search --bulk only on a terminal), and
+ * -q/--quiet turns it off. Run in process (runS2), but Ctrl-C and the terminal, which need the real
+ * binary's signals and a pseudo-terminal.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Loopback, serve, waitFor } from "@s2-effect/test-support"
@@ -12,9 +13,14 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
 const bin = Bin.bundleBin()
+/** `s2 ARGS` against the test's server, in this process (runs one at a time). */
 const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  runS2([...args, "--api-url", server.url], { env })
+/** `s2 ARGS` as a process of the bundled binary. */
+const s2Bin = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   Bin.finish(Bin.start(bin, [...args, "--api-url", server.url], env))
 /** The progress delay: never within a test's run, or at once. */
 const never = { S2_PROGRESS_DELAY_MS: String(3_600_000) }
@@ -64,7 +70,7 @@ const T = 120_000
 /** The progress bar's facts, as on a terminal or in a log. */
 const progressLine = /\d+% [\d,]+\/[\d,]+ papers · [\d,]+ pages? · /
 
-describe.concurrent("harvest messages", () => {
+describe("harvest messages", () => {
   it("--resume against a checkpoint of another harvest names the settings that differ, not the query", async () => {
     const out = path.join(tmp(), "papers.jsonl")
     const first = await s2(["harvest", "graphs", "--out", out, "--max", "3000"])
@@ -109,11 +115,12 @@ describe.concurrent("harvest messages", () => {
   }, T)
 })
 
-describe.concurrent("progress after its delay, never when quiet", () => {
+describe("progress after its delay, never when quiet", () => {
   it("a harvest that ends before the progress delay prints no progress line; with no delay, it does", async () => {
     const dir = tmp()
     const args = (name: string) => ["harvest", "fast", "--out", path.join(dir, name), "--max", "2000"]
-    const [quick, shown] = await Promise.all([s2(args("quick.jsonl"), never), s2(args("shown.jsonl"), atOnce)])
+    const quick = await s2(args("quick.jsonl"), never)
+    const shown = await s2(args("shown.jsonl"), atOnce)
     for (const ran of [quick, shown]) {
       expect(ran.code, ran.stderr).toBe(0)
       expect(ran.stdout).toContain("harvested 2,000 papers")
@@ -132,11 +139,13 @@ describe.concurrent("progress after its delay, never when quiet", () => {
 
   it("a longer harvest prints progress lines to a pipe; -q and --quiet print none", async () => {
     const dir = tmp()
-    const [shown, q, quiet] = await Promise.all(
-      [[], ["-q"], ["--quiet"]].map((flags, i) =>
-        s2(["harvest", "long", "--out", path.join(dir, `${i}.jsonl`), "--max", "80000", ...flags], atOnce)
+    const runs: Array<Bin.Ran> = []
+    for (const [i, flags] of [[], ["-q"], ["--quiet"]].entries()) {
+      runs.push(
+        await s2(["harvest", "long", "--out", path.join(dir, `${i}.jsonl`), "--max", "80000", ...flags], atOnce)
       )
-    )
+    }
+    const [shown, q, quiet] = runs
     for (const ran of [shown, q, quiet]) {
       expect(ran!.code, ran!.stderr).toBe(0)
       expect(ran!.stdout).toContain("harvested 80,000 papers")
@@ -161,10 +170,10 @@ describe.concurrent("progress after its delay, never when quiet", () => {
   it("datasets download -q prints no per-file lines, and still lists the files on stdout", async () => {
     const dir = tmp()
     const args = ["datasets", "download", "abstracts", "latest", "--dir", dir, "--emulator"]
-    const shown = await Bin.finish(Bin.start(bin, args, { S2_API_KEY: "test-key" }))
+    const shown = await runS2(args, { env: { S2_API_KEY: "test-key" } })
     expect(shown.code, shown.stderr).toBe(0)
     expect(shown.stderr).toMatch(/^fetching /m)
-    const quiet = await Bin.finish(Bin.start(bin, [...args, "-q"], { S2_API_KEY: "test-key" }))
+    const quiet = await runS2([...args, "-q"], { env: { S2_API_KEY: "test-key" } })
     expect(quiet.code, quiet.stderr).toBe(0)
     expect(quiet.stderr).toBe("")
     expect(quiet.stdout.trim().split("\n").length).toBeGreaterThan(0)
@@ -172,7 +181,7 @@ describe.concurrent("progress after its delay, never when quiet", () => {
   }, T)
 
   it("search --bulk never shows progress when stderr is piped, nor on a terminal before its delay", async () => {
-    const piped = await s2(["search", "long", "--bulk", "--max", "80000", "--format", "jsonl"], atOnce)
+    const piped = await s2Bin(["search", "long", "--bulk", "--max", "80000", "--format", "jsonl"], atOnce)
     expect(piped.code, piped.stderr).toBe(0)
     expect(piped.stdout.split("\n").filter((line) => line !== "")).toHaveLength(80000)
     expect(piped.stderr).not.toMatch(progressLine)

@@ -532,9 +532,14 @@ describe("s2 mcp's stdin as a careless or hostile client writes it", () => {
   const ping = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" })
 
   /** Runs `s2 mcp --emulator` (structured, unless `compact`) on `lines` written at once (one read). */
-  const serve = async (lines: ReadonlyArray<string>, env: Record<string, string> = {}, compact = false) => {
+  const serve = async (
+    lines: ReadonlyArray<string>,
+    env: Record<string, string> = {},
+    compact = false,
+    args: ReadonlyArray<string> = []
+  ) => {
     const ran = await Bin.finish(
-      Bin.start(bin, ["mcp", "--emulator", ...(compact ? [] : ["--structured"])], {
+      Bin.start(bin, ["mcp", "--emulator", ...(compact ? [] : ["--structured"]), ...args], {
         S2_EMULATOR_SIZE: String(size),
         ...env
       }),
@@ -679,4 +684,48 @@ describe("s2 mcp's stdin as a careless or hostile client writes it", () => {
     expect(answer.result.content[0]!.text).toMatch(/^10 of [\d,]+ papers found/)
     expect(answer.result.content.at(-1)!.text).toMatch(/^\[s2 emulator: made-up data/)
   }, 60_000)
+  it(
+    "--tools serves only the tools named and --max-answer-chars cuts answers; an unknown name stops s2 first",
+    async () => {
+      const refused = await Bin.finish(
+        Bin.start(bin, ["mcp", "--emulator", "--tools", "search,verfy"], { S2_EMULATOR_SIZE: String(size) }),
+        ""
+      )
+      expect(refused.code).toBe(2)
+      expect(refused.stdout).toBe("")
+      expect(refused.stderr).toMatch(
+        /^s2: --tools "verfy" is not a profile or a tool: give profiles \(search, papers, authors, graph, verify, watch, all\) or tool names \(search_papers, /
+      )
+      const ran = await serve(
+        [
+          JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 3,
+            method: "tools/call",
+            params: { name: "search_papers", arguments: { query: "learning", limit: 50 } }
+          })
+        ],
+        {},
+        true,
+        ["--tools", "search,verify", "--max-answer-chars", "2000"]
+      )
+      const listed = ran.answers.find((a) => a["id"] === 2) as { result: { tools: ReadonlyArray<{ name: string }> } }
+      expect(listed.result.tools.map((tool) => tool.name).sort()).toEqual([
+        "get_paper",
+        "match_title",
+        "recommend_papers",
+        "resolve_references",
+        "search_authors",
+        "search_papers",
+        "search_snippets",
+        "verify_references"
+      ])
+      const answer = ran.answers.find((a) => a["id"] === 3) as { result: { content: ReadonlyArray<{ text: string }> } }
+      const text = answer.result.content[0]!.text
+      expect(text.length).toBeLessThanOrEqual(2000)
+      expect(text).toMatch(/^\d+ of [\d,]+ papers found \(cut at the 2,000-character answer budget; next offset \d+\):/)
+    },
+    60_000
+  )
 })

@@ -272,7 +272,8 @@ export const render = (
       ? Effect.succeed(fields.value)
       : Effect.fail(
         new BadQueryParameters({
-          message: `fields were selected for a ${fields.kind}, but this operation returns a ${set.kind}`,
+          subject: "fields",
+          problem: `were selected for a ${fields.kind}, but this operation returns a ${set.kind}`,
           parameter: "fields"
         })
       )
@@ -280,7 +281,9 @@ export const render = (
   if (fields.length === 0) {
     return Effect.fail(
       new BadQueryParameters({
-        message: "fields is empty: name at least one field, or omit fields to get every field",
+        subject: "fields",
+        problem: "is empty",
+        advice: "name at least one field, or omit fields to get every field",
         parameter: "fields"
       })
     )
@@ -291,9 +294,9 @@ export const render = (
     if (name.length === 0 || name.includes(",")) {
       return Effect.fail(
         new BadQueryParameters({
-          message: `field name ${
-            JSON.stringify(excerpt(name, 200))
-          } is invalid: give one non-empty name per entry, without commas`,
+          subject: `field name ${JSON.stringify(excerpt(name, 200))}`,
+          problem: "is invalid",
+          advice: "give one non-empty name per entry, without commas",
           parameter: "fields"
         })
       )
@@ -305,7 +308,7 @@ export const render = (
       const advice = `use Fields.unchecked(${JSON.stringify(excerpt(name, 200))}) for a field newer than this client`
       // In parts: the `s2` command gives its own advice (`--fields all`).
       return Effect.fail(
-        new BadQueryParameters({ message: `${problem}; ${advice}`, problem, advice, parameter: "fields" })
+        new BadQueryParameters({ problem, advice, parameter: "fields" })
       )
     }
     names.push(name)

@@ -6,6 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import * as Fields from "./Fields.js"
 import type { Unchecked } from "./Fields.js"
 import * as Validate from "./internal/validate.js"
@@ -105,6 +106,34 @@ export interface SearchFilters {
   readonly publicationDateOrYear?: string | undefined
   readonly minCitationCount?: number | undefined
 }
+
+/** A field or filter value the client does not know by name ({@link unchecked}). */
+const UncheckedSchema = Schema.Struct({ _tag: Schema.Literal("Unchecked"), name: Schema.String })
+
+/**
+ * {@link SearchFilters} as a schema, for a program that stores filters (a harvest's checkpoint) and
+ * reads them back: what it decodes is what search takes. Numbers are finite (JSON has no NaN).
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Filters } from "@s2-effect/core"
+ *
+ * const saved = JSON.stringify(Schema.encodeSync(Filters.SearchFilters)({ year: "2020-", openAccessPdf: true }))
+ * export const filters: Filters.SearchFilters = Schema.decodeUnknownSync(Schema.fromJsonString(Filters.SearchFilters))(saved)
+ * ```
+ * @category schemas
+ * @since 1.2.0
+ */
+export const SearchFilters = Schema.Struct({
+  year: Schema.optional(Schema.Union([Schema.Finite, Schema.String])),
+  publicationTypes: Schema.optional(Schema.Array(Schema.Union([Schema.Literals(publicationTypes), UncheckedSchema]))),
+  openAccessPdf: Schema.optional(Schema.Boolean),
+  venue: Schema.optional(Schema.Array(Schema.String)),
+  fieldsOfStudy: Schema.optional(Schema.Array(Schema.Union([Schema.Literals(fieldsOfStudy), UncheckedSchema]))),
+  publicationDateOrYear: Schema.optional(Schema.String),
+  minCitationCount: Schema.optional(Schema.Finite)
+}) satisfies Schema.Codec<SearchFilters, SearchFilters>
 
 /**
  * A query parameter on the wire.

@@ -22,10 +22,7 @@ import * as internal from "./internal/status.js"
 import type { Responder as S2ErrorResponder, S2Error } from "./S2Error.js"
 
 /**
- * Who answered: `"api"` (the Semantic Scholar API) or `"fileHost"` (the store of the dataset
- * files). The error is the same; the message says who it was and what to do, and a file host's
- * error carries `responder: "fileHost"`.
- *
+ * @deprecated Since 1.2.0: the package's `Responder` (from the errors' module), the same type.
  * @category models
  * @since 1.0.0
  */
@@ -49,7 +46,7 @@ export interface Answer {
   /** The `location` header of a redirect, named in the message. */
   readonly location?: string | undefined
   /** Default `"api"`. */
-  readonly responder?: Responder | undefined
+  readonly responder?: S2ErrorResponder | undefined
   /** Why a redirect was not followed, when the caller knows better than the default. */
   readonly notFollowed?: string | undefined
 }
@@ -65,7 +62,7 @@ export interface ResponseContext {
   readonly method: string
   readonly url: string
   /** Default `"api"`. */
-  readonly responder?: Responder | undefined
+  readonly responder?: S2ErrorResponder | undefined
   /** Why a redirect was not followed, when the caller knows better than the default. */
   readonly notFollowed?: string | undefined
   /** Applied to the body before it is used, e.g. to replace an echoed key. */

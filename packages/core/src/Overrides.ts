@@ -1,21 +1,18 @@
 /**
- * Per-call overrides of the layer's settings: `withTimeout`, `withRetry` and `withBatching` work on
- * an Effect or a Stream, data-first or in a pipe, and hold for every request made inside. The
+ * What the per-call overrides of the layer's settings are: the package's `withTimeout`,
+ * `withRetry`, `withBatching` and `withStreamOverrides` work on an Effect or a Stream (an
+ * {@link Overridable}), data-first or in a pipe, and hold for every request made inside. The
  * transport reads them for every request; another implementation of the service (the test stub of
  * `@s2-effect/testing`) reads them through {@link current}, so code under test behaves the same.
  *
  * @since 1.0.0
  */
-import type * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Function from "effect/Function"
-import * as Stream from "effect/Stream"
-import * as Lookups from "./internal/lookups.js"
+import type * as Stream from "effect/Stream"
 import * as Transport from "./internal/transport.js"
-import * as Validate from "./internal/validate.js"
 import type { RetryPolicy } from "./RetryPolicy.js"
-import type { InvalidOptions } from "./S2Error.js"
+import * as SemanticScholar from "./SemanticScholar.js"
 
 /**
  * The overrides: absent fields leave the layer's settings in force.
@@ -41,7 +38,7 @@ export interface Overrides {
  * @category constructors
  * @since 1.0.0
  */
-export const current: Effect.Effect<Overrides> = Effect.service(Transport.Overrides)
+export const current: Effect.Effect<Overrides> = Effect.service(Transport.CurrentOverrides)
 
 /**
  * An override applied to an Effect or a Stream, keeping which it is; `E2` is what the override
@@ -50,15 +47,23 @@ export const current: Effect.Effect<Overrides> = Effect.service(Transport.Overri
  * @category models
  * @since 1.0.0
  */
-export type Apply<E2> = <Self extends Target>(self: Self) => Overridden<Self, E2>
+export type Apply<E2> = <Self extends Overridable>(self: Self) => Overridden<Self, E2>
 
 /**
- * What an override can be applied to.
+ * What an override can be applied to: an Effect or a Stream.
  *
+ * @category models
+ * @since 1.2.0
+ */
+export type Overridable = Effect.Effect<unknown, unknown, unknown> | Stream.Stream<unknown, unknown, unknown>
+
+/**
+ * @deprecated Since 1.2.0: {@link Overridable} (a request's method and URL is what the messages
+ * call its target).
  * @category models
  * @since 1.0.0
  */
-export type Target = Effect.Effect<unknown, unknown, unknown> | Stream.Stream<unknown, unknown, unknown>
+export type Target = Overridable
 
 /**
  * An Effect or a Stream with the override's own failure added.
@@ -70,136 +75,30 @@ export type Overridden<Self, E2> = Self extends Effect.Effect<infer A, infer E, 
   : Self extends Stream.Stream<infer A, infer E, infer R> ? Stream.Stream<A, E | E2, R>
   : never
 
-/** Provides a reference's value (checked lazily, when the Effect or Stream runs) to an Effect or a Stream. */
-const provide = <Self extends Target, I, S, E2>(
-  self: Self,
-  tag: Context.Key<I, S>,
-  value: Effect.Effect<S, E2>
-): Overridden<Self, E2> =>
-  (Stream.isStream(self)
-    ? Stream.unwrap(Effect.map(value, (v) => Stream.provideService(self, tag, v)))
-    : Effect.flatMap(value, (v) => Effect.provideService(self, tag, v))) as Overridden<Self, E2>
-
-/** The overrides in force with `change` applied: the one place they are merged. */
-const overridden = (
-  change: Overrides & { readonly timeoutInput?: Duration.Input }
-): Effect.Effect<Overrides, InvalidOptions> =>
-  Effect.gen(function*() {
-    const now: Overrides = yield* Effect.service(Transport.Overrides)
-    const retry = change.retry === undefined ? {} : { retry: change.retry }
-    if (change.timeoutInput === undefined) return { ...now, ...retry }
-    const timeout = yield* Effect.fromResult(Validate.option(Validate.positiveDuration("timeout", change.timeoutInput)))
-    return { ...now, timeout, ...retry }
-  })
-
 /**
- * Overrides the per-attempt time-out of every request made by an Effect or a Stream. A
- * non-positive time-out fails with `InvalidOptions` before any request.
- *
- * @example
- * ```ts
- * import { Effect, Stream } from "effect"
- * import { SemanticScholar, withTimeout } from "@s2-effect/core"
- *
- * const quick = SemanticScholar.pipe(
- *   Effect.flatMap((s2) => s2.getPaper("CorpusId:1")),
- *   withTimeout("5 seconds")
- * )
- * const harvest = Stream.unwrap(Effect.map(SemanticScholar, (s2) => s2.searchPaper("graph", { bulk: true })))
- * const failFast = withTimeout(harvest, "10 seconds")
- * ```
+ * @deprecated Since 1.2.0: the package's `withTimeout`, the same function (one name per function).
  * @category combinators
  * @since 1.0.0
  */
-export const withTimeout: {
-  (timeout: Duration.Input): Apply<InvalidOptions>
-  <Self extends Target>(self: Self, timeout: Duration.Input): Overridden<Self, InvalidOptions>
-} = Function.dual(
-  2,
-  <Self extends Target>(self: Self, timeout: Duration.Input) =>
-    provide(self, Transport.Overrides, overridden({ timeoutInput: timeout }))
-)
+export const withTimeout: typeof SemanticScholar.withTimeout = SemanticScholar.withTimeout
 
 /**
- * Overrides the retry policy of every request made by an Effect or a Stream; `false` makes one
- * attempt each.
- *
- * @example
- * ```ts
- * import { Effect } from "effect"
- * import { SemanticScholar, withRetry } from "@s2-effect/core"
- *
- * const once = SemanticScholar.pipe(
- *   Effect.flatMap((s2) => s2.getPaper("CorpusId:1")),
- *   withRetry(false)
- * )
- * ```
+ * @deprecated Since 1.2.0: the package's `withRetry`, the same function.
  * @category combinators
  * @since 1.0.0
  */
-export const withRetry: {
-  (retry: RetryPolicy | false): Apply<never>
-  <Self extends Target>(self: Self, retry: RetryPolicy | false): Overridden<Self, never>
-} = Function.dual(
-  2,
-  // Nothing to check: cannot fail.
-  <Self extends Target>(self: Self, retry: RetryPolicy | false) =>
-    provide(self, Transport.Overrides, Effect.orDie(overridden({ retry })))
-)
+export const withRetry: typeof SemanticScholar.withRetry = SemanticScholar.withRetry
 
 /**
- * Both overrides at once, on a Stream or an Effect, e.g. a harvest that should fail fast.
- *
- * @example
- * ```ts
- * import { Effect, Stream } from "effect"
- * import { SemanticScholar, withStreamOverrides } from "@s2-effect/core"
- *
- * const harvest = Stream.unwrap(Effect.map(SemanticScholar, (s2) => s2.searchPaper("graph", { bulk: true })))
- * const failFast = withStreamOverrides(harvest, { retry: false, timeout: "10 seconds" })
- * ```
+ * @deprecated Since 1.2.0: the package's `withStreamOverrides`, the same function.
  * @category combinators
  * @since 1.0.0
  */
-export const withStreamOverrides = <Self extends Target>(
-  self: Self,
-  overrides: { readonly timeout?: Duration.Input; readonly retry?: RetryPolicy | false }
-): Overridden<Self, InvalidOptions> =>
-  provide(
-    self,
-    Transport.Overrides,
-    overridden({
-      ...(overrides.timeout === undefined ? {} : { timeoutInput: overrides.timeout }),
-      ...(overrides.retry === undefined ? {} : { retry: overrides.retry })
-    })
-  )
+export const withStreamOverrides: typeof SemanticScholar.withStreamOverrides = SemanticScholar.withStreamOverrides
 
 /**
- * Switches automatic batching of `getPaper` / `getAuthor` on or off for every lookup made by an
- * Effect or a Stream, whatever the layer's `batching` option says; the window and size are the
- * layer's. Batched lookups run with the layer's time-out and retry policy.
- *
- * @example
- * ```ts
- * import { Effect } from "effect"
- * import { SemanticScholar, withBatching } from "@s2-effect/core"
- *
- * const titles = (ids: ReadonlyArray<string>) =>
- *   SemanticScholar.pipe(
- *     Effect.flatMap((s2) =>
- *       Effect.forEach(ids, (id) => s2.getPaper(id, { fields: ["title"] }), { concurrency: "unbounded" })
- *     ),
- *     withBatching(true)
- *   )
- * ```
+ * @deprecated Since 1.2.0: the package's `withBatching`, the same function.
  * @category combinators
  * @since 1.0.0
  */
-export const withBatching: {
-  (enabled: boolean): Apply<never>
-  <Self extends Target>(self: Self, enabled: boolean): Overridden<Self, never>
-} = Function.dual(
-  2,
-  <Self extends Target>(self: Self, enabled: boolean) =>
-    provide(self, Lookups.BatchingOverride, Effect.succeed({ enabled }))
-)
+export const withBatching: typeof SemanticScholar.withBatching = SemanticScholar.withBatching

@@ -9,6 +9,20 @@ import * as Schema from "effect/Schema"
 import { authorSummary, field, record } from "./internal/record.js"
 
 /**
+ * What every record has besides its fields: `raw` and `keys()`, written once for the ten record
+ * classes.
+ *
+ * @category models
+ * @since 1.0.0
+ */
+export interface WireRecord {
+  /** The record as it came over the wire. */
+  readonly raw: Readonly<Record<string, unknown>>
+  /** The fields that came back. */
+  keys(): ReadonlyArray<string>
+}
+
+/**
  * @category models
  * @since 1.0.0
  */

@@ -92,17 +92,56 @@ export const Responder = Schema.Literals(["api", "fileHost"])
 export type Responder = typeof Responder.Type
 
 /**
- * The one definition every error extends: the fields they share (`message`, `status`, `method`,
- * `url`, `responder` — `"fileHost"` when a dataset file host failed rather than the API —, the
- * message's parts `subject`, `problem`, `advice` and `request` where its maker gave them, and
- * `cause`, the failure underneath), the mark {@link S2ErrorTypeId} and the getters `isRetryable` and `retryAfter` (as effect's `AiError` reasons have them). Each
- * error is this class `extend`ed with its own `_tag` and fields, so `catchTag` and the union work
- * as with `Schema.TaggedError`. Not exported: every error is one of the twelve below.
+ * The parts an error's message is made of, each optional: what was refused or failed (`subject`:
+ * `paperId "x"`), what is wrong with it (`problem`), the exchange (`request`: `HTTP 404 from GET
+ * …`), and what to do or what the server said about it (`advice`).
+ *
+ * @category models
+ * @since 1.2.0
  */
-class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")({
+export interface MessageParts {
+  readonly subject?: string | undefined
+  readonly problem?: string | undefined
+  readonly request?: string | undefined
+  readonly advice?: string | undefined
+}
+
+/**
+ * The one composition of every error's `message` from its parts: `subject problem (request):
+ * advice`, each part left out with its punctuation when absent or empty. Two shapes besides: the
+ * advice follows `"; "` when there is neither subject nor request (`problem; advice`), and a
+ * subject that is the request itself leads once, the problem after a comma (`HTTP 302 from GET …,
+ * a redirect to …: advice`). Code that says an error in its own words composes the parts it
+ * changed the same way.
+ *
+ * @example
+ * ```ts
+ * import { composeMessage } from "@s2-effect/core"
+ *
+ * composeMessage({ problem: "rate limited", request: "HTTP 429 from GET https://…", advice: "Too Many Requests" })
+ * // "rate limited (HTTP 429 from GET https://…): Too Many Requests"
+ * ```
+ * @category utils
+ * @since 1.2.0
+ */
+export const composeMessage: (parts: MessageParts) => string = text.compose
+
+/**
+ * The one definition every error extends: the fields they share (`status`, `method`, `url`,
+ * `responder` — `"fileHost"` when a dataset file host failed rather than the API —, the message's
+ * parts `subject`, `problem`, `request` and `advice`, and `cause`, the failure underneath), the
+ * mark {@link S2ErrorTypeId} and the getters `message` (the parts composed, see
+ * {@link composeMessage}), `category`, `isRetryable` and `retryAfter` (as effect's `AiError` reasons
+ * have them). Each error is this class `extend`ed with its own `_tag` and fields, so `catchTag` and
+ * the union work as with `Schema.TaggedError`. Not exported: every error is one of the twelve below.
+ */
+const baseFields = {
   // Replaced by each error's own `Schema.tag`; first here so that `_tag` comes first when encoded.
   _tag: Schema.String,
-  message: Schema.String,
+  // Derived from the parts below (the getter `message`). Accepted as input for errors made before
+  // the parts existed (a 1.x `new Timeout({ message })`, an entry of a response cache): without a
+  // part, the sentence given becomes the `problem`; with one, it is ignored.
+  message: Schema.optional(Schema.String),
   status: Schema.optional(Schema.Number),
   method: Schema.optional(Schema.String),
   url: Schema.optional(Schema.String),
@@ -110,10 +149,10 @@ class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")({
   // advice about the API root (`apiUrl`) is not given for it. (Line comments: a doc comment here is
   // read twice by typedoc, once per side of the schema.)
   responder: Schema.optional(Responder),
-  // The parts of the message, where the error's maker gave them, for code that says the error in
-  // its own words (the `s2` command names its flags, not the library's options): what was refused
-  // or failed (`paperId "x"`, `apiKey`), what is wrong with it, what to do, and the exchange as the
-  // message names it (`HTTP 404 from GET …`). Read these, never the message.
+  // The parts the message is made of, for code that says the error in its own words (the `s2`
+  // command names its flags, not the library's options): what was refused or failed (`paperId
+  // "x"`, `apiKey`), what is wrong with it, the exchange (`HTTP 404 from GET …`), and what to do
+  // or what the server said about it. Read these, never the message.
   subject: Schema.optional(Schema.String),
   problem: Schema.optional(Schema.String),
   advice: Schema.optional(Schema.String),
@@ -121,8 +160,25 @@ class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")({
   // What went wrong underneath, when something did: the transport's error, the schema issue, the
   // store's failure. Also the standard `Error.cause`.
   cause: Schema.optional(Schema.Defect())
-}) {
+}
+
+class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")(baseFields) {
   readonly [S2ErrorTypeId]: S2ErrorTypeId = S2ErrorTypeId
+
+  constructor(props: Schema.Struct<typeof baseFields>["~type.make.in"], options?: Schema.MakeOptions) {
+    super(props, options)
+    // The sentence of a maker that gave no parts becomes the problem; the message is the getter.
+    const given = Object.getOwnPropertyDescriptor(this, "message")?.value as unknown
+    delete (this as { message?: string }).message
+    if (typeof given === "string" && given !== "" && !hasParts(this)) {
+      ;(this as { problem?: string }).problem = given
+    }
+  }
+
+  /** The fields, with the message they make (`Error`'s own `toJSON` would show the input's). */
+  override toJSON() {
+    return { ...(super.toJSON() as object), message: this.message }
+  }
 
   /**
    * Whether the default retry policy tries again after this error: `true` for `RateLimited`,
@@ -160,6 +216,24 @@ class Base extends Schema.Error<Base>("@s2-effect/core/S2Error")({
       : undefined
   }
 }
+
+const hasParts = (parts: MessageParts): boolean =>
+  parts.subject !== undefined || parts.problem !== undefined || parts.request !== undefined ||
+  parts.advice !== undefined
+
+// `message` is a getter over the parts: on the prototype, where `Error`'s own field would shadow
+// it were it declared in the class body (and the schema still reads it when it encodes).
+Object.defineProperty(Base.prototype, "message", {
+  get(this: Base) {
+    return text.compose(this)
+  },
+  // `Error` and the schema's constructor assign the input's message; the constructor takes it.
+  set(this: Base, value: string) {
+    Object.defineProperty(this, "message", { value, writable: true, configurable: true, enumerable: false })
+  },
+  configurable: true,
+  enumerable: false
+})
 
 /**
  * The object asked for does not exist (HTTP 404): an unknown paper or author id, or no title match.
@@ -451,7 +525,7 @@ export type S2Error =
  * ```ts
  * import { isS2Error, Timeout } from "@s2-effect/core"
  *
- * isS2Error(new Timeout({ message: "slow", timeoutMillis: 1000 })) // true
+ * isS2Error(new Timeout({ problem: "no response within 1s", timeoutMillis: 1000 })) // true
  * ```
  * @category guards
  * @since 1.0.0

@@ -9,19 +9,24 @@
  */
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Function from "effect/Function"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
-import type * as Stream from "effect/Stream"
+import * as Stream from "effect/Stream"
 import type { Author } from "./Author.js"
 import type { Citation, Reference } from "./Citation.js"
 import type { Dataset, DatasetDiff, Release } from "./Dataset.js"
 import type * as Fields from "./Fields.js"
 import * as internal from "./internal/client.js"
+import * as Lookups from "./internal/lookups.js"
 import * as internalResponse from "./internal/response.js"
+import * as Transport from "./internal/transport.js"
+import * as Validate from "./internal/validate.js"
 import type {
   BatchOptions,
   BatchResult,
@@ -37,8 +42,10 @@ import type {
   SearchPaperOptions,
   SnippetSearchOptions
 } from "./Options.js"
+import type { Apply, Overridable, Overridden, Overrides } from "./Overrides.js"
 import type { OffsetPage, TokenPage } from "./Page.js"
 import type { Paper, PaperAuthor } from "./Paper.js"
+import type { RetryPolicy } from "./RetryPolicy.js"
 import type { InvalidOptions, S2Error } from "./S2Error.js"
 import type { Autocomplete, SnippetResults } from "./Snippet.js"
 
@@ -340,3 +347,140 @@ export const layerConfig = (
   options: Configured<Options> = {}
 ): Layer.Layer<SemanticScholar, InvalidOptions | Config.ConfigError, HttpClient.HttpClient> =>
   Layer.effect(SemanticScholar, Effect.flatMap(config(options), make))
+
+// ---------------------------------------------------------------------------------------------
+// per-call overrides of the layer's settings (their models: the Overrides module)
+
+/** Provides a reference's value (checked lazily, when the Effect or Stream runs) to an Effect or a Stream. */
+const provide = <Self extends Overridable, I, S, E2>(
+  self: Self,
+  tag: Context.Key<I, S>,
+  value: Effect.Effect<S, E2>
+): Overridden<Self, E2> =>
+  (Stream.isStream(self)
+    ? Stream.unwrap(Effect.map(value, (v) => Stream.provideService(self, tag, v)))
+    : Effect.flatMap(value, (v) => Effect.provideService(self, tag, v))) as Overridden<Self, E2>
+
+/** The overrides in force with `change` applied: the one place they are merged. */
+const overridden = (
+  change: Overrides & { readonly timeoutInput?: Duration.Input }
+): Effect.Effect<Overrides, InvalidOptions> =>
+  Effect.gen(function*() {
+    const now: Overrides = yield* Effect.service(Transport.CurrentOverrides)
+    const retry = change.retry === undefined ? {} : { retry: change.retry }
+    if (change.timeoutInput === undefined) return { ...now, ...retry }
+    const timeout = yield* Effect.fromResult(Validate.option(Validate.positiveDuration("timeout", change.timeoutInput)))
+    return { ...now, timeout, ...retry }
+  })
+
+/**
+ * Overrides the per-attempt time-out of every request made by an Effect or a Stream. A
+ * non-positive time-out fails with `InvalidOptions` before any request.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { SemanticScholar, withTimeout } from "@s2-effect/core"
+ *
+ * const quick = SemanticScholar.pipe(
+ *   Effect.flatMap((s2) => s2.getPaper("CorpusId:1")),
+ *   withTimeout("5 seconds")
+ * )
+ * const harvest = Stream.unwrap(Effect.map(SemanticScholar, (s2) => s2.searchPaper("graph", { bulk: true })))
+ * const failFast = withTimeout(harvest, "10 seconds")
+ * ```
+ * @category combinators
+ * @since 1.0.0
+ */
+export const withTimeout: {
+  (timeout: Duration.Input): Apply<InvalidOptions>
+  <Self extends Overridable>(self: Self, timeout: Duration.Input): Overridden<Self, InvalidOptions>
+} = Function.dual(
+  2,
+  <Self extends Overridable>(self: Self, timeout: Duration.Input) =>
+    provide(self, Transport.CurrentOverrides, overridden({ timeoutInput: timeout }))
+)
+
+/**
+ * Overrides the retry policy of every request made by an Effect or a Stream; `false` makes one
+ * attempt each.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { SemanticScholar, withRetry } from "@s2-effect/core"
+ *
+ * const once = SemanticScholar.pipe(
+ *   Effect.flatMap((s2) => s2.getPaper("CorpusId:1")),
+ *   withRetry(false)
+ * )
+ * ```
+ * @category combinators
+ * @since 1.0.0
+ */
+export const withRetry: {
+  (retry: RetryPolicy | false): Apply<never>
+  <Self extends Overridable>(self: Self, retry: RetryPolicy | false): Overridden<Self, never>
+} = Function.dual(
+  2,
+  // Nothing to check: cannot fail.
+  <Self extends Overridable>(self: Self, retry: RetryPolicy | false) =>
+    provide(self, Transport.CurrentOverrides, Effect.orDie(overridden({ retry })))
+)
+
+/**
+ * Both overrides at once, on a Stream or an Effect, e.g. a harvest that should fail fast.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { SemanticScholar, withStreamOverrides } from "@s2-effect/core"
+ *
+ * const harvest = Stream.unwrap(Effect.map(SemanticScholar, (s2) => s2.searchPaper("graph", { bulk: true })))
+ * const failFast = withStreamOverrides(harvest, { retry: false, timeout: "10 seconds" })
+ * ```
+ * @category combinators
+ * @since 1.0.0
+ */
+export const withStreamOverrides = <Self extends Overridable>(
+  self: Self,
+  overrides: { readonly timeout?: Duration.Input; readonly retry?: RetryPolicy | false }
+): Overridden<Self, InvalidOptions> =>
+  provide(
+    self,
+    Transport.CurrentOverrides,
+    overridden({
+      ...(overrides.timeout === undefined ? {} : { timeoutInput: overrides.timeout }),
+      ...(overrides.retry === undefined ? {} : { retry: overrides.retry })
+    })
+  )
+
+/**
+ * Switches automatic batching of `getPaper` / `getAuthor` on or off for every lookup made by an
+ * Effect or a Stream, whatever the layer's `batching` option says; the window and size are the
+ * layer's. Batched lookups run with the layer's time-out and retry policy.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { SemanticScholar, withBatching } from "@s2-effect/core"
+ *
+ * const titles = (ids: ReadonlyArray<string>) =>
+ *   SemanticScholar.pipe(
+ *     Effect.flatMap((s2) =>
+ *       Effect.forEach(ids, (id) => s2.getPaper(id, { fields: ["title"] }), { concurrency: "unbounded" })
+ *     ),
+ *     withBatching(true)
+ *   )
+ * ```
+ * @category combinators
+ * @since 1.0.0
+ */
+export const withBatching: {
+  (enabled: boolean): Apply<never>
+  <Self extends Overridable>(self: Self, enabled: boolean): Overridden<Self, never>
+} = Function.dual(
+  2,
+  <Self extends Overridable>(self: Self, enabled: boolean) =>
+    provide(self, Lookups.BatchingOverride, Effect.succeed({ enabled }))
+)

@@ -15,9 +15,21 @@
  * ```
  * @since 1.0.0
  */
+import type * as Result from "effect/Result"
 import * as internal from "./internal/validate.js"
+import type { Invalid } from "./internal/validate.js"
 
-export { type Check, Invalid } from "./internal/validate.js"
+// A class, which the checks make: declared beside them, so that this module (which reads them) and
+// theirs do not import each other's values.
+export { Invalid } from "./internal/validate.js"
+
+/**
+ * The answer of a check: the value, or an {@link Invalid}.
+ *
+ * @category models
+ * @since 1.0.0
+ */
+export type Check<A> = Result.Result<A, Invalid>
 
 /**
  * A refusal as `BadQueryParameters` (an operation's input; nothing was sent).

@@ -32,7 +32,8 @@ export {
   type PaperRefEncoded,
   PublicationVenue,
   S2FieldOfStudy,
-  Tldr
+  Tldr,
+  type WireRecord
 } from "./Paper.js"
 /** @category modules */
 export * as PaperId from "./PaperId.js"
@@ -40,8 +41,6 @@ export * as PaperId from "./PaperId.js"
 export * as RateLimit from "./RateLimit.js"
 /** @category modules */
 export * as ResponseCache from "./ResponseCache.js"
-/** @category models */
-export type { WireRecord } from "./internal/record.js"
 /** @category modules */
 export * as RetryPolicy from "./RetryPolicy.js"
 export * from "./S2Error.js"
@@ -69,13 +68,16 @@ export {
   type SnippetField,
   type SnippetSearchOptions
 } from "./Options.js"
-export { withBatching, withRetry, withStreamOverrides, withTimeout } from "./Overrides.js"
 export {
   apiKeyConfig,
   apiUrlConfig,
   type Configured,
   redactKey,
   SemanticScholar,
-  type Service
+  type Service,
+  withBatching,
+  withRetry,
+  withStreamOverrides,
+  withTimeout
 } from "./SemanticScholar.js"
 export { Autocomplete, Snippet, SnippetPaper, type SnippetResults, SnippetText } from "./Snippet.js"

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Option, Result } from "effect"
+import { Duration, Effect, Option, Result, Schema } from "effect"
 import * as fc from "fast-check"
-import type { S2Error } from "../src/index.js"
+import type { MessageParts, S2Error } from "../src/index.js"
 import {
   BadQueryParameters,
+  composeMessage,
   DecodeError,
   Fields,
   Forbidden,
@@ -24,6 +25,50 @@ import {
   UnexpectedStatus,
   Validate
 } from "../src/index.js"
+
+/** Each tag's maker, given the parts and whatever else its class requires. */
+const makers: { readonly [Tag in S2Error["_tag"]]: (parts: object) => S2Error } = {
+  ObjectNotFound: (parts) => new ObjectNotFound(parts),
+  BadQueryParameters: (parts) => new BadQueryParameters(parts),
+  InvalidOptions: (parts) => new InvalidOptions({ ...parts, option: "timeout" }),
+  UnexpectedStatus: (parts) => new UnexpectedStatus({ ...parts, status: 418 }),
+  Timeout: (parts) => new Timeout({ ...parts, timeoutMillis: 1000 }),
+  RateLimited: (parts) => new RateLimited(parts),
+  Forbidden: (parts) => new Forbidden(parts),
+  ServerError: (parts) => new ServerError(parts),
+  TransportError: (parts) => new TransportError(parts),
+  DecodeError: (parts) => new DecodeError({ ...parts, excerpt: "{}" }),
+  RateLimiterUnavailable: (parts) => new RateLimiterUnavailable({ ...parts, store: "redis://r" }),
+  ProtocolError: (parts) => new ProtocolError(parts)
+}
+
+const makerSchemas: { readonly [Tag in S2Error["_tag"]]: unknown } = {
+  ObjectNotFound,
+  BadQueryParameters,
+  InvalidOptions,
+  UnexpectedStatus,
+  Timeout,
+  RateLimited,
+  Forbidden,
+  ServerError,
+  TransportError,
+  DecodeError,
+  RateLimiterUnavailable,
+  ProtocolError
+}
+
+/** The composition written out once more, as the documentation of `composeMessage` states it. */
+const composed = (p: MessageParts): string => {
+  const has = (s: string | undefined): s is string => s !== undefined && s !== ""
+  const lead = has(p.subject) && p.subject === p.request
+  let text = lead
+    ? (has(p.problem) ? `${p.subject}, ${p.problem}` : p.subject!)
+    : [p.subject, p.problem].filter(has).join(" ")
+  if (!lead && has(p.request)) text = text === "" ? p.request : `${text} (${p.request})`
+  if (!has(p.advice)) return text
+  if (text === "") return p.advice
+  return `${text}${has(p.subject) || has(p.request) ? ": " : "; "}${p.advice}`
+}
 
 describe("isS2Error", () => {
   it("recognises every error of the union by its TypeId, and nothing that only looks like one", () => {
@@ -152,5 +197,44 @@ describe("the parts of a message, as fields", () => {
       expect(error.request).toBe(`HTTP ${status} from GET https://api.example.org/graph/v1/paper/x`)
       expect(error.message).toContain(error.request)
     }))
+  })
+})
+
+describe("message, a getter over the parts", () => {
+  const part = fc.option(fc.string({ maxLength: 12 }), { nil: undefined })
+  const parts = fc.record({ subject: part, problem: part, request: part, advice: part }, { requiredKeys: [] })
+
+  it("property: for every tag, the message is the composition of the parts, and stays so through the schema", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.values(makers)), parts, fc.boolean(), (make, given, same) => {
+        // A subject that is the request itself is one of the composition's shapes: drawn often enough.
+        const input = same && given.subject !== undefined ? { ...given, request: given.subject } : given
+        const error = make(input)
+        expect(error.message).toBe(composed(input))
+        expect(error.message).toBe(composeMessage(error))
+        // What the response cache stores and reads back (the message included, derived again).
+        const schema = makerSchemas[error._tag] as unknown as Schema.Codec<S2Error, unknown>
+        const again = Schema.decodeUnknownSync(schema)(Schema.encodeSync(schema)(error))
+        expect([again.message, again._tag]).toEqual([error.message, error._tag])
+      }),
+      { numRuns: 60 }
+    )
+  })
+
+  it("an error made from a sentence alone (1.x, an old cache entry) keeps it, as its problem", () => {
+    for (const make of Object.values(makers)) {
+      const error = make({ message: "no such paper" })
+      expect([error.message, error.problem]).toEqual(["no such paper", "no such paper"])
+      // With parts given, the parts say it.
+      expect(make({ message: "ignored", problem: "is empty", subject: "ids" }).message).toBe("ids is empty")
+    }
+  })
+
+  it("JSON, the stack and the keys show the derived message", () => {
+    const error = new RateLimited({ problem: "rate limited", request: "HTTP 429 from GET https://x", advice: "wait" })
+    expect(JSON.parse(JSON.stringify(error)).message).toBe("rate limited (HTTP 429 from GET https://x): wait")
+    expect(error.stack?.split("\n")[0]).toBe("RateLimited: rate limited (HTTP 429 from GET https://x): wait")
+    expect(Object.keys(error)[0]).toBe("_tag")
+    expect(Object.getOwnPropertyNames(error)).not.toContain("message")
   })
 })

@@ -9,6 +9,8 @@ export * as Citable from "./Citable.js"
 /** @category modules */
 export * as CitationGraph from "./CitationGraph.js"
 /** @category modules */
+export * as Harvest from "./Harvest.js"
+/** @category modules */
 export * as Resolve from "./Resolve.js"
 /** @category modules */
 export * as TitleMatch from "./TitleMatch.js"

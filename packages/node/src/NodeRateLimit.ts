@@ -110,9 +110,9 @@ export const redisStore = (url: string): Layer.Layer<RateLimiter.RateLimiterStor
       RateLimiter.RateLimiterStore,
       Effect.fail(
         new InvalidOptions({
-          message: `rateLimit.url ${
-            JSON.stringify(url.replace(/:[^:@/]*@/, ":***@"))
-          } is invalid: give redis://host:port`,
+          subject: `rateLimit.url ${JSON.stringify(url.replace(/:[^:@/]*@/, ":***@"))}`,
+          problem: "is invalid",
+          advice: "give redis://host:port",
           option: "rateLimit.url"
         })
       )

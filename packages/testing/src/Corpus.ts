@@ -77,8 +77,8 @@ export interface Corpus {
   resolveAuthor(id: string): number | undefined
   /**
    * The relevance-search index over titles and abstracts that the emulator's searches use, built on
-   * first use (or finished then): an inverted index in typed arrays, 200,000 papers in about a
-   * second, scored as {@link Corpus.search} scores.
+   * first use (or finished then): an inverted index in typed arrays, 200,000 papers in under 2 s of
+   * CPU on a busy machine, scored as {@link Corpus.search} scores.
    *
    * @since 1.2.0
    */
@@ -151,8 +151,9 @@ export interface SearchIndex {
  */
 export const Corpus: {
   /**
-   * Generates a corpus. 1,000 papers take a few tens of milliseconds; 200,000 about 3 s and 250 MB
-   * of heap. The search indexes are built on first use (or by `indexInBackground`).
+   * Generates a corpus. 1,000 papers take a few tens of milliseconds; 200,000 about 4 s of CPU on a
+   * busy machine and under 400 MB of RSS. The search indexes are built on first use (or by
+   * `indexInBackground`).
    *
    * @example
    * ```ts
@@ -166,7 +167,10 @@ export const Corpus: {
 } = { make: internal.make }
 
 /**
- * A paper of the generated corpus, before it is rendered as the API's JSON.
+ * A paper of the generated corpus, before it is rendered as the API's JSON. In a paper a corpus
+ * stores, `abstract`, `externalIds` and `tldr` are own enumerable getters that make the value when
+ * read (the same value each time; `externalIds` a new object each read), so that most of a corpus's
+ * text is never made.
  *
  * @category models
  * @since 1.0.0

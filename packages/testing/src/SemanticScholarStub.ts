@@ -6,7 +6,7 @@
  *   stubbed in this test: never a silent empty result.
  * - An operation is given as its answer or as a function of the operation's arguments returning
  *   the answer. Answers are records (build them with `Fixtures`), errors as values
- *   (`new ObjectNotFound({ message })`, which the operation fails with), or an `Effect` of either.
+ *   (`new ObjectNotFound({ problem })`, which the operation fails with), or an `Effect` of either.
  * - Streams are given as arrays of records; an error in the array ends the stream with it. Arrays
  *   are served in pages of the call's `limit` from its `offset` (bulk search: 1,000 a page, with
  *   tokens); {@link pages} fixes the pages instead. Stubbing `getPaperCitations` serves
@@ -26,7 +26,7 @@
  * import { Fixtures, SemanticScholarStub } from "@s2-effect/testing"
  *
  * const S2 = SemanticScholarStub.layer({
- *   getPaper: (id) => id === "CorpusId:1" ? Fixtures.paper({ title: "One" }) : new ObjectNotFound({ message: id }),
+ *   getPaper: (id) => id === "CorpusId:1" ? Fixtures.paper({ title: "One" }) : new ObjectNotFound({ subject: id, problem: "is not stubbed" }),
  *   getPaperCitations: [Fixtures.citation({ citingPaper: { title: "A" } }), Fixtures.citation()]
  * })
  * ```

@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import MiniSearch from "minisearch"
 import { Corpus, type SearchOptions } from "../src/index.js"
+import { pieceText, textPiecesAt } from "../src/internal/corpus/generate.js"
 import { SearchIndexBuilder } from "../src/internal/corpus/searchIndex.js"
 import { queryBoost, queryWords, term } from "../src/internal/corpus/terms.js"
 
@@ -58,6 +59,22 @@ const difference = (text: string, asked: SearchOptions | undefined) => {
 }
 
 describe("Corpus.searchIndex", () => {
+  it("reads a generated paper as the pieces its title and abstract are made of, which make that text", () => {
+    const generated = Corpus.make({ seed: 5, size: 300, bulkSize: 400 })
+    const landmarks = new Set(generated.landmarks)
+    for (let i = 0; i < 400; i++) {
+      if (landmarks.has(i)) continue
+      const title: Array<number> = []
+      const abstract: Array<number> = []
+      textPiecesAt(5, i, title, abstract)
+      const paper = generated.paper(i)
+      expect([title.map(pieceText).join(""), abstract.map(pieceText).join("")]).toEqual([
+        paper.title,
+        paper.abstract ?? ""
+      ])
+    }
+  })
+
   it("finds, scores and orders as MiniSearch did, on any query", () => {
     fc.assert(
       fc.property(query, options, (text, asked) => {

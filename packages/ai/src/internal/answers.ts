@@ -121,9 +121,23 @@ export const AuthorSummary = Schema.Struct({
  */
 export type AuthorSummary = typeof AuthorSummary.Type
 
-/** A page of a list: its records, where it starts, and the offset of the next page when there is one. */
+/**
+ * Present when an answer was cut to fit the answer budget (its text within so many characters, cut
+ * at a record boundary): that budget, in characters. The answer says how to continue (`next`).
+ */
+export const AnswerBudget = optional(
+  Count.annotate({ description: "The answer budget the answer was cut at, in characters" })
+)
+
+/**
+ * A page of a list: its records, where it starts, the offset of the next page when there is one,
+ * and the answer budget when it cut the page (then `next` is the first record not shown).
+ */
 const page = <F extends Schema.Struct.Fields>(fields: F) =>
-  Schema.Struct({ ...fields, offset: Count, next: optional(Count) })
+  Schema.Struct({ ...fields, offset: Count, next: optional(Count), answerBudgetChars: AnswerBudget })
+
+/** A list paged by the tool (recommendations, passages, related papers): `offset` and `next` when not the first page or cut. */
+const pagedHere = { offset: optional(Count), next: optional(Count), answerBudgetChars: AnswerBudget }
 
 /**
  * The answer of `search_papers`: `{ total, offset, next?, papers }`.
@@ -139,14 +153,18 @@ export const PaperSearchAnswer = page({ total: Count, papers: Schema.Array(Paper
 export type PaperSearchAnswer = typeof PaperSearchAnswer.Type
 
 /**
- * The answer of `get_papers`: `{ papers, notFound }` (the ids not found, as given).
+ * The answer of `get_papers`: `{ papers, notFound, next?, answerBudgetChars? }` (the ids not found,
+ * as given); when cut to fit the answer budget, `next` is the position (from 0) in `ids` of the
+ * first id not answered.
  *
  * @category answers
  * @since 1.0.0
  */
 export const PapersAnswer = Schema.Struct({
   papers: Schema.Array(PaperSummary),
-  notFound: Schema.Array(Bounded(bounds.id))
+  notFound: Schema.Array(Bounded(bounds.id)),
+  next: optional(Count),
+  answerBudgetChars: AnswerBudget
 })
 /**
  * @category answers
@@ -207,12 +225,12 @@ export const AuthorPapersAnswer = page({ authorId: Bounded(bounds.id), papers: S
 export type AuthorPapersAnswer = typeof AuthorPapersAnswer.Type
 
 /**
- * The answer of `recommend_papers`: `{ papers }`.
+ * The answer of `recommend_papers`: `{ papers, offset?, next?, answerBudgetChars? }`.
  *
  * @category answers
  * @since 1.0.0
  */
-export const RecommendationsAnswer = Schema.Struct({ papers: Schema.Array(PaperSummary) })
+export const RecommendationsAnswer = Schema.Struct({ papers: Schema.Array(PaperSummary), ...pagedHere })
 /**
  * @category answers
  * @since 1.0.0
@@ -254,12 +272,12 @@ export const SnippetAnswer = Schema.Struct({
 export type SnippetAnswer = typeof SnippetAnswer.Type
 
 /**
- * The answer of `search_snippets`: `{ snippets }`.
+ * The answer of `search_snippets`: `{ snippets, offset?, next?, answerBudgetChars? }`.
  *
  * @category answers
  * @since 1.0.0
  */
-export const SnippetsAnswer = Schema.Struct({ snippets: Schema.Array(SnippetAnswer) })
+export const SnippetsAnswer = Schema.Struct({ snippets: Schema.Array(SnippetAnswer), ...pagedHere })
 /**
  * @category answers
  * @since 1.0.0
@@ -294,8 +312,10 @@ export const TimeBudget = optional(Count.annotate({ description: "The time budge
 
 /**
  * The answer of `resolve_references`: `{ found, notFound, notTried?, timeBudgetSeconds?,
- * references }`, one reference per line in input order. When the call reaches its time budget,
- * the lines not yet resolved are `notTried` (counted apart from `notFound`).
+ * references, next?, answerBudgetChars? }`, one reference per line in input order. When the call
+ * reaches its time budget, the lines not yet resolved are `notTried` (counted apart from
+ * `notFound`). When cut to fit the answer budget, `references` (and the counts) are the first
+ * lines, and `next` the position (from 0) of the first line not answered.
  *
  * @category answers
  * @since 1.0.0
@@ -305,7 +325,9 @@ export const ReferencesAnswer = Schema.Struct({
   notFound: Count,
   notTried: optional(Count),
   timeBudgetSeconds: TimeBudget,
-  references: Schema.Array(ResolvedReference)
+  references: Schema.Array(ResolvedReference),
+  next: optional(Count),
+  answerBudgetChars: AnswerBudget
 })
 /**
  * @category answers
@@ -336,7 +358,9 @@ export type GraphNode = typeof GraphNode.Type
  * The answer of `citation_graph`: `{ nodes, edges: { from, to }[] (from cites to), notFound,
  * skipped?, truncated, timeBudgetSeconds? }`; `truncated` at `maxNodes` papers, or at the time
  * budget (then `timeBudgetSeconds` says which); `skipped` counts the ids the server listed that no
- * request can carry (a control character, a `..` segment), left out of the walk.
+ * request can carry (a control character, a `..` segment), left out of the walk. Cut to fit the
+ * answer budget, it holds the papers nearest the seeds and the citations among them, `notShown`
+ * counting the others.
  *
  * @category answers
  * @since 1.0.0
@@ -347,7 +371,9 @@ export const GraphAnswer = Schema.Struct({
   notFound: Schema.Array(Bounded(bounds.id)),
   skipped: optional(Count),
   truncated: Schema.Boolean,
-  timeBudgetSeconds: TimeBudget
+  timeBudgetSeconds: TimeBudget,
+  notShown: optional(Count),
+  answerBudgetChars: AnswerBudget
 })
 /**
  * @category answers
@@ -382,7 +408,8 @@ export type RelatedPaperAnswer = typeof RelatedPaperAnswer.Type
  * first), candidates, citing, cited, cutLists, timeBudgetSeconds? }`: how many papers were ranked,
  * how many papers citing a seed and cited by one had their lists read, and how many lists the API
  * cut at 1,000 entries (their counts may be low). At the time budget the papers are ranked from
- * the lists read so far (`timeBudgetSeconds`).
+ * the lists read so far (`timeBudgetSeconds`). `offset`, `next` and `answerBudgetChars` page the
+ * ranking as a list tool's do.
  *
  * @category answers
  * @since 1.1.0
@@ -399,7 +426,8 @@ export const RelatedAnswer = Schema.Struct({
   citing: Count,
   cited: Count,
   cutLists: Count,
-  timeBudgetSeconds: TimeBudget
+  timeBudgetSeconds: TimeBudget,
+  ...pagedHere
 })
 /**
  * @category answers

@@ -12,6 +12,8 @@ import { defaultBudget } from "./budget.js"
 import { type ToolFailure, toolFailure } from "./failure.js"
 import { citationGraph, relatedPapers, resolveReferences } from "./jobTools.js"
 import * as lookups from "./lookups.js"
+import * as pages from "./pages.js"
+import { fitted } from "./paging.js"
 import { authorFields, authorSummary, detailFields, paperDetail } from "./summaries.js"
 import { type Run, toolkit } from "./tools.js"
 import * as verify from "./verify.js"
@@ -31,21 +33,24 @@ export const handlersWith = (
         Effect.provideService(SemanticScholar, s2)
       )
     return toolkit.of({
-      search_papers: (params) => run(lookups.searchPapers(s2, params)),
+      // A list is cut to the answer budget (`paging.ts`); one paper or author is answered whole.
+      search_papers: (params) => run(lookups.searchPapers(s2, params)).pipe(fitted(pages.searchPapers, params)),
       get_paper: ({ id }) => run(Effect.map(s2.getPaper(lookups.paperId(id), { fields: detailFields }), paperDetail)),
-      get_papers: (params) => run(lookups.getPapers(s2, params)),
-      get_citations: (params) => run(lookups.getCitations(s2, params)),
-      get_references: (params) => run(lookups.getReferences(s2, params)),
-      search_authors: (params) => run(lookups.searchAuthors(s2, params)),
+      get_papers: (params) => run(lookups.getPapers(s2, params)).pipe(fitted(pages.papers, params)),
+      get_citations: (params) => run(lookups.getCitations(s2, params)).pipe(fitted(pages.citations("citing"), params)),
+      get_references: (params) =>
+        run(lookups.getReferences(s2, params)).pipe(fitted(pages.citations("cited by"), params)),
+      search_authors: (params) => run(lookups.searchAuthors(s2, params)).pipe(fitted(pages.searchAuthors, params)),
       get_author: ({ id }) => run(Effect.map(s2.getAuthor(id, { fields: authorFields }), authorSummary)),
-      get_author_papers: (params) => run(lookups.getAuthorPapers(s2, params)),
-      recommend_papers: (params) => run(lookups.recommendPapers(s2, params)),
+      get_author_papers: (params) => run(lookups.getAuthorPapers(s2, params)).pipe(fitted(pages.authorPapers, params)),
+      recommend_papers: (params) =>
+        run(lookups.recommendPapers(s2, params)).pipe(fitted(pages.recommendations, params)),
       match_title: ({ title }) => run(lookups.matchTitle(s2, title)),
-      search_snippets: (params) => run(lookups.searchSnippets(s2, params)),
-      resolve_references: (params) => run(resolveReferences(params, budget)),
-      verify_references: (params) => run(verify.handle(params, budget)),
-      citation_graph: (params) => run(citationGraph(params, budget)),
-      related_papers: (params) => run(relatedPapers(params, budget))
+      search_snippets: (params) => run(lookups.searchSnippets(s2, params)).pipe(fitted(pages.snippets, params)),
+      resolve_references: (params) => run(resolveReferences(params, budget)).pipe(fitted(pages.references, params)),
+      verify_references: (params) => run(verify.handle(params, budget)).pipe(fitted(verify.pager, params)),
+      citation_graph: (params) => run(citationGraph(params, budget)).pipe(fitted(pages.graph, params)),
+      related_papers: (params) => run(relatedPapers(params, budget)).pipe(fitted(pages.related, params))
     })
   }))
 }

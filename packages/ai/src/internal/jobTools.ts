@@ -147,28 +147,39 @@ export const citationGraph = (
  * the answer's details, each up to a paced request and its retries.
  */
 export const relatedPapers = (
-  { seeds, top }: Params<typeof RelatedPapersTool>,
+  { offset, seeds, top }: Params<typeof RelatedPapersTool>,
   budget: Duration.Duration
 ): Run<RelatedAnswer> =>
-  CitationGraph.related(seeds.map(paperId), {
-    top,
-    fields: summaryFields,
-    stopAfter: Duration.divideUnsafe(budget, 2)
-  }).pipe(
-    Effect.timeoutOption(budget),
-    Effect.flatMap(Option.match({
-      onNone: () => Effect.fail(failure("timeout", `related papers did not answer within ${budgetSeconds(budget)} s`)),
-      onSome: (answer) => Effect.succeed(relatedAnswer(answer, budget))
-    }))
-  )
+  offset + top > relatedWindow
+    ? Effect.fail(failure(
+      "badParameter",
+      `offset ${offset} + top ${top} is over ${relatedWindow}: the ranking answers its first ${relatedWindow} ` +
+        `papers; give offset + top ≤ ${relatedWindow}`
+    ))
+    : CitationGraph.related(seeds.map(paperId), {
+      // A later page ranks again (the same requests; with a cache, none) and shows the papers after `offset`.
+      top: offset + top,
+      fields: summaryFields,
+      stopAfter: Duration.divideUnsafe(budget, 2)
+    }).pipe(
+      Effect.timeoutOption(budget),
+      Effect.flatMap(Option.match({
+        onNone: () =>
+          Effect.fail(failure("timeout", `related papers did not answer within ${budgetSeconds(budget)} s`)),
+        onSome: (answer) => Effect.succeed(relatedAnswer(answer, budget, offset))
+      }))
+    )
 
-const relatedAnswer = (answer: CitationGraph.Related, budget: Duration.Duration): RelatedAnswer => ({
+/** `CitationGraph.related` ranks at most 500 papers. */
+const relatedWindow = 500
+
+const relatedAnswer = (answer: CitationGraph.Related, budget: Duration.Duration, offset: number): RelatedAnswer => ({
   seeds: answer.seeds.map((seed) => {
     const summary = paperSummary(seed)
     return { paperId: summary.paperId, title: summary.title, ...some("year", summary.year) }
   }),
   notFound: answer.notFound.map((id) => text.cut(id, bounds.id)),
-  papers: answer.papers.map((r) => ({
+  papers: answer.papers.slice(offset).map((r) => ({
     ...paperSummary(r.paper),
     score: r.score,
     coCitation: r.coCitation,
@@ -180,5 +191,6 @@ const relatedAnswer = (answer: CitationGraph.Related, budget: Duration.Duration)
   citing: answer.citing,
   cited: answer.cited,
   cutLists: answer.truncated.length,
-  ...(answer.stopped ? { timeBudgetSeconds: budgetSeconds(budget) } : {})
+  ...(answer.stopped ? { timeBudgetSeconds: budgetSeconds(budget) } : {}),
+  ...(offset > 0 ? { offset } : {})
 })

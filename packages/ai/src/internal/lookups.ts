@@ -2,7 +2,7 @@
  * The handlers of the tools that make one request: searches, lookups, citation lists,
  * recommendations, passages and the checked title match.
  */
-import type { Fields, OffsetPage, PaperRef, S2Error, Service } from "@s2-effect/core"
+import type { Fields, OffsetPage, PaperRef, S2Error, Service, Snippet } from "@s2-effect/core"
 import { PaperId } from "@s2-effect/core"
 import { TitleMatch as Titles } from "@s2-effect/jobs"
 import * as Effect from "effect/Effect"
@@ -149,36 +149,72 @@ export const getAuthorPapers = (
     papers: page.data.map(paperSummary)
   }))
 
+/** The recommendations endpoints answer their first 500 papers, snippet search its first 1,000 passages. */
+const recommendationsWindow = 500
+const snippetsWindow = 1000
+
+/**
+ * A list the API answers whole, up to `window` records: asked for `offset + limit`, the first
+ * `offset` dropped. `offset` is in the answer only past the first page (`next` only when the
+ * answer budget cut it: `pages.ts`).
+ */
+const windowed = (what: string, window: number, limit: number, offset: number) =>
+  offset + limit > window
+    ? refuse(
+      `offset ${offset} + limit ${limit} is over ${window}: ${what} serves its first ${window} results only; ` +
+        `give offset + limit ≤ ${window}`
+    )
+    : Effect.succeed(offset + limit)
+
+const pageOf = <A>(records: ReadonlyArray<A>, limit: number, offset: number) => ({
+  records: records.slice(offset, offset + limit),
+  ...(offset > 0 ? { offset } : {})
+})
+
 /** One positive example and no negative: the for-paper endpoint; else the lists endpoint. */
 export const recommendPapers = (
   s2: Service,
-  { limit, negative = [], positive }: Params<typeof RecommendPapers>
+  { limit, negative = [], offset, positive }: Params<typeof RecommendPapers>
 ): Run<RecommendationsAnswer> =>
-  Effect.map(
-    positive.length === 1 && negative.length === 0
-      ? s2.getRecommendedPapers(paperId(positive[0]!), { fields: summaryFields, limit })
-      : s2.getRecommendedPapersFromLists(positive.map(paperId), negative.map(paperId), {
-        fields: summaryFields,
-        limit
-      }),
-    (papers) => ({ papers: papers.slice(0, limit).map(paperSummary) })
+  Effect.flatMap(windowed("recommendation", recommendationsWindow, limit, offset), (asked) =>
+    Effect.map(
+      positive.length === 1 && negative.length === 0
+        ? s2.getRecommendedPapers(paperId(positive[0]!), { fields: summaryFields, limit: asked })
+        : s2.getRecommendedPapersFromLists(positive.map(paperId), negative.map(paperId), {
+          fields: summaryFields,
+          limit: asked
+        }),
+      (papers) => {
+        const { records, ...at } = pageOf(papers, limit, offset)
+        return { papers: records.map(paperSummary), ...at }
+      }
+    ))
+
+export const searchSnippets = (
+  s2: Service,
+  { limit, offset, query }: Params<typeof SearchSnippets>
+): Run<SnippetsAnswer> =>
+  Effect.flatMap(
+    windowed("snippet search", snippetsWindow, limit, offset),
+    (asked) =>
+      Effect.map(s2.searchSnippet(query, { limit: asked }), (found) => {
+        const { records, ...at } = pageOf(found, limit, offset)
+        return { snippets: records.map(snippetAnswer), ...at }
+      })
   )
 
-export const searchSnippets = (s2: Service, { limit, query }: Params<typeof SearchSnippets>): Run<SnippetsAnswer> =>
-  Effect.map(s2.searchSnippet(query, { limit }), (found) => ({
-    snippets: found.slice(0, limit).map((s) => ({
-      text: text.cut(s.snippet?.text ?? "", bounds.snippet),
-      ...some("section", str(s.snippet?.section, bounds.venue)),
-      ...some("score", Number.isFinite(s.score) ? s.score : undefined),
-      paper: {
-        // The snippet endpoint names papers by corpus id only; `CorpusId:…` is an id the other tools take.
-        paperId: s.paper.corpusId === null || s.paper.corpusId === undefined
-          ? ""
-          : text.cut(`CorpusId:${s.paper.corpusId}`, bounds.id),
-        title: text.cut(s.paper.title ?? "", bounds.title)
-      }
-    }))
-  }))
+const snippetAnswer = (s: Snippet) => ({
+  text: text.cut(s.snippet?.text ?? "", bounds.snippet),
+  ...some("section", str(s.snippet?.section, bounds.venue)),
+  ...some("score", Number.isFinite(s.score) ? s.score : undefined),
+  paper: {
+    // The snippet endpoint names papers by corpus id only; `CorpusId:…` is an id the other tools take.
+    paperId: s.paper.corpusId === null || s.paper.corpusId === undefined
+      ? ""
+      : text.cut(`CorpusId:${s.paper.corpusId}`, bounds.id),
+    title: text.cut(s.paper.title ?? "", bounds.title)
+  }
+})
 
 /**
  * The paper of `match_title`, only when it has the title given: the API answers its nearest title

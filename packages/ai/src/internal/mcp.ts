@@ -36,6 +36,8 @@ import * as SchemaIssue from "effect/SchemaIssue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
+import { StructuredCall } from "./paging.js"
+import { EnabledTools } from "./profiles.js"
 import { cut, oneLine as renderedLine } from "./text.js"
 
 /** The longest line we put in a tool error (the model reads it; a schema can say a lot). */
@@ -421,7 +423,8 @@ const toResult = (
 }
 
 /**
- * Registers every tool of `toolkit` on the `McpServer` in context (see the module's comment). The
+ * Registers every tool of `toolkit` on the `McpServer` in context (see the module's comment), or
+ * those of them named in {@link EnabledTools} when it is set. The
  * handlers (`toolkit.toLayer(…)`) and the services of the tools' schemas are required here; services a
  * tool declares as dependencies are request-level, as with `McpServer.registerToolkit`.
  */
@@ -445,7 +448,9 @@ export const register: <Tools extends Record<string, Tool.Any>>(
   const services = yield* Effect.context<never>()
   const structured = yield* StructuredAnswers
   const note = withNote(yield* AnswerNote)
+  const enabled = yield* EnabledTools
   for (const tool of Object.values(built.tools) as ReadonlyArray<Tool.Any>) {
+    if (enabled !== undefined && !enabled.has(tool.name)) continue
     const mcpTool = yield* mcpToolOf(tool, structured)
     const parameters = Object.keys(mcpTool.inputSchema.properties ?? {})
     yield* server.addTool({
@@ -455,7 +460,10 @@ export const register: <Tools extends Record<string, Tool.Any>>(
       handle: (payload) =>
         Effect.flatMap(Effect.service(McpSchema.McpRequestContext), (request) => {
           const token = request.requestMetadata?.progressToken
-          const call = Effect.map(callTool(built, tool, parameters, payload, structured), note)
+          const call = Effect.map(callTool(built, tool, parameters, payload, structured), note).pipe(
+            // The answer budget holds for what is sent: the structured answer too, when it is.
+            Effect.provideService(StructuredCall, structured)
+          )
           return token === undefined || token === null
             ? call
             : withProgress(call, token as McpSchema.ProgressToken, server)

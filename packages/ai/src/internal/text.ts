@@ -82,7 +82,20 @@ export const paperLine = (paper: PaperSummary, extra: ReadonlyArray<string | und
 const numbered = <A>(items: ReadonlyArray<A>, start: number, render: (item: A) => string) =>
   items.map((item, i) => `${number(start + i + 1)}. ${render(item)}`)
 
-const nextNote = (next: number | undefined) => next === undefined ? "" : ` (next offset ${number(next)})`
+/** Why an answer holds fewer records than it found: the answer budget, in characters. */
+export const budgetCut = (chars: number): string => `cut at the ${number(chars)}-character answer budget`
+
+/** " (next offset 10)", or " (cut at the 24,000-character answer budget; next offset 7)" for a cut page. */
+const nextNote = (next: number | undefined, cutAt?: number) =>
+  next === undefined
+    ? ""
+    : ` (${cutAt === undefined ? "" : `${budgetCut(cutAt)}; `}next offset ${number(next)})`
+
+/** "; cut at the 24,000-character answer budget: <then>" for a cut answer, else nothing. */
+const cutNote = (cutAt: number | undefined, then: string) => cutAt === undefined ? "" : `; ${budgetCut(cutAt)}: ${then}`
+
+/** "no. 14" of a position from 0. */
+const ordinal = (position: number) => `no. ${number(position + 1)}`
 
 const atOffset = (offset: number) => offset > 0 ? ` at offset ${number(offset)}` : ""
 
@@ -90,7 +103,9 @@ export const searchPapers = (answer: PaperSearchAnswer): string =>
   answer.papers.length === 0
     ? line(`no papers found${atOffset(answer.offset)}`)
     : lines(
-      `${number(answer.papers.length)} of ${plural(answer.total, "paper")} found${nextNote(answer.next)}:`,
+      `${number(answer.papers.length)} of ${plural(answer.total, "paper")} found${
+        nextNote(answer.next, answer.answerBudgetChars)
+      }:`,
       numbered(answer.papers, answer.offset, (p) => paperLine(p))
     )
 
@@ -127,16 +142,24 @@ export const papers = (answer: PapersAnswer): string => {
   const missing = answer.notFound.length === 0
     ? ""
     : ` (${number(answer.notFound.length)} not found: ${cut(answer.notFound.join(", "), 1000)})`
+  const rest = answer.next === undefined
+    ? ""
+    : cutNote(answer.answerBudgetChars, `call again with the ids from ${ordinal(answer.next)} on`)
   return answer.papers.length === 0
     ? line(`no papers found${missing}`)
-    : lines(`${plural(answer.papers.length, "paper")}${missing}:`, numbered(answer.papers, 0, (p) => paperLine(p)))
+    : lines(
+      `${plural(answer.papers.length, "paper")}${missing}${rest}:`,
+      numbered(answer.papers, 0, (p) => paperLine(p))
+    )
 }
 
 export const citations = (answer: CitationsAnswer, relation: "citing" | "cited by"): string =>
   answer.papers.length === 0
     ? line(`no papers ${relation} ${answer.paperId}${atOffset(answer.offset)}`)
     : lines(
-      `${plural(answer.papers.length, "paper")} ${relation} ${answer.paperId}${nextNote(answer.next)}:`,
+      `${plural(answer.papers.length, "paper")} ${relation} ${answer.paperId}${
+        nextNote(answer.next, answer.answerBudgetChars)
+      }:`,
       numbered(
         answer.papers,
         answer.offset,
@@ -158,7 +181,9 @@ export const searchAuthors = (answer: AuthorSearchAnswer): string =>
   answer.authors.length === 0
     ? line(`no authors found${atOffset(answer.offset)}`)
     : lines(
-      `${number(answer.authors.length)} of ${plural(answer.total, "author")} found${nextNote(answer.next)}:`,
+      `${number(answer.authors.length)} of ${plural(answer.total, "author")} found${
+        nextNote(answer.next, answer.answerBudgetChars)
+      }:`,
       numbered(answer.authors, answer.offset, authorLine)
     )
 
@@ -169,14 +194,19 @@ export const authorPapers = (answer: AuthorPapersAnswer): string =>
   answer.papers.length === 0
     ? line(`no papers by author ${answer.authorId}${atOffset(answer.offset)}`)
     : lines(
-      `${plural(answer.papers.length, "paper")} by author ${answer.authorId}${nextNote(answer.next)}:`,
+      `${plural(answer.papers.length, "paper")} by author ${answer.authorId}${
+        nextNote(answer.next, answer.answerBudgetChars)
+      }:`,
       numbered(answer.papers, answer.offset, (p) => paperLine(p))
     )
 
 export const recommendations = (answer: RecommendationsAnswer): string =>
   answer.papers.length === 0
-    ? "no papers recommended"
-    : lines(`${plural(answer.papers.length, "recommended paper")}:`, numbered(answer.papers, 0, (p) => paperLine(p)))
+    ? `no papers recommended${atOffset(answer.offset ?? 0)}`
+    : lines(
+      `${plural(answer.papers.length, "recommended paper")}${nextNote(answer.next, answer.answerBudgetChars)}:`,
+      numbered(answer.papers, answer.offset ?? 0, (p) => paperLine(p))
+    )
 
 export const titleMatch = (answer: TitleMatch): string =>
   lines(
@@ -186,10 +216,10 @@ export const titleMatch = (answer: TitleMatch): string =>
 
 export const snippets = (answer: SnippetsAnswer): string =>
   answer.snippets.length === 0
-    ? "no passages found"
+    ? `no passages found${atOffset(answer.offset ?? 0)}`
     : lines(
-      `${plural(answer.snippets.length, "passage")} found:`,
-      numbered(answer.snippets, 0, (s) =>
+      `${plural(answer.snippets.length, "passage")} found${nextNote(answer.next, answer.answerBudgetChars)}:`,
+      numbered(answer.snippets, answer.offset ?? 0, (s) =>
         present([
           `"${s.text}" — ${s.paper.title.length > 0 ? s.paper.title : "(untitled)"}`,
           s.section,
@@ -211,6 +241,10 @@ export const references = (answer: ReferencesAnswer): string =>
         answer.timeBudgetSeconds,
         `${plural(answer.notTried ?? 0, "line")} not tried; call again with them`
       )
+    }${
+      answer.next === undefined
+        ? ""
+        : cutNote(answer.answerBudgetChars, `call again with the lines from ${ordinal(answer.next)} on`)
     }:`,
     numbered(answer.references, 0, (r) =>
       r.reason === "notTried"
@@ -236,8 +270,8 @@ export const related = (answer: RelatedAnswer): string =>
       answer.cutLists === 0 ? "" : ` (${plural(answer.cutLists, "list")} cut at 1,000: counts may be low)`
     }${stoppedAt(answer.timeBudgetSeconds, "ranked from the lists read so far; call again with fewer seeds")}${
       answer.notFound.length === 0 ? "" : `; not found: ${cut(answer.notFound.join(", "), 1000)}`
-    }:`,
-    numbered(answer.papers, 0, (p) =>
+    }${answer.next === undefined ? "" : cutNote(answer.answerBudgetChars, `next offset ${number(answer.next)}`)}:`,
+    numbered(answer.papers, answer.offset ?? 0, (p) =>
       paperLine(p, [
         `score ${number(Math.round(p.score * 1000) / 1000)}`,
         `co-cited ${number(p.coCitation)}, coupled ${number(p.coupling)}`,
@@ -274,6 +308,12 @@ export const graph = (answer: GraphAnswer): string => {
       answer.skipped === undefined
         ? ""
         : `; skipped ${plural(answer.skipped, "id")} the server listed that no request can carry`
+    }${
+      cutNote(
+        answer.answerBudgetChars,
+        `${plural(answer.notShown ?? 0, "more paper")} (the farthest from the seeds) not shown; ` +
+          "for them, call again with a smaller maxNodes or perNode, or from some of them as seeds"
+      )
     }:`,
     [
       ...answer.nodes.map((node, i) =>

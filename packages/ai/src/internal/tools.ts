@@ -37,7 +37,7 @@ const Id = Schema.String.check(Schema.isBetweenLength(1, bounds.id))
 const paperIdForms = "a Semantic Scholar paper id, DOI:…, ARXIV:…, CorpusId:…, PMID:…, PMCID:…, ACL:…, MAG:…, " +
   "URL:… or a doi.org/arxiv.org/semanticscholar.org link"
 /** The id forms once, in the tools taking one paper; a list refers to them (tools/list stays short). */
-const eachPaperId = "each a paper id as get_paper takes"
+const eachPaperId = "ids as get_paper takes"
 
 const count = (max: number, fallback: number, description: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: max })).annotate({
@@ -46,7 +46,7 @@ const count = (max: number, fallback: number, description: string) =>
   }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(fallback)))
 
 const Offset = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
-  description: "Results to skip: the answer's `next` (default 0)",
+  description: "Start at: the answer's next (default 0)",
   default: 0
 }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(0)))
 
@@ -58,7 +58,7 @@ const PaperIdParam = Id.annotate({ description: `The paper: ${paperIdForms}` })
 const CitedPaperParam = Id.annotate({ description: "The paper: an id as get_paper takes" })
 const PaperIds = (min: number, description: string) =>
   Schema.Array(Id).check(Schema.isBetweenLength(min, limits.ids)).annotate({
-    description: `${description} (${min} to ${limits.ids} ids; ${eachPaperId})`
+    description: `${description} (${min} to ${limits.ids} ${eachPaperId})`
   })
 
 const tool = <const Name extends string, P extends Schema.Struct.Fields, S extends Schema.Top>(
@@ -87,8 +87,7 @@ const tool = <const Name extends string, P extends Schema.Struct.Fields, S exten
 
 export const SearchPapers = tool("search_papers", {
   title: "Search papers",
-  description: "Search Semantic Scholar for papers by relevance to a query, with optional filters. " +
-    "Pages through the first 1,000 results with offset and limit.",
+  description: "Search papers by relevance to a query, with optional filters (its first 1,000 results).",
   parameters: {
     query: Query.annotate({ description: "Words to search for (plain text, no query syntax)" }),
     yearFrom: Year("Only papers published in or after this year"),
@@ -141,13 +140,13 @@ const citationTool = <const Name extends string>(
 
 export const GetCitations = citationTool("get_citations", {
   title: "Papers citing a paper",
-  description: "List the papers that cite a paper, a page at a time, marking influential citations.",
+  description: "Papers citing a paper, a page at a time; influential citations marked.",
   relation: "citing"
 })
 
 export const GetReferences = citationTool("get_references", {
   title: "Papers a paper cites",
-  description: "List the papers a paper cites (its references), a page at a time.",
+  description: "Papers a paper cites (its references), a page at a time.",
   relation: "cited by"
 })
 
@@ -188,7 +187,8 @@ export const RecommendPapers = tool("recommend_papers", {
   parameters: {
     positive: PaperIds(1, "Papers like the ones wanted"),
     negative: optional(PaperIds(0, "Papers unlike the ones wanted")),
-    limit: count(limits.results, 10, "How many papers")
+    limit: count(limits.results, 10, "How many papers"),
+    offset: Offset
   },
   success: RecommendationsAnswer,
   render: (answer) => text.recommendations(answer)
@@ -208,7 +208,8 @@ export const SearchSnippets = tool("search_snippets", {
   description: "Search the text of papers for passages matching a query; each with its paper.",
   parameters: {
     query: Query.annotate({ description: "Words to find in the papers' text" }),
-    limit: count(limits.results, 10, "How many passages")
+    limit: count(limits.results, 10, "How many passages"),
+    offset: Offset
   },
   success: SnippetsAnswer,
   render: (answer) => text.snippets(answer)
@@ -216,8 +217,8 @@ export const SearchSnippets = tool("search_snippets", {
 
 export const ResolveReferences = tool("resolve_references", {
   title: "Resolve a reference list",
-  description: "Find the paper of each line of a reference list: a DOI, an arXiv id, a Semantic Scholar link or " +
-    "id, or a reference's text or title. One answer per line, in order.",
+  description: "Find the paper of each line of a reference list (an id, a link, a reference's text or title); " +
+    "one answer per line, in order.",
   parameters: {
     lines: Schema.Array(Schema.String.check(Schema.isMaxLength(2000))).check(
       Schema.isBetweenLength(1, limits.lines)
@@ -231,11 +232,10 @@ export const ResolveReferences = tool("resolve_references", {
 
 export const CitationGraphTool = tool("citation_graph", {
   title: "Citation graph",
-  description: "Walk the citation graph from seed papers, breadth first: the papers reached and who cites whom, " +
-    "cut at maxNodes papers.",
+  description: "Walk the citation graph from seed papers, breadth first: the papers reached and who cites whom.",
   parameters: {
     seeds: Schema.Array(Id).check(Schema.isBetweenLength(1, limits.seeds)).annotate({
-      description: `The papers to start from (1 to ${limits.seeds}; ${eachPaperId})`
+      description: `The papers to start from (1 to ${limits.seeds} ${eachPaperId})`
     }),
     direction: Schema.Literals(["citations", "references", "both"]).annotate({
       description: "Follow citing papers, cited papers or both (default references)",
@@ -251,13 +251,14 @@ export const CitationGraphTool = tool("citation_graph", {
 
 export const RelatedPapersTool = tool("related_papers", {
   title: "Related papers",
-  description: "What to read next: the papers most related to seed papers, by co-citation (papers citing a " +
-    "seed also cite it) and bibliographic coupling (it cites what a seed cites).",
+  description: "What to read next: the papers most related to seed papers, co-cited with them or citing what " +
+    "they cite.",
   parameters: {
     seeds: Schema.Array(Id).check(Schema.isBetweenLength(1, limits.seeds)).annotate({
-      description: `The seed papers (1 to ${limits.seeds}; ${eachPaperId})`
+      description: `The seed papers (1 to ${limits.seeds} ${eachPaperId})`
     }),
-    top: count(limits.results, 20, "How many related papers, best first")
+    top: count(limits.results, 20, "How many related papers, best first"),
+    offset: Offset
   },
   success: RelatedAnswer,
   render: (answer) => text.related(answer)

@@ -11,10 +11,11 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { Bounded, bounds, Count, limits, optional, PaperSummary, TimeBudget } from "./answers.js"
+import { AnswerBudget, Bounded, bounds, Count, limits, optional, PaperSummary, TimeBudget } from "./answers.js"
 import { budgetSeconds, withinBudget } from "./budget.js"
 import { failure, type ToolFailure } from "./failure.js"
 import { reportProgress } from "./mcp.js"
+import type { Pager } from "./paging.js"
 import { paperSummary } from "./summaries.js"
 import * as text from "./text.js"
 
@@ -53,7 +54,12 @@ const VerifiedReference = Schema.Struct({
 })
 type VerifiedReference = typeof VerifiedReference.Type
 
-/** The answer of `verify_references`: `{ verified, mismatch, notFound, notTried?, timeBudgetSeconds?, references }`. */
+/**
+ * The answer of `verify_references`: `{ verified, mismatch, notFound, notTried?, timeBudgetSeconds?,
+ * references, next?, nextKey?, answerBudgetChars? }`; cut to fit the answer budget, the first
+ * entries (and their counts), `next` the position (from 0) of the first entry not answered and
+ * `nextKey` its key.
+ */
 const VerifyAnswer = Schema.Struct({
   verified: Count,
   mismatch: Count,
@@ -61,7 +67,10 @@ const VerifyAnswer = Schema.Struct({
   unchecked: optional(Count),
   notTried: optional(Count),
   timeBudgetSeconds: TimeBudget,
-  references: Schema.Array(VerifiedReference)
+  references: Schema.Array(VerifiedReference),
+  next: optional(Count),
+  nextKey: optional(Bounded(bounds.id)),
+  answerBudgetChars: AnswerBudget
 })
 export type VerifyAnswer = typeof VerifyAnswer.Type
 
@@ -192,22 +201,44 @@ export const handle = (
       results.push(v)
       return reportProgress(`${results.length} of ${inputs.length} references`)
     })
-    return Effect.map(withinBudget(work, budget), (stopped): VerifyAnswer => {
-      const count = (status: Verify.Status) => results.filter((v) => v.status === status).length
-      const left = inputs.length - results.length
-      return {
-        verified: count("verified"),
-        mismatch: count("mismatch"),
-        notFound: count("notFound"),
-        ...(count("unchecked") > 0 ? { unchecked: count("unchecked") } : {}),
-        ...(left > 0 ? { notTried: left } : {}),
-        ...(stopped ? { timeBudgetSeconds: budgetSeconds(budget) } : {}),
-        references: inputs.map((input, i) =>
-          results[i] === undefined ? notTried(keyOf(input, i)) : reference(results[i])
-        )
-      }
-    })
+    return Effect.map(withinBudget(work, budget), (stopped): VerifyAnswer =>
+      counted(
+        inputs.map((input, i) => results[i] === undefined ? notTried(keyOf(input, i)) : reference(results[i])),
+        stopped ? budgetSeconds(budget) : undefined
+      ))
   })
+
+/** The answer of these references: their counts, and the time budget when some were not tried. */
+const counted = (references: ReadonlyArray<VerifiedReference>, timeBudget: number | undefined): VerifyAnswer => {
+  const count = (status: VerifiedReference["status"]) => references.filter((r) => r.status === status).length
+  const left = count("notTried")
+  return {
+    verified: count("verified"),
+    mismatch: count("mismatch"),
+    notFound: count("notFound"),
+    ...(count("unchecked") > 0 ? { unchecked: count("unchecked") } : {}),
+    ...(left > 0 ? { notTried: left } : {}),
+    ...(timeBudget === undefined ? {} : { timeBudgetSeconds: timeBudget }),
+    references
+  }
+}
+
+/** The entries kept to the first `k`, counted again; `next` and `nextKey` name the first not answered. */
+export const pager: Pager<VerifyAnswer, unknown> = {
+  records: (answer) => answer.references.length,
+  take: (answer, k, chars) => {
+    const references = answer.references.slice(0, k)
+    // The time budget is named only where the entries kept include some it left untried.
+    const untried = references.some((r) => r.status === "notTried")
+    return {
+      ...counted(references, untried ? answer.timeBudgetSeconds : undefined),
+      next: k,
+      ...(answer.references[k] === undefined ? {} : { nextKey: answer.references[k].key }),
+      answerBudgetChars: chars
+    }
+  },
+  render: (answer) => render(answer)
+}
 
 const similar = (similarity: number | undefined) =>
   similarity === undefined ? "" : ` (similarity ${text.number(Math.round(similarity * 100) / 100)})`
@@ -244,6 +275,12 @@ export const render = (answer: VerifyAnswer): string => {
       : `; stopped at the ${text.number(answer.timeBudgetSeconds)} s time budget: ${
         text.number(answer.notTried ?? 0)
       } not tried; call again with them`
+  }${
+    answer.next === undefined || answer.answerBudgetChars === undefined
+      ? ""
+      : `; ${text.budgetCut(answer.answerBudgetChars)}: call again with the references from no. ${
+        text.number(answer.next + 1)
+      }${answer.nextKey === undefined ? "" : ` (${answer.nextKey})`} on`
   }:`
   return [header, ...answer.references.map((r, i) => `${text.number(i + 1)}. ${referenceLine(r)}`)]
     .map((line) => text.cut(text.oneLine(line), text.maxLine)).join("\n")

@@ -13,8 +13,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
-import { Bounded, bounds, optional, PaperSummary } from "./answers.js"
+import { AnswerBudget, Bounded, bounds, optional, PaperSummary } from "./answers.js"
 import { failure, ToolFailure, toolFailure } from "./failure.js"
+import { fit, MaxAnswerChars, type Pager, StructuredCall } from "./paging.js"
 import { paperSummary, summaryFields } from "./summaries.js"
 import * as text from "./text.js"
 
@@ -62,7 +63,9 @@ export const CheckAnswer = Schema.Struct({
     /** New papers not shown (over the limit): the next call shows them. */
     more: optional(Schema.Int),
     failed: optional(Bounded(bounds.message))
-  }))
+  })),
+  /** Cut to fit the answer budget: the papers not shown stay new, for the next call. */
+  answerBudgetChars: AnswerBudget
 })
 
 export const AddAnswer = Schema.Struct({ name: Bounded(64), watches: Schema.Int })
@@ -84,7 +87,27 @@ const render = (answer: typeof CheckAnswer.Type): string => {
       for (const paper of watch.new) lines.push(`- ${text.paperLine(paper)}`)
     }
   }
+  if (answer.answerBudgetChars !== undefined) {
+    lines.push(`(${text.budgetCut(answer.answerBudgetChars)}: the next call shows the papers not shown)`)
+  }
   return lines.length === 0 ? "No watches." : lines.join("\n")
+}
+
+/** The first `k` papers shown, watch by watch; the others counted in their watch's `more`. */
+const pager: Pager<typeof CheckAnswer.Type, unknown> = {
+  records: (answer) => answer.watches.reduce((n, watch) => n + watch.new.length, 0),
+  take: (answer, k, chars) => {
+    let left = k
+    const watches = answer.watches.map((watch) => {
+      const shown = watch.new.slice(0, left)
+      left -= shown.length
+      const more = (watch.more ?? 0) + watch.new.length - shown.length
+      const { more: _, ...rest } = watch
+      return { ...rest, new: shown, ...(more > 0 ? { more } : {}) }
+    })
+    return { watches, answerBudgetChars: chars }
+  },
+  render
 }
 
 export const CheckWatches = annotated(
@@ -135,10 +158,11 @@ export const toolkit = Toolkit.make(CheckWatches, AddWatch)
 type CheckParams = Tool.Parameters<typeof CheckWatches>
 type AddParams = Tool.Parameters<typeof AddWatch>
 
-/** Checks, shows at most `limit` papers, and remembers only those as shown. */
+/** Checks, shows at most `limit` papers and what fits the answer budget, and remembers only those as shown. */
 const check = (
   { limit = 30, names }: CheckParams,
-  s2: SemanticScholar["Service"]
+  s2: SemanticScholar["Service"],
+  budget: { readonly chars: number; readonly structured: boolean }
 ): Update<typeof CheckAnswer.Type> =>
 (state) =>
   Effect.gen(function*() {
@@ -162,7 +186,15 @@ const check = (
         ...(all.length > listed.length ? { more: all.length - listed.length } : {})
       }
     })
-    return { state: Watch.keepShown(result, shown), value: { watches } }
+    const value = fit(pager, { watches }, undefined, budget.chars, budget.structured)
+    // Only the papers the answer holds are remembered as shown: the others stay new.
+    const left = new Map(value.watches.map((watch) => [watch.name, watch.new.length]))
+    const kept = shown.filter((found) => {
+      const n = left.get(found.watch) ?? 0
+      left.set(found.watch, n - 1)
+      return n > 0
+    })
+    return { state: Watch.keepShown(result, kept), value }
   })
 
 const add = ({ kind, name, target }: AddParams): Update<typeof AddAnswer.Type> => (state) => {
@@ -188,7 +220,11 @@ export const handlers = toolkit.toLayer(Effect.gen(function*() {
   const store = yield* WatchStore
   const s2 = yield* SemanticScholar
   return toolkit.of({
-    check_watches: (params) => run(store.update(check(params, s2))),
+    check_watches: (params) =>
+      Effect.flatMap(
+        Effect.all({ chars: Effect.service(MaxAnswerChars), structured: Effect.service(StructuredCall) }),
+        (budget) => run(store.update(check(params, s2, budget)))
+      ),
     add_watch: (params) => run(store.update(add(params)))
   })
 }))

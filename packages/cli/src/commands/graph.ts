@@ -11,14 +11,14 @@
  * fresh start; the rewritten file is the walk a fresh run would write now. Persisting the walk's
  * state instead (the seen sets and the frontier) would mean a second crawler inside the CLI;
  * re-walking repeats requests, which `--cache` answers locally. The lock, the checkpoint file, its
- * settings check and the cutting back are harvest's (`HarvestLock`, `HarvestCheckpoint`,
- * `Harvest.prepare`).
+ * settings check and the cutting back are harvest's (`Harvest` of `@s2-effect/jobs`: its
+ * lock, checkpoint and `prepare`).
  *
  * @since 1.0.0
  */
 import type { Paper } from "@s2-effect/core"
 import { excerpt, Fields } from "@s2-effect/core"
-import { CitationGraph } from "@s2-effect/jobs"
+import { CitationGraph, Harvest as Job } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
@@ -29,8 +29,6 @@ import * as Stream from "effect/Stream"
 import * as ClientCommand from "../ClientCommand.js"
 import { badInput, fileError } from "../ExitCode.js"
 import * as Harvest from "../Harvest.js"
-import * as HarvestCheckpoint from "../HarvestCheckpoint.js"
-import * as HarvestLock from "../HarvestLock.js"
 import * as Ids from "../Ids.js"
 import * as OutputFlags from "../OutputFlags.js"
 import * as Parse from "../Parse.js"
@@ -85,7 +83,7 @@ export const differences = (saved: Settings, given: Settings): string =>
     (Object.keys(flagOf) as Array<keyof Settings>).map((key) => [flagOf[key], saved[key], given[key]] as const)
   )
 
-const specOf = (settings: Settings): HarvestCheckpoint.Spec => ({
+const specOf = (settings: Settings): Job.Spec => ({
   query: JSON.stringify({ graph: settings }),
   filters: {},
   sort: null,
@@ -96,7 +94,7 @@ const specOf = (settings: Settings): HarvestCheckpoint.Spec => ({
 /** On `--resume`, a checkpoint of another walk (or of a harvest) is named before `prepare` refuses it. */
 const checkSaved = (out: string, settings: Settings) =>
   Effect.gen(function*() {
-    const saved = yield* HarvestCheckpoint.read(out)
+    const saved = yield* Harvest.readCheckpoint(out)
     if (Option.isNone(saved) || saved.value.spec.query === specOf(settings).query) return
     let other: Settings | undefined
     try {
@@ -106,8 +104,8 @@ const checkSaved = (out: string, settings: Settings) =>
     }
     return yield* Effect.fail(badInput(
       other === undefined
-        ? `${HarvestCheckpoint.path(out)} is the checkpoint of a harvest, not of a graph; start again with --overwrite`
-        : `${HarvestCheckpoint.path(out)} is for another graph: ${
+        ? `${Job.checkpointPath(out)} is the checkpoint of a harvest, not of a graph; start again with --overwrite`
+        : `${Job.checkpointPath(out)} is for another graph: ${
           differences(other, settings)
         }. Resume with the checkpoint's settings, or start again with --overwrite`
     ))
@@ -217,7 +215,7 @@ const toStdout = (settings: Settings) =>
   })
 
 /** The counts a graph keeps in its checkpoint's `years` (harvest's per-year counts, unused here). */
-const counted = (cp: HarvestCheckpoint.Checkpoint) => ({ nodes: cp.years["nodes"] ?? 0, edges: cp.years["edges"] ?? 0 })
+const counted = (cp: Job.Checkpoint) => ({ nodes: cp.years["nodes"] ?? 0, edges: cp.years["edges"] ?? 0 })
 
 /** The first `length` bytes of `file` from `position` (fewer only at its end). */
 const readAt = (file: FileSystem.File, position: number, length: number) =>
@@ -251,7 +249,7 @@ const sameAt = (old: Uint8Array, at: number, bytes: Uint8Array) => {
 const writer = (
   output: FileSystem.File,
   out: string,
-  start: HarvestCheckpoint.Checkpoint,
+  start: Job.Checkpoint,
   printer: Printer["Service"]
 ) => {
   let current = start
@@ -267,7 +265,7 @@ const writer = (
   const checkpoint = (bytes: number, done: boolean) =>
     Effect.gen(function*() {
       if (done) yield* output.sync.pipe(Effect.mapError((cause) => fileError(`cannot write ${out}`, cause)))
-      const next: HarvestCheckpoint.Checkpoint = {
+      const next: Job.Checkpoint = {
         ...current,
         bytes,
         records: walked.records,
@@ -276,7 +274,7 @@ const writer = (
         done,
         updatedAt: new Date().toISOString()
       }
-      yield* HarvestCheckpoint.write(out, next, { sync: done })
+      yield* Harvest.writeCheckpoint(out, next, { sync: done })
       current = next
     })
   /** The walk differs from the file at `verified`: cut there (its checkpoint first), then write on. */
@@ -328,7 +326,7 @@ const writer = (
  * Writes the walk into `out` from a prepared checkpoint, a batch (at most 1000 elements or a
  * second's worth) at a time through {@link writer}: Ctrl-C lands between batches.
  */
-const toFile = (out: string, settings: Settings, start: HarvestCheckpoint.Checkpoint, progress: Progress.Reporter) =>
+const toFile = (out: string, settings: Settings, start: Job.Checkpoint, progress: Progress.Reporter) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const printer = yield* Printer
@@ -477,7 +475,7 @@ export const graph = ClientCommand.make(
     }
     const out = o.out.value
     const printer = yield* Printer
-    yield* HarvestLock.acquire(out)
+    yield* Harvest.lock(out)
     if (o.resume) yield* checkSaved(out, settings)
     const start = yield* Harvest.prepare(out, specOf(settings), { resume: o.resume, overwrite: o.overwrite })
     if (start.done) {
@@ -492,7 +490,7 @@ export const graph = ClientCommand.make(
       // What the file holds is what its checkpoint counts (each batch and its checkpoint are written
       // together); a checkpoint that cannot be read back still leaves the way to go on.
       Effect.onInterrupt(() =>
-        HarvestCheckpoint.read(out).pipe(
+        Harvest.readCheckpoint(out).pipe(
           Effect.map(Option.match({
             onNone: () => "",
             onSome: (cp) => {

@@ -5,6 +5,7 @@
  * @since 1.0.0
  */
 import { Fields } from "@s2-effect/core"
+import type { Harvest as Job } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
@@ -12,8 +13,6 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ClientCommand from "../ClientCommand.js"
 import * as Harvest from "../Harvest.js"
-import type * as HarvestCheckpoint from "../HarvestCheckpoint.js"
-import * as HarvestLock from "../HarvestLock.js"
 import * as OutputFlags from "../OutputFlags.js"
 import * as Parse from "../Parse.js"
 import { Printer } from "../Printer.js"
@@ -78,7 +77,7 @@ export const harvest = ClientCommand.make(
     // Checked once, before anything touches the output; the client sends the selection as is.
     const selection = fields === null ? undefined : yield* Fields.select(Fields.paperList, fields)
     const max = yield* OutputFlags.max(o)
-    const spec: HarvestCheckpoint.Spec = {
+    const spec: Job.Spec = {
       query: o.query,
       filters: yield* FilterFlags.toFilters(o),
       sort: Option.getOrNull(o.sort),
@@ -86,7 +85,7 @@ export const harvest = ClientCommand.make(
       max: max ?? null
     }
     // Before anything touches the output: one harvest per file.
-    yield* HarvestLock.acquire(o.out)
+    yield* Harvest.lock(o.out)
     const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite })
     const shown = yield* SharedFlags.progress("harvest")
     // The records the output holds, as the harvest reports them after each page and its

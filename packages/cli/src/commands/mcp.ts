@@ -15,6 +15,8 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as ClientCommand from "../ClientCommand.js"
+import type { CommandError } from "../ExitCode.js"
+import * as Parse from "../Parse.js"
 import * as SharedFlags from "../SharedFlags.js"
 import * as WatchFile from "../WatchFile.js"
 
@@ -31,19 +33,37 @@ export const defaultDeadline = "50s"
 const withDefaultDeadline = (common: SharedFlags.SharedFlags): SharedFlags.SharedFlags =>
   Option.isSome(common.deadline) ? common : { ...common, deadline: Option.some(defaultDeadline) }
 
-const serve = (watchState: Option.Option<string>, structured: boolean) =>
+interface Options {
+  readonly watchState: Option.Option<string>
+  readonly structured: boolean
+  readonly tools: Option.Option<string>
+  readonly maxAnswerChars: Option.Option<number>
+}
+
+const serve = (options: Options) =>
   Effect.gen(function*() {
     // Loaded only by this command, so that no other `s2` command starts slower.
-    const { layer } = yield* Effect.promise(() => import("./mcpServer.js"))
+    const { layer, maxAnswerChars, toolsOf } = yield* Effect.promise(() => import("./mcpServer.js"))
     const { emulator } = yield* SharedFlags.s2
-    const server = layer(
-      Option.match(watchState, {
+    // Refused before serving: an assistant would only see a server that lists the wrong tools.
+    const tools: ReadonlySet<string> | undefined = yield* Option.match(options.tools, {
+      onNone: () => Effect.succeed(undefined),
+      onSome: (list): Effect.Effect<ReadonlySet<string>, CommandError> => Parse.check(toolsOf(Parse.splitList(list)))
+    })
+    const chars = yield* Option.match(options.maxAnswerChars, {
+      onNone: () => Effect.succeed(undefined),
+      onSome: (n) => Parse.check(maxAnswerChars(n))
+    })
+    const server = layer({
+      watchState: Option.match(options.watchState, {
         onNone: () => ({ file: WatchFile.defaultPath(), isDefault: true }),
         onSome: (file) => ({ file, isDefault: false })
       }),
-      structured,
-      emulator
-    )
+      structured: options.structured,
+      emulator,
+      tools,
+      maxAnswerChars: chars
+    })
     // The stdio transport interrupts the fiber that built it once standard input ends (the assistant
     // closed it): run it in a fiber of its own, so that this end is a normal exit (code 0), while a
     // signal still interrupts the command itself (Ctrl-C: 130, SIGTERM: 143).
@@ -68,8 +88,24 @@ export const mcp = Command.make("mcp", {
       "List output schemas and send each answer also as structuredContent (for clients that use them)"
     ),
     Flag.withDefault(false)
+  ),
+  tools: Flag.String("tools").pipe(
+    Flag.withMetavar("list"),
+    Flag.withDescription(
+      "Serve only these tools: profiles (search, papers, authors, graph, verify, watch, all) or tool names, " +
+        "comma-separated (default: all)"
+    ),
+    Flag.optional
+  ),
+  maxAnswerChars: Flag.Int("max-answer-chars").pipe(
+    Flag.withMetavar("n"),
+    Flag.withDescription(
+      "The answer budget: at most N characters of text an answer, a longer list cut between records with " +
+        "how to continue (default 24000, at least 1000)"
+    ),
+    Flag.optional
   )
-}, ({ structured, watchState }) => serve(watchState, structured)).pipe(
+}, serve).pipe(
   Command.withDescription("Serve the Semantic Scholar tools to an AI assistant over MCP (stdio)"),
   (command) => ClientCommand.withClient(command, withDefaultDeadline)
 )

@@ -18,6 +18,7 @@ import type { CacheOptions } from "../ResponseCache.js"
 import { defaultPolicy } from "../RetryPolicy.js"
 import type { InvalidOptions } from "../S2Error.js"
 import type { Service } from "../SemanticScholar.js"
+import type { Check } from "../Validate.js"
 import * as ResponseCacheHook from "./cache.js"
 import * as Datasets from "./datasets.js"
 import * as Endpoint from "./endpoint.js"
@@ -33,7 +34,7 @@ import * as Validate from "./validate.js"
 const defaultDeadline = "15 minutes"
 
 /** A layer option's check as an effect: a typed `InvalidOptions`, nothing sent. */
-const option = <A>(check: Validate.Check<A>) => Effect.fromResult(Validate.option(check))
+const option = <A>(check: Check<A>) => Effect.fromResult(Validate.option(check))
 
 const sharedLimiter = Effect.fnUntraced(function*(shared: RateLimitModule.Shared) {
   const perSecond = yield* option(Validate.positiveNumber("rateLimit.perSecond", shared.perSecond ?? 1))

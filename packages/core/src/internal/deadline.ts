@@ -61,9 +61,11 @@ const deadlineText = (deadline: number) => `the deadline of ${formatWait(deadlin
 /** The error of retries stopped by the deadline: a `Timeout` whose cause is the last attempt's error. */
 const stopped = (error: S2Error, reached: DeadlineReached, deadline: number, target: Target): Timeout =>
   new Timeout({
-    message: `${target.method} ${target.url} gave up at ${deadlineText(deadline)} after ${reached.attempts} ${
+    problem: `gave up at ${deadlineText(deadline)} after ${reached.attempts} ${
       reached.attempts === 1 ? "attempt" : "attempts"
-    }: a retry would wait ${formatWait(reached.waitMillis)}, past it; the last attempt: ${error.message}`,
+    }: a retry would wait ${formatWait(reached.waitMillis)}, past it`,
+    request: `${target.method} ${target.url}`,
+    advice: `the last attempt: ${error.message}`,
     timeoutMillis: deadline,
     reason: "deadline",
     cause: error,
@@ -78,9 +80,8 @@ const passed = (deadline: number, target: Target) =>
     ),
     Effect.fail(
       new Timeout({
-        message: `no complete answer from ${target.method} ${target.url} within ${
-          deadlineText(deadline)
-        } (retries and waits included)`,
+        problem: `no complete answer within ${deadlineText(deadline)}, retries and waits included`,
+        request: `${target.method} ${target.url}`,
         timeoutMillis: deadline,
         reason: "deadline",
         ...target

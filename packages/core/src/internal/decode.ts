@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import type * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaTransformation from "effect/SchemaTransformation"
+import * as InPlace from "./inPlace.js"
 
 /** Returns the decoded value, `fail` when the input is not accepted, `missing` for an absent key. */
 type Decode = (input: unknown) => unknown
@@ -45,24 +46,6 @@ interface Compilation {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty
-
-/**
- * Records of the run in progress that are the parsed input itself, given their class's prototype
- * in place. Schema checks a decoded value again on the type side (a decoding default's schema
- * does), so they get it at once; a union member that fails, or a run that fails, gives them back
- * `Object.prototype`, so that input left to Schema's decoder (which then says what is wrong) is
- * exactly what the server sent.
- */
-let adopted: Array<object> = []
-
-/** Gives the records adopted since `mark` their plain prototype back. */
-const release = (mark: number) => {
-  for (let i = mark; i < adopted.length; i++) Object.setPrototypeOf(adopted[i]!, Object.prototype)
-  adopted.length = mark
-}
-
-/** Whether the run in progress may build records in place: the input is its caller's own. */
-let inPlace = false
 
 /**
  * How deep a value may nest: records within records (a paper's authors' papers' authors…) and the
@@ -250,11 +233,11 @@ const compileUnion = (ast: SchemaAST.Union, c: Compilation): Decode | undefined 
     members.push(decode)
   }
   return (u) => {
-    const mark = adopted.length
+    const mark = InPlace.mark()
     for (const decode of members) {
       const value = decode(u)
       if (value !== fail) return value
-      release(mark)
+      InPlace.release(mark)
     }
     return fail
   }
@@ -289,10 +272,15 @@ const compileArray = (ast: SchemaAST.Arrays, c: Compilation): Decode | undefined
     if (!Array.isArray(u)) return fail
     let out: Array<unknown> | undefined
     for (let i = 0; i < u.length; i++) {
+      const before = withheld
       const value = item(u[i])
       if (value === fail || value === missing) return fail
-      // Copy only once an element changes (a class instance for a plain object).
-      if (out === undefined && value !== u[i]) out = u.slice(0, i)
+      if (out === undefined && value !== u[i]) {
+        // The parsed array of a run in place takes its records (a record holding one that withholds
+        // keys keeps the wire beside it, so that array stays as it came); any other is copied.
+        if (InPlace.inPlace && withheld === before) InPlace.replace(u, i, value)
+        else out = u.slice(0, i)
+      }
       if (out !== undefined) out.push(value)
     }
     return out ?? u
@@ -712,18 +700,17 @@ const compileClass = (ast: SchemaAST.AST, klass: ClassNode, c: Compilation): Dec
   if (fromStruct === undefined) return undefined
   const { construct, prototype } = klass
   // The class constructor copies its input (a tenth of a harvest's CPU). Records without defaults
-  // are the prototype plus their fields: a plain object fresh from JSON.parse becomes the record
-  // itself (no copy: a harvest's garbage halves), anything else is copied onto the prototype.
-  const build = (value: object): unknown => {
+  // are the prototype plus their fields: a top-level plain object fresh from JSON.parse becomes the
+  // record itself (`raw` is the record), anything else, nested records included, is copied onto
+  // the prototype, which costs less than setting it (inPlace.ts).
+  const build = (value: object, outermost: boolean): unknown => {
     if (prototype === undefined) return construct(value)
     const current = Object.getPrototypeOf(value)
     if (current === prototype) return value
-    if (inPlace && current === Object.prototype && Object.isExtensible(value)) {
-      Object.setPrototypeOf(value, prototype)
-      adopted.push(value)
-      return value
+    if (outermost && InPlace.inPlace && current === Object.prototype && Object.isExtensible(value)) {
+      return InPlace.adopt(value, prototype)
     }
-    return fromStruct(value, () => Object.create(prototype))
+    return InPlace.copyOnto(value, prototype)
   }
   const decode: Decode = (u) => {
     // Records nest through suspended schemas (a paper's authors' papers…): bounded, not the stack.
@@ -733,7 +720,7 @@ const compileClass = (ast: SchemaAST.AST, klass: ClassNode, c: Compilation): Dec
     const value = fromStruct(u, undefined)
     recordDepth--
     if (value === fail || typeof value !== "object" || value === null) return fail
-    const record = build(value)
+    const record = build(value, recordDepth === 0)
     // Keys were withheld from this record or one inside it: its `raw` is the wire object.
     if (withheld !== before && record !== u && typeof record === "object" && record !== null) {
       keepWire(record, u as object)
@@ -772,21 +759,15 @@ export const fastDecoder = <A, I>(
   return run(decode)
 }
 
+const declined = (value: unknown) => value === fail || value === missing
+
 const run = <A>(decode: Decode) => (u: unknown, fresh = false): Option.Option<A> => {
-  const outer = adopted
-  const outerInPlace = inPlace
   const outerDepth = recordDepth
-  adopted = []
-  inPlace = fresh
   recordDepth = 0
-  let value: unknown = fail
+  let value: unknown
   try {
-    value = decode(u)
+    value = InPlace.within(fresh, declined, () => decode(u))
   } finally {
-    // Refused, or thrown (a filter of the caller's may throw): the input is left as it came.
-    if (value === fail || value === missing) release(0)
-    adopted = outer
-    inPlace = outerInPlace
     recordDepth = outerDepth
   }
   // The compiled walk is derived from this schema's AST and checked against Schema's decoder by

@@ -102,8 +102,10 @@ export const traced = <A, E, R>(
 export const requireKey = (context: Context, endpoint: Endpoint): Effect.Effect<void, Forbidden> =>
   endpoint.needsKey !== true || Option.isSome(context.transport.config.apiKey) ? Effect.void : Effect.fail(
     new Forbidden({
-      message:
-        `${endpoint.name} needs an API key: set S2_API_KEY (or pass apiKey to the layer); keys are free at https://www.semanticscholar.org/product/api`
+      subject: endpoint.name,
+      problem: "needs an API key",
+      advice:
+        "set S2_API_KEY (or pass apiKey to the layer); keys are free at https://www.semanticscholar.org/product/api"
     })
   )
 

@@ -26,6 +26,7 @@ import type { S2Error } from "../S2Error.js"
 import { ObjectNotFound } from "../S2Error.js"
 import type { Service } from "../SemanticScholar.js"
 import type { SnippetResults } from "../Snippet.js"
+import type { Check } from "../Validate.js"
 import * as Endpoint from "./endpoint.js"
 import { AutocompleteAnswer, MatchAnswer, SnippetAnswer } from "./envelopes.js"
 import * as Lookups from "./lookups.js"
@@ -65,7 +66,7 @@ export const getAuthor: SingleEndpoint<Author, typeof Author.Encoded> = {
 }
 
 interface Batch<A, I> extends Endpoint.Endpoint, Lookups.BatchEndpoint<A, I> {
-  readonly id: (id: string, parameter: string) => Validate.Check<string>
+  readonly id: (id: string, parameter: string) => Check<string>
 }
 
 export const getPapers: Batch<Paper, typeof Paper.Encoded> = {
@@ -309,7 +310,9 @@ const batch = <A, I>(context: Context, endpoint: Batch<A, I>) => {
       // list would be a silent empty result.
       if (found.length === 0 && options.returnNotFound !== true) {
         return yield* new ObjectNotFound({
-          message: `none of the ${ids.length} ${endpoint.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`,
+          subject: `none of the ${ids.length} ${endpoint.noun} id(s)`,
+          problem: `was found (first: ${JSON.stringify(ids[0])})`,
+          request: `POST ${endpoint.path}`,
           method: "POST",
           url: endpoint.path
         })
@@ -385,7 +388,8 @@ export const make = (context: Context) => {
         params.push(yield* Endpoint.fieldsParam(matchPaperTitle, options.fields))
         const answer = yield* context.transport.execute(Req.get("graph", matchPaperTitle.path, params), MatchAnswer)
         const [best] = answer.data
-        return best ?? (yield* new ObjectNotFound({ message: `no paper title matches ${JSON.stringify(text)}` }))
+        return best ??
+          (yield* new ObjectNotFound({ subject: "no paper title", problem: `matches ${JSON.stringify(text)}` }))
       }
     ),
     getAutocomplete: Endpoint.fn(getAutocomplete)(function*(text: string) {

@@ -48,7 +48,9 @@ const lengthCheck = (endpoint: { readonly path: string }, ids: ReadonlyArray<str
     (entries) => entries.length === ids.length,
     (entries) =>
       new DecodeError({
-        message: `${endpoint.path} answered ${entries.length} entries for ${ids.length} ids`,
+        subject: endpoint.path,
+        problem: `answered ${entries.length} entries for ${ids.length} ids`,
+        request: `POST ${endpoint.path}`,
         excerpt: `${entries.length} entries`,
         reason: "length",
         method: "POST",
@@ -83,9 +85,10 @@ const askRaw = (endpoint: BatchEndpoint<unknown, unknown>, execute: Transport["e
  * One lookup: a validated id, the rendered `fields` value, and its key and request in the response
  * cache (those of the lookup's own `GET` request, which its entry is checked against on read;
  * empty without a cache). Its answer is the JSON entry, stored as is once it has decoded, so a
- * cached answer is decoded exactly like a fresh one.
+ * cached answer is decoded exactly like a fresh one. (The persisted name stays "Lookup": stored
+ * entries keep their keys.)
  */
-export class Lookup extends Persistable.Class<{
+export class LookupRequest extends Persistable.Class<{
   payload: { readonly id: string; readonly fields: string; readonly key: string; readonly request: string }
   requestError: S2Error
 }>()("Lookup", {
@@ -95,8 +98,8 @@ export class Lookup extends Persistable.Class<{
 }) {}
 
 /** The calls one batch of requests needs: per field selection, chunks of distinct ids. */
-const calls = (entries: ReadonlyArray<Request.Entry<Lookup>>, size: number) => {
-  const byFields = new Map<string, Map<string, Array<Request.Entry<Lookup>>>>()
+const calls = (entries: ReadonlyArray<Request.Entry<LookupRequest>>, size: number) => {
+  const byFields = new Map<string, Map<string, Array<Request.Entry<LookupRequest>>>>()
   for (const entry of entries) {
     const { fields, id } = entry.request
     let byId = byFields.get(fields)
@@ -120,7 +123,7 @@ const calls = (entries: ReadonlyArray<Request.Entry<Lookup>>, size: number) => {
  * a batch call's retries and waits are those of every caller it answers, not only of the one whose
  * fiber it runs in.
  */
-const listenersOf = (batch: ReadonlyArray<Request.Entry<Lookup>>): Listener => {
+const listenersOf = (batch: ReadonlyArray<Request.Entry<LookupRequest>>): Listener => {
   const listeners = new Set(batch.map((entry) => Context.get(entry.context, Waits.Listener)))
   return (wait) => Effect.forEach(listeners, (listener) => listener(wait), { discard: true })
 }
@@ -134,17 +137,19 @@ export const resolver = (
   endpoint: BatchEndpoint<unknown, unknown>,
   execute: Transport["execute"],
   decode: (json: unknown) => Effect.Effect<unknown, S2Error>
-): RequestResolver.RequestResolver<Lookup> => {
+): RequestResolver.RequestResolver<LookupRequest> => {
   const call = askRaw(endpoint, execute)
   const notFound = (id: string) =>
     Exit.fail(
       new ObjectNotFound({
-        message: `${endpoint.noun} ${id} not found (null in the answer of POST ${endpoint.path})`,
+        subject: `${endpoint.noun} ${id}`,
+        problem: "not found (null in the answer)",
+        request: `POST ${endpoint.path}`,
         method: "POST",
         url: endpoint.path
       })
     )
-  return RequestResolver.make<Lookup>((batch) =>
+  return RequestResolver.make<LookupRequest>((batch) =>
     Effect.forEach(
       calls(batch, endpoint.size),
       ({ byId, fields, ids }) =>
@@ -177,7 +182,7 @@ export const resolver = (
       // retry apply to it, not that one caller's overrides; its waits go to every caller's listener.
       { concurrency: "unbounded", discard: true }
     ).pipe(
-      Effect.provideService(TransportModule.Overrides, {}),
+      Effect.provideService(TransportModule.CurrentOverrides, {}),
       Effect.provideService(Waits.Listener, listenersOf(batch))
     )
   )
@@ -241,8 +246,8 @@ export const loader = <A, I>(
     const store = cache === undefined
       ? undefined
       : yield* cache.persistence.make({ storeId: cache.storeId, timeToLive: cache.timeToLive })
-    const fetched = (lookup: Lookup) => Effect.request(lookup, batches)
-    const answer = (lookup: Lookup, retried: boolean): Effect.Effect<A, S2Error> =>
+    const fetched = (lookup: LookupRequest) => Effect.request(lookup, batches)
+    const answer = (lookup: LookupRequest, retried: boolean): Effect.Effect<A, S2Error> =>
       store === undefined
         ? Effect.map(fetched(lookup), (record) => record as A)
         : Effect.gen(function*() {
@@ -259,7 +264,7 @@ export const loader = <A, I>(
             drop: store.remove(lookup),
             again: Effect.suspend(() =>
               answer(
-                new Lookup({ id: lookup.id, fields: lookup.fields, key: lookup.key, request: lookup.request }),
+                new LookupRequest({ id: lookup.id, fields: lookup.fields, key: lookup.key, request: lookup.request }),
                 true
               )
             )
@@ -268,7 +273,7 @@ export const loader = <A, I>(
     return (id, fields, request) =>
       Effect.flatMap(
         cache === undefined ? Effect.succeed({ key: "", request: "" }) : cache.keyOf(request),
-        ({ key, request }) => answer(new Lookup({ id, fields, key, request }), false)
+        ({ key, request }) => answer(new LookupRequest({ id, fields, key, request }), false)
       )
   })
 

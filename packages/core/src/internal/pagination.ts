@@ -53,8 +53,10 @@ const brokenCursor = <P>(page: P, label: string, endpoint: string, cursor: strin
       page,
       Option.some(
         new ProtocolError({
-          message: `S2 ${label} (${endpoint}): the server's cursor ${cursor} ${why}; ` +
-            "the stream stops here rather than repeat or skip records",
+          subject: `the server's cursor ${cursor}`,
+          problem: why,
+          request: `S2 ${label}, ${endpoint}`,
+          advice: "the stream stops here rather than repeat or skip records",
           endpoint,
           cursor,
           reason: "cursor"
@@ -241,8 +243,10 @@ const stallGuard = (endpoint: string) => {
 
 const stall = (endpoint: string, what: string) =>
   new ProtocolError({
-    message: `S2 bulk search (${endpoint}) is not advancing: ${what}, whatever its tokens say; ` +
-      "the stream stops here rather than run on without end",
+    subject: "S2 bulk search",
+    problem: `is not advancing: ${what}, whatever its tokens say`,
+    request: endpoint,
+    advice: "the stream stops here rather than run on without end",
     endpoint,
     reason: "stalled"
   })

@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema"
+import type { WireRecord } from "../Paper.js"
 import { wireOf } from "./decode.js"
 
 /** Optional on the wire (absent when not asked for) and possibly `null`. */
@@ -9,8 +10,8 @@ export const field = <S extends Schema.Top>(schema: S) => Schema.optional(Schema
  * unknown fields preserved, in the wire's order, and no transformation of values: their own keys
  * are the wire object's and their values its values (nested records likewise), so the record
  * already is the JSON it was decoded from, and `JSON.stringify` of it gives the wire text back.
- * Copying it here (it once was `JSON.parse(JSON.stringify(record))`) cost a bulk harvest a third
- * of its CPU.
+ * Copying it here (`JSON.parse(JSON.stringify(record))`) would cost a bulk harvest a third of its
+ * CPU.
  *
  * The exception: a field named like a member of the record (`raw`, `keys`, `toString`, `then`,
  * `__proto__`…) is withheld from it, so data never shadows its API; such a record (and any record
@@ -35,20 +36,6 @@ export const authorSummary = {
   paperCount: field(Schema.Int),
   citationCount: field(Schema.Int),
   hIndex: field(Schema.Int)
-}
-
-/**
- * What every record has besides its fields: `raw` and `keys()`, written once for the ten record
- * classes.
- *
- * @category models
- * @since 1.0.0
- */
-export interface WireRecord {
-  /** The record as it came over the wire. */
-  readonly raw: Readonly<Record<string, unknown>>
-  /** The fields that came back. */
-  keys(): ReadonlyArray<string>
 }
 
 /** The record class {@link record} makes: a `Schema.Class` whose instances are {@link WireRecord}s. */

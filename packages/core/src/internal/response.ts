@@ -131,11 +131,14 @@ export interface Target {
 /** The error of a body over the bound, saying the size. */
 export const tooLarge = (over: TooLarge, max: number, target: Target, status: number): ProtocolError =>
   new ProtocolError({
-    message: `the response of ${target.method} ${target.url} is larger than maxResponseBytes (${formatBytes(max)}): ${
+    subject: "the response",
+    problem: `is larger than maxResponseBytes (${formatBytes(max)}): ${
       over.declared === undefined
         ? `stopped after ${formatBytes(over.read)}`
         : `content-length ${formatBytes(over.declared)}`
-    }; raise maxResponseBytes in the layer options if the answer is genuine`,
+    }`,
+    request: `HTTP ${status} from ${target.method} ${target.url}`,
+    advice: "raise maxResponseBytes in the layer options if the answer is genuine",
     reason: "tooLarge",
     status,
     ...target

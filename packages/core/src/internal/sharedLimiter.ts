@@ -254,7 +254,7 @@ export const make = (options: Resolved): Effect.Effect<Pace, InvalidOptions, Sco
     const shared: Pace = (task, target) =>
       slot.pipe(
         Effect.mapError(({ reason, why }) =>
-          new RateLimiterUnavailable({ message: `${why}; no request was sent`, store: options.label, reason })
+          new RateLimiterUnavailable({ problem: why, advice: "no request was sent", store: options.label, reason })
         ),
         Effect.flatMap(inSlot(task, target, options))
       )

@@ -7,8 +7,8 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
-import type { Answer, Responder, ResponseContext } from "../HttpStatus.js"
-import type { S2Error } from "../S2Error.js"
+import type { Answer, ResponseContext } from "../HttpStatus.js"
+import type { Responder, S2Error } from "../S2Error.js"
 import {
   BadQueryParameters,
   Forbidden,
@@ -77,8 +77,6 @@ const voices: {
 interface Told {
   readonly answer: Answer
   readonly voice: (typeof voices)[Responder]
-  /** `HTTP 503 from GET https://…` (with the responder's label). */
-  readonly heard: string
   /** The server's explanation, possibly empty. */
   readonly why: string
   readonly context: {
@@ -86,15 +84,13 @@ interface Told {
     readonly method: string
     readonly url: string
     readonly responder?: "fileHost"
-    /** The exchange as the messages name it (`heard`), so that no reader looks for it in them. */
+    /** The exchange: `HTTP 503 from GET https://…` (with the responder's label). */
     readonly request: string
   }
 }
 
-/** `why (heard)`, or `heard` alone when the server said nothing. */
-const said = ({ heard, why }: Told) => why === "" ? heard : `${why} (${heard})`
-/** `: why`, or nothing. */
-const then = ({ why }: Told) => why === "" ? "" : `: ${why}`
+/** The server's explanation as a part of the message, when it gave one. */
+const said = ({ why }: Told) => why === "" ? undefined : why
 const retryAfter = ({ answer }: Told) =>
   answer.retryAfterMillis === undefined ? {} : { retryAfterMillis: answer.retryAfterMillis }
 
@@ -108,43 +104,43 @@ const rules: ReadonlyArray<Rule> = [
   {
     // The API judges the request's input; a file host's 400 is about a link the client was given.
     matches: (status, responder) => status === 400 && responder === "api",
-    make: (told) => new BadQueryParameters({ message: said(told), refusedBy: "server", ...told.context })
+    make: (told) => new BadQueryParameters({ problem: said(told), refusedBy: "server", ...told.context })
   },
   {
     matches: (status) => status === 401 || status === 403,
-    make: (told) => new Forbidden({ message: `${said(told)}: ${told.voice.forbidden}`, ...told.context })
+    make: (told) => new Forbidden({ problem: said(told), advice: told.voice.forbidden, ...told.context })
   },
   {
     matches: (status) => status === 404,
-    make: (told) => new ObjectNotFound({ message: said(told), ...told.context })
+    make: (told) => new ObjectNotFound({ problem: said(told), ...told.context })
   },
   {
     matches: (status) => status === 429,
     make: (told) =>
-      new RateLimited({ message: `rate limited (${told.heard})${then(told)}`, ...told.context, ...retryAfter(told) })
+      new RateLimited({ problem: "rate limited", advice: said(told), ...told.context, ...retryAfter(told) })
   },
   {
     matches: (status) => status >= 500 && status <= 599,
     make: (told) =>
-      new ServerError({ message: `server error (${told.heard})${then(told)}`, ...told.context, ...retryAfter(told) })
+      new ServerError({ problem: "server error", advice: said(told), ...told.context, ...retryAfter(told) })
   },
   {
     matches: isRedirect,
-    make: ({ answer, context, heard, voice }) =>
+    make: ({ answer, context, voice }) =>
       new UnexpectedStatus({
-        message: `${heard}, a redirect to ${hostOf(answer.location, answer.url)}; ${
-          answer.notFollowed ?? voice.notFollowed
-        }`,
+        subject: context.request,
+        problem: `a redirect to ${hostOf(answer.location, answer.url)}`,
+        advice: answer.notFollowed ?? voice.notFollowed,
         ...context
       })
   },
   {
     // What a browser's fetch reports for a request it blocked (CORS) or lost: no answer at all.
     matches: (status) => status === 0,
-    make: ({ answer, context }) =>
+    make: ({ context }) =>
       new TransportError({
-        message: `${answer.method} ${answer.url} was blocked or lost before an answer (status 0): ` +
-          "in a browser usually CORS or a refused connection; see its console",
+        problem: "blocked or lost before an answer",
+        advice: "in a browser usually CORS or a refused connection; see its console",
         ...context
       })
   }
@@ -156,15 +152,16 @@ const rules: ReadonlyArray<Rule> = [
  */
 export const opaqueRedirect = (target: { readonly method: string; readonly url: string }): S2Error =>
   new UnexpectedStatus({
-    message: `${target.method} ${target.url} answered with a redirect whose status and location the browser ` +
-      `does not reveal (an opaque redirect); ${voices.api.notFollowed}`,
+    problem: "an opaque redirect: a redirect whose status and location the browser does not reveal",
+    advice: voices.api.notFollowed,
+    request: `HTTP 0 from ${target.method} ${target.url}`,
     status: 0,
     ...target
   })
 
 /** Any other status: 1xx, a 2xx other than the one expected, 3xx that are no redirect, other 4xx, 600+. */
 const unexpected = (told: Told): S2Error =>
-  new UnexpectedStatus({ message: `unexpected ${told.heard}${then(told)}`, ...told.context })
+  new UnexpectedStatus({ problem: "unexpected status", advice: said(told), ...told.context })
 
 export const toError = (answer: Answer): S2Error => {
   const { method, status, url } = answer
@@ -173,7 +170,6 @@ export const toError = (answer: Answer): S2Error => {
   const told: Told = {
     answer,
     voice,
-    heard: `HTTP ${status} from ${voice.label}${method} ${url}`,
     why: serverMessage(answer.body ?? ""),
     context: {
       status,

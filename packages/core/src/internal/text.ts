@@ -2,6 +2,7 @@
  * Values as messages quote them. Whatever a user or a server gave (an id of 120,000 characters, a
  * server's 8 KB explanation), a message built from it stays short.
  */
+import type { MessageParts } from "../S2Error.js"
 
 /**
  * At most `max` UTF-16 units, ending in "…" when cut (never splitting a surrogate pair). Only the
@@ -26,3 +27,18 @@ const everyUnsafe = new RegExp(unsafe.source, "gu")
 /** See `replaceUnsafe` in S2Error.ts. Most text has none: one scan, and no copy. */
 export const replaceUnsafe = (text: string, by: (char: string) => string): string =>
   unsafe.test(text) ? text.replace(everyUnsafe, by) : text
+
+const present = (part: string | undefined): part is string => part !== undefined && part !== ""
+
+/** See `composeMessage` in S2Error.ts. */
+export const compose = ({ advice, problem, request, subject }: MessageParts): string => {
+  // A subject that is the exchange itself leads, with the problem after a comma, and is not repeated.
+  const lead = present(subject) && subject === request
+  const head = lead
+    ? present(problem) ? `${subject}, ${problem}` : subject
+    : [subject, problem].filter(present).join(" ")
+  const named = lead || !present(request) ? head : head === "" ? request : `${head} (${request})`
+  if (!present(advice)) return named
+  if (named === "") return advice
+  return `${named}${present(subject) || present(request) ? ": " : "; "}${advice}`
+}

@@ -26,6 +26,7 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as Metrics from "../Metrics.js"
+import type { Overrides } from "../Overrides.js"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import { DecodeError, Timeout, TransportError } from "../S2Error.js"
@@ -76,17 +77,11 @@ export type Around = <A>(
   decode: (json: unknown) => Effect.Effect<A, DecodeError>
 ) => Effect.Effect<A, S2Error>
 
-/** The overrides a call or a scope sets with `withTimeout` / `withRetry`; absent fields leave the layer's. */
-export interface OverridesValue {
-  readonly timeout?: Duration.Duration
-  readonly retry?: RetryPolicy | false
-}
-
 /**
- * Overrides of time-out and retry for one call or one scope, set with `withTimeout` / `withRetry`.
- * A context reference rather than layer state, so it can be provided to an Effect or a Stream alike.
+ * The overrides in force for one call or one scope, set with `withTimeout` / `withRetry`. A context
+ * reference rather than layer state, so it can be provided to an Effect or a Stream alike.
  */
-export const Overrides: Context.Reference<OverridesValue> = Context.Reference<OverridesValue>(
+export const CurrentOverrides: Context.Reference<Overrides> = Context.Reference<Overrides>(
   "@s2-effect/core/Overrides",
   { defaultValue: () => ({}) }
 )
@@ -149,9 +144,8 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
     // A malformed answer: the parser's own words say what was wrong with it.
     const detail = reason === "malformed" ? innermostMessage(error.reason.cause) : undefined
     return new TransportError({
-      message: `${describeReason[reason](hostPort(target.url))}${
-        detail === undefined ? "" : ` (${detail})`
-      } (${where})`,
+      problem: `${describeReason[reason](hostPort(target.url))}${detail === undefined ? "" : ` (${detail})`}`,
+      request: where,
       reason,
       cause: error,
       ...target
@@ -159,9 +153,10 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
   }
   const detail = innermostMessage(error.reason.cause)
   return new TransportError({
-    message: `${where} failed at ${hostPort(target.url)}: ${excerpt(error.message, platformMessageLength)}${
+    problem: `failed at ${hostPort(target.url)}: ${excerpt(error.message, platformMessageLength)}${
       detail === undefined ? "" : ` (${detail})`
     }`,
+    request: where,
     cause: error,
     ...target
   })
@@ -258,8 +253,9 @@ const slowDecode = <A, I>(
   if (nestsDeeper(json, maxDepth)) {
     return Effect.fail(
       new DecodeError({
-        message: `the response of ${target.method} ${target.url} nests more than ${maxDepth} levels deep, ` +
-          `deeper than any record ${tooDeep}`,
+        subject: "the response",
+        problem: `nests more than ${maxDepth} levels deep, deeper than any record ${tooDeep}`,
+        request: `${target.method} ${target.url}`,
         excerpt: tooDeep,
         reason: "depth",
         ...target
@@ -276,9 +272,10 @@ const slowDecode = <A, I>(
   const issue = (reported ?? cause ?? result.failure).issue
   return Effect.fail(
     new DecodeError({
-      message: `the response of ${target.method} ${target.url} is not of the expected shape: ${
-        shown(() => formatIssue(issue), 1000, hide)
-      }`,
+      subject: "the response",
+      problem: "is not of the expected shape",
+      request: `${target.method} ${target.url}`,
+      advice: shown(() => formatIssue(issue), 1000, hide),
       excerpt: shown(() => JSON.stringify(hidden) ?? String(hidden), 500, hide),
       reason: "shape",
       cause,
@@ -324,13 +321,18 @@ const parseJson = (text: string, status: number, target: Target, hide: Hide) =>
       const start = excerpt(hide(text), 120)
       return brokeOff(text)
         ? new TransportError({
-          message: `the body of ${where} is not valid JSON; was it cut short? It starts: ${start}`,
+          subject: "the body",
+          problem: "is not valid JSON: was it cut short?",
+          request: `HTTP ${status} from ${target.method} ${target.url}`,
+          advice: `it starts: ${start}`,
           reason: "cutShort",
           status,
           ...target
         })
         : new DecodeError({
-          message: `the server answered ${where} with a body that is not JSON; it starts: ${start}`,
+          // The exchange inside the sentence, as `s2` and its users read it: no `request` part.
+          problem: `the server answered ${where} with a body that is not JSON`,
+          advice: `it starts: ${start}`,
           excerpt: start,
           reason: "notJson",
           status,
@@ -471,7 +473,8 @@ const timeoutOf = (timeout: Duration.Duration, target: Target) =>
     orElse: () =>
       Effect.fail(
         new Timeout({
-          message: `no response from ${target.method} ${target.url} within ${Duration.format(timeout)}`,
+          problem: `no response within ${Duration.format(timeout)}`,
+          request: `${target.method} ${target.url}`,
           timeoutMillis: Duration.toMillis(timeout),
           ...target
         })
@@ -523,7 +526,7 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
     )
 
   const execute = Effect.fnUntraced(function*<A, I>(request: S2Request, schema: Schema.Codec<A, I>) {
-    const overrides = yield* Effect.service(Overrides)
+    const overrides = yield* Effect.service(CurrentOverrides)
     const { path, target } = targetOf(config.apiUrl, request)
     const fetch = fetchJson(
       httpRequest(request, path),

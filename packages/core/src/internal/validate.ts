@@ -11,7 +11,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import { BadQueryParameters, InvalidOptions } from "../S2Error.js"
-import { excerpt } from "./text.js"
+import type { Check } from "../Validate.js"
+import { compose, excerpt } from "./text.js"
 
 /** A value a refusal quotes: JSON-quoted and cut, so that a huge value makes no huge message. */
 const quoted = (value: string): string => JSON.stringify(excerpt(value, 200))
@@ -31,14 +32,6 @@ export class Invalid extends Data.TaggedError("Invalid")<{
   readonly advice?: string
 }> {}
 
-/**
- * The answer of a check: the value, or an {@link Invalid}.
- *
- * @category models
- * @since 1.0.0
- */
-export type Check<A> = Result.Result<A, Invalid>
-
 export const refuse = (parameter: string, message: string): Check<never> =>
   Result.fail(new Invalid({ parameter, message }))
 
@@ -50,24 +43,25 @@ export const refuseParts = (
   Result.fail(
     new Invalid({
       parameter,
-      message: `${parts.subject} ${parts.problem}${parts.advice === undefined ? "" : `: ${parts.advice}`}`,
+      message: compose(parts),
       ...parts
     })
   )
 
-const partsOf = ({ advice, problem, subject }: Invalid) => ({
+/** The refusal's parts; a refusal given as one sentence is all problem. */
+const partsOf = ({ advice, message, problem, subject }: Invalid) => ({
   ...(subject === undefined ? {} : { subject }),
-  ...(problem === undefined ? {} : { problem }),
+  problem: problem ?? message,
   ...(advice === undefined ? {} : { advice })
 })
 
 /** A refusal of an operation's input: nothing was sent. */
 export const asInput = (invalid: Invalid): BadQueryParameters =>
-  new BadQueryParameters({ message: invalid.message, parameter: invalid.parameter, ...partsOf(invalid) })
+  new BadQueryParameters({ parameter: invalid.parameter, ...partsOf(invalid) })
 
 /** A refusal of the client's own settings. */
 export const asOption = (invalid: Invalid): InvalidOptions =>
-  new InvalidOptions({ message: invalid.message, option: invalid.parameter, ...partsOf(invalid) })
+  new InvalidOptions({ option: invalid.parameter, ...partsOf(invalid) })
 
 export const isInvalidOptions = (u: unknown): u is InvalidOptions => u instanceof InvalidOptions
 
@@ -91,8 +85,16 @@ export const wholeNumber = (
 ): Check<number> => {
   if (Number.isSafeInteger(n) && n >= range.min && (range.max === undefined || n <= range.max)) return Result.succeed(n)
   return range.max === undefined
-    ? refuse(parameter, `${parameter} ${n} is invalid: give a whole number ≥ ${range.min}`)
-    : refuse(parameter, `${parameter} ${n} is out of range: give a whole number from ${range.min} to ${range.max}`)
+    ? refuseParts(parameter, {
+      subject: `${parameter} ${n}`,
+      problem: "is invalid",
+      advice: `give a whole number ≥ ${range.min}`
+    })
+    : refuseParts(parameter, {
+      subject: `${parameter} ${n}`,
+      problem: "is out of range",
+      advice: `give a whole number from ${range.min} to ${range.max}`
+    })
 }
 
 /** A page or result size: 1 to `max`. */
@@ -101,14 +103,20 @@ export const limit = (limit: number, max: number, parameter = "limit"): Check<nu
 
 /** A number > 0, fractions allowed (a rate). */
 export const positiveNumber = (parameter: string, n: number): Check<number> =>
-  Number.isFinite(n) && n > 0 ? Result.succeed(n) : refuse(parameter, `${parameter} ${n} is invalid: give a number > 0`)
+  Number.isFinite(n) && n > 0
+    ? Result.succeed(n)
+    : refuseParts(parameter, { subject: `${parameter} ${n}`, problem: "is invalid", advice: "give a number > 0" })
 
 /** A duration > 0, in any form `Duration` reads ("30 seconds", 500, …). */
 export const positiveDuration = (parameter: string, input: Duration.Input): Check<Duration.Duration> => {
   const duration = Duration.fromInput(input)
   return Option.isSome(duration) && Duration.isGreaterThan(duration.value, Duration.zero)
     ? Result.succeed(duration.value)
-    : refuse(parameter, `${parameter} ${String(input)} is invalid: give a positive duration such as "30 seconds"`)
+    : refuseParts(parameter, {
+      subject: `${parameter} ${String(input)}`,
+      problem: "is invalid",
+      advice: `give a positive duration such as "30 seconds"`
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,7 +221,13 @@ export const enumList = <A extends string>(
   allowed: ReadonlyArray<A>,
   escape: string
 ): Check<string> => {
-  if (given.length === 0) return refuse(parameter, `${parameter} is empty: omit it, or give at least one value`)
+  if (given.length === 0) {
+    return refuseParts(parameter, {
+      subject: parameter,
+      problem: "is empty",
+      advice: "omit it, or give at least one value"
+    })
+  }
   const values = given.map((value) => typeof value === "string" ? value : value.name)
   if (values.some((value) => value.trim() === "" || value.includes(","))) {
     return refuse(parameter, `${parameter} values must be non-empty and without commas`)
@@ -420,7 +434,9 @@ export const ids = (
   check: (id: string, parameter: string) => Check<string>,
   parameter: string
 ): Check<ReadonlyArray<string>> => {
-  if (list.length === 0) return refuse(parameter, `${parameter} is empty: give at least one id`)
+  if (list.length === 0) {
+    return refuseParts(parameter, { subject: parameter, problem: "is empty", advice: "give at least one id" })
+  }
   for (let i = 0; i < list.length; i++) {
     const checked = check(list[i]!, `${parameter}[${i}]`)
     if (Result.isFailure(checked)) return Result.fail(checked.failure)

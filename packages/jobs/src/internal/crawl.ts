@@ -35,7 +35,7 @@ interface State {
   next: Array<string>
 }
 
-const invalid = (parameter: string, message: string) => new BadQueryParameters({ message, parameter })
+const invalid = (parameter: string, problem: string) => new BadQueryParameters({ problem, parameter })
 
 const validate = (seeds: ReadonlyArray<string>, o: CitationGraph.CrawlOptions) => {
   if (!["citations", "references", "both"].includes(o.direction)) {

@@ -97,7 +97,7 @@ interface State {
   stopped: boolean
 }
 
-const invalid = (parameter: string, message: string) => new BadQueryParameters({ message, parameter })
+const invalid = (parameter: string, problem: string) => new BadQueryParameters({ problem, parameter })
 
 const validate = (seeds: ReadonlyArray<string>, options: CitationGraph.RelatedOptions) => {
   const { maxCandidates = defaults.maxCandidates, maxPages = defaults.maxPages, top = defaults.top } = options
@@ -415,7 +415,8 @@ const read = Effect.fnUntraced(function*(
   if (state.seeds.size === 0 && state.unusableSeeds.length > 0) {
     return yield* Effect.fail(
       new DecodeError({
-        message: `related papers: the server named every seed found with an id no request can carry (first: ${
+        subject: "related papers",
+        problem: `the server named every seed found with an id no request can carry (first: ${
           JSON.stringify(state.unusableSeeds[0])
         })`,
         excerpt: excerpt(JSON.stringify(state.unusableSeeds[0]), 100)

@@ -329,9 +329,9 @@ const ask = (job: Job, from: number, notes: Notes | undefined): Effect.Effect<Fo
         Effect.andThen(askOnce(job, 0, undefined)),
         Effect.filterOrFail(found, (again) =>
           new UnexpectedStatus({
-            message: `the file host (GET ${FileHost.withoutQuery(job.url)}) answered the whole file with ${
-              again._tag === "Restart" ? again.why : "no usable range"
-            }`,
+            subject: "the file host",
+            problem: `answered the whole file with ${again._tag === "Restart" ? again.why : "no usable range"}`,
+            request: `HTTP 206 from GET ${FileHost.withoutQuery(job.url)}`,
             status: 206,
             method: "GET",
             url: FileHost.withoutQuery(job.url),
@@ -347,7 +347,9 @@ const finish = (job: Job, total: number | undefined): Effect.Effect<Event, Failu
     if (total !== undefined && size !== total) {
       // Retryable: the next attempt resumes from what is on disk.
       return yield* new TransportError({
-        message: `the body of ${FileHost.withoutQuery(job.url)} was cut short: ${size} of ${total} bytes`,
+        subject: "the body",
+        problem: `was cut short: ${size} of ${total} bytes`,
+        request: `GET ${FileHost.withoutQuery(job.url)}`,
         reason: "cutShort",
         method: "GET",
         url: FileHost.withoutQuery(job.url),

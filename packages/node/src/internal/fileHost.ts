@@ -66,9 +66,8 @@ const detail = (reason: HttpClientError.HttpClientErrorReason): string | undefin
 const transportError = (error: HttpClientError.HttpClientError, target: Target): TransportError => {
   const why = detail(error.reason)
   return new TransportError({
-    message: `${target.method} ${target.url} failed: ${reasonName(error.reason)}${
-      why === undefined ? "" : ` (${why})`
-    }`,
+    problem: `failed: ${reasonName(error.reason)}${why === undefined ? "" : ` (${why})`}`,
+    request: `${target.method} ${target.url}`,
     // Broken while the body was read: the host was there, so it gets the server-failure budget.
     ...("response" in error.reason ? { reason: "cutShort" as const } : {}),
     responder: "fileHost",
@@ -78,7 +77,9 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target):
 
 const timeoutError = (target: Target, idle: Duration.Duration): Timeout =>
   new Timeout({
-    message: `the file host sent nothing for ${Duration.format(idle)} (${target.method} ${target.url})`,
+    subject: "the file host",
+    problem: `sent nothing for ${Duration.format(idle)}`,
+    request: `${target.method} ${target.url}`,
     timeoutMillis: Duration.toMillis(idle),
     responder: "fileHost",
     ...target

@@ -151,7 +151,8 @@ const makeAttempt = (options: Options): Attempt => {
       orElse: () =>
         Effect.fail(
           new Timeout({
-            message: `the stub of ${name} did not answer within ${Duration.format(timeout)}`,
+            subject: `the stub of ${name}`,
+            problem: `did not answer within ${Duration.format(timeout)}`,
             timeoutMillis: Duration.toMillis(timeout)
           })
         )
@@ -171,7 +172,11 @@ const lookup =
       if (!Array.isArray(handler)) return given(handler, args)
       const id = String(args[0])
       return handler.find((record: AnyRecord) => spec.match(id, record)) ??
-        new ObjectNotFound({ message: `${spec.noun} ${id} is not among the records stubbed for ${name}`, status: 404 })
+        new ObjectNotFound({
+          subject: `${spec.noun} ${id}`,
+          problem: `is not among the records stubbed for ${name}`,
+          status: 404
+        })
     })
 
 const batch = (attempt: Attempt, name: string, spec: LookupSpec, handler: Given) =>
@@ -188,7 +193,8 @@ const batch = (attempt: Attempt, name: string, spec: LookupSpec, handler: Given)
     // As the client: with returnNotFound, none found is an answer.
     if (found.length === 0 && batchOptions["returnNotFound"] !== true) {
       return yield* new ObjectNotFound({
-        message: `none of the ${ids.length} ${spec.noun} id(s) was found (first: ${JSON.stringify(ids[0])})`
+        subject: `none of the ${ids.length} ${spec.noun} id(s)`,
+        problem: `was found (first: ${JSON.stringify(ids[0])})`
       })
     }
     return batchOptions["returnNotFound"] === true ? { found, notFound } : found

@@ -14,7 +14,9 @@ import {
   type PaperCore,
   paperCore,
   paperIdOf,
-  paperIdPrefixOf
+  paperIdPrefixOf,
+  pieceText,
+  textPiecesAt
 } from "./generate.js"
 import { buildGraph, type Graph } from "./graph.js"
 import { landmarkAuthorCore, landmarkAuthors, landmarkCount, landmarkPaperCore } from "./landmarks.js"
@@ -74,7 +76,9 @@ export class CorpusImpl implements Api.Corpus {
     this.authors = authors
     const papers: Array<PaperCore> = new Array(this.size)
     const firstLandmark = this.size - landmarks
-    for (let i = 0; i < firstLandmark; i++) papers[i] = paperCore(this.seed, i, this.universe, generatedAuthors, true)
+    for (let i = 0; i < firstLandmark; i++) {
+      papers[i] = paperCore(this.seed, i, this.universe, generatedAuthors, "stored")
+    }
     for (let k = 0; k < landmarks; k++) {
       const i = firstLandmark + k
       const slot = { paperId: paperIdOf(this.seed, i, this.universe), corpusId: corpusIdOf(this.seed, i) }
@@ -105,17 +109,23 @@ export class CorpusImpl implements Api.Corpus {
     for (const p of papers) for (const a of p.authors) this.authorPapers[fill[a]!++] = p.index
     this.authorCitationCount = new Float64Array(this.authorCount)
     this.authorHIndex = new Int32Array(this.authorCount)
-    const counts: Array<number> = []
+    // Each author's papers' citation counts, sorted ascending in place (a typed array sorts
+    // numbers without a comparator); the h-index read from the top.
+    const counts = new Int32Array(this.authorPapers.length)
+    for (let k = 0; k < counts.length; k++) counts[k] = this.graph.citationCount[this.authorPapers[k]!]!
     for (let j = 0; j < this.authorCount; j++) {
-      counts.length = 0
-      for (let k = this.authorPaperStart[j]!; k < this.authorPaperStart[j + 1]!; k++) {
-        counts.push(this.graph.citationCount[this.authorPapers[k]!]!)
-      }
-      counts.sort((a, b) => b - a)
+      const from = this.authorPaperStart[j]!
+      const to = this.authorPaperStart[j + 1]!
+      const own = counts.subarray(from, to)
+      if (own.length > 1) own.sort()
       let h = 0
-      while (h < counts.length && counts[h]! > h) h++
+      let sum = 0
+      for (let k = to - 1; k >= from; k--) {
+        if (counts[k]! > h) h++
+        sum += counts[k]!
+      }
       this.authorHIndex[j] = h
-      this.authorCitationCount[j] = counts.reduce((a, b) => a + b, 0)
+      this.authorCitationCount[j] = sum
     }
   }
 
@@ -243,9 +253,14 @@ export class CorpusImpl implements Api.Corpus {
 
   private indexBuilder(): SearchIndexBuilder {
     if (this.builder === undefined) {
+      // Generated papers' text is read as the pieces it is made of; landmarks' as text.
+      const generated = this.size - this.landmarks.length
       this.builder = new SearchIndexBuilder(this.size, (i, field) => {
         const p = this.papers[i]!
         return field === "title" ? p.title : p.abstract ?? ""
+      }, {
+        text: pieceText,
+        pieces: (i, title, abstract) => i < generated && (textPiecesAt(this.seed, i, title, abstract), true)
       })
     }
     return this.builder

@@ -5,6 +5,19 @@
 import type { AuthorCore, PaperCore } from "../../Corpus.js"
 import { at, hash, Rng, unit } from "../prng.js"
 import {
+  capitalize,
+  drawn,
+  drawSlots,
+  fill,
+  fillPieces,
+  partsOf,
+  type PieceList,
+  pieceText,
+  render,
+  skipFill,
+  SPACE_PIECE
+} from "./patterns.js"
+import {
   AFFILIATIONS,
   FIELDS_OF_STUDY,
   FIRST_NAMES,
@@ -21,6 +34,7 @@ const SALT_PAPER = 0x5eed01
 const SALT_AUTHOR = 0x5eed02
 
 export type { AuthorCore, PaperCore }
+export { type PieceList, pieceText }
 
 const TOTAL_WEIGHT = TOPICS.reduce((n, t) => n + t.weight, 0)
 
@@ -33,58 +47,28 @@ const pickTopic = (rng: Rng): number => {
   return TOPICS.length - 1
 }
 
-const capitalize = (s: string): string => s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1)
-
-/** A `{slot}` of a pattern: which list it draws from, and whether the word is capitalised. */
-interface Slot {
-  readonly list: "nouns" | "adjectives" | "methods"
-  readonly capital: boolean
-}
-
 /**
- * Patterns split once into their text and slots: filling them by `String.prototype.replace` with a
- * regular expression, per sentence of every abstract, was most of a 100,000-paper corpus's build.
+ * A title, one string per combination of topic, pattern and words, which every paper of that
+ * combination shares: made once, not once per paper.
  */
-const compiled = new Map<string, ReadonlyArray<string | Slot>>()
-
-const compile = (pattern: string): ReadonlyArray<string | Slot> => {
-  const parts: Array<string | Slot> = []
-  let last = 0
-  for (const match of pattern.matchAll(/\{(\w+)\}/g)) {
-    const key = match[1]!
-    const lower = key.toLowerCase()
-    parts.push(pattern.slice(last, match.index), {
-      list: lower.startsWith("noun") ? "nouns" : lower === "adj" ? "adjectives" : "methods",
-      capital: key[0] === key[0]!.toUpperCase()
-    })
-    last = match.index + match[0].length
+const titles = new Map<number, string>()
+/** More than any list of words has: a base to number drawn words in. */
+const WORDS = 1 +
+  Math.max(...TOPICS.flatMap((topic) => [topic.nouns, topic.adjectives, topic.methods].map((l) => l.length)))
+const titleOf = (rng: Rng, topicIndex: number, topic: Topic): string => {
+  const pattern = rng.int(TITLE_PATTERNS.length)
+  const parts = partsOf(at(TITLE_PATTERNS, pattern))
+  const slots = drawSlots(parts, topic, rng)
+  // The words in base WORDS, then topic and pattern, which say how many words there are.
+  let number = 0
+  for (let k = 0; k < slots; k++) number = number * WORDS + drawn[k]!
+  number = (number * TOPICS.length + topicIndex) * TITLE_PATTERNS.length + pattern
+  let title = titles.get(number)
+  if (title === undefined) {
+    if (titles.size >= 1 << 20) titles.clear()
+    titles.set(number, title = flat(capitalize(render(parts, topic))))
   }
-  parts.push(pattern.slice(last))
-  return parts
-}
-
-const partsOf = (pattern: string): ReadonlyArray<string | Slot> => {
-  let parts = compiled.get(pattern)
-  if (parts === undefined) compiled.set(pattern, parts = compile(pattern))
-  return parts
-}
-
-const fill = (pattern: string, topic: Topic, rng: Rng): string => {
-  const parts = partsOf(pattern)
-  let out = ""
-  for (const part of parts) {
-    if (typeof part === "string") out += part
-    else {
-      const word = rng.pick(topic[part.list])
-      out += part.capital ? capitalize(word) : word
-    }
-  }
-  return out
-}
-
-/** Takes the draws `fill` would take for `pattern` (one per slot), without making its text. */
-const skipFill = (pattern: string, rng: Rng): void => {
-  for (const part of partsOf(pattern)) if (typeof part !== "string") rng.next()
+  return title
 }
 
 /** Corpus ids grow with the index (stride 23) so a corpus id maps back to its index in O(1). */
@@ -161,40 +145,83 @@ export const abstractAt = (seed: number, i: number): string | null => {
   return abstractOf(rng, topic)
 }
 
-/*
- * A stored paper's abstract is an enumerable getter that makes it again when read: abstracts are
- * most of a corpus's text (about 100 MB for 200,000 papers) and of the time to generate it, and
- * most are never read. One getter per seed, so that every paper of a corpus shares one hidden class.
+/**
+ * Paper `i`'s title and abstract as pieces (see {@link pieceText}), from the same draws as
+ * `paperCore`: the title's, then the abstract's sentences joined by a space (none: no abstract).
  */
-const lazyAbstracts = new Map<number, PropertyDescriptor>()
-const lazyAbstract = (seed: number): PropertyDescriptor => {
-  let descriptor = lazyAbstracts.get(seed)
-  if (descriptor === undefined) {
-    if (lazyAbstracts.size >= 64) lazyAbstracts.clear()
-    lazyAbstracts.set(
-      seed,
-      descriptor = {
-        enumerable: true,
-        get(this: PaperCore): string | null {
-          return abstractAt(seed, this.index)
-        }
+export const textPiecesAt = (seed: number, i: number, title: PieceList, abstract: PieceList): void => {
+  const rng = new Rng(hash(seed, i, SALT_PAPER))
+  const topic = at(TOPICS, pickTopic(rng))
+  fillPieces(rng.pick(TITLE_PATTERNS), topic, rng, title)
+  if (!rng.chance(0.88)) return
+  const n = 3 + rng.int(3)
+  for (let k = 0; k < n; k++) {
+    if (k > 0) abstract.push(SPACE_PIECE)
+    fillPieces(rng.pick(SENTENCE_PATTERNS), topic, rng, abstract)
+  }
+}
+
+/*
+ * A stored paper's abstract, external ids and TLDR are enumerable getters that make them again
+ * when read: abstracts are most of a corpus's text (about 100 MB for 200,000 papers) and of the
+ * time to generate it, the external ids and TLDRs a third of what else a paper holds, and most are
+ * never read. One set of getters per corpus, so that every paper of a corpus shares its hidden classes.
+ */
+type Getters = Readonly<Record<"abstract" | "externalIds" | "tldr", PropertyDescriptor>>
+const getters = new Map<string, Getters>()
+const gettersOf = (seed: number, universe: number, authorCount: number): Getters => {
+  if (
+    last.getters !== undefined && last.seed === seed && last.universe === universe && last.authorCount === authorCount
+  ) {
+    return last.getters
+  }
+  const key = `${seed} ${universe} ${authorCount}`
+  let found = getters.get(key)
+  if (found === undefined) {
+    if (getters.size >= 64) getters.clear()
+    const parts = (paper: PaperCore): PaperCore => paperCore(seed, paper.index, universe, authorCount, "parts")
+    const getter = (get: (paper: PaperCore) => unknown): PropertyDescriptor => ({
+      enumerable: true,
+      get(this: PaperCore) {
+        return get(this)
+      }
+    })
+    getters.set(
+      key,
+      found = {
+        abstract: getter((paper) => abstractAt(seed, paper.index)),
+        externalIds: getter((paper) => parts(paper).externalIds),
+        tldr: getter((paper) => parts(paper).tldr)
       }
     )
   }
-  return descriptor
+  last = { seed, universe, authorCount, getters: found }
+  return found
 }
+/** The getters asked last: a corpus asks for its own once per paper. */
+let last: {
+  readonly seed: number
+  readonly universe: number
+  readonly authorCount: number
+  readonly getters?: Getters
+} = { seed: -1, universe: -1, authorCount: -1 }
 
 /** A date in `year`: none for 12%, January 1st for 18% (a year-only date), else a day of the year. */
 const dateOf = (rng: Rng, year: number): { readonly month: number; readonly publicationDate: string | null } => {
   const dateRoll = rng.float()
   const month = 1 + rng.int(12)
   const day = 1 + rng.int(28)
-  const publicationDate = dateRoll < 0.12
-    ? null
-    : dateRoll < 0.3
-    ? `${year}-01-01`
-    : `${year}-${pad(month)}-${pad(day)}`
+  const publicationDate = dateRoll < 0.12 ? null : dateRoll < 0.3 ? dateText(year, 1, 1) : dateText(year, month, day)
   return { month, publicationDate }
+}
+
+/** `YYYY-MM-DD`, one string per date that every paper of that date shares. */
+const dates = new Map<number, string>()
+const dateText = (year: number, month: number, day: number): string => {
+  const key = year * 10000 + month * 100 + day
+  let text = dates.get(key)
+  if (text === undefined) dates.set(key, text = `${year}-${pad(month)}-${pad(day)}`)
+  return text
 }
 
 /** What a paper's external ids are made of. */
@@ -216,27 +243,47 @@ const idWord = (short: string, drop: RegExp): string => {
   return word
 }
 
-const externalIdsOf = (rng: Rng, paper: IdParts, corpusId: number): Record<string, string | number> => {
+/** A paper's external ids; with `make` false, only their draws are taken (no id is made). */
+const externalIdsOf = (
+  rng: Rng,
+  paper: IdParts,
+  corpusId: number,
+  make: boolean
+): Record<string, string | number> | null => {
   const { i, month, topic, topicIndex, venue, year } = paper
   const externalIds: Record<string, string | number> = {}
-  const yy = pad(year % 100)
+  const yy = (): string => pad(year % 100)
   if (topic.fields.includes("Computer Science") && rng.chance(0.6)) {
-    externalIds.DBLP = `${venue?.type === "conference" ? "conf" : "journals"}/${
-      idWord(venue?.short ?? "corr", /[^a-z]/g)
-    }/${rng.pick(LAST_NAMES)}${yy}-${i}`
+    const last = rng.pick(LAST_NAMES)
+    if (make) {
+      externalIds.DBLP = `${venue?.type === "conference" ? "conf" : "journals"}/${
+        idWord(venue?.short ?? "corr", /[^a-z]/g)
+      }/${last}${yy()}-${i}`
+    }
   }
-  if (rng.chance(0.7)) externalIds.MAG = String(1000000000 + i * 97 + rng.int(97))
-  if (topic.arxiv && year >= 1992 && rng.chance(0.4)) externalIds.ArXiv = `${yy}${pad(month)}.${pad(i, 5)}`
-  if (venue?.host === "aclweb.org") externalIds.ACL = `${String.fromCharCode(65 + rng.int(26))}${yy}-${i}`
-  if (rng.chance(0.75)) {
+  if (rng.chance(0.7)) {
+    const n = rng.int(97)
+    if (make) externalIds.MAG = String(1000000000 + i * 97 + n)
+  }
+  if (topic.arxiv && year >= 1992 && rng.chance(0.4) && make) externalIds.ArXiv = `${yy()}${pad(month)}.${pad(i, 5)}`
+  if (venue?.host === "aclweb.org") {
+    const letter = rng.int(26)
+    if (make) externalIds.ACL = `${String.fromCharCode(65 + letter)}${yy()}-${i}`
+  }
+  if (rng.chance(0.75) && make) {
     externalIds.DOI = `10.${1000 + (hash(topicIndex, venue?.short.length ?? 0) % 9000)}/${
       idWord(venue?.short ?? "s2", /[^a-z0-9]/g)
     }.${year}.${i}`
   }
   if (topic.pubmed && rng.chance(0.8)) {
-    externalIds.PubMed = String(10000000 + i * 3 + rng.int(3))
-    if (rng.chance(0.5)) externalIds.PubMedCentral = String(1000000 + i)
+    const n = rng.int(3)
+    const central = rng.chance(0.5)
+    if (make) {
+      externalIds.PubMed = String(10000000 + i * 3 + n)
+      if (central) externalIds.PubMedCentral = String(1000000 + i)
+    }
   }
+  if (!make) return null
   externalIds.CorpusId = corpusId
   return externalIds
 }
@@ -261,15 +308,41 @@ const internStrings = (items: ReadonlyArray<string>): ReadonlyArray<string> =>
   intern(items, `s\u0000${items.join("\u0000")}`)
 
 /** A paper's fields of study, drawn as before; its arrays are made once per combination. */
-const fieldsOf = (rng: Rng, topic: Topic): Pick<PaperCore, "fieldsOfStudy" | "s2FieldsOfStudy"> => {
-  const primary = rng.pick(topic.fields)
-  let second: string | undefined
+const fieldsOf = (rng: Rng, topic: Topic, topicIndex: number): FieldsOf => {
+  // Drawn as `rng.pick` draws (an index), so that the combination has a number to look it up by.
+  const p = rng.int(topic.fields.length)
+  const primary = at(topic.fields, p)
+  let s = -1
   const external = rng.chance(0.88)
   if (external) {
-    const drawn = rng.pick(topic.fields)
-    if (drawn !== primary && rng.chance(0.5)) second = drawn
+    const drawn = rng.int(topic.fields.length)
+    if (at(topic.fields, drawn) !== primary && rng.chance(0.5)) s = drawn
   }
-  const model = rng.chance(0.3) ? rng.pick(FIELDS_OF_STUDY) : undefined
+  const m = rng.chance(0.3) ? rng.int(FIELDS_OF_STUDY.length) : -1
+  const n = FIELDS_PER_TOPIC
+  const number = (((topicIndex * n + p) * (n + 1) + s + 1) * (FIELDS_OF_STUDY.length + 1) + m + 1) * 2 +
+    (external ? 1 : 0)
+  let found = fieldsByNumber.get(number)
+  if (found === undefined) {
+    found = fieldsNamed(
+      external,
+      primary,
+      s < 0 ? undefined : at(topic.fields, s),
+      m < 0 ? undefined : at(FIELDS_OF_STUDY, m)
+    )
+    fieldsByNumber.set(number, found)
+  }
+  return found
+}
+const fieldsByNumber = new Map<number, FieldsOf>()
+const FIELDS_PER_TOPIC = Math.max(...TOPICS.map((topic) => topic.fields.length))
+
+const fieldsNamed = (
+  external: boolean,
+  primary: string,
+  second: string | undefined,
+  model: string | undefined
+): FieldsOf => {
   const key = `f\u0000${external ? 1 : 0}\u0000${primary}\u0000${second ?? ""}\u0000${model ?? ""}`
   let found = shared.get(key) as FieldsOf | undefined
   if (found === undefined) {
@@ -291,17 +364,24 @@ const fieldsOf = (rng: Rng, topic: Topic): Pick<PaperCore, "fieldsOfStudy" | "s2
 }
 type FieldsOf = Pick<PaperCore, "fieldsOfStudy" | "s2FieldsOfStudy">
 
+const PUBMED_TYPES = ["Review", "ClinicalTrial", "CaseReport", "MetaAnalysis", "Study"]
+
 const publicationTypesOf = (rng: Rng, topic: Topic, venue: Venue | null): ReadonlyArray<string> | null => {
   if (!rng.chance(0.8)) return null
-  const publicationTypes = [venue?.type === "conference" ? "Conference" : "JournalArticle"]
-  if (rng.chance(0.25)) {
-    const extra = rng.pick(
-      topic.pubmed ? ["Review", "ClinicalTrial", "CaseReport", "MetaAnalysis", "Study"] : PUBLICATION_TYPES
-    )
-    if (!publicationTypes.includes(extra)) publicationTypes.push(extra)
+  const conference = venue?.type === "conference"
+  const extras = topic.pubmed ? PUBMED_TYPES : PUBLICATION_TYPES
+  // Drawn as `rng.pick` draws, so that the combination has a number to look it up by.
+  const extra = rng.chance(0.25) ? rng.int(extras.length) : -1
+  const number = ((extra + 1) * 2 + (topic.pubmed ? 1 : 0)) * 2 + (conference ? 1 : 0)
+  let found = typesByNumber.get(number)
+  if (found === undefined) {
+    const publicationTypes = [conference ? "Conference" : "JournalArticle"]
+    if (extra >= 0 && !publicationTypes.includes(at(extras, extra))) publicationTypes.push(at(extras, extra))
+    typesByNumber.set(number, found = internStrings(publicationTypes))
   }
-  return internStrings(publicationTypes)
+  return found
 }
+const typesByNumber = new Map<number, ReadonlyArray<string>>()
 
 /** Heavy-tailed author choice: a few prolific authors, many with one or two papers. */
 const authorsOf = (rng: Rng, authorCount: number): Array<number> => {
@@ -320,19 +400,34 @@ const openAccessOf = (rng: Rng, venue: Venue | null, paperId: string): PaperCore
   return { url: `https://${venue?.host ?? "arxiv.org"}/pdf/${paperId.slice(0, 12)}.pdf`, status }
 }
 
-const tldrOf = (rng: Rng, topic: Topic, abstract: string | null): string | null =>
-  abstract !== null && rng.chance(0.7)
-    ? `This paper ${rng.pick(["shows", "proposes", "studies", "argues"])} that ${
-      fill("{method} improves {adj} {noun}", topic, rng)
-    }.`
-    : null
+const TLDR_VERBS = ["shows", "proposes", "studies", "argues"]
+const TLDR_PATTERN = "{method} improves {adj} {noun}"
+
+/** A paper's TLDR; with `make` false, only its draws are taken, and `LAZY` stands for a TLDR. */
+const tldrOf = (rng: Rng, topic: Topic, abstract: string | null, make: boolean): string | null => {
+  if (abstract === null || !rng.chance(0.7)) return null
+  const verb = rng.pick(TLDR_VERBS)
+  if (!make) {
+    skipFill(TLDR_PATTERN, rng)
+    return LAZY
+  }
+  return `This paper ${verb} that ${fill(TLDR_PATTERN, topic, rng)}.`
+}
 
 const journalOf = (rng: Rng, venue: Venue | null, year: number): PaperCore["journal"] =>
   venue === null
     ? null
     : rng.chance(0.5)
-    ? { name: venue.name }
+    ? journalNamed(venue)
     : { name: venue.name, volume: String(1 + (year % 60)), pages: `${1 + rng.int(900)}-${901 + rng.int(99)}` }
+
+/** A journal of a name only: one frozen object per venue, which its papers share. */
+const journals = new Map<Venue, PaperCore["journal"]>()
+const journalNamed = (venue: Venue): PaperCore["journal"] => {
+  let journal = journals.get(venue)
+  if (journal === undefined) journals.set(venue, journal = Object.freeze({ name: venue.name }))
+  return journal
+}
 
 /**
  * The same text as one flat string. Built by concatenation, a short string is a tree of pieces
@@ -355,52 +450,60 @@ const flatValues = (ids: Record<string, string | number>): Record<string, string
   return ids
 }
 
-/** Marks an abstract made when read (a made one is never empty). */
+/** Marks a text made when read (a made one is never empty). */
 const LAZY = ""
 
 /**
- * Paper `i`. `lazy`: its abstract is made when read (see `lazyAbstract`), for the papers a corpus
- * keeps; the text read is the same.
+ * What `paperCore` makes: `all` of it; for a paper a corpus `stores`, its abstract, external ids
+ * and TLDR are getters that make them when read (see `gettersOf`); `parts` is all but the abstract,
+ * which those getters read. The same draws and the same values read in each.
  */
+export type Make = "all" | "stored" | "parts"
+
+/** Paper `i`, made as `make` says. */
 export const paperCore = (
   seed: number,
   i: number,
   universe: number,
   authorCount: number,
-  lazy = false
+  make: Make = "all"
 ): PaperCore => {
+  const stored = make === "stored"
   const rng = new Rng(hash(seed, i, SALT_PAPER))
   const topicIndex = pickTopic(rng)
   const topic = at(TOPICS, topicIndex)
-  const title = capitalize(fill(rng.pick(TITLE_PATTERNS), topic, rng))
-  const abstract = lazy ? (skipAbstract(rng) ? LAZY : null) : abstractOf(rng, topic)
+  const title = titleOf(rng, topicIndex, topic)
+  const abstract = make === "all" ? abstractOf(rng, topic) : skipAbstract(rng) ? LAZY : null
   const year = pickYear(rng)
   const { month, publicationDate } = dateOf(rng, year)
   const venue = rng.chance(0.85) ? rng.pick(topic.venues) : null
   const paperId = paperIdOf(seed, i, universe)
   const corpusId = corpusIdOf(seed, i)
-  const externalIds = externalIdsOf(rng, { i, topic, topicIndex, venue, year, month }, corpusId)
-  const { fieldsOfStudy, s2FieldsOfStudy } = fieldsOf(rng, topic)
+  const externalIds = externalIdsOf(rng, { i, topic, topicIndex, venue, year, month }, corpusId, !stored)
+  const { fieldsOfStudy, s2FieldsOfStudy } = fieldsOf(rng, topic, topicIndex)
   const publicationTypes = publicationTypesOf(rng, topic, venue)
   const authors = authorsOf(rng, authorCount)
   const openAccess = openAccessOf(rng, venue, paperId)
-  const tldr = tldrOf(rng, topic, abstract)
+  const tldr = tldrOf(rng, topic, abstract, !stored)
   const journal = journalOf(rng, venue, year)
+  const lazy = stored ? gettersOf(seed, universe, authorCount) : undefined
   // Built in this order, which is the order of the fields in the paper's JSON.
-  const paper: Record<string, unknown> = { index: i, paperId, corpusId, topic: topicIndex, title: flat(title) }
-  if (abstract === LAZY) Object.defineProperty(paper, "abstract", lazyAbstract(seed))
+  const paper: Record<string, unknown> = { index: i, paperId, corpusId, topic: topicIndex, title }
+  if (lazy !== undefined && abstract === LAZY) Object.defineProperty(paper, "abstract", lazy.abstract)
   else paper.abstract = abstract
   paper.year = year
   paper.publicationDate = publicationDate
   paper.venue = venue
-  paper.externalIds = flatValues(externalIds)
+  if (lazy !== undefined) Object.defineProperty(paper, "externalIds", lazy.externalIds)
+  else paper.externalIds = flatValues(externalIds!)
   paper.fieldsOfStudy = fieldsOfStudy
   paper.s2FieldsOfStudy = s2FieldsOfStudy
   paper.publicationTypes = publicationTypes
   // An array grown by push holds room for 17; a copy holds what it has.
   paper.authors = authors.slice()
   paper.openAccess = openAccess === null ? null : { url: flat(openAccess.url), status: openAccess.status }
-  paper.tldr = flatOrNull(tldr)
+  if (lazy !== undefined && tldr === LAZY) Object.defineProperty(paper, "tldr", lazy.tldr)
+  else paper.tldr = flatOrNull(tldr)
   paper.journal = journal
   return paper as unknown as PaperCore
 }
@@ -408,28 +511,43 @@ export const paperCore = (
 export const authorIdOf = (seed: number, j: number): string => String(1000000 + j * 131 + (hash(seed, j, 17) % 131))
 export const indexOfAuthorId = (authorId: number): number => Math.floor((authorId - 1000000) / 131)
 
+/** How `nameText` writes a name: "F. Last", "First Last" (then "First Last 0001" to "0004"), a homepage. */
+const NAME_INITIAL = 0
+const NAME_FULL = 1
+const NAME_HOMEPAGE = 6
+const names = new Map<number, string>()
+/** A person's name (first and last name's indices) written as `form` says; one string each. */
+const nameText = (person: number, form: number): string => {
+  const number = person * 8 + form
+  let text = names.get(number)
+  if (text === undefined) {
+    const first = at(FIRST_NAMES, Math.floor(person / LAST_NAMES.length))
+    const last = at(LAST_NAMES, person % LAST_NAMES.length)
+    text = flat(
+      form === NAME_INITIAL
+        ? `${first[0]}. ${last}`
+        : form === NAME_HOMEPAGE
+        ? `https://${last.toLowerCase()}.example.org`
+        : `${first} ${last}${form > NAME_FULL ? ` 000${form - NAME_FULL}` : ""}`
+    )
+    names.set(number, text)
+  }
+  return text
+}
+
 export const authorCore = (seed: number, j: number): AuthorCore => {
   const rng = new Rng(hash(seed, j, SALT_AUTHOR))
-  const first = rng.pick(FIRST_NAMES)
-  const last = rng.pick(LAST_NAMES)
-  const name = rng.chance(0.5) ? `${first[0]}. ${last}` : `${first} ${last}`
+  // Drawn as `rng.pick` draws (an index): names come in few combinations, one string each.
+  const person = rng.int(FIRST_NAMES.length) * LAST_NAMES.length + rng.int(LAST_NAMES.length)
+  const name = nameText(person, rng.chance(0.5) ? NAME_INITIAL : NAME_FULL)
   const affiliations = rng.chance(0.5) ? [] : [rng.pick(AFFILIATIONS)]
-  const homepage = rng.chance(0.15) ? `https://${last.toLowerCase()}.example.org` : null
+  const homepage = rng.chance(0.15) ? nameText(person, NAME_HOMEPAGE) : null
   const externalIds: { DBLP?: ReadonlyArray<string>; ORCID?: string } = {}
-  if (rng.chance(0.6)) externalIds.DBLP = [`${first} ${last}${rng.chance(0.3) ? ` 000${1 + rng.int(4)}` : ""}`]
+  if (rng.chance(0.6)) externalIds.DBLP = [nameText(person, rng.chance(0.3) ? NAME_FULL + 1 + rng.int(4) : NAME_FULL)]
   if (rng.chance(0.2)) {
-    externalIds.ORCID = `0000-000${rng.int(3)}-${pad(rng.int(10000), 4)}-${pad(rng.int(10000), 4)}`
+    externalIds.ORCID = flat(`0000-000${rng.int(3)}-${pad(rng.int(10000), 4)}-${pad(rng.int(10000), 4)}`)
   }
-  if (externalIds.DBLP !== undefined) externalIds.DBLP = externalIds.DBLP.map(flat)
-  if (externalIds.ORCID !== undefined) externalIds.ORCID = flat(externalIds.ORCID)
-  return {
-    index: j,
-    authorId: authorIdOf(seed, j),
-    name: flat(name),
-    affiliations,
-    homepage: flatOrNull(homepage),
-    externalIds
-  }
+  return { index: j, authorId: authorIdOf(seed, j), name, affiliations, homepage, externalIds }
 }
 
 /** Deterministic dense vector for the `embedding` field; computed on demand, never stored. */

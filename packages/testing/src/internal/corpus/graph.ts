@@ -92,9 +92,10 @@ const byPaper = (
     const citing = order[t]!
     const from = refStartByOrder[t]!
     const to = refStartByOrder[t + 1]!
-    const slice = targets.subarray(from, to).sort()
-    refTargets.set(slice, refStart[citing]!)
-    for (const cited of slice) {
+    const at = refStart[citing]!
+    sortedInto(targets, from, to, refTargets, at)
+    for (let e = at; e < at + to - from; e++) {
+      const cited = refTargets[e]!
       citationCount[cited]!++
       if (isInfluential(seed, citing, cited)) influentialCount[cited]!++
     }
@@ -112,4 +113,20 @@ const byPaper = (
     }
   }
   return { refStart, refTargets, citeStart, citeSources, citationCount, influentialCount, unresolvedRefs }
+}
+
+/**
+ * `source[from..to]` sorted ascending into `target` at `at`, by insertion: a paper cites a dozen
+ * papers, and a view and a call of the typed-array sort per paper cost more than the sort.
+ */
+const sortedInto = (source: Int32Array, from: number, to: number, target: Int32Array, at: number): void => {
+  for (let k = from; k < to; k++) {
+    const x = source[k]!
+    let e = at + k - from
+    while (e > at && target[e - 1]! > x) {
+      target[e] = target[e - 1]!
+      e--
+    }
+    target[e] = x
+  }
 }

@@ -28,11 +28,10 @@ const ASCII_SEPARATOR = Uint8Array.from(
   (_, code) => SPACE_OR_PUNCTUATION.test(String.fromCharCode(code)) ? 1 : 0
 )
 
-/** One field's postings: for term `t`, papers `docs[start[t]..start[t+1]]` (ascending) and counts. */
+/** One field's postings: for term `t`, papers `docs[t]` (ascending) and their counts `freqs[t]`. */
 interface Postings {
-  readonly start: Int32Array
-  readonly docs: Int32Array
-  readonly freqs: Uint16Array
+  readonly docs: ReadonlyArray<Int32Array>
+  readonly freqs: ReadonlyArray<Uint16Array>
   /** Per paper: the number of distinct words of the field, as MiniSearch counted them. */
   readonly lengths: Int32Array
   /** MiniSearch's running average of `lengths`, computed in the same order (so the same bits). */
@@ -44,41 +43,100 @@ class Ints {
   data = new Int32Array(1024)
   length = 0
   push(x: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
-    }
+    if (this.length === this.data.length) this.data = grow(this.data)
     this.data[this.length++] = x
   }
 }
 
-/** One field being indexed: (term, paper, count) triples in paper order, and the lengths. */
+const NO_DOCS = new Int32Array(0)
+const NO_FREQS = new Uint16Array(0)
+
+/**
+ * One field being indexed: each term's papers and counts, appended in paper order (so ascending)
+ * to arrays of its own that grow, and the lengths. No list of every (term, paper) pair is kept.
+ */
 class FieldBuilder {
-  readonly terms = new Ints()
-  readonly docs = new Ints()
-  readonly freqs = new Ints()
+  private readonly docs: Array<Int32Array> = []
+  private readonly freqs: Array<Uint16Array> = []
+  private readonly counts: Array<number> = []
   readonly lengths: Int32Array
   average = 0
   constructor(size: number) {
     this.lengths = new Int32Array(size)
   }
 
-  finish(termCount: number): Postings {
-    const n = this.terms.length
-    const start = new Int32Array(termCount + 1)
-    for (let e = 0; e < n; e++) start[this.terms.data[e]! + 1]!++
-    for (let t = 0; t < termCount; t++) start[t + 1]! += start[t]!
-    const fill = start.slice(0, termCount)
-    const docs = new Int32Array(n)
-    const freqs = new Uint16Array(n)
-    for (let e = 0; e < n; e++) {
-      const at = fill[this.terms.data[e]!]!++
-      docs[at] = this.docs.data[e]!
-      freqs[at] = Math.min(65535, this.freqs.data[e]!)
+  add(t: number, doc: number, freq: number): void {
+    while (this.docs.length <= t) {
+      this.docs.push(NO_DOCS)
+      this.freqs.push(NO_FREQS)
+      this.counts.push(0)
     }
-    return { start, docs, freqs, lengths: this.lengths, average: this.average }
+    const n = this.counts[t]!
+    if (n === this.docs[t]!.length) {
+      // Papers are drawn alike, so a term's share of the papers so far foretells its list's length:
+      // grown to that (and a tenth more) rather than doubled a dozen times, each copy garbage.
+      const foretold = doc >= 1000 ? Math.ceil(((n + 1) * this.lengths.length / (doc + 1)) * 1.1) : 0
+      const docs = new Int32Array(Math.min(this.lengths.length, Math.max(16, 2 * n, foretold)))
+      docs.set(this.docs[t]!)
+      this.docs[t] = docs
+      const freqs = new Uint16Array(docs.length)
+      freqs.set(this.freqs[t]!)
+      this.freqs[t] = freqs
+    }
+    this.docs[t]![n] = doc
+    this.freqs[t]![n] = Math.min(65535, freq)
+    this.counts[t] = n + 1
   }
+
+  /**
+   * The postings, each list cut to its length: a view where little room is spare, else a copy
+   * (one at a time, so that the spare room is freed as it goes).
+   */
+  finish(termCount: number): Postings {
+    const docs: Array<Int32Array> = new Array(termCount)
+    const freqs: Array<Uint16Array> = new Array(termCount)
+    for (let t = 0; t < termCount; t++) {
+      const n = this.counts[t] ?? 0
+      const tight = n * 1.25 >= (this.docs[t]?.length ?? 0)
+      docs[t] = n === 0 ? NO_DOCS : tight ? this.docs[t]!.subarray(0, n) : this.docs[t]!.slice(0, n)
+      freqs[t] = n === 0 ? NO_FREQS : tight ? this.freqs[t]!.subarray(0, n) : this.freqs[t]!.slice(0, n)
+      if (n > 0) {
+        this.docs[t] = NO_DOCS
+        this.freqs[t] = NO_FREQS
+      }
+    }
+    return { docs, freqs, lengths: this.lengths, average: this.average }
+  }
+}
+
+/** Where a source writes a text's pieces. */
+export interface PieceList {
+  push(piece: number): void
+}
+
+/**
+ * Where a paper's text is made of pieces (see `textPiecesAt`): each piece is cut into words once,
+ * and a text is read as its pieces' words, joined where two pieces meet inside a word.
+ */
+export interface PieceSource {
+  /** The text of piece `id`. */
+  readonly text: (piece: number) => string
+  /** Writes paper `i`'s title and abstract as pieces; false when its text is not made of pieces. */
+  readonly pieces: (i: number, title: PieceList, abstract: PieceList) => boolean
+}
+
+/**
+ * A piece cut into words as the tokenizer cuts it alone: its first word, the words inside and its
+ * last (the same word when it holds no separator), and whether it starts or ends with a separator.
+ */
+interface Piece {
+  readonly empty: boolean
+  readonly split: boolean
+  readonly first: number
+  readonly middle: Int32Array
+  readonly last: number
+  readonly startsSeparated: boolean
+  readonly endsSeparated: boolean
 }
 
 /**
@@ -90,11 +148,14 @@ export class SearchIndexBuilder {
   /** Search terms in order of first use, and their ids. */
   private readonly termIds = new Map<string, number>()
   private readonly termNames: Array<string> = []
-  /** Words as the tokenizer cut them (case kept), their ids and their term's id (-1: none). */
+  /** Words as the tokenizer cut them (case kept), their ids and their term's id (-1: none; -2: not yet looked up). */
   private readonly wordIds = new Map<string, number>()
+  private readonly wordNames: Array<string> = []
   private wordTerm: Int32Array<ArrayBuffer> = new Int32Array(1024)
   private wordStamp: Int32Array<ArrayBuffer> = new Int32Array(1024)
-  private stamp = 0
+  /** The field being read: its stamp in `wordStamp` and its distinct words so far. */
+  private stamp = 1
+  private distinct = 0
   private termCount: Int32Array<ArrayBuffer> = new Int32Array(1024)
   private readonly touched: Array<number> = []
   /** The word ids of the text being added. */
@@ -103,16 +164,41 @@ export class SearchIndexBuilder {
   private trie: Int32Array<ArrayBuffer> = new Int32Array(128 * 1024)
   private nodeWord: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1)
   private nodes = 1
+  /** Pieces cut into words, by piece id; and the pieces of the paper being added. */
+  private readonly cut: Array<Piece | undefined> = []
+  private readonly titlePieces = new Ints()
+  private readonly abstractPieces = new Ints()
+  /** The id of the empty word. */
+  private readonly empty: number
   added = 0
 
-  constructor(readonly size: number, private readonly textOf: (i: number, field: Field) => string) {
+  constructor(
+    readonly size: number,
+    private readonly textOf: (i: number, field: Field) => string,
+    private readonly source?: PieceSource
+  ) {
     this.fields = FIELDS.map(() => new FieldBuilder(size))
+    this.empty = this.wordId("")
   }
 
   /** Adds papers up to `end` (exclusive). */
   addUpTo(end: number): void {
     for (; this.added < end; this.added++) {
-      for (let f = 0; f < FIELDS.length; f++) this.addField(this.added, f, this.textOf(this.added, FIELDS[f]!))
+      const i = this.added
+      this.titlePieces.length = 0
+      this.abstractPieces.length = 0
+      if (this.source?.pieces(i, this.titlePieces, this.abstractPieces) === true) {
+        this.countPieces(this.titlePieces)
+        this.addCounted(i, 0)
+        this.countPieces(this.abstractPieces)
+        this.addCounted(i, 1)
+      } else {
+        for (let f = 0; f < FIELDS.length; f++) {
+          const count = this.wordsOf(this.textOf(i, FIELDS[f]!))
+          for (let k = 0; k < count; k++) this.count(this.words[k]!)
+          this.addCounted(i, f)
+        }
+      }
     }
   }
 
@@ -131,15 +217,78 @@ export class SearchIndexBuilder {
     if (id === undefined) {
       id = this.wordIds.size
       this.wordIds.set(word, id)
+      this.wordNames.push(word)
       if (id === this.wordTerm.length) {
         this.wordTerm = grow(this.wordTerm)
         this.wordStamp = grow(this.wordStamp)
       }
-      // MiniSearch's processTerm; an empty term (from an empty word) is not indexed.
-      const stem = term(word.toLowerCase())
-      this.wordTerm[id] = stem === "" ? -1 : this.termId(stem)
+      // Its term is looked up where the word first occurs, so that term ids follow the text's order.
+      this.wordTerm[id] = -2
     }
     return id
+  }
+
+  /** The term id of word `w` (-1: none), looked up the first time: MiniSearch's processTerm. */
+  private termOf(w: number): number {
+    let t = this.wordTerm[w]!
+    if (t === -2) {
+      // An empty term (from an empty word) is not indexed.
+      const stem = term(this.wordNames[w]!.toLowerCase())
+      this.wordTerm[w] = t = stem === "" ? -1 : this.termId(stem)
+    }
+    return t
+  }
+
+  /** Piece `id` cut into words, the first time it is met. */
+  private piece(id: number): Piece {
+    let piece = this.cut[id]
+    if (piece === undefined) {
+      const words = this.source!.text(id).split(SPACE_OR_PUNCTUATION).map((word) => this.wordId(word))
+      const n = words.length - 1
+      const first = words[0]!
+      const last = words[n]!
+      const empty = this.empty
+      this.cut[id] = piece = {
+        empty: n === 0 && first === empty,
+        split: n > 0,
+        first,
+        middle: Int32Array.from(words.slice(1, Math.max(1, n))),
+        last,
+        startsSeparated: n > 0 && first === empty,
+        endsSeparated: n > 0 && last === empty
+      }
+    }
+    return piece
+  }
+
+  /**
+   * Counts the words of a text made of `pieces` (see `count`): the same words as `wordsOf` the
+   * whole text. Where a piece without a separator at its edge meets its neighbour, their words
+   * join; where two separators meet, they are one run.
+   */
+  private countPieces(pieces: Ints): void {
+    let pending = this.empty
+    let separated = false
+    for (let k = 0; k < pieces.length; k++) {
+      const piece = this.piece(pieces.data[k]!)
+      if (piece.empty) continue
+      if (!piece.split) {
+        pending = this.joined(pending, piece.first)
+        separated = false
+        continue
+      }
+      if (!(separated && piece.startsSeparated)) this.count(this.joined(pending, piece.first))
+      for (let m = 0; m < piece.middle.length; m++) this.count(piece.middle[m]!)
+      pending = piece.last
+      separated = piece.endsSeparated
+    }
+    this.count(pending)
+  }
+
+  /** The word two words make where they meet without a separator. */
+  private joined(a: number, b: number): number {
+    const empty = this.empty
+    return a === empty ? b : b === empty ? a : this.wordId(this.wordNames[a]! + this.wordNames[b]!)
   }
 
   private termId(stem: string): number {
@@ -215,33 +364,33 @@ export class SearchIndexBuilder {
     return id
   }
 
-  private addField(doc: number, f: number, text: string): void {
-    const field = this.fields[f]!
-    const stamp = ++this.stamp
-    let distinct = 0
-    const count = this.wordsOf(text)
-    for (let k = 0; k < count; k++) {
-      const w = this.words[k]!
-      // MiniSearch's field length: the number of distinct words, empty ones included.
-      if (this.wordStamp[w] !== stamp) {
-        this.wordStamp[w] = stamp
-        distinct++
-      }
-      const t = this.wordTerm[w]!
-      if (t < 0) continue
-      if (this.termCount[t] === 0) this.touched.push(t)
-      this.termCount[t]!++
+  /** Counts word `w` in the field being read: its distinct words and each term's occurrences. */
+  private count(w: number): void {
+    // MiniSearch's field length: the number of distinct words, empty ones included.
+    if (this.wordStamp[w] !== this.stamp) {
+      this.wordStamp[w] = this.stamp
+      this.distinct++
     }
+    let t = this.wordTerm[w]!
+    if (t === -2) t = this.termOf(w)
+    if (t < 0) return
+    if (this.termCount[t] === 0) this.touched.push(t)
+    this.termCount[t]!++
+  }
+
+  /** Adds the words counted as field `f` of paper `doc`, and starts the next field's count. */
+  private addCounted(doc: number, f: number): void {
+    const field = this.fields[f]!
     for (const t of this.touched) {
-      field.terms.push(t)
-      field.docs.push(doc)
-      field.freqs.push(this.termCount[t]!)
+      field.add(t, doc, this.termCount[t]!)
       this.termCount[t] = 0
     }
     this.touched.length = 0
-    field.lengths[doc] = distinct
+    field.lengths[doc] = this.distinct
     // MiniSearch's running average, operation for operation.
-    field.average = (field.average * doc + distinct) / (doc + 1)
+    field.average = (field.average * doc + this.distinct) / (doc + 1)
+    this.distinct = 0
+    this.stamp++
   }
 }
 
@@ -305,10 +454,12 @@ export class SearchIndex implements Api.SearchIndex {
       const found: Array<number> = []
       for (const [t, weight] of this.derived(stems[q]!, options.prefix === true)) {
         for (const f of fields) {
-          const { average, docs, freqs, lengths, start } = this.postings[f]!
+          const { average, lengths } = this.postings[f]!
+          const docs = this.postings[f]!.docs[t]!
+          const freqs = this.postings[f]!.freqs[t]!
           const fieldBoost = BOOST[FIELDS[f]!]
-          const matching = start[t + 1]! - start[t]!
-          for (let e = start[t]!; e < start[t + 1]!; e++) {
+          const matching = docs.length
+          for (let e = 0; e < matching; e++) {
             const doc = docs[e]!
             const score = weight * boost * fieldBoost * bm25(freqs[e]!, matching, this.size, lengths[doc]!, average)
             if (seen[doc] === 0) {

@@ -1,0 +1,215 @@
+/**
+ * The harvest itself: a bulk search appended to the output page by page, each page followed by the
+ * checkpoint that counts it (see the durability notes of `Harvest.ts`).
+ */
+import type { Fields as FieldsType, S2Error } from "@s2-effect/core"
+import { Fields, SemanticScholar, Waits } from "@s2-effect/core"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import * as Stream from "effect/Stream"
+import type { Checkpoint, Event, Progress, Result, RunOptions, Synced } from "../Harvest.js"
+import type { HarvestError } from "../HarvestError.js"
+import * as Checkpoints from "./harvestCheckpoint.js"
+import { open } from "./harvestFiles.js"
+
+export const BeforeCheckpoint = Context.Reference<(page: number) => Effect.Effect<void>>(
+  "@s2-effect/jobs/Harvest/BeforeCheckpoint",
+  { defaultValue: () => (_page: number): Effect.Effect<void> => Effect.void }
+)
+
+/** How often the output and the checkpoint are flushed to disk (see the module's comment). */
+const syncEveryMillis = 1000
+
+const yearOf = (year: number | null | undefined): string => typeof year === "number" ? String(year) : "unknown"
+
+/** A page ready for the disk: its lines, and where the harvest stands once they are written. */
+interface Batch {
+  readonly bytes: Uint8Array
+  readonly position: Synced
+  /** The last page, or `max` is reached. */
+  readonly done: boolean
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * The lines of a page (cut at `max`) after `position`. A record serialises to its wire JSON (`raw`
+ * is the record itself): one stringify per record, one buffer per page.
+ */
+const serialize = (
+  position: Synced,
+  page: {
+    readonly data: ReadonlyArray<{ readonly year?: number | null | undefined }>
+    readonly token: string | null
+    readonly total: number
+  },
+  max: number | null
+): Batch => {
+  const { data } = page
+  const count = max === null ? data.length : Math.min(data.length, Math.max(0, max - position.records))
+  const years: Record<string, number> = { ...position.years }
+  let text = ""
+  for (let i = 0; i < count; i++) {
+    const record = data[i]!
+    const year = yearOf(record.year)
+    years[year] = (years[year] ?? 0) + 1
+    text += JSON.stringify(record) + "\n"
+  }
+  const bytes = encoder.encode(text)
+  const records = position.records + count
+  return {
+    bytes,
+    position: {
+      bytes: position.bytes + bytes.length,
+      token: page.token,
+      records,
+      pages: position.pages + 1,
+      total: page.total,
+      years
+    },
+    done: page.token === null || (max !== null && records >= max)
+  }
+}
+
+/**
+ * The disk side of a harvest: appends each page to the output, then replaces the checkpoint that
+ * counts it, in order; flushes the output (and the checkpoint's temporary file) every second and
+ * at the end.
+ */
+const openOutput = Effect.fnUntraced(function*(out: string, start: Checkpoint) {
+  const beforeCheckpoint = yield* BeforeCheckpoint
+  let current = start
+  // The first page is flushed whatever the time: a resumed checkpoint's bytes may not be on disk.
+  let synced = start.synced
+  let syncedAt = Number.NEGATIVE_INFINITY
+  // Not through a symbolic link put in place of the output since `prepare` checked it.
+  const output = yield* open(out, "a").pipe(Effect.mapError(Checkpoints.failed("output", out, "open")))
+  // Asynchronous, so the next page is fetched and serialised meanwhile; uninterruptible: an
+  // interruption waits for a write under way (milliseconds) rather than closing the file under it.
+  const append = (bytes: Uint8Array) =>
+    output.writeAll(bytes).pipe(
+      // A full disk may take part of the page: cut the torn line back to the checkpoint, so the
+      // file stays whole records and a resume continues it.
+      Effect.tapError(() => Effect.ignore(output.truncate(current.bytes))),
+      Effect.mapError(Checkpoints.failed("output", out, "append")),
+      Effect.uninterruptible
+    )
+  const flush = output.sync.pipe(Effect.mapError(Checkpoints.failed("output", out, "write")), Effect.uninterruptible)
+  const checkpoint = Effect.fnUntraced(function*(state: Synced, done: boolean) {
+    const now = yield* Clock.currentTimeMillis
+    const sync = done || now - syncedAt >= syncEveryMillis
+    if (sync) {
+      yield* flush
+      synced = state
+      syncedAt = now
+    }
+    const next: Checkpoint = { ...current, ...state, done, updatedAt: new Date(now).toISOString(), synced }
+    yield* Checkpoints.write(out, next, { sync })
+    current = next
+  })
+  return {
+    current: () => current,
+    persist: Effect.fnUntraced(function*(batch: Batch) {
+      yield* append(batch.bytes)
+      yield* beforeCheckpoint(batch.position.pages)
+      yield* checkpoint(batch.position, batch.done)
+    }),
+    /** The stream ended without a last-page marker: the search is exhausted all the same. */
+    finish: Effect.suspend(() => {
+      if (current.done) return Effect.succeed(current)
+      const { bytes, pages, records, total, years } = current
+      return Effect.map(checkpoint({ bytes, token: null, records, pages, total, years }, true), () => current)
+    })
+  }
+})
+
+/** Where a run stands, for its events. */
+const progressOf = (start: Checkpoint, current: Checkpoint, startedAt: number, now: number): Progress => {
+  const elapsedMillis = Math.max(0, now - startedAt)
+  const fetched = current.records - start.records
+  const { max } = start.spec
+  return {
+    records: current.records,
+    pages: current.pages,
+    bytes: current.bytes,
+    total: current.total,
+    target: max === null ? current.total : Math.min(current.total, max),
+    startRecords: start.records,
+    startedAt,
+    elapsedMillis,
+    perSecond: elapsedMillis > 0 ? fetched / (elapsedMillis / 1000) : 0
+  }
+}
+
+const noEvents = (_event: Event): Effect.Effect<void> => Effect.void
+
+export const run = (
+  out: string,
+  start: Checkpoint,
+  options: RunOptions = {}
+): Effect.Effect<Result, S2Error | HarvestError, SemanticScholar | FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const startedAt = yield* Clock.currentTimeMillis
+    const onEvent = options.onEvent ?? noEvents
+    const emit = (event: Event) => onEvent(event)
+    if (start.done) {
+      const result: Result = { checkpoint: start, startRecords: start.records, elapsedMillis: 0, alreadyDone: true }
+      yield* emit({ _tag: "Done", result })
+      return result
+    }
+    const disk = yield* openOutput(out, start)
+    const progress = Effect.map(Clock.currentTimeMillis, (now) => progressOf(start, disk.current(), startedAt, now))
+    // Each wait the client is about to make (its waits channel, whatever the log level).
+    const onWait = (wait: Waits.Wait) => Effect.flatMap(progress, (p) => emit({ _tag: "Waiting", wait, progress: p }))
+    // One function for every page: an `Effect.gen` built per page would be a new generator function
+    // per page, and V8 keeps each one's page alive until a full collection (docs/streams.md).
+    // Untraced: no span or stack capture per page. Uninterruptible (a page's write, checkpoint and
+    // event take milliseconds): an interruption lands between pages, so the output, its checkpoint
+    // and the last `Saved` event all say the same.
+    const persist = Effect.fnUntraced(function*(batch: Batch) {
+      yield* disk.persist(batch)
+      yield* emit({ _tag: "Saved", progress: yield* progress, done: batch.done })
+    }, Effect.uninterruptible)
+    yield* pages(start, options.selection).pipe(
+      Stream.takeUntil((batch) => batch.done),
+      // The next page is serialised while this one is written and checkpointed.
+      Stream.buffer({ capacity: 1 }),
+      Stream.mapEffect(persist),
+      Stream.runDrain,
+      Waits.listen(onWait)
+    )
+    const checkpoint = yield* disk.finish
+    const now = yield* Clock.currentTimeMillis
+    const result: Result = {
+      checkpoint,
+      startRecords: start.records,
+      elapsedMillis: now - startedAt,
+      alreadyDone: false
+    }
+    yield* emit({ _tag: "Done", result })
+    return result
+  }).pipe(Effect.scoped)
+
+/** The search's pages from the checkpoint on, each serialised after the one before. */
+const pages = (start: Checkpoint, selection: FieldsType.Selection | undefined) =>
+  Stream.unwrap(Effect.gen(function*() {
+    const s2 = yield* SemanticScholar
+    const { bytes, pages, records, spec, token, total, years } = start
+    const fields = spec.fields === null ? undefined : selection ?? (yield* Fields.select(Fields.paperList, spec.fields))
+    return s2.searchPaperPages(spec.query, {
+      ...spec.filters,
+      bulk: true,
+      sort: spec.sort ?? undefined,
+      fields,
+      token: token ?? undefined,
+      // The next page is on its way while this one is serialised.
+      prefetch: 1
+    }).pipe(
+      Stream.mapAccum((): Synced => ({ bytes, token, records, pages, total, years }), (position, page) => {
+        const batch = serialize(position, page, spec.max)
+        return [batch.position, [batch]] as const
+      })
+    )
+  }))
