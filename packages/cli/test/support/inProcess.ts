@@ -53,8 +53,21 @@ const environment = (extra: Readonly<Record<string, string>>): Record<string, st
   return { ...env, S2_PROGRESS_DELAY_MS: "3600000", ...extra }
 }
 
-/** Runs `s2 ARGS` in this process; resolves with its exit code and what it printed. */
-export const runS2 = async (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<Ran> => {
+// The tail of the runs queued so far: a run starts when the one before it has ended, so that tests
+// in a `describe.concurrent` do not swap the environment or working folder under each other.
+let queue: Promise<unknown> = Promise.resolve()
+
+/**
+ * Runs `s2 ARGS` in this process, after any run still going; resolves with its exit code and what
+ * it printed.
+ */
+export const runS2 = (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<Ran> => {
+  const ran = queue.then(() => runNow(args, options))
+  queue = ran.catch(() => undefined)
+  return ran
+}
+
+const runNow = async (args: ReadonlyArray<string>, options: RunOptions): Promise<Ran> => {
   let stdout = ""
   let stderr = ""
   const decoder = new TextDecoder()
