@@ -10,6 +10,7 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as ConfigProvider from "effect/ConfigProvider"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
@@ -20,7 +21,7 @@ import * as Terminal from "effect/Terminal"
 import { Writable } from "node:stream"
 import * as Cli from "../../src/Cli.js"
 import * as InProcessEmulator from "../../src/InProcessEmulator.js"
-import { Printer } from "../../src/Printer.js"
+import { consoleTo, Printer } from "../../src/Printer.js"
 import { visibleLines } from "../../src/render/Escape.js"
 import type { Ran } from "./bin.js"
 
@@ -78,6 +79,13 @@ const runNow = async (args: ReadonlyArray<string>, options: RunOptions): Promise
       done()
     }
   })
+  // What effect/cli prints through Console (the shell completion script) is the run's stdout.
+  const outStream = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      stdout += chunk.toString()
+      done()
+    }
+  })
   const printer = Layer.succeed(Printer, {
     out: (s) => Effect.sync(() => void (stdout += s)),
     err: (s) => Effect.sync(() => void (stderr += visibleLines(s))),
@@ -119,6 +127,7 @@ const runNow = async (args: ReadonlyArray<string>, options: RunOptions): Promise
     stdio,
     terminal,
     printer,
+    Layer.succeed(Console.Console, consoleTo(outStream)),
     ConfigProvider.layer(ConfigProvider.fromEnv({ env })),
     Layer.succeed(ChildProcessSpawner.ChildProcessSpawner, ChildProcessSpawner.make(() => unused("child processes")))
   )
