@@ -11,9 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage, Progress } from "@modelcontextprotocol/sdk/types.js"
+import type { Progress } from "@modelcontextprotocol/sdk/types.js"
 import { waitFor } from "@s2-effect/test-support"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Corpus, startEmulator } from "@s2-effect/testing"
@@ -23,6 +21,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
 import { runS2 } from "./support/inProcess.js"
+import { inProcessTransport } from "./support/mcpTransport.js"
 const key = "some-secret-key"
 const size = 2000
 // The corpus `--emulator` serves (seed 1, S2_EMULATOR_SIZE papers), to choose ids that exist.
@@ -55,84 +54,20 @@ interface Server {
   readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
 }
 
-/** A standard input the test writes to while s2 reads it: an async iterable, ended by `end`. */
-const pipe = () => {
-  const chunks: Array<Uint8Array> = []
-  let ended = false
-  let wake: (() => void) | undefined
-  const poke = () => {
-    const woken = wake
-    wake = undefined
-    woken?.()
-  }
-  const iterable: AsyncIterable<Uint8Array> = {
-    async *[Symbol.asyncIterator]() {
-      while (true) {
-        const chunk = chunks.shift()
-        if (chunk !== undefined) yield chunk
-        else if (ended) return
-        else await new Promise<void>((resolve) => (wake = resolve))
-      }
-    }
-  }
-  return {
-    iterable,
-    write: (text: string) => {
-      chunks.push(new TextEncoder().encode(text))
-      poke()
-    },
-    end: () => {
-      ended = true
-      poke()
-    }
-  }
-}
-
 /** Starts `s2 mcp --emulator …` (or, `emulator` false, `s2 mcp …`) under the SDK's client and connects. */
 const connect = async (
   args: ReadonlyArray<string>,
   env: Record<string, string> = {},
   emulator = true
 ): Promise<Server> => {
-  const input = pipe()
-  const output = new ReadBuffer()
-  let stderr = ""
-  let exited: Server["exited"] | undefined
-  // The SDK's stdio transport, but for the process: messages as lines on s2's stdin and stdout.
-  const transport: Transport = {
-    start: async () => {
-      exited = runS2(
-        // --structured: this suite reads each answer's structuredContent (compact answers are text only).
-        ["mcp", "--structured", ...(emulator ? ["--emulator"] : []), ...args],
-        {
-          stdin: input.iterable,
-          env: { S2_EMULATOR_SIZE: String(size), S2_API_KEY: key, ...env },
-          onStderr: (text) => (stderr += text),
-          onStdout: (text) => {
-            output.append(Buffer.from(text))
-            try {
-              for (let message = output.readMessage(); message !== null; message = output.readMessage()) {
-                transport.onmessage?.(message)
-              }
-            } catch (error) {
-              transport.onerror?.(error as Error)
-            }
-          }
-        }
-      ).then((ran) => {
-        transport.onclose?.()
-        return { code: ran.code, signal: ran.signal }
-      })
-    },
-    send: async (message: JSONRPCMessage) => input.write(serializeMessage(message)),
-    close: async () => {
-      input.end()
-      await exited
-    }
-  }
+  // --structured: this suite reads each answer's structuredContent (compact answers are text only).
+  const { transport, stderr, exited } = inProcessTransport(
+    ["mcp", "--structured", ...(emulator ? ["--emulator"] : []), ...args],
+    { S2_EMULATOR_SIZE: String(size), S2_API_KEY: key, ...env }
+  )
   const client = new Client({ name: "s2-mcp-test", version: "1.0.0" })
   await client.connect(transport)
-  return { client, stderr: () => stderr, exited: exited! }
+  return { client, stderr, exited: exited() }
 }
 
 type Result = Awaited<ReturnType<Client["callTool"]>>
