@@ -1,6 +1,6 @@
 /**
- * `--cache DIR`, `S2_CACHE` and `--cache-ttl`, run in process against the emulator over HTTP; and
- * the real bin against a loopback server that answers badly, and a cache directory tampered with.
+ * `--cache DIR`, `S2_CACHE` and `--cache-ttl`, run in process against the emulator over HTTP, a
+ * loopback server that answers badly, and a cache directory tampered with.
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { afterAll, describe, expect, it } from "@effect/vitest"
@@ -14,7 +14,7 @@ import * as path from "node:path"
 import * as Cli from "../src/Cli.js"
 import { ExitCode } from "../src/ExitCode.js"
 import { Printer } from "../src/Printer.js"
-import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
 /** Runs `s2 …` with its output captured. */
 const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
@@ -76,9 +76,8 @@ describe("s2 --cache", () => {
     }), 60_000)
 })
 
-describe("s2 --cache against a server that answers badly (the real bin)", () => {
-  const bin = Bin.bundleBin()
-  const run = (args: ReadonlyArray<string>) => Bin.finish(Bin.start(bin, args))
+describe("s2 --cache against a server that answers badly", () => {
+  const run = (args: ReadonlyArray<string>) => runS2(args)
   const servers: Array<Loopback> = []
   afterAll(() => Promise.all(servers.map((server) => server.close())))
   const paper = (n: number) => ({ paperId: String(n).repeat(40).slice(0, 40), title: `paper number ${n}` })

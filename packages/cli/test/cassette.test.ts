@@ -1,6 +1,8 @@
 /**
  * `--record DIR` / `--replay DIR`: a script of commands recorded against the emulator over HTTP
  * replays with the emulator gone, with the same output and exit codes; the key is never written.
+ * In process (support/inProcess.ts, one run at a time), but for four runs recording into one
+ * directory at once: those are four processes of the bundled bin, as users start them.
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { afterAll, describe, expect, it } from "@effect/vitest"
@@ -15,6 +17,7 @@ import * as path from "node:path"
 import * as Cli from "../src/Cli.js"
 import { ExitCode } from "../src/ExitCode.js"
 import { Printer } from "../src/Printer.js"
+import * as Bin from "./support/bin.js"
 import { runS2 } from "./support/inProcess.js"
 
 const corpus = Corpus.make({ seed: 5, size: 1000 })
@@ -275,8 +278,10 @@ describe.concurrent("--record / --replay against hostile servers and files (the 
     })
     const dir = tmp()
     const ids = [11, 12, 13, 14]
+    // Processes: in-process runs go one at a time, and the first would wait for the others forever.
+    const bin = Bin.bundleBin()
     const runs = await Promise.all(
-      ids.map((id) => run(["paper", `CorpusId:${id}`, ...api(server.url), "--record", dir]))
+      ids.map((id) => Bin.finish(Bin.start(bin, ["paper", `CorpusId:${id}`, ...api(server.url), "--record", dir])))
     )
     expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0])
     const entries = (JSON.parse(fs.readFileSync(cassetteOf(dir), "utf8")) as Cassette.File).entries

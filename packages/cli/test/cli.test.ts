@@ -1,5 +1,8 @@
 /**
- * The real `s2` binary as a child process against the emulator's HTTP server.
+ * `s2` against the emulator's HTTP server, run in process (support/inProcess.ts). Two tests start
+ * the bundled bin: ids from a pipe that fills late (the process must block reading its standard
+ * input, which only a process does) and a harvest killed (SIGKILL) or interrupted (SIGINT), signals
+ * that reach a real process, whose exit code (130) is `main.ts`'s.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { waitFor } from "@s2-effect/test-support"
@@ -12,16 +15,18 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-// Bundled once: these tests start some thirty processes.
-const bin = Bin.bundleBin()
+// Bundled on first use: only the pipe and the signals start a process.
+let bin: string | undefined
 const key = "sekrit-key-0123456789"
 
-const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess => Bin.start(bin, args, env)
+const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess =>
+  Bin.start(bin ??= Bin.bundleBin(), args, env)
 const finish = Bin.finish
 
 const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}, input?: string) =>
-  finish(start(args, env), input)
+  runS2(args, input === undefined ? { env } : { env, stdin: input })
 
 const lines = (text: string) => text.trimEnd().split("\n").map((line) => JSON.parse(line))
 

@@ -1,6 +1,7 @@
 /**
  * A dataset file host is not the API: when it fails, the line names that host and never sends the
- * user to `--api-url`, which has no say over where the download links point.
+ * user to `--api-url`, which has no say over where the download links point. `s2` runs in process
+ * (support/inProcess.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { HttpStatus, ServerError, Timeout, TransportError } from "@s2-effect/core"
@@ -12,9 +13,7 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { ExitCode, fromS2Error } from "../src/ExitCode.js"
-import * as Bin from "./support/bin.js"
-
-const bin = Bin.bundleBin()
+import { runS2 } from "./support/inProcess.js"
 
 /** A port nothing listens on: bound by the system, then let go. */
 const closedPort = (): Promise<number> =>
@@ -44,13 +43,10 @@ afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
 describe("a dataset file host that fails", () => {
   it("s2 datasets download, links pointing at a closed port: the line names that host, not --api-url", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-file-host-"))
-    const child = Bin.start(
-      bin,
+    const ran = await runS2(
       ["datasets", "download", "abstracts", "latest", "--dir", dir, "--no-retry", "--api-url", server.url],
-      { S2_API_KEY: "file-host-key-0123456789" }
+      { env: { S2_API_KEY: "file-host-key-0123456789" } }
     )
-    const killer = setTimeout(() => child.kill("SIGKILL"), 45_000)
-    const ran = await Bin.finish(child).finally(() => clearTimeout(killer))
     expect(ran.code).toBe(ExitCode.transport)
     const lines = ran.stderr.trimEnd().split("\n")
     expect(lines).toHaveLength(1)

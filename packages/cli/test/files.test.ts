@@ -1,7 +1,10 @@
 /**
- * The real `s2` binary and the files it writes beside `--out`: symbolic links planted at the output,
- * its checkpoint, its lock or the checkpoint's temporary names are never written (or read) through,
+ * `s2` and the files it writes beside `--out`: symbolic links planted at the output, its
+ * checkpoint, its lock or the checkpoint's temporary names are never written (or read) through,
  * and a harvest stopped by SIGTERM ends like one stopped by Ctrl-C, with its own exit code.
+ *
+ * Runs in process (support/inProcess.ts), but for the SIGTERM test: a signal reaches the real
+ * process only, and its exit code (143) is `main.ts`'s, so that one starts the bundled bin.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { waitFor } from "@s2-effect/test-support"
@@ -14,10 +17,12 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
-const start = (args: ReadonlyArray<string>): ChildProcess => Bin.start(bin, args)
-const s2 = (args: ReadonlyArray<string>) => Bin.finish(start(args))
+// Bundled on first use: only the SIGTERM test starts a process.
+let bin: string | undefined
+const start = (args: ReadonlyArray<string>): ChildProcess => Bin.start(bin ??= Bin.bundleBin(), args)
+const s2 = (args: ReadonlyArray<string>) => runS2(args)
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-files-"))
 const lines = (file: string) => fs.readFileSync(file, "utf8").trimEnd().split("\n")
@@ -76,16 +81,15 @@ describe.concurrent("temporary files", () => {
     "a link planted at the checkpoint's old per-process temporary name or at random-looking ones is never written through",
     async () => {
       const { dir, out, victim } = withVictim()
-      const child = start(harvest(out))
-      // Planted before the process has loaded its code: at the name a checkpoint was written to until
-      // now (`<checkpoint>.<pid>.tmp`), at random-looking names, and dangling ones.
+      // Planted before the run: at the name a checkpoint was written to until now
+      // (`<checkpoint>.<pid>.tmp`; in process, the test's pid), at random-looking names, and dangling ones.
       const planted = [
-        `${out}.checkpoint.json.${child.pid}.tmp`,
+        `${out}.checkpoint.json.${process.pid}.tmp`,
         ...Array.from({ length: 20 }, () => `${out}.checkpoint.json.${crypto.randomBytes(8).toString("hex")}.tmp`)
       ]
       for (const name of planted) fs.symlinkSync(victim, name)
-      fs.symlinkSync(path.join(dir, "created-elsewhere"), `${out}.checkpoint.json.${(child.pid ?? 0) + 1}.tmp`)
-      const ran = await Bin.finish(child)
+      fs.symlinkSync(path.join(dir, "created-elsewhere"), `${out}.checkpoint.json.${process.pid + 1}.tmp`)
+      const ran = await s2(harvest(out))
       expect(ran.code, ran.stderr).toBe(0)
       expect(fs.readFileSync(victim, "utf8")).toBe(precious)
       expect(fs.existsSync(path.join(dir, "created-elsewhere"))).toBe(false)

@@ -1,7 +1,10 @@
 /**
- * A newcomer's first hour (issue 39), as processes of the bundled `s2` against the in-process
- * emulator: one id syntax in every command, outputs that lose nothing, and the small things a first
- * run shows (a chart of a few papers, the graph's progress and its interruption).
+ * A newcomer's first hour (issue 39), `s2` against the in-process emulator: one id syntax in every
+ * command, outputs that lose nothing, and the small things a first run shows (a chart of a few
+ * papers, the graph's progress and its interruption).
+ *
+ * Runs in process (support/inProcess.ts), but for the graph stopped by Ctrl-C: SIGINT reaches a
+ * real process, and its exit code (130) is `main.ts`'s, so that one starts the bundled bin.
  */
 import { describe, expect, it } from "@effect/vitest"
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
@@ -12,9 +15,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
-const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => Bin.finish(Bin.start(bin, args, env))
+const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => runS2(args, { env })
 const T = 60_000
 
 const attention = "204e3073870fae3d05bcbc2f6a8e263d9b72e776"
@@ -152,7 +155,7 @@ describe("small things a first run shows", () => {
     const out = path.join(dir, "walk.jsonl")
     const faults = JSON.stringify({ script: [{ requests: { from: 1 }, fault: { _tag: "Latency", millis: 300 } }] })
     const child = Bin.start(
-      bin,
+      Bin.bundleBin(),
       [
         "graph",
         "arXiv:1706.03762",
@@ -239,7 +242,7 @@ describe("a first version", () => {
     }
     const [version, mcp] = await Promise.all([
       s2(["--version"]),
-      Bin.finish(Bin.start(bin, ["mcp", "--emulator"]), JSON.stringify(initialize) + "\n")
+      runS2(["mcp", "--emulator"], { stdin: JSON.stringify(initialize) + "\n" })
     ])
     expect(version.stdout).toBe(`${released}\n`)
     expect(JSON.parse(mcp.stdout.split("\n")[0]!)).toMatchObject({

@@ -3,6 +3,11 @@
  * made (anywhere under /proc, where Node's recursive mkdir never returns) ends the command at once
  * with one line naming it, and a full disk is said as the system says it, not as the platform
  * names its call.
+ *
+ * The folders' tests run in process (support/inProcess.ts); a hang there fails on the test's
+ * time-out. S2_COMPILE_CACHE is read by the bin's start-up (main.ts), a full standard output is
+ * the process's own file descriptor, and the full disk is a mount namespace of one process, so
+ * those three start the bundled bin.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { PlatformError } from "effect"
@@ -12,15 +17,22 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { ExitCode, fileError } from "../src/ExitCode.js"
 import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
+// Bundled on first use: only start-up, standard output and the full disk start a process.
+let bundled: string | undefined
+const bin = () => bundled ??= Bin.bundleBin()
+
+/** Runs s2 in process with the emulator's small corpus. */
+const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  runS2(args, { env: { S2_EMULATOR_SIZE: "200", ...env } })
 
 /**
  * Runs the bin; one still running after 45 s (before the fix, these hung forever) is killed, so
  * that the test fails on what it printed instead of timing out with a process left behind.
  */
-const s2 = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-  const child = Bin.start(bin, args, { S2_EMULATOR_SIZE: "200", ...env })
+const s2Process = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  const child = Bin.start(bin(), args, { S2_EMULATOR_SIZE: "200", ...env })
   const killer = setTimeout(() => child.kill("SIGKILL"), 45_000)
   try {
     return await Bin.finish(child)
@@ -53,8 +65,8 @@ const canMountTmpfs = (): boolean => {
 /** `s2 args` with `dir` a full disk (see {@link canMountTmpfs}). */
 const s2OnFullDisk = (dir: string, args: ReadonlyArray<string>) => {
   const fill = `mount -t tmpfs -o size=64k tmpfs "$1" && { head -c 1048576 /dev/zero > "$1/filler"; shift; exec "$@"; }`
-  const child = spawn("unshare", ["-rm", "sh", "-c", fill, "sh", dir, process.execPath, bin, ...args], {
-    env: Bin.cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"), S2_EMULATOR_SIZE: "200" }),
+  const child = spawn("unshare", ["-rm", "sh", "-c", fill, "sh", dir, process.execPath, bin(), ...args], {
+    env: Bin.cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin()), "compile-cache"), S2_EMULATOR_SIZE: "200" }),
     stdio: ["ignore", "pipe", "pipe"]
   })
   const killer = setTimeout(() => child.kill("SIGKILL"), 45_000)
@@ -96,7 +108,7 @@ describe("a folder s2 cannot make", () => {
   }, 60_000)
 
   it.runIf(onLinux)("S2_COMPILE_CACHE: the command runs without the cache, and says why once", async () => {
-    const ran = await s2(paper, { S2_COMPILE_CACHE: under("compile-cache") })
+    const ran = await s2Process(paper, { S2_COMPILE_CACHE: under("compile-cache") })
     expect(ran.code).toBe(0)
     expect(JSON.parse(ran.stdout)).toMatchObject({ title: "Computing Machinery and Intelligence" })
     expect(ran.stderr).toBe(
@@ -113,8 +125,11 @@ describe("a full disk", () => {
     async () => {
       // /dev/full answers every write with ENOSPC, as a full disk does.
       const full = fs.openSync("/dev/full", "w")
-      const child = spawn(process.execPath, [bin, ...paper], {
-        env: Bin.cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"), S2_EMULATOR_SIZE: "200" }),
+      const child = spawn(process.execPath, [bin(), ...paper], {
+        env: Bin.cleanEnv({
+          S2_COMPILE_CACHE: path.join(path.dirname(bin()), "compile-cache"),
+          S2_EMULATOR_SIZE: "200"
+        }),
         stdio: ["ignore", full, "pipe"]
       })
       fs.closeSync(full)

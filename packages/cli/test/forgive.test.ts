@@ -1,21 +1,19 @@
 /**
- * The real `s2` binary forgiving a user's mistakes: a mistyped command or flag names the nearest,
- * `s2 help …` and `s2 version` work as their flags do, contradictory flags are refused in one line,
- * and `NO_COLOR` turns every escape off.
+ * `s2` forgiving a user's mistakes: a mistyped command or flag names the nearest, `s2 help …` and
+ * `s2 version` work as their flags do, contradictory flags are refused in one line, and `NO_COLOR`
+ * turns every escape off. Run in process (support/inProcess.ts): nothing here needs a process.
  */
 import { describe, expect, it } from "@effect/vitest"
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
 import * as fs from "node:fs"
 import { colors } from "../src/Help.js"
-import * as Bin from "./support/bin.js"
-
-const bin = Bin.bundleBin()
+import { runS2 } from "./support/inProcess.js"
 
 /** No colour settings of the test's own environment leak into a run. */
 const plain = { NO_COLOR: "", FORCE_COLOR: "0" }
 
 const s2 = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) =>
-  Bin.finish(Bin.start(bin, args, { ...plain, ...extra }))
+  runS2(args, { env: { ...plain, ...extra } })
 
 const esc = "\x1b"
 

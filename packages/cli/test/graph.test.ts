@@ -1,6 +1,8 @@
 /**
- * `s2 graph`: the real bin against the in-process emulator (`--emulator`) and an HTTP emulator,
- * whose request log checks the request budget and whose latency leaves time for a Ctrl-C.
+ * `s2 graph` against the in-process emulator (`--emulator`) and an HTTP emulator,
+ * whose request log checks the request budget and whose latency leaves time for a Ctrl-C. `s2` runs
+ * in process (support/inProcess.ts) but for the walk stopped by SIGINT, a signal that reaches a
+ * real process: that one starts the bundled bin.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { waitFor } from "@s2-effect/test-support"

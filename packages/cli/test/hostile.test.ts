@@ -1,6 +1,10 @@
 /**
- * The real `s2` binary against servers that answer badly and users that collide: two harvests on
- * one file, a full disk, a server asking to wait ten years, a file host that fails, a key echoed.
+ * `s2` against servers that answer badly and users that collide: two harvests on one file, a full
+ * disk, a server asking to wait ten years, a file host that fails, a key echoed.
+ *
+ * Runs in process (support/inProcess.ts), but for a harvest stopped by Ctrl-C (SIGINT reaches a
+ * real process, whose pid the lock holds) and one under `ulimit -f` (a limit of the process):
+ * those start the bundled bin.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { waitFor } from "@s2-effect/test-support"
@@ -12,16 +16,19 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
+// Bundled on first use: only Ctrl-C and ulimit start a process.
+let bundled: string | undefined
+const bin = () => bundled ??= Bin.bundleBin()
 const key = "hostile-key-0123456789"
 
 const env = Bin.cleanEnv
 const start = (args: ReadonlyArray<string>, extra: Record<string, string> = {}): ChildProcess =>
-  Bin.start(bin, args, extra)
+  Bin.start(bin(), args, extra)
 const finish = Bin.finish
 
-const s2 = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) => finish(start(args, extra))
+const s2 = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) => runS2(args, { env: extra })
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-hostile-"))
 const ids = (file: string) =>
@@ -134,7 +141,7 @@ describe.concurrent("one harvest per file", () => {
     // Half the file (in 1 KB blocks): the write of a middle page crosses it and is cut mid-line (EFBIG).
     const limit = Math.floor(fs.statSync(clean).size / 2 / 1024)
     const args = ["harvest", "", "--out", out, ...options]
-    const limited = spawn("bash", ["-c", `ulimit -f ${limit}; exec "$0" "$@"`, process.execPath, bin, ...args], {
+    const limited = spawn("bash", ["-c", `ulimit -f ${limit}; exec "$0" "$@"`, process.execPath, bin(), ...args], {
       env: env({}),
       stdio: ["ignore", "pipe", "pipe"]
     })

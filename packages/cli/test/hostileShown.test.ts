@@ -1,18 +1,16 @@
 /**
- * What the real `s2` binary shows of hostile values, on stderr and in `s2 mcp`'s tool errors: a key
- * the server echoes written with escapes, a password in the API root, a huge id.
+ * What `s2` shows of hostile values, on stderr and in `s2 mcp`'s tool errors: a key the server
+ * echoes written with escapes, a password in the API root, a huge id. Run in process
+ * (support/inProcess.ts; `s2 mcp` under the SDK's client through support/mcpTransport.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Faults, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
-import * as path from "node:path"
-import * as Bin from "./support/bin.js"
 import { runS2 } from "./support/inProcess.js"
+import { inProcessTransport } from "./support/mcpTransport.js"
 
-const bin = Bin.bundleBin()
 const key = "Hostile-key-0123456789abcdef"
 /** The key as a server may write it in JSON: the first letter escaped, a dash percent-encoded. */
 const written = `\\u0048${key.slice(1, 7)}%2D${key.slice(8)}`
@@ -64,14 +62,9 @@ describe.concurrent("the key, echoed by a server with escapes", () => {
   }, T)
 
   it("s2 mcp: the tool error shows <redacted>", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [bin, "mcp", "--api-url", echoing.url, "--no-retry"],
-      env: { S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"), S2_API_KEY: key },
-      stderr: "pipe"
+    const { transport, stderr } = inProcessTransport(["mcp", "--api-url", echoing.url, "--no-retry"], {
+      S2_API_KEY: key
     })
-    let stderr = ""
-    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
     const client = new Client({ name: "s2-hostile-test", version: "1.0.0" })
     await client.connect(transport)
     try {
@@ -79,7 +72,7 @@ describe.concurrent("the key, echoed by a server with escapes", () => {
       const text = JSON.stringify(result)
       expect(result.isError).toBe(true)
       expect(text).toContain("invalid key <redacted>")
-      expectNoKey(text + stderr)
+      expectNoKey(text + stderr())
     } finally {
       await client.close()
     }

@@ -1,7 +1,11 @@
 /**
- * The real `s2 harvest` against bulk servers that do not advance or miscount: one that sends the
- * same records with a new token forever, one whose `total` is negative. The first ends at the page
- * that repeats, with one clear line; the second is interrupted and resumed as any other.
+ * `s2 harvest` against bulk servers that do not advance or miscount: one that sends the same
+ * records with a new token forever, one whose `total` is negative. The first ends at the page that
+ * repeats, with one clear line; the second is interrupted and resumed as any other.
+ *
+ * Runs in process (support/inProcess.ts; an endless harvest fails on the test's time-out), but for
+ * the Ctrl-C: SIGINT reaches a real process and its exit code (130) is `main.ts`'s, so the
+ * interrupted harvest starts the bundled bin.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { waitFor } from "@s2-effect/test-support"
@@ -13,25 +17,13 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
+import { runS2 } from "./support/inProcess.js"
 
-const bin = Bin.bundleBin()
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-streams-"))
 const lines = (file: string) => fs.readFileSync(file, "utf8").split("\n").filter((line) => line !== "")
 const ids = (file: string) => lines(file).map((line) => (JSON.parse(line) as { paperId: string }).paperId)
 
-/**
- * Runs `s2`, killed after `millis` if it has not ended (an endless harvest would never end: killed,
- * its `signal` fails the test rather than a process left running).
- */
-const s2 = async (args: ReadonlyArray<string>, millis = 60_000) => {
-  const child: ChildProcess = Bin.start(bin, args)
-  const timer = setTimeout(() => child.kill("SIGKILL"), millis)
-  try {
-    return await Bin.finish(child)
-  } finally {
-    clearTimeout(timer)
-  }
-}
+const s2 = (args: ReadonlyArray<string>) => runS2(args)
 
 let scope: Scope.Closeable
 let stuck: EmulatorServer
@@ -86,7 +78,7 @@ describe("bulk servers that do not advance or miscount", () => {
     const dir = tmp()
     const out = path.join(dir, "papers.jsonl")
     const args = ["harvest", "", "--out", out, "--fields", "title", "--api-url", negative.url]
-    const child = Bin.start(bin, args)
+    const child: ChildProcess = Bin.start(Bin.bundleBin(), args)
     const done = Bin.finish(child)
     const checkpoint = `${out}.checkpoint.json`
     await waitFor(() => JSON.parse(fs.readFileSync(checkpoint, "utf8")).pages >= 2, { what: "a checkpoint of 2 pages" })

@@ -1,24 +1,27 @@
 /**
  * `s2 mcp --emulator` as an assistant meets it: the official MCP TypeScript client
- * (`@modelcontextprotocol/sdk`) starts the bundled `s2` over stdio, lists the tools, calls each, and
- * sees failures come back as tool errors (not found, bad parameter, rate limited) with the server
- * answering after each.
+ * (`@modelcontextprotocol/sdk`) talks to `s2` over its standard input and output, lists the tools,
+ * calls each, and sees failures come back as tool errors (not found, bad parameter, rate limited)
+ * with the server answering after each.
+ *
+ * `s2` runs in process (support/inProcess.ts): the client's messages are its standard input as
+ * they are sent, its standard output is read by the SDK's own framing (`ReadBuffer`). One test
+ * starts the bundled bin: SIGTERM while serving, a signal that reaches a real process, whose exit
+ * code (143) is `main.ts`'s.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { Progress } from "@modelcontextprotocol/sdk/types.js"
 import { waitFor } from "@s2-effect/test-support"
 import type { EmulatorServer } from "@s2-effect/testing"
 import { Corpus, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
-import type { ChildProcess } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Bin from "./support/bin.js"
-
-const bin = Bin.bundleBin()
+import { runS2 } from "./support/inProcess.js"
+import { inProcessTransport } from "./support/mcpTransport.js"
 const key = "some-secret-key"
 const size = 2000
 // The corpus `--emulator` serves (seed 1, S2_EMULATOR_SIZE papers), to choose ids that exist.
@@ -57,28 +60,14 @@ const connect = async (
   env: Record<string, string> = {},
   emulator = true
 ): Promise<Server> => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    // --structured: this suite reads each answer's structuredContent (compact answers are text only).
-    args: [bin, "mcp", "--structured", ...(emulator ? ["--emulator"] : []), ...args],
-    env: {
-      S2_COMPILE_CACHE: path.join(path.dirname(bin), "compile-cache"),
-      S2_EMULATOR_SIZE: String(size),
-      S2_API_KEY: key,
-      ...env
-    },
-    stderr: "pipe"
-  })
-  let stderr = ""
-  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+  // --structured: this suite reads each answer's structuredContent (compact answers are text only).
+  const { transport, stderr, exited } = inProcessTransport(
+    ["mcp", "--structured", ...(emulator ? ["--emulator"] : []), ...args],
+    { S2_EMULATOR_SIZE: String(size), S2_API_KEY: key, ...env }
+  )
   const client = new Client({ name: "s2-mcp-test", version: "1.0.0" })
   await client.connect(transport)
-  // The SDK keeps its child process to itself; its exit code is what this suite checks on closing.
-  const child = (transport as unknown as { readonly _process: ChildProcess })._process
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal }))
-  )
-  return { client, stderr: () => stderr, exited }
+  return { client, stderr, exited: exited() }
 }
 
 type Result = Awaited<ReturnType<Client["callTool"]>>
@@ -136,27 +125,9 @@ const author = corpus.author(paper.authors[0]!)
 const titleWord = paper.title.split(/\s+/).find((word) => word.length > 5) ?? paper.title.split(/\s+/)[0]!
 const doi = corpus.papers.map((p) => p.externalIds["DOI"]).find((id) => typeof id === "string")
 
-describe("s2 mcp --emulator, with the SDK's client", () => {
-  let server: Server
-
-  beforeAll(async () => {
-    server = await connect([])
-  })
-  afterAll(async () => {
-    await server.client.close()
-  })
-
-  it("lists the 17 tools, each with an object input schema and a description", async () => {
-    const { tools } = await server.client.listTools()
-    expect(tools.map((tool) => tool.name).sort()).toEqual(toolNames)
-    for (const tool of tools) {
-      expect(tool.inputSchema.type, tool.name).toBe("object")
-      expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(0)
-    }
-    const search = tools.find((tool) => tool.name === "search_papers")!
-    expect(Object.keys(search.inputSchema.properties ?? {})).toContain("query")
-  })
-
+// A server of its own, before the suite's (in process, one run at a time), whose answers the key
+// test below checks with the others.
+describe("s2 mcp --emulator --watch-state, with the SDK's client", () => {
   it("add_watch and check_watches keep their state in --watch-state", async () => {
     const state = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-mcp-watch-")), "watches.json")
     const watching = await connect(["--watch-state", state])
@@ -177,6 +148,28 @@ describe("s2 mcp --emulator, with the SDK's client", () => {
     } finally {
       await watching.client.close()
     }
+  })
+})
+
+describe("s2 mcp --emulator, with the SDK's client", () => {
+  let server: Server
+
+  beforeAll(async () => {
+    server = await connect([])
+  })
+  afterAll(async () => {
+    await server.client.close()
+  })
+
+  it("lists the 17 tools, each with an object input schema and a description", async () => {
+    const { tools } = await server.client.listTools()
+    expect(tools.map((tool) => tool.name).sort()).toEqual(toolNames)
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe("object")
+      expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(0)
+    }
+    const search = tools.find((tool) => tool.name === "search_papers")!
+    expect(Object.keys(search.inputSchema.properties ?? {})).toContain("query")
   })
 
   it("search_papers, get_paper, get_papers: pages of summaries and a detailed paper", async () => {
@@ -457,19 +450,19 @@ describe("s2 mcp's process: the default deadline, a bad S2_EMULATOR_FAULTS, SIGT
   })
 
   it("a bad S2_EMULATOR_FAULTS: exit 2 with a line naming the variable and what is wrong", async () => {
-    const ran = await Bin.finish(
-      Bin.start(bin, ["mcp", "--emulator"], {
+    const ran = await runS2(["mcp", "--emulator"], {
+      env: {
         S2_EMULATOR_SIZE: String(size),
         S2_EMULATOR_FAULTS: "{\"script\":[{\"fault\":{\"_tag\":\"Status\",\"status\":429,\"retry_after\":1}}]}"
-      })
-    )
+      }
+    })
     expect(ran.code).toBe(2)
     expect(ran.stdout).toBe("")
     expect(ran.stderr).toMatch(/^s2: S2_EMULATOR_FAULTS .*retry_after/)
   })
 
   it("SIGTERM while serving: it stops at once (143, as every s2 command), stdout only the protocol", async () => {
-    const child = Bin.start(bin, ["mcp", "--emulator"], { S2_EMULATOR_SIZE: String(size) })
+    const child = Bin.start(Bin.bundleBin(), ["mcp", "--emulator"], { S2_EMULATOR_SIZE: String(size) })
     // Not Bin.finish, which ends stdin: the server must stop because of the signal.
     let stdout = ""
     child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()))
@@ -504,10 +497,10 @@ describe("s2 mcp's process: the default deadline, a bad S2_EMULATOR_FAULTS, SIGT
       "not json {",
       message(2, "tools/call", { name: "get_paper", arguments: { id: paper.paperId } })
     ].join("\n") + "\n"
-    const ran = await Bin.finish(
-      Bin.start(bin, ["mcp", "--emulator", "--structured"], { S2_EMULATOR_SIZE: String(size) }),
-      input
-    )
+    const ran = await runS2(["mcp", "--emulator", "--structured"], {
+      env: { S2_EMULATOR_SIZE: String(size) },
+      stdin: input
+    })
     expect(ran.code).toBe(0)
     const lines = ran.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(lines).toContainEqual(
@@ -538,13 +531,10 @@ describe("s2 mcp's stdin as a careless or hostile client writes it", () => {
     compact = false,
     args: ReadonlyArray<string> = []
   ) => {
-    const ran = await Bin.finish(
-      Bin.start(bin, ["mcp", "--emulator", ...(compact ? [] : ["--structured"]), ...args], {
-        S2_EMULATOR_SIZE: String(size),
-        ...env
-      }),
-      [initialize, initialized, ...lines].join("\n") + "\n"
-    )
+    const ran = await runS2(["mcp", "--emulator", ...(compact ? [] : ["--structured"]), ...args], {
+      env: { S2_EMULATOR_SIZE: String(size), ...env },
+      stdin: [initialize, initialized, ...lines].join("\n") + "\n"
+    })
     expect(ran.code).toBe(0)
     // No stack trace: every line was answered, none failed the transport.
     expect(ran.stderr).not.toMatch(/\n\s+at /)
@@ -687,10 +677,10 @@ describe("s2 mcp's stdin as a careless or hostile client writes it", () => {
   it(
     "--tools serves only the tools named and --max-answer-chars cuts answers; an unknown name stops s2 first",
     async () => {
-      const refused = await Bin.finish(
-        Bin.start(bin, ["mcp", "--emulator", "--tools", "search,verfy"], { S2_EMULATOR_SIZE: String(size) }),
-        ""
-      )
+      const refused = await runS2(["mcp", "--emulator", "--tools", "search,verfy"], {
+        env: { S2_EMULATOR_SIZE: String(size) },
+        stdin: ""
+      })
       expect(refused.code).toBe(2)
       expect(refused.stdout).toBe("")
       expect(refused.stderr).toMatch(

@@ -1,7 +1,9 @@
 /**
- * `s2 related` and the `--format html` maps: the real bin against the in-process emulator
+ * `s2 related` and the `--format html` maps against the in-process emulator
  * (`--emulator`) and an HTTP emulator whose request log checks the request budget; the maps opened
- * in Debian's Chromium from file://, as a new user opens them.
+ * in Debian's Chromium from file://, as a new user opens them. `s2` runs in process
+ * (support/inProcess.ts) but where a map is refused on a real terminal: `script` gives the bundled
+ * bin a pseudo-terminal.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { launchChromium } from "@s2-effect/test-support/chromium"

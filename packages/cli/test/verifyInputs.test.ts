@@ -2,6 +2,9 @@
  * `s2 verify`'s inputs: read by content on files and standard input alike (a Mendeley .bib piped,
  * RIS and CSL-JSON it wrote itself, references pasted from a paper), UTF-16 files, and what it
  * refuses, against the in-process emulator. The formats' details are tested in jobs (VerifyRead).
+ *
+ * Runs in process (support/inProcess.ts), but for the progress on a real terminal: `script` gives
+ * the bundled bin a pseudo-terminal, whose width and redrawing a captured printer does not have.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
@@ -10,17 +13,17 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { parseReferences } from "../src/commands/resolve.js"
 import * as Bin from "./support/bin.js"
-
-const bin = Bin.bundleBin()
+import { runS2 } from "./support/inProcess.js"
 
 const s2 = (args: ReadonlyArray<string>, input?: string, env: Record<string, string> = {}) =>
-  Bin.finish(Bin.start(bin, args, env), input)
+  runS2(args, input === undefined ? { env } : { stdin: input, env })
 
 /** Progress shown as soon as there is any (tests never depend on the machine's speed). */
 const atOnce = { S2_PROGRESS_DELAY_MS: "0" }
 
 /** What a terminal shows of a command's stderr (under `script`, a pseudo-terminal); stdout to /dev/null. */
 const onTerminal = (args: ReadonlyArray<string>): Promise<Bin.Ran> => {
+  const bin = Bin.bundleBin()
   const quote = (arg: string) => `'${arg.replace(/'/g, () => `'\\''`)}'`
   const command = [process.execPath, bin, ...args].map(quote).join(" ") + " >/dev/null"
   return Bin.finish(spawn("script", ["-qfec", command, "/dev/null"], {

@@ -10,6 +10,7 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as ConfigProvider from "effect/ConfigProvider"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
@@ -20,14 +21,21 @@ import * as Terminal from "effect/Terminal"
 import { Writable } from "node:stream"
 import * as Cli from "../../src/Cli.js"
 import * as InProcessEmulator from "../../src/InProcessEmulator.js"
-import { Printer } from "../../src/Printer.js"
+import { consoleTo, Printer } from "../../src/Printer.js"
 import { visibleLines } from "../../src/render/Escape.js"
 import type { Ran } from "./bin.js"
 
 /** How a run differs from a plain one: piped, no input, the test's environment. */
 export interface RunOptions {
-  /** What standard input holds (none: empty). */
-  readonly stdin?: string | Uint8Array
+  /**
+   * What standard input holds (none: empty); an async iterable is read as it yields, and ends
+   * when it returns (a client that writes while the run goes on, as `s2 mcp`'s).
+   */
+  readonly stdin?: string | Uint8Array | AsyncIterable<Uint8Array>
+  /** Called with each piece of standard output as it is written (to read a long run's answers). */
+  readonly onStdout?: (text: string) => void
+  /** Called with each piece of standard error as it is written. */
+  readonly onStderr?: (text: string) => void
   /** Whether standard input is a terminal (nothing piped). */
   readonly stdinIsTTY?: boolean
   /** Variables added to the environment. */
@@ -53,21 +61,49 @@ const environment = (extra: Readonly<Record<string, string>>): Record<string, st
   return { ...env, S2_PROGRESS_DELAY_MS: "3600000", ...extra }
 }
 
-/** Runs `s2 ARGS` in this process; resolves with its exit code and what it printed. */
-export const runS2 = async (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<Ran> => {
+// The tail of the runs queued so far: a run starts when the one before it has ended, so that tests
+// in a `describe.concurrent` do not swap the environment or working folder under each other.
+let queue: Promise<unknown> = Promise.resolve()
+
+/**
+ * Runs `s2 ARGS` in this process, after any run still going; resolves with its exit code and what
+ * it printed.
+ */
+export const runS2 = (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<Ran> => {
+  const ran = queue.then(() => runNow(args, options))
+  queue = ran.catch(() => undefined)
+  return ran
+}
+
+const runNow = async (args: ReadonlyArray<string>, options: RunOptions): Promise<Ran> => {
   let stdout = ""
   let stderr = ""
+  const toStdout = (text: string) => {
+    stdout += text
+    options.onStdout?.(text)
+  }
+  const toStderr = (text: string) => {
+    stderr += text
+    options.onStderr?.(text)
+  }
   const decoder = new TextDecoder()
   const text = (chunk: string | Uint8Array) => typeof chunk === "string" ? chunk : decoder.decode(chunk)
   const errStream = new Writable({
     write: (chunk: Buffer, _encoding, done) => {
-      stderr += chunk.toString()
+      toStderr(chunk.toString())
+      done()
+    }
+  })
+  // What effect/cli prints through Console (the shell completion script) is the run's stdout.
+  const outStream = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      toStdout(chunk.toString())
       done()
     }
   })
   const printer = Layer.succeed(Printer, {
-    out: (s) => Effect.sync(() => void (stdout += s)),
-    err: (s) => Effect.sync(() => void (stderr += visibleLines(s))),
+    out: (s) => Effect.sync(() => toStdout(s)),
+    err: (s) => Effect.sync(() => toStderr(visibleLines(s))),
     outIsTTY: options.outIsTTY ?? false,
     errIsTTY: options.errIsTTY ?? false,
     columns: options.columns ?? 80,
@@ -75,7 +111,11 @@ export const runS2 = async (args: ReadonlyArray<string>, options: RunOptions = {
   })
   const input = options.stdin === undefined
     ? Stream.empty
-    : Stream.make(typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin)
+    : typeof options.stdin === "string"
+    ? Stream.make(new TextEncoder().encode(options.stdin))
+    : options.stdin instanceof Uint8Array
+    ? Stream.make(options.stdin)
+    : Stream.orDie(Stream.fromAsyncIterable(options.stdin, (error) => error))
   const stdio = Layer.succeed(
     Stdio.Stdio,
     Stdio.make({
@@ -84,8 +124,8 @@ export const runS2 = async (args: ReadonlyArray<string>, options: RunOptions = {
       stdinIsTerminal: Effect.succeed(options.stdinIsTTY ?? false),
       stdoutIsTerminal: Effect.succeed(options.outIsTTY ?? false),
       stderrIsTerminal: Effect.succeed(options.errIsTTY ?? false),
-      stdout: () => Sink.forEach((chunk: string | Uint8Array) => Effect.sync(() => void (stdout += text(chunk)))),
-      stderr: () => Sink.forEach((chunk: string | Uint8Array) => Effect.sync(() => void (stderr += text(chunk))))
+      stdout: () => Sink.forEach((chunk: string | Uint8Array) => Effect.sync(() => toStdout(text(chunk)))),
+      stderr: () => Sink.forEach((chunk: string | Uint8Array) => Effect.sync(() => toStderr(text(chunk))))
     })
   )
   const terminal = Layer.succeed(
@@ -96,7 +136,7 @@ export const runS2 = async (args: ReadonlyArray<string>, options: RunOptions = {
       size: unused("terminal input"),
       readInput: unused("terminal input"),
       readLine: unused("terminal input"),
-      display: (s) => Effect.sync(() => void (stdout += s))
+      display: (s) => Effect.sync(() => toStdout(s))
     })
   )
   const env = environment(options.env ?? {})
@@ -106,6 +146,7 @@ export const runS2 = async (args: ReadonlyArray<string>, options: RunOptions = {
     stdio,
     terminal,
     printer,
+    Layer.succeed(Console.Console, consoleTo(outStream)),
     ConfigProvider.layer(ConfigProvider.fromEnv({ env })),
     Layer.succeed(ChildProcessSpawner.ChildProcessSpawner, ChildProcessSpawner.make(() => unused("child processes")))
   )
