@@ -64,6 +64,15 @@ export class CommandError extends Schema.TaggedError<CommandError>()("CommandErr
 export const badInput = (message: string): CommandError => new CommandError({ message, code: ExitCode.badInput })
 
 /**
+ * None of a command's seeds exists (exit 3, as a paper not found): `none of the seeds was found:
+ * nothing to <what>`. The seeds not found are told first, one line each.
+ *
+ * @since 1.3.0
+ */
+export const noSeedFound = (what: string): CommandError =>
+  new CommandError({ message: `none of the seeds was found: nothing to ${what}`, code: ExitCode.notFound })
+
+/**
  * The line of a failure of `what` (the command line's own words, cut to 200 characters): `what
  * failed: why; todo`, as every client error is said ({@link fromS2Error}).
  *

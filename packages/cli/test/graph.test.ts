@@ -202,6 +202,28 @@ describe("s2 graph, formats", () => {
     expect(fs.existsSync(out)).toBe(false)
   }, 60_000)
 
+  it(
+    "no seed found is not found (exit 3, as s2 related), to stdout or to --out; one seed found is a walk",
+    async () => {
+      const missing = ["CorpusId:999999999", "CorpusId:999999998"]
+      const out = fresh("jsonl")
+      const [piped, file, some] = await Promise.all([
+        s2(["graph", ...missing, "--emulator"]),
+        s2(["graph", ...missing, "--emulator", "--out", out]),
+        s2(["graph", missing[0]!, seed, "--depth", "0", "--emulator"])
+      ])
+      for (const ran of [piped, file]) {
+        expect(ran.code).toBe(3)
+        expect(ran.stderr.trimEnd().split("\n").at(-1)).toBe("s2: none of the seeds was found: nothing to walk")
+      }
+      expect(piped.stdout).toBe("")
+      expect(some.code).toBe(0)
+      expect(jsonl(some.stdout).map((l) => [l.type, l.depth])).toEqual([["node", 0]])
+      expect(some.stderr).toContain(`seed "${missing[0]}" not found; walking from the others`)
+    },
+    60_000
+  )
+
   it("an existing --out is refused with advice that speaks of the walk's file, not of a harvest", async () => {
     const out = fresh("jsonl")
     fs.writeFileSync(out, "kept\n")

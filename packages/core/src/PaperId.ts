@@ -108,8 +108,10 @@ export type Recognised =
 export const recognise: (input: string) => Recognised = internal.recognise
 
 /**
- * The id in the API's spelling when {@link recognise} reads `input` as one; otherwise `input` as
- * given, so that an operation's own check refuses it with its message (what is allowed).
+ * The id in the API's spelling when {@link recognise} reads `input` as one; the id a link names
+ * when that id is malformed (a DOI link whose `%2E%2E` decodes to a `..` segment), so that an
+ * operation refuses it for what is wrong with the id; otherwise `input` as given, so that an
+ * operation's own check refuses it with its message (what is allowed).
  *
  * @example
  * ```ts

@@ -265,7 +265,8 @@ export const apiKeyConfig: Config.Config<Redacted.Redacted<string> | undefined> 
 /**
  * A function hiding `key` in a text, as the client hides it in its errors and logs: every place
  * the key shows, as it is, JSON-escaped, in any letter case, percent-encoded or as HTML character
- * references (mixed or nested), becomes `<redacted>`. Where the key was found only once decoded,
+ * references (mixed or nested), base64- or base64url-encoded (alone, or inside a longer encoded text
+ * such as Basic credentials), becomes `<redacted>`. Where the key was found only once decoded,
  * the text comes back decoded. No key (`undefined` or empty) leaves texts as they are. For tools
  * that write what a server answered (a recorder, a log): apply it to each string, not to text
  * made of them, such as a JSON document, which a decoded answer would no longer parse as.

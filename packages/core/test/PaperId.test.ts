@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
 import * as fc from "fast-check"
-import { PaperId } from "../src/index.js"
+import { PaperId, SemanticScholar } from "../src/index.js"
+import { json, requests, testLayer } from "./support/Scripted.js"
 
 const TURING = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
 
@@ -119,12 +120,33 @@ describe("PaperId.recognise: the forms people write an id in", () => {
             expect(Result.isSuccess(Effect.runSync(Effect.result(PaperId.validatePaperId(recognised.id))))).toBe(true)
             expect(PaperId.spelled(recognised.id)).toBe(recognised.id)
             expect(PaperId.spelled(input)).toBe(recognised.id)
+          } else if (recognised._tag === "Malformed" && /^https?:\/\//i.test(input.trim())) {
+            // A link whose id is refused is that id, refused before sending.
+            expect(Result.isFailure(Effect.runSync(Effect.result(PaperId.validatePaperId(PaperId.spelled(input))))))
+              .toBe(true)
           } else {
             expect(PaperId.spelled(input)).toBe(input)
           }
         }
       )
     ))
+})
+
+describe("PaperId.spelled: a link whose id is refused is refused for what is wrong with the id", () => {
+  for (
+    const link of ["https://doi.org/10.1000/%2E%2E/x", "https://doi.org/10.1000/%2e%2e/x", "doi.org/10.1000/%2E%2E/x"]
+  ) {
+    it.effect(`${link}: a ".." path segment, never sent`, () =>
+      Effect.gen(function*() {
+        const s2 = yield* SemanticScholar
+        const error = yield* Effect.flip(s2.getPaper(PaperId.spelled(link)))
+        if (error._tag !== "BadQueryParameters") return expect.unreachable(error._tag)
+        expect(error.parameter).toBe("paperId")
+        expect(error.subject).toBe(`paperId "DOI:10.1000/../x"`)
+        expect(error.problem).toBe(`has a ".." path segment, which would reach another endpoint`)
+        expect(yield* requests).toHaveLength(0)
+      }).pipe(Effect.provide(testLayer(() => Effect.succeed(json({ paperId: TURING }))))))
+  }
 })
 
 describe("PaperId.recognise: links name their id, arXiv ids as people write them", () => {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Layer, Redacted } from "effect"
+import { Base64, Base64Url } from "effect/encoding"
 import * as fc from "fast-check"
 import { inspect } from "node:util"
 import { redactKey, SemanticScholar } from "../src/index.js"
@@ -145,6 +146,31 @@ describe("redactKey, the client's redaction for what others keep of an answer", 
     expect(redactKey(undefined)(text)).toBe(text)
     expect(redactKey("")(text)).toBe(text)
     expect(redactKey(key)(`{"k":"${key}"} %41`)).toBe(`{"k":"<redacted>"} %41`)
+  })
+
+  it("property: base64 and base64url of the key, alone or inside a longer encoded text, keep no character that is the key's alone", () => {
+    const bytes = (text: string) => new TextEncoder().encode(text)
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9_-]{8,40}$/),
+        fc.uint8Array({ maxLength: 5 }),
+        fc.uint8Array({ maxLength: 5 }),
+        fc.boolean(),
+        (key, before, after, url) => {
+          const all = new Uint8Array([...before, ...bytes(key), ...after])
+          const encoded = url ? Base64Url.encode(all) : Base64.encode(all)
+          const hidden = redactKey(key)(`token ${encoded}.`)
+          // The characters whose six bits all come from the key span [first, last).
+          const first = Math.ceil(before.length * 8 / 6)
+          const last = Math.floor((before.length + key.length) * 8 / 6)
+          const at = hidden.indexOf("<redacted>")
+          expect(at).toBeGreaterThanOrEqual(0)
+          expect(at - "token ".length).toBeLessThanOrEqual(first)
+          expect(hidden.length - at - "<redacted>".length - ".".length).toBeLessThanOrEqual(encoded.length - last)
+        }
+      ),
+      { numRuns: 100 }
+    )
   })
 })
 

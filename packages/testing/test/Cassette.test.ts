@@ -10,6 +10,7 @@ import type { Options } from "@s2-effect/core"
 import { RetryPolicy, SemanticScholar } from "@s2-effect/core"
 import * as Loop from "@s2-effect/test-support"
 import { Cause, Duration, Effect, Exit, FileSystem, Layer, Option, PlatformError, Redacted, Stream } from "effect"
+import { Base64, Base64Url } from "effect/encoding"
 import { HttpClient, HttpClientResponse } from "effect/http"
 import * as fc from "fast-check"
 import * as Nfs from "node:fs"
@@ -282,6 +283,40 @@ describe("Cassette", () => {
         )
         expect(replayed._tag).toBe("Forbidden")
       }
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("a key the server echoes base64- or base64url-encoded, in a body or a header, is never written", () =>
+    Effect.gen(function*() {
+      const path = yield* tempCassette
+      // Bytes that base64 writes with `+` and `/` (base64url with `-` and `_`), and a key not a multiple of 3 long.
+      const key = "Cassette~Key?>>-4"
+      const basic = Base64.encode(`user:${key}`)
+      const forms = [Base64.encode(key), Base64Url.encode(key), Base64.encode(key).replace(/=+$/, ""), basic]
+      const echo = HttpClient.make((request) =>
+        Effect.succeed(HttpClientResponse.fromWeb(
+          request,
+          new Response(JSON.stringify({ message: `bad key ${forms.join(" ")}` }), {
+            status: 403,
+            headers: { location: `https://example.org/retry?auth=${basic}&key=${forms[1]}` }
+          })
+        ))
+      )
+      const error = yield* Effect.flip(
+        Effect.flatMap(SemanticScholar, (s2) => s2.getPaper("CorpusId:1")).pipe(
+          Effect.provide(SemanticScholar.layer({ apiKey: Redacted.make(key), retry: false })),
+          Effect.provide(Cassette.layer({ path, mode: "record" })),
+          Effect.provideService(HttpClient.HttpClient, echo)
+        )
+      )
+      expect(error._tag).toBe("Forbidden")
+      const text = yield* (yield* FileSystem.FileSystem).readFileString(path)
+      expect(new Set(forms).size).toBe(4)
+      for (const form of forms) expect(text).not.toContain(form)
+      // Of `user:key`, what stays is what encodes `user:` and the key's edges (bits shared with neighbours).
+      const file = JSON.parse(text) as Cassette.File
+      expect(file.entries[0]!.response.headers["location"]).toMatch(
+        /^https:\/\/example\.org\/retry\?auth=dXNlcjp.?<redacted>.?=*&key=<redacted>$/
+      )
     }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
 
   it("a key written in any mix of case, percent-encoding and HTML references, in any string of an entry, is never in the file", () =>

@@ -27,7 +27,7 @@ import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as ClientCommand from "../ClientCommand.js"
-import { badInput, fileError } from "../ExitCode.js"
+import { badInput, fileError, noSeedFound } from "../ExitCode.js"
 import * as Harvest from "../Harvest.js"
 import * as Ids from "../Ids.js"
 import * as OutputFlags from "../OutputFlags.js"
@@ -199,12 +199,14 @@ const toStdout = (settings: Settings) =>
   Effect.gen(function*() {
     const printer = yield* Printer
     let skipped = 0
+    let nodes = 0
     yield* printer.out(Graph.header(settings.format))
     yield* (yield* walk(settings)).pipe(
       Stream.groupedWithin(1000, "1 second"),
       Stream.mapEffect((batch) =>
         Effect.flatMap(piecesOf(settings.format, batch, printer), (pieces) => {
           skipped += pieces.reduce((n, p) => n + p.skipped, 0)
+          nodes += pieces.reduce((n, p) => n + p.nodes, 0)
           return printer.out(new TextDecoder().decode(joined(pieces)))
         })
       ),
@@ -212,6 +214,8 @@ const toStdout = (settings: Settings) =>
     )
     yield* printer.out(Graph.footer(settings.format))
     if (skipped > 0) yield* printer.err(`s2: graph${skippedNote(skipped)}\n`)
+    // Every seed found is a node: none means none of them exists, as `s2 related` says it.
+    if (nodes === 0) return yield* Effect.fail(noSeedFound("walk"))
   })
 
 /** The counts a graph keeps in its checkpoint's `years` (harvest's per-year counts, unused here). */
@@ -506,6 +510,7 @@ export const graph = ClientCommand.make(
       )
     )
     const { edges, nodes } = counted(result.checkpoint)
+    if (nodes === 0) return yield* Effect.fail(noSeedFound("walk"))
     const rewritten = result.rewrittenAfter === undefined ?
       "" :
       `, rewritten after ${

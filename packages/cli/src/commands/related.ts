@@ -15,7 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as ClientCommand from "../ClientCommand.js"
-import { badInput, CommandError, ExitCode, fileError } from "../ExitCode.js"
+import { badInput, fileError, noSeedFound } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
 import * as OutputFlags from "../OutputFlags.js"
 import { Printer } from "../Printer.js"
@@ -236,11 +236,7 @@ export const related = ClientCommand.make(
       ...(isCitable(format) ? { fields: [...new Set([...recordFields, ...Citable.fields])] } : {})
     })
     yield* printer.err(notes(answer))
-    if (answer.seeds.length === 0) {
-      return yield* Effect.fail(
-        new CommandError({ message: "none of the seeds was found: nothing to rank", code: ExitCode.notFound })
-      )
-    }
+    if (answer.seeds.length === 0) return yield* Effect.fail(noSeedFound("rank"))
     if (format === "html") return yield* writeMap(answer, o.out)
     if (isCitable(format)) {
       return yield* printItems(format, Stream.fromIterable(answer.papers.map((r) => ({ paper: r.paper }))))

@@ -77,7 +77,10 @@ export const recognise = (input: string): PaperId.Recognised => {
 
 export const spelled = (input: string): string => {
   const recognised = recognise(input)
-  return recognised._tag === "Id" ? recognised.id : input
+  if (recognised._tag === "Id") return recognised.id
+  // A link names its id even where the check refuses that id (`%2E%2E` decodes to a ".." segment):
+  // the operation then refuses the id for what is wrong with it, not the link for its `https:`.
+  return recognised._tag === "Malformed" ? linkedId(input.trim()) ?? input : input
 }
 
 /** A DOI as the API asks for it: an arXiv DOI as its arXiv id (the API knows every arXiv paper by it). */

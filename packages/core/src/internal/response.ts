@@ -6,6 +6,7 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import { Base64, Base64Url } from "effect/encoding"
 import type * as HttpClientError from "effect/http/HttpClientError"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Stream from "effect/Stream"
@@ -197,16 +198,43 @@ const shown = (text: string): string => {
 const specials = /[.*+?^${}()|[\]\\]/g
 
 /**
+ * The key as base64 and base64url carry it: whole (padded or not), and, inside a longer encoded
+ * text (`user:key` in Basic credentials), the characters whose bits are all the key's, at each of the
+ * three byte alignments (the ones at its edges share bits with its neighbours and vary with them).
+ */
+const base64Forms = (key: string): ReadonlyArray<string> => {
+  const bytes = new TextEncoder().encode(key)
+  const whole = [Base64.encode(bytes), Base64Url.encodePadded(bytes)].flatMap((form) => [form, form.split("=")[0]!])
+  const aligned = [0, 1, 2].flatMap((shift) => {
+    const shifted = new Uint8Array(shift + bytes.length)
+    shifted.set(bytes, shift)
+    const [from, to] = [Math.ceil(shift * 8 / 6), Math.floor(shifted.length * 8 / 6)]
+    return [Base64.encode(shifted).slice(from, to), Base64Url.encode(shifted).slice(from, to)]
+  })
+  // Fewer characters than this are ordinary words as often as a key's (`aw` for `k`): a key that
+  // short is only hidden as it is.
+  return [...whole, ...aligned].filter((form) => form.length >= 8)
+}
+
+/**
  * The text with the key hidden, in any form a reader would recognise: as it is, as a JSON string
- * writes it, in any letter case, and (the text is then shown decoded) written with escapes of any
+ * writes it, base64- or base64url-encoded (alone or inside a longer encoded text), in any letter case, and (the text is then shown decoded) written with escapes of any
  * kind, percent-encoded or HTML references, mixed, nested or with invisible characters in between.
  * For anything a server echoed back: the key is matched on what the text shows, not only its bytes.
  */
 export const redactKey = (key: string | undefined) => {
   if (key === undefined || key === "") return (text: string): string => text
-  const forms = [...new Set([key, JSON.stringify(key).slice(1, -1)])]
-  const pattern = new RegExp(forms.map((form) => form.replace(specials, "\\$&")).join("|"), "gi")
-  const hide = (text: string): string => text.replace(pattern, "<redacted>")
+  const alternatives = (forms: ReadonlyArray<string>) =>
+    [...new Set(forms)].map((form) => form.replace(specials, "\\$&")).join("|")
+  const pattern = new RegExp(alternatives([key, JSON.stringify(key).slice(1, -1)]), "gi")
+  // Base64 is case-sensitive (matching it in any case costs ten times as much). Longest first: where
+  // a whole encoded form matches, its padding goes with it.
+  const encodedForms = [...base64Forms(key)].sort((a, b) => b.length - a.length)
+  const encodedPattern = encodedForms.length === 0 ? undefined : new RegExp(alternatives(encodedForms), "g")
+  const hide = (text: string): string => {
+    const plain = text.replace(pattern, "<redacted>")
+    return encodedPattern === undefined ? plain : plain.replace(encodedPattern, "<redacted>")
+  }
   return (text: string): string => {
     const hidden = hide(text)
     const view = shown(hidden)
