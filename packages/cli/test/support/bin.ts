@@ -61,13 +61,18 @@ export const finish = (child: ChildProcess, input?: string): Promise<Ran> =>
   })
 
 /**
- * Whether process `pid` is blocked reading its standard input (Linux: its main thread is in
- * `read(0, …)`, system call 0 on x86-64 and 63 on arm64, per /proc/PID/syscall); false once it
- * has gone.
+ * Whether process `pid` is waiting for its standard input (Linux): its main thread blocked in
+ * `read(0, …)` (system call 0 on x86-64 and 63 on arm64, per /proc/PID/syscall), or fd 0 in one
+ * of its epoll sets (/proc/PID/fdinfo: a stream on the pipe, as effect's `Stdio` reads it); false
+ * once it has gone.
  */
 export const readingStdin = (pid: number): boolean => {
   try {
-    return /^(0|63) 0x0 /.test(fs.readFileSync(`/proc/${pid}/syscall`, "utf8"))
+    if (/^(0|63) 0x0 /.test(fs.readFileSync(`/proc/${pid}/syscall`, "utf8"))) return true
+    return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`) !== "anon_inode:[eventpoll]") return false
+      return /^tfd:\s+0\s/m.test(fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8"))
+    })
   } catch {
     return false
   }
