@@ -15,13 +15,13 @@ class PackagingFirst extends BaseSequencer {
 }
 
 // One run over every package and every docs example that has tests (vitest 5's `projects`, the
-// successor of vitest.workspace.ts). Two workers on a 2-core machine (vitest's default is one
-// fewer than the cores): many files wait on child processes, a browser or a server, and the
-// other worker uses that time.
+// successor of vitest.workspace.ts). `pnpm test` runs it with `--maxWorkers=2`: vitest's default
+// is one fewer than the cores, one on a 2-core machine, while many files wait on child processes,
+// a browser or a server, time the other worker uses. (A project does not inherit the root's
+// `maxWorkers`; the command line's reaches every project.)
 export default defineConfig({
   test: {
     projects: ["packages/*", "docs/examples/*"],
-    maxWorkers: 2,
     sequence: { sequencer: PackagingFirst }
   }
 })
