@@ -216,6 +216,10 @@ describe("formats", () => {
     expect(row).toContain(paperId)
     expect(row).toContain(title.slice(0, 29))
     expect([...row.trimEnd()].length).toBeLessThanOrEqual(100)
+    // In 80 columns the nested id goes (named), rather than the title shrinking to 17 characters.
+    const narrow = layout([resolved, resolved], 80)
+    expect(narrow.dropped).toEqual(["paper.paperId"])
+    expect(narrow.row(resolved)).toContain(`${resolved.input}  id   ${title}  1950`)
     // s2 citations: citingPaper.year is a 4-character column, not a 16-character one.
     const citing = { citingPaper: { paperId, title: "Towards fault tolerant load balancing: ".repeat(3), year: 2025 } }
     const citations = layout([citing], 100)

@@ -228,8 +228,8 @@ const isTitle = (column: string): boolean => column === "title" || column.endsWi
 /**
  * The columns that may be left out for room, in the order they go: ids of nested objects
  * (`externalIds.MAG`, `authors.authorId`, `openAccessPdf.url`), then top-level ids, then prose
- * other than titles, each the rightmost first; never the first column, a table's first id, a title
- * or a narrow column.
+ * other than titles, each the rightmost first; never the first column, a title or a narrow column,
+ * and a table's first id only as {@link keptColumns} says.
  */
 const droppable = (
   headers: ReadonlyArray<string>,
@@ -270,6 +270,15 @@ const keptColumns = (
     if (need() <= columns) break
     kept.delete(k)
   }
+  // A nested id after the row's own first column (`paper.paperId` beside `s2 resolve`'s input) goes
+  // too when even other prose at 8 characters would leave a title unreadable beside it.
+  const firstId = ids.indexOf(true)
+  const tight = () =>
+    [...kept].reduce(
+      (sum, k) => sum + 2 + (ids[k] ? idFloors[k]! : isTitle(headers[k]!) ? floor(k) : Math.min(natural[k]!, minProse)),
+      -2
+    )
+  if (firstId > 0 && headers[firstId]!.includes(".") && kept.has(firstId) && tight() > columns) kept.delete(firstId)
   return kept
 }
 
