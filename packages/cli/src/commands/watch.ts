@@ -55,7 +55,9 @@ const common = {
   ),
   since: Flag.String("since").pipe(
     Flag.withMetavar("date"),
-    Flag.withDescription("The first check lists papers dated from this day, YYYY-MM-DD (default: the window before)"),
+    Flag.withDescription(
+      "Papers dated before this day, YYYY-MM-DD, are never listed (default: the window before the first check)"
+    ),
     Flag.optional
   ),
   state
