@@ -1,6 +1,6 @@
 /**
  * `s2 watch`, run in process against the in-process emulator (`--emulator`): add, check (exit 20
- * with something new, 0 with nothing), the Atom feed read back by fast-xml-parser, the state file
+ * with something new, 0 with nothing), the Atom feed read back by feedsmith (support/atom.ts), the state file
  * never written through a link, and a check failing part-way storing nothing.
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
@@ -15,6 +15,7 @@ import * as Cli from "../src/Cli.js"
 import { ExitCode } from "../src/ExitCode.js"
 import { Printer } from "../src/Printer.js"
 import * as Atom from "../src/render/Atom.js"
+import { readAtom } from "./support/atom.js"
 
 /** Runs `s2 …` with its output captured. */
 const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
@@ -101,6 +102,12 @@ describe("s2 watch", () => {
         expect(entry.link["@_href"]).toMatch(/^https:\/\/www\.semanticscholar\.org\/paper\//)
       }
       expect(new Set(parsed.feed.entry.map((entry) => entry.id)).size).toBe(5)
+      // As a feed reader reads it (feedsmith): valid Atom 1.0, the five newest of the papers found.
+      const read = readAtom(xml)
+      expect(read.problems).toEqual([])
+      expect(read.feed.entries?.map((entry) => entry.id)).toEqual(parsed.feed.entry.map((entry) => entry.id))
+      const published = read.feed.entries!.map((entry) => entry.published ?? "")
+      expect(published).toEqual([...published].sort().reverse())
       // Nothing new a day later: exit 0, and the feed's entries keep their ids.
       yield* TestClock.adjust("1 day")
       const second = yield* s2([
