@@ -180,7 +180,71 @@ describe("s2 watch", () => {
       fs.writeFileSync(`${state}.lock`, JSON.stringify(holder))
       const locked = yield* s2(["--emulator", "watch", "check", "--state", state])
       expect(locked.code).toBe(ExitCode.locked)
+      // Worded for a watch state: there is no --out to resume.
+      expect(locked.stderr).toContain(`another s2 is using the watch state ${state} (pid ${process.pid}`)
+      expect(locked.stderr).not.toContain("--resume")
       fs.rmSync(`${state}.lock`)
+    }))
+
+  it.effect("refuses at add what can never be a paper id, and touches no state", () =>
+    Effect.gen(function*() {
+      const dir = tmp()
+      const state = path.join(dir, "watches.json")
+      for (
+        const [id, why] of [["", "is empty: give a 40-hex paperId, CorpusId:<n>"], ["DOI:", "has nothing after DOI:"]]
+      ) {
+        const refused = yield* s2(["watch", "add", "citations", id!, "--state", state])
+        expect(refused.code, JSON.stringify(id)).toBe(ExitCode.badInput)
+        expect(refused.stderr).toContain(why)
+      }
+      expect(fs.readdirSync(dir)).toEqual([])
+    }))
+
+  it.effect("a state file it cannot read is refused and left as it is: corrupt, or of a newer s2", () =>
+    Effect.gen(function*() {
+      const dir = tmp()
+      const corrupt = path.join(dir, "corrupt.json")
+      fs.writeFileSync(corrupt, "{\"version\":1,\"watches\":[")
+      const bad = yield* s2(["--emulator", "watch", "check", "--state", corrupt])
+      expect(bad.code).toBe(ExitCode.badInput)
+      expect(bad.stderr).toContain(`${corrupt} is not a watch state`)
+      const future = path.join(dir, "future.json")
+      const newer = "{\"version\":2,\"watches\":[],\"recent\":[],\"feeds\":{}}\n"
+      fs.writeFileSync(future, newer)
+      for (const args of [["--emulator", "watch", "check"], ["watch", "list"], ["watch", "add", "author", "1"]]) {
+        const refused = yield* s2([...args, "--state", future])
+        expect(refused.code).toBe(ExitCode.badInput)
+        // Not "move it away to start again": it holds what a newer s2 remembers.
+        expect(refused.stderr).toContain("written by a newer s2 (state version 2; this one reads version 1)")
+        expect(refused.stderr).not.toContain("move it away")
+      }
+      expect(fs.readFileSync(future, "utf8")).toBe(newer)
+      expect(fs.readdirSync(dir).sort()).toEqual(["corrupt.json", "future.json"])
+    }))
+
+  it.effect("a state in a folder that does not exist is refused naming --state", () =>
+    Effect.gen(function*() {
+      const state = path.join(tmp(), "missing", "watches.json")
+      const refused = yield* s2(["watch", "add", "author", "1", "--state", state])
+      expect(refused.code).toBe(ExitCode.badInput)
+      expect(refused.stderr).toContain("--state")
+      expect(refused.stderr).not.toContain("--out")
+    }))
+
+  it.effect("a watch whose check fails is named; the others' papers are shown and kept", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(NOW)
+      const state = path.join(tmp(), "watches.json")
+      yield* s2(["watch", "add", "citations", "CorpusId:999999999", "--name", "gone", "--state", state])
+      yield* s2(["watch", "add", "citations", PAPER, "--name", "mine", "--since", "2025-06-01", "--state", state])
+      const checked = yield* s2(["--emulator", "watch", "check", "--state", state, "--format", "jsonl"])
+      expect(checked.code).toBe(ExitCode.notFound)
+      expect(checked.stderr).toContain("s2: watch gone failed:")
+      const shown = checked.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { watch: string })
+      expect(shown.length).toBeGreaterThan(0)
+      expect(shown.every(({ watch }) => watch === "mine")).toBe(true)
+      const again = yield* s2(["--emulator", "watch", "check", "mine", "--state", state])
+      expect(again.code).toBe(ExitCode.ok)
     }))
 
   it("the Atom feed escapes what XML cannot hold as it is, and drops what it cannot hold at all", () => {

@@ -8,7 +8,7 @@
  */
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
 import type { Paper } from "@s2-effect/core"
-import { Files, Filters } from "@s2-effect/core"
+import { Files, Filters, PaperId } from "@s2-effect/core"
 import { Watch } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
@@ -130,9 +130,13 @@ const addCitations = Command.make(
   "citations",
   { id: Argument.String("paper-id").pipe(Argument.withDescription("The paper whose citations to watch")), ...common },
   (o) =>
-    Effect.flatMap(
-      watchOf(o, (c) => ({ _tag: "Citations", ...c, paperId: Ids.paperId(o.id) }), nameFrom("citations", o.id)),
-      (watch) => store(o, watch)
+    PaperId.validatePaperId(Ids.paperId(o.id)).pipe(
+      // What can never be an id is refused now, not at every check.
+      Effect.mapError((error) => fromS2Error(error, { what: "watch add citations", retries: 0, hasKey: false })),
+      Effect.flatMap((paperId) =>
+        watchOf(o, (c) => ({ _tag: "Citations", ...c, paperId }), nameFrom("citations", o.id))
+      ),
+      Effect.flatMap((watch) => store(o, watch))
     )
 ).pipe(Command.withDescription("Watch the papers citing a paper"))
 
@@ -310,7 +314,9 @@ const conclude = (result: Watch.CheckResult, what: string) =>
       yield* printer.err(`s2: ${said.message}\n`)
     }
     const first = result.failed[0]
-    if (first !== undefined) return yield* Effect.fail(first.error)
+    if (first !== undefined) {
+      return yield* Effect.fail(fromS2Error(first.error, { what: `watch ${first.watch}`, ...facts }))
+    }
     if (result.found.length > 0) {
       return yield* Effect.fail(
         new CommandError({
