@@ -139,7 +139,8 @@ export const update = <A, E, R>(
 ): Effect.Effect<A, E | CommandError, R | FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function*() {
     if (isDefault) {
-      yield* FileSystem.FileSystem.use((fs) => fs.makeDirectory(nodePath.dirname(file), { recursive: true })).pipe(
+      // One mkdir a level (Files.makeDirectory): Node's recursive one never returns where a folder cannot be made.
+      yield* Files.makeDirectory(nodePath.dirname(file)).pipe(
         Effect.mapError((cause) => fileError(`cannot create the folder of the watch state ${file}`, cause))
       )
     }

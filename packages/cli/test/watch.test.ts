@@ -247,6 +247,26 @@ describe("s2 watch", () => {
       expect(again.code).toBe(ExitCode.ok)
     }))
 
+  it.effect.runIf(process.platform === "linux")(
+    "a configuration folder that cannot be made fails at once",
+    () =>
+      Effect.gen(function*() {
+        // Under /proc no folder can be made though its parent exists: Node's recursive mkdir loops forever.
+        const saved = process.env.XDG_CONFIG_HOME
+        process.env.XDG_CONFIG_HOME = "/proc/s2-effect-test"
+        const refused = yield* s2(["watch", "add", "author", "1"]).pipe(
+          Effect.ensuring(Effect.sync(() => {
+            if (saved === undefined) delete process.env.XDG_CONFIG_HOME
+            else process.env.XDG_CONFIG_HOME = saved
+          }))
+        )
+        expect(refused.code).toBe(ExitCode.file)
+        expect(refused.stderr).toContain(
+          "cannot create the folder of the watch state /proc/s2-effect-test/s2/watches.json"
+        )
+      })
+  )
+
   it("the Atom feed escapes what XML cannot hold as it is, and drops what it cannot hold at all", () => {
     const nasty = "Deep <b>learning</b> & \"friends\" 'n' \u0001\u0085\uD800 end \uD83D\uDE00"
     const xml = Atom.feed([{
