@@ -3,9 +3,10 @@
  * with something new, 0 with nothing), the Atom feed read back by feedsmith (support/atom.ts), the state file
  * never written through a link, and a check failing part-way storing nothing.
  */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Ref } from "effect"
+import { ConfigProvider, Effect, FileSystem, Layer, PlatformError, Ref } from "effect"
 import { TestClock } from "effect/testing"
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import * as fs from "node:fs"
@@ -17,8 +18,8 @@ import { Printer } from "../src/Printer.js"
 import * as Atom from "../src/render/Atom.js"
 import { readAtom } from "./support/atom.js"
 
-/** Runs `s2 …` with its output captured. */
-const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+/** Runs `s2 …` with its output captured (on the file system `files`, if given). */
+const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}, files?: FileSystem.FileSystem) =>
   Effect.gen(function*() {
     const out = yield* Ref.make("")
     const err = yield* Ref.make("")
@@ -31,6 +32,7 @@ const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
       errStream: process.stderr
     })
     const code = yield* Cli.run(["node", "s2", ...args]).pipe(
+      files === undefined ? (effect) => effect : Effect.provideService(FileSystem.FileSystem, files),
       Effect.provide(Layer.merge(NodeServices.layer, printer)),
       Effect.provideService(
         ConfigProvider.ConfigProvider,
@@ -41,6 +43,51 @@ const s2 = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   })
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "s2-watch-"))
+
+/**
+ * `real`, but its `stop`th operation (from 0; a file handle's writes and flushes count) fails as a
+ * crash would end it: a write leaves half its bytes, anything else does nothing. Each operation's
+ * name is pushed to `seen`.
+ */
+const stoppingAt = (real: FileSystem.FileSystem, stop: number, seen: Array<string>): FileSystem.FileSystem => {
+  type Run = Effect.Effect<unknown, PlatformError.PlatformError>
+  const crash = (method: string) =>
+    Effect.fail(PlatformError.systemError({
+      _tag: "Unknown",
+      module: "FileSystem",
+      method,
+      pathOrDescriptor: "",
+      cause: Object.assign(new Error("EIO: i/o error"), { code: "EIO" })
+    }))
+  const step = (method: string, run: Run, partial: Run = Effect.void): Run =>
+    Effect.suspend(() => seen.push(method) - 1 === stop ? Effect.andThen(partial, crash(method)) : run)
+  /** `target` with each effect it gives (of a method, or a property such as a handle's `sync`) passed through `each`. */
+  const wrap = <T extends object>(target: T, each: (key: string, run: Run, args: ReadonlyArray<unknown>) => Run): T =>
+    new Proxy(target, {
+      get: (object, key) => {
+        const value: unknown = Reflect.get(object, key)
+        if (typeof key !== "string") return value
+        if (Effect.isEffect(value)) return each(key, value as Run, [])
+        if (typeof value !== "function") return value
+        return (...args: Array<unknown>) => {
+          const result: unknown = Reflect.apply(value, object, args)
+          return Effect.isEffect(result) ? each(key, result as Run, args) : result
+        }
+      }
+    })
+  const handle = (file: FileSystem.File) =>
+    wrap(file, (key, run, [data]) =>
+      key === "writeAll" || key === "write"
+        ? step(key, run, file.writeAll((data as Uint8Array).subarray(0, (data as Uint8Array).length >> 1)))
+        : key === "sync"
+        ? step(key, run)
+        : run)
+  return wrap(
+    real,
+    (key, run) => step(key, key === "open" ? Effect.map(run, (file) => handle(file as FileSystem.File)) : run)
+  )
+}
+
 /** The paper of the 2,000-paper emulator (seed 1) with the most citing papers of 2025 (29). */
 const PAPER = "CorpusId:33175"
 const NOW = Date.UTC(2025, 11, 31)
@@ -169,6 +216,72 @@ describe("s2 watch", () => {
       expect(failed.stdout).toBe("")
       expect(fs.readFileSync(state, "utf8")).toBe(before)
       expect(fs.readdirSync(dir).sort()).toEqual(["watches.json"])
+    }))
+
+  it.effect("a check stopped at any file operation leaves the state as it was or as it became, losing nothing", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(NOW)
+      const real = yield* FileSystem.FileSystem
+      const added = (dir: string) =>
+        Effect.as(
+          s2(["watch", "add", "citations", PAPER, "--since", "2025-06-01", "--state", path.join(dir, "watches.json")]),
+          path.join(dir, "watches.json")
+        )
+      const check = (state: string, files?: FileSystem.FileSystem) =>
+        s2(["--emulator", "watch", "check", "--state", state, "--format", "jsonl"], {}, files)
+      const seen: Array<string> = []
+      const first = yield* added(tmp())
+      const before = fs.readFileSync(first, "utf8")
+      const clean = yield* check(first, stoppingAt(real, -1, seen))
+      expect(clean.code).toBe(ExitCode.somethingNew)
+      const after = fs.readFileSync(first, "utf8")
+      expect(after).not.toBe(before)
+      expect(seen).toEqual(expect.arrayContaining(["open", "writeAll", "sync", "rename"]))
+      const ends = new Set<string>()
+      for (let stop = 0; stop < seen.length; stop++) {
+        const dir = tmp()
+        const state = yield* added(dir)
+        const stopped = yield* check(state, stoppingAt(real, stop, []))
+        const text = fs.readFileSync(state, "utf8")
+        const at = `stopped at ${stop}, ${seen[stop]}`
+        expect([before, after], at).toContain(text)
+        ends.add(text === before ? "before" : "after")
+        if (text === before) {
+          expect(stopped.code, at).toBe(ExitCode.file)
+          // What it printed is shown again by the next check: nothing lost.
+          expect((yield* check(state)).stdout, at).toBe(clean.stdout)
+        }
+        // No temporary file left; the lock is left only by a stop while releasing it (as by a
+        // crash: the next run takes it over once its process is gone).
+        expect(fs.readdirSync(dir).filter((name) => name !== "watches.json.lock"), at).toEqual(["watches.json"])
+      }
+      expect([...ends].sort()).toEqual(["after", "before"])
+    }).pipe(Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("a feed that cannot be written stores nothing: the next check finds the same papers", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(NOW)
+      const dir = tmp()
+      const state = path.join(dir, "watches.json")
+      yield* s2(["watch", "add", "citations", PAPER, "--since", "2025-06-01", "--state", state])
+      const before = fs.readFileSync(state, "utf8")
+      const out = path.join(dir, "missing", "feed.xml")
+      const failed = yield* s2(["--emulator", "watch", "check", "--state", state, "--format", "atom", "--out", out])
+      expect(failed.code).toBe(ExitCode.file)
+      expect(fs.readFileSync(state, "utf8")).toBe(before)
+      const again = yield* s2([
+        "--emulator",
+        "watch",
+        "check",
+        "--state",
+        state,
+        "--format",
+        "atom",
+        "--out",
+        path.join(dir, "feed.xml")
+      ])
+      expect(again.code).toBe(ExitCode.somethingNew)
+      expect(readAtom(fs.readFileSync(path.join(dir, "feed.xml"), "utf8")).feed.entries!.length).toBeGreaterThan(0)
     }))
 
   it.effect("a second check while one holds the state's lock is refused (exit 12)", () =>
