@@ -191,6 +191,22 @@ describe("s2 watch", () => {
       const bib = yield* s2(["--emulator", "watch", "check", "--state", state, "--format", "bibtex"])
       expect(bib.code).toBe(ExitCode.somethingNew)
       expect(bib.stdout).toMatch(/^@\w+\{/m)
+      const entries = bib.stdout.match(/^@\w+\{/gm)!.length
+      // The same papers for Zotero as CSL-JSON and RIS (each from a state of its own: a check shows a paper once).
+      const printed = (format: string) =>
+        Effect.gen(function*() {
+          const own = path.join(dir, `${format}.json`)
+          yield* s2(["watch", "add", "citations", PAPER, "--since", "2025-06-01", "--state", own])
+          const ran = yield* s2(["--emulator", "watch", "check", "--state", own, "--format", format])
+          expect(ran.code).toBe(ExitCode.somethingNew)
+          return ran.stdout
+        })
+      const csl = JSON.parse(yield* printed("csl-json")) as Array<{ type: string; title: string; id: string }>
+      expect(csl).toHaveLength(entries)
+      for (const item of csl) expect(item.title.length * item.type.length).toBeGreaterThan(0)
+      const ris = yield* printed("ris")
+      expect(ris.match(/^TY {2}- /gm)).toHaveLength(entries)
+      expect(ris.match(/^ER {2}- ?$/gm)).toHaveLength(entries)
       const link = path.join(dir, "link.json")
       fs.symlinkSync(state, link)
       const refused = yield* s2(["--emulator", "watch", "check", "--state", link])
