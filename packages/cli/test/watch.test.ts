@@ -16,6 +16,7 @@ import * as Cli from "../src/Cli.js"
 import { ExitCode } from "../src/ExitCode.js"
 import { Printer } from "../src/Printer.js"
 import * as Atom from "../src/render/Atom.js"
+import * as WatchFile from "../src/WatchFile.js"
 import { readAtom } from "./support/atom.js"
 
 /** Runs `s2 …` with its output captured (on the file system `files`, if given). */
@@ -395,6 +396,15 @@ describe("s2 watch", () => {
         )
       })
   )
+
+  it("the default state is watches.json in the user's configuration folder", () => {
+    if (process.platform === "win32") return
+    expect(WatchFile.defaultPath({ XDG_CONFIG_HOME: "/srv/conf" })).toBe("/srv/conf/s2/watches.json")
+    // A relative XDG_CONFIG_HOME is invalid (the XDG specification): ignored, not taken from the working folder.
+    for (const env of [{}, { XDG_CONFIG_HOME: "conf" }, { XDG_CONFIG_HOME: "" }]) {
+      expect(WatchFile.defaultPath(env)).toBe(path.join(os.homedir(), ".config", "s2", "watches.json"))
+    }
+  })
 
   it("the Atom feed escapes what XML cannot hold as it is, and drops what it cannot hold at all", () => {
     const nasty = "Deep <b>learning</b> & \"friends\" 'n' \u0001\u0085\uD800 end \uD83D\uDE00"
