@@ -352,6 +352,18 @@ describe("s2 watch", () => {
       expect(fs.readdirSync(dir).sort()).toEqual(["corrupt.json", "future.json"])
     }))
 
+  it.effect("a check of no watches, or of a watch not there, says what there is", () =>
+    Effect.gen(function*() {
+      const state = path.join(tmp(), "watches.json")
+      const none = yield* s2(["--emulator", "watch", "check", "--state", state])
+      expect(none.code).toBe(ExitCode.badInput)
+      expect(none.stderr).toBe(`s2: no watches in ${state}: add one with s2 watch add\n`)
+      yield* s2(["watch", "add", "author", "1", "--state", state])
+      const unknown = yield* s2(["--emulator", "watch", "check", "nope", "--state", state])
+      expect(unknown.code).toBe(ExitCode.badInput)
+      expect(unknown.stderr).toBe(`s2: no watch named nope in ${state}; its watches: author-1\n`)
+    }))
+
   it.effect("a state in a folder that does not exist is refused naming --state", () =>
     Effect.gen(function*() {
       const state = path.join(tmp(), "missing", "watches.json")

@@ -233,6 +233,7 @@ const remove = Command.make(
 
 const unknownWatches = (missing: ReadonlyArray<string>, current: Watch.State, file: string): CommandError => {
   const known = current.watches.map((entry) => entry.watch.name)
+  if (missing.length === 0) return badInput(`no watches in ${file}: add one with s2 watch add`)
   return badInput(
     `no watch named ${missing.join(", ")} in ${file}; ${
       known.length === 0 ? "it has none: add one with s2 watch add" : `its watches: ${known.join(", ")}`
