@@ -316,7 +316,7 @@ describe("s2 watch", () => {
       fs.rmSync(`${state}.lock`)
     }))
 
-  it.effect("refuses at add what can never be a paper id, and touches no state", () =>
+  it.effect("refuses at add what can never be a paper id or a filter, and touches no state", () =>
     Effect.gen(function*() {
       const dir = tmp()
       const state = path.join(dir, "watches.json")
@@ -327,6 +327,10 @@ describe("s2 watch", () => {
         expect(refused.code, JSON.stringify(id)).toBe(ExitCode.badInput)
         expect(refused.stderr).toContain(why)
       }
+      // A query's filters too, as a search checks them.
+      const year = yield* s2(["watch", "add", "query", "graphs", "--year", "20x5", "--state", state])
+      expect(year.code).toBe(ExitCode.badInput)
+      expect(year.stderr).toContain("year")
       expect(fs.readdirSync(dir)).toEqual([])
     }))
 

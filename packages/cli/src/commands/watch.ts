@@ -166,6 +166,10 @@ const addQuery = Command.make(
   (o) =>
     Effect.gen(function*() {
       const filters = yield* toFilters({ ...o, publicationDateOrYear: Option.none() })
+      // Checked as a search checks them, now rather than at every check.
+      yield* Filters.render(filters).pipe(
+        Effect.mapError((error) => fromS2Error(error, { what: "watch add query", retries: 0, hasKey: false }))
+      )
       const kept: Watch.QueryFilters = {
         ...(filters.year === undefined ? {} : { year: String(filters.year) }),
         ...(filters.publicationTypes === undefined ? {} : { publicationTypes: filters.publicationTypes.map(String) }),
