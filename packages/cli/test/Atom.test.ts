@@ -45,6 +45,8 @@ describe("Atom.feed", () => {
           expect(feed.entries?.length ?? 0).toBe(Math.min(entries, kept.length))
           const updates = (feed.entries ?? []).map((entry) => entry.updated!)
           expect(updates).toEqual([...updates].sort().reverse())
+          // The feed changed when its newest entry came; with none, at the check.
+          expect(feed.updated).toBe(updates[0] ?? new Date(updated).toISOString())
           // What a reader shows is what the paper says, escaped and read back whole.
           for (const entry of feed.entries ?? []) {
             const item = kept.find((item) => entry.links?.[0]?.href?.endsWith(item.paperId))!

@@ -172,6 +172,8 @@ describe("s2 watch", () => {
         "5"
       ])
       expect(second.code).toBe(ExitCode.ok)
+      // Nothing new, nothing changed: the same bytes (a reader, or a workflow committing it, sees no change).
+      expect(fs.readFileSync(feed, "utf8")).toBe(xml)
       const again = new XMLParser({ isArray: (name) => name === "entry" }).parse(fs.readFileSync(feed, "utf8")) as {
         feed: { entry: Array<{ id: string }> }
       }
