@@ -197,21 +197,23 @@ const check = (
     return { state: Watch.keepShown(result, kept), value }
   })
 
-const add = ({ kind, name, target }: AddParams): Update<typeof AddAnswer.Type> => (state) => {
-  if (state.watches.some((entry) => entry.watch.name === name)) {
-    return Effect.fail(failure("badParameter", `a watch named ${name} exists already`))
-  }
-  if (kind === "author" && !/^\d{1,20}$/.test(target)) {
-    return Effect.fail(failure("badParameter", "an author id is a number"))
-  }
-  const watch: Watch.Watch = kind === "citations"
-    ? { _tag: "Citations", name, paperId: PaperId.spelled(target) }
-    : kind === "author"
-    ? { _tag: "Author", name, authorId: target }
-    : { _tag: "Query", name, query: target }
-  const next = Watch.add(state, watch)
-  return Effect.succeed({ state: next, value: { name, watches: next.watches.length } })
-}
+const add = ({ kind, name, target }: AddParams): Update<typeof AddAnswer.Type> => (state) =>
+  Effect.gen(function*() {
+    if (state.watches.some((entry) => entry.watch.name === name)) {
+      return yield* Effect.fail(failure("badParameter", `a watch named ${name} exists already`))
+    }
+    if (kind === "author" && !/^\d{1,20}$/.test(target)) {
+      return yield* Effect.fail(failure("badParameter", "an author id is a number"))
+    }
+    const watch: Watch.Watch = kind === "citations"
+      // What can never be an id is refused now, not at every check after.
+      ? { _tag: "Citations", name, paperId: yield* PaperId.validatePaperId(PaperId.spelled(target), "target") }
+      : kind === "author"
+      ? { _tag: "Author", name, authorId: target }
+      : { _tag: "Query", name, query: target }
+    const next = Watch.add(state, watch)
+    return { state: next, value: { name, watches: next.watches.length } }
+  })
 
 const run = <A>(effect: Effect.Effect<A, S2Error | ToolFailure>): Effect.Effect<A, ToolFailure> =>
   Effect.mapError(effect, (error) => (error._tag === "ToolFailure" ? error : toolFailure(error)))
