@@ -3,6 +3,8 @@ import { Files } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import * as nodeFs from "node:fs"
+import * as fsp from "node:fs/promises"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import type { Corpus, CorpusOptions } from "../Corpus.js"
@@ -42,24 +44,44 @@ export const defaultDirectory = (
 
 type Found = { readonly _tag: "Bytes"; readonly bytes: Uint8Array } | { readonly _tag: "None"; readonly why?: string }
 
-/** The file's bytes if it is a regular file of a plausible length; why not otherwise (none: no file). */
-const readFile = (path: string, size: number): Effect.Effect<Found, never, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const info = yield* fs.lstat(path)
-    if (info.type !== "File") return { _tag: "None", why: `it is not a regular file (${info.type})` } as const
-    if (Number(info.size) > maxBytes(size)) return { _tag: "None", why: `it is ${info.size} bytes, too long` } as const
-    const bytes = yield* fs.readFile(path)
-    return bytes.length > maxBytes(size)
-      ? { _tag: "None", why: `it is ${bytes.length} bytes, too long` } as const
-      : { _tag: "Bytes", bytes } as const
+/**
+ * The file's bytes if it is a regular file of a plausible length; why not otherwise (none: no
+ * file). Opened without following a symbolic link where the system can (`O_NOFOLLOW`), then
+ * checked on the open file itself (so nothing swapped in after a check is read: not a link, not
+ * a device that never ends), and read up to the length it had, never more than a corpus holds.
+ */
+const readFile = (path: string, size: number): Effect.Effect<Found> =>
+  Effect.tryPromise(async (): Promise<Found> => {
+    const info = await fsp.lstat(path)
+    if (!info.isFile()) return { _tag: "None", why: "it is not a regular file" }
+    const handle = await fsp.open(path, nodeFs.constants.O_RDONLY | (noFollow ? nodeFs.constants.O_NOFOLLOW : 0))
+    try {
+      const opened = await handle.stat()
+      if (!opened.isFile()) return { _tag: "None", why: "it is not a regular file" }
+      if (opened.size > maxBytes(size)) return { _tag: "None", why: `it is ${opened.size} bytes, too long` }
+      const bytes = new Uint8Array(opened.size)
+      let read = 0
+      while (read < bytes.length) {
+        const { bytesRead } = await handle.read(bytes, read, bytes.length - read, read)
+        if (bytesRead === 0) break
+        read += bytesRead
+      }
+      return { _tag: "Bytes", bytes: read === bytes.length ? bytes : bytes.subarray(0, read) }
+    } finally {
+      await handle.close()
+    }
   }).pipe(
-    Effect.catch((error) =>
+    Effect.catch(({ cause }) =>
       Effect.succeed<Found>(
-        error.reason._tag === "NotFound" ? { _tag: "None" } : { _tag: "None", why: Files.describeError(error) }
+        typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ENOENT"
+          ? { _tag: "None" }
+          : { _tag: "None", why: Files.describeError(cause) }
       )
     )
   )
+
+/** Whether `O_NOFOLLOW` means something here (not on Windows). */
+const noFollow = process.platform !== "win32" && typeof nodeFs.constants.O_NOFOLLOW === "number"
 
 /** Writes the corpus file, then drops the oldest files past {@link MAX_FILES}; a failure is a Warning. */
 const writeFile = (directory: string, path: string, corpus: CorpusImpl) =>
