@@ -11,10 +11,10 @@ import type { Fields, S2Error, SemanticScholar } from "@s2-effect/core"
 import { PaperId } from "@s2-effect/core"
 import type * as Stream from "effect/Stream"
 import * as internal from "./internal/resolve.js"
-import type { Result } from "./internal/resolveResults.js"
 import type * as ReferenceInput from "./ReferenceInput.js"
+import type { Result } from "./ResolveResult.js"
 
-export { Found, Mismatch, NotFound, Reason, Result } from "./internal/resolveResults.js"
+export { Found, Mismatch, NotFound, Reason, Result } from "./ResolveResult.js"
 
 /**
  * One input of {@link references}: a `ReferenceInput`.

@@ -12,15 +12,15 @@ import type * as Stream from "effect/Stream"
 import * as Citable from "./Citable.js"
 import * as decoding from "./internal/decode.js"
 import * as reading from "./internal/read.js"
-import type { Unreadable } from "./internal/readError.js"
-import type { Verification, Written } from "./internal/verification.js"
 import * as internal from "./internal/verify.js"
 import * as write from "./internal/verifyWrite.js"
 import type * as ReferenceInput from "./ReferenceInput.js"
+import type { Unreadable } from "./Unreadable.js"
+import type { Verification, Written } from "./Verification.js"
 
-export { Unreadable } from "./internal/readError.js"
+export { Unreadable } from "./Unreadable.js"
 
-export { differ, Difference, Field, Status, Verification, Written } from "./internal/verification.js"
+export { differ, Difference, Field, Status, Verification, Written } from "./Verification.js"
 
 /**
  * A .bib entry to verify.

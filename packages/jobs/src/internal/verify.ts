@@ -5,10 +5,10 @@ import * as Stream from "effect/Stream"
 import * as Citable from "../Citable.js"
 import * as ReferenceInput from "../ReferenceInput.js"
 import type * as Resolve from "../Resolve.js"
+import { Difference, Verification, Written } from "../Verification.js"
 import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
 import * as resolve from "./resolve.js"
-import { Difference, Verification, Written } from "./verification.js"
 import { compare, type Given, givenOfFields, type Lookup, type TitlePairs, titlePairs } from "./verifyCompare.js"
 
 /** See `Verify.fields`: what the citation writers write from, which holds what the checks compare. */
