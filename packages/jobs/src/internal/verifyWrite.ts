@@ -63,8 +63,8 @@ export const correction = (v: Verification): Correction => {
       _tag: "record",
       item: entry === undefined
         ? { paper: v.paper! }
-        // Every field of the entry: the writer keeps those the record has no value for (issue 44
-        // point 7) and names the ones it replaced.
+        // Every field of the entry: the writer keeps those the record has no value for and names
+        // the ones it replaced.
         : { paper: v.paper!, key: entry.key, extra: entry.fields, type: entry.type }
     }
   }
