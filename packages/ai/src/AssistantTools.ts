@@ -95,7 +95,7 @@ export { FailureKind, ToolFailure, ToolFailureTypeId } from "./ToolFailure.js"
  * @category tools
  * @since 1.0.0
  */
-export const toolkit: typeof tools.toolkit = tools.toolkit
+export const toolkit = tools.toolkit
 
 /**
  * The handlers of every tool of {@link toolkit}, over the `SemanticScholar` client in context: give
