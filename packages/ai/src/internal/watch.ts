@@ -8,37 +8,18 @@ import { Watch } from "@s2-effect/jobs"
 import * as Prompt from "effect/ai/Prompt"
 import * as Tool from "effect/ai/Tool"
 import * as Toolkit from "effect/ai/Toolkit"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
-import { AnswerBudget, Bounded, bounds, optional, PaperSummary } from "./answers.js"
-import { failure, ToolFailure, toolFailure } from "./failure.js"
+import { PaperSummary } from "../Answers.js"
+import { ToolFailure } from "../ToolFailure.js"
+import { type Update, WatchStore } from "../WatchStore.js"
+import { AnswerBudget, Bounded, bounds, optional } from "./answerParts.js"
+import { failure, toolFailure } from "./failure.js"
 import { fit, MaxAnswerChars, type Pager, StructuredCall } from "./paging.js"
 import { paperSummary, summaryFields } from "./summaries.js"
 import * as text from "./text.js"
-
-/**
- * What a store's update runs: the state in, maybe a state to store and a value out.
- *
- * @category models
- * @since 1.1.0
- */
-export type Update<A> = (
-  state: Watch.State
-) => Effect.Effect<{ readonly state?: Watch.State | undefined; readonly value: A }, S2Error | ToolFailure>
-
-/**
- * Where the watch tools keep the state: `update` runs one change at a time and stores the state it
- * returns (the CLI's store holds the state file's lock meanwhile).
- *
- * @category services
- * @since 1.1.0
- */
-export class WatchStore extends Context.Service<WatchStore, {
-  readonly update: <A>(body: Update<A>) => Effect.Effect<A, S2Error | ToolFailure>
-}>()("@s2-effect/ai/WatchTools/WatchStore") {}
 
 /** A store in memory (for agents and tests): starts from `initial`. */
 export const memory = (initial: Watch.State = Watch.empty): Layer.Layer<WatchStore> =>

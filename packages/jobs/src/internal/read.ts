@@ -4,10 +4,11 @@
  */
 import { PaperId } from "@s2-effect/core"
 import * as Result from "effect/Result"
+import type * as ReferenceInput from "../ReferenceInput.js"
+import { type Unreadable, unreadable } from "../Unreadable.js"
 import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
 import { cslItems, readCsl } from "./readCsl.js"
-import { type Unreadable, unreadable } from "./readError.js"
 import { cut, invertedName, maxLength, maxLines, readFormatted } from "./readFormatted.js"
 import { nameLetter } from "./readNames.js"
 import { looksLikeRis, readRis } from "./readRis.js"
@@ -26,8 +27,8 @@ const repeatedWhy = (fields: ReadonlyArray<string>, differ: boolean): string =>
  * different values is a `problem` (what BibTeX prints is the first, and what was checked must be
  * what it prints), with the same value a `warning`.
  */
-export const fromBibtex = (text: string): ReadonlyArray<Verify.Entry> =>
-  bibtex.parse(text).map((entry): Verify.Entry => {
+export const fromBibtex = (text: string): ReadonlyArray<ReferenceInput.Entry> =>
+  bibtex.parse(text).map((entry): ReferenceInput.Entry => {
     const differ = (entry.repeated ?? []).filter((r) => r.differs).map((r) => r.field)
     const same = (entry.repeated ?? []).filter((r) => !r.differs).map((r) => r.field)
     const problem = entry.broken !== undefined
@@ -49,7 +50,7 @@ export const fromBibtex = (text: string): ReadonlyArray<Verify.Entry> =>
 const bibtexEntry = /^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]/m
 
 /** The lines of a list: ids in the API's spelling, anything else as written; blank and `#` lines skipped. */
-const readLines = (text: string): ReadonlyArray<Verify.Line> =>
+const readLines = (text: string): ReadonlyArray<ReferenceInput.Line> =>
   text.split(/\r\n|\r|\n/).flatMap((raw, i) => {
     const line = raw.trim()
     if (line.length === 0 || line.startsWith("#")) return []
