@@ -404,10 +404,13 @@ const authorsOf = (rng: Rng, authorCount: number): Array<number> => {
 }
 const drawnAuthors = new Int32Array(8)
 
+const OPEN_ACCESS_STATUSES = ["GREEN", "GOLD", "HYBRID", "BRONZE", null] as const
+
+/** A paper's open access PDF: one object, its URL one flat string. */
 const openAccessOf = (rng: Rng, venue: Venue | null, paperId: string): PaperCore["openAccess"] => {
   if (!rng.chance(0.35)) return null
-  const status = rng.pick(["GREEN", "GOLD", "HYBRID", "BRONZE", null] as const)
-  return { url: `https://${venue?.host ?? "arxiv.org"}/pdf/${paperId.slice(0, 12)}.pdf`, status }
+  const status = rng.pick(OPEN_ACCESS_STATUSES)
+  return { url: flat(`https://${venue?.host ?? "arxiv.org"}/pdf/${paperId.slice(0, 12)}.pdf`), status }
 }
 
 const TLDR_VERBS = ["shows", "proposes", "studies", "argues"]
@@ -511,7 +514,7 @@ export const paperCore = (
   paper.s2FieldsOfStudy = s2FieldsOfStudy
   paper.publicationTypes = publicationTypes
   paper.authors = authors
-  paper.openAccess = openAccess === null ? null : { url: flat(openAccess.url), status: openAccess.status }
+  paper.openAccess = openAccess
   if (lazy !== undefined && tldr === LAZY) Object.defineProperty(paper, "tldr", lazy.tldr)
   else paper.tldr = flatOrNull(tldr)
   paper.journal = journal
