@@ -64,7 +64,7 @@ export const relatedSection = async (tools: JobsTools, tmp: string): Promise<Arr
       tools.fmt(map.bytes / 1024, 0)
     } KiB, from \`s2 related --top 500 --format html\`), file:// in Chromium, ${map.drawn.length} page loads | median (ms) | min | max |`,
     "|---|---|---|---|",
-    timing("from navigation to the first picture (the layout's first 60 ms, then the SVG)", map.drawn, tools.fmt),
+    timing("from navigation to the first picture (the layout's first slice, then the SVG)", map.drawn, tools.fmt),
     timing("from navigation to the layout at rest (d3-force, a slice of it per frame)", map.settled, tools.fmt),
     timing(
       `the longest a 20 ms timer waited beyond its time between the first picture and the rest (${
@@ -128,7 +128,7 @@ const measureMap = async (tmp: string) => {
   const drawn: Array<number> = [], settled: Array<number> = [], lag: Array<number> = []
   const slices: Array<number> = [], most: Array<number> = []
   try {
-    await context.addInitScript(lagProbe, lagPeriod)
+    await context.addInitScript({ content: lagProbe })
     for (let i = 0; i < 6; i++) {
       const page = await context.newPage()
       await page.goto(pathToFileURL(file).href)
@@ -153,19 +153,22 @@ const measureMap = async (tmp: string) => {
 /** The lag probe's period: a timer asked for every 20 ms; a gap beyond that is lag. */
 const lagPeriod = 20
 
-/** Run in the page before its own code: every timer's gap, with when it ended. */
-const lagProbe = (every: number) => {
-  const gaps: Array<[number, number]> = []
+/**
+ * Run in the page before its own code: every timer's gap, with when it ended. Text, not a function:
+ * tsx names the functions it compiles with a helper (`__name`) the page does not have.
+ */
+const lagProbe = `{
+  const gaps = []
   let last = performance.now()
   const tick = () => {
     const now = performance.now()
     gaps.push([now, now - last])
     last = now
-    setTimeout(tick, every)
+    setTimeout(tick, ${lagPeriod})
   }
-  setTimeout(tick, every)
-  Reflect.set(globalThis, "s2LagProbe", gaps)
-}
+  setTimeout(tick, ${lagPeriod})
+  globalThis.s2LagProbe = gaps
+}`
 
 /** Run in the page: the longest lag (ms) between the first picture and the layout's rest. */
 const worstLag = (every: number) => {
