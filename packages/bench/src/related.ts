@@ -147,7 +147,16 @@ const measureMap = async (tmp: string) => {
   } finally {
     await context.close()
   }
-  return { bytes: Buffer.byteLength(text), papers: count("paper"), links: count("link"), drawn, settled, lag, slices, most }
+  return {
+    bytes: Buffer.byteLength(text),
+    papers: count("paper"),
+    links: count("link"),
+    drawn,
+    settled,
+    lag,
+    slices,
+    most
+  }
 }
 
 /** The lag probe's period: a timer asked for every 20 ms; a gap beyond that is lag. */
