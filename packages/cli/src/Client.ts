@@ -77,13 +77,13 @@ export class ClientFacts extends Context.Service<ClientFacts, {
 
 const defaultRetries = 10
 
-/** The `HttpClient` of the flags: the in-process emulator, or undici for the API (then a cassette around it). */
+/** The `HttpClient` of the flags: the in-process emulator, or Node's `fetch` for the API (then a cassette around it). */
 const httpClient = (common: SharedFlags, emulator: InProcessEmulator.Built | undefined) =>
   Cassettes.around(
     common,
     emulator !== undefined
       ? Layer.succeed(HttpClient.HttpClient, emulator.client)
-      // Loaded when a command talks to the API: undici is a fifth of `s2`'s code (`s2 --help` needs none).
+      // Loaded when a command talks to the API (`s2 --help` needs none of it).
       : Layer.unwrap(
         Effect.promise(() => import("@s2-effect/node")).pipe(
           Effect.map((node) => node.NodeSemanticScholar.httpClient)

@@ -13,7 +13,7 @@
  * @since 1.0.0
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
@@ -26,6 +26,8 @@ export * from "./DatasetFileError.js"
 /**
  * What the functions of this module need besides `SemanticScholar`: the file system and a plain
  * undici `HttpClient` for the file host (separate from the API client's, which holds the key).
+ * undici is loaded when the layer is built, so a program that only calls the API never loads it
+ * (the API client is Node's `fetch`: `NodeSemanticScholar.httpClient`).
  *
  * @example
  * ```ts
@@ -38,6 +40,8 @@ export * from "./DatasetFileError.js"
  * @since 1.0.0
  */
 export const layer: Layer.Layer<HttpClient.HttpClient | FileSystem.FileSystem> = Layer.merge(
-  NodeHttpClient.layerUndici,
+  Layer.unwrap(
+    Effect.map(Effect.promise(() => import("@effect/platform-node/NodeHttpClient")), (http) => http.layerUndici)
+  ),
   NodeFileSystem.layer
 )

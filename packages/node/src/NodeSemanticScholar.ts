@@ -1,14 +1,14 @@
 /**
- * The client on Node: `@effect/platform-node`'s undici HttpClient (one keep-alive connection pool
- * per layer), and settings from the environment through Effect `Config`.
+ * The client on Node: Effect's fetch `HttpClient` over Node's own `fetch` (its keep-alive
+ * connection pool), and settings from the environment through Effect `Config`.
  *
  * @since 1.0.0
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type { Configured, InvalidOptions, Options } from "@s2-effect/core"
 import { SemanticScholar } from "@s2-effect/core"
 import type * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as NodeRateLimit from "./NodeRateLimit.js"
@@ -31,13 +31,13 @@ const coreOptions = ({ rateLimit, ...options }: NodeOptions): Options => ({
     : { rateLimit: NodeRateLimit.isRedis(rateLimit) ? NodeRateLimit.shared(rateLimit) : rateLimit })
 })
 
-/** The packages' `engines.node`: undici needs what older Node lacks (`zlib.createZstdDecompress`). */
+/** The packages' `engines.node`: Node's `fetch` needs what older Node lacks (`zlib.createZstdDecompress`). */
 const minimumNode = [22, 19] as const
 
 /**
  * Refuses a Node older than the packages' `engines` when the client is built, in one sentence,
- * instead of a `TypeError` from deep inside undici (`Cannot read properties of undefined (reading
- * 'bind')` on Node 20). A defect: no program can go on from it, only run on a newer Node.
+ * instead of a `TypeError` from deep inside an HTTP client (`Cannot read properties of undefined
+ * (reading 'bind')` in undici on Node 20). A defect: no program can go on from it, only run on a newer Node.
  */
 const supportedNode = (version: string): Effect.Effect<void> => {
   const [major = 0, minor = 0] = version.split(".").map(Number)
@@ -53,13 +53,15 @@ const supportedNode = (version: string): Effect.Effect<void> => {
 }
 
 /**
- * The `HttpClient` under {@link layer}: undici, one keep-alive connection pool per layer. Exported
- * for code that builds `SemanticScholar.layer` itself, such as the `s2` command.
+ * The `HttpClient` under {@link layer}: Effect's `FetchHttpClient` over Node's global `fetch`, one
+ * keep-alive connection pool per process (Node's global dispatcher). Exported for code that builds
+ * `SemanticScholar.layer` itself, such as the `s2` command.
  *
- * Why undici and not `node:http`: in `pnpm bench`, bulk harvests over `node:http` ran at 0.73–0.75
- * of a hand loop's speed against 0.80 over undici; `node:http` saves memory only in a bundle that
- * leaves undici out, since `@effect/platform-node`'s `NodeHttpClient` module loads undici either
- * way (packages/bench/NOTES.md).
+ * Why `fetch` and not `@effect/platform-node`'s undici client: Node's `fetch` is undici built into
+ * Node, so the client costs the same CPU per page, while the undici package (its own copy, loaded
+ * by `NodeHttpClient`) cost 13–19 MB of RSS and a quarter of a bundle's code (packages/bench/NOTES.md,
+ * issue 47). To send through a proxy of your own, give `transformClient` or provide
+ * `FetchHttpClient.RequestInit` (Node's `fetch` takes a `dispatcher` there).
  *
  * @example
  * ```ts
@@ -73,11 +75,11 @@ const supportedNode = (version: string): Effect.Effect<void> => {
  * @since 1.0.0
  */
 export const httpClient: Layer.Layer<HttpClient.HttpClient> = Layer.unwrap(
-  Effect.suspend(() => Effect.as(supportedNode(process.versions.node), NodeHttpClient.layerUndici))
+  Effect.suspend(() => Effect.as(supportedNode(process.versions.node), FetchHttpClient.layer))
 )
 
 /**
- * The client over undici, with the options given.
+ * The client over Node's `fetch`, with the options given.
  *
  * @example
  * ```ts
