@@ -11,7 +11,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { parseReferences } from "../src/commands/resolve.js"
+import { parseReferences } from "../src/References.js"
 import { runS2 } from "./support/inProcess.js"
 
 const s2 = (args: ReadonlyArray<string>, input?: string) => runS2(args, input === undefined ? {} : { stdin: input })

@@ -11,7 +11,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { parseReferences } from "../src/commands/resolve.js"
+import { parseReferences } from "../src/References.js"
 import * as Bin from "./support/bin.js"
 import { runS2 } from "./support/inProcess.js"
 

@@ -111,6 +111,46 @@ const cycles = (): Array<Array<string>> => {
   return found
 }
 
+const cliSrc = path.join(packages, "cli", "src")
+const cliUnder = (dir: string) => (file: string) => path.dirname(file) === path.join(cliSrc, dir)
+
+/**
+ * The modules a file loads: its `import`s and `export … from`s, type-only ones too (a type is a
+ * dependency of the layout), and its `import("…")`s of a literal path (loaded when a command runs).
+ */
+const loaded = new Map<string, Array<{ readonly specifier: string; readonly to: string | undefined }>>()
+const loadsOf = (file: string): Array<{ readonly specifier: string; readonly to: string | undefined }> => {
+  const known = loaded.get(file)
+  if (known !== undefined) return known
+  const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false)
+  const found = importsOf(file).map(({ specifier, to }) => ({ specifier, to }))
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] !== undefined && ts.isStringLiteralLike(node.arguments[0])
+    ) found.push({ specifier: node.arguments[0].text, to: resolve(file, node.arguments[0].text) })
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  loaded.set(file, found)
+  return found
+}
+
+/** Every workspace module `file` loads, directly or through others. */
+const reachedFrom = (file: string): Set<string> => {
+  const seen = new Set<string>()
+  const pending = [file]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    for (const { to } of loadsOf(next)) {
+      if (to !== undefined && !seen.has(to)) {
+        seen.add(to)
+        pending.push(to)
+      }
+    }
+  }
+  return seen
+}
+
 const maxFileLines = 600
 const maxFunctionLines = 80
 
@@ -233,5 +273,29 @@ describe("the rules of the house", () => {
       )
     )
     expect(found).toEqual([])
+  })
+
+  it("the CLI reads one way: a command imports no other command", () => {
+    // commands/ holds only commands (Cli.ts lists them): what two commands share is a flag
+    // (flags/), an output (render/, Output.ts) or a module of its own concept (References.ts, Batch.ts).
+    const commands = sources.filter(cliUnder("commands"))
+    expect(commands.length).toBeGreaterThan(10)
+    const crossing = commands.flatMap((file) =>
+      loadsOf(file).filter(({ to }) => to !== undefined && cliUnder("commands")(to) && path.basename(to) !== "index.ts")
+        .map(({ specifier }) => `${shown(file)} → ${specifier}`)
+    )
+    expect(crossing).toEqual([])
+  })
+
+  it("the CLI's render/ sits below Printer and OutputFlags", () => {
+    // render/ takes where it prints and what was asked as parameters: it never reaches the Printer
+    // service or the output flags, not even through another module.
+    const above = new Set(["Printer.ts", "OutputFlags.ts"].map((name) => path.join(cliSrc, name)))
+    const render = sources.filter(cliUnder("render"))
+    expect(render.length).toBeGreaterThan(5)
+    const reaching = render.flatMap((file) =>
+      [...reachedFrom(file)].filter((to) => above.has(to)).map((to) => `${shown(file)} → ${shown(to)}`)
+    )
+    expect(reaching).toEqual([])
   })
 })

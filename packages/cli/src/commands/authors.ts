@@ -7,12 +7,13 @@ import { Fields, SemanticScholar } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Option from "effect/Option"
+import { lookUp } from "../Batch.js"
 import * as ClientCommand from "../ClientCommand.js"
+import { publicationDateOrYear } from "../flags/filters.js"
+import { authorDefaults, idsFile, listDefaults, listed, shown } from "../flags/records.js"
 import * as Ids from "../Ids.js"
+import * as Output from "../Output.js"
 import * as OutputFlags from "../OutputFlags.js"
-import * as Output from "../render/Output.js"
-import { lookUp } from "./batch.js"
-import { authorDefaults, idsFile, listDefaults, listed, publicationDateOrYear, shown } from "./papers.js"
 
 const authorId = Argument.String("author-id").pipe(Argument.withDescription("An author id (a number)"))
 

@@ -16,9 +16,9 @@ import * as Stream from "effect/Stream"
 import * as ClientCommand from "../ClientCommand.js"
 import { fileError } from "../ExitCode.js"
 import * as InProcessEmulator from "../InProcessEmulator.js"
+import * as Output from "../Output.js"
 import * as OutputFlags from "../OutputFlags.js"
 import { Printer } from "../Printer.js"
-import * as Output from "../render/Output.js"
 import * as SharedFlags from "../SharedFlags.js"
 
 const releaseId = Argument.String("release").pipe(

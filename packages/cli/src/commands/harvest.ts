@@ -12,6 +12,7 @@ import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ClientCommand from "../ClientCommand.js"
+import * as FilterFlags from "../flags/filters.js"
 import * as Harvest from "../Harvest.js"
 import * as OutputFlags from "../OutputFlags.js"
 import * as Parse from "../Parse.js"
@@ -19,7 +20,6 @@ import { Printer } from "../Printer.js"
 import { currentYear, yearChart } from "../render/Chart.js"
 import * as Progress from "../render/Progress.js"
 import * as SharedFlags from "../SharedFlags.js"
-import * as FilterFlags from "./filters.js"
 
 /** Fields harvested when `--fields` is omitted. @since 1.0.0 */
 export const harvestDefaults = ["title", "year", "publicationDate", "venue", "citationCount", "authors", "externalIds"]

@@ -43,7 +43,7 @@ interface Options {
 const serve = (options: Options) =>
   Effect.gen(function*() {
     // Loaded only by this command, so that no other `s2` command starts slower.
-    const { layer, maxAnswerChars, toolsOf } = yield* Effect.promise(() => import("./mcpServer.js"))
+    const { layer, maxAnswerChars, toolsOf } = yield* Effect.promise(() => import("../McpServer.js"))
     const { emulator } = yield* SharedFlags.s2
     // Refused before serving: an assistant would only see a server that lists the wrong tools.
     const tools: ReadonlySet<string> | undefined = yield* Option.match(options.tools, {

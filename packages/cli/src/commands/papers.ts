@@ -7,32 +7,13 @@ import { Fields, SemanticScholar } from "@s2-effect/core"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Option from "effect/Option"
+import { lookUp } from "../Batch.js"
 import * as ClientCommand from "../ClientCommand.js"
+import { publicationDateOrYear } from "../flags/filters.js"
+import { authorDefaults, edgeDefaults, idsFile, listDefaults, listed, paperDefaults, shown } from "../flags/records.js"
 import * as Ids from "../Ids.js"
+import * as Output from "../Output.js"
 import * as OutputFlags from "../OutputFlags.js"
-import * as Output from "../render/Output.js"
-import * as TextFlag from "../TextFlag.js"
-import { lookUp } from "./batch.js"
-
-/** Fields shown for a paper when `--fields` is omitted. @since 1.0.0 */
-export const paperDefaults = [
-  "title",
-  "year",
-  "venue",
-  "publicationDate",
-  "authors",
-  "citationCount",
-  "referenceCount",
-  "externalIds",
-  "url",
-  "abstract"
-]
-/** Fields shown for papers in lists when `--fields` is omitted. @since 1.0.0 */
-export const listDefaults = ["title", "year", "venue", "citationCount", "authors"]
-/** Fields shown for citation and reference edges when `--fields` is omitted. @since 1.0.0 */
-export const edgeDefaults = ["title", "year", "authors", "isInfluential"]
-/** Fields shown for authors when `--fields` is omitted. @since 1.0.0 */
-export const authorDefaults = ["name", "affiliations", "paperCount", "citationCount", "hIndex"]
 
 // Any form `s2 resolve` reads (Ids.paperId): a link or a bare DOI is sent in the API's spelling.
 const paperId = Argument.String("paper-id").pipe(
@@ -42,23 +23,6 @@ const paperId = Argument.String("paper-id").pipe(
   ),
   Argument.map(Ids.paperId)
 )
-
-/** `--publication-date-or-year`. @since 1.0.0 */
-export const publicationDateOrYear = TextFlag.optional(
-  "publication-date-or-year",
-  "range",
-  "Only papers published in this range: 2019, 2019-03, 2016-03-05:2020-06-06, 2015:, :2015-01"
-)
-
-/** The output flags of a lookup of one record. @since 1.0.0 */
-export const shown = { fields: OutputFlags.fieldsFlag, format: OutputFlags.formatFlag } as const
-
-/** The output flags of a list. @since 1.0.0 */
-export const listed = {
-  fields: OutputFlags.fieldsFlag,
-  max: OutputFlags.maxFlag,
-  format: OutputFlags.formatFlag
-} as const
 
 /**
  * `s2 paper <id>`.
@@ -75,13 +39,6 @@ export const paper = ClientCommand.make(
     yield* Output.one(o, yield* s2.getPaper(o.id, { fields }))
   }
 ).pipe(Command.withDescription("Look up one paper"))
-
-/** `--ids-file`. @since 1.0.0 */
-export const idsFile = TextFlag.optional(
-  "ids-file",
-  "file",
-  "Read more ids from this file, one per line (- for standard input)"
-)
 
 /**
  * `s2 papers <id…>`: any number of ids, 500 per request, in input order; unknown ids are reported

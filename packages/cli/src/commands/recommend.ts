@@ -11,10 +11,10 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ClientCommand from "../ClientCommand.js"
 import { badInput } from "../ExitCode.js"
+import { listDefaults, listed } from "../flags/records.js"
 import * as Ids from "../Ids.js"
+import * as Output from "../Output.js"
 import * as OutputFlags from "../OutputFlags.js"
-import * as Output from "../render/Output.js"
-import { listDefaults, listed } from "./papers.js"
 
 /**
  * `s2 recommend`.

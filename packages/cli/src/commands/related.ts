@@ -6,7 +6,6 @@
  * @since 1.1.0
  */
 import type { Paper } from "@s2-effect/core"
-import { Files } from "@s2-effect/core"
 import { Citable, CitationGraph } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
@@ -15,16 +14,15 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as ClientCommand from "../ClientCommand.js"
-import { badInput, fileError, noSeedFound } from "../ExitCode.js"
+import { badInput, noSeedFound } from "../ExitCode.js"
 import * as Ids from "../Ids.js"
+import * as Output from "../Output.js"
 import * as OutputFlags from "../OutputFlags.js"
 import { Printer } from "../Printer.js"
+import { citableFormats, isCitable } from "../render/Citations.js"
 import * as Json from "../render/Json.js"
 import * as MapPage from "../render/Map.js"
-import * as Output from "../render/Output.js"
 import * as Progress from "../render/Progress.js"
-import * as Symlinks from "../Symlinks.js"
-import { citableFormats, isCitable, printItems } from "./resolve.js"
 
 /** What `--format` offers: the record formats, the map, and what a user cites (written by `Citable`). */
 const formats = ["table", "json", "jsonl", "csv", "html", ...citableFormats] as const
@@ -124,24 +122,11 @@ const notes = (answer: CitationGraph.Related): string => {
   return lines.join("")
 }
 
-/** Writes `text` to `--out` (never through a symbolic link) or standard output. */
-export const emit = (out: Option.Option<string>, text: string) =>
-  Effect.gen(function*() {
-    if (Option.isNone(out)) return yield* (yield* Printer).out(text)
-    const link = yield* Symlinks.linkAt(out.value)
-    if (Option.isSome(link)) {
-      return yield* Effect.fail(Symlinks.refuse("--out", link.value, "give another file, or remove the link"))
-    }
-    yield* Files.writeAtomic(out.value, text).pipe(
-      Effect.mapError((cause) => fileError(`cannot write ${out.value}`, cause))
-    )
-  })
-
 /** The map: written whole (to `--out`, or to standard output when it is not a terminal: see {@link refused}). */
 const writeMap = (answer: CitationGraph.Related, out: Option.Option<string>) =>
   Effect.gen(function*() {
     const printer = yield* Printer
-    yield* emit(out, yield* MapPage.page(mapLines(answer)))
+    yield* Output.emit(out, yield* MapPage.page(mapLines(answer)))
     if (Option.isSome(out)) {
       yield* printer.err(
         `wrote ${out.value} (${Progress.count(answer.seeds.length, "seed")}, ${
@@ -165,7 +150,7 @@ const writeRecords = (
     const text = format === "json"
       ? Json.stringify(records, true) + "\n"
       : records.map((r) => Json.stringify(r) + "\n").join("")
-    yield* emit(out, text)
+    yield* Output.emit(out, text)
   })
 
 /**
@@ -239,7 +224,7 @@ export const related = ClientCommand.make(
     if (answer.seeds.length === 0) return yield* Effect.fail(noSeedFound("rank"))
     if (format === "html") return yield* writeMap(answer, o.out)
     if (isCitable(format)) {
-      return yield* printItems(format, Stream.fromIterable(answer.papers.map((r) => ({ paper: r.paper }))))
+      return yield* Output.citable(format, Stream.fromIterable(answer.papers.map((r) => ({ paper: r.paper }))))
     }
     yield* writeRecords(answer, format, o.out)
   }

@@ -14,14 +14,14 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as ClientCommand from "../ClientCommand.js"
 import { badInput, ExitCode, failed } from "../ExitCode.js"
+import * as FilterFlags from "../flags/filters.js"
+import { listDefaults, listed, shown } from "../flags/records.js"
 import * as Ids from "../Ids.js"
+import * as Output from "../Output.js"
 import * as OutputFlags from "../OutputFlags.js"
 import * as Parse from "../Parse.js"
-import * as Output from "../render/Output.js"
 import * as SharedFlags from "../SharedFlags.js"
 import * as TextFlag from "../TextFlag.js"
-import * as FilterFlags from "./filters.js"
-import { listDefaults, listed, publicationDateOrYear, shown } from "./papers.js"
 
 const query = Argument.String("query").pipe(Argument.withDescription("The words to search for"))
 
@@ -167,7 +167,7 @@ export const snippets = ClientCommand.make(
     year: FilterFlags.flags.year,
     venue: FilterFlags.flags.venue,
     fieldsOfStudy: FilterFlags.flags.fieldsOfStudy,
-    publicationDateOrYear
+    publicationDateOrYear: FilterFlags.publicationDateOrYear
   },
   (o) => `snippet search ${JSON.stringify(o.query)}`,
   function*(o) {

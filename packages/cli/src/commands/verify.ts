@@ -18,22 +18,13 @@ import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as ClientCommand from "../ClientCommand.js"
 import { badInput, CommandError, ExitCode } from "../ExitCode.js"
+import * as Output from "../Output.js"
 import { Printer } from "../Printer.js"
-import * as Output from "../render/Output.js"
+import { noReferences, readAs, readText, unreadable } from "../References.js"
+import { type CitableFormat, citableFormats, isCitable, printItems } from "../render/Citations.js"
 import * as Progress from "../render/Progress.js"
 import * as Table from "../render/Table.js"
 import * as SharedFlags from "../SharedFlags.js"
-import { emit } from "./related.js"
-import {
-  type CitableFormat,
-  citableFormats,
-  isCitable,
-  noReferences,
-  printItems,
-  readAs,
-  readText,
-  unreadable
-} from "./resolve.js"
 
 const formatFlag = Flag.Literals("format", ["table", "jsonl", "json", ...citableFormats]).pipe(
   Flag.withDescription(
@@ -179,9 +170,9 @@ const writeCitable = <E, R>(
         const fix = Verify.correction(v)
         return Stream.fromIterable(fix._tag === "record" ? [fix.item] : [])
       })
-      yield* printItems(format, items, keys).pipe(Effect.provideService(Printer, { ...printer, out: sink }))
+      yield* printItems(sink, format, items, keys)
     }
-    if (Option.isSome(out)) yield* emit(out, chunks.join(""))
+    if (Option.isSome(out)) yield* Output.emit(out, chunks.join(""))
   })
 
 /** A JSON object: the verification, its papers as the API sent them. */

@@ -20,14 +20,14 @@ import * as Stream from "effect/Stream"
 import { ClientFacts } from "../Client.js"
 import * as ClientCommand from "../ClientCommand.js"
 import { badInput, CommandError, ExitCode, fileError, fromS2Error } from "../ExitCode.js"
+import { flags as filterFlags, toFilters } from "../flags/filters.js"
 import * as Ids from "../Ids.js"
+import * as Output from "../Output.js"
 import { Printer } from "../Printer.js"
 import * as Atom from "../render/Atom.js"
-import * as Output from "../render/Output.js"
+import { type CitableFormat, isCitable } from "../render/Citations.js"
 import * as Symlinks from "../Symlinks.js"
 import * as WatchFile from "../WatchFile.js"
-import { flags as filterFlags, toFilters } from "./filters.js"
-import { type CitableFormat, isCitable, printItems } from "./resolve.js"
 
 const state = Flag.String("state").pipe(
   Flag.withMetavar("file"),
@@ -292,7 +292,7 @@ const show = (
       return yield* Option.isSome(o.out) ? writeOut(o.out.value, text) : Printer.use((printer) => printer.out(text))
     }
     if (format !== undefined && isCitable(format)) {
-      return yield* printItems(
+      return yield* Output.citable(
         format as CitableFormat,
         Stream.fromIterable(result.found.map(({ paper }) => ({ paper })))
       )

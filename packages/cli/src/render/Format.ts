@@ -12,7 +12,6 @@ import { excerpt } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import { CommandError, ExitCode } from "../ExitCode.js"
-import type { Service as PrinterService } from "../Printer.js"
 import { cell, columnSet } from "./Cells.js"
 import { visible } from "./Escape.js"
 import * as Json from "./Json.js"
@@ -21,6 +20,21 @@ import * as Table from "./Table.js"
 
 /** @since 1.0.0 */
 export type Format = "json" | "jsonl" | "table" | "csv"
+
+/**
+ * Where a writer prints: the part of the CLI's `Printer` it uses (render/ sits below `Printer`, which
+ * hands itself in).
+ *
+ * @since 1.3.0
+ */
+export interface Streams {
+  /** Writes to standard output. */
+  readonly out: (text: string) => Effect.Effect<void>
+  /** Writes to standard error. */
+  readonly err: (text: string) => Effect.Effect<void>
+  /** Whether standard output is a terminal. */
+  readonly outIsTTY: boolean
+}
 
 /**
  * Takes the records of one command's output.
@@ -78,7 +92,7 @@ const printable = (render: () => string): Effect.Effect<string, CommandError> =>
  *
  * @since 1.0.0
  */
-export const makeWriter = (format: Format, printer: PrinterService, single = false, column = "value"): Writer => {
+export const makeWriter = (format: Format, printer: Streams, single = false, column = "value"): Writer => {
   if (format === "table" || format === "csv") {
     const writer = format === "csv" ? csvWriter(printer) : tableWriter(printer, single)
     return {
@@ -138,7 +152,7 @@ const lateColumns = (warned: Set<string>) => (record: number, columns: ReadonlyA
  * the table's), then each further record is printed as it arrives, in bounded memory. A later
  * record with a column the header does not have is printed without it, and a Warning names it.
  */
-const csvWriter = (printer: PrinterService): Writer => {
+const csvWriter = (printer: Streams): Writer => {
   const sample: Array<unknown> = []
   const columns = columnSet()
   let started = false
@@ -178,7 +192,7 @@ const rows = (table: Table.Layout, records: ReadonlyArray<unknown>): string => {
  * The table: buffered up to Table.sampleSize records, which size its columns; past that, printed
  * a row at a time as records arrive. Says on stderr when columns were left out.
  */
-const tableWriter = (printer: PrinterService, single: boolean): Writer => {
+const tableWriter = (printer: Streams, single: boolean): Writer => {
   // Piped, a table is as wide as a common terminal.
   const width = printer.outIsTTY ? Math.max(process.stdout.columns ?? 100, 40) : 100
   const sample: Array<unknown> = []

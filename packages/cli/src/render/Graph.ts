@@ -10,8 +10,8 @@ import { replaceUnsafe } from "@s2-effect/core"
 import type { CitationGraph } from "@s2-effect/jobs"
 import { csvCell } from "./Format.js"
 import * as Json from "./Json.js"
+import { toJson } from "./Json.js"
 import * as MapPage from "./Map.js"
-import { toJson } from "./Output.js"
 
 /**
  * @since 1.0.0

@@ -11,6 +11,7 @@
  * @since 1.0.0
  */
 import { replaceUnsafe } from "@s2-effect/core"
+import * as Predicate from "effect/Predicate"
 import { unicodeEscape } from "./Escape.js"
 
 interface Frame {
@@ -81,3 +82,11 @@ const unescaped = (value: unknown, pretty: boolean): string => {
  * @since 1.0.0
  */
 export const stringify = (value: unknown, pretty = false): string => escaped(unescaped(value, pretty))
+
+/**
+ * The JSON of a record: its wire form when it has one.
+ *
+ * @since 1.0.0
+ */
+export const toJson = (record: unknown): unknown =>
+  Predicate.hasProperty(record, "raw") && Predicate.isObject(record.raw) ? record.raw : record

@@ -12,8 +12,8 @@ import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as Path from "effect/Path"
-import { CommandError, ExitCode } from "../ExitCode.js"
-import * as WatchFile from "../WatchFile.js"
+import { CommandError, ExitCode } from "./ExitCode.js"
+import * as WatchFile from "./WatchFile.js"
 
 /**
  * The tools of `--tools`: profiles and tool names (`AssistantTools.selectTools`).

@@ -1,25 +1,33 @@
 /**
  * Printing command results in the chosen format: one record, a list, or a stream cut at `--max`.
- * Records are printed as they came over the wire (`raw`), unknown fields included.
+ * Records are printed as they came over the wire (`raw`), unknown fields included. What commands
+ * print goes through here: the writers of render/ take the `Printer` and the flags from this module.
  *
  * @since 1.0.0
  */
+import { Files } from "@s2-effect/core"
+import type { Citable } from "@s2-effect/jobs"
 import * as Effect from "effect/Effect"
-import * as Predicate from "effect/Predicate"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import type { CommandError } from "../ExitCode.js"
-import type { Listed, Shown } from "../OutputFlags.js"
-import * as OutputFlags from "../OutputFlags.js"
-import { Printer } from "../Printer.js"
-import { makeWriter } from "./Format.js"
+import type { CommandError } from "./ExitCode.js"
+import { fileError } from "./ExitCode.js"
+import type { Listed, Shown } from "./OutputFlags.js"
+import * as OutputFlags from "./OutputFlags.js"
+import { Printer } from "./Printer.js"
+import { type CitableFormat, printItems } from "./render/Citations.js"
+import { makeWriter } from "./render/Format.js"
+import { toJson } from "./render/Json.js"
+import * as Symlinks from "./Symlinks.js"
 
-/**
- * The JSON of a record: its wire form when it has one.
- *
- * @since 1.0.0
- */
-export const toJson = (record: unknown): unknown =>
-  Predicate.hasProperty(record, "raw") && Predicate.isObject(record.raw) ? record.raw : record
+export {
+  /**
+   * The JSON of a record: its wire form when it has one.
+   *
+   * @since 1.0.0
+   */
+  toJson
+} from "./render/Json.js"
 
 /**
  * Prints one record (an object in JSON, a field/value list in a table).
@@ -77,3 +85,32 @@ export const many = (
  */
 export const pageSize = (listed: Listed, endpointMax: number, fallback = 100): number | undefined =>
   listed.max._tag === "Some" && listed.max.value >= 1 ? Math.min(listed.max.value, endpointMax) : fallback
+
+/**
+ * Prints papers in a citable format as they come (render/Citations.ts `printItems` on standard
+ * output): `s2 resolve`, `s2 verify`, `s2 related`, `s2 watch`.
+ *
+ * @since 1.3.0
+ */
+export const citable = <E, R>(
+  format: CitableFormat,
+  items: Stream.Stream<Citable.Item, E, R>,
+  keys: Iterable<string> = []
+): Effect.Effect<void, E, R | Printer> => Printer.use((printer) => printItems(printer.out, format, items, keys))
+
+/**
+ * Writes `text` to `--out` (never through a symbolic link) or standard output.
+ *
+ * @since 1.3.0
+ */
+export const emit = (out: Option.Option<string>, text: string) =>
+  Effect.gen(function*() {
+    if (Option.isNone(out)) return yield* (yield* Printer).out(text)
+    const link = yield* Symlinks.linkAt(out.value)
+    if (Option.isSome(link)) {
+      return yield* Effect.fail(Symlinks.refuse("--out", link.value, "give another file, or remove the link"))
+    }
+    yield* Files.writeAtomic(out.value, text).pipe(
+      Effect.mapError((cause) => fileError(`cannot write ${out.value}`, cause))
+    )
+  })

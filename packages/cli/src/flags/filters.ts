@@ -13,7 +13,13 @@ import type { CommandError } from "../ExitCode.js"
 import { badInput } from "../ExitCode.js"
 import { splitList } from "../Parse.js"
 import * as TextFlag from "../TextFlag.js"
-import { publicationDateOrYear } from "./papers.js"
+
+/** `--publication-date-or-year`. @since 1.0.0 */
+export const publicationDateOrYear = TextFlag.optional(
+  "publication-date-or-year",
+  "range",
+  "Only papers published in this range: 2019, 2019-03, 2016-03-05:2020-06-06, 2015:, :2015-01"
+)
 
 /**
  * The filter flags.

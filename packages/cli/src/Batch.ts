@@ -6,11 +6,11 @@
 import type { BatchResult } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { CommandError, ExitCode } from "../ExitCode.js"
-import * as Ids from "../Ids.js"
-import type { Listed } from "../OutputFlags.js"
-import { Printer } from "../Printer.js"
-import * as Output from "../render/Output.js"
+import { CommandError, ExitCode } from "./ExitCode.js"
+import * as Ids from "./Ids.js"
+import * as Output from "./Output.js"
+import type { Listed } from "./OutputFlags.js"
+import { Printer } from "./Printer.js"
 
 /**
  * Looks ids up one batch call at a time, printing what is found as it comes and listing the ids
