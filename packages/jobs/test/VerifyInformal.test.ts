@@ -82,6 +82,16 @@ describe("Verify: informal references", () => {
       expect(verified).toEqual([])
     }).pipe(Effect.provide(emulated)))
 
+  it.effect("an entry's own id naming the paper shows a subtitle added or dropped to be the paper's", () =>
+    Effect.gen(function*() {
+      const checked = yield* Stream.runCollect(Verify.references(Verify.fromBibtex(
+        "@misc{v, title = {Attention is all you need: A Study}, eprint = {1706.03762}, archiveprefix = {arXiv}}\n" +
+          "@misc{w, title = {Attention is all you need for graphs}, eprint = {1706.03762}, archiveprefix = {arXiv}}"
+      )))
+      expect(statuses(checked)).toEqual(["verified", "mismatch title"])
+      expect(checked[0]!.notes.at(-1)).toMatch(/a subtitle added or dropped; its arXiv id names the paper/)
+    }).pipe(Effect.provide(emulated)))
+
   it.effect("a first author named alone is a note in a formatted reference, a difference in a .bib entry", () =>
     Effect.gen(function*() {
       const [typed] = yield* verifyOne("Vaswani, A. (2017). Attention is all you need.")

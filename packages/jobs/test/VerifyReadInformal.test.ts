@@ -57,7 +57,39 @@ const read: ReadonlyArray<readonly [string, Record<string, string>]> = [
     "Attention is all you need https://arxiv.org/abs/1706.03762",
     { title: "Attention is all you need", eprint: "1706.03762", archiveprefix: "arXiv" }
   ],
-  ["The age of the universe (2019)", { title: "The age of the universe", year: "2019" }]
+  ["The age of the universe (2019)", { title: "The age of the universe", year: "2019" }],
+  // Names at the end are tried before names at the start: "History" is the title's first word.
+  [
+    "History, Status, and Development of AI-Based Learning Science. Wang 2023",
+    { title: "History, Status, and Development of AI-Based Learning Science", author: "Wang", year: "2023" }
+  ],
+  [
+    "Transforming Big Data into AI-ready data. (Thomas et al., 2024)",
+    { title: "Transforming Big Data into AI-ready data", author: "Thomas and others", year: "2024" }
+  ],
+  ["Authorship in Ophthalmology. Van Gelder 2023", {
+    title: "Authorship in Ophthalmology",
+    author: "Van Gelder",
+    year: "2023"
+  }],
+  // The venue is the piece after the title's last comma: a title holds commas more often.
+  [
+    "A Survey of Deep Learning in Sports: Perception, Comprehension, and Decision, arXiv 2023",
+    {
+      title: "A Survey of Deep Learning in Sports: Perception, Comprehension, and Decision",
+      journal: "arXiv",
+      year: "2023"
+    }
+  ],
+  [
+    "Bertolini and Episcopo, Robots and AI as Legal Subjects?, Frontiers in Robotics and AI 2022",
+    {
+      title: "Robots and AI as Legal Subjects?",
+      author: "Bertolini and Episcopo",
+      journal: "Frontiers in Robotics and AI",
+      year: "2022"
+    }
+  ]
 ]
 
 /** Lines that hold a year, a name or a comma, and are titles. */

@@ -16,11 +16,15 @@ const year = String.raw`(?:1[6-9]|20)\d\d`
  * ("Vaswani", "LeCun", "Haraldsen-Poe", "O’Neil"), particles before it. An acronym ("NeurIPS") is none.
  */
 const surname = String.raw`(?:(?:${
-  [...particles].join("|")
+  [...particles].map((p) => `[${p[0]}${p[0]!.toUpperCase()}]${p.slice(1)}`).join("|")
 })\s+){0,2}\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)?(?:[-'’]\p{Lu}?\p{Ll}+)*`
 
-/** Who a line cites: a name, "et al." after it, or names joined by commas and a last "and" or "&". */
-const cited = String.raw`${surname}(?:\s+et\.?\s*al\.?|(?:,\s*${surname})*,?\s+(?:and|&)\s+${surname})?`
+/**
+ * Who a line cites: a name, "et al." after it, or names joined by commas and a last "and" or "&";
+ * a comma before "and" only after two names or more ("Comprehension, and Decision" is a title's).
+ */
+const cited = String
+  .raw`${surname}(?:\s+et\.?\s*al\.?|(?:,\s*${surname})+,?\s+(?:and|&)\s+${surname}|\s+(?:and|&)\s+${surname})?`
 
 /**
  * One-word names of journals, which look like a family name: "Deep learning. Nature 2015" cites a
@@ -45,13 +49,21 @@ const isCited = (text: string): boolean => isSurname.test(text) && !oneWordVenue
  * ("NeurIPS", "ICML", "NAACL-HLT"), or a journal of one word ("Nature", "Mind").
  */
 const isVenue = (text: string): boolean =>
-  text.split(/\s+/).length <= 12 && /^[\p{Lu}\d]/u.test(text) &&
-  (venueWord.test(text) || /^\p{Lu}[\p{L}\d-]*\p{Lu}[\p{L}\d-]*$/u.test(text) || oneWordVenues.has(text.toLowerCase()))
+  oneWordVenues.has(text.toLowerCase()) ||
+  (text.split(/\s+/).length <= 12 && /^[\p{Lu}\d]/u.test(text) &&
+    (venueWord.test(text) || /^\p{Lu}[\p{L}\d-]*\p{Lu}[\p{L}\d-]*$/u.test(text)))
+
+/**
+ * Whether a piece where a venue stands (after the title, before the year) may be one: a venue's
+ * name ({@link isVenue}, "arXiv"), or it starts with a capital or a digit and is not longer than a venue's name ("Frontiers in Robotics and AI").
+ */
+const mayBeVenue = (text: string): boolean =>
+  isVenue(text) || (/^[\p{Lu}\d]/u.test(text) && text.split(/\s+/).length <= 12)
 
 /** A title that ends in a venue after a comma ("Title, NAACL"): the two; else the title alone. */
-const lastVenue = (text: string): readonly [string, string | undefined] => {
+const lastVenue = (text: string, venue: (piece: string) => boolean): readonly [string, string | undefined] => {
   const at = text.lastIndexOf(", ")
-  return at > 0 && isVenue(text.slice(at + 2).trim())
+  return at > 0 && venue(text.slice(at + 2).trim())
     ? [text.slice(0, at), text.slice(at + 2).trim()]
     : [text, undefined]
 }
@@ -83,7 +95,22 @@ const venueYearEnd = new RegExp(String.raw`^(.+?),?\s+(${year})[a-z]?$`, "u")
 const bareYear = new RegExp(String.raw`^${year}$`)
 
 /** Where a title may end before what a line says of it: a point, comma or semicolon, a spaced dash, a parenthesis. */
-const titleEnd = /[.,;]\s+|\s+[-–—]\s+|\s+\(/g
+const titleEnd = /[.,;]?\s+\(|[.,;]\s+|\s+[-–—]\s+/g
+
+/**
+ * Each place a title of two words or more may end in a line, the title and what follows it: a
+ * parenthesis opened there closes the line ("Title (Vaswani et al., 2017)").
+ */
+const titleEnds = (
+  text: string
+): Array<{ readonly title: string; readonly after: string; readonly mark: string }> =>
+  Array.from(text.matchAll(titleEnd)).flatMap((end) => {
+    const title = text.slice(0, end.index)
+    const after = text.slice(end.index + end[0].length).replace(/\)$/, "").trim()
+    return end[0].includes("(") !== text.endsWith(")") || title.split(/\s+/).length < 2
+      ? []
+      : [{ title, after, mark: end[0].trim() }]
+  })
 
 /** The ways of a line, tried in order; the first that fits reads it. */
 const layouts: ReadonlyArray<(text: string) => Read | undefined> = [
@@ -91,31 +118,36 @@ const layouts: ReadonlyArray<(text: string) => Read | undefined> = [
     const m = namesYearTitle.exec(text)
     if (m === null) return undefined
     const [title, rest] = sentence(m[4]!)
-    const [head, venue] = rest.length === 0 ? lastVenue(title) : [title, undefined]
+    const [head, venue] = rest.length === 0 ? lastVenue(title, isVenue) : [title, undefined]
     return { who: m[1]!, year: m[2] ?? m[3], title: head, venue, rest }
   },
+  // The title first, then who and the year (and a venue): "Title. Vaswani 2017", "Title (Ammar et
+  // al., NAACL 2018)". Before names then a title, so that "History, Status, and … Wang 2023" is a
+  // title and its author, not an author "History".
   (text) => {
-    const m = namesTitleYear.exec(text)
-    if (m === null) return undefined
-    const [title, venue] = lastVenue(m[2]!)
-    return { who: m[1]!, title, venue, year: m[3]! }
-  },
-  // The title first, then who, or a venue, and the year: each place the title may end is tried.
-  (text) => {
-    for (const end of text.matchAll(titleEnd)) {
-      const title = text.slice(0, end.index)
-      const after = text.slice(end.index + end[0].length).replace(/\)$/, "").trim()
-      if (end[0].includes("(") !== text.endsWith(")") || title.split(/\s+/).length < 2) continue
+    for (const { after, title } of titleEnds(text)) {
       const who = namesYearEnd.exec(after)
       if (who !== null && isCited(who[1]!) && (who[2] === undefined || isVenue(who[2]))) {
         return { title, who: who[1]!, venue: who[2], year: who[3]! }
       }
+    }
+    return undefined
+  },
+  (text) => {
+    const m = namesTitleYear.exec(text)
+    if (m === null) return undefined
+    const [title, venue] = lastVenue(m[2]!, mayBeVenue)
+    return { who: m[1]!, title, venue, year: m[3]! }
+  },
+  // The title, then a venue and the year, or the year alone: the last place the title may end that
+  // fits is taken, since a title holds commas more often than a venue's name.
+  (text) => {
+    for (const { after, mark, title } of titleEnds(text).reverse()) {
       const venue = venueYearEnd.exec(after)
-      if (venue !== null && isVenue(venue[1]!.replace(/,$/, ""))) {
-        return { title, venue: venue[1]!.replace(/,$/, ""), year: venue[2]! }
-      }
+      const name = venue?.[1]!.replace(/,$/, "")
+      if (venue !== null && !name!.includes(", ") && mayBeVenue(name!)) return { title, venue: name, year: venue[2]! }
       // A year alone after a comma may be the title's own ("Global Burden of Disease Study, 2019").
-      if (!end[0].startsWith(",") && bareYear.test(after)) return { title, year: after }
+      if (!mark.startsWith(",") && bareYear.test(after)) return { title, year: after }
     }
     return undefined
   }

@@ -485,9 +485,13 @@ export const compare = (
     const relation = titles.relation(paperTitle)
     const agree = !differs.some((d) => d.field === "authors" || d.field === "year")
     const byTitle = given.authors !== undefined && given.year !== undefined
-    if (relation === "subtitle" && agree && byTitle) {
+    // The entry's own DOI or arXiv id naming the paper shows it as well as its authors and year do.
+    const byId = lookup.named && lookup.id !== undefined
+    if (relation === "subtitle" && agree && (byTitle || byId)) {
       notes.push(
-        `the paper's title is ${JSON.stringify(paperTitle)}: a subtitle added or dropped; authors and year agree`
+        `the paper's title is ${JSON.stringify(paperTitle)}: a subtitle added or dropped; ${
+          byTitle ? "authors and year agree" : `its ${lookup.id === "doi" ? "DOI" : "arXiv id"} names the paper`
+        }`
       )
     } else if (relation !== "same") {
       differs.unshift(
