@@ -4,5 +4,6 @@ import { defineProject } from "vitest/config"
 // can take well past vitest's 5 s default; a time-out here only bounds how long a broken test takes
 // to fail, so it is sized for the slowest machine the suite must pass on, not for the test's speed.
 export default defineProject({
-  test: { testTimeout: 60_000, hookTimeout: 120_000 }
+  // No test writes the user's cache of emulator corpora (test/CorpusCache.test.ts uses folders of its own).
+  test: { testTimeout: 60_000, hookTimeout: 120_000, env: { S2_EMULATOR_CACHE: "off" } }
 })

@@ -23,7 +23,7 @@ export interface ExampleContext {
   readonly output: Array<string>
   /** Runs an effect of the example with the client (and datasets layer) the example itself would use. */
   readonly run: <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof layer>>) => Promise<A>
-  /** Runs an `s2 …` command line as shown in the docs (with or without `pnpm`), in the scratch directory. */
+  /** Runs an `s2 …` command line as shown in the docs (alone, after `pnpm` or `pnpm exec`), in the scratch directory. */
   readonly s2: (line: string) => Promise<{ readonly stdout: string; readonly stderr: string }>
   /** The scratch working directory. */
   readonly dir: string
@@ -74,7 +74,9 @@ export const example = async (body: (context: ExampleContext) => Promise<void>):
       dir,
       run: (effect) => Effect.runPromise(Effect.provide(effect, layer)),
       s2: async (line) => {
-        const args = words(line.replace(/^\$\s*/, "")).filter((w, k) => !(k === 0 && w === "pnpm"))
+        const all = words(line.replace(/^\$\s*/, ""))
+        // `pnpm exec s2 …` and `pnpm s2 …` as the docs show them for a clone: the same s2.
+        const args = all[0] === "pnpm" ? all.slice(all[1] === "exec" ? 2 : 1) : all
         if (args[0] !== "s2") throw new Error(`not an s2 command line: ${line}`)
         const env = { ...process.env, S2_EMULATOR_SIZE: String(SIZE) }
         return promisify(execFile)(process.execPath, [cliBin, ...args.slice(1)], { cwd: dir, env })

@@ -45,6 +45,7 @@ import * as mcpTools from "./internal/mcp.js"
 import * as paging from "./internal/paging.js"
 import * as toolProfiles from "./internal/profiles.js"
 import * as tools from "./internal/tools.js"
+import type { ToolFailure } from "./ToolFailure.js"
 
 export {
   AuthorPapersAnswer,
@@ -67,9 +68,34 @@ export {
   SnippetAnswer,
   SnippetsAnswer,
   TitleMatch
-} from "./internal/answers.js"
-export { FailureKind, ToolFailure, ToolFailureTypeId } from "./internal/failure.js"
-export { toolkit } from "./internal/tools.js"
+} from "./Answers.js"
+export { FailureKind, ToolFailure, ToolFailureTypeId } from "./ToolFailure.js"
+
+/**
+ * The 15 tools: `search_papers`, `get_paper`, `get_papers`, `get_citations`, `get_references`,
+ * `search_authors`, `get_author`, `get_author_papers`, `recommend_papers`, `match_title`,
+ * `search_snippets`, `resolve_references`, `citation_graph`, `related_papers`, `verify_references`.
+ * Each is read-only, idempotent and open-world, returns its failures (`failureMode: "return"`,
+ * {@link ToolFailure}) and shows the model a short text (`toModelOutput`).
+ *
+ * @example
+ * ```ts
+ * import { Effect, Layer, Stream } from "effect"
+ * import { AssistantTools } from "@s2-effect/ai"
+ * import type { SemanticScholar } from "@s2-effect/core"
+ *
+ * const program = Effect.gen(function*() {
+ *   const tools = yield* AssistantTools.toolkit
+ *   const results = yield* tools.handle("search_papers", { query: "graph neural networks", limit: 5 })
+ *   const last = yield* Stream.runLast(results)
+ *   return last
+ * }).pipe(Effect.provide(AssistantTools.handlers))
+ * const typed: Effect.Effect<unknown, unknown, SemanticScholar> = program
+ * ```
+ * @category tools
+ * @since 1.0.0
+ */
+export const toolkit = tools.toolkit
 
 /**
  * The handlers of every tool of {@link toolkit}, over the `SemanticScholar` client in context: give
@@ -348,4 +374,4 @@ export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticSchola
  * @category errors
  * @since 1.0.0
  */
-export const toolFailure: (error: S2Error) => failure.ToolFailure = failure.toolFailure
+export const toolFailure: (error: S2Error) => ToolFailure = failure.toolFailure

@@ -14,8 +14,9 @@ import type * as Tool from "effect/ai/Tool"
 import * as Layer from "effect/Layer"
 import * as mcpTools from "./internal/mcp.js"
 import * as internal from "./internal/watch.js"
+import type { WatchStore } from "./WatchStore.js"
 
-export { type Update, WatchStore } from "./internal/watch.js"
+export { type Update, WatchStore } from "./WatchStore.js"
 
 /**
  * A {@link WatchStore} in memory, starting from `initial` (default: no watches).
@@ -23,7 +24,7 @@ export { type Update, WatchStore } from "./internal/watch.js"
  * @category layers
  * @since 1.1.0
  */
-export const memory: (initial?: Watch.State) => Layer.Layer<internal.WatchStore> = internal.memory
+export const memory: (initial?: Watch.State) => Layer.Layer<WatchStore> = internal.memory
 
 /**
  * The answer of `check_watches`: for each watch checked, its new papers (summaries), how many
@@ -59,7 +60,7 @@ export const toolkit = internal.toolkit
 export const handlers: Layer.Layer<
   Tool.HandlersFor<typeof internal.toolkit.tools>,
   never,
-  SemanticScholar | internal.WatchStore
+  SemanticScholar | WatchStore
 > = internal.handlers
 
 /**
@@ -68,5 +69,5 @@ export const handlers: Layer.Layer<
  * @category mcp
  * @since 1.1.0
  */
-export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticScholar | internal.WatchStore> = Layer
+export const mcp: Layer.Layer<never, never, McpServer.McpServer | SemanticScholar | WatchStore> = Layer
   .effectDiscard(mcpTools.register(internal.toolkit)).pipe(Layer.provide(internal.handlers))

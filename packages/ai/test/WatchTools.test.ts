@@ -51,5 +51,11 @@ describe("WatchTools", () => {
       expect(unknown.isFailure).toBe(true)
       const again = yield* call("add_watch", { name: "mine", kind: "author", target: "12" })
       expect(again.isFailure).toBe(true)
+      // What can never be a paper id is refused when added, not at every check after.
+      const never = yield* call("add_watch", { name: "never", kind: "citations", target: "DOI:" })
+      expect(never.isFailure).toBe(true)
+      expect(JSON.stringify(never.result)).toContain("nothing after DOI:")
+      const remaining = (yield* call("check_watches", {})).result as typeof WatchTools.CheckAnswer.Type
+      expect(remaining.watches.map((watch) => watch.name)).toEqual(["mine"])
     }).pipe(Effect.provide(layer)))
 })

@@ -4,7 +4,8 @@
  * the same client (measured on a sample, computed and extrapolated for the whole, as the jobs rows
  * do); and the HTML map of 500 related papers (`s2 related --top 500 --format html`) opened from
  * file:// in Debian's Chromium: its size, the time from navigation to the first picture and to the
- * layout at rest.
+ * layout at rest, the slices the layout ran in, and the longest a timer of the page waited while it
+ * laid out (how long a reader's click waits: the tests count slices, the bench times them).
  */
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
@@ -63,8 +64,15 @@ export const relatedSection = async (tools: JobsTools, tmp: string): Promise<Arr
       tools.fmt(map.bytes / 1024, 0)
     } KiB, from \`s2 related --top 500 --format html\`), file:// in Chromium, ${map.drawn.length} page loads | median (ms) | min | max |`,
     "|---|---|---|---|",
-    timing("from navigation to the first picture (the layout's first 60 ms, then the SVG)", map.drawn, tools.fmt),
-    timing("from navigation to the layout at rest (d3-force, a slice of it per frame)", map.settled, tools.fmt)
+    timing("from navigation to the first picture (the layout's first slice, then the SVG)", map.drawn, tools.fmt),
+    timing("from navigation to the layout at rest (d3-force, a slice of it per frame)", map.settled, tools.fmt),
+    timing(
+      `the longest a 20 ms timer waited beyond its time between the first picture and the rest (${
+        map.slices[0] ?? 0
+      } slices of at most ${tools.fmt(map.most[0] ?? 0, 0)} node-steps)`,
+      map.lag,
+      tools.fmt
+    )
   ]
 }
 
@@ -117,22 +125,64 @@ const measureMap = async (tmp: string) => {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
     viewport: { width: 1280, height: 800 }
   })
-  const drawn: Array<number> = []
-  const settled: Array<number> = []
+  const drawn: Array<number> = [], settled: Array<number> = [], lag: Array<number> = []
+  const slices: Array<number> = [], most: Array<number> = []
   try {
+    await context.addInitScript({ content: lagProbe })
     for (let i = 0; i < 6; i++) {
       const page = await context.newPage()
       await page.goto(pathToFileURL(file).href)
       const body = await page.waitForSelector("body[data-settled-millis]", { timeout: 120_000 })
       // The first load warms the browser's caches; the five after it are the rows.
       if (i > 0) {
-        drawn.push(Number(await body.getAttribute("data-drawn-millis")))
-        settled.push(Number(await body.getAttribute("data-settled-millis")))
+        const read = async (name: string) => Number(await body.getAttribute(`data-${name}`))
+        drawn.push(await read("drawn-millis"))
+        settled.push(await read("settled-millis"))
+        slices.push(await read("layout-slices"))
+        most.push(await read("layout-most"))
+        lag.push(await page.evaluate(worstLag, lagPeriod))
       }
       await page.close()
     }
   } finally {
     await context.close()
   }
-  return { bytes: Buffer.byteLength(text), papers: count("paper"), links: count("link"), drawn, settled }
+  return {
+    bytes: Buffer.byteLength(text),
+    papers: count("paper"),
+    links: count("link"),
+    drawn,
+    settled,
+    lag,
+    slices,
+    most
+  }
+}
+
+/** The lag probe's period: a timer asked for every 20 ms; a gap beyond that is lag. */
+const lagPeriod = 20
+
+/**
+ * Run in the page before its own code: every timer's gap, with when it ended. Text, not a function:
+ * tsx names the functions it compiles with a helper (`__name`) the page does not have.
+ */
+const lagProbe = `{
+  const gaps = []
+  let last = performance.now()
+  const tick = () => {
+    const now = performance.now()
+    gaps.push([now, now - last])
+    last = now
+    setTimeout(tick, ${lagPeriod})
+  }
+  setTimeout(tick, ${lagPeriod})
+  globalThis.s2LagProbe = gaps
+}`
+
+/** Run in the page: the longest lag (ms) between the first picture and the layout's rest. */
+const worstLag = (every: number) => {
+  const gaps: Array<[number, number]> = Reflect.get(globalThis, "s2LagProbe")
+  const from = Number(document.body.dataset["drawnMillis"]), to = Number(document.body.dataset["settledMillis"])
+  return gaps.filter(([end, gap]) => end - gap >= from && end <= to + every)
+    .reduce((w, [, gap]) => Math.max(w, gap - every), 0)
 }

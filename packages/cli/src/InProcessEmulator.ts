@@ -6,6 +6,7 @@
  *
  * @since 1.1.0
  */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import type { Emulator } from "@s2-effect/testing"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -38,7 +39,9 @@ const emulators = new Map<string, Built>()
 /**
  * The in-process emulator `--emulator` uses, built once per process for the size and seed of
  * {@link Settings} (the demo runs many commands against one corpus, and reads it to choose
- * what to show), with the faults of `S2_EMULATOR_FAULTS` (the JSON of a `Faults.Config`), so that
+ * what to show), its corpus read from its file in the user's cache directory when an earlier
+ * command wrote one (`CorpusCache` of `@s2-effect/testing`; `S2_EMULATOR_CACHE` names another
+ * directory, or `off`), with the faults of `S2_EMULATOR_FAULTS` (the JSON of a `Faults.Config`), so that
  * a 429 storm can be tried offline; a value that does not decode is refused (exit 2).
  *
  * @since 1.0.0
@@ -50,6 +53,7 @@ export const get: Effect.Effect<Built, CommandError> = Effect.gen(function*() {
     yield* Config.option(Config.String("S2_EMULATOR_FAULTS")).pipe(Effect.orDie),
     (text) => text.trim().length > 0
   )
+  const cacheSetting = yield* Config.option(Config.String("S2_EMULATOR_CACHE")).pipe(Effect.orDie)
   const size = settings.size ?? fromEnv
   const key = `${settings.seed}/${size}/${Option.getOrElse(faultsText, () => "")}`
   let built = emulators.get(key)
@@ -64,7 +68,19 @@ export const get: Effect.Effect<Built, CommandError> = Effect.gen(function*() {
         onSuccess: Effect.succeed
       }
     )
-    built = yield* testing.Emulator.make({ seed: settings.seed, size, ...(faults === undefined ? {} : { faults }) })
+    // Read from the corpus file of this seed and size when there is a good one (written the first
+    // time): the graph and search index are most of a build (CorpusCache; S2_EMULATOR_CACHE).
+    const directory = testing.CorpusCache.defaultDirectory({
+      ...process.env,
+      ...Option.match(cacheSetting, {
+        onNone: () => ({}),
+        onSome: (value) => ({ S2_EMULATOR_CACHE: value })
+      })
+    })
+    const corpus = yield* testing.CorpusCache.make({ seed: settings.seed, size, directory }).pipe(
+      Effect.provide(NodeFileSystem.layer)
+    )
+    built = yield* testing.Emulator.make({ corpus, ...(faults === undefined ? {} : { faults }) })
     emulators.set(key, built)
   }
   return built

@@ -330,6 +330,39 @@ describe("harvest", () => {
   }, 150_000)
 })
 
+describe("watch", () => {
+  it(
+    "a check killed (SIGKILL) mid-way leaves the state as it was; the next takes over its lock, shows the same",
+    async () => {
+      const state = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "s2-watch-cli-")), "watches.json")
+      const added = await s2(["watch", "add", "citations", paperId, "--since", "1900-01-01", "--state", state])
+      expect(added.code).toBe(0)
+      const before = fs.readFileSync(state, "utf8")
+      const batches = async () => (await Effect.runPromise(server.requestCounts))["/graph/v1/paper/batch"] ?? 0
+      const asked = await batches()
+      // The details lookup never answers: the check is killed between listing and storing.
+      await Effect.runPromise(server.setFaults({ script: [{ route: "/graph/v1/paper/batch", fault: Faults.hang }] }))
+      try {
+        const child = start(["watch", "check", "--state", state, "--format", "jsonl", ...api()])
+        const done = finish(child)
+        await waitFor(async () => (await batches()) > asked && fs.existsSync(`${state}.lock`), {
+          what: "the details lookup"
+        })
+        child.kill("SIGKILL")
+        expect((await done).signal).toBe("SIGKILL")
+      } finally {
+        await Effect.runPromise(server.setFaults({}))
+      }
+      expect(fs.readFileSync(state, "utf8")).toBe(before)
+      const again = await s2(["watch", "check", "--state", state, "--format", "jsonl", ...api()])
+      expect(again.code).toBe(20)
+      expect(lines(again.stdout).length).toBeGreaterThan(0)
+      expect(fs.readdirSync(path.dirname(state))).toEqual(["watches.json"])
+    },
+    T
+  )
+})
+
 // One test at a time: each starts several processes, and other suites measure memory meanwhile.
 describe("what a new user sees: help, parse errors, messages", () => {
   const small = { S2_EMULATOR_SIZE: "400" }

@@ -1,6 +1,7 @@
 /**
- * Working from the clone: `pnpm s2 …` runs the dev bin at the repository root, so relative paths
- * must be resolved against the caller's folder (pnpm's INIT_CWD), not the root.
+ * Working from the clone: `pnpm exec s2 …` runs the dev bin where it is called and prints only what
+ * s2 prints; `pnpm s2 …` runs it at the repository root, so relative paths must be resolved against
+ * the caller's folder (pnpm's INIT_CWD), not the root.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -76,6 +77,31 @@ describe.concurrent("pnpm s2 from a subfolder", () => {
     expect(fs.existsSync(path.join(other, "x.jsonl"))).toBe(false)
     fs.rmSync(sub, { recursive: true, force: true })
     fs.rmSync(other, { recursive: true, force: true })
+  }, T)
+})
+
+describe("pnpm exec s2, the documented way to run the clone's s2", () => {
+  it("from a folder inside the clone: a verify finding is exit 3 with only s2's lines, and --out lands there", () => {
+    const cache = path.join(root, "node_modules/.cache")
+    fs.mkdirSync(cache, { recursive: true })
+    const inside = fs.mkdtempSync(path.join(cache, "s2-clone-exec-"))
+    fs.writeFileSync(
+      path.join(inside, "made-up.bib"),
+      "@article{llama19, title={Quantum llamas of the seventh kind}, author={Nobody, A.}, year={2019}}\n"
+    )
+    const ran = spawnSync("pnpm", ["exec", "s2", "verify", "made-up.bib", "--emulator", "--format", "jsonl"], {
+      cwd: inside,
+      env: { ...process.env, npm_lifecycle_event: "", INIT_CWD: "" },
+      encoding: "utf8",
+      timeout: T
+    })
+    // Not pnpm's "[ELIFECYCLE] Command failed with exit code 3." after a finding, nor its command line.
+    expect(ran.stderr).toBe("s2: 0 verified, 0 mismatch, 1 not found\ns2: 1 of 1 references not verified\n")
+    expect(ran.status).toBe(3)
+    expect(JSON.parse(ran.stdout)).toMatchObject({ key: "llama19", status: "notFound" })
+    expect(harvest(inside, {}, ["pnpm", "exec", "s2"]).code).toBe(0)
+    expect(fs.readFileSync(path.join(inside, "x.jsonl"), "utf8").trim().split("\n")).toHaveLength(5)
+    fs.rmSync(inside, { recursive: true, force: true })
   }, T)
 })
 

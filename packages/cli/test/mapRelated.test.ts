@@ -14,7 +14,7 @@ import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import { mapLines } from "../src/commands/related.js"
 import * as Map from "../src/render/Map.js"
-import { installLagProbe, labelOverlaps, maxLag, worstLag } from "./support/mapProbe.js"
+import { labelOverlaps, layoutSlices, sliceWork } from "./support/mapProbe.js"
 import { hostile, relatedAnswer } from "./support/relatedFixture.js"
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-map-related-"))
@@ -29,13 +29,15 @@ describe("the related map in Chromium", () => {
       const browser = await launchChromium({ viewport: { width: 1400, height: 860 } })
       try {
         const { page } = browser
-        await installLagProbe(page)
         await page.goto(pathToFileURL(file).href)
         await page.waitForSelector("body[data-settled-millis]", { timeout: 60_000 })
         expect(browser.pageErrors).toEqual([])
         expect(browser.console.filter((m) => m.startsWith("error"))).toEqual([])
         expect(browser.requests).toEqual([pathToFileURL(file).href])
-        expect((await worstLag(page)).worst).toBeLessThan(maxLag)
+        // No slice of its layout took more than the page's bounded work (its own counts, not a clock).
+        const slices = await layoutSlices(page)
+        expect(slices.slices).toBeGreaterThan(0)
+        expect(slices.most).toBeLessThanOrEqual(sliceWork)
         expect(await page.locator("[data-paper-id]").count()).toBe(28)
         // The links are the similarity the ranking uses; citations are a second kind, hidden at first.
         expect(await page.locator("#map line.similar").count()).toBe(answer.similar.length)

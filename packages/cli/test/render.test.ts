@@ -204,6 +204,41 @@ describe("formats", () => {
     expect(layout([record], 300).dropped).toEqual([])
   })
 
+  it("the rows read as papers: s2 resolve's title keeps 30 characters beside a whole paperId, a nested year is headed 'year', a cut paper keeps its year", () => {
+    const paperId = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
+    const title = "Computing Machinery and Intelligence"
+    // s2 resolve's table: the user's input, how it was found, the paper (its id kept whole).
+    const resolved = { input: "10.1093/mind/lix.236.433", via: "id", paper: { paperId, title, year: 1950 } }
+    const resolve = layout([resolved, resolved], 100)
+    expect(resolve.columns).toEqual(["input", "via", "paper.paperId", "paper.title", "paper.year"])
+    expect(resolve.head.split("\n")[0]).toMatch(/ {2}year$/)
+    const row = resolve.row(resolved)
+    expect(row).toContain(paperId)
+    expect(row).toContain(title.slice(0, 29))
+    expect([...row.trimEnd()].length).toBeLessThanOrEqual(100)
+    // In 80 columns the nested id goes (named), rather than the title shrinking to 17 characters.
+    const narrow = layout([resolved, resolved], 80)
+    expect(narrow.dropped).toEqual(["paper.paperId"])
+    expect(narrow.row(resolved)).toContain(`${resolved.input}  id   ${title}  1950`)
+    // s2 citations: citingPaper.year is a 4-character column, not a 16-character one.
+    const citing = { citingPaper: { paperId, title: "Towards fault tolerant load balancing: ".repeat(3), year: 2025 } }
+    const citations = layout([citing], 100)
+    expect(citations.head.split("\n")[0]).toMatch(/^citingPaper\.paperId +citingPaper\.title +year$/)
+    expect(citations.row(citing)).toContain(citing.citingPaper.title.slice(0, 50))
+    // Two columns ending in the same name keep their full names.
+    const both = layout([{ a: { year: 1 }, b: { year: 2 } }], 100)
+    expect(both.head.split("\n")[0]).toMatch(/^a\.year +b\.year$/)
+    // s2 verify's paper column, "Title (year)": cut, it keeps the year.
+    const verified = {
+      key: "b",
+      status: "verified",
+      paper: "On the representation learning of self supervised representation learning (2024)"
+    }
+    const verify = renderTable([verified], 60).split("\n")[2]!
+    expect(verify).toMatch(/^b +verified +On the representation .*… \(2024\)$/)
+    expect([...verify].length).toBeLessThanOrEqual(60)
+  })
+
   it.effect("a table that leaves columns out says which on stderr", () =>
     Effect.gen(function*() {
       const { printer, text } = capture()

@@ -10,6 +10,7 @@ import * as Schema from "effect/Schema"
 import * as Fields from "./Fields.js"
 import type { Unchecked } from "./Fields.js"
 import * as Validate from "./internal/validate.js"
+import { Invalid } from "./Invalid.js"
 import type { BadQueryParameters } from "./S2Error.js"
 
 /**
@@ -259,7 +260,7 @@ export const validateSort = (sort: string): Effect.Effect<Sort, BadQueryParamete
   Validate.inputEffect(Result.mapError(
     Validate.oneOf("sort", sort, sorts),
     () =>
-      new Validate.Invalid({
+      new Invalid({
         parameter: "sort",
         message: `sort ${
           JSON.stringify(sort)

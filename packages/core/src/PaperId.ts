@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as internal from "./internal/recognise.js"
 import * as Validate from "./internal/validate.js"
+import { Invalid } from "./Invalid.js"
 import type { BadQueryParameters } from "./S2Error.js"
 
 /**
@@ -55,7 +56,7 @@ export const validateIds = (
 ): Effect.Effect<ReadonlyArray<string>, BadQueryParameters> =>
   ids.length === 0
     ? Effect.fail(
-      Validate.asInput(new Validate.Invalid({ parameter, message: `${parameter} is empty: give at least one id` }))
+      Validate.asInput(new Invalid({ parameter, message: `${parameter} is empty: give at least one id` }))
     )
     : Effect.forEach(ids, (id, index) => validate(id, `${parameter}[${index}]`))
 

@@ -17,11 +17,9 @@
  */
 import type * as Result from "effect/Result"
 import * as internal from "./internal/validate.js"
-import type { Invalid } from "./internal/validate.js"
+import type { Invalid } from "./Invalid.js"
 
-// A class, which the checks make: declared beside them, so that this module (which reads them) and
-// theirs do not import each other's values.
-export { Invalid } from "./internal/validate.js"
+export { Invalid } from "./Invalid.js"
 
 /**
  * The answer of a check: the value, or an {@link Invalid}.

@@ -11,11 +11,11 @@ import type { Fields, Paper, S2Error, SemanticScholar } from "@s2-effect/core"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
+import type { Element, Related } from "./CitationGraphRecords.js"
 import * as internal from "./internal/crawl.js"
-import type { Element, Related } from "./internal/graphRecords.js"
 import * as internalRelated from "./internal/related.js"
 
-export { Edge, Element, Node, NotFound, Skipped } from "./internal/graphRecords.js"
+export { Edge, Element, Node, NotFound, Skipped } from "./CitationGraphRecords.js"
 
 /**
  * Options of {@link crawl}.
@@ -99,7 +99,7 @@ export const crawl: (
 // ---------------------------------------------------------------------------------------------
 // related papers
 
-export { CountedPaper, CutList, Related, RelatedPaper, SimilarLink } from "./internal/graphRecords.js"
+export { CountedPaper, CutList, Related, RelatedPaper, SimilarLink } from "./CitationGraphRecords.js"
 
 /**
  * Options of {@link related}.

@@ -11,18 +11,19 @@ import type { Fields, S2Error, SemanticScholar } from "@s2-effect/core"
 import { PaperId } from "@s2-effect/core"
 import type * as Stream from "effect/Stream"
 import * as internal from "./internal/resolve.js"
-import type { Result } from "./internal/resolveResults.js"
+import type * as ReferenceInput from "./ReferenceInput.js"
+import type { Result } from "./ResolveResult.js"
 
-export { Found, Mismatch, NotFound, Reason, Result } from "./internal/resolveResults.js"
+export { Found, Mismatch, NotFound, Reason, Result } from "./ResolveResult.js"
 
 /**
- * One input of {@link references}: a line (an id or a title), or an id with the title the user
- * expects it to have (checked: another title gives a {@link Mismatch}).
+ * One input of {@link references}: a `ReferenceInput`.
  *
  * @category models
  * @since 1.0.0
+ * @deprecated Use `ReferenceInput.ReferenceInput`, the one name of a reference to resolve or verify.
  */
-export type Input = string | { readonly input: string; readonly title?: string | undefined }
+export type Input = ReferenceInput.ReferenceInput
 
 /**
  * Options of {@link references}.
@@ -73,7 +74,9 @@ export const recognise: (input: string) => Recognised = PaperId.recognise
 
 /**
  * Resolves each input to a paper: a pulled `Stream` of one {@link Result} per input, in input
- * order. Inputs are read in chunks of 500. Per chunk, the titles not asked before go to bulk search
+ * order. An input is a `ReferenceInput`: a line (an id or a title), a `Line` (its text), an `Entry`
+ * (by its `doi`, else its arXiv `eprint`, else its `title`; the title checked when it is found by an
+ * id; an entry with a `problem` is `malformed`) or a `Query`. Inputs are read in chunks of 500. Per chunk, the titles not asked before go to bulk search
  * in groups (their quoted titles ORed, at most 4,000 URL-encoded bytes a query; titles of fewer than
  * three content words skip it); then one batch POST fetches the ids not asked before and the papers
  * the searches found; then each title still open goes to title match (`concurrency` at once). So
@@ -106,34 +109,20 @@ export const recognise: (input: string) => Recognised = PaperId.recognise
  * @since 1.0.0
  */
 export const references: (
-  inputs: Iterable<Input> | Stream.Stream<Input, S2Error, SemanticScholar>,
+  inputs:
+    | Iterable<ReferenceInput.ReferenceInput>
+    | Stream.Stream<ReferenceInput.ReferenceInput, S2Error, SemanticScholar>,
   options?: ReferencesOptions
 ) => Stream.Stream<Result, S2Error, SemanticScholar> = internal.references
 
 /**
- * A reference read from a .bib file: the entry's key, its line, what to resolve it by, and its
- * title when it is resolved by an id (to check the paper against, see {@link Input}).
+ * A reference read from a .bib file: a `ReferenceInput.Query` with its key and line.
  *
  * @category models
  * @since 1.0.0
+ * @deprecated Use `ReferenceInput.Query`, which {@link fromBibtex} gives with `key` and `line`.
  */
-export interface BibtexReference {
-  readonly key: string
-  /** The line of the entry's `@`, from 1. */
-  readonly line: number
-  /**
-   * The entry's `doi`, else its arXiv `eprint` (`archivePrefix = arXiv`, or an `arXiv:` prefix), else
-   * its title as plain text; "" when none, or when the entry is broken.
-   */
-  readonly input: string
-  /** The entry's title as plain text, when `input` is its DOI or arXiv id. */
-  readonly title?: string
-  /**
-   * Why the entry cannot be resolved as written (its braces do not balance, or its `@string` macros
-   * expand past what a value may hold); `input` is then "".
-   */
-  readonly problem?: string
-}
+export type BibtexReference = ReferenceInput.Query & { readonly key: string; readonly line: number }
 
 /**
  * Reads the references of a .bib text, in order, for {@link references}: each entry's `doi`, else
@@ -158,4 +147,6 @@ export interface BibtexReference {
  * @category constructors
  * @since 1.0.0
  */
-export const fromBibtex: (text: string) => ReadonlyArray<BibtexReference> = internal.fromBibtex
+export const fromBibtex: (
+  text: string
+) => ReadonlyArray<ReferenceInput.Query & { readonly key: string; readonly line: number }> = internal.fromBibtex

@@ -12,63 +12,42 @@ import type * as Stream from "effect/Stream"
 import * as Citable from "./Citable.js"
 import * as decoding from "./internal/decode.js"
 import * as reading from "./internal/read.js"
-import type { Unreadable } from "./internal/readError.js"
-import type { Verification, Written } from "./internal/verification.js"
 import * as internal from "./internal/verify.js"
 import * as write from "./internal/verifyWrite.js"
+import type * as ReferenceInput from "./ReferenceInput.js"
+import type { Unreadable } from "./Unreadable.js"
+import type { Verification, Written } from "./Verification.js"
 
-export { Unreadable } from "./internal/readError.js"
+export { Unreadable } from "./Unreadable.js"
 
-export { differ, Difference, Field, Status, Verification, Written } from "./internal/verification.js"
+export { differ, Difference, Field, Status, Verification, Written } from "./Verification.js"
 
 /**
- * A .bib entry to verify: its key, its fields as written (names in lower case, values as TeX; a
- * field written twice has its first value, as BibTeX reads it), the line of its `@` and, for an
- * entry that cannot be read as written, the `problem` (it is then `unchecked`): its braces do not
- * balance, its macros expand too far, or a field is written twice with different values. What
- * BibTeX warns of but reads (a field written twice with the same value) is in `warnings`.
+ * A .bib entry to verify.
  *
  * @category models
  * @since 1.1.0
+ * @deprecated Use `ReferenceInput.Entry`, the one name of a reference's entry in either job.
  */
-export interface Entry {
-  readonly key: string
-  /** The entry type as written (`article`, `inproceedings`…), for writing it again; optional. */
-  readonly type?: string | undefined
-  readonly fields: Readonly<Record<string, string>>
-  readonly line?: number | undefined
-  readonly problem?: string | undefined
-  readonly warnings?: ReadonlyArray<string> | undefined
-  /**
-   * The form {@link read} read the entry from (absent for an entry made otherwise, as a .bib
-   * entry). An author list read from a formatted reference or a line may name the first author
-   * alone, as people cite a paper ("Vaswani 2017"); a .bib, RIS or CSL-JSON list is the whole list.
-   *
-   * @since 1.3.0
-   */
-  readonly format?: Format | undefined
-}
+export type Entry = ReferenceInput.Entry
 
 /**
- * A line of a reference list to verify (an id or a title, as `Resolve.recognise` reads it), with its
- * key (its line number, say).
+ * A line of a reference list to verify, with its key.
  *
  * @category models
  * @since 1.1.0
+ * @deprecated Use `ReferenceInput.Line`.
  */
-export interface Line {
-  readonly key: string
-  readonly text: string
-}
+export type Line = ReferenceInput.Line
 
 /**
- * One input of {@link references}: a line as a string (its key is its position, from 1), a
- * {@link Line} with its own key, or a .bib {@link Entry}.
+ * One input of {@link references}.
  *
  * @category models
  * @since 1.1.0
+ * @deprecated Use `ReferenceInput.ReferenceInput`, the one name of a reference to resolve or verify.
  */
-export type Input = string | Line | Entry
+export type Input = ReferenceInput.ReferenceInput
 
 /**
  * Options of {@link references}.
@@ -97,6 +76,8 @@ export const fields: ReadonlyArray<Fields.PaperField> = internal.fields
 
 /**
  * Verifies each reference: a pulled `Stream` of one {@link Verification} per input, in input order.
+ * An input is a `ReferenceInput`: a line, a `Line`, an `Entry`, or a `Query` (looked up by its
+ * `input`, its `title`, when given, compared as an entry's is).
  *
  * A .bib entry is looked up as `Resolve.references` resolves it: by its `doi`, else its arXiv
  * `eprint`, else its `title`. An entry found by an id whose paper has another title, or whose id is
@@ -133,7 +114,9 @@ export const fields: ReadonlyArray<Fields.PaperField> = internal.fields
  * @since 1.1.0
  */
 export const references: (
-  inputs: Iterable<Input> | Stream.Stream<Input, S2Error, SemanticScholar>,
+  inputs:
+    | Iterable<ReferenceInput.ReferenceInput>
+    | Stream.Stream<ReferenceInput.ReferenceInput, S2Error, SemanticScholar>,
   options?: ReferencesOptions
 ) => Stream.Stream<Verification, S2Error, SemanticScholar> = internal.references
 
@@ -148,7 +131,7 @@ export const references: (
  * @category constructors
  * @since 1.1.0
  */
-export const fromBibtex: (text: string) => ReadonlyArray<Entry> = reading.fromBibtex
+export const fromBibtex: (text: string) => ReadonlyArray<ReferenceInput.Entry> = reading.fromBibtex
 
 /**
  * The forms {@link read} tells apart: `bibtex`, `ris`, `csl-json`, `formatted` (references as a
@@ -167,12 +150,12 @@ export type Format = "bibtex" | "ris" | "csl-json" | "formatted" | "lines"
  */
 export interface ReadResult {
   readonly format: Format
-  readonly inputs: ReadonlyArray<Input>
+  readonly inputs: ReadonlyArray<ReferenceInput.ReferenceInput>
 }
 
 /**
  * A reference list in any form people keep one, told by its content (a file's name is never
- * asked, so standard input reads as the file would), into {@link Input}s:
+ * asked, so standard input reads as the file would), into `ReferenceInput`s:
  *
  * - `bibtex`: a line starts an entry (`@article{`), wherever it is (Mendeley's export starts with
  *   prose): the entries of {@link fromBibtex}.

@@ -59,7 +59,10 @@ const common = {
   name: Name,
   /** Days before the last check whose papers are listed again (default {@link defaultWindowDays}). */
   windowDays: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 3650 }))),
-  /** The first check lists papers dated from this day (default: the window before the first check). */
+  /**
+   * Papers dated before this day are never listed: the first check starts there (default: the
+   * window before the first check), and later checks' windows stop there.
+   */
   since: Schema.optional(Day)
 }
 

@@ -11,6 +11,8 @@ export * as CitationGraph from "./CitationGraph.js"
 /** @category modules */
 export * as Harvest from "./Harvest.js"
 /** @category modules */
+export * as ReferenceInput from "./ReferenceInput.js"
+/** @category modules */
 export * as Resolve from "./Resolve.js"
 /** @category modules */
 export * as TitleMatch from "./TitleMatch.js"

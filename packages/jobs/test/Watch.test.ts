@@ -97,6 +97,13 @@ describe("Watch.check against a corpus that grows", () => {
           expect(expected.some((key) => key.startsWith(`${watch} `)), watch).toBe(true)
         }
         for (const key of expected) expect(reported.has(key), `${key} never reported`).toBe(true)
+        // Each on the first check after it arrived (check k runs at firstCheck + k days), and after
+        // the first check nothing but arrivals: no paper already there reported late.
+        for (const key of expected) {
+          const arrival = emulator.arrival(index.get(key.split(" ")[1]!)!)
+          expect(reported.get(key), key).toBe(Math.ceil((arrival - firstCheck) / DAY))
+        }
+        for (const [key, k] of reported) if (k > 0) expect(arrivedLate(key.split(" ")[1]!), key).toBe(true)
         // Late arrivals (weeks after their date) are among them.
         const late = expected.filter((key) => {
           const i = index.get(key.split(" ")[1]!)!
@@ -190,4 +197,40 @@ describe("Watch.check, a server that lists papers outside the date filter", () =
       const again = yield* Watch.check(first.state)
       expect(again.found).toEqual([])
     }).pipe(Effect.provide(layer)))
+})
+
+describe("Watch.check, a watch's since", () => {
+  // A corpus that does not grow: what a check lists depends only on the dates asked.
+  const still = SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ corpus })))
+  const NOW = Date.UTC(2025, 11, 31)
+  const SINCE = "2025-11-15"
+  /** The paper with the most citing papers dated in the window before NOW but before SINCE. */
+  const cited = (() => {
+    const { citeSources, citeStart } = corpus.graph
+    let best = 0
+    let most = -1
+    for (let j = 0; j < corpus.size; j++) {
+      let before = 0
+      for (let k = citeStart[j]!; k < citeStart[j + 1]!; k++) {
+        const date = corpus.paper(citeSources[k]!).publicationDate
+        if (date !== null && date >= "2025-10-15" && date < SINCE) before++
+      }
+      if (before > most) [best, most] = [j, before]
+    }
+    return corpus.paper(best).paperId
+  })()
+
+  it.effect("stays the first day listed after the first check: papers dated before it are never new", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(NOW)
+      const state = Watch.add(Watch.empty, { _tag: "Citations", name: "cites", paperId: cited, since: SINCE })
+      const first = yield* Watch.check(state)
+      const dated = first.found.flatMap(({ paper }) => paper.publicationDate ?? [])
+      expect(dated.every((date) => date >= SINCE)).toBe(true)
+      // A day later, the window (90 days before the last check) reaches back before `since`: the
+      // papers dated in between were never asked for, and are not new either.
+      yield* TestClock.adjust(`${DAY} millis`)
+      const second = yield* Watch.check(first.state)
+      expect(second.found.map(({ paper }) => paper.publicationDate)).toEqual([])
+    }).pipe(Effect.provide(still)))
 })

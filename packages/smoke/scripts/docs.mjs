@@ -5,6 +5,7 @@
 // `# or, with pnpm…`) is two variants; the pnpm one repeats the block's lines up to its first `cd`,
 // which run in the clone, before its own.
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as path from "node:path"
 import { repoRoot } from "./pack.mjs"
 
@@ -81,4 +82,97 @@ export const documentedExample = (heading) => {
   const block = section === undefined ? undefined : /^```ts\n([\s\S]*?)^```/m.exec(section)
   if (block == null) throw new Error(`docs/getting-started.md has no ts block under ${heading}`)
   return block[1]
+}
+
+/** Whether a line installs packages (`npm install …`, `npm i …`, `pnpm add …`). */
+export const isInstall = (line) => /^(npm (install|i)|pnpm add)\s/.test(line)
+
+/** Whether an install line installs globally. */
+export const isGlobal = (line) => /\s(--global|-g)(\s|$)/.test(line)
+
+/**
+ * The packages an install line names: `{ name, version }` (version undefined when unpinned), a
+ * tarball `/tmp/s2-effect-<x>.tgz` as the package `@s2-effect/<x>` with its file.
+ * @returns {Array<{ readonly name: string, readonly version: string | undefined, readonly tarball?: string }>}
+ */
+export const packagesOf = (line) => {
+  if (!isInstall(line)) return []
+  const words = line.replace(/\s#.*$/, "").trim().split(/\s+/).slice(2).filter((word) => !word.startsWith("-"))
+  return words.map((spec) => {
+    const tarball = /s2-effect-([a-z]+)\.tgz$/.exec(spec)
+    if (tarball) return { name: `@s2-effect/${tarball[1]}`, version: undefined, tarball: spec }
+    const at = spec.lastIndexOf("@")
+    return at > 0 ? { name: spec.slice(0, at), version: spec.slice(at + 1) } : { name: spec, version: undefined }
+  })
+}
+
+/** Whether `version` satisfies a `~x.y.z`, `^x.y.z` or exact range (the forms the manifests use). */
+const satisfies = (version, range) => {
+  const [major, minor, patch] = version.split(".").map(Number)
+  const match = /^([~^]?)(\d+)\.(\d+)\.(\d+)$/.exec(range)
+  if (match === null) throw new Error(`smoke: cannot read the range ${range}`)
+  const [want, wantMinor, wantPatch] = match.slice(2).map(Number)
+  if (match[1] === "") return version === range
+  if (major !== want) return false
+  if (match[1] === "~") return minor === wantMinor && patch >= wantPatch
+  return minor > wantMinor || (minor === wantMinor && patch >= wantPatch)
+}
+
+/** The version the workspace has of a package (its tests run on it), or undefined. */
+const workspaceVersion = (name) => {
+  for (const base of [repoRoot, path.join(repoRoot, "packages/cli"), path.join(repoRoot, "packages/testing")]) {
+    try {
+      return createRequire(path.join(base, "package.json"))(`${name}/package.json`).version
+    } catch {
+      // not a dependency of this folder: the next
+    }
+  }
+  return undefined
+}
+
+/**
+ * What every install line says, checked by reading it (the smoke test runs a line only where it
+ * installs something the lines before it in the same project did not): each `@s2-effect` package it
+ * names is a published one, at the workspace's version when pinned; each other pinned package
+ * satisfies the peer range of every named `@s2-effect` package that has it, and is the version the
+ * workspace tests with ("versions known to work together"). Returns the problems found.
+ * @param {ReadonlyArray<{ readonly from: ReadonlyArray<string>, readonly lines: ReadonlyArray<string> }>} variants
+ * @param {ReadonlyArray<string>} published folder names of the published packages
+ */
+export const lineProblems = (variants, published) => {
+  const manifests = new Map(published.map((name) => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, "packages", name, "package.json"), "utf8"))
+    return [manifest.name, manifest]
+  }))
+  const problems = []
+  for (const variant of variants) {
+    for (const line of variant.lines) {
+      const named = packagesOf(line)
+      const ours = named.filter((p) => p.name.startsWith("@s2-effect/"))
+      for (const { name, version } of named) {
+        const where = `${variant.from.join(", ")}: \`${line}\``
+        if (name.startsWith("@s2-effect/")) {
+          const manifest = manifests.get(name)
+          if (manifest === undefined) problems.push(`${where} names ${name}, which is not published`)
+          else if (version !== undefined && version !== manifest.version) {
+            problems.push(`${where} pins ${name}@${version}; the package is ${manifest.version}`)
+          }
+          continue
+        }
+        if (version === undefined) continue
+        for (const { name: own } of ours) {
+          const range = manifests.get(own)?.peerDependencies?.[name]
+          if (range !== undefined && !satisfies(version, range)) {
+            problems.push(`${where} pins ${name}@${version}, outside ${own}'s peer range ${range}`)
+          }
+        }
+        const tested = workspaceVersion(name)
+        if (tested === undefined) problems.push(`${where} pins ${name}, which the workspace does not have`)
+        else if (tested !== version && !tested.startsWith(`${version}.`)) {
+          problems.push(`${where} pins ${name}@${version}; the workspace tests with ${tested}`)
+        }
+      }
+    }
+  }
+  return problems
 }

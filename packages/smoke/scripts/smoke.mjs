@@ -1,22 +1,34 @@
-// The pack-and-install smoke test (after `pnpm build`). It runs the install lines of the docs as
-// written (docs.mjs finds them: README.md, docs/getting-started.md, packages/*/README.md), each
-// variant in a fresh project, with npm and with pnpm:
-// - the registry lines (`npm install @s2-effect/core …`) against a local registry that serves the
-//   packed tarballs for the `@s2-effect` scope only (registry.mjs), everything else from the real
-//   registry, as after the first release;
+// The pack-and-install smoke test (after `pnpm build`). It checks the install lines of the docs as
+// a reader copies them (docs.mjs finds them: README.md, docs/getting-started.md, packages/*/README.md):
+// - every line by reading it (docs.mjs's lineProblems): it names published packages, at the
+//   workspace's versions where it pins them, with peers in the packages' ranges;
+// - the registry lines (`npm install @s2-effect/core …`) run as written, in one fresh project per
+//   package manager (getting-started's lines first, then each page's that adds a package: a line
+//   whose packages the lines before it installed is not run again), against a local registry that
+//   serves the packed tarballs for the `@s2-effect` scope only (registry.mjs), everything else from
+//   the real registry, as after the first release;
 // - the tarball lines of getting-started (`pnpm pack --out /tmp/…`, then `cd ../my-project` and
-//   the installs) with no such registry, from a folder `s2-effect` that is this clone, so a lookup
-//   of an unpublished package fails as it would for a reader.
+//   the installs), npm's and pnpm's, each in a fresh project with no such registry, from a folder
+//   `s2-effect` that is this clone, so a lookup of an unpublished package fails as it would for a reader.
 // Then, by what the lines installed: an ESM (`import`) and a CommonJS (`require`: the packages
 // are ESM only, so Node's require(esm)) script query an emulator (the installed `s2-emulator` bin
 // when there is one) through @s2-effect/node or @s2-effect/browser; `tsc` type-checks a program
-// (skipLibCheck off) when TypeScript was installed; an installed global `s2` looks a paper up.
+// (skipLibCheck off) when TypeScript was installed, once per package manager; an installed global `s2` looks a paper up.
 // Exits non-zero on any failure. `--keep` keeps the folder.
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { documentedExample, documentedTsconfig, installVariants, isCloneSetup } from "./docs.mjs"
+import {
+  documentedExample,
+  documentedTsconfig,
+  installVariants,
+  isCloneSetup,
+  isGlobal,
+  isInstall,
+  lineProblems,
+  packagesOf
+} from "./docs.mjs"
 import { pack, published, repoRoot } from "./pack.mjs"
 import { startRegistry } from "./registry.mjs"
 
@@ -33,6 +45,7 @@ const xdg = path.join(work, "xdg")
 // pnpm caches registry metadata per host and port: a later run whose local registry gets a port an
 // earlier run had would be answered the earlier tarballs' integrity, and refuse the new ones.
 const pnpmCache = path.join(work, "pnpm-cache")
+const pnpmStore = path.join(work, "pnpm-store")
 /** The tarballs getting-started's lines write; removed at the end unless they were there before. */
 const documentedTarballs = ["core", "node", "testing", "jobs", "ai", "cli"].map((name) => `/tmp/s2-effect-${name}.tgz`)
   .filter((file) => !fs.existsSync(file))
@@ -182,8 +195,15 @@ const tsconfig = {
 
 // ---- running a variant and checking what it installed ----
 
+/** The removals of the projects before, running while the next installs (awaited at the end). */
+const removals = []
 const freshProject = () => {
-  for (const dir of [project, npmGlobal, pnpmHome]) fs.rmSync(dir, { recursive: true, force: true })
+  // Renamed away at once, removed in the background: tens of thousands of files, a minute on a busy machine.
+  const trash = fs.mkdtempSync(path.join(work, "trash-"))
+  for (const dir of [project, npmGlobal, pnpmHome]) {
+    if (fs.existsSync(dir)) fs.renameSync(dir, path.join(trash, path.basename(dir)))
+  }
+  removals.push(fs.promises.rm(trash, { recursive: true, force: true }))
   fs.mkdirSync(project)
   // What `npm init -y` writes, less the noise: no "type", so .mjs is ESM and .cjs CommonJS by name.
   fs.writeFileSync(
@@ -198,6 +218,9 @@ const envFor = (registryUrl) => ({
   npm_config_prefix: npmGlobal,
   PNPM_HOME: pnpmHome,
   pnpm_config_cache_dir: pnpmCache,
+  // One store for the run's projects (each removes its global bins and node_modules, not the
+  // downloads): pnpm would otherwise fetch every package again for each project.
+  pnpm_config_store_dir: pnpmStore,
   PATH: [path.join(npmGlobal, "bin"), path.join(pnpmHome, "bin"), pnpmHome, process.env.PATH].join(path.delimiter),
   ...(registryUrl === undefined ? {} : { "npm_config_@s2-effect:registry": registryUrl, XDG_CONFIG_HOME: xdg })
 })
@@ -293,6 +316,50 @@ const globalS2 = () =>
   [path.join(npmGlobal, "bin", "s2"), path.join(pnpmHome, "bin", "s2"), path.join(pnpmHome, "s2")]
     .some((file) => fs.existsSync(file))
 
+/**
+ * The projects the lines run in: per package manager one project for every registry line (the
+ * docs' pages each give a subset of the same packages; getting-started's lines first, since they
+ * make the project ES modules), and each tarball variant in its own project (no registry there).
+ */
+const treesOf = (variants) => {
+  const managerOf = (variant) => variant.lines.find(isInstall).split(" ")[0]
+  const viaTarballs = (variant) => variant.lines.some((line) => /\.tgz\b/.test(line))
+  const first = (variant) => (variant.from.includes("docs/getting-started.md") ? 0 : 1)
+  return [
+    ...["npm", "pnpm"].map((manager) => ({
+      manager,
+      registry: true,
+      variants: variants.filter((v) => !viaTarballs(v) && managerOf(v) === manager).sort((a, b) => first(a) - first(b))
+    })),
+    ...variants.filter(viaTarballs).map((variant) => ({ manager: managerOf(variant), registry: false, variants: [variant] }))
+  ]
+}
+
+/**
+ * The lines a project runs: each variant's lines as written, less a repeat of a line, and less an
+ * install line whose packages the lines before it installed already (in the project, or globally):
+ * that line is checked by reading it (docs.mjs's lineProblems), and what it would install is
+ * checked in this project. Logs which is which.
+ */
+const linesToRun = (label, tree) => {
+  const run = []
+  const installedBy = { local: new Set(), global: new Set() }
+  for (const variant of tree.variants) {
+    for (const line of variant.lines.filter((l) => !isCloneSetup(l))) {
+      if (run.includes(line)) continue
+      const names = packagesOf(line).map((p) => p.name)
+      const into = isGlobal(line) ? installedBy.global : installedBy.local
+      if (isInstall(line) && names.every((name) => into.has(name))) {
+        log(`${label} (${variant.from.join(", ")}) \`${line}\`: installed by the lines above, checked by reading it`)
+        continue
+      }
+      for (const name of names) into.add(name)
+      run.push(line)
+    }
+  }
+  return run
+}
+
 let sharedEmulator
 let registry
 try {
@@ -301,6 +368,9 @@ try {
   if (!managers.has("npm") || !managers.has("pnpm")) {
     throw new Error(`the docs should give install lines for npm and for pnpm; found ${JSON.stringify(variants)}`)
   }
+  const problems = lineProblems(variants, published)
+  if (problems.length > 0) throw new Error(`the docs' install lines:\n${problems.join("\n")}`)
+  log(`${variants.length} install variants; their lines name published packages at the versions the workspace tests`)
   const tarballs = pack(published, path.join(work, "tarballs"))
   log(`packed ${Object.values(tarballs).map((t) => path.basename(t)).join(", ")}`)
   registry = await startRegistry(Object.values(tarballs))
@@ -313,17 +383,16 @@ try {
     [process.execPath, path.join(repoRoot, "packages/testing/bin/s2-emulator.dist.mjs")],
     repoRoot
   )
-  log(`${variants.length} install variants; the @s2-effect registry at ${registry.url}`)
+  const trees = treesOf(variants)
+  log(`${trees.length} projects; the @s2-effect registry at ${registry.url}`)
 
-  for (const [i, variant] of variants.entries()) {
-    const label = `[${i + 1}/${variants.length} ${
-      variant.lines.find((l) => /^(npm install|pnpm add) /.test(l))?.split(" ")[0]
-    }]`
-    const viaTarballs = variant.lines.some((line) => /\.tgz\b/.test(line))
-    const env = envFor(viaTarballs ? undefined : registry.url)
+  for (const [i, tree] of trees.entries()) {
+    const label = `[${i + 1}/${trees.length} ${tree.manager}${tree.registry ? "" : " tarballs"}]`
+    const env = envFor(tree.registry ? registry.url : undefined)
+    const from = [...new Set(tree.variants.flatMap((v) => v.from))]
     freshProject()
-    log(`${label} from ${variant.from.join(", ")}:\n${variant.lines.map((l) => `  $ ${l}`).join("\n")}`)
-    const lines = variant.lines.filter((line) => !isCloneSetup(line))
+    const lines = linesToRun(label, tree)
+    log(`${label} from ${from.join(", ")}:\n${lines.map((l) => `  $ ${l}`).join("\n")}`)
     // Lines that `cd` start in the clone, as written; the others in the project.
     const cwd = lines.some((line) => /^cd\s/.test(line)) ? clone : project
     await run("bash", ["-e", "-o", "pipefail", "-c", lines.join("\n")], { cwd, env: { ...env, PWD: cwd } })
@@ -334,8 +403,9 @@ try {
       const withApi = { ...env, S2_API_URL: emulator.url }
       if (installed("@s2-effect/node")) checkScripts(label, "node", withApi)
       if (installed("@s2-effect/browser")) checkScripts(label, "browser", withApi)
-      if (installed("typescript") && installed("@s2-effect/node")) checkTypes(label, env)
-      if (variant.from.includes("docs/getting-started.md") && installed("@s2-effect/node")) {
+      // Once per package manager: the tarball projects install the same declaration files.
+      if (tree.registry && installed("typescript") && installed("@s2-effect/node")) checkTypes(label, env)
+      if (from.includes("docs/getting-started.md") && installed("@s2-effect/node")) {
         checkExamples(label, env, emulator.url)
       }
       if (globalS2()) await checkCli(label, env, emulator.url)
@@ -351,6 +421,7 @@ try {
   sharedEmulator?.stop()
   await registry?.close()
   for (const file of documentedTarballs) fs.rmSync(file, { force: true })
+  await Promise.all(removals)
   if (keep) log(`kept ${work}`)
   else fs.rmSync(work, { recursive: true, force: true })
 }

@@ -38,8 +38,8 @@
 import type * as FileSystem from "effect/FileSystem"
 import type * as HttpClient from "effect/http/HttpClient"
 import type * as Layer from "effect/Layer"
+import type { CassetteFileError } from "./CassetteFile.js"
 import * as internal from "./internal/cassette.js"
-import type { CassetteFileError } from "./internal/cassetteFile.js"
 
 /**
  * `record` sends and writes, `replay` answers from the file alone, `auto` replays what it can and
@@ -67,14 +67,7 @@ export interface Options<M extends Mode = Mode> {
   readonly ignoreQuery?: ReadonlyArray<string> | undefined
 }
 
-export {
-  CassetteFileError,
-  CassetteMiss,
-  Entry,
-  File,
-  RecordedRequest,
-  RecordedResponse
-} from "./internal/cassetteFile.js"
+export { CassetteFileError, CassetteMiss, Entry, File, RecordedRequest, RecordedResponse } from "./CassetteFile.js"
 
 /**
  * The layer: an `HttpClient` over the wrapped one (not needed in `replay`), with the cassette read

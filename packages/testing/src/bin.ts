@@ -4,17 +4,19 @@
  * corpus size once it is ready (`--log-requests`: a line per request on stderr).
  * Bad arguments print what is wrong and exit 2; a port that cannot be bound exits 1.
  */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
 import { parseArgs } from "node:util"
+import * as CorpusCache from "./CorpusCache.js"
 import * as bulkQuery from "./internal/bulkQuery.js"
 import { startEmulator } from "./Server.js"
 
 const USAGE_LINE = "usage: s2-emulator [--port 8787] [--size 100000] [--seed 1] [--bulk-size N] [--open-world]\n" +
-  "                   [--lazy-index] [--rate-limit N/s] [--log-requests]"
+  "                   [--lazy-index] [--rate-limit N/s] [--log-requests] [--no-cache]"
 const USAGE = `${USAGE_LINE}\n` +
   "  --port N        TCP port on 127.0.0.1 (0: any free port; default 8787)\n" +
   "  --size N        papers in the generated corpus (default 100000)\n" +
@@ -24,6 +26,7 @@ const USAGE = `${USAGE_LINE}\n` +
   "  --lazy-index    build the relevance-search index on the first search, not at start\n" +
   "  --rate-limit N/s  requests per second per API key; more get 429 with Retry-After (default: none)\n" +
   "  --log-requests  one line per request on stderr: method, path?query (key redacted), status, ms\n" +
+  "  --no-cache      neither read nor write the corpus file in S2_EMULATOR_CACHE or ~/.cache/s2-effect/emulator\n" +
   "request counts: GET /__emulator/requests (JSON; DELETE resets)"
 
 const OPTIONS = {
@@ -35,6 +38,7 @@ const OPTIONS = {
   "lazy-index": { type: "boolean" },
   "rate-limit": { type: "string" },
   "log-requests": { type: "boolean" },
+  "no-cache": { type: "boolean" },
   help: { type: "boolean", short: "h" }
 } as const
 
@@ -111,19 +115,26 @@ const describeFailure = (cause: Cause.Cause<unknown>): string => {
 
 const program = Effect.scoped(Effect.gen(function*() {
   const started = Date.now()
+  // The corpus file of this seed and size (CorpusCache) holds its graph and search index; without
+  // one, the corpus is built and its file written once the index is built below.
+  const directory = values["no-cache"] === true ? undefined : CorpusCache.defaultDirectory()
+  const openWorld = values["open-world"] === true
+  const corpus = yield* CorpusCache.make({ seed, size, bulkSize, openWorld, directory, write: false })
   const emulator = yield* startEmulator({
     port,
-    seed,
-    size,
-    bulkSize,
-    openWorld: values["open-world"] === true,
+    corpus,
+    openWorld,
     logRequests: values["log-requests"] === true,
     ...(rateLimit === undefined ? {} : { rateLimit })
   })
   // Build the relevance index in the background from now rather than on the first search (unless
   // told not to: benchmarks of bulk search never use it). Ready is printed first: other routes need
   // no index, and a search meanwhile finishes the build.
-  if (values["lazy-index"] !== true) void emulator.corpus.indexInBackground()
+  if (values["lazy-index"] !== true) {
+    yield* Effect.forkDetach(
+      Effect.andThen(Effect.promise(() => corpus.indexInBackground()), CorpusCache.save(corpus, directory))
+    )
+  }
   const papers = emulator.corpus.size.toLocaleString("en-US")
   const bulk = bulkSize > size ? `, bulk search over ${bulkSize.toLocaleString("en-US")}` : ""
   process.stdout.write(
@@ -133,6 +144,7 @@ const program = Effect.scoped(Effect.gen(function*() {
   )
   return yield* Effect.never
 })).pipe(
+  Effect.provide(NodeFileSystem.layer),
   Effect.tapCause((cause) =>
     Cause.hasInterruptsOnly(cause)
       ? Effect.void

@@ -26,6 +26,8 @@ export {
   type RecordedRequest
 } from "./Emulator.js"
 /** @category modules */
+export * as CorpusCache from "./CorpusCache.js"
+/** @category modules */
 export * as Faults from "./Faults.js"
 /** @category modules */
 export * as Fixtures from "./Fixtures.js"

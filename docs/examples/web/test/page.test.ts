@@ -70,7 +70,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => site === undefined ? resolve() : site.server.close(() => resolve()))
   await Effect.runPromise(Scope.close(scope, Exit.void))
   fs.rmSync(temp, { recursive: true, force: true })
-})
+  // Closing Chromium and the servers: vitest's default 10 s for a hook is short on a busy machine.
+}, 60_000)
 
 /** What the emulator itself ranks first, asked directly (not through the page). */
 const firstTitle = async (query: string): Promise<string> => {

@@ -1,66 +1,13 @@
 /**
- * A tool's failure: the typed `ToolFailure` the model reads (a kind and one line), and the failure
- * of each client error.
+ * A tool's failure: the `ToolFailure` (declared in `ToolFailure.ts`) of a kind and a detail, and the
+ * failure of each client error.
  */
 import type { Category, S2Error } from "@s2-effect/core"
 import { isS2Error, RetryPolicy } from "@s2-effect/core"
 import * as Duration from "effect/Duration"
-import * as Schema from "effect/Schema"
-import { bounds, optional } from "./answers.js"
+import { type FailureKind, ToolFailure } from "../ToolFailure.js"
+import { bounds } from "./answerParts.js"
 import * as text from "./text.js"
-
-/**
- * The kinds of {@link ToolFailure}.
- *
- * @category models
- * @since 1.0.0
- */
-export const FailureKind = Schema.Literals([
-  "notFound",
-  "badParameter",
-  "rateLimited",
-  "timeout",
-  "forbidden",
-  "serverError",
-  "unreachable",
-  "badAnswer",
-  "stateUnavailable"
-])
-/**
- * @category models
- * @since 1.0.0
- */
-export type FailureKind = typeof FailureKind.Type
-
-/**
- * Marks a {@link ToolFailure}.
- *
- * @category symbols
- * @since 1.0.0
- */
-export const ToolFailureTypeId: unique symbol = Symbol.for("@s2-effect/ai/AssistantTools/ToolFailure")
-
-/**
- * @category symbols
- * @since 1.0.0
- */
-export type ToolFailureTypeId = typeof ToolFailureTypeId
-
-/**
- * A tool's failure: what went wrong in a word (`kind`), one line for the model (`message`, at most
- * 300 characters, starting with the kind in words) and, when rate limited, the wait in seconds.
- *
- * @category errors
- * @since 1.0.0
- */
-export class ToolFailure extends Schema.TaggedError<ToolFailure>()("ToolFailure", {
-  kind: FailureKind,
-  message: Schema.String,
-  retryAfterSeconds: optional(Schema.Number)
-}) {
-  /** @since 1.0.0 */
-  readonly [ToolFailureTypeId]: ToolFailureTypeId = ToolFailureTypeId
-}
 
 const kindWords: { readonly [K in FailureKind]: string } = {
   notFound: "not found",

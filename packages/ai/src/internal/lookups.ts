@@ -17,8 +17,8 @@ import type {
   RecommendationsAnswer,
   SnippetsAnswer,
   TitleMatch
-} from "./answers.js"
-import { bounds } from "./answers.js"
+} from "../Answers.js"
+import { bounds } from "./answerParts.js"
 import { failure } from "./failure.js"
 import { authorFields, authorSummary, paperSummary, some, str, summaryFields } from "./summaries.js"
 import * as text from "./text.js"

@@ -1,18 +1,12 @@
 /**
- * Registers an effect/ai `Toolkit` on an effect/ai `McpServer`, as `McpServer.registerToolkit` does, with
- * two differences an assistant notices:
- *
- * - the text content of a result is the tool's `toModelOutput` (a short rendering the model reads), and
- *   the encoded result goes in `structuredContent`; effect 4.1 sends `JSON.stringify(result)` as text;
- * - a parameter that fails the tool's schema is a tool result with `isError: true` and ONE line naming
- *   each field and what is allowed (`bad parameter: limit: Expected a value between 1 and 100, got 500`),
- *   on every protocol version: MCP 2025-11-25 (SEP-1303) makes input validation errors tool execution
- *   errors so the model can correct itself. effect 4.1 does so on 2025-11-25 only, with a two-line
- *   message, and answers a JSON-RPC InvalidParams on the older versions; and unless a tool is
- *   `Tool.Strict` it drops unknown parameters silently, where we refuse them.
- *
- * And the client's waits during a call (retries, the rate limit; its `Waits` channel) are sent as
- * `notifications/progress` when the request carries a progress token.
+ * Registers an effect/ai `Toolkit` on an effect/ai `McpServer`, as `McpServer.registerToolkit` does,
+ * with what an assistant notices done its way: the model reads the tool's `toModelOutput` text, each
+ * answer is sent once (output schemas and `structuredContent` only with `StructuredAnswers`), a
+ * parameter that fails its schema (or is unknown) is a one-line tool error on every protocol, a
+ * declared failure is a tool error and a defect `internal error`, and the client's waits during a
+ * call (retries, the rate limit; its `Waits` channel) are `notifications/progress` when the request
+ * carries a progress token. How each differs from effect's own, for upstream: packages/bench/NOTES.md
+ * ("`McpServer.registerToolkit`, and what our fork of it changes").
  */
 import type { S2Error } from "@s2-effect/core"
 import { RetryPolicy, Waits } from "@s2-effect/core"

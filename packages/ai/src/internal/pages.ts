@@ -15,8 +15,8 @@ import type {
   ReferencesAnswer,
   RelatedAnswer,
   SnippetsAnswer
-} from "./answers.js"
-import { bounds } from "./answers.js"
+} from "../Answers.js"
+import { bounds } from "./answerParts.js"
 import type { Pager } from "./paging.js"
 import * as text from "./text.js"
 

@@ -3,8 +3,8 @@
  * fields the tools ask the API for to make them.
  */
 import type { Fields, Paper, PaperRef } from "@s2-effect/core"
-import type { AuthorSummary, PaperDetail, PaperSummary } from "./answers.js"
-import { bounds } from "./answers.js"
+import type { AuthorSummary, PaperDetail, PaperSummary } from "../Answers.js"
+import { bounds } from "./answerParts.js"
 import * as text from "./text.js"
 
 /** `{ [key]: value }` when the value is there, else nothing: optional keys stay absent, never null. */

@@ -21,7 +21,7 @@ import type {
   RelatedAnswer,
   SnippetsAnswer,
   TitleMatch
-} from "./answers.js"
+} from "../Answers.js"
 
 /** The longest line of any rendering. */
 export const maxLine = 2000

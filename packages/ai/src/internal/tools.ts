@@ -14,11 +14,9 @@ import {
   AuthorPapersAnswer,
   AuthorSearchAnswer,
   AuthorSummary,
-  bounds,
   CitationsAnswer,
   GraphAnswer,
   limits,
-  optional,
   PaperDetail,
   PapersAnswer,
   PaperSearchAnswer,
@@ -27,8 +25,9 @@ import {
   RelatedAnswer,
   SnippetsAnswer,
   TitleMatch
-} from "./answers.js"
-import { ToolFailure } from "./failure.js"
+} from "../Answers.js"
+import { ToolFailure } from "../ToolFailure.js"
+import { bounds, optional } from "./answerParts.js"
 import * as text from "./text.js"
 import * as verify from "./verify.js"
 
@@ -266,30 +265,7 @@ export const RelatedPapersTool = tool("related_papers", {
 
 export const VerifyReferences = tool("verify_references", verify.spec)
 
-/**
- * The 15 tools: `search_papers`, `get_paper`, `get_papers`, `get_citations`, `get_references`,
- * `search_authors`, `get_author`, `get_author_papers`, `recommend_papers`, `match_title`,
- * `search_snippets`, `resolve_references`, `citation_graph`, `related_papers`, `verify_references`.
- * Each is read-only, idempotent and open-world, returns its failures (`failureMode: "return"`,
- * {@link ToolFailure}) and shows the model a short text (`toModelOutput`).
- *
- * @example
- * ```ts
- * import { Effect, Layer, Stream } from "effect"
- * import { AssistantTools } from "@s2-effect/ai"
- * import type { SemanticScholar } from "@s2-effect/core"
- *
- * const program = Effect.gen(function*() {
- *   const tools = yield* AssistantTools.toolkit
- *   const results = yield* tools.handle("search_papers", { query: "graph neural networks", limit: 5 })
- *   const last = yield* Stream.runLast(results)
- *   return last
- * }).pipe(Effect.provide(AssistantTools.handlers))
- * const typed: Effect.Effect<unknown, unknown, SemanticScholar> = program
- * ```
- * @category tools
- * @since 1.0.0
- */
+/** See `AssistantTools.toolkit`. */
 export const toolkit = Toolkit.make(
   SearchPapers,
   GetPaper,

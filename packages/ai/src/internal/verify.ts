@@ -5,15 +5,17 @@
  * of `tools.ts`) and its handler.
  */
 import type { S2Error, SemanticScholar } from "@s2-effect/core"
-import { Citable, Verify } from "@s2-effect/jobs"
+import { Citable, ReferenceInput, Verify } from "@s2-effect/jobs"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { AnswerBudget, Bounded, bounds, Count, limits, optional, PaperSummary, TimeBudget } from "./answers.js"
+import { limits, PaperSummary } from "../Answers.js"
+import { type ToolFailure } from "../ToolFailure.js"
+import { AnswerBudget, Bounded, bounds, Count, optional, TimeBudget } from "./answerParts.js"
 import { budgetSeconds, withinBudget } from "./budget.js"
-import { failure, type ToolFailure } from "./failure.js"
+import { failure } from "./failure.js"
 import { reportProgress } from "./mcp.js"
 import type { Pager } from "./paging.js"
 import { paperSummary } from "./summaries.js"
@@ -143,10 +145,12 @@ type Params = {
   readonly lines?: ReadonlyArray<string> | undefined
 }
 
-const isInputs = (u: ReadonlyArray<Verify.Input> | ToolFailure): u is ReadonlyArray<Verify.Input> => Array.isArray(u)
+const isInputs = (
+  u: ReadonlyArray<ReferenceInput.ReferenceInput> | ToolFailure
+): u is ReadonlyArray<ReferenceInput.ReferenceInput> => Array.isArray(u)
 
 /** The inputs of `text`, read as `s2 verify` reads a file (`Verify.read`), or why it cannot be. */
-const readText = (text: string): ReadonlyArray<Verify.Input> | ToolFailure => {
+const readText = (text: string): ReadonlyArray<ReferenceInput.ReferenceInput> | ToolFailure => {
   const read = Verify.read(text)
   return Result.isFailure(read)
     ? failure("badParameter", `the text cannot be read: ${read.failure.message}`)
@@ -154,7 +158,7 @@ const readText = (text: string): ReadonlyArray<Verify.Input> | ToolFailure => {
 }
 
 /** The inputs of a call: the text's references, the .bib's entries or the lines; a failure when not one of them, or too many. */
-const inputsOf = (params: Params): ReadonlyArray<Verify.Input> | ToolFailure => {
+const inputsOf = (params: Params): ReadonlyArray<ReferenceInput.ReferenceInput> | ToolFailure => {
   const given = [params.text, params.bibtex, params.lines].filter((p) => p !== undefined).length
   if (given !== 1) {
     return failure(
@@ -166,7 +170,7 @@ const inputsOf = (params: Params): ReadonlyArray<Verify.Input> | ToolFailure => 
     ? readText(params.text)
     : params.bibtex !== undefined
     ? Verify.fromBibtex(params.bibtex)
-    : params.lines!.map((line, i): Verify.Input => ({ key: String(i + 1), text: line }))
+    : params.lines!.map((line, i): ReferenceInput.ReferenceInput => ({ key: String(i + 1), text: line }))
   if (!isInputs(inputs)) return inputs
   const what = params.text !== undefined ? "text" : "bibtex text"
   if (inputs.length === 0) {
@@ -182,8 +186,6 @@ const inputsOf = (params: Params): ReadonlyArray<Verify.Input> | ToolFailure => 
   }
   return inputs
 }
-
-const keyOf = (input: Verify.Input, i: number): string => typeof input === "string" ? String(i + 1) : input.key
 
 /**
  * `Verify.references` over the entries: it gives each verification as soon as it and those before
@@ -203,7 +205,9 @@ export const handle = (
     })
     return Effect.map(withinBudget(work, budget), (stopped): VerifyAnswer =>
       counted(
-        inputs.map((input, i) => results[i] === undefined ? notTried(keyOf(input, i)) : reference(results[i])),
+        inputs.map((input, i) =>
+          results[i] === undefined ? notTried(ReferenceInput.keyOf(input, i)) : reference(results[i])
+        ),
         stopped ? budgetSeconds(budget) : undefined
       ))
   })

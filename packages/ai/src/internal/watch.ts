@@ -8,37 +8,18 @@ import { Watch } from "@s2-effect/jobs"
 import * as Prompt from "effect/ai/Prompt"
 import * as Tool from "effect/ai/Tool"
 import * as Toolkit from "effect/ai/Toolkit"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
-import { AnswerBudget, Bounded, bounds, optional, PaperSummary } from "./answers.js"
-import { failure, ToolFailure, toolFailure } from "./failure.js"
+import { PaperSummary } from "../Answers.js"
+import { ToolFailure } from "../ToolFailure.js"
+import { type Update, WatchStore } from "../WatchStore.js"
+import { AnswerBudget, Bounded, bounds, optional } from "./answerParts.js"
+import { failure, toolFailure } from "./failure.js"
 import { fit, MaxAnswerChars, type Pager, StructuredCall } from "./paging.js"
 import { paperSummary, summaryFields } from "./summaries.js"
 import * as text from "./text.js"
-
-/**
- * What a store's update runs: the state in, maybe a state to store and a value out.
- *
- * @category models
- * @since 1.1.0
- */
-export type Update<A> = (
-  state: Watch.State
-) => Effect.Effect<{ readonly state?: Watch.State | undefined; readonly value: A }, S2Error | ToolFailure>
-
-/**
- * Where the watch tools keep the state: `update` runs one change at a time and stores the state it
- * returns (the CLI's store holds the state file's lock meanwhile).
- *
- * @category services
- * @since 1.1.0
- */
-export class WatchStore extends Context.Service<WatchStore, {
-  readonly update: <A>(body: Update<A>) => Effect.Effect<A, S2Error | ToolFailure>
-}>()("@s2-effect/ai/WatchTools/WatchStore") {}
 
 /** A store in memory (for agents and tests): starts from `initial`. */
 export const memory = (initial: Watch.State = Watch.empty): Layer.Layer<WatchStore> =>
@@ -197,21 +178,23 @@ const check = (
     return { state: Watch.keepShown(result, kept), value }
   })
 
-const add = ({ kind, name, target }: AddParams): Update<typeof AddAnswer.Type> => (state) => {
-  if (state.watches.some((entry) => entry.watch.name === name)) {
-    return Effect.fail(failure("badParameter", `a watch named ${name} exists already`))
-  }
-  if (kind === "author" && !/^\d{1,20}$/.test(target)) {
-    return Effect.fail(failure("badParameter", "an author id is a number"))
-  }
-  const watch: Watch.Watch = kind === "citations"
-    ? { _tag: "Citations", name, paperId: PaperId.spelled(target) }
-    : kind === "author"
-    ? { _tag: "Author", name, authorId: target }
-    : { _tag: "Query", name, query: target }
-  const next = Watch.add(state, watch)
-  return Effect.succeed({ state: next, value: { name, watches: next.watches.length } })
-}
+const add = ({ kind, name, target }: AddParams): Update<typeof AddAnswer.Type> => (state) =>
+  Effect.gen(function*() {
+    if (state.watches.some((entry) => entry.watch.name === name)) {
+      return yield* Effect.fail(failure("badParameter", `a watch named ${name} exists already`))
+    }
+    if (kind === "author" && !/^\d{1,20}$/.test(target)) {
+      return yield* Effect.fail(failure("badParameter", "an author id is a number"))
+    }
+    const watch: Watch.Watch = kind === "citations"
+      // What can never be an id is refused now, not at every check after.
+      ? { _tag: "Citations", name, paperId: yield* PaperId.validatePaperId(PaperId.spelled(target), "target") }
+      : kind === "author"
+      ? { _tag: "Author", name, authorId: target }
+      : { _tag: "Query", name, query: target }
+    const next = Watch.add(state, watch)
+    return { state: next, value: { name, watches: next.watches.length } }
+  })
 
 const run = <A>(effect: Effect.Effect<A, S2Error | ToolFailure>): Effect.Effect<A, ToolFailure> =>
   Effect.mapError(effect, (error) => (error._tag === "ToolFailure" ? error : toolFailure(error)))

@@ -4,7 +4,7 @@
  * (found at run time, so the same bench measures the reader when it is merged), else line by line
  * as `s2 verify` reads a file that is not .bib (each non-blank line a reference).
  */
-import { Verify } from "@s2-effect/jobs"
+import { type ReferenceInput, Verify } from "@s2-effect/jobs"
 import type { Case } from "./generate.js"
 
 /** `Verify.read` when the jobs package exports it. */
@@ -16,14 +16,14 @@ const reader = (): ((text: string) => unknown) | undefined => {
 /** Which reader reads the formats other than .bib. */
 export const readerName = (): string => (reader() === undefined ? "lines" : "Verify.read")
 
-const isInputs = (x: unknown): x is { readonly inputs: ReadonlyArray<Verify.Input> } =>
+const isInputs = (x: unknown): x is { readonly inputs: ReadonlyArray<ReferenceInput.ReferenceInput> } =>
   typeof x === "object" && x !== null && Array.isArray((x as { inputs?: unknown }).inputs)
 
 /**
  * What `Verify.read` answered, as inputs: its `inputs`, also inside a success wrapper (`Result`,
  * `Either`, `Exit`); a refusal (thrown or returned) is no input, so the reference counts as flagged.
  */
-const readInputs = (read: (text: string) => unknown, text: string): ReadonlyArray<Verify.Input> => {
+const readInputs = (read: (text: string) => unknown, text: string): ReadonlyArray<ReferenceInput.ReferenceInput> => {
   let out: unknown
   try {
     out = read(text)
@@ -40,21 +40,21 @@ const readInputs = (read: (text: string) => unknown, text: string): ReadonlyArra
   return []
 }
 
-const lines = (text: string): ReadonlyArray<Verify.Input> =>
+const lines = (text: string): ReadonlyArray<ReferenceInput.ReferenceInput> =>
   text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0)
 
 /** Whether the verifier reads the case's format as one reference (not cut into lines). */
 export const isRead = (c: Case): boolean => c.format === "bibtex" || c.format === "line" || reader() !== undefined
 
 /** The inputs of one case, each keyed `<case key>#<n>` so that its verification finds its case. */
-export const inputsOf = (c: Case): ReadonlyArray<Verify.Input> => {
+export const inputsOf = (c: Case): ReadonlyArray<ReferenceInput.ReferenceInput> => {
   const read = reader()
   const raw = c.format === "bibtex"
     ? Verify.fromBibtex(c.text)
     : read === undefined
     ? lines(c.text)
     : readInputs(read, c.text)
-  return raw.map((input, i): Verify.Input => {
+  return raw.map((input, i): ReferenceInput.ReferenceInput => {
     const key = `${c.key}#${i}`
     return typeof input === "string" ? { key, text: input } : { ...input, key }
   })

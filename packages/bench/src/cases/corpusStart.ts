@@ -2,9 +2,13 @@
  * The corpus behind an emulator of `size` papers (issue 47, point 4): CPU time (user + system, which a
  * loaded machine does not inflate as it does wall time) to build it, and to answer the first relevance
  * search, which builds the search index; peak RSS after each.
- * argv: size, seed. Prints { buildCpuMs, buildPeakMB, searchCpuMs, searchPeakMB, hits }.
+ * argv: size, seed, and a directory of corpus files (optional): with it, the corpus comes from
+ * `CorpusCache.make` (read from its file there, or built and written when there is none), as a
+ * second `--emulator` command's does. Prints { buildCpuMs, buildPeakMB, searchCpuMs, searchPeakMB,
+ * hits, fromFile }.
  */
-import { Corpus, Emulator } from "@s2-effect/testing"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { Corpus, CorpusCache, Emulator } from "@s2-effect/testing"
 import * as Effect from "effect/Effect"
 import * as Fs from "node:fs"
 import { report } from "./report.js"
@@ -27,8 +31,11 @@ const cpuMs = (since: NodeJS.CpuUsage): number => {
 
 const size = Number(process.argv[2] ?? "200000")
 const seed = Number(process.argv[3] ?? "1")
+const directory = process.argv[4]
 const started = process.cpuUsage()
-const corpus = Corpus.make({ seed, size })
+const corpus = directory === undefined
+  ? Corpus.make({ seed, size })
+  : await Effect.runPromise(CorpusCache.make({ seed, size, directory }).pipe(Effect.provide(NodeFileSystem.layer)))
 const buildCpuMs = cpuMs(started)
 const buildPeakMB = peakMB()
 const program = Effect.scoped(Effect.gen(function*() {
@@ -39,4 +46,5 @@ const program = Effect.scoped(Effect.gen(function*() {
   return { searchCpuMs: cpuMs(t), hits: body.total ?? 0 }
 }))
 
-Effect.runPromise(program).then((r) => report({ buildCpuMs, buildPeakMB, ...r, searchPeakMB: peakMB() }))
+const fromFile = (corpus as { readonly fromFile?: boolean }).fromFile === true ? 1 : 0
+Effect.runPromise(program).then((r) => report({ buildCpuMs, buildPeakMB, ...r, searchPeakMB: peakMB(), fromFile }))

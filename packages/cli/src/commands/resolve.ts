@@ -7,7 +7,7 @@
  * @since 1.0.0
  */
 import { excerpt, Fields } from "@s2-effect/core"
-import { Citable, Resolve, Verify } from "@s2-effect/jobs"
+import { Citable, type ReferenceInput, Resolve, Verify } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
@@ -38,23 +38,17 @@ export const isCitable = (format: string): format is CitableFormat =>
   (citableFormats as ReadonlyArray<string>).includes(format)
 
 /**
- * One reference to resolve: what is asked, where it came from (a line number, or a .bib entry's key
- * and line), the entry's title when it is asked by its id (checked against the paper), and why a
- * broken entry cannot be asked.
+ * One reference to resolve: a `ReferenceInput.Query` (what is asked, where it came from, the title
+ * its id's paper should have, why a broken entry cannot be asked) with, for an entry of a file, its
+ * own fields and type as written: the writers keep what the record lacks.
  */
-export interface Reference {
-  readonly input: string
-  readonly line?: number
-  readonly key?: string
-  readonly title?: string
-  readonly problem?: string
-  /** A .bib entry's own fields and type, as written: the writers keep what the record lacks. */
+export type Reference = ReferenceInput.Query & {
   readonly fields?: Readonly<Record<string, string>>
   readonly type?: string
 }
 
 /** A .bib entry's fields and type, as a {@link Reference} carries them to the writers. */
-const ownFields = (entry: Verify.Entry | undefined): Pick<Reference, "fields" | "type"> => ({
+const ownFields = (entry: ReferenceInput.Entry | undefined): Pick<Reference, "fields" | "type"> => ({
   ...(entry === undefined ? {} : { fields: entry.fields }),
   ...(entry?.type === undefined ? {} : { type: entry.type })
 })
@@ -78,7 +72,7 @@ export const readAs = (text: string, name: string): Result.Result<Verify.ReadRes
     : Verify.read(text)
 
 /** An entry read from RIS, CSL-JSON or a formatted reference, to resolve: its DOI, else its arXiv id, else its title. */
-const referenceOf = (entry: Verify.Entry): Reference => {
+const referenceOf = (entry: ReferenceInput.Entry): Reference => {
   const { doi, eprint, title } = entry.fields
   const input = doi !== undefined ? `DOI:${doi}` : eprint !== undefined ? `ARXIV:${eprint}` : title ?? ""
   return {

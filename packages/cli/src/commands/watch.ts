@@ -8,7 +8,7 @@
  */
 import packageJson from "@s2-effect/cli/package.json" with { type: "json" }
 import type { Paper } from "@s2-effect/core"
-import { Files, Filters } from "@s2-effect/core"
+import { Files, Filters, PaperId } from "@s2-effect/core"
 import { Watch } from "@s2-effect/jobs"
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
@@ -55,7 +55,9 @@ const common = {
   ),
   since: Flag.String("since").pipe(
     Flag.withMetavar("date"),
-    Flag.withDescription("The first check lists papers dated from this day, YYYY-MM-DD (default: the window before)"),
+    Flag.withDescription(
+      "Papers dated before this day, YYYY-MM-DD, are never listed (default: the window before the first check)"
+    ),
     Flag.optional
   ),
   state
@@ -128,9 +130,13 @@ const addCitations = Command.make(
   "citations",
   { id: Argument.String("paper-id").pipe(Argument.withDescription("The paper whose citations to watch")), ...common },
   (o) =>
-    Effect.flatMap(
-      watchOf(o, (c) => ({ _tag: "Citations", ...c, paperId: Ids.paperId(o.id) }), nameFrom("citations", o.id)),
-      (watch) => store(o, watch)
+    PaperId.validatePaperId(Ids.paperId(o.id)).pipe(
+      // What can never be an id is refused now, not at every check.
+      Effect.mapError((error) => fromS2Error(error, { what: "watch add citations", retries: 0, hasKey: false })),
+      Effect.flatMap((paperId) =>
+        watchOf(o, (c) => ({ _tag: "Citations", ...c, paperId }), nameFrom("citations", o.id))
+      ),
+      Effect.flatMap((watch) => store(o, watch))
     )
 ).pipe(Command.withDescription("Watch the papers citing a paper"))
 
@@ -160,6 +166,10 @@ const addQuery = Command.make(
   (o) =>
     Effect.gen(function*() {
       const filters = yield* toFilters({ ...o, publicationDateOrYear: Option.none() })
+      // Checked as a search checks them, now rather than at every check.
+      yield* Filters.render(filters).pipe(
+        Effect.mapError((error) => fromS2Error(error, { what: "watch add query", retries: 0, hasKey: false }))
+      )
       const kept: Watch.QueryFilters = {
         ...(filters.year === undefined ? {} : { year: String(filters.year) }),
         ...(filters.publicationTypes === undefined ? {} : { publicationTypes: filters.publicationTypes.map(String) }),
@@ -227,6 +237,7 @@ const remove = Command.make(
 
 const unknownWatches = (missing: ReadonlyArray<string>, current: Watch.State, file: string): CommandError => {
   const known = current.watches.map((entry) => entry.watch.name)
+  if (missing.length === 0) return badInput(`no watches in ${file}: add one with s2 watch add`)
   return badInput(
     `no watch named ${missing.join(", ")} in ${file}; ${
       known.length === 0 ? "it has none: add one with s2 watch add" : `its watches: ${known.join(", ")}`
@@ -308,7 +319,9 @@ const conclude = (result: Watch.CheckResult, what: string) =>
       yield* printer.err(`s2: ${said.message}\n`)
     }
     const first = result.failed[0]
-    if (first !== undefined) return yield* Effect.fail(first.error)
+    if (first !== undefined) {
+      return yield* Effect.fail(fromS2Error(first.error, { what: `watch ${first.watch}`, ...facts }))
+    }
     if (result.found.length > 0) {
       return yield* Effect.fail(
         new CommandError({

@@ -99,7 +99,7 @@ const entry = (item: Watch.Recent): string => {
 export interface FeedOptions {
   /** The watches the feed is of: its title and id. */
   readonly names: ReadonlyArray<string>
-  /** The feed's `updated` (the check's instant). */
+  /** The check's instant: the feed's `updated` when it has no entries (else its newest entry's). */
   readonly updated: string
   /** At most this many entries. */
   readonly entries: number
@@ -107,19 +107,22 @@ export interface FeedOptions {
 }
 
 /**
- * The feed of `recent` (what the state remembers as found last), newest first.
+ * The feed of `recent` (what the state remembers as found last), newest first. Its `updated` is
+ * its newest entry's, so a check that finds nothing new writes the same bytes.
  *
  * @since 1.1.0
  */
 export const feed = (recent: ReadonlyArray<Watch.Recent>, options: FeedOptions): string => {
   const names = [...new Set(options.names)].sort()
   const items = recent.filter((item) => names.includes(item.watch)).sort(newestFirst).slice(0, options.entries)
+  // Changed when an entry is, not at every check: a check with nothing new writes the same feed.
+  const updated = instant(items[0]?.foundAt ?? null) ?? instant(options.updated)
   return [
     "<?xml version=\"1.0\" encoding=\"utf-8\"?>",
     "<feed xmlns=\"http://www.w3.org/2005/Atom\">",
     `  <id>${uuid5(`feed/${names.join(",")}`)}</id>`,
     `  <title>${escape(`New papers: ${names.join(", ")}`)}</title>`,
-    `  <updated>${instant(options.updated) ?? new Date(0).toISOString()}</updated>`,
+    `  <updated>${updated ?? new Date(0).toISOString()}</updated>`,
     // A feed's entries need an author; papers without authors take the feed's.
     "  <author><name>s2 watch</name></author>",
     `  <generator version="${escape(options.generatorVersion)}">s2</generator>`,

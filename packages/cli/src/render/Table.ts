@@ -102,6 +102,25 @@ const cut = (text: string, width: number): string => {
   return text
 }
 
+/** A year at the end of a cell, as `s2 verify` writes a paper: `Attention Is All You Need (2017)`. */
+const yearAtEnd = /\s(\(\d{4}\))$/
+/** The narrowest cell that keeps its year when cut: a few characters of title, `…`, ` (2017)`. */
+const minYearKept = 16
+
+/**
+ * A prose cell at most `width` characters: cut with `…`, except that a year at its end is kept
+ * (`On the representation lear… (2024)`), since which year is what tells two papers apart.
+ */
+const proseCell = (text: string, width: number): string => {
+  const shown = clean(text, width)
+  if (lengthUpTo(shown, width + 1) <= width) return shown
+  const year = width >= minYearKept ? yearAtEnd.exec(text) : null
+  if (year === null) return cut(shown, width)
+  const tail = ` ${year[1]}`
+  const room = width - tail.length
+  return cut(clean(text.slice(0, year.index), room), room) + tail
+}
+
 const pad = (text: string, width: number): string => {
   const length = lengthUpTo(text, width)
   return length >= width ? text : text + " ".repeat(width - length)
@@ -132,11 +151,38 @@ const longestCell = (records: ReadonlyArray<unknown>, h: string, id: boolean): n
   return max
 }
 
-/** A column's width before fitting: its header or longest value; an open table's prose, 60. */
-const naturalWidth = (records: ReadonlyArray<unknown>, h: string, id: boolean, open: boolean): number =>
+/** A column's width before fitting: its label or longest value; an open table's prose, 60. */
+const naturalWidth = (
+  records: ReadonlyArray<unknown>,
+  h: string,
+  label: string,
+  id: boolean,
+  open: boolean
+): number =>
   open && !id
     ? maxProseWidth
-    : Math.max(lengthUpTo(clean(h, maxIdWidth), maxProseWidth), longestCell(records, h, id))
+    : Math.max(lengthUpTo(clean(label, maxIdWidth), maxProseWidth), longestCell(records, h, id))
+
+/**
+ * The header each column shows: a narrow column of a nested object (`citingPaper.year`,
+ * `paper.citationCount`) by its last name (`year`) when no other column ends in that name, so that
+ * a 4-character year does not take 16 columns from the titles. Ids and prose keep their full names.
+ */
+const labels = (
+  records: ReadonlyArray<unknown>,
+  all: ReadonlyArray<string>,
+  ids: ReadonlyArray<boolean>
+): Array<string> => {
+  const last = all.map((h) => h.slice(h.lastIndexOf(".") + 1))
+  const count = new Map<string, number>()
+  for (const name of last) count.set(name, (count.get(name) ?? 0) + 1)
+  return all.map((h, k) =>
+    h.includes(".") && !ids[k] && count.get(last[k]!) === 1 && last[k] !== "" &&
+      longestCell(records, h, false) <= narrowColumn
+      ? last[k]!
+      : h
+  )
+}
 
 const fit = (natural: ReadonlyArray<number>, floors: ReadonlyArray<number>, columns: number): Array<number> => {
   const widths = natural.map((w, k) => Math.max(Math.min(w, maxProseWidth), floors[k] ?? 0))
@@ -182,8 +228,8 @@ const isTitle = (column: string): boolean => column === "title" || column.endsWi
 /**
  * The columns that may be left out for room, in the order they go: ids of nested objects
  * (`externalIds.MAG`, `authors.authorId`, `openAccessPdf.url`), then top-level ids, then prose
- * other than titles, each the rightmost first; never the first column, a table's first id, a title
- * or a narrow column.
+ * other than titles, each the rightmost first; never the first column, a title or a narrow column,
+ * and a table's first id only as {@link keptColumns} says.
  */
 const droppable = (
   headers: ReadonlyArray<string>,
@@ -224,6 +270,15 @@ const keptColumns = (
     if (need() <= columns) break
     kept.delete(k)
   }
+  // A nested id after the row's own first column (`paper.paperId` beside `s2 resolve`'s input) goes
+  // too when even other prose at 8 characters would leave a title unreadable beside it.
+  const firstId = ids.indexOf(true)
+  const tight = () =>
+    [...kept].reduce(
+      (sum, k) => sum + 2 + (ids[k] ? idFloors[k]! : isTitle(headers[k]!) ? floor(k) : Math.min(natural[k]!, minProse)),
+      -2
+    )
+  if (firstId > 0 && headers[firstId]!.includes(".") && kept.has(firstId) && tight() > columns) kept.delete(firstId)
   return kept
 }
 
@@ -240,29 +295,36 @@ export const layout = (records: ReadonlyArray<unknown>, columns: number, open = 
   for (const record of records) if (shown.add(record).length > 0) truncated = true
   const all = shown.columns
   const allIds = all.map(isIdColumn)
-  const allNatural = all.map((h, k) => naturalWidth(records, h, allIds[k]!, open))
+  const allLabels = labels(records, all, allIds)
+  const allNatural = all.map((h, k) => naturalWidth(records, h, allLabels[k]!, allIds[k]!, open))
   const idFloors = all.map((h, k) => allIds[k] ? Math.max(longestCell(records, h, true), 2) : 0)
   // An id column's header is kept whole too while columns can still be left out for room.
   const kept = keptColumns(all, allIds, allNatural, allNatural, columns)
   const headers = all.filter((_, k) => kept.has(k))
   const dropped = all.filter((_, k) => !kept.has(k))
   const ids = headers.map(isIdColumn)
-  const names = headers.map((h) => clean(h, maxIdWidth))
+  const names = headers.map((h) => clean(allLabels[all.indexOf(h)]!, maxIdWidth))
   const natural = headers.map((h) => allNatural[all.indexOf(h)]!)
-  const floorsAt = (prose: number | undefined, idHeaders: boolean) =>
+  const floorsAt = (prose: "readable" | "titles" | "any", idHeaders: boolean) =>
     headers.map((h, k) =>
       ids[k]
         ? (idHeaders ? natural[k]! : idFloors[all.indexOf(h)]!)
-        : prose === undefined
+        : prose === "readable" || (prose === "titles" && isTitle(h))
         ? readableWidth(h, natural[k]!)
-        : Math.min(natural[k]!, prose)
+        : Math.min(natural[k]!, minProse)
     )
   // Prose keeps a readable width and ids their headers when the columns kept allow it; failing that
-  // (nothing more can be left out), prose goes down to 8 first, then the ids' headers are cut.
+  // (nothing more can be left out), other prose goes down to 8 before titles do (a title is what
+  // tells the reader which paper a row is), then the ids' headers are cut.
   const fits = (widths: ReadonlyArray<number>) => widths.reduce((a, b) => a + b + 2, -2) <= columns
-  const widths = [floorsAt(undefined, true), floorsAt(minProse, true), floorsAt(minProse, false)]
+  const widths = [
+    floorsAt("readable", true),
+    floorsAt("titles", true),
+    floorsAt("any", true),
+    floorsAt("any", false)
+  ]
     .map((floors) => fit(natural, floors, columns))
-    .find(fits) ?? fit(natural, floorsAt(minProse, false), columns)
+    .find(fits) ?? fit(natural, floorsAt("any", false), columns)
   const line = (cells: ReadonlyArray<string>, cutIds: boolean) =>
     cells.map((c, k) => pad(ids[k] && !cutIds ? c : cut(c, widths[k] ?? 0), widths[k] ?? 0)).join("  ").trimEnd() +
     "\n"
@@ -273,7 +335,7 @@ export const layout = (records: ReadonlyArray<unknown>, columns: number, open = 
     row: (record) =>
       headers.length === 0
         ? ""
-        : line(headers.map((h, k) => clean(cell(record, h), ids[k] ? undefined : widths[k])), false),
+        : line(headers.map((h, k) => ids[k] ? clean(cell(record, h)) : proseCell(cell(record, h), widths[k]!)), false),
     truncated,
     leavesOut: (record) => shown.missing(record).length > 0
   }

@@ -2,14 +2,22 @@ import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { inject } from "vitest"
 import { bundleCliSync } from "../../scripts/bundle.mjs"
 
 /**
  * The `s2` bin as published (scripts/bundle.mjs: the bundle and its code-cache entry), for tests
  * that start it as a process: the development bin loads the TypeScript sources through tsx, which
- * costs about two seconds per process. Returns the path of the entry.
+ * costs about two seconds per process. A copy, in a folder of the caller's, of the bundle the run
+ * built once (support/bundleOnce.ts); built here when the run did not. Returns the path of the entry.
  */
-export const bundleBin = (): string => bundleCliSync(fs.mkdtempSync(path.join(os.tmpdir(), "s2-cli-bin-")))
+export const bundleBin = (): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-cli-bin-"))
+  const built = inject("s2Bundle")
+  if (built === undefined) return bundleCliSync(dir)
+  for (const file of fs.readdirSync(built)) fs.copyFileSync(path.join(built, file), path.join(dir, file))
+  return path.join(dir, "s2.js")
+}
 
 /** What a finished `s2` process left. */
 export interface Ran {

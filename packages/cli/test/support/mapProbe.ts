@@ -1,52 +1,79 @@
 /**
- * What the map tests measure inside the page: how late the page's timers ran while it laid out
- * (event-loop lag: an input event waits as long), and whether two shown labels overlap.
+ * What the map tests read inside the page: how its layout was split into slices (the page's own
+ * counts, `data-layout-*` on the body), whether a task queued while it laid out ran before it came
+ * to rest, and whether two shown labels overlap. Counts and the order of events, never a clock:
+ * the same on an idle machine and on a busy one (the bench times the map).
  */
 import type { launchChromium } from "@s2-effect/test-support/chromium"
 
 type Page = Awaited<ReturnType<typeof launchChromium>>["page"]
 
-/** The probe's period: a timer asked for every 20 ms; a gap beyond that is lag. */
-const period = 20
+/**
+ * The most node-steps (ticks of d3-force times drawn papers) one slice of the layout may take:
+ * layout.js's `sliceWork`, written here again so that a change of the page's budget is a change
+ * of this test too.
+ */
+export const sliceWork = 6000
+
+/** How the page's layout ran: slices, ticks in all, the most node-steps in one slice. */
+export interface Slices {
+  readonly slices: number
+  readonly ticks: number
+  readonly most: number
+}
+
+/** The page's counts of its layout's slices (after `data-settled-millis`: the whole layout). */
+export const layoutSlices = (page: Page): Promise<Slices> =>
+  page.evaluate(() => ({
+    slices: Number(document.body.dataset["layoutSlices"]),
+    ticks: Number(document.body.dataset["layoutTicks"]),
+    most: Number(document.body.dataset["layoutMost"])
+  }))
+
+/** What the click queued mid-layout saw when its handler had run. */
+export interface MidLayoutClick {
+  /** The slices run when the page counted `after` and queued the click. */
+  readonly queuedAt: number
+  /** The slices run when the click's task ran, and whether the layout was at rest then. */
+  readonly ranAt: number
+  readonly settled: boolean
+  /** The card's title right after the click (the node's click handler fills it). */
+  readonly card: string | null
+}
 
 /**
- * The longest lag a test accepts. An idle machine shows a frame of the page's work in tens of
- * milliseconds and the target is 200; the suite runs on a shared 2-core machine often 7 times
- * oversubscribed, where the same frame takes up to a second. The page this replaced held its
- * timers 4 to 10 s at a time (33,000 papers) and never came to rest.
+ * Installs, before the page's code runs, a watch on its slice count: when the page has run `after`
+ * slices, a new task (a message to itself, so no timer and no clock) clicks the node of `paperId`
+ * and notes what the card then shows, how many slices had run and whether the layout had come to
+ * rest. A page that laid out in one task, or never yielded between slices, runs that task only
+ * after its rest.
  */
-export const maxLag = 2000
-
-/** Installs the probe before the page's own code runs: every timer's gap, with when it ended. */
-export const installLagProbe = (page: Page) =>
-  page.addInitScript((every: number) => {
-    const gaps: Array<[number, number]> = []
-    let last = performance.now()
-    const tick = () => {
-      const now = performance.now()
-      gaps.push([now, now - last])
-      last = now
-      setTimeout(tick, every)
+export const clickMidLayout = (page: Page, paperId: string, after: number) =>
+  page.addInitScript(([id, at]: [string, number]) => {
+    const channel = new MessageChannel()
+    let queuedAt = 0
+    channel.port1.onmessage = () => {
+      const body = document.body
+      document.querySelector(`[data-paper-id="${id}"]`)?.dispatchEvent(new MouseEvent("click", { bubbles: true }))
+      Reflect.set(globalThis, "s2MidLayoutClick", {
+        queuedAt,
+        ranAt: Number(body.dataset["layoutSlices"]),
+        settled: body.dataset["settledMillis"] !== undefined,
+        card: document.getElementById("card-title")?.textContent ?? null
+      })
     }
-    setTimeout(tick, every)
-    Reflect.set(globalThis, "s2LagProbe", gaps)
-  }, period)
+    new MutationObserver((_, observer) => {
+      const slices = Number(document.body?.dataset["layoutSlices"] ?? 0)
+      if (slices < at) return
+      observer.disconnect()
+      queuedAt = slices
+      channel.port2.postMessage(null)
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-layout-slices"] })
+  }, [paperId, after] as [string, number])
 
-/**
- * The longest lag (ms) between the first picture (`data-drawn-millis`) and the layout's rest
- * (`data-settled-millis`), and how many gaps were measured then.
- */
-export const worstLag = (page: Page): Promise<{ worst: number; gaps: number; millis: number }> =>
-  page.evaluate((every: number) => {
-    const gaps: Array<[number, number]> = Reflect.get(globalThis, "s2LagProbe")
-    const from = Number(document.body.dataset["drawnMillis"]), to = Number(document.body.dataset["settledMillis"])
-    const during = gaps.filter(([end, gap]) => end - gap >= from && end <= to + every)
-    return {
-      worst: during.reduce((w, [, gap]) => Math.max(w, gap - every), 0),
-      gaps: during.length,
-      millis: to - from
-    }
-  }, period)
+/** What {@link clickMidLayout} saw (undefined when its click never ran). */
+export const midLayoutClick = (page: Page): Promise<MidLayoutClick | undefined> =>
+  page.evaluate(() => Reflect.get(globalThis, "s2MidLayoutClick") as MidLayoutClick | undefined)
 
 /** The shown labels' texts and the pairs of them whose boxes on screen overlap. */
 export const labelOverlaps = (page: Page): Promise<{ labels: Array<string>; overlaps: Array<[string, string]> }> =>

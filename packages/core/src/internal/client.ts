@@ -11,6 +11,7 @@ import * as Option from "effect/Option"
 import * as Persistence from "effect/persistence/Persistence"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import { Invalid } from "../Invalid.js"
 import type { Options } from "../Options.js"
 import { defaultApiUrl } from "../Options.js"
 import * as RateLimitModule from "../RateLimit.js"
@@ -59,7 +60,7 @@ const sharedLimiter = Effect.fnUntraced(function*(shared: RateLimitModule.Shared
 /** A store named by an option that cannot be opened is a wrong setting of the client. */
 const storeError = (parameter: string) => (error: unknown): InvalidOptions =>
   Validate.isInvalidOptions(error) ? error : Validate.asOption(
-    new Validate.Invalid({
+    new Invalid({
       parameter,
       message: `the ${parameter.split(".")[0]} store could not be opened: ${
         error instanceof Error ? error.message : String(error)

@@ -3,7 +3,7 @@
  * many processes; each request takes the next free slot of `1 / perSecond` in the store and waits
  * for it, so the workers together send evenly spaced requests instead of each bursting at its own
  * pace. `perProcess`: the same fixed windows counted in this process alone (Effect 4 has no
- * in-process rate limiter of its own any more).
+ * in-process rate limiter of its own).
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"

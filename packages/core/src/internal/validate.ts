@@ -5,32 +5,17 @@
  * operation's argument (`BadQueryParameters`), a layer option (`InvalidOptions`), or a CLI flag
  * (the CLI's bad-input error). Used by the core, the Node datasets code and the CLI.
  */
-import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
+import { Invalid } from "../Invalid.js"
 import { BadQueryParameters, InvalidOptions } from "../S2Error.js"
 import type { Check } from "../Validate.js"
 import { compose, excerpt } from "./text.js"
 
 /** A value a refusal quotes: JSON-quoted and cut, so that a huge value makes no huge message. */
 const quoted = (value: string): string => JSON.stringify(excerpt(value, 200))
-
-/**
- * A refusal: the parameter (or option, or flag) and a message that says what is allowed.
- *
- * @category models
- * @since 1.0.0
- */
-export class Invalid extends Data.TaggedError("Invalid")<{
-  readonly parameter: string
-  readonly message: string
-  /** The message's parts, where the check gave them (the errors it becomes carry them on). */
-  readonly subject?: string
-  readonly problem?: string
-  readonly advice?: string
-}> {}
 
 export const refuse = (parameter: string, message: string): Check<never> =>
   Result.fail(new Invalid({ parameter, message }))

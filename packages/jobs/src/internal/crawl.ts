@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as CitationGraph from "../CitationGraph.js"
-import { Edge, Node, NotFound, Skipped } from "./graphRecords.js"
+import { Edge, Node, NotFound, Skipped } from "../CitationGraphRecords.js"
 import { papersById } from "./papersById.js"
 import { PendingEdges } from "./pendingEdges.js"
 

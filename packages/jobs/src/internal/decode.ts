@@ -4,7 +4,7 @@
  * "Unicode"); anything else is refused, naming what it looks like.
  */
 import * as Result from "effect/Result"
-import { type Unreadable, unreadable } from "./readError.js"
+import { type Unreadable, unreadable } from "../Unreadable.js"
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 const utf16le = new TextDecoder("utf-16le", { fatal: true, ignoreBOM: false })

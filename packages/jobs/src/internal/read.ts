@@ -4,10 +4,11 @@
  */
 import { PaperId } from "@s2-effect/core"
 import * as Result from "effect/Result"
+import type * as ReferenceInput from "../ReferenceInput.js"
+import { type Unreadable, unreadable } from "../Unreadable.js"
 import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
 import { cslItems, readCsl } from "./readCsl.js"
-import { type Unreadable, unreadable } from "./readError.js"
 import { entry } from "./readFields.js"
 import { cut, invertedName, maxLength, maxLines, readFormatted } from "./readFormatted.js"
 import { informal, readInformal } from "./readInformal.js"
@@ -28,8 +29,8 @@ const repeatedWhy = (fields: ReadonlyArray<string>, differ: boolean): string =>
  * different values is a `problem` (what BibTeX prints is the first, and what was checked must be
  * what it prints), with the same value a `warning`.
  */
-export const fromBibtex = (text: string): ReadonlyArray<Verify.Entry> =>
-  bibtex.parse(text).map((entry): Verify.Entry => {
+export const fromBibtex = (text: string): ReadonlyArray<ReferenceInput.Entry> =>
+  bibtex.parse(text).map((entry): ReferenceInput.Entry => {
     const differ = (entry.repeated ?? []).filter((r) => r.differs).map((r) => r.field)
     const same = (entry.repeated ?? []).filter((r) => !r.differs).map((r) => r.field)
     const problem = entry.broken !== undefined
@@ -54,8 +55,8 @@ const bibtexEntry = /^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]/m
  * The lines of a list: ids in the API's spelling, a reference written informally as the entry
  * `readInformal` reads, anything else as written (a title); blank and `#` lines skipped.
  */
-const readLines = (text: string): ReadonlyArray<Verify.Line | Verify.Entry> =>
-  text.split(/\r\n|\r|\n/).flatMap((raw, i): ReadonlyArray<Verify.Line | Verify.Entry> => {
+const readLines = (text: string): ReadonlyArray<ReferenceInput.Line | ReferenceInput.Entry> =>
+  text.split(/\r\n|\r|\n/).flatMap((raw, i): ReadonlyArray<ReferenceInput.Line | ReferenceInput.Entry> => {
     const line = raw.trim()
     if (line.length === 0 || line.startsWith("#")) return []
     const key = String(i + 1)
@@ -153,7 +154,7 @@ export const read = (input: string): Result.Result<Verify.ReadResult, Unreadable
   if (formatted(text)) {
     return Result.succeed({
       format: "formatted",
-      inputs: readFormatted(text, informal).map((e): Verify.Entry => ({ ...e, format: "formatted" }))
+      inputs: readFormatted(text, informal).map((e): ReferenceInput.Entry => ({ ...e, format: "formatted" }))
     })
   }
   const lines = readLines(text)

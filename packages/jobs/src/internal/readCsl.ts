@@ -3,7 +3,7 @@
  * into BibTeX's fields by a table. Only an item's own properties are read, and only those named
  * here: a property named `__proto__` or `constructor` is data, never ours.
  */
-import type * as Verify from "../Verify.js"
+import type * as ReferenceInput from "../ReferenceInput.js"
 import { entry, type Fields, newFields, put, putAuthors, putDate, putId, putPages, putVenue } from "./readFields.js"
 
 type Json = Readonly<Record<string, unknown>>
@@ -44,7 +44,7 @@ const dateOf = (fields: Fields, issued: unknown): void => {
   putDate(fields, text(issued, "raw") ?? text(issued, "literal"))
 }
 
-const entryOf = (item: Json, index: number): Verify.Entry => {
+const entryOf = (item: Json, index: number): ReferenceInput.Entry => {
   const fields = newFields()
   put(fields, "title", text(item, "title"))
   const authors = own(item, "author")
@@ -72,4 +72,4 @@ export const cslItems = (json: unknown): ReadonlyArray<Json> | undefined => {
 }
 
 /** The items of CSL-JSON, in order. */
-export const readCsl = (items: ReadonlyArray<Json>): ReadonlyArray<Verify.Entry> => items.map(entryOf)
+export const readCsl = (items: ReadonlyArray<Json>): ReadonlyArray<ReferenceInput.Entry> => items.map(entryOf)

@@ -3,7 +3,7 @@
  * ids read by `PaperId.recognise` and nothing else.
  */
 import { PaperId } from "@s2-effect/core"
-import type * as Verify from "../Verify.js"
+import type * as ReferenceInput from "../ReferenceInput.js"
 
 /** Fields being built: names no prototype shadows, values trimmed, an empty value never kept. */
 export type Fields = Record<string, string>
@@ -68,7 +68,7 @@ export const putVenue = (fields: Fields, venue: string | undefined, inBook: bool
   put(fields, inBook ? "booktitle" : "journal", venue)
 
 /** An entry, or its problem when nothing in it can find a paper. */
-export const entry = (key: string, fields: Fields, line?: number): Verify.Entry => {
+export const entry = (key: string, fields: Fields, line?: number): ReferenceInput.Entry => {
   const findable = fields["doi"] !== undefined || fields["eprint"] !== undefined || fields["title"] !== undefined
   return {
     key,

@@ -7,7 +7,7 @@
  * into authors, year, title and the rest, where the venue, volume, issue and pages are found.
  * A field it cannot tell is left out: a missing field is never a difference.
  */
-import type * as Verify from "../Verify.js"
+import type * as ReferenceInput from "../ReferenceInput.js"
 import { entry, type Fields, newFields, put, putAuthors, putDate, putId, putPages, putVenue } from "./readFields.js"
 import { nameLetter, names } from "./readNames.js"
 import { particles } from "./verifyAuthors.js"
@@ -509,7 +509,7 @@ export const parseReference = (text: string, fallback: Fallback = () => false): 
 }
 
 /** The references of a formatted list, keyed by their number, else by their first line; `fallback` reads one no layout fits. */
-export const readFormatted = (text: string, fallback?: Fallback): ReadonlyArray<Verify.Entry> =>
+export const readFormatted = (text: string, fallback?: Fallback): ReadonlyArray<ReferenceInput.Entry> =>
   cut(text).map((c) => {
     const key = String(c.number ?? c.line)
     if (c.lines <= maxLines && c.text.length <= maxLength) return entry(key, parseReference(c.text, fallback), c.line)

@@ -4,7 +4,7 @@
  * Mendeley, EndNote, Web of Science, our own writer); a line without a tag continues the value
  * before it.
  */
-import type * as Verify from "../Verify.js"
+import type * as ReferenceInput from "../ReferenceInput.js"
 import { entry, type Fields, newFields, put, putAuthors, putDate, putId, putPages, putVenue } from "./readFields.js"
 
 /** `TY  - JOUR`: two capitals (or a capital and a digit), spaces, a hyphen. */
@@ -32,7 +32,7 @@ const dateOf = (fields: Fields, text: string | undefined): void => {
 type Tags = ReadonlyMap<string, ReadonlyArray<string>>
 
 /** One record's tags into an entry. */
-const entryOf = (tags: Tags, line: number, index: number): Verify.Entry => {
+const entryOf = (tags: Tags, line: number, index: number): ReferenceInput.Entry => {
   const first = (...names: ReadonlyArray<string>): string | undefined => {
     for (const name of names) {
       const v = tags.get(name)?.[0]
@@ -59,8 +59,8 @@ const entryOf = (tags: Tags, line: number, index: number): Verify.Entry => {
 }
 
 /** The records of a RIS text, in order. */
-export const readRis = (text: string): ReadonlyArray<Verify.Entry> => {
-  const entries: Array<Verify.Entry> = []
+export const readRis = (text: string): ReadonlyArray<ReferenceInput.Entry> => {
+  const entries: Array<ReferenceInput.Entry> = []
   let tags: Map<string, Array<string>> | undefined
   let start = 0
   let last: { readonly tag: string; readonly at: number } | undefined

@@ -17,7 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import type * as CitationGraph from "../CitationGraph.js"
-import { CountedPaper, CutList, Edge, Related, RelatedPaper } from "./graphRecords.js"
+import { CountedPaper, CutList, Edge, Related, RelatedPaper } from "../CitationGraphRecords.js"
 import { papersById } from "./papersById.js"
 import { Tally } from "./relatedTally.js"
 

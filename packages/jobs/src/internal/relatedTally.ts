@@ -11,7 +11,7 @@
  * two 16-bit counts per seed), and 4 bytes an entry. {@link Tally.full} says when `n` or `e` reach
  * their bound, after which the reader starts no list.
  */
-import { SimilarLink } from "./graphRecords.js"
+import { SimilarLink } from "../CitationGraphRecords.js"
 
 /** A list as its owner names it: `references` (of a paper citing a seed) or `citations` (of one a seed cites). */
 export type Kind = "references" | "citations"

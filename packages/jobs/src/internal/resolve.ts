@@ -3,10 +3,11 @@ import { excerpt, PaperId, SemanticScholar, Validate } from "@s2-effect/core"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
+import type * as ReferenceInput from "../ReferenceInput.js"
 import type * as Resolve from "../Resolve.js"
+import { Found, Mismatch, NotFound } from "../ResolveResult.js"
 import * as bibtex from "./bibtex.js"
 import { papersById } from "./papersById.js"
-import { Found, Mismatch, NotFound } from "./resolveResults.js"
 import { bulkTitles, encodedBytes, isRefusal, phrase, queryBytes, withTitle } from "./resolveTitles.js"
 import * as TitleMatch from "./titleMatch.js"
 
@@ -34,11 +35,23 @@ export interface Asked {
   readonly title?: string | undefined
 }
 
-/** A public input, read. */
-const askedOf = (input: Resolve.Input): Asked =>
-  typeof input === "string"
-    ? { recognised: recognise(input), input }
-    : { recognised: recognise(input.input), input: input.input, title: input.title }
+/** Why an input cannot be asked, as a result says it. */
+const malformed = (message: string): Asked => ({ recognised: { _tag: "Malformed", message }, input: "" })
+
+/** A public input, read: an entry by its ids, else its title (never its title parsed as an id). */
+const askedOf = (input: ReferenceInput.ReferenceInput): Asked => {
+  if (typeof input === "string") return { recognised: recognise(input), input }
+  if ("text" in input) return { recognised: recognise(input.text), input: input.text }
+  if (input.problem !== undefined) return malformed(input.problem)
+  if ("fields" in input) {
+    const ids = bibtex.idsOf(input.fields)
+    const title = bibtex.plain(input.fields["title"] ?? "")
+    const id = ids.doi ?? ids.arxiv
+    if (id !== undefined) return asId(id, title.length > 0 ? title : undefined)
+    return title.length > 0 ? asTitle(title) : malformed("the entry has no doi, eprint or title to look it up by")
+  }
+  return { recognised: recognise(input.input), input: input.input, title: input.title }
+}
 
 /** Text known to be a title, as `recognise` gives one: malformed when empty or holding a control character. */
 export const asTitle = (text: string): Asked => {
@@ -302,7 +315,9 @@ const withOthers = (
 
 /** See {@link Resolve.references}. */
 export const references = (
-  inputs: Iterable<Resolve.Input> | Stream.Stream<Resolve.Input, S2Error, SemanticScholar>,
+  inputs:
+    | Iterable<ReferenceInput.ReferenceInput>
+    | Stream.Stream<ReferenceInput.ReferenceInput, S2Error, SemanticScholar>,
   options?: Resolve.ReferencesOptions
 ): Stream.Stream<Resolve.Result, S2Error, SemanticScholar> =>
   Stream.map(
@@ -351,9 +366,11 @@ export const brokenWhy = (line: number, broken: NonNullable<bibtex.BibEntry["bro
   return `its ${broken.field} expands past ${past} (@string macros joined with #): the entry at line ${line} skipped`
 }
 
+type Placed = ReferenceInput.Query & { readonly key: string; readonly line: number }
+
 /** See {@link Resolve.fromBibtex}. */
-export const fromBibtex = (text: string): ReadonlyArray<Resolve.BibtexReference> =>
-  bibtex.parse(text).map((entry): Resolve.BibtexReference => {
+export const fromBibtex = (text: string): ReadonlyArray<Placed> =>
+  bibtex.parse(text).map((entry): Placed => {
     if (entry.broken !== undefined) {
       return { key: entry.key, line: entry.line, input: "", problem: brokenWhy(entry.line, entry.broken) }
     }

@@ -3,11 +3,12 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as Citable from "../Citable.js"
+import * as ReferenceInput from "../ReferenceInput.js"
 import type * as Resolve from "../Resolve.js"
+import { Difference, Verification, Written } from "../Verification.js"
 import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
 import * as resolve from "./resolve.js"
-import { Difference, Verification, Written } from "./verification.js"
 import { compare, type Given, givenOfFields, type Lookup, type TitlePairs, titlePairs } from "./verifyCompare.js"
 
 /** See `Verify.fields`: what the citation writers write from, which holds what the checks compare. */
@@ -80,7 +81,7 @@ const notFound = (
   })
 }
 
-const writtenOf = (input: Verify.Entry): Written =>
+const writtenOf = (input: ReferenceInput.Entry): Written =>
   new Written({
     key: input.key,
     fields: { ...input.fields },
@@ -88,18 +89,26 @@ const writtenOf = (input: Verify.Entry): Written =>
     ...(input.line === undefined ? {} : { line: input.line })
   })
 
-const askOf = (input: Verify.Input, position: number): Ask => {
-  if (typeof input === "string") return askOf({ key: String(position + 1), text: input }, position)
-  if (!("fields" in input)) {
-    const r = resolve.recognise(input.text)
-    const given: Given = r._tag === "Title" ? { title: r.title } : {}
-    const titles = titlePairs(given.title ?? "")
-    if (r._tag === "Malformed") {
-      return { key: input.key, input: input.text, given, titles, settled: unchecked(input.key, input.text, r.message) }
-    }
-    const first: resolve.Asked = { recognised: r, input: input.text }
-    return { key: input.key, input: input.text, given, titles, first, ...idKind(first) }
+/** A line or a query: looked up by its text, checked against its title (a title's own, or the one given with an id). */
+const askOfQuery = (key: string, query: ReferenceInput.Query): Ask => {
+  if (query.problem !== undefined) {
+    return { key, input: "", given: {}, titles: titlePairs(""), settled: unchecked(key, "", query.problem) }
   }
+  const r = resolve.recognise(query.input)
+  const title = r._tag === "Title" ? r.title : query.title
+  const given: Given = title === undefined ? {} : { title }
+  const titles = titlePairs(given.title ?? "")
+  if (r._tag === "Malformed") {
+    return { key, input: query.input, given, titles, settled: unchecked(key, query.input, r.message) }
+  }
+  const first: resolve.Asked = { recognised: r, input: query.input, ...(r._tag === "Id" ? given : {}) }
+  return { key, input: query.input, given, titles, first, ...idKind(first) }
+}
+
+const askOf = (input: ReferenceInput.ReferenceInput, position: number): Ask => {
+  const key = ReferenceInput.keyOf(input, position)
+  if (typeof input === "string") return askOfQuery(key, { input })
+  if (!("fields" in input)) return askOfQuery(key, "text" in input ? { input: input.text } : input)
   const entry = writtenOf(input)
   if (input.problem !== undefined) {
     const settled = unchecked(input.key, "", input.problem, entry)
@@ -261,7 +270,7 @@ const afterTitle = (
 }
 
 /** A verification with what the reader warned of in its entry (a field written twice alike) first in its notes. */
-const warned = (input: Verify.Input, v: Verification): Verification => {
+const warned = (input: ReferenceInput.ReferenceInput, v: Verification): Verification => {
   const warnings = typeof input === "object" && "fields" in input ? input.warnings ?? [] : []
   return warnings.length === 0 ? v : new Verification({ ...v, notes: [...warnings, ...v.notes] })
 }
@@ -292,7 +301,7 @@ const failedWhy = (error: S2Error): string => `not checked: the server failed ($
  */
 const verifyChunk = (options: Resolve.ReferencesOptions, today: number) =>
 (
-  [inputs, n]: readonly [ReadonlyArray<Verify.Input>, number]
+  [inputs, n]: readonly [ReadonlyArray<ReferenceInput.ReferenceInput>, number]
 ): Stream.Stream<Verification, S2Error, SemanticScholar> =>
   Stream.suspend(() => {
     const asks = inputs.map((input, i) => askOf(input, n * resolve.chunkSize + i))
@@ -348,11 +357,13 @@ const fieldsWith = (
 
 /** See `Verify.references`. */
 export const references = (
-  inputs: Iterable<Verify.Input> | Stream.Stream<Verify.Input, S2Error, SemanticScholar>,
+  inputs:
+    | Iterable<ReferenceInput.ReferenceInput>
+    | Stream.Stream<ReferenceInput.ReferenceInput, S2Error, SemanticScholar>,
   options?: Verify.ReferencesOptions
 ): Stream.Stream<Verification, S2Error, SemanticScholar> => {
   // A string is iterable too: one string is one input, not one input per character.
-  const source: Stream.Stream<Verify.Input, S2Error, SemanticScholar> = Stream.isStream(inputs)
+  const source: Stream.Stream<ReferenceInput.ReferenceInput, S2Error, SemanticScholar> = Stream.isStream(inputs)
     ? inputs
     : Stream.fromIterable(typeof inputs === "string" ? [inputs] : inputs)
   const resolveOptions = { fields: fieldsWith(options?.fields), concurrency: options?.concurrency }

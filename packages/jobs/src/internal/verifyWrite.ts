@@ -5,10 +5,10 @@
  * marked. Used by `s2 verify --format bibtex` and the assistant's `verify_references`.
  */
 import type * as Citable from "../Citable.js"
+import type { Field, Verification, Written } from "../Verification.js"
 import { oneLine } from "./citable/facts.js"
 import { userKey } from "./citable/keys.js"
 import { balanced, tex } from "./citable/latex.js"
-import type { Field, Verification, Written } from "./verification.js"
 
 /**
  * The fields of an entry that say what the work is and where it appeared: the record's values
@@ -63,8 +63,8 @@ export const correction = (v: Verification): Correction => {
       _tag: "record",
       item: entry === undefined
         ? { paper: v.paper! }
-        // Every field of the entry: the writer keeps those the record has no value for (issue 44
-        // point 7) and names the ones it replaced.
+        // Every field of the entry: the writer keeps those the record has no value for and names
+        // the ones it replaced.
         : { paper: v.paper!, key: entry.key, extra: entry.fields, type: entry.type }
     }
   }

@@ -97,14 +97,17 @@ const list = (s2: Service, watch: Api.Watch, since: string, today: string): Effe
   }
 }
 
-/** The first day a check of `entry` lists: its last check minus its window, or its `since`. */
+/**
+ * The first day a check of `entry` lists: its last check minus its window, but never before its
+ * `since` (papers dated before it were never asked for, so they are not new either).
+ */
 const sinceOf = (entry: Api.Entry, now: number): string => {
   const window = (entry.watch.windowDays ?? WINDOW_DAYS) * DAY
-  if (entry.checkedAt !== undefined) {
-    const last = Date.parse(entry.checkedAt)
-    if (Number.isFinite(last)) return dayOf(Math.min(last, now) - window)
-  }
-  return entry.watch.since ?? dayOf(now - window)
+  const last = entry.checkedAt === undefined ? Number.NaN : Date.parse(entry.checkedAt)
+  const listed = Number.isFinite(last) ? dayOf(Math.min(last, now) - window) : undefined
+  const since = entry.watch.since
+  if (listed === undefined) return since ?? dayOf(now - window)
+  return since !== undefined && since > listed ? since : listed
 }
 
 /** What a feed keeps of a paper found. */

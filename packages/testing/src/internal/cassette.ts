@@ -14,8 +14,8 @@ import * as Schema from "effect/Schema"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import type { Mode, Options } from "../Cassette.js"
-import type { Entry, File, RecordedRequest, RecordedResponse } from "./cassetteFile.js"
-import { CassetteFileError, CassetteMiss, File as FileSchema } from "./cassetteFile.js"
+import type { Entry, File, RecordedRequest, RecordedResponse } from "../CassetteFile.js"
+import { CassetteFileError, CassetteMiss, File as FileSchema } from "../CassetteFile.js"
 import { concat, filler, TapeResponse } from "./tapeResponse.js"
 
 /** Response headers worth keeping: what a client reads. Everything else (dates, ids, cookies) is noise. */

@@ -70,13 +70,18 @@ const labelOf = (p) => {
   return typeof p.year === "number" ? short + " " + p.year : short
 }
 
-/** Year ticks for the legend's bar: the first and last, and round years between. @param {number} y0 @param {number} y1 */
+/**
+ * Year ticks for the legend's bar: the first and last, and round years between, each at least a
+ * fifth of the bar from the next (4-digit years on a 155-pixel bar overlap when closer: "19481960").
+ * @param {number} y0 @param {number} y1
+ */
 const yearTicks = (y0, y1) => {
   if (y1 <= y0) return [y0]
   const step = [1, 2, 5, 10, 20, 25, 50, 100].find((s) => (y1 - y0) / s <= 4) ?? 200
+  const gap = Math.max(0.8 * step, (y1 - y0) / 5)
   const ticks = [y0]
   for (let y = Math.ceil((y0 + 1) / step) * step; y < y1; y += step) {
-    if (y - y0 >= step / 2 && y1 - y >= step / 2) ticks.push(y)
+    if (y - y0 >= gap && y1 - y >= gap) ticks.push(y)
   }
   return [...ticks, y1]
 }

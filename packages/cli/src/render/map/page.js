@@ -2,10 +2,12 @@
 /**
  * The page (the last part of the maps' code): reads the data, draws the picture, the legend and
  * the lists, and runs the layout a slice per frame, placing the nodes, lines and labels after each.
- * No slice of work takes more than a few tens of milliseconds, whatever the map's size, so the
+ * A slice is a bounded amount of work (layout.js's `sliceWork`), whatever the map's size, so the
  * page answers its reader while it lays out. `data-drawn-millis` and `data-settled-millis` on the
  * body say when it first drew and when the layout came to rest and the lists were full (the tests
- * and the bench wait for them).
+ * and the bench wait for them); after each slice `data-layout-slices`, `data-layout-ticks` and
+ * `data-layout-most` say how many slices ran, their ticks in all and the most node-steps one took
+ * (the tests check the layout's yielding from these, not from a clock).
  */
 "use strict"
 
@@ -78,7 +80,7 @@ const showMap = () => {
     similar.length > 0 ? similar : citations.map((c) => ({ a: c.from, b: c.to, strength: 0.5 })),
     look
   )
-  layout.run(60)
+  layout.run()
   const svg = byId("map", SVGSVGElement)
   const lists = entriesOf(data)
   /** @type {Map<string, Paper>} */
@@ -104,18 +106,19 @@ const showMap = () => {
     placePicture(layout, look, drawn)
     fit()
   }
-  let last = performance.now()
+  const counted = () => {
+    document.body.dataset["layoutSlices"] = String(layout.work.slices)
+    document.body.dataset["layoutTicks"] = String(layout.work.ticks)
+    document.body.dataset["layoutMost"] = String(layout.work.most)
+  }
   const settle = () => {
     if (layout.settled()) {
       document.body.dataset["settledMillis"] = String(Math.round(performance.now()))
       return
     }
-    // A third of each frame for the layout: on a slow or busy machine frames take longer, and the
-    // layout keeps its share instead of crawling at one step a frame.
-    const now = performance.now(), frame = now - last
-    last = now
-    layout.run(Math.min(40, Math.max(10, frame / 3)))
+    layout.run()
     place()
+    counted()
     requestAnimationFrame(settle)
   }
   wireControls(look, { ...drawn, nodes: layout.byId }, similar.length > 0, () => {
@@ -128,6 +131,7 @@ const showMap = () => {
     }
   })
   svg.addEventListener("click", () => select(null))
+  counted()
   document.body.dataset["drawnMillis"] = String(Math.round(performance.now()))
   drawSide(lists, look.scored, drawn, select)
   requestAnimationFrame(settle)

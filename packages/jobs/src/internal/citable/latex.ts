@@ -35,7 +35,7 @@ const codePoint = (c: string): string => literal.test(c) ? c : spelling.get(c) ?
  * One character (a base and its combining marks) as LaTeX: the table's spelling of the whole when
  * it has one (`é`), else the base's spelling followed by the marks as UTF-8. The base is never
  * written raw when the table spells it: `}` with an acute accent is `{\textbraceright}` and the
- * accent, never a bare `}` that closes the field (issue 44 point 2).
+ * accent, never a bare `}` that closes the field.
  */
 const character = (c: string): string => {
   // A combining mark on nothing (or on a space) has nothing to accent: dropped.

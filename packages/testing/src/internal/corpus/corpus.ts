@@ -22,6 +22,7 @@ import { buildGraph, type Graph } from "./graph.js"
 import { landmarkAuthorCore, landmarkAuthors, landmarkCount, landmarkPaperCore } from "./landmarks.js"
 import type { SearchIndex } from "./searchIndex.js"
 import { SearchIndexBuilder } from "./searchIndex.js"
+import { decode, type Derived, encode } from "./snapshot.js"
 import { MAX_QUERY_WORDS, queryBoost, queryWords, term, terms, tokenize } from "./terms.js"
 
 /** Papers indexed per turn of a background build: about 20 ms, so requests wait little meanwhile. */
@@ -55,7 +56,13 @@ export class CorpusImpl implements Api.Corpus {
   private readonly landmarkCorpusIds = new Map<number, number>()
   private readonly landmarkAuthorIds = new Map<string, number>()
 
-  constructor(options: Api.CorpusOptions) {
+  /** Why the corpus file given was not used (undefined: none given, or used). */
+  readonly refused: string | undefined
+  /** Whether the graph, authors' tables and search index were read from a corpus file. */
+  readonly fromFile: boolean
+
+  /** With `file`, the bytes of a corpus file (see snapshot.ts): its parts are used if they check out. */
+  constructor(options: Api.CorpusOptions, file?: Uint8Array) {
     this.seed = options.seed >>> 0
     this.size = Math.max(1, Math.floor(options.size))
     this.universe = Math.max(this.size, Math.floor(options.bulkSize ?? this.size))
@@ -96,37 +103,37 @@ export class CorpusImpl implements Api.Corpus {
       }
     }
 
+    const derived = file === undefined ? undefined : decode(file, {
+      seed: this.seed,
+      size: this.size,
+      authorCount: this.authorCount
+    })
+    const disagrees = typeof derived === "object" ? disagreement(papers, derived) : derived
+    this.refused = disagrees
+    this.fromFile = typeof derived === "object" && disagrees === undefined
+    if (typeof derived === "object" && disagrees === undefined) {
+      this.graph = derived.graph
+      this.authorPaperStart = derived.authorPaperStart
+      this.authorPapers = derived.authorPapers
+      this.authorCitationCount = derived.authorCitationCount
+      this.authorHIndex = derived.authorHIndex
+      this.index = derived.index
+      return
+    }
     const dates = Int32Array.from(papers, dateKey)
     const order = Int32Array.from({ length: this.size }, (_, i) => i).sort((a, b) => dates[a]! - dates[b]! || a - b)
     this.graph = buildGraph(this.seed, this.size, order, this.landmarks)
+    const authorTables = authorTablesOf(papers, this.authorCount, this.graph)
+    this.authorPaperStart = authorTables.authorPaperStart
+    this.authorPapers = authorTables.authorPapers
+    this.authorCitationCount = authorTables.authorCitationCount
+    this.authorHIndex = authorTables.authorHIndex
+  }
 
-    const count = new Int32Array(this.authorCount)
-    for (const p of papers) for (const a of p.authors) count[a]!++
-    this.authorPaperStart = new Int32Array(this.authorCount + 1)
-    for (let j = 0; j < this.authorCount; j++) this.authorPaperStart[j + 1] = this.authorPaperStart[j]! + count[j]!
-    this.authorPapers = new Int32Array(this.authorPaperStart[this.authorCount]!)
-    const fill = this.authorPaperStart.slice(0, this.authorCount)
-    for (const p of papers) for (const a of p.authors) this.authorPapers[fill[a]!++] = p.index
-    this.authorCitationCount = new Float64Array(this.authorCount)
-    this.authorHIndex = new Int32Array(this.authorCount)
-    // Each author's papers' citation counts, sorted ascending in place (a typed array sorts
-    // numbers without a comparator); the h-index read from the top.
-    const counts = new Int32Array(this.authorPapers.length)
-    for (let k = 0; k < counts.length; k++) counts[k] = this.graph.citationCount[this.authorPapers[k]!]!
-    for (let j = 0; j < this.authorCount; j++) {
-      const from = this.authorPaperStart[j]!
-      const to = this.authorPaperStart[j + 1]!
-      const own = counts.subarray(from, to)
-      if (own.length > 1) own.sort()
-      let h = 0
-      let sum = 0
-      for (let k = to - 1; k >= from; k--) {
-        if (counts[k]! > h) h++
-        sum += counts[k]!
-      }
-      this.authorHIndex[j] = h
-      this.authorCitationCount[j] = sum
-    }
+  /** What a corpus file keeps of this corpus (the search index built if it is not yet). */
+  derived(): Derived {
+    const { authorCitationCount, authorHIndex, authorPaperStart, authorPapers, graph } = this
+    return { graph, authorPaperStart, authorPapers, authorCitationCount, authorHIndex, index: this.searchIndex }
   }
 
   /** Paper `i` of the universe; papers beyond `size` are generated on demand and not stored. */
@@ -378,6 +385,57 @@ const generatedIndexOf = (kind: string, value: string): number | undefined => {
   return undefined
 }
 
+/**
+ * Whether a corpus file's authors' tables disagree with the papers made from the seed: each
+ * author's list of papers is read back from the papers (cheap beside making them), a check that
+ * the file belongs to these papers beyond its header and checksum.
+ */
+const disagreement = (papers: ReadonlyArray<PaperCore>, derived: Derived): string | undefined => {
+  const { authorPaperStart, authorPapers } = derived
+  const seen = new Int32Array(authorPaperStart.length - 1)
+  for (const p of papers) {
+    for (const a of p.authors) {
+      if (a >= seen.length || authorPapers[authorPaperStart[a]! + seen[a]!++] !== p.index) return "an author's papers"
+    }
+  }
+  for (let j = 0; j < seen.length; j++) {
+    if (seen[j] !== authorPaperStart[j + 1]! - authorPaperStart[j]!) return "an author's papers"
+  }
+  return undefined
+}
+
+/** Each author's papers (CSR, in index order), citation count and h-index. */
+const authorTablesOf = (papers: ReadonlyArray<PaperCore>, authorCount: number, graph: Graph) => {
+  const count = new Int32Array(authorCount)
+  for (const p of papers) for (const a of p.authors) count[a]!++
+  const authorPaperStart = new Int32Array(authorCount + 1)
+  for (let j = 0; j < authorCount; j++) authorPaperStart[j + 1] = authorPaperStart[j]! + count[j]!
+  const authorPapers = new Int32Array(authorPaperStart[authorCount]!)
+  const fill = authorPaperStart.slice(0, authorCount)
+  for (const p of papers) for (const a of p.authors) authorPapers[fill[a]!++] = p.index
+  const authorCitationCount = new Float64Array(authorCount)
+  const authorHIndex = new Int32Array(authorCount)
+  // Each author's papers' citation counts, sorted ascending in place (a typed array sorts
+  // numbers without a comparator); the h-index read from the top.
+  const counts = new Int32Array(authorPapers.length)
+  for (let k = 0; k < counts.length; k++) counts[k] = graph.citationCount[authorPapers[k]!]!
+  for (let j = 0; j < authorCount; j++) {
+    const from = authorPaperStart[j]!
+    const to = authorPaperStart[j + 1]!
+    const own = counts.subarray(from, to)
+    if (own.length > 1) own.sort()
+    let h = 0
+    let sum = 0
+    for (let k = to - 1; k >= from; k--) {
+      if (counts[k]! > h) h++
+      sum += counts[k]!
+    }
+    authorHIndex[j] = h
+    authorCitationCount[j] = sum
+  }
+  return { authorPaperStart, authorPapers, authorCitationCount, authorHIndex }
+}
+
 const dateKey = (p: PaperCore): number => {
   const date = p.publicationDate
   if (date === null) return p.year * 10000 + 101
@@ -394,3 +452,7 @@ const dateKey = (p: PaperCore): number => {
 export { MAX_QUERY_WORDS, term, terms, tokenize }
 
 export const make = (options: Api.CorpusOptions): Api.Corpus => new CorpusImpl(options)
+
+/** The bytes of a corpus file of `corpus` (its search index built if it is not yet). */
+export const encodeFile = (corpus: CorpusImpl): Uint8Array =>
+  encode({ seed: corpus.seed, size: corpus.size, authorCount: corpus.authorCount }, corpus.derived())

@@ -207,13 +207,15 @@ let last: {
 } = { seed: -1, universe: -1, authorCount: -1 }
 
 /** A date in `year`: none for 12%, January 1st for 18% (a year-only date), else a day of the year. */
-const dateOf = (rng: Rng, year: number): { readonly month: number; readonly publicationDate: string | null } => {
+const dateOf = (rng: Rng, year: number): string | null => {
   const dateRoll = rng.float()
   const month = 1 + rng.int(12)
+  drawnMonth = month
   const day = 1 + rng.int(28)
-  const publicationDate = dateRoll < 0.12 ? null : dateRoll < 0.3 ? dateText(year, 1, 1) : dateText(year, month, day)
-  return { month, publicationDate }
+  return dateRoll < 0.12 ? null : dateRoll < 0.3 ? dateText(year, 1, 1) : dateText(year, month, day)
 }
+/** The month `dateOf` drew last (which external ids read): kept here, not in an object a paper. */
+let drawnMonth = 1
 
 /** `YYYY-MM-DD`, one string per date that every paper of that date shares. */
 const dates = new Map<number, string>()
@@ -252,23 +254,24 @@ const externalIdsOf = (
 ): Record<string, string | number> | null => {
   const { i, month, topic, topicIndex, venue, year } = paper
   const externalIds: Record<string, string | number> = {}
-  const yy = (): string => pad(year % 100)
+  // The year's two digits, only where an id is made: a closure per paper was garbage at build.
+  const yy = make ? pad(year % 100) : ""
   if (topic.fields.includes("Computer Science") && rng.chance(0.6)) {
     const last = rng.pick(LAST_NAMES)
     if (make) {
       externalIds.DBLP = `${venue?.type === "conference" ? "conf" : "journals"}/${
         idWord(venue?.short ?? "corr", /[^a-z]/g)
-      }/${last}${yy()}-${i}`
+      }/${last}${yy}-${i}`
     }
   }
   if (rng.chance(0.7)) {
     const n = rng.int(97)
     if (make) externalIds.MAG = String(1000000000 + i * 97 + n)
   }
-  if (topic.arxiv && year >= 1992 && rng.chance(0.4) && make) externalIds.ArXiv = `${yy()}${pad(month)}.${pad(i, 5)}`
+  if (topic.arxiv && year >= 1992 && rng.chance(0.4) && make) externalIds.ArXiv = `${yy}${pad(month)}.${pad(i, 5)}`
   if (venue?.host === "aclweb.org") {
     const letter = rng.int(26)
-    if (make) externalIds.ACL = `${String.fromCharCode(65 + letter)}${yy()}-${i}`
+    if (make) externalIds.ACL = `${String.fromCharCode(65 + letter)}${yy}-${i}`
   }
   if (rng.chance(0.75) && make) {
     externalIds.DOI = `10.${1000 + (hash(topicIndex, venue?.short.length ?? 0) % 9000)}/${
@@ -386,18 +389,28 @@ const typesByNumber = new Map<number, ReadonlyArray<string>>()
 /** Heavy-tailed author choice: a few prolific authors, many with one or two papers. */
 const authorsOf = (rng: Rng, authorCount: number): Array<number> => {
   const nAuthors = 1 + Math.min(7, Math.floor(-Math.log(1 - rng.float()) * 2))
-  const authors: Array<number> = []
+  // Drawn into a scratch list, then copied into an array of the length it has (one array a
+  // paper, not one grown by push and its copy).
+  let n = 0
   for (let k = 0; k < nAuthors; k++) {
     const a = Math.floor(authorCount * Math.pow(rng.float(), 2.2))
-    if (!authors.includes(a)) authors.push(a)
+    let seen = false
+    for (let m = 0; m < n && !seen; m++) seen = drawnAuthors[m] === a
+    if (!seen) drawnAuthors[n++] = a
   }
+  const authors: Array<number> = new Array(n)
+  for (let k = 0; k < n; k++) authors[k] = drawnAuthors[k]!
   return authors
 }
+const drawnAuthors = new Int32Array(8)
 
+const OPEN_ACCESS_STATUSES = ["GREEN", "GOLD", "HYBRID", "BRONZE", null] as const
+
+/** A paper's open access PDF: one object, its URL one flat string. */
 const openAccessOf = (rng: Rng, venue: Venue | null, paperId: string): PaperCore["openAccess"] => {
   if (!rng.chance(0.35)) return null
-  const status = rng.pick(["GREEN", "GOLD", "HYBRID", "BRONZE", null] as const)
-  return { url: `https://${venue?.host ?? "arxiv.org"}/pdf/${paperId.slice(0, 12)}.pdf`, status }
+  const status = rng.pick(OPEN_ACCESS_STATUSES)
+  return { url: flat(`https://${venue?.host ?? "arxiv.org"}/pdf/${paperId.slice(0, 12)}.pdf`), status }
 }
 
 const TLDR_VERBS = ["shows", "proposes", "studies", "argues"]
@@ -475,7 +488,8 @@ export const paperCore = (
   const title = titleOf(rng, topicIndex, topic)
   const abstract = make === "all" ? abstractOf(rng, topic) : skipAbstract(rng) ? LAZY : null
   const year = pickYear(rng)
-  const { month, publicationDate } = dateOf(rng, year)
+  const publicationDate = dateOf(rng, year)
+  const month = drawnMonth
   const venue = rng.chance(0.85) ? rng.pick(topic.venues) : null
   const paperId = paperIdOf(seed, i, universe)
   const corpusId = corpusIdOf(seed, i)
@@ -499,9 +513,8 @@ export const paperCore = (
   paper.fieldsOfStudy = fieldsOfStudy
   paper.s2FieldsOfStudy = s2FieldsOfStudy
   paper.publicationTypes = publicationTypes
-  // An array grown by push holds room for 17; a copy holds what it has.
-  paper.authors = authors.slice()
-  paper.openAccess = openAccess === null ? null : { url: flat(openAccess.url), status: openAccess.status }
+  paper.authors = authors
+  paper.openAccess = openAccess
   if (lazy !== undefined && tldr === LAZY) Object.defineProperty(paper, "tldr", lazy.tldr)
   else paper.tldr = flatOrNull(tldr)
   paper.journal = journal

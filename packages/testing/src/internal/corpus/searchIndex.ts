@@ -29,7 +29,7 @@ const ASCII_SEPARATOR = Uint8Array.from(
 )
 
 /** One field's postings: for term `t`, papers `docs[t]` (ascending) and their counts `freqs[t]`. */
-interface Postings {
+export interface Postings {
   readonly docs: ReadonlyArray<Int32Array>
   readonly freqs: ReadonlyArray<Uint16Array>
   /** Per paper: the number of distinct words of the field, as MiniSearch counted them. */
@@ -414,8 +414,9 @@ export class SearchIndex implements Api.SearchIndex {
   constructor(
     readonly size: number,
     private readonly termIds: ReadonlyMap<string, number>,
-    private readonly termNames: ReadonlyArray<string>,
-    private readonly postings: ReadonlyArray<Postings>
+    /** Read by a corpus file (snapshot.ts), which keeps the index beside the corpus. */
+    readonly termNames: ReadonlyArray<string>,
+    readonly postings: ReadonlyArray<Postings>
   ) {}
 
   /** The terms a query term finds, with their weights: itself, then (prefix) longer terms, as MiniSearch ordered them. */

@@ -1,7 +1,10 @@
 /**
- * The cassette file's shape and the cassette's errors: data that `internal/cassette.ts` makes and
- * reads, defined here so that it never imports the public module for values; `Cassette.ts`
- * re-exports each with these docs.
+ * The cassette file's shape and the cassette's errors. A leaf module (it imports nothing of this
+ * package), so that `internal/cassette.ts`, which makes and reads them, imports them without
+ * importing `Cassette.ts`, which imports it back; `Cassette.ts` re-exports each, and users reach
+ * them there (`Cassette.CassetteMiss`).
+ *
+ * @since 1.0.0
  */
 import * as Schema from "effect/Schema"
 

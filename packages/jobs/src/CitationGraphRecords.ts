@@ -1,7 +1,11 @@
 /**
  * The records the citation-graph jobs emit: a walk's elements (`crawl`) and the related papers'
- * answer (`related`). Defined here, beside the modules that make them, so that those never import
- * `CitationGraph.ts` for values; `CitationGraph.ts` re-exports each with these docs.
+ * answer (`related`). A leaf module (it imports nothing of this package), so that the implementation
+ * that makes these records (`internal/crawl.ts`, `internal/related.ts`) imports them without
+ * importing `CitationGraph.ts`, which imports it back; `CitationGraph.ts` re-exports each, and users
+ * reach them there (`CitationGraph.Edge`).
+ *
+ * @since 1.0.0
  */
 import { Paper } from "@s2-effect/core"
 import * as Schema from "effect/Schema"

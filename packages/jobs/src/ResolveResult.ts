@@ -1,7 +1,11 @@
 /**
  * What `Resolve.references` answers for each input: {@link Found}, {@link Mismatch} or
- * {@link NotFound}, one {@link Result}. Defined here, beside `resolve.ts` which makes them, so that it
- * never imports `Resolve.ts` for values; `Resolve.ts` re-exports each with these docs.
+ * {@link NotFound}, one {@link Result}. A leaf module (it imports nothing of this package), so that
+ * the implementation that makes these records (`internal/resolve.ts`) imports them without
+ * importing `Resolve.ts`, which imports it back; `Resolve.ts` re-exports each, and users reach them
+ * there (`Resolve.Found`).
+ *
+ * @since 1.0.0
  */
 import { Paper } from "@s2-effect/core"
 import * as Schema from "effect/Schema"

@@ -1,7 +1,11 @@
 /**
  * What `Verify.references` answers: a reference's {@link Status}, the {@link Field}s that differ and
- * the {@link Verification}. Defined here, beside `verify.ts` which makes them, so that it never
- * imports `Verify.ts` for values; `Verify.ts` re-exports each with these docs.
+ * the {@link Verification}. A leaf module (it imports nothing of this package), so that the
+ * implementation that makes these records (`internal/verify.ts`) imports them without importing
+ * `Verify.ts`, which imports it back; `Verify.ts` re-exports each, and users reach them there
+ * (`Verify.Verification`).
+ *
+ * @since 1.1.0
  */
 import { Paper } from "@s2-effect/core"
 import * as Schema from "effect/Schema"

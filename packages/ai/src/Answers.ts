@@ -1,10 +1,26 @@
 /**
- * What the assistant tools answer: the bounds of their inputs and of every string in an answer, and
- * the answer schemas. Compact on purpose: chosen fields, bounded counts, every string from the
- * server cut to a bound, no object keyed by server data.
+ * What the assistant tools answer: the bounds of their inputs, and the answer schemas. Compact on
+ * purpose: chosen fields, bounded counts, every string from the server cut to a bound, no object
+ * keyed by server data. A leaf module (it imports only `internal/answerParts.ts` of this package),
+ * so that the handlers that make these answers import them without importing `AssistantTools.ts`,
+ * which imports them back; `AssistantTools.ts` re-exports each, and users reach them there
+ * (`AssistantTools.PaperSummary`).
+ *
+ * @since 1.0.0
  */
 import { Resolve } from "@s2-effect/jobs"
 import * as Schema from "effect/Schema"
+import {
+  AnswerBudget,
+  Bounded,
+  bounds,
+  Count,
+  optional,
+  page,
+  pagedHere,
+  paperSummaryFields,
+  TimeBudget
+} from "./internal/answerParts.js"
 
 /**
  * The bounds of the tools' inputs: results per call, ids per lookup, lines per reference list,
@@ -22,41 +38,6 @@ export const limits = {
   perNode: 20,
   nodes: 200
 } as const
-
-/** The longest string of each kind an answer carries (UTF-16 units; longer ones end in "…"). */
-export const bounds = {
-  id: 200,
-  title: 300,
-  venue: 120,
-  name: 100,
-  url: 500,
-  abstract: 1500,
-  tldr: 500,
-  journal: 200,
-  snippet: 1000,
-  line: 500,
-  message: 300
-} as const
-
-export const Bounded = (max: number) => Schema.String.check(Schema.isMaxLength(max))
-export const optional: typeof Schema.optionalKey = Schema.optionalKey
-export const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
-
-export const paperSummaryFields = {
-  paperId: Bounded(bounds.id),
-  title: Bounded(bounds.title),
-  year: optional(Schema.Int),
-  venue: optional(Bounded(bounds.venue)),
-  authors: Schema.Array(Bounded(bounds.name)).check(Schema.isMaxLength(5)).annotate({
-    description: "The first five authors' names"
-  }),
-  authorCount: Count,
-  citationCount: optional(Count),
-  doi: optional(Bounded(bounds.id)),
-  arxiv: optional(Bounded(bounds.id)),
-  openAccessPdf: optional(Bounded(bounds.url)),
-  url: optional(Bounded(bounds.url))
-}
 
 /**
  * A paper in a list: `paperId`, `title` (≤ 300 characters), `year?`, `venue?`, `authors` (the
@@ -120,24 +101,6 @@ export const AuthorSummary = Schema.Struct({
  * @since 1.0.0
  */
 export type AuthorSummary = typeof AuthorSummary.Type
-
-/**
- * Present when an answer was cut to fit the answer budget (its text within so many characters, cut
- * at a record boundary): that budget, in characters. The answer says how to continue (`next`).
- */
-export const AnswerBudget = optional(
-  Count.annotate({ description: "The answer budget the answer was cut at, in characters" })
-)
-
-/**
- * A page of a list: its records, where it starts, the offset of the next page when there is one,
- * and the answer budget when it cut the page (then `next` is the first record not shown).
- */
-const page = <F extends Schema.Struct.Fields>(fields: F) =>
-  Schema.Struct({ ...fields, offset: Count, next: optional(Count), answerBudgetChars: AnswerBudget })
-
-/** A list paged by the tool (recommendations, passages, related papers): `offset` and `next` when not the first page or cut. */
-const pagedHere = { offset: optional(Count), next: optional(Count), answerBudgetChars: AnswerBudget }
 
 /**
  * The answer of `search_papers`: `{ total, offset, next?, papers }`.
@@ -306,9 +269,6 @@ export const ResolvedReference = Schema.Struct({
  * @since 1.0.0
  */
 export type ResolvedReference = typeof ResolvedReference.Type
-
-/** Present when a call stopped at its time budget: the budget, in seconds. */
-export const TimeBudget = optional(Count.annotate({ description: "The time budget the call stopped at, in seconds" }))
 
 /**
  * The answer of `resolve_references`: `{ found, notFound, notTried?, timeBudgetSeconds?,

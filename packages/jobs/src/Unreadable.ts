@@ -1,3 +1,10 @@
+/**
+ * The failure of reading a reference list ({@link Unreadable}). A leaf module, so that the readers
+ * (`internal/read.ts`, `internal/decode.ts`) make it without importing `Verify.ts`, which imports
+ * them back; `Verify.ts` re-exports it, and users reach it there (`Verify.Unreadable`).
+ *
+ * @since 1.2.0
+ */
 import * as Schema from "effect/Schema"
 
 /**
