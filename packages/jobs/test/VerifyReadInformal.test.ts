@@ -106,6 +106,12 @@ describe("Verify.read: informal lines", () => {
     expect(read.map(([text]) => fieldsOf(text))).toEqual(read.map(([, fields]) => fields))
   })
 
+  it("a formatted reference among informal lines is read as one", () => {
+    const [, apa] = inputsOf("Attention is all you need. Vaswani 2017\nVaswani, A. (2017). Attention is all you need.")
+    expect(typeof apa === "object" && "fields" in apa ? { ...apa.fields } : apa)
+      .toEqual({ author: "Vaswani, A", title: "Attention is all you need", year: "2017" })
+  })
+
   it("a line that is a title stays a title", () => {
     expect(titles.map(inputsOf)).toEqual(titles.map((text) => [{ key: "1", text }]))
   })

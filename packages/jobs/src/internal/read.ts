@@ -10,7 +10,7 @@ import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
 import { cslItems, readCsl } from "./readCsl.js"
 import { entry } from "./readFields.js"
-import { cut, invertedName, maxLength, maxLines, readFormatted } from "./readFormatted.js"
+import { cut, invertedName, maxLength, maxLines, parseReference, readFormatted } from "./readFormatted.js"
 import { informal, readInformal } from "./readInformal.js"
 import { nameLetter } from "./readNames.js"
 import { looksLikeRis, readRis } from "./readRis.js"
@@ -62,7 +62,8 @@ const readLines = (text: string): ReadonlyArray<ReferenceInput.Line | ReferenceI
     const key = String(i + 1)
     const r = PaperId.recognise(line)
     if (r._tag === "Id") return [{ key, text: r.id }]
-    const fields = readInformal(line)
+    // A line of a mixed list that reads as a formatted reference is read as one.
+    const fields = readInformal(line) ?? (referenceLike(line) ? parseReference(line, informal) : undefined)
     return [fields === undefined ? { key, text: line } : { ...entry(key, fields, i + 1), format: "lines" }]
   })
 
