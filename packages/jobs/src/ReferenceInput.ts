@@ -61,6 +61,14 @@ export interface Entry {
   readonly line?: number | undefined
   readonly problem?: string | undefined
   readonly warnings?: ReadonlyArray<string> | undefined
+  /**
+   * The form `Verify.read` read the entry from (absent for an entry made otherwise, as a .bib
+   * entry). An author list read from a formatted reference or a line may name the first author
+   * alone, as people cite a paper ("Vaswani 2017"); a .bib, RIS or CSL-JSON list is the whole list.
+   *
+   * @since 1.3.0
+   */
+  readonly format?: "bibtex" | "ris" | "csl-json" | "formatted" | "lines" | undefined
 }
 
 /**

@@ -6,7 +6,8 @@
  * recordings are absent.
  * argv: [recordingsDir] [seed]
  * `BENCH_ACCURACY_STYLES=heldout`: the set written in the held-out styles (accuracy/heldOut.ts)
- * instead of the main ones: how far the reader's rules carry to styles they were not tuned on.
+ * instead of the main ones: how far the reader's rules carry to styles they were not tuned on;
+ * `=informal`: written as people type a reference on one line (accuracy/informal.ts).
  * `BENCH_ACCURACY_MISSES=<file>`: also writes there, one JSON line each, every real reference
  * flagged and every bad one verified, with its text, the fields read and each input's verdict,
  * differences and notes: what to read when a figure moves.
@@ -21,6 +22,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { defaults, generate } from "../accuracy/generate.js"
 import { heldOutStyles } from "../accuracy/heldOut.js"
+import { informalStyles } from "../accuracy/informal.js"
 import { caseKey, inputsOf, isRead, readerName } from "../accuracy/inputs.js"
 import { loadPapers, recordingsDir } from "../accuracy/papers.js"
 import { score } from "../accuracy/score.js"
@@ -34,7 +36,8 @@ const dir = dirArg === undefined || dirArg === "" ? recordingsDir(Path.resolve(i
 const main = async () => {
   const papers = loadPapers(dir)
   if (papers === undefined) return { skipped: `no recordings at ${dir}` }
-  const styleSet = process.env.BENCH_ACCURACY_STYLES === "heldout" ? heldOutStyles : styles
+  const chosen = process.env.BENCH_ACCURACY_STYLES
+  const styleSet = chosen === "heldout" ? heldOutStyles : chosen === "informal" ? informalStyles : styles
   const cases = generate(
     papers,
     { ...defaults, seed: seedArg === undefined ? defaults.seed : Number(seedArg) },

@@ -9,7 +9,9 @@ import { type Unreadable, unreadable } from "../Unreadable.js"
 import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
 import { cslItems, readCsl } from "./readCsl.js"
-import { cut, invertedName, maxLength, maxLines, readFormatted } from "./readFormatted.js"
+import { entry } from "./readFields.js"
+import { cut, invertedName, maxLength, maxLines, parseReference, readFormatted } from "./readFormatted.js"
+import { informal, readInformal } from "./readInformal.js"
 import { nameLetter } from "./readNames.js"
 import { looksLikeRis, readRis } from "./readRis.js"
 import { brokenWhy } from "./resolve.js"
@@ -49,13 +51,20 @@ export const fromBibtex = (text: string): ReadonlyArray<ReferenceInput.Entry> =>
 /** A line that starts a BibTeX entry, anywhere in the text (Mendeley's export starts with prose). */
 const bibtexEntry = /^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]/m
 
-/** The lines of a list: ids in the API's spelling, anything else as written; blank and `#` lines skipped. */
-const readLines = (text: string): ReadonlyArray<ReferenceInput.Line> =>
-  text.split(/\r\n|\r|\n/).flatMap((raw, i) => {
+/**
+ * The lines of a list: ids in the API's spelling, a reference written informally as the entry
+ * `readInformal` reads, anything else as written (a title); blank and `#` lines skipped.
+ */
+const readLines = (text: string): ReadonlyArray<ReferenceInput.Line | ReferenceInput.Entry> =>
+  text.split(/\r\n|\r|\n/).flatMap((raw, i): ReadonlyArray<ReferenceInput.Line | ReferenceInput.Entry> => {
     const line = raw.trim()
     if (line.length === 0 || line.startsWith("#")) return []
+    const key = String(i + 1)
     const r = PaperId.recognise(line)
-    return [{ key: String(i + 1), text: r._tag === "Id" ? r.id : line }]
+    if (r._tag === "Id") return [{ key, text: r.id }]
+    // A line of a mixed list that reads as a formatted reference is read as one.
+    const fields = readInformal(line) ?? (referenceLike(line) ? parseReference(line, informal) : undefined)
+    return [fields === undefined ? { key, text: line } : { ...entry(key, fields, i + 1), format: "lines" }]
   })
 
 /** Signs that a piece of text is a formatted reference rather than a title. */
@@ -143,7 +152,12 @@ export const read = (input: string): Result.Result<Verify.ReadResult, Unreadable
       )
   }
   if (looksLikeRis(text)) return Result.succeed({ format: "ris", inputs: readRis(text) })
-  if (formatted(text)) return Result.succeed({ format: "formatted", inputs: readFormatted(text) })
+  if (formatted(text)) {
+    return Result.succeed({
+      format: "formatted",
+      inputs: readFormatted(text, informal).map((e): ReferenceInput.Entry => ({ ...e, format: "formatted" }))
+    })
+  }
   const lines = readLines(text)
   return lines.length > 0
     ? Result.succeed({ format: "lines", inputs: lines })

@@ -164,7 +164,7 @@ const idLabels = [
 ]
 
 /** The ids of a reference into `fields`, and its text without them or the words that named them. */
-const takeIds = (text: string, fields: Fields): string => {
+export const takeIds = (text: string, fields: Fields): string => {
   const kept = text.split(/\s+/).filter((word) => {
     const bare = word.replace(/^[(<[]+/, "").replace(/[)>\].,;]+$/, "")
     const id = /^abs\/(\d{4}\.\d{4,5})/.exec(bare)
@@ -191,7 +191,7 @@ const firstSentence = (text: string): readonly [string, string] => {
  * A title's sentence and the rest: after a question ("Is attention all you need? A study."), the
  * next sentence is its subtitle when more follows it, and the venue when nothing does.
  */
-const sentence = (text: string): readonly [string, string] => {
+export const sentence = (text: string): readonly [string, string] => {
   const [first, rest] = firstSentence(text)
   if (rest.length === 0) return [first, rest]
   const [sub, after] = firstSentence(rest)
@@ -356,7 +356,7 @@ const balancedQuote = (text: string, from: number): number => {
 }
 
 /** Words that name a venue: a piece after a comma that holds one starts the venue. */
-const venueWord =
+export const venueWord =
   /\b(?:journal|proceedings|proc\.|transactions|trans\.|conference|conf\.|symposium|workshop|annals|bulletin|magazine|letters|arxiv|ieee|acm)\b/i
 
 /**
@@ -463,7 +463,7 @@ const venueEnd =
   /(?:[,.;:]\s*|\s+)(?=vol\b|vol\.|volume\b|no\.|pp?\.|pages\b|\(|edited\b|eds?\.)|(?:[,;:]|(?<!\d)\.)\s*(?=\d)|\s+(?=\d+\s*(?:[,;:(]|\.(?!\d)|$))|[,;]\s*(?=\p{Lu}[\p{L}]+,\s*\p{Lu}{2}\b)/iu
 
 /** The venue and its numbers from what follows the title. */
-const tail = (rest: string, fields: Fields): void => {
+export const tail = (rest: string, fields: Fields): void => {
   for (const pattern of numbers) {
     const g = pattern.exec(rest)?.groups
     if (g === undefined) continue
@@ -481,13 +481,19 @@ const tail = (rest: string, fields: Fields): void => {
   if (/\p{L}{2}/u.test(venue)) putVenue(fields, venue, book !== null || inBook.test(venue))
 }
 
+/**
+ * Reads a reference's text (its ids taken out) that none of the {@link layouts} fits into `fields`,
+ * and says whether it could: the informal reader's layouts ("Title - Vaswani et al., 2017").
+ */
+export type Fallback = (body: string, fields: Fields) => boolean
+
 /** One formatted reference into an entry's fields. */
-export const parseReference = (text: string): Fields => {
+export const parseReference = (text: string, fallback: Fallback = () => false): Fields => {
   const fields = newFields()
   const body = takeIds(text.replace(numbering, ""), fields)
   const head = layouts.reduce<Head | undefined>((found, layout) => found ?? layout(body), undefined)
   if (head === undefined) {
-    put(fields, "title", body.replace(/[.\s]+$/, ""))
+    if (!fallback(body.replace(/[.\s]+$/, ""), fields)) put(fields, "title", body.replace(/[.\s]+$/, ""))
     return fields
   }
   const listed = names(head.authors)
@@ -502,11 +508,11 @@ export const parseReference = (text: string): Fields => {
   return fields
 }
 
-/** The references of a formatted list, keyed by their number, else by their first line. */
-export const readFormatted = (text: string): ReadonlyArray<ReferenceInput.Entry> =>
+/** The references of a formatted list, keyed by their number, else by their first line; `fallback` reads one no layout fits. */
+export const readFormatted = (text: string, fallback?: Fallback): ReadonlyArray<ReferenceInput.Entry> =>
   cut(text).map((c) => {
     const key = String(c.number ?? c.line)
-    if (c.lines <= maxLines && c.text.length <= maxLength) return entry(key, parseReference(c.text), c.line)
+    if (c.lines <= maxLines && c.text.length <= maxLength) return entry(key, parseReference(c.text, fallback), c.line)
     const problem = `${c.text.length} characters on ${c.lines} line(s): longer than any reference, not read`
     return { key, fields: newFields(), line: c.line, problem }
   })

@@ -116,7 +116,9 @@ const askOf = (input: ReferenceInput.ReferenceInput, position: number): Ask => {
   }
   // The entry's ids, read once, passed on as ids; else its title, as a title.
   const ids = bibtex.idsOf(input.fields)
-  const given = givenOfFields(input.fields, ids)
+  const read = givenOfFields(input.fields, ids)
+  // A formatted reference or a line may cite a paper by its first author alone ("Vaswani 2017").
+  const given = input.format === "formatted" || input.format === "lines" ? { ...read, firstAlone: true } : read
   const titles = titlePairs(given.title ?? "")
   const id = ids.doi ?? ids.arxiv
   const first = id !== undefined

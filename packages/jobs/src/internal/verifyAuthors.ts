@@ -202,3 +202,11 @@ export const compareAuthors = (entry: AuthorList, record: ReadonlyArray<Name>): 
   }
   return problems
 }
+
+/**
+ * Whether an entry names the paper's first author alone, no "et al." after it, for a paper of more
+ * authors: how people cite a paper in passing ("Vaswani 2017"), the others left unsaid, not said
+ * to be none. A list of two names or more is written out, and is compared name by name.
+ */
+export const firstAuthorAlone = (entry: AuthorList, record: ReadonlyArray<Name>): boolean =>
+  entry.names.length === 1 && !entry.others && record.length > 1 && compareName(entry.names[0]!, record[0]!) === "same"

@@ -8,7 +8,15 @@ import { idsOf, plain } from "./bibtex.js"
 import { withoutDoiPrefix } from "./ids.js"
 import { stopWords } from "./text.js"
 import * as TitleMatch from "./titleMatch.js"
-import { type AuthorList, authorList, compareAuthors, displayName, familyIn, words } from "./verifyAuthors.js"
+import {
+  type AuthorList,
+  authorList,
+  compareAuthors,
+  displayName,
+  familyIn,
+  firstAuthorAlone,
+  words
+} from "./verifyAuthors.js"
 
 /** A field of a reference that a paper can disagree with (see `Verify.Field`). */
 export type Field = "title" | "year" | "authors" | "venue" | "doi" | "eprint"
@@ -19,6 +27,11 @@ export interface Given {
   readonly year?: number
   /** The authors as a list (see `verifyAuthors.ts`). */
   readonly authors?: AuthorList
+  /**
+   * Whether a list of one name may cite the paper by its first author alone, the others left
+   * unsaid (a formatted reference or a line, "Vaswani 2017"); a .bib, RIS or CSL-JSON list is whole.
+   */
+  readonly firstAlone?: boolean
   readonly venue?: string
   /** Lower case, without `https://doi.org/` or `doi:`. */
   readonly doi?: string
@@ -393,7 +406,9 @@ const compareRest = (given: Given, paper: Paper, today: number, differs: Array<D
   const names = authorNames(paper)
   if (given.authors !== undefined && names.length > 0) {
     const record = names.flatMap((n) => displayName(n) ?? [])
-    const problems = compareAuthors(given.authors, record)
+    const alone = given.firstAlone === true && firstAuthorAlone(given.authors, record)
+    const problems = alone ? [] : compareAuthors(given.authors, record)
+    if (alone) notes.push(`only the first author is named; the paper has ${record.length}`)
     if (problems.length > 0) {
       differs.push({
         field: "authors",
@@ -470,9 +485,13 @@ export const compare = (
     const relation = titles.relation(paperTitle)
     const agree = !differs.some((d) => d.field === "authors" || d.field === "year")
     const byTitle = given.authors !== undefined && given.year !== undefined
-    if (relation === "subtitle" && agree && byTitle) {
+    // The entry's own DOI or arXiv id naming the paper shows it as well as its authors and year do.
+    const byId = lookup.named && lookup.id !== undefined
+    if (relation === "subtitle" && agree && (byTitle || byId)) {
       notes.push(
-        `the paper's title is ${JSON.stringify(paperTitle)}: a subtitle added or dropped; authors and year agree`
+        `the paper's title is ${JSON.stringify(paperTitle)}: a subtitle added or dropped; ${
+          byTitle ? "authors and year agree" : `its ${lookup.id === "doi" ? "DOI" : "arXiv id"} names the paper`
+        }`
       )
     } else if (relation !== "same") {
       differs.unshift(
