@@ -78,7 +78,11 @@ describe("s2 verify", () => {
     const rows = ran.stdout.trimEnd().split("\n")
     expect(rows.slice(2, -1).map((r) => r.split(/\s{2,}/).slice(0, 3))).toEqual([
       ["turing50", "verified", "Computing Machinery and Intelligence (1950)"],
-      ["ammar18", "verified", expect.stringMatching(/^Construction of the Literature Graph in Semantic Sch… \(2018\)$/)],
+      [
+        "ammar18",
+        "verified",
+        expect.stringMatching(/^Construction of the Literature Graph in Semantic Sch… \(2018\)$/)
+      ],
       ["vaswani17", "mismatch: year", "Attention Is All You Need (2017)"],
       ["doe21", "not found", expect.stringMatching(/^nearest \(0\.\d\d\): On the reinforcement learning/)]
     ])
