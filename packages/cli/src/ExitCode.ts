@@ -292,7 +292,11 @@ const refusedLine = (error: Refusal, context: ErrorContext, after: string): Line
         "fix the option or the environment variable (see --help)"
       )
     case "ObjectNotFound":
-      return line(`${error.message}${where(error)}`, "check the id or the query")
+      // The command's words name the id already: the server's "Paper with id X not found" would say it twice.
+      return line(
+        error.request === undefined ? `${error.message}${where(error)}` : `not found (${error.request})`,
+        "check the id or the query"
+      )
     case "Forbidden":
       // The file host never sees the key: its 403 is about the pre-signed link, which the error says.
       if (error.responder === "fileHost") {

@@ -203,6 +203,16 @@ describe("small things a first run shows", () => {
     )
     fs.rmSync(dir, { recursive: true, force: true })
   }, T)
+  it("a paper the server does not know names its id once: the command's words, then the exchange", async () => {
+    const ran = await s2(["paper", "DOI:10.1234/no-such-paper", "--emulator"])
+    expect(ran.code).toBe(3)
+    expect(ran.stderr).toMatch(
+      /^s2: paper DOI:10\.1234\/no-such-paper failed: not found \(HTTP 404 from GET https:\/\//
+    )
+    // The id appears in the command's words and in the request's URL, not a third time from the server's text.
+    expect(ran.stderr.split("no-such-paper").length - 1).toBe(2)
+    expect(ran.stderr.trimEnd().endsWith("check the id or the query")).toBe(true)
+  }, T)
 })
 
 describe("s2 --help", () => {
