@@ -378,9 +378,10 @@ try {
   // pnpm 11+ keeps registries in its global auth.ini; npm reads the same setting from the environment.
   fs.writeFileSync(path.join(xdg, "pnpm", "auth.ini"), `@s2-effect:registry=${registry.url}\n`)
   fs.symlinkSync(repoRoot, clone)
-  // For the lines that install no emulator: the clone's built one.
+  // For the lines that install no emulator: the clone's own, from its sources (its built bin
+  // imports the workspace's @s2-effect/core, whose workspace exports are the TypeScript sources).
   sharedEmulator = await startEmulator(
-    [process.execPath, path.join(repoRoot, "packages/testing/bin/s2-emulator.dist.mjs")],
+    [process.execPath, path.join(repoRoot, "packages/testing/bin/s2-emulator.mjs")],
     repoRoot
   )
   const trees = treesOf(variants)

@@ -26,7 +26,8 @@ const USAGE = `${USAGE_LINE}\n` +
   "  --lazy-index    build the relevance-search index on the first search, not at start\n" +
   "  --rate-limit N/s  requests per second per API key; more get 429 with Retry-After (default: none)\n" +
   "  --log-requests  one line per request on stderr: method, path?query (key redacted), status, ms\n" +
-  "  --no-cache      neither read nor write the corpus file in S2_EMULATOR_CACHE or ~/.cache/s2-effect/emulator\n" +
+  "  --no-cache      neither read nor write the corpus file (in S2_EMULATOR_CACHE, else\n" +
+  "                  ~/.cache/s2-effect/emulator)\n" +
   "request counts: GET /__emulator/requests (JSON; DELETE resets)"
 
 const OPTIONS = {
