@@ -19,134 +19,35 @@ import * as Schema from "effect/Schema"
 import type * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaTransformation from "effect/SchemaTransformation"
+import {
+  type Compilation,
+  type Decode,
+  type Excess,
+  fail,
+  hasOwn,
+  intCheck,
+  keepWire,
+  maxDepth,
+  missing,
+  nestsDeeper,
+  passes,
+  primitiveTypes,
+  type Property,
+  tooDeep,
+  wireOf,
+  withheld,
+  withhold,
+  withoutProto,
+  withoutReserved
+} from "./decodeParts.js"
+import { specialise } from "./decodeSpecialise.js"
 import * as InPlace from "./inPlace.js"
 
-/** Returns the decoded value, `fail` when the input is not accepted, `missing` for an absent key. */
-type Decode = (input: unknown) => unknown
-
-/** The sentinel for "not accepted": distinct from every JSON value, `undefined` included. */
-const fail: unique symbol = Symbol.for("@s2-effect/core/decode/fail")
-
-/** The input of a property whose key is absent (a decoding default may fill it in). */
-const missing: unique symbol = Symbol.for("@s2-effect/core/decode/missing")
-
-/**
- * What unknown keys become: kept (`"preserve"`, the API's records, whose `raw` shows every field
- * the server sent), dropped (`"ignore"`, Schema's default, for a caller's own schema), or refused
- * (`"error"`, as Schema's `onExcessProperty: "error"`).
- */
-export type Excess = "preserve" | "ignore" | "error"
-
-/** One compilation: the decoders built so far, and how unknown keys are treated. */
-interface Compilation {
-  readonly memo: Map<SchemaAST.AST, Decode>
-  /** What the filters of the schema are run with (Schema's own filters read the options). */
-  readonly options: SchemaAST.ParseOptions
-  readonly excess: Excess
-}
-
-const hasOwn = Object.prototype.hasOwnProperty
-
-/**
- * How deep a value may nest: records within records (a paper's authors' papers' authors…) and the
- * values of unknown fields, each counted from where it starts. Real records nest a few levels; a
- * hostile server can nest thousands, which no recursive printer (`JSON.stringify`) survives. The
- * walk declines deeper input, and the transport then names it (`DecodeError`, reason `"depth"`).
- */
-export const maxDepth = 100
+export { maxDepth, nestsDeeper, wireOf }
+export type { Excess }
 
 /** Records being decoded, outermost included: bounded by {@link maxDepth}. */
 let recordDepth = 0
-
-/**
- * Counts each struct the walk built without some of the wire's keys: a record's field named like
- * one of its members (`raw`, `keys`, `toString`…) or a `"__proto__"`. A record whose walk moved
- * this count keeps the wire object as its `raw` (see {@link wireOf}).
- */
-let withheld = 0
-const withhold = () => {
-  withheld++
-}
-
-/** The wire object of each record that is not it (see {@link withheld}). */
-const wires = new WeakMap<object, object>()
-
-/**
- * The JSON a record came from when the record is not that object itself (it withholds some of the
- * wire's keys, or holds a record that does); `undefined` for the usual record, which is its JSON.
- */
-export const wireOf = (record: object): object | undefined => wires.get(record)
-
-/** What `JSON.stringify` writes of a record that withholds keys: its whole wire JSON. */
-function wireJson(this: object): object {
-  return wires.get(this) ?? this
-}
-
-const keepWire = (record: object, wire: object) => {
-  wires.set(record, wire)
-  Object.defineProperty(record, "toJSON", { value: wireJson, writable: true, configurable: true, enumerable: false })
-}
-
-/**
- * Whether a JSON value nests deeper than `max` (walked without recursion: the value may nest
- * deeply enough to overflow the stack of any recursive walk).
- */
-export const nestsDeeper = (json: unknown, max: number): boolean => {
-  if (typeof json !== "object" || json === null) return false
-  const stack: Array<unknown> = [json]
-  const depths: Array<number> = [0]
-  while (stack.length > 0) {
-    const value = stack.pop() as object
-    const depth = depths.pop()!
-    if (depth >= max) return true
-    for (const name in value) {
-      const child: unknown = (value as Record<string, unknown>)[name]
-      if (typeof child === "object" && child !== null && hasOwn.call(value, name)) {
-        stack.push(child)
-        depths.push(depth + 1)
-      }
-    }
-  }
-  return false
-}
-
-/** An unknown field's value, kept as it is unless it nests too deeply. */
-const tooDeep = (value: unknown): boolean => typeof value === "object" && value !== null && nestsDeeper(value, maxDepth)
-
-/** A copy of a record's fields without the names its members have (`reserved`). */
-const withoutReserved = (fields: object, reserved: ReadonlySet<string>): Record<string, unknown> => {
-  const out: Record<string, unknown> = {}
-  for (const name in fields) {
-    // `reserved` holds "__proto__", so each assignment here sets a plain property.
-    if (hasOwn.call(fields, name) && !reserved.has(name)) out[name] = (fields as Record<string, unknown>)[name]
-  }
-  withhold()
-  return out
-}
-
-/** A copy of a struct without its own `"__proto__"` key (JSON.parse's data, never a prototype). */
-const withoutProto = (fields: object, out: Record<string, unknown> | undefined): Record<string, unknown> => {
-  const copy = out ?? { ...fields }
-  delete copy["__proto__"]
-  withhold()
-  return copy
-}
-
-/** The checks of JSON's primitive types, by node: tested inline rather than through a call. */
-const primitiveTypes: Partial<Record<SchemaAST.AST["_tag"], string>> = {
-  String: "string",
-  Number: "number",
-  Boolean: "boolean"
-}
-
-/** The filter of `Schema.Int`, checked inline as `Number.isSafeInteger` (what it runs). */
-const intCheck = Schema.Int.ast.checks?.[0]
-
-/** Whether every check accepts the value (Schema runs them the same way, with the same options). */
-const passes = (checks: ReadonlyArray<SchemaAST.Check<unknown>>, value: unknown, ast: SchemaAST.AST, c: Compilation) =>
-  checks.every((check): boolean =>
-    check._tag === "FilterGroup" ? passes(check.checks, value, ast, c) : check.run(value, ast, c.options) === undefined
-  )
 
 /** The node with its checks: the node's own decoder, then its filters on what it gave. */
 const compileAst = (ast: SchemaAST.AST, c: Compilation): Decode | undefined => {
@@ -306,15 +207,6 @@ const settle = (effect: Effect.Effect<unknown, unknown, unknown>): unknown => {
     ? effect
     : Effect.runSyncExit(effect as Effect.Effect<unknown, unknown>)
   return Exit.isSuccess(exit) ? exit.value : fail
-}
-
-/** A property: its name, its decoder, and what an absent key means. */
-interface Property {
-  readonly name: string
-  readonly decode: Decode
-  /** `required`: absent is refused; `optional`: absent stays absent; `filled`: the decoder decides. */
-  readonly absent: "required" | "optional" | "filled"
-  readonly type: SchemaAST.AST
 }
 
 /** A property whose encoding starts from an optional key: an absent key may decode to a default. */
@@ -481,116 +373,6 @@ const walkShared = (
   if (withDefaults === fail) return fail
   const fields = withDefaults ?? u
   return hide && reserved !== undefined ? withoutReserved(fields, reserved) : fields
-}
-
-/**
- * A JavaScript condition on `v` that holds exactly when the node accepts `v` unchanged, for the
- * nodes that never build anything (primitives, literals, their unions and filters); else
- * `undefined`. Filters other than `Int`'s are called through `r`, the list they are added to.
- */
-const condition = (
-  ast: SchemaAST.AST,
-  refinements: Array<(u: unknown) => boolean>,
-  c: Compilation
-): string | undefined => {
-  if (ast.encoding !== undefined) return undefined
-  const base = baseCondition(ast, refinements, c)
-  const checks = ast.checks
-  if (base === undefined || checks === undefined) return base
-  if (checks.length === 1 && checks[0] === intCheck) return `(${base} && Number.isSafeInteger(v))`
-  refinements.push((u) => passes(checks, u, ast, c))
-  return `(${base} && r[${refinements.length - 1}](v))`
-}
-
-const baseCondition = (
-  ast: SchemaAST.AST,
-  refinements: Array<(u: unknown) => boolean>,
-  c: Compilation
-): string | undefined => {
-  switch (ast._tag) {
-    case "String":
-    case "Number":
-    case "Boolean":
-      return `typeof v === "${primitiveTypes[ast._tag]}"`
-    case "Null":
-      return "v === null"
-    case "Undefined":
-      return "v === undefined"
-    case "Unknown":
-    case "Any":
-      return "true"
-    case "Literal":
-      // JSON's own literals only: JSON.stringify would write NaN or Infinity as `null`.
-      return typeof ast.literal === "bigint" || (typeof ast.literal === "number" && !Number.isFinite(ast.literal))
-        ? undefined
-        : `v === ${JSON.stringify(ast.literal)}`
-    case "Union": {
-      if (ast.options?.mode === "oneOf" || ast.encodingChecks !== undefined) return undefined
-      const members = ast.types.map((member) => condition(member, refinements, c))
-      return members.every((m) => m !== undefined) ? `(${members.join(" || ")})` : undefined
-    }
-    default:
-      return undefined
-  }
-}
-
-/**
- * The walk of a struct that keeps unknown keys and builds no copy, written out as JavaScript for
- * its properties: a `switch` on the key and the type checks inline, where the general walk looks
- * each key up and calls a function per value (two thirds of a bulk page's decoding). `undefined`
- * where code cannot be generated (a Content-Security-Policy without 'unsafe-eval'); the general
- * walk then does the same work.
- */
-const specialise = (
-  props: ReadonlyArray<Property>,
-  required: ReadonlyArray<string>,
-  c: Compilation,
-  reserved: ReadonlySet<string> | undefined
-): Decode | undefined => {
-  const refinements: Array<(u: unknown) => boolean> = []
-  const decoders: Array<Decode> = []
-  const cases = props.map(({ decode, name, type }) => {
-    const key = JSON.stringify(name)
-    const inline = condition(type, refinements, c)
-    if (inline !== undefined) return `case ${key}: { const v = u[${key}]; if (!(${inline})) return fail; continue }`
-    decoders.push(decode)
-    return `case ${key}: { const v = u[${key}]; const w = d[${decoders.length - 1}](v); if (w === fail) return fail; ` +
-      `if (w !== v) { out ??= { ...u }; if (w === missing) delete out[${key}]; else out[${key}] = w } continue }`
-  })
-  // Withheld: a record's keys named like its members, and "__proto__" (an assignment of it, as in
-  // a copy, would set a prototype); other unknown keys are kept unless they nest too deeply.
-  const withheld = reserved === undefined
-    ? `case "__proto__": out = dropProto(u, out); continue`
-    : `${[...reserved].map((name) => `case ${JSON.stringify(name)}:`).join(" ")} hide = true; continue`
-  const body = `return (u) => {
-    if (typeof u !== "object" || u === null || Array.isArray(u)) return fail
-    ${required.map((name) => `if (!hasOwn.call(u, ${JSON.stringify(name)})) return fail`).join("\n")}
-    let out
-    let hide = false
-    for (const name in u) {
-      if (!hasOwn.call(u, name)) continue
-      switch (name) {
-        ${cases.join("\n")}
-        ${withheld}
-        default: { const v = u[name]; if (typeof v === "object" && v !== null && tooDeep(v)) return fail }
-      }
-    }
-    return hide ? strip(out ?? u) : out ?? u
-  }`
-  try {
-    return new Function("fail", "missing", "hasOwn", "d", "r", "tooDeep", "dropProto", "strip", body)(
-      fail,
-      missing,
-      hasOwn,
-      decoders,
-      refinements,
-      tooDeep,
-      withoutProto,
-      (fields: object) => withoutReserved(fields, reserved!)
-    ) as Decode
-  } catch {
-    return undefined
-  }
 }
 
 /** A getter of a transformation, run synchronously: the decoded value, `missing`, or `fail`. */
