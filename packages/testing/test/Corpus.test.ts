@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "@effect/vitest"
 import * as fc from "fast-check"
 import { Corpus } from "../src/index.js"
 import { EmulatorCore } from "../src/internal/core.js"
+import { drawnAuthors, paperColumns, paperCore } from "../src/internal/corpus/generate.js"
 import { SearchIndexBuilder } from "../src/internal/corpus/searchIndex.js"
 import { parseFields } from "../src/internal/fields.js"
 import { paperJson } from "../src/internal/serialize.js"
@@ -73,6 +74,32 @@ describe("Corpus", () => {
     const years = c.papers.map((p) => p.year)
     expect(Math.min(...years)).toBeLessThan(1950)
     expect(Math.max(...years)).toBe(2025)
+  })
+
+  it("a build draws each paper's date and authors as the paper made when read has them", () => {
+    // Issue 47 point 4: a build makes no paper (it draws what the graph and the authors' tables
+    // need, see `paperColumns`); the papers are made when read. Both must take the same draws.
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 0, max: 100_000 }), (seed, i) => {
+        const authorCount = 1 + (i % 5000)
+        const dates = new Int32Array(i + 1)
+        const n = paperColumns(seed, i, authorCount, dates)
+        const paper = paperCore(seed, i, 200_000, authorCount, "stored")
+        expect(Array.from(drawnAuthors.subarray(0, n))).toEqual(paper.authors)
+        const [y, m, d] = (paper.publicationDate ?? `${paper.year}-01-01`).split("-").map(Number)
+        expect(dates[i]).toBe(y! * 10000 + m! * 100 + d!)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("papers and authors are made when first read, once", () => {
+    const c = Corpus.make({ seed: 4, size: 500 })
+    expect(c.paper(17)).toBe(c.paper(17))
+    expect(c.papers[17]).toBe(c.paper(17))
+    expect(c.author(3)).toBe(c.authors[3])
+    expect(c.papers.map((p) => p.index)).toEqual(Array.from({ length: 500 }, (_, i) => i))
+    expect(c.authors.map((a) => a.index)).toEqual(Array.from({ length: c.authorCount }, (_, j) => j))
   })
 
   it("virtual papers are pure functions of (seed, index)", () => {

@@ -3,14 +3,14 @@ import MiniSearch from "minisearch"
 import type * as Api from "../../Corpus.js"
 import { externalKey, isAuthorId, parsePaperRef } from "../ids.js"
 import { hashString } from "../prng.js"
+import { authorCore, authorIdOf, indexOfAuthorId } from "./authors.js"
 import {
   type AuthorCore,
-  authorCore,
-  authorIdOf,
   corpusIdOf,
-  indexOfAuthorId,
+  drawnAuthors,
   indexOfCorpusId,
   indexOfPaperIdPrefix,
+  paperColumns,
   type PaperCore,
   paperCore,
   paperIdOf,
@@ -39,9 +39,15 @@ export class CorpusImpl implements Api.Corpus {
   readonly universe: number
   readonly authorCount: number
   readonly openWorld: boolean
-  readonly papers: ReadonlyArray<PaperCore>
-  readonly authors: ReadonlyArray<AuthorCore>
   readonly graph: Graph
+  /**
+   * Papers and authors made so far: each is made from the seed when first read and kept (a build
+   * makes only the landmarks), so that a start holds typed arrays, not 200,000 objects.
+   */
+  private readonly madePapers: Array<PaperCore | undefined>
+  private readonly madeAuthors: Array<AuthorCore | undefined>
+  /** The authors generated papers draw from (landmark authors come after them). */
+  private readonly generatedAuthors: number
   /** CSR: papers of author j, in paperId order. */
   readonly authorPaperStart: Int32Array
   readonly authorPapers: Int32Array
@@ -68,33 +74,36 @@ export class CorpusImpl implements Api.Corpus {
     this.universe = Math.max(this.size, Math.floor(options.bulkSize ?? this.size))
     this.openWorld = options.openWorld ?? false
     const generatedAuthors = Math.max(20, Math.round(this.size * 0.7))
+    this.generatedAuthors = generatedAuthors
     // Landmarks take the last paper slots and come after the generated authors, so the generated
     // papers and authors are the same with or without them.
     const landmarks = landmarkCount(this.size)
     const landmarkAuthorList = landmarkAuthors(landmarks)
     this.authorCount = generatedAuthors + landmarkAuthorList.length
-    const authors: Array<AuthorCore> = new Array(this.authorCount)
-    for (let j = 0; j < generatedAuthors; j++) authors[j] = authorCore(this.seed, j)
+    const authors: Array<AuthorCore | undefined> = new Array(this.authorCount)
     landmarkAuthorList.forEach((author, k) => {
       const j = generatedAuthors + k
-      authors[j] = landmarkAuthorCore(author, j, authorIdOf(this.seed, j))
-      this.landmarkAuthorIds.set(authors[j].authorId, j)
+      const made = authors[j] = landmarkAuthorCore(author, j, authorIdOf(this.seed, j))
+      this.landmarkAuthorIds.set(made.authorId, j)
     })
-    this.authors = authors
-    const papers: Array<PaperCore> = new Array(this.size)
+    this.madeAuthors = authors
+    const papers: Array<PaperCore | undefined> = new Array(this.size)
     const firstLandmark = this.size - landmarks
-    for (let i = 0; i < firstLandmark; i++) {
-      papers[i] = paperCore(this.seed, i, this.universe, generatedAuthors, "stored")
-    }
     for (let k = 0; k < landmarks; k++) {
       const i = firstLandmark + k
       const slot = { paperId: paperIdOf(this.seed, i, this.universe), corpusId: corpusIdOf(this.seed, i) }
-      papers[i] = landmarkPaperCore(k, i, slot, (author) => generatedAuthors + landmarkAuthorList.indexOf(author))
-      this.landmarkPaperIds.set(papers[i].paperId, i)
-      this.landmarkCorpusIds.set(papers[i].corpusId, i)
+      const made = papers[i] = landmarkPaperCore(
+        k,
+        i,
+        slot,
+        (author) => generatedAuthors + landmarkAuthorList.indexOf(author)
+      )
+      this.landmarkPaperIds.set(made.paperId, i)
+      this.landmarkCorpusIds.set(made.corpusId, i)
     }
-    this.papers = papers
+    this.madePapers = papers
     this.landmarks = Int32Array.from({ length: landmarks }, (_, k) => firstLandmark + k)
+    const columns = columnsOf(this.seed, this.size, generatedAuthors, papers)
 
     for (let i = firstLandmark; i < this.size; i++) {
       for (const [kind, value] of Object.entries(papers[i]!.externalIds)) {
@@ -108,7 +117,7 @@ export class CorpusImpl implements Api.Corpus {
       size: this.size,
       authorCount: this.authorCount
     })
-    const disagrees = typeof derived === "object" ? disagreement(papers, derived) : derived
+    const disagrees = typeof derived === "object" ? disagreement(columns, derived) : derived
     this.refused = disagrees
     this.fromFile = typeof derived === "object" && disagrees === undefined
     if (typeof derived === "object" && disagrees === undefined) {
@@ -120,10 +129,10 @@ export class CorpusImpl implements Api.Corpus {
       this.index = derived.index
       return
     }
-    const dates = Int32Array.from(papers, dateKey)
+    const dates = columns.dates
     const order = Int32Array.from({ length: this.size }, (_, i) => i).sort((a, b) => dates[a]! - dates[b]! || a - b)
     this.graph = buildGraph(this.seed, this.size, order, this.landmarks)
-    const authorTables = authorTablesOf(papers, this.authorCount, this.graph)
+    const authorTables = authorTablesOf(columns, this.authorCount, this.graph)
     this.authorPaperStart = authorTables.authorPaperStart
     this.authorPapers = authorTables.authorPapers
     this.authorCitationCount = authorTables.authorCitationCount
@@ -139,7 +148,10 @@ export class CorpusImpl implements Api.Corpus {
   /** Paper `i` of the universe; papers beyond `size` are generated on demand and not stored. */
   private readonly virtualCache = new Map<number, PaperCore>()
   paper(i: number): PaperCore {
-    if (i < this.size) return this.papers[i]!
+    if (i < this.size) {
+      return this.madePapers[i] ??
+        (this.madePapers[i] = paperCore(this.seed, i, this.universe, this.generatedAuthors, "stored"))
+    }
     const cached = this.virtualCache.get(i)
     if (cached !== undefined) return cached
     // A bounded cache: a bulk page touches each virtual paper several times.
@@ -169,7 +181,7 @@ export class CorpusImpl implements Api.Corpus {
    */
   paperIdKey(i: number): number {
     if (i >= this.size - this.landmarks.length && i < this.size) {
-      return parseInt(this.papers[i]!.paperId.slice(0, 8), 16)
+      return parseInt(this.paper(i).paperId.slice(0, 8), 16)
     }
     return paperIdPrefixOf(this.seed, i, this.universe)
   }
@@ -184,7 +196,19 @@ export class CorpusImpl implements Api.Corpus {
   }
 
   author(j: number): AuthorCore {
-    return this.authors[j]!
+    return this.madeAuthors[j] ?? (this.madeAuthors[j] = authorCore(this.seed, j))
+  }
+
+  private everyPaper: ReadonlyArray<PaperCore> | undefined
+  /** Every stored paper, each made now if it was not yet: reading papers one by one makes fewer. */
+  get papers(): ReadonlyArray<PaperCore> {
+    return this.everyPaper ??= Array.from({ length: this.size }, (_, i) => this.paper(i))
+  }
+
+  private everyAuthor: ReadonlyArray<AuthorCore> | undefined
+  /** Every author, each made now if it was not yet. */
+  get authors(): ReadonlyArray<AuthorCore> {
+    return this.everyAuthor ??= Array.from({ length: this.authorCount }, (_, j) => this.author(j))
   }
 
   authorPaperCount(j: number): number {
@@ -231,7 +255,7 @@ export class CorpusImpl implements Api.Corpus {
     if (landmark !== undefined) return landmark
     const i = generatedIndexOf(kind, value.toLowerCase())
     if (i === undefined || !(i >= 0 && i < this.size - this.landmarks.length)) return undefined
-    const own = this.papers[i]!.externalIds[kind]
+    const own = this.paper(i).externalIds[kind]
     return own !== undefined && externalKey(kind, String(own)) === key ? i : undefined
   }
 
@@ -240,7 +264,7 @@ export class CorpusImpl implements Api.Corpus {
     const landmark = this.landmarkAuthorIds.get(id)
     if (landmark !== undefined) return landmark
     const j = indexOfAuthorId(Number(id))
-    if (j >= 0 && j < this.authorCount && this.authors[j]!.authorId === id) return j
+    if (j >= 0 && j < this.authorCount && this.author(j).authorId === id) return j
     return this.openWorld ? hashString(id) % this.authorCount : undefined
   }
 
@@ -263,7 +287,7 @@ export class CorpusImpl implements Api.Corpus {
       // Generated papers' text is read as the pieces it is made of; landmarks' as text.
       const generated = this.size - this.landmarks.length
       this.builder = new SearchIndexBuilder(this.size, (i, field) => {
-        const p = this.papers[i]!
+        const p = this.paper(i)
         return field === "title" ? p.title : p.abstract ?? ""
       }, {
         text: pieceText,
@@ -390,12 +414,13 @@ const generatedIndexOf = (kind: string, value: string): number | undefined => {
  * author's list of papers is read back from the papers (cheap beside making them), a check that
  * the file belongs to these papers beyond its header and checksum.
  */
-const disagreement = (papers: ReadonlyArray<PaperCore>, derived: Derived): string | undefined => {
+const disagreement = (columns: Columns, derived: Derived): string | undefined => {
   const { authorPaperStart, authorPapers } = derived
   const seen = new Int32Array(authorPaperStart.length - 1)
-  for (const p of papers) {
-    for (const a of p.authors) {
-      if (a >= seen.length || authorPapers[authorPaperStart[a]! + seen[a]!++] !== p.index) return "an author's papers"
+  for (let i = 0; i + 1 < columns.authorStart.length; i++) {
+    for (let k = columns.authorStart[i]!; k < columns.authorStart[i + 1]!; k++) {
+      const a = columns.authors[k]!
+      if (a >= seen.length || authorPapers[authorPaperStart[a]! + seen[a]!++] !== i) return "an author's papers"
     }
   }
   for (let j = 0; j < seen.length; j++) {
@@ -405,14 +430,17 @@ const disagreement = (papers: ReadonlyArray<PaperCore>, derived: Derived): strin
 }
 
 /** Each author's papers (CSR, in index order), citation count and h-index. */
-const authorTablesOf = (papers: ReadonlyArray<PaperCore>, authorCount: number, graph: Graph) => {
+const authorTablesOf = (columns: Columns, authorCount: number, graph: Graph) => {
+  const { authorStart, authors } = columns
   const count = new Int32Array(authorCount)
-  for (const p of papers) for (const a of p.authors) count[a]!++
+  for (let k = 0; k < authors.length; k++) count[authors[k]!]!++
   const authorPaperStart = new Int32Array(authorCount + 1)
   for (let j = 0; j < authorCount; j++) authorPaperStart[j + 1] = authorPaperStart[j]! + count[j]!
   const authorPapers = new Int32Array(authorPaperStart[authorCount]!)
   const fill = authorPaperStart.slice(0, authorCount)
-  for (const p of papers) for (const a of p.authors) authorPapers[fill[a]!++] = p.index
+  for (let i = 0; i + 1 < authorStart.length; i++) {
+    for (let k = authorStart[i]!; k < authorStart[i + 1]!; k++) authorPapers[fill[authors[k]!]!++] = i
+  }
   const authorCitationCount = new Float64Array(authorCount)
   const authorHIndex = new Int32Array(authorCount)
   // Each author's papers' citation counts, sorted ascending in place (a typed array sorts
@@ -434,6 +462,44 @@ const authorTablesOf = (papers: ReadonlyArray<PaperCore>, authorCount: number, g
     authorCitationCount[j] = sum
   }
   return { authorPaperStart, authorPapers, authorCitationCount, authorHIndex }
+}
+
+/** What a build reads of every paper: its date (YYYYMMDD) and, CSR, its authors. */
+interface Columns {
+  readonly dates: Int32Array
+  readonly authorStart: Int32Array
+  readonly authors: Int32Array
+}
+
+/**
+ * The columns of every paper: drawn for generated papers (see `paperColumns`), read from the
+ * landmarks, which are made (`made[i]`).
+ */
+const columnsOf = (
+  seed: number,
+  size: number,
+  authorCount: number,
+  made: ReadonlyArray<PaperCore | undefined>
+): Columns => {
+  const dates = new Int32Array(size)
+  const authorStart = new Int32Array(size + 1)
+  // Papers have 1 to 8 authors, about 2.5 on average; grown if a corpus has more.
+  let authors = new Int32Array(Math.max(64, size * 3))
+  let n = 0
+  for (let i = 0; i < size; i++) {
+    authorStart[i] = n
+    const landmark = made[i]
+    const count = landmark === undefined ? paperColumns(seed, i, authorCount, dates) : landmark.authors.length
+    if (landmark !== undefined) dates[i] = dateKey(landmark)
+    if (n + count > authors.length) {
+      const grown = new Int32Array(authors.length * 2)
+      grown.set(authors)
+      authors = grown
+    }
+    for (let k = 0; k < count; k++) authors[n++] = landmark === undefined ? drawnAuthors[k]! : landmark.authors[k]!
+  }
+  authorStart[size] = n
+  return { dates, authorStart, authors: authors.slice(0, n) }
 }
 
 const dateKey = (p: PaperCore): number => {

@@ -1,5 +1,5 @@
 /**
- * Pure generators: `paperCore(seed, i, universe)` and `authorCore(seed, j)`. Nothing here depends
+ * Pure generators: `paperCore(seed, i, universe)` (and authors.ts's `authorCore(seed, j)`). Nothing here depends
  * on any other paper, so any paper of a 10M-paper universe can be produced on its own.
  */
 import type { AuthorCore, PaperCore } from "../../Corpus.js"
@@ -18,9 +18,7 @@ import {
   SPACE_PIECE
 } from "./patterns.js"
 import {
-  AFFILIATIONS,
   FIELDS_OF_STUDY,
-  FIRST_NAMES,
   LAST_NAMES,
   PUBLICATION_TYPES,
   SENTENCE_PATTERNS,
@@ -31,7 +29,6 @@ import {
 } from "./vocabulary.js"
 
 const SALT_PAPER = 0x5eed01
-const SALT_AUTHOR = 0x5eed02
 
 export type { AuthorCore, PaperCore }
 export { type PieceList, pieceText }
@@ -113,7 +110,7 @@ const pickYear = (rng: Rng): number => {
   return Math.max(EARLIEST_YEAR, LATEST_YEAR - age)
 }
 
-const pad = (n: number, width = 2): string => String(n).padStart(width, "0")
+export const pad = (n: number, width = 2): string => String(n).padStart(width, "0")
 
 /*
  * The pieces of a paper, each drawn from the paper's one Rng. `paperCore` calls them in a fixed
@@ -388,9 +385,16 @@ const typesByNumber = new Map<number, ReadonlyArray<string>>()
 
 /** Heavy-tailed author choice: a few prolific authors, many with one or two papers. */
 const authorsOf = (rng: Rng, authorCount: number): Array<number> => {
-  const nAuthors = 1 + Math.min(7, Math.floor(-Math.log(1 - rng.float()) * 2))
   // Drawn into a scratch list, then copied into an array of the length it has (one array a
   // paper, not one grown by push and its copy).
+  const n = drawAuthors(rng, authorCount)
+  const authors: Array<number> = new Array(n)
+  for (let k = 0; k < n; k++) authors[k] = drawnAuthors[k]!
+  return authors
+}
+/** A paper's authors drawn into `drawnAuthors`; returns how many. */
+const drawAuthors = (rng: Rng, authorCount: number): number => {
+  const nAuthors = 1 + Math.min(7, Math.floor(-Math.log(1 - rng.float()) * 2))
   let n = 0
   for (let k = 0; k < nAuthors; k++) {
     const a = Math.floor(authorCount * Math.pow(rng.float(), 2.2))
@@ -398,11 +402,10 @@ const authorsOf = (rng: Rng, authorCount: number): Array<number> => {
     for (let m = 0; m < n && !seen; m++) seen = drawnAuthors[m] === a
     if (!seen) drawnAuthors[n++] = a
   }
-  const authors: Array<number> = new Array(n)
-  for (let k = 0; k < n; k++) authors[k] = drawnAuthors[k]!
-  return authors
+  return n
 }
-const drawnAuthors = new Int32Array(8)
+/** The authors of the paper `authorsOf` or `paperColumns` drew last (the first of them, as many as they returned). */
+export const drawnAuthors = new Int32Array(8)
 
 const OPEN_ACCESS_STATUSES = ["GREEN", "GOLD", "HYBRID", "BRONZE", null] as const
 
@@ -447,7 +450,7 @@ const journalNamed = (venue: Venue): PaperCore["journal"] => {
  * (and may keep a longer parent alive) at 2-4 times the size; a corpus keeps hundreds of thousands.
  * `normalize` returns it flat; the comparison guards against text that NFC would change.
  */
-const flat = (text: string): string => {
+export const flat = (text: string): string => {
   // V8 copies shorter strings into a flat one when it joins or slices them.
   if (text.length < 13) return text
   const out = text.normalize()
@@ -521,46 +524,28 @@ export const paperCore = (
   return paper as unknown as PaperCore
 }
 
-export const authorIdOf = (seed: number, j: number): string => String(1000000 + j * 131 + (hash(seed, j, 17) % 131))
-export const indexOfAuthorId = (authorId: number): number => Math.floor((authorId - 1000000) / 131)
-
-/** How `nameText` writes a name: "F. Last", "First Last" (then "First Last 0001" to "0004"), a homepage. */
-const NAME_INITIAL = 0
-const NAME_FULL = 1
-const NAME_HOMEPAGE = 6
-const names = new Map<number, string>()
-/** A person's name (first and last name's indices) written as `form` says; one string each. */
-const nameText = (person: number, form: number): string => {
-  const number = person * 8 + form
-  let text = names.get(number)
-  if (text === undefined) {
-    const first = at(FIRST_NAMES, Math.floor(person / LAST_NAMES.length))
-    const last = at(LAST_NAMES, person % LAST_NAMES.length)
-    text = flat(
-      form === NAME_INITIAL
-        ? `${first[0]}. ${last}`
-        : form === NAME_HOMEPAGE
-        ? `https://${last.toLowerCase()}.example.org`
-        : `${first} ${last}${form > NAME_FULL ? ` 000${form - NAME_FULL}` : ""}`
-    )
-    names.set(number, text)
-  }
-  return text
-}
-
-export const authorCore = (seed: number, j: number): AuthorCore => {
-  const rng = new Rng(hash(seed, j, SALT_AUTHOR))
-  // Drawn as `rng.pick` draws (an index): names come in few combinations, one string each.
-  const person = rng.int(FIRST_NAMES.length) * LAST_NAMES.length + rng.int(LAST_NAMES.length)
-  const name = nameText(person, rng.chance(0.5) ? NAME_INITIAL : NAME_FULL)
-  const affiliations = rng.chance(0.5) ? [] : [rng.pick(AFFILIATIONS)]
-  const homepage = rng.chance(0.15) ? nameText(person, NAME_HOMEPAGE) : null
-  const externalIds: { DBLP?: ReadonlyArray<string>; ORCID?: string } = {}
-  if (rng.chance(0.6)) externalIds.DBLP = [nameText(person, rng.chance(0.3) ? NAME_FULL + 1 + rng.int(4) : NAME_FULL)]
-  if (rng.chance(0.2)) {
-    externalIds.ORCID = flat(`0000-000${rng.int(3)}-${pad(rng.int(10000), 4)}-${pad(rng.int(10000), 4)}`)
-  }
-  return { index: j, authorId: authorIdOf(seed, j), name, affiliations, homepage, externalIds }
+/**
+ * What a corpus's build needs of paper `i` (stored, not a landmark), drawn as `paperCore` draws it
+ * but without making the paper: its date as the number YYYYMMDD (January 1st where it has none), and
+ * its authors, left in `drawnAuthors` (returns how many). The paper itself is made when first read.
+ */
+export const paperColumns = (seed: number, i: number, authorCount: number, date: Int32Array): number => {
+  const rng = new Rng(hash(seed, i, SALT_PAPER))
+  const topicIndex = pickTopic(rng)
+  const topic = at(TOPICS, topicIndex)
+  skipFill(rng.pick(TITLE_PATTERNS), rng)
+  skipAbstract(rng)
+  const year = pickYear(rng)
+  // `dateOf`'s draws, and the date it writes (none and a year-only date are January 1st).
+  const dateRoll = rng.float()
+  const month = 1 + rng.int(12)
+  const day = 1 + rng.int(28)
+  date[i] = year * 10000 + (dateRoll < 0.3 ? 101 : month * 100 + day)
+  const venue = rng.chance(0.85) ? rng.pick(topic.venues) : null
+  externalIdsOf(rng, { i, topic, topicIndex, venue, year, month }, 0, false)
+  fieldsOf(rng, topic, topicIndex)
+  publicationTypesOf(rng, topic, venue)
+  return drawAuthors(rng, authorCount)
 }
 
 /** Deterministic dense vector for the `embedding` field; computed on demand, never stored. */
