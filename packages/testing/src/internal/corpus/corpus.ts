@@ -129,8 +129,7 @@ export class CorpusImpl implements Api.Corpus {
       this.index = derived.index
       return
     }
-    const dates = columns.dates
-    const order = Int32Array.from({ length: this.size }, (_, i) => i).sort((a, b) => dates[a]! - dates[b]! || a - b)
+    const order = dateOrder(columns.dates)
     this.graph = buildGraph(this.seed, this.size, order, this.landmarks)
     const authorTables = authorTablesOf(columns, this.authorCount, this.graph)
     this.authorPaperStart = authorTables.authorPaperStart
@@ -500,6 +499,30 @@ const columnsOf = (
   }
   authorStart[size] = n
   return { dates, authorStart, authors: authors.slice(0, n) }
+}
+
+/**
+ * Papers by date, then index: a counting sort over the days of the years dates fall in (a sort
+ * with a comparator was about 5% of a build).
+ */
+const dateOrder = (dates: Int32Array): Int32Array => {
+  let from = Infinity
+  let to = -Infinity
+  for (let i = 0; i < dates.length; i++) {
+    from = Math.min(from, Math.floor(dates[i]! / 10000))
+    to = Math.max(to, Math.floor(dates[i]! / 10000))
+  }
+  if (!(to - from <= 1000)) {
+    return Int32Array.from({ length: dates.length }, (_, i) => i).sort((a, b) => dates[a]! - dates[b]! || a - b)
+  }
+  // A date's slot: 10,000 a year, one for each MMDD.
+  const slot = (date: number): number => (Math.floor(date / 10000) - from) * 10000 + (date % 10000)
+  const start = new Int32Array(dates.length === 0 ? 1 : slot(to * 10000 + 9999) + 2)
+  for (let i = 0; i < dates.length; i++) start[slot(dates[i]!) + 1]!++
+  for (let s = 1; s < start.length; s++) start[s] = start[s]! + start[s - 1]!
+  const order = new Int32Array(dates.length)
+  for (let i = 0; i < dates.length; i++) order[start[slot(dates[i]!)]!++] = i
+  return order
 }
 
 const dateKey = (p: PaperCore): number => {

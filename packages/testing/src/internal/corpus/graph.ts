@@ -30,13 +30,19 @@ export const buildGraph = (seed: number, size: number, order: Int32Array, landma
   let targets = new Int32Array(Math.max(1024, size * 16))
   let edges = 0
   const unresolvedRefs = new Uint8Array(size)
-  // The papers a paper cites, in the order first drawn: a list, and the paper that last drew each.
-  const seen: Array<number> = []
-  const drawnBy = new Int32Array(size).fill(-1)
-  const see = (citing: number, target: number): void => {
-    if (drawnBy[target] === citing) return
-    drawnBy[target] = citing
-    seen.push(target)
+  // The papers a paper cites, in the order first drawn. A paper cites a dozen or so: a scan of
+  // them finds a repeat sooner than a look-up in a table of every paper (a cache miss a draw).
+  let seen = new Int32Array(64)
+  let seenCount = 0
+  let drawnAt = new Int32Array(64)
+  const see = (target: number): void => {
+    for (let k = 0; k < seenCount; k++) if (seen[k] === target) return
+    if (seenCount === seen.length) {
+      const grown = new Int32Array(seen.length * 2)
+      grown.set(seen)
+      seen = grown
+    }
+    seen[seenCount++] = target
   }
   for (let t = 0; t < size; t++) {
     refStartByOrder[t] = edges
@@ -47,22 +53,34 @@ export const buildGraph = (seed: number, size: number, order: Int32Array, landma
       continue
     }
     const wanted = Math.min(t, 2 + Math.floor(-Math.log(1 - rng.float()) * 12))
-    seen.length = 0
+    seenCount = 0
     const edgesSoFar = edges
-    for (let k = 0; k < wanted * 3 && seen.length < wanted; k++) {
+    // The first `wanted` draws are taken whatever they find (fewer papers than drawn cannot be
+    // enough yet): drawn first, then read together, so that the reads (each a cache miss in an
+    // array of millions of edges) overlap. The same draws in the same order as one at a time.
+    if (wanted > drawnAt.length) drawnAt = new Int32Array(2 * wanted)
+    for (let k = 0; k < wanted; k++) {
+      drawnAt[k] = edgesSoFar > 0 && rng.chance(0.75) ? rng.int(edgesSoFar) : -1 - rng.int(t)
+    }
+    for (let k = 0; k < wanted; k++) {
+      const at = drawnAt[k]!
+      drawnAt[k] = at >= 0 ? targets[at]! : order[-1 - at]!
+    }
+    for (let k = 0; k < wanted; k++) see(drawnAt[k]!)
+    for (let k = wanted; k < wanted * 3 && seenCount < wanted; k++) {
       const target = edgesSoFar > 0 && rng.chance(0.75)
         ? targets[rng.int(edgesSoFar)]!
         : order[rng.int(t)]!
-      see(citing, target)
+      see(target)
     }
-    for (const landmark of landmarksSoFar) if (landmarkRng.chance(LANDMARK_CITE_RATE)) see(citing, landmark)
+    for (const landmark of landmarksSoFar) if (landmarkRng.chance(LANDMARK_CITE_RATE)) see(landmark)
     if (isLandmark[citing] === 1) landmarksSoFar.push(citing)
-    if (edges + seen.length > targets.length) {
-      const grown = new Int32Array(targets.length * 2 + seen.length)
+    if (edges + seenCount > targets.length) {
+      const grown = new Int32Array(targets.length * 2 + seenCount)
       grown.set(targets)
       targets = grown
     }
-    for (const target of seen) targets[edges++] = target
+    for (let k = 0; k < seenCount; k++) targets[edges++] = seen[k]!
   }
   refStartByOrder[size] = edges
   return byPaper(seed, size, order, refStartByOrder, targets.subarray(0, edges), unresolvedRefs)
