@@ -50,7 +50,12 @@ export interface Corpus {
   readonly universe: number
   readonly authorCount: number
   readonly openWorld: boolean
+  /**
+   * Every stored paper (`0 .. size - 1`). Papers are made from the seed when first read and kept;
+   * this list makes all of them, so `paper(i)` is the cheaper read of a few.
+   */
   readonly papers: ReadonlyArray<PaperCore>
+  /** Every author; made when first read, as papers are (`author(j)` reads one). */
   readonly authors: ReadonlyArray<AuthorCore>
   readonly graph: Graph
   /** CSR: papers of author j, in paperId order. */
@@ -60,8 +65,12 @@ export interface Corpus {
   readonly authorHIndex: Int32Array
   /** Indices of the landmark papers: real papers with their real ids, titles and authors. */
   readonly landmarks: Int32Array
-  /** Paper `i` of the universe; papers beyond `size` are generated on demand and not stored. */
+  /** Paper `i` of the universe, made when first read; papers beyond `size` are generated on demand and not stored. */
   paper(i: number): PaperCore
+  /** `paper(i).year`, read without making the paper. */
+  year(i: number): number
+  /** `paper(i).topic`, read without making the paper. */
+  topic(i: number): number
   citationCount(i: number): number
   /**
    * Paper `i`'s place in `paperId` order: the index order, except for landmarks, whose real ids

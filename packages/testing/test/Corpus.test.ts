@@ -83,9 +83,11 @@ describe("Corpus", () => {
       fc.property(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: 0, max: 100_000 }), (seed, i) => {
         const authorCount = 1 + (i % 5000)
         const dates = new Int32Array(i + 1)
-        const n = paperColumns(seed, i, authorCount, dates)
+        const topics = new Uint8Array(i + 1)
+        const n = paperColumns(seed, i, authorCount, dates, topics)
         const paper = paperCore(seed, i, 200_000, authorCount, "stored")
         expect(Array.from(drawnAuthors.subarray(0, n))).toEqual(paper.authors)
+        expect(topics[i]).toBe(paper.topic)
         const [y, m, d] = (paper.publicationDate ?? `${paper.year}-01-01`).split("-").map(Number)
         expect(dates[i]).toBe(y! * 10000 + m! * 100 + d!)
       }),
@@ -99,6 +101,8 @@ describe("Corpus", () => {
     expect(c.papers[17]).toBe(c.paper(17))
     expect(c.author(3)).toBe(c.authors[3])
     expect(c.papers.map((p) => p.index)).toEqual(Array.from({ length: 500 }, (_, i) => i))
+    // Year and topic are read without making the paper, for every paper, landmarks included.
+    expect(c.papers.map((_, i) => [c.year(i), c.topic(i)])).toEqual(c.papers.map((p) => [p.year, p.topic]))
     expect(c.authors.map((a) => a.index)).toEqual(Array.from({ length: c.authorCount }, (_, j) => j))
   })
 

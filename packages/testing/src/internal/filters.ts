@@ -56,7 +56,7 @@ export const parseFilters = (corpus: Corpus, query: Query): FilterResult => {
     const range = parseYear(year)
     if (range === undefined) return FilterResult.Bad({ message: `Invalid year: ${year}` })
     checks.push((i) => {
-      const y = corpus.paper(i).year
+      const y = corpus.year(i)
       return y >= range.from && y <= range.to
     })
   }

@@ -46,6 +46,9 @@ export class CorpusImpl implements Api.Corpus {
    */
   private readonly madePapers: Array<PaperCore | undefined>
   private readonly madeAuthors: Array<AuthorCore | undefined>
+  /** Each stored paper's year and topic, which whole-corpus scans read without making the papers. */
+  private readonly years: Uint16Array
+  private readonly topics: Uint8Array
   /** The authors generated papers draw from (landmark authors come after them). */
   private readonly generatedAuthors: number
   /** CSR: papers of author j, in paperId order. */
@@ -104,6 +107,8 @@ export class CorpusImpl implements Api.Corpus {
     this.madePapers = papers
     this.landmarks = Int32Array.from({ length: landmarks }, (_, k) => firstLandmark + k)
     const columns = columnsOf(this.seed, this.size, generatedAuthors, papers)
+    this.years = Uint16Array.from(columns.dates, (date) => Math.floor(date / 10000))
+    this.topics = columns.topics
 
     for (let i = firstLandmark; i < this.size; i++) {
       for (const [kind, value] of Object.entries(papers[i]!.externalIds)) {
@@ -167,6 +172,14 @@ export class CorpusImpl implements Api.Corpus {
       Math.floor(((i - this.size) / Math.max(1, this.universe - this.size)) * (VIRTUAL_TO - VIRTUAL_FROM) / DAY) * DAY
     const date = new Date(t).toISOString().slice(0, 10)
     return { ...core, year: Number(date.slice(0, 4)), publicationDate: date }
+  }
+
+  year(i: number): number {
+    return i < this.size ? this.years[i]! : this.paper(i).year
+  }
+
+  topic(i: number): number {
+    return i < this.size ? this.topics[i]! : this.paper(i).topic
   }
 
   citationCount(i: number): number {
@@ -463,9 +476,10 @@ const authorTablesOf = (columns: Columns, authorCount: number, graph: Graph) => 
   return { authorPaperStart, authorPapers, authorCitationCount, authorHIndex }
 }
 
-/** What a build reads of every paper: its date (YYYYMMDD) and, CSR, its authors. */
+/** What a build reads of every paper: its date (YYYYMMDD), its topic and, CSR, its authors. */
 interface Columns {
   readonly dates: Int32Array
+  readonly topics: Uint8Array
   readonly authorStart: Int32Array
   readonly authors: Int32Array
 }
@@ -481,6 +495,7 @@ const columnsOf = (
   made: ReadonlyArray<PaperCore | undefined>
 ): Columns => {
   const dates = new Int32Array(size)
+  const topics = new Uint8Array(size)
   const authorStart = new Int32Array(size + 1)
   // Papers have 1 to 8 authors, about 2.5 on average; grown if a corpus has more.
   let authors = new Int32Array(Math.max(64, size * 3))
@@ -488,8 +503,13 @@ const columnsOf = (
   for (let i = 0; i < size; i++) {
     authorStart[i] = n
     const landmark = made[i]
-    const count = landmark === undefined ? paperColumns(seed, i, authorCount, dates) : landmark.authors.length
-    if (landmark !== undefined) dates[i] = dateKey(landmark)
+    const count = landmark === undefined
+      ? paperColumns(seed, i, authorCount, dates, topics)
+      : landmark.authors.length
+    if (landmark !== undefined) {
+      dates[i] = dateKey(landmark)
+      topics[i] = landmark.topic
+    }
     if (n + count > authors.length) {
       const grown = new Int32Array(authors.length * 2)
       grown.set(authors)
@@ -498,7 +518,7 @@ const columnsOf = (
     for (let k = 0; k < count; k++) authors[n++] = landmark === undefined ? drawnAuthors[k]! : landmark.authors[k]!
   }
   authorStart[size] = n
-  return { dates, authorStart, authors: authors.slice(0, n) }
+  return { dates, topics, authorStart, authors: authors.slice(0, n) }
 }
 
 /**

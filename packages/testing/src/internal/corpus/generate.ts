@@ -526,12 +526,19 @@ export const paperCore = (
 
 /**
  * What a corpus's build needs of paper `i` (stored, not a landmark), drawn as `paperCore` draws it
- * but without making the paper: its date as the number YYYYMMDD (January 1st where it has none), and
- * its authors, left in `drawnAuthors` (returns how many). The paper itself is made when first read.
+ * but without making the paper: its date as the number YYYYMMDD (January 1st where it has none), its
+ * topic, and its authors, left in `drawnAuthors` (returns how many). The paper itself is made when first read.
  */
-export const paperColumns = (seed: number, i: number, authorCount: number, date: Int32Array): number => {
+export const paperColumns = (
+  seed: number,
+  i: number,
+  authorCount: number,
+  date: Int32Array,
+  topics: Uint8Array
+): number => {
   const rng = new Rng(hash(seed, i, SALT_PAPER))
   const topicIndex = pickTopic(rng)
+  topics[i] = topicIndex
   const topic = at(TOPICS, topicIndex)
   skipFill(rng.pick(TITLE_PATTERNS), rng)
   skipAbstract(rng)

@@ -26,10 +26,9 @@ const rank = (
   const scored: Array<{ i: number; s: number }> = []
   for (let i = 0; i < corpus.size; i++) {
     if (exclude.has(i) || !keep(i)) continue
-    const p = corpus.paper(i)
-    const affinity = weights.get(p.topic) ?? 0
+    const affinity = weights.get(corpus.topic(i)) ?? 0
     if (affinity < 0) continue
-    scored.push({ i, s: affinity * 1e6 + p.year * 10 + (hash(corpus.seed, salt, i) % 10) })
+    scored.push({ i, s: affinity * 1e6 + corpus.year(i) * 10 + (hash(corpus.seed, salt, i) % 10) })
   }
   scored.sort((a, b) => b.s - a.s || a.i - b.i)
   return scored.slice(0, limit).map((x) => x.i)
@@ -49,9 +48,11 @@ export const forPaper = (ctx: RouteContext, query: Query, id: string): EmulatorR
   const from = query.get("from") ?? "recent"
   if (from !== "recent" && from !== "all-cs") return error(400, `Invalid pool: ${from}`)
   const corpus = ctx.corpus
-  const recentYear = corpus.papers.reduce((y, p) => Math.max(y, p.year), 0) - 5
-  const keep = from === "all-cs" ? (k: number) => isCs(corpus, k) : (k: number) => corpus.paper(k).year >= recentYear
-  const ids = rank(corpus, new Map([[corpus.paper(i).topic, 1]]), new Set([i]), keep, limit, i)
+  let latest = 0
+  for (let k = 0; k < corpus.size; k++) latest = Math.max(latest, corpus.year(k))
+  const recentYear = latest - 5
+  const keep = from === "all-cs" ? (k: number) => isCs(corpus, k) : (k: number) => corpus.year(k) >= recentYear
+  const ids = rank(corpus, new Map([[corpus.topic(i), 1]]), new Set([i]), keep, limit, i)
   return json(200, { recommendedPapers: ids.map((k) => paperJson(corpus, k, fields.spec)) })
 }
 
@@ -79,7 +80,7 @@ export const fromLists = (ctx: RouteContext, request: EmulatorRequest, query: Qu
       const i = corpus.resolvePaper(id)
       if (i === undefined) return error(404, `Paper with id ${id} not found`)
       exclude.add(i)
-      const t = corpus.paper(i).topic
+      const t = corpus.topic(i)
       weights.set(t, (weights.get(t) ?? 0) + w)
     }
   }
