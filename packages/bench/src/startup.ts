@@ -108,11 +108,19 @@ export const measureStartup = async (tools: StartupTools) => {
   ]
 }
 
-/** The corpus figures before this step of issue 47 point 4: commit 730599e, the same case bundled the same way, median of 3 by hand. */
+/**
+ * The corpus figures before this step of issue 47 point 4: commit 891ee35 (papers made at build),
+ * the same case bundled the same way, median of 3 by hand (2026-11-29, load 13): built, from its file.
+ */
 const CORPUS_BEFORE: Readonly<Record<number, readonly [number, number, number, number]>> = {
-  10_000: [479, 99, 280, 128],
-  100_000: [3091, 325, 2105, 403],
-  200_000: [6476, 434, 4549, 613]
+  10_000: [442, 94, 384, 117],
+  100_000: [2034, 229, 1130, 270],
+  200_000: [4514, 385, 2099, 446]
+}
+const CORPUS_FILE_BEFORE: Readonly<Record<number, readonly [number, number, number, number]>> = {
+  10_000: [368, 94, 159, 102],
+  100_000: [1442, 240, 273, 249],
+  200_000: [3045, 368, 193, 399]
 }
 
 /**
@@ -134,7 +142,7 @@ export const measureCorpusCpu = (tools: Pick<StartupTools, "runs" | "runCase" | 
   // One run writes each corpus's file; the runs measured read it, as a second command does.
   const read = sizes.map((size) => {
     tools.runCase("corpusStart", [String(size), "1", directory])
-    return row(size, ", from its file", [directory], ["", "", "", ""])
+    return row(size, ", from its file", [directory], CORPUS_FILE_BEFORE[size]!)
   })
   Fs.rmSync(directory, { recursive: true, force: true })
   return [
@@ -144,10 +152,10 @@ export const measureCorpusCpu = (tools: Pick<StartupTools, "runs" | "runCase" | 
       new Date().toISOString().slice(0, 10)
     }, ${tools.runs} runs, median (min–max), load average ${
       (Os.loadavg()[0] ?? 0).toFixed(1)
-    } at the end on ${Os.cpus().length} cores. CPU is user + system time of the process; peak is its VmHWM. "Before" is commit 730599e`,
-    "(typed index over the text, ids and TLDRs stored), the same case bundled the same way, median of 3 runs by hand. Same corpus byte for byte and",
+    } at the end on ${Os.cpus().length} cores. CPU is user + system time of the process; peak is its VmHWM. "Before" is commit 891ee35`,
+    "(every paper and author made at build), the same case bundled the same way, median of 3 runs by hand. Same corpus byte for byte and",
     "same search answers: packages/testing/test/Golden.test.ts, searchIndex.test.ts. \"From its file\": `CorpusCache.make` reading the corpus file",
-    "an earlier run wrote (graph, authors' tables, search index; the papers made from the seed), as a second `--emulator` command does.",
+    "an earlier run wrote (graph, authors' tables, search index; papers and authors made from the seed when read), as a second `--emulator` command does.",
     "",
     "| papers | build CPU (ms) | before | peak after build (MB) | before | first search CPU (ms) | before | peak after it (MB) | before |",
     "|---|---|---|---|---|---|---|---|---|",
