@@ -551,6 +551,20 @@ describe("Verify.decode", () => {
     expect(decoded(bytes)).toBe(bib)
   })
 
+  it("UTF-32 with its byte-order mark is refused naming UTF-32, not read as UTF-16 with no entries", () => {
+    for (const mark of [[0xff, 0xfe, 0, 0], [0, 0, 0xfe, 0xff]]) {
+      const units = [...bib].flatMap((c) => {
+        const p = c.codePointAt(0)!
+        const be = [p >>> 24, (p >>> 16) & 0xff, (p >>> 8) & 0xff, p & 0xff]
+        return mark[0] === 0 ? be : be.reverse()
+      })
+      const r = Verify.decode(new Uint8Array([...mark, ...units]))
+      expect(Result.isFailure(r) && r.failure.message).toBe(
+        "the text is UTF-32 (as its byte-order mark says), which is not read; save it as UTF-8 (or UTF-16 with a byte-order mark)"
+      )
+    }
+  })
+
   it("Latin-1 and binary data are refused, naming the encoding and where it failed", () => {
     const latin1 = new Uint8Array([...new TextEncoder().encode("@article{k, title = {G"), 0xf6, 0x64, 0x65, 0x6c])
     const r = Verify.decode(latin1)
