@@ -228,7 +228,7 @@ describe("s2 resolve, a .bib file", () => {
     expect(ris.stdout).toContain("PB  - Oxford University Press")
     // CSL-JSON and RIS carry what they have a place for, and say what they have none for (issue 44 point 7).
     expect(ris.stdout).toContain("SN  - 978-0-19-000000-0\r\nN1  - Read in the 1950 issue\r\n")
-    expect(ris.stderr).toContain("s2: turing50: left out, RIS has no place for: file\n")
+    expect(ris.stderr).toContain("s2: @turing50: left out, RIS has no place for: file\n")
     const csl = await s2(["resolve", file, "--emulator", "--format", "csl-json"])
     expect(csl.code).toBe(0)
     expect(JSON.parse(csl.stdout)).toMatchObject([{
@@ -237,7 +237,7 @@ describe("s2 resolve, a .bib file", () => {
       ISBN: "978-0-19-000000-0",
       note: "Read in the 1950 issue"
     }])
-    expect(csl.stderr).toContain("s2: turing50: left out, CSL-JSON has no place for: file\n")
+    expect(csl.stderr).toContain("s2: @turing50: left out, CSL-JSON has no place for: file\n")
   })
 
   it("is recognised by its content on standard input, and jsonl records carry the entry's key", async () => {

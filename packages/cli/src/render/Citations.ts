@@ -66,7 +66,7 @@ export const printItems = <E, R>(
       items,
       (item) => {
         const said = format === "bibtex" || item.extra === undefined ? [] : Citable.notes(item, format)
-        const where = item.key ?? item.paper.paperId
+        const where = item.key === undefined ? item.paper.paperId : `@${item.key}`
         return Effect.andThen(
           Effect.forEach(said, (line) => err(`s2: ${where}: ${line}\n`), { discard: true }),
           out((count++ === 0 ? "" : how.between) + how.show(writer.write(item)))
