@@ -320,6 +320,13 @@ describe("Verify.read: lines, BibTeX, detection", () => {
     ])
   })
 
+  it("a line longer than any reference is a title as written, not read for names and a year (a 10 MB title)", () => {
+    const long = `Vaswani, A. (2017). ${"Attention is all you need. ".repeat(200)}`.trim()
+    const r = read(`Deep learning\n${long}\n`)
+    expect(r.format).toBe("lines")
+    expect(r.inputs).toEqual([{ key: "1", text: "Deep learning" }, { key: "2", text: long }])
+  })
+
   it("titles with a year in them stay titles", () => {
     expect(read("Findings of the 2019 Conference on Machine Translation (WMT19)\nDeep learning\n").format).toBe("lines")
   })
