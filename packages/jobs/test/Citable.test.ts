@@ -221,6 +221,16 @@ describe("BibTeX text", () => {
   })
 })
 
+/** Turing's paper as the record has it, complete. */
+const turing = () =>
+  paper({
+    title: "Computing Machinery and Intelligence",
+    year: 1950,
+    authors: [{ authorId: "1", name: "A. M. Turing" }],
+    journal: { name: "Mind", volume: "LIX", pages: "433-460" },
+    externalIds: { DOI: "10.1093/mind/LIX.236.433" }
+  })
+
 describe("issue 44 point 7: the user's fields are kept where the record has none", () => {
   const user = {
     author: "Turing, Alan M.",
@@ -251,13 +261,7 @@ describe("issue 44 point 7: the user's fields are kept where the record has none
   })
 
   it("a complete record keeps the user's publisher; their journal under another name is replaced, and said so", () => {
-    const record = paper({
-      title: "Computing Machinery and Intelligence",
-      year: 1950,
-      authors: [{ authorId: "1", name: "A. M. Turing" }],
-      journal: { name: "Mind", volume: "LIX", pages: "433-460" },
-      externalIds: { DOI: "10.1093/mind/LIX.236.433" }
-    })
+    const record = turing()
     const written = Citable.bibtex([{
       paper: record,
       key: "t",
@@ -284,6 +288,65 @@ describe("issue 44 point 7: the user's fields are kept where the record has none
     for (const line of ["AU  - Turing, Alan M.", "PY  - 1950", "PB  - Oxford University Press", "T2  - Mind"]) {
       expect(ris).toContain(`${line}\r\n`)
     }
+  })
+})
+
+describe("issue 44 point 7: CSL-JSON and RIS lose nothing of the user's without saying so", () => {
+  const record = turing()
+  const extra = {
+    author: "Turing, Alan",
+    title: "Computing machinery and intelligence",
+    isbn: "978-0-19-000000-0",
+    note: "Read in the 1950 {issue}",
+    keywords: "ai, imitation game",
+    address: "Oxford",
+    url: "https://example.org/turing.pdf",
+    file: "turing.pdf",
+    "mendeley-groups": "Thesis"
+  }
+  const input = { paper: record, key: "turing50", extra }
+
+  it("carry the user's ISBN, note, keywords, place and link, as the BibTeX writer keeps them", () => {
+    const [item] = Citable.cslJson([input])
+    expect(item).toMatchObject({
+      ISBN: "978-0-19-000000-0",
+      note: "Read in the 1950 issue",
+      keyword: "ai, imitation game",
+      "publisher-place": "Oxford",
+      URL: "https://example.org/turing.pdf",
+      DOI: "10.1093/mind/LIX.236.433"
+    })
+    const ris = Citable.ris([input])
+    for (
+      const line of ["SN  - 978-0-19-000000-0", "N1  - Read in the 1950 issue", "KW  - ai", "KW  - imitation game"]
+    ) {
+      expect(ris).toContain(`${line}\r\n`)
+    }
+    expect(ris).toContain("CY  - Oxford\r\n")
+    expect(ris).toContain("UR  - https://example.org/turing.pdf\r\n")
+  })
+
+  it("name what they replaced and what the format has no place for", () => {
+    expect(Citable.notes(input, "csl-json")).toEqual([
+      "Semantic Scholar's values written in place of yours, which differ: author",
+      "left out, CSL-JSON has no place for: file, mendeley-groups"
+    ])
+    expect(Citable.notes(input, "ris")[1]).toBe("left out, RIS has no place for: file, mendeley-groups")
+    // Nothing of the user's lost: nothing to say.
+    expect(Citable.notes({ paper: record, extra: { isbn: "1", year: "1950", month: "oct" } }, "ris")).toEqual([])
+  })
+
+  it("a record without a finer date takes the user's month with their year", () => {
+    const [item] = Citable.cslJson([{
+      paper: paper({ title: "T", year: 1950 }),
+      extra: { year: "1950", month: "oct" }
+    }])
+    expect(item!.issued).toEqual({ "date-parts": [[1950, 10]] })
+    const [other] = Citable.cslJson([{
+      paper: paper({ title: "T", year: 1951 }),
+      extra: { year: "1950", month: "oct" }
+    }])
+    expect(other!.issued).toEqual({ "date-parts": [[1951]] })
   })
 })
 

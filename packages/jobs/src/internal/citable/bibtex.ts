@@ -106,6 +106,9 @@ const sameText = (a: string, b: string): boolean => {
 interface Merged {
   readonly fields: ReadonlyArray<readonly [string, string]>
   readonly notes: ReadonlyArray<string>
+  /** The names of the user's fields written (the record has no value for them), and of those replaced by a value that differs. */
+  readonly kept: ReadonlyArray<string>
+  readonly replaced: ReadonlyArray<string>
 }
 
 /**
@@ -126,6 +129,7 @@ const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<R
   // BibTeX field names are compared without case: a name given twice is written once.
   const taken = new Set<string>()
   const replaced: Array<string> = []
+  const kept: Array<string> = []
   const twice: Array<string> = []
   let unreadable = 0
   for (const [name, line] of given) {
@@ -135,8 +139,10 @@ const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<R
     else {
       const by = replacedBy(lower, user, ours)
       // A value ours repeats (the same title in other capitals) is replaced without a word.
-      if (by === undefined) fields.push([name, balanced(line) ? line : tex(line)])
-      else if (!sameText(line, by)) replaced.push(lower)
+      if (by === undefined) {
+        fields.push([name, balanced(line) ? line : tex(line)])
+        kept.push(lower)
+      } else if (!sameText(line, by)) replaced.push(lower)
     }
     taken.add(lower)
   }
@@ -147,7 +153,7 @@ const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<R
     twice.length > 0 ? `% s2: left out, given twice: ${twice.join(", ")}` : "",
     unreadable > 0 ? `% s2: left out, not a name BibTeX reads as a field: ${unreadable} field(s)` : ""
   ]
-  return { fields, notes: notes.filter((line) => line.length > 0) }
+  return { fields, notes: notes.filter((line) => line.length > 0), kept, replaced }
 }
 
 /** An entry before it is written: its type, key, and fields in order; what BibTeX skips before it. */
@@ -157,6 +163,13 @@ export interface Parts {
   readonly fields: ReadonlyArray<readonly [string, string]>
   /** Lines of text before the entry (what BibTeX reads as a comment), each without `@`. */
   readonly notes: ReadonlyArray<string>
+}
+
+/** What an entry does with the user's fields: those written (the record has none) and those replaced by a value that differs. */
+export const userFields = (item: Item): Pick<Merged, "kept" | "replaced"> => {
+  const own = ownFields(factsOf(item.paper, item.type)).filter(([, value]) => value.length > 0)
+  const { kept, replaced } = merged(own, item.extra ?? {})
+  return { kept, replaced }
 }
 
 /** The parts of one item's entry, its key taken from `keys` (the user's, else one made from the paper). */
