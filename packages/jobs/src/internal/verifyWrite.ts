@@ -6,7 +6,7 @@
  */
 import type * as Citable from "../Citable.js"
 import type { Field, Verification, Written } from "../Verification.js"
-import { oneLine } from "./citable/facts.js"
+import { commentText, oneLine } from "./citable/facts.js"
 import { userKey } from "./citable/keys.js"
 import { balanced, tex } from "./citable/latex.js"
 
@@ -72,7 +72,6 @@ export const correction = (v: Verification): Correction => {
 }
 
 // BibTeX reads an entry wherever "@" starts one, comments included: a comment never holds one.
-const commentText = (text: string): string => oneLine(text).replace(/@/g, () => "(at)")
 
 /** A `%` comment line. */
 const comment = (text: string): string => `% ${commentText(text)}\n`

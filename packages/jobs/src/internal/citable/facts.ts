@@ -78,6 +78,9 @@ export const oneLine = (text: string | null | undefined): string =>
     ? ""
     : replaceUnsafe(text.replace(entity, decodeEntity), safe).replace(/\s+/g, " ").trim().normalize("NFC")
 
+/** Text for a `%` line of a .bib: {@link oneLine}, and no `@` (BibTeX starts an entry at one anywhere outside an entry). */
+export const commentText = (text: string): string => oneLine(text).replace(/@/g, () => "(at)")
+
 const suffixes = /^(?:jr|sr|jnr|snr|ii|iii|iv|v|vi)\.?$/i
 // "T.Chuprina": initials written against the family name.
 const glued = /^((?:\p{Lu}\.)+)(\p{Lu}[\p{Ll}\p{M}'’-].*)$/u

@@ -28,13 +28,16 @@ export const madeKey = (paper: Paper, facts: Facts): string => {
   return key === "anon" ? `s2${ascii(paper.paperId).slice(0, 12)}` : key
 }
 
-// What BibTeX or biber read as the end of a key or the start of something else: whitespace,
-// controls, and `"#%'(),={}~\@`.
-const notInKey = /[\s\u0000-\u001f\u007f-\u009f"#%'(),={}~\\@]|[\ud800-\udfff]/g
+// What cannot be written in a key of ours: what ends one as BibTeX reads it (whitespace, `,`, `}`),
+// a `{` (our reader and LaTeX's \cite count it), an `@` (a note line naming the key would start an
+// entry), controls, direction marks and lone surrogates. Everything else BibTeX reads as part of
+// a key (`'`, `(`, `:`, `"`, `#`, `%`, `~`, `=`, `\`, any letter): the user's document cites the
+// key so, and changing it would leave their `\cite` undefined.
+const notInKey = /[\s\p{Cc}\p{Bidi_Control}\p{Cs},{}@]/gu
 
 /**
- * A user's key with what cannot be part of a key removed (non-ASCII letters are kept: biber and
- * an 8-bit BibTeX read them); "" when nothing is left.
+ * A user's key with what cannot be part of a key of ours removed (see `notInKey`: a key BibTeX
+ * reads is kept as written); "" when nothing is left.
  */
 export const userKey = (key: string | undefined): string => (key ?? "").replace(notInKey, "")
 
@@ -69,10 +72,14 @@ export const keys = (reserved: Iterable<string> = []): Keys => {
   }
 }
 
-/** The key of one item and the key the user wrote for it, when it could not be kept (written twice). */
+/**
+ * The key of one item; `renamed`, the user's key when it was written before and this entry's had to
+ * change; `cleaned`, the key as the user gave it when it held what no key of ours can (`notInKey`).
+ */
 export interface Keyed {
   readonly key: string
   readonly renamed?: string
+  readonly cleaned?: string
 }
 
 /**
@@ -83,7 +90,8 @@ export const keyOf = (keys: Keys, item: Item, facts: Facts): Keyed => {
   const wanted = userKey(item.key)
   const own = wanted.length > 0
   const key = keys.take(own ? wanted : madeKey(item.paper, facts), own)
-  return own && key !== wanted ? { key, renamed: wanted } : { key }
+  const cleaned = item.key !== undefined && item.key !== wanted && item.key.trim() !== "" ? { cleaned: item.key } : {}
+  return own && key !== wanted ? { key, renamed: wanted, ...cleaned } : { key, ...cleaned }
 }
 
 /** The key of one item (see {@link keyOf}). */
