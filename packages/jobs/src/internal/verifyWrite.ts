@@ -7,7 +7,7 @@
 import type * as Citable from "../Citable.js"
 import type { Field, Verification, Written } from "../Verification.js"
 import { commentText, oneLine } from "./citable/facts.js"
-import { userKey } from "./citable/keys.js"
+import { cleanedNote, userKey } from "./citable/keys.js"
 import { balanced, tex } from "./citable/latex.js"
 
 /**
@@ -84,7 +84,9 @@ const writtenEntry = (entry: Written): string => {
     return [`  ${name} = {${balanced(line) ? line : tex(line)}}`]
   })
   const type = /^[A-Za-z]+$/.test(entry.type ?? "") ? entry.type! : "misc"
-  return `@${type}{${userKey(entry.key)},\n${body.join(",\n")}\n}\n`
+  const key = userKey(entry.key)
+  const note = key === entry.key || entry.key.trim() === "" ? "" : `${cleanedNote(entry.key, key)}\n`
+  return `${note}@${type}{${key},\n${body.join(",\n")}\n}\n`
 }
 
 /** What the comment before an entry says: the verdict, and why. */

@@ -5,8 +5,8 @@
  */
 import type { Item } from "../../Citable.js"
 import { plain } from "../bibtex.js"
-import { commentText, type Facts, facts as factsOf, type Kind, oneLine, type Person, withUserFields } from "./facts.js"
-import { keyOf, type Keys } from "./keys.js"
+import { type Facts, facts as factsOf, type Kind, oneLine, type Person, withUserFields } from "./facts.js"
+import { cleanedNote, keyOf, type Keys } from "./keys.js"
 import { balanced, tex, title } from "./latex.js"
 
 const entryType: Readonly<Record<Kind, string>> = {
@@ -166,12 +166,8 @@ export const parts = (item: Item, keys: Keys): Parts => {
   // The key made as the CSL and RIS writers make it, from the user's fields where the record has none.
   const { cleaned, key, renamed } = keyOf(keys, item, withUserFields(f, item.extra))
   // Each note names fields and keys only (neither holds `@`; a key as given goes through
-  // commentText): no note can start an entry.
-  const cleanNote = cleaned === undefined ? [] : [
-    `% s2: the key ${
-      commentText(JSON.stringify(cleaned))
-    } holds what a .bib key cannot (a space, comma, brace, at sign or control); written as ${renamed ?? key}`
-  ]
+  // cleanedNote's commentText): no note can start an entry.
+  const cleanNote = cleaned === undefined ? [] : [cleanedNote(cleaned, renamed ?? key)]
   const keyNote = renamed === undefined
     ? []
     : [`% s2: the key ${renamed} is written twice; this entry is written as ${key}, BibTeX would drop it as a repeat`]

@@ -6,7 +6,7 @@
 import type { Paper } from "@s2-effect/core"
 import type { Item } from "../../Citable.js"
 import { foldLetters, stopWords } from "../text.js"
-import type { Facts } from "./facts.js"
+import { commentText, type Facts } from "./facts.js"
 
 /** Lowercase ASCII letters and digits only: accents dropped, special letters spelled out. */
 export const ascii = (text: string): string =>
@@ -40,6 +40,12 @@ const notInKey = /[\s\p{Cc}\p{Bidi_Control}\p{Cs},{}@]/gu
  * reads is kept as written); "" when nothing is left.
  */
 export const userKey = (key: string | undefined): string => (key ?? "").replace(notInKey, "")
+
+/** The `%` line before an entry whose key is not the one the user gave (`given`, which held what `notInKey` drops). */
+export const cleanedNote = (given: string, key: string): string =>
+  `% s2: the key ${
+    commentText(JSON.stringify(given))
+  } holds what a .bib key cannot (a space, comma, brace, at sign or control); written as ${key}`
 
 /** `a`, `b`, … `z`, `aa`, `ab`, …: the suffixes that make a key unique, as BibTeX styles do for years. */
 const suffix = (n: number): string =>
