@@ -331,7 +331,8 @@ describe("keys", () => {
       { paper: authored("Ada Lovelace", "Notes") }
     ]
     const bibKeys = parse(Citable.bibtex(inputs)).map((e) => e.key)
-    expect(bibKeys).toEqual(["Müller2020x", "müller2020xa", "lovelace2017notes"])
+    // The cleaned key yields to the one the user wrote exactly (issue 44 point 6): it was `müller2020xa`.
+    expect(bibKeys).toEqual(["Müller2020xa", "müller2020x", "lovelace2017notes"])
     expect(Citable.cslJson(inputs).map((item) => item.id)).toEqual(bibKeys)
     expect([...Citable.ris(inputs).matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(bibKeys)
   })
@@ -382,6 +383,15 @@ describe("issue 44 point 6: a key the user wrote is never changed or taken", () 
       `% s2: the key "Müller 2020,{x}" holds what a .bib key cannot (a space, comma, brace, at sign or control); written as Müller2020x\n@misc{Müller2020x,`
     )
     expect(written).toContain(`% s2: the key "a(at)b\\n(at)misc{evil, title={x}}" holds what`)
+  })
+
+  it("a key cleaned of what a .bib key cannot hold never takes a key the user wrote exactly", () => {
+    const written = Citable.bibtex([{ paper: notes, key: "Smith 2020" }, { paper: other, key: "Smith2020" }])
+    expect(asBibtexReads(written)).toEqual(["misc:Smith2020a", "misc:Smith2020"])
+    expect(written).toContain(
+      `% s2: the key "Smith 2020" holds what a .bib key cannot (a space, comma, brace, at sign or control); written as Smith2020a\n`
+    )
+    expect(written).not.toContain("written twice")
   })
 
   it("a writer of a stream told the user's keys keeps them for the entries still to come", () => {

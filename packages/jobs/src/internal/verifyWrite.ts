@@ -85,7 +85,7 @@ const writtenEntry = (entry: Written): string => {
   })
   const type = /^[A-Za-z]+$/.test(entry.type ?? "") ? entry.type! : "misc"
   const key = userKey(entry.key)
-  const note = key === entry.key || entry.key.trim() === "" ? "" : `${cleanedNote(entry.key, key)}\n`
+  const note = key === entry.key.trim() || entry.key.trim() === "" ? "" : `${cleanedNote(entry.key, key)}\n`
   return `${note}@${type}{${key},\n${body.join(",\n")}\n}\n`
 }
 

@@ -167,7 +167,7 @@ export const parts = (item: Item, keys: Keys): Parts => {
   const { cleaned, key, renamed } = keyOf(keys, item, withUserFields(f, item.extra))
   // Each note names fields and keys only (neither holds `@`; a key as given goes through
   // cleanedNote's commentText): no note can start an entry.
-  const cleanNote = cleaned === undefined ? [] : [cleanedNote(cleaned, renamed ?? key)]
+  const cleanNote = cleaned === undefined ? [] : [cleanedNote(cleaned, key)]
   const keyNote = renamed === undefined
     ? []
     : [`% s2: the key ${renamed} is written twice; this entry is written as ${key}, BibTeX would drop it as a repeat`]

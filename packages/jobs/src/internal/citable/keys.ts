@@ -61,10 +61,20 @@ export interface Keys {
   readonly take: (wanted: string, own: boolean) => string
 }
 
-/** A run's keys, with the user's own keys (as {@link userKey} leaves them) reserved. */
+/** The user's key when it can be written as they gave it (around white space aside), else `undefined`. */
+const exact = (key: string | undefined): string | undefined => {
+  const trimmed = (key ?? "").trim()
+  return trimmed.length > 0 && userKey(trimmed) === trimmed ? trimmed : undefined
+}
+
+/**
+ * A run's keys, with the user's own keys reserved: those that can be written as given (one that
+ * must be cleaned is cited by no document as it is, so its cleaned form never pushes a key the user
+ * wrote exactly).
+ */
 export const keys = (reserved: Iterable<string> = []): Keys => {
   const used = new Set<string>()
-  const theirs = new Set(Array.from(reserved, (key) => userKey(key).toLowerCase()))
+  const theirs = new Set(Array.from(reserved, exact).flatMap((key) => key === undefined ? [] : [key.toLowerCase()]))
   const free = (candidate: string) => !used.has(candidate) && !theirs.has(candidate)
   return {
     take: (wanted, own) => {
@@ -80,7 +90,8 @@ export const keys = (reserved: Iterable<string> = []): Keys => {
 
 /**
  * The key of one item; `renamed`, the user's key when it was written before and this entry's had to
- * change; `cleaned`, the key as the user gave it when it held what no key of ours can (`notInKey`).
+ * change; `cleaned`, the key as the user gave it when it held what no key of ours can (`notInKey`):
+ * `key` is then what was written instead.
  */
 export interface Keyed {
   readonly key: string
@@ -93,11 +104,12 @@ export interface Keyed {
  * `keys`. `renamed` is the user's key when it was written before and this entry's had to change.
  */
 export const keyOf = (keys: Keys, item: Item, facts: Facts): Keyed => {
-  const wanted = userKey(item.key)
-  const own = wanted.length > 0
-  const key = keys.take(own ? wanted : madeKey(item.paper, facts), own)
-  const cleaned = item.key !== undefined && item.key !== wanted && item.key.trim() !== "" ? { cleaned: item.key } : {}
-  return own && key !== wanted ? { key, renamed: wanted, ...cleaned } : { key, ...cleaned }
+  const own = exact(item.key)
+  const wanted = own ?? userKey(item.key)
+  const key = keys.take(wanted.length > 0 ? wanted : madeKey(item.paper, facts), own !== undefined)
+  // A key that had to be cleaned is not the user's as given: it yields to every key they wrote exactly.
+  if (own === undefined && (item.key ?? "").trim() !== "") return { key, cleaned: item.key! }
+  return own !== undefined && key !== own ? { key, renamed: own } : { key }
 }
 
 /** The key of one item (see {@link keyOf}). */
