@@ -36,8 +36,8 @@ import * as internalKeys from "./internal/citable/keys.js"
 import * as risRecords from "./internal/citable/ris.js"
 
 /**
- * A paper to write, with the user's own `key` (kept: only characters that cannot be part of a key —
- * whitespace, `"#%'(),={}~\@` — are dropped) and, for BibTeX, their `extra` fields (all of a .bib
+ * A paper to write, with the user's own `key` (kept as written, as BibTeX reads it; only what cannot
+ * be in a .bib key — whitespace, `,{}@`, controls — is dropped, with a `%` line saying so) and, for BibTeX, their `extra` fields (all of a .bib
  * entry's fields may be given): each is written, its value as written when its braces balance
  * (else as text), unless the paper's record has it. The record's values replace the user's
  * `author`, `title`, `year`, `volume`, `number`, `pages`, `doi` and `eprint` when it has them, and

@@ -394,7 +394,8 @@ describe("keys", () => {
       { paper: authored("Ada Lovelace", "Notes") }
     ]
     const bibKeys = parse(Citable.bibtex(inputs)).map((e) => e.key)
-    expect(bibKeys).toEqual(["Müller2020x", "müller2020xa", "lovelace2017notes"])
+    // The cleaned key yields to the one the user wrote exactly (issue 44 point 6): it was `müller2020xa`.
+    expect(bibKeys).toEqual(["Müller2020xa", "müller2020x", "lovelace2017notes"])
     expect(Citable.cslJson(inputs).map((item) => item.id)).toEqual(bibKeys)
     expect([...Citable.ris(inputs).matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(bibKeys)
   })
@@ -422,6 +423,38 @@ describe("issue 44 point 6: a key the user wrote is never changed or taken", () 
     expect(asBibtexReads(written)).toHaveLength(5)
     expect(Citable.cslJson(inputs).map((item) => item.id)).toEqual(bibKeys)
     expect([...Citable.ris(inputs).matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(bibKeys)
+  })
+
+  it("a key BibTeX reads is written as the user wrote it (', (, :, \", #, %, ~, =, \\, any script): their \\cite stays defined", () => {
+    const theirs = ["O'Brien:2011(a)", "a\"b#c~d=e", "p%q\\r", "日本2020", "k🙂"]
+    const inputs = theirs.map((key) => ({ paper: other, key }))
+    const written = Citable.bibtex(inputs)
+    expect(parse(written).map((e) => e.key)).toEqual(theirs)
+    expect(asBibtexReads(written)).toEqual(theirs.map((key) => `misc:${key}`))
+    expect(written).not.toContain("% s2")
+    expect(Citable.cslJson(inputs).map((item) => item.id)).toEqual(theirs)
+    expect([...Citable.ris(inputs).matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(theirs)
+  })
+
+  it("a key that cannot be in a .bib (a space, comma, brace, @, line break) is cleaned, with a note that starts no entry", () => {
+    const written = Citable.bibtex([
+      { paper: notes, key: "Müller 2020,{x}" },
+      { paper: other, key: "a@b\n@misc{evil, title={x}}" }
+    ])
+    expect(asBibtexReads(written)).toEqual(["misc:Müller2020x", "misc:abmisceviltitle=x"])
+    expect(written).toContain(
+      `% s2: the key "Müller 2020,{x}" holds what a .bib key cannot (a space, comma, brace, at sign or control); written as Müller2020x\n@misc{Müller2020x,`
+    )
+    expect(written).toContain(`% s2: the key "a(at)b\\n(at)misc{evil, title={x}}" holds what`)
+  })
+
+  it("a key cleaned of what a .bib key cannot hold never takes a key the user wrote exactly", () => {
+    const written = Citable.bibtex([{ paper: notes, key: "Smith 2020" }, { paper: other, key: "Smith2020" }])
+    expect(asBibtexReads(written)).toEqual(["misc:Smith2020a", "misc:Smith2020"])
+    expect(written).toContain(
+      `% s2: the key "Smith 2020" holds what a .bib key cannot (a space, comma, brace, at sign or control); written as Smith2020a\n`
+    )
+    expect(written).not.toContain("written twice")
   })
 
   it("a writer of a stream told the user's keys keeps them for the entries still to come", () => {

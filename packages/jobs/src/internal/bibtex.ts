@@ -92,7 +92,9 @@ const closing = (text: string, open: number, limit: number): number => {
   return -1
 }
 
-const fieldName = /^\s*([A-Za-z_][\w:.+-]*)\s*=\s*/
+// A field name as BibTeX reads one (bibtex.web's identifiers): no digit first, then anything but
+// white space and `"#%'(),={}`. A narrower pattern stopped at `x/y = …` and lost every field after it.
+const fieldName = /^\s*([^\d\s"#%'(),={}][^\s"#%'(),={}]*)\s*=\s*/
 const bareWord = /^[^,}#\s]*/
 
 /** A macro's value, or which bound its expansion went past (its value then unused). */

@@ -6,7 +6,7 @@
 import type { Item } from "../../Citable.js"
 import { plain } from "../bibtex.js"
 import { type Facts, facts as factsOf, type Kind, oneLine, type Person, withUserFields } from "./facts.js"
-import { keyOf, type Keys } from "./keys.js"
+import { cleanedNote, keyOf, type Keys } from "./keys.js"
 import { balanced, tex, title } from "./latex.js"
 
 const entryType: Readonly<Record<Kind, string>> = {
@@ -177,12 +177,14 @@ export const parts = (item: Item, keys: Keys): Parts => {
   const f = factsOf(item.paper, item.type)
   const { fields, notes } = merged(ownFields(f).filter(([, value]) => value.length > 0), item.extra ?? {})
   // The key made as the CSL and RIS writers make it, from the user's fields where the record has none.
-  const { key, renamed } = keyOf(keys, item, withUserFields(f, item.extra))
-  // Each note names fields and keys only (neither holds `@`): no note can start an entry.
+  const { cleaned, key, renamed } = keyOf(keys, item, withUserFields(f, item.extra))
+  // Each note names fields and keys only (neither holds `@`; a key as given goes through
+  // cleanedNote's commentText): no note can start an entry.
+  const cleanNote = cleaned === undefined ? [] : [cleanedNote(cleaned, key)]
   const keyNote = renamed === undefined
     ? []
     : [`% s2: the key ${renamed} is written twice; this entry is written as ${key}, BibTeX would drop it as a repeat`]
-  return { type: entryType[f.kind], key, fields, notes: [...keyNote, ...notes] }
+  return { type: entryType[f.kind], key, fields, notes: [...cleanNote, ...keyNote, ...notes] }
 }
 
 /** One entry, a field a line, after its notes. */

@@ -76,7 +76,11 @@ const decodeEntity = (whole: string, name: string): string => {
 export const oneLine = (text: string | null | undefined): string =>
   typeof text !== "string"
     ? ""
-    : replaceUnsafe(text.replace(entity, decodeEntity), safe).replace(/\s+/g, " ").trim().normalize("NFC")
+    : replaceUnsafe(text.replace(entity, (whole, name) => decodeEntity(whole, name)), safe).replace(/\s+/g, " ").trim()
+      .normalize("NFC")
+
+/** Text for a `%` line of a .bib: {@link oneLine}, and no `@` (BibTeX starts an entry at one anywhere outside an entry). */
+export const commentText = (text: string): string => oneLine(text).replace(/@/g, () => "(at)")
 
 const suffixes = /^(?:jr|sr|jnr|snr|ii|iii|iv|v|vi)\.?$/i
 // "T.Chuprina": initials written against the family name.
