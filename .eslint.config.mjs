@@ -38,6 +38,21 @@ export default tseslint.config(
     }
   },
   {
+    // A replacement string of String.replace/replaceAll is a pattern (`$'` is the text after the
+    // match, `$&` the match): one built from a user's or a server's text rewrites what it replaces
+    // (issue 44 point 1: an id with `$'` reached another API path). A literal or a function only.
+    files: ["packages/*/src/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": ["error", {
+        selector: "CallExpression[callee.property.name=/^replace(All)?$/][arguments.length=2]" +
+          ":not([arguments.1.type=/^(Literal|ArrowFunctionExpression|FunctionExpression)$/])" +
+          ":not([arguments.1.type='TemplateLiteral'][arguments.1.expressions.length=0])",
+        message: "replace/replaceAll with a computed replacement string: `$'`, `$&` in it are patterns; " +
+          "give a literal or a function ((match) => text)"
+      }]
+    }
+  },
+  {
     // One import style in the packages, the Effect repository's: Effect modules by path, as namespaces
     // (`import * as Effect from "effect/Effect"`), never from a package's barrel.
     files: ["packages/*/src/**/*.ts"],

@@ -314,6 +314,19 @@ describe("ids", () => {
       const dotted = yield* failure("get_paper", { id: "10.1000/xyz..abc" })
       expect(dotted.error).toMatchObject({ kind: "notFound" })
     }).pipe(Effect.provide(emulated())))
+  it.effect("an id holding String.replace's patterns ($') is sent under its own endpoint, never another API's path", () =>
+    Effect.gen(function*() {
+      // Issue 44 point 1: spliced with String.replace, this id asked GET /datasets/v1/release/latest with the key.
+      const id = "..$'/..$'/..$'/datasets/v1/release/latest"
+      for (const name of ["get_paper", "get_citations", "get_author"] as const) {
+        expect((yield* failure(name, { id })).error, name).toMatchObject({ kind: "notFound" })
+      }
+      expect(yield* paths).toEqual([
+        `/graph/v1/paper/${id}`,
+        `/graph/v1/paper/${id}/citations`,
+        `/graph/v1/author/${encodeURIComponent(id)}`
+      ])
+    }).pipe(Effect.provide(emulated())))
 })
 
 describe("papers", () => {

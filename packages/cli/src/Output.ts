@@ -96,7 +96,8 @@ export const citable = <E, R>(
   format: CitableFormat,
   items: Stream.Stream<Citable.Item, E, R>,
   keys: Iterable<string> = []
-): Effect.Effect<void, E, R | Printer> => Printer.use((printer) => printItems(printer.out, format, items, keys))
+): Effect.Effect<void, E, R | Printer> =>
+  Printer.use((printer) => printItems(printer.out, format, items, keys, printer.err))
 
 /**
  * Writes `text` to `--out` (never through a symbolic link) or standard output.

@@ -59,6 +59,20 @@ describe("a dataset file host that fails", () => {
     expect(ran.stderr).not.toMatch(/api-url|API_URL|the API/)
   }, 60_000)
 
+  it("s2 datasets download, the file host answering 403: its link is blamed, not the API key", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-file-host-403-"))
+    const ran = await runS2(["datasets", "download", "abstracts", "--emulator", "--dir", dir, "--concurrency", "1"], {
+      env: {
+        S2_API_KEY: "file-host-key-0123456789",
+        S2_EMULATOR_FAULTS: JSON.stringify({ script: [{ route: "/files/*", fault: { _tag: "Status", status: 403 } }] })
+      }
+    })
+    expect(ran.code).toBe(ExitCode.forbidden)
+    expect(ran.stderr).toContain("HTTP 403 from the file host")
+    expect(ran.stderr).toContain("the pre-signed link may have expired")
+    expect(ran.stderr).not.toMatch(/refused the key|S2_API_KEY|--api-key-file/)
+  }, 60_000)
+
   it("every failure of a file host is said as the file host's, with advice that fits it", () => {
     const at = { method: "GET", url: "https://files.example.org/staging/abstracts/part-0.jsonl.gz" }
     const context = { what: "download of abstracts", retries: 10, hasKey: true }

@@ -10,6 +10,8 @@ import { launchChromium } from "@s2-effect/test-support/chromium"
 import { type EmulatorServer, startEmulator } from "@s2-effect/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
@@ -117,6 +119,52 @@ describe("s2 related", () => {
     expect(top.code).toBe(2)
     expect(top.stderr).toContain("top must be a whole number from 1 to 500")
   }, 60_000)
+
+  it(
+    "a seed the server names with a control character is the server's fault, never exit 2 (issue 44 point 10)",
+    async () => {
+      const hex = (n: number) => n.toString(16).padStart(40, "0")
+      // A server that names the seed DOI:10.1/bad "abc\u0001def"; every other id is a paper cited by hex(3).
+      const server = http.createServer((request, response) => {
+        let body = ""
+        request.on("data", (chunk: Buffer) => body += chunk.toString())
+        request.on("end", () => {
+          const ids = request.url?.startsWith("/graph/v1/paper/batch")
+            ? (JSON.parse(body) as { ids: Array<string> }).ids
+            : []
+          response.setHeader("content-type", "application/json")
+          response.end(JSON.stringify(ids.map((id) =>
+            id === hex(3)
+              ? { paperId: id, title: "Citer", citations: [], references: [{ paperId: hex(2) }, { paperId: hex(4) }] }
+              : {
+                paperId: id === "DOI:10.1/bad" ? "abc\u0001def" : id,
+                title: `Paper ${id}`,
+                citationCount: 1,
+                referenceCount: 0,
+                citations: [{ paperId: hex(3), referenceCount: 2 }],
+                references: []
+              }
+          )))
+        })
+      })
+      await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening))
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+        const some = await s2(["related", "DOI:10.1/bad", hex(2), "--api-url", url, "--format", "jsonl"])
+        expect(some.code).toBe(0)
+        expect(some.stderr).toContain(
+          `related papers: seed "DOI:10.1/bad" left out: the server named it "abc\\u0001def", which no request can carry`
+        )
+        expect(jsonl(some.stdout).map((p) => p["paperId"]).sort()).toEqual([hex(3), hex(4)])
+        const every = await s2(["related", "DOI:10.1/bad", "--api-url", url])
+        expect(every.code).toBe(9)
+        expect(every.stderr).toContain("the server named every seed found with an id no request can carry")
+      } finally {
+        await new Promise((closed) => server.close(closed))
+      }
+    },
+    60_000
+  )
 
   it(
     "the request budget, from the HTTP emulator's log: batches and a seed's list pages, never one request per paper",

@@ -206,14 +206,15 @@ describe("s2 resolve, a .bib file", () => {
     )
   })
 
-  it("a .bib to bibtex or ris: the user's fields the record lacks are kept (publisher, note, isbn), as s2 verify keeps them", async () => {
+  it("a .bib to bibtex, ris or csl-json: the user's fields the record lacks are kept (publisher, note, isbn), those a format cannot hold named", async () => {
     const mine = String.raw`@book{turing50,
   title = {Computing Machinery and Intelligence},
   author = {Turing, A. M.},
   doi = {10.1093/mind/lix.236.433},
   publisher = {Oxford University Press},
   isbn = {978-0-19-000000-0},
-  note = {Read in the 1950 issue}
+  note = {Read in the 1950 issue},
+  file = {turing.pdf}
 }
 `
     const file = write("mine.bib", mine)
@@ -225,6 +226,18 @@ describe("s2 resolve, a .bib file", () => {
     expect(ran.stdout).toContain("note = {Read in the 1950 issue}")
     const ris = await s2(["resolve", file, "--emulator", "--format", "ris"])
     expect(ris.stdout).toContain("PB  - Oxford University Press")
+    // CSL-JSON and RIS carry what they have a place for, and say what they have none for (issue 44 point 7).
+    expect(ris.stdout).toContain("SN  - 978-0-19-000000-0\r\nN1  - Read in the 1950 issue\r\n")
+    expect(ris.stderr).toContain("s2: @turing50: left out, RIS has no place for: file\n")
+    const csl = await s2(["resolve", file, "--emulator", "--format", "csl-json"])
+    expect(csl.code).toBe(0)
+    expect(JSON.parse(csl.stdout)).toMatchObject([{
+      id: "turing50",
+      publisher: "Oxford University Press",
+      ISBN: "978-0-19-000000-0",
+      note: "Read in the 1950 issue"
+    }])
+    expect(csl.stderr).toContain("s2: @turing50: left out, CSL-JSON has no place for: file\n")
   })
 
   it("is recognised by its content on standard input, and jsonl records carry the entry's key", async () => {

@@ -15,7 +15,7 @@ import { parseReferences } from "../src/References.js"
 import * as Bin from "./support/bin.js"
 import { runS2 } from "./support/inProcess.js"
 
-const s2 = (args: ReadonlyArray<string>, input?: string, env: Record<string, string> = {}) =>
+const s2 = (args: ReadonlyArray<string>, input?: string | Uint8Array, env: Record<string, string> = {}) =>
   runS2(args, input === undefined ? { env } : { stdin: input, env })
 
 /** Progress shown as soon as there is any (tests never depend on the machine's speed). */
@@ -120,6 +120,34 @@ describe("s2 verify reads by content, on files and standard input", () => {
     expect(shown.code, shown.stdout).toBe(0)
     expect(shown.stdout).toContain("100% 2/2 references · 2 verified, 0 mismatch, 0 not found")
   }, T)
+
+  it(
+    "s2 resolve reads a Mendeley .bib piped on standard input as BibTeX, not a title per line (issue 44 point 9)",
+    async () => {
+      const ran = await s2(["resolve", "-", "--emulator", "--format", "jsonl", "--fields", "title"], MENDELEY)
+      expect(ran.code).toBe(0)
+      const found = ran.stdout.trim().split("\n").map((line) => JSON.parse(line) as { key?: string; input: string })
+      expect(found.map((r) => [r.key, r.input])).toEqual([
+        ["turing50", "DOI:10.1093/mind/LIX.236.433"],
+        ["ammar18", "Construction of the Literature Graph in Semantic Scholar"]
+      ])
+    },
+    T
+  )
+
+  it(
+    "s2 resolve reads UTF-16 big-endian and UTF-8 with a byte-order mark on standard input (issue 44 point 12)",
+    async () => {
+      const utf16be = Buffer.from(MENDELEY, "utf16le").swap16()
+      for (const bytes of [Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be]), Buffer.from(`\ufeff${MENDELEY}`)]) {
+        const ran = await s2(["resolve", "-", "--emulator", "--format", "jsonl", "--fields", "title"], bytes)
+        expect(ran.code).toBe(0)
+        expect(ran.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { key?: string }).key))
+          .toEqual(["turing50", "ammar18"])
+      }
+    },
+    T
+  )
 
   it("s2 resolve reads the same forms: a RIS record by its DOI with its title checked, a pasted reference by its arXiv id", () => {
     const ris =

@@ -530,7 +530,11 @@ describe("response cache: an answer that echoes the key is never kept", () => {
     secret.toUpperCase(),
     percent(secret),
     unicode(secret),
-    `&#${secret.charCodeAt(0)};${secret.slice(1)}`
+    `&#${secret.charCodeAt(0)};${secret.slice(1)}`,
+    // base64 and base64url, alone and inside Basic credentials (`user:key`), as redactKey hides them.
+    Buffer.from(secret).toString("base64"),
+    Buffer.from(secret).toString("base64url"),
+    `Basic ${Buffer.from(`me:${secret}`).toString("base64")}`
   ]
   const echoing = (request: Seen) => {
     const spelling = spellings[Number(/(\d+)$/.exec(request.url.pathname)?.[1] ?? 0)] ?? secret

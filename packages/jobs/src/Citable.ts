@@ -30,13 +30,14 @@
 import type { Fields } from "@s2-effect/core"
 import { Paper } from "@s2-effect/core"
 import * as bib from "./internal/citable/bibtex.js"
+import * as carried from "./internal/citable/carried.js"
 import * as csl from "./internal/citable/csl.js"
 import * as internalKeys from "./internal/citable/keys.js"
 import * as risRecords from "./internal/citable/ris.js"
 
 /**
- * A paper to write, with the user's own `key` (kept: only characters that cannot be part of a key —
- * whitespace, `"#%'(),={}~\@` — are dropped) and, for BibTeX, their `extra` fields (all of a .bib
+ * A paper to write, with the user's own `key` (kept as written, as BibTeX reads it; only what cannot
+ * be in a .bib key — whitespace, `,{}@`, controls — is dropped, with a `%` line saying so) and, for BibTeX, their `extra` fields (all of a .bib
  * entry's fields may be given): each is written, its value as written when its braces balance
  * (else as text), unless the paper's record has it. The record's values replace the user's
  * `author`, `title`, `year`, `volume`, `number`, `pages`, `doi` and `eprint` when it has them, and
@@ -125,6 +126,17 @@ export interface CslItem {
   readonly URL?: string
   readonly publisher?: string
   readonly number?: string
+  /** From the user's own fields (`isbn`, `issn`, `abstract`, `keywords`, `note`, `annote`, `address`, `edition`, `series`, `language`). */
+  readonly ISBN?: string
+  readonly ISSN?: string
+  readonly abstract?: string
+  readonly keyword?: string
+  readonly note?: string
+  readonly annote?: string
+  readonly "publisher-place"?: string
+  readonly edition?: string
+  readonly "collection-title"?: string
+  readonly language?: string
 }
 
 /**
@@ -190,6 +202,32 @@ export const cslJsonWriter: (options?: WriterOptions) => Writer<CslItem> = write
  * @since 1.0.0
  */
 export const risWriter: (options?: WriterOptions) => Writer<string> = writer(risRecords.record)
+
+/**
+ * What writing an item as CSL-JSON or RIS does to the user's own fields (`extra`), one line each,
+ * to show them beside the output: the fields Semantic Scholar's values replaced where they differ,
+ * and those the format has no place for (a .bib's `file`, `editor`, `groups`…), which are not
+ * written. Empty when every field of theirs is written. CSL-JSON and RIS take the user's `isbn`,
+ * `issn`, `abstract`, `keywords`, `note`, `annote`, `address` (or `location`), `edition`, `series`,
+ * `language` and `url` besides what the record lacks; the BibTeX writer keeps every field and says
+ * the same in `%` lines before its entry.
+ *
+ * @example
+ * ```ts
+ * import { Citable } from "@s2-effect/jobs"
+ * import type { Paper } from "@s2-effect/core"
+ *
+ * declare const paper: Paper
+ * const item = { paper, key: "turing50", extra: { publisher: "OUP", file: "turing.pdf" } }
+ * // ["left out, RIS has no place for: file"] (the publisher is written as PB)
+ * const said = Citable.notes(item, "ris")
+ * ```
+ *
+ * @category writers
+ * @since 1.3.0
+ */
+export const notes = (input: Input, format: "csl-json" | "ris"): ReadonlyArray<string> =>
+  carried.notes(itemOf(input), format)
 
 /**
  * The BibTeX of papers, entries separated by a blank line.

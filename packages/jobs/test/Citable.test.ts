@@ -221,6 +221,16 @@ describe("BibTeX text", () => {
   })
 })
 
+/** Turing's paper as the record has it, complete. */
+const turing = () =>
+  paper({
+    title: "Computing Machinery and Intelligence",
+    year: 1950,
+    authors: [{ authorId: "1", name: "A. M. Turing" }],
+    journal: { name: "Mind", volume: "LIX", pages: "433-460" },
+    externalIds: { DOI: "10.1093/mind/LIX.236.433" }
+  })
+
 describe("issue 44 point 7: the user's fields are kept where the record has none", () => {
   const user = {
     author: "Turing, Alan M.",
@@ -251,13 +261,7 @@ describe("issue 44 point 7: the user's fields are kept where the record has none
   })
 
   it("a complete record keeps the user's publisher; their journal under another name is replaced, and said so", () => {
-    const record = paper({
-      title: "Computing Machinery and Intelligence",
-      year: 1950,
-      authors: [{ authorId: "1", name: "A. M. Turing" }],
-      journal: { name: "Mind", volume: "LIX", pages: "433-460" },
-      externalIds: { DOI: "10.1093/mind/LIX.236.433" }
-    })
+    const record = turing()
     const written = Citable.bibtex([{
       paper: record,
       key: "t",
@@ -284,6 +288,65 @@ describe("issue 44 point 7: the user's fields are kept where the record has none
     for (const line of ["AU  - Turing, Alan M.", "PY  - 1950", "PB  - Oxford University Press", "T2  - Mind"]) {
       expect(ris).toContain(`${line}\r\n`)
     }
+  })
+})
+
+describe("issue 44 point 7: CSL-JSON and RIS lose nothing of the user's without saying so", () => {
+  const record = turing()
+  const extra = {
+    author: "Turing, Alan",
+    title: "Computing machinery and intelligence",
+    isbn: "978-0-19-000000-0",
+    note: "Read in the 1950 {issue}",
+    keywords: "ai, imitation game",
+    address: "Oxford",
+    url: "https://example.org/turing.pdf",
+    file: "turing.pdf",
+    "mendeley-groups": "Thesis"
+  }
+  const input = { paper: record, key: "turing50", extra }
+
+  it("carry the user's ISBN, note, keywords, place and link, as the BibTeX writer keeps them", () => {
+    const [item] = Citable.cslJson([input])
+    expect(item).toMatchObject({
+      ISBN: "978-0-19-000000-0",
+      note: "Read in the 1950 issue",
+      keyword: "ai, imitation game",
+      "publisher-place": "Oxford",
+      URL: "https://example.org/turing.pdf",
+      DOI: "10.1093/mind/LIX.236.433"
+    })
+    const ris = Citable.ris([input])
+    for (
+      const line of ["SN  - 978-0-19-000000-0", "N1  - Read in the 1950 issue", "KW  - ai", "KW  - imitation game"]
+    ) {
+      expect(ris).toContain(`${line}\r\n`)
+    }
+    expect(ris).toContain("CY  - Oxford\r\n")
+    expect(ris).toContain("UR  - https://example.org/turing.pdf\r\n")
+  })
+
+  it("name what they replaced and what the format has no place for", () => {
+    expect(Citable.notes(input, "csl-json")).toEqual([
+      "Semantic Scholar's values written in place of yours, which differ: author",
+      "left out, CSL-JSON has no place for: file, mendeley-groups"
+    ])
+    expect(Citable.notes(input, "ris")[1]).toBe("left out, RIS has no place for: file, mendeley-groups")
+    // Nothing of the user's lost: nothing to say.
+    expect(Citable.notes({ paper: record, extra: { isbn: "1", year: "1950", month: "oct" } }, "ris")).toEqual([])
+  })
+
+  it("a record without a finer date takes the user's month with their year", () => {
+    const [item] = Citable.cslJson([{
+      paper: paper({ title: "T", year: 1950 }),
+      extra: { year: "1950", month: "oct" }
+    }])
+    expect(item!.issued).toEqual({ "date-parts": [[1950, 10]] })
+    const [other] = Citable.cslJson([{
+      paper: paper({ title: "T", year: 1951 }),
+      extra: { year: "1950", month: "oct" }
+    }])
+    expect(other!.issued).toEqual({ "date-parts": [[1951]] })
   })
 })
 
@@ -331,7 +394,8 @@ describe("keys", () => {
       { paper: authored("Ada Lovelace", "Notes") }
     ]
     const bibKeys = parse(Citable.bibtex(inputs)).map((e) => e.key)
-    expect(bibKeys).toEqual(["Müller2020x", "müller2020xa", "lovelace2017notes"])
+    // The cleaned key yields to the one the user wrote exactly (issue 44 point 6): it was `müller2020xa`.
+    expect(bibKeys).toEqual(["Müller2020xa", "müller2020x", "lovelace2017notes"])
     expect(Citable.cslJson(inputs).map((item) => item.id)).toEqual(bibKeys)
     expect([...Citable.ris(inputs).matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(bibKeys)
   })
@@ -359,6 +423,38 @@ describe("issue 44 point 6: a key the user wrote is never changed or taken", () 
     expect(asBibtexReads(written)).toHaveLength(5)
     expect(Citable.cslJson(inputs).map((item) => item.id)).toEqual(bibKeys)
     expect([...Citable.ris(inputs).matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(bibKeys)
+  })
+
+  it("a key BibTeX reads is written as the user wrote it (', (, :, \", #, %, ~, =, \\, any script): their \\cite stays defined", () => {
+    const theirs = ["O'Brien:2011(a)", "a\"b#c~d=e", "p%q\\r", "日本2020", "k🙂"]
+    const inputs = theirs.map((key) => ({ paper: other, key }))
+    const written = Citable.bibtex(inputs)
+    expect(parse(written).map((e) => e.key)).toEqual(theirs)
+    expect(asBibtexReads(written)).toEqual(theirs.map((key) => `misc:${key}`))
+    expect(written).not.toContain("% s2")
+    expect(Citable.cslJson(inputs).map((item) => item.id)).toEqual(theirs)
+    expect([...Citable.ris(inputs).matchAll(/^ID {2}- (.*)\r$/gm)].map((m) => m[1])).toEqual(theirs)
+  })
+
+  it("a key that cannot be in a .bib (a space, comma, brace, @, line break) is cleaned, with a note that starts no entry", () => {
+    const written = Citable.bibtex([
+      { paper: notes, key: "Müller 2020,{x}" },
+      { paper: other, key: "a@b\n@misc{evil, title={x}}" }
+    ])
+    expect(asBibtexReads(written)).toEqual(["misc:Müller2020x", "misc:abmisceviltitle=x"])
+    expect(written).toContain(
+      `% s2: the key "Müller 2020,{x}" holds what a .bib key cannot (a space, comma, brace, at sign or control); written as Müller2020x\n@misc{Müller2020x,`
+    )
+    expect(written).toContain(`% s2: the key "a(at)b\\n(at)misc{evil, title={x}}" holds what`)
+  })
+
+  it("a key cleaned of what a .bib key cannot hold never takes a key the user wrote exactly", () => {
+    const written = Citable.bibtex([{ paper: notes, key: "Smith 2020" }, { paper: other, key: "Smith2020" }])
+    expect(asBibtexReads(written)).toEqual(["misc:Smith2020a", "misc:Smith2020"])
+    expect(written).toContain(
+      `% s2: the key "Smith 2020" holds what a .bib key cannot (a space, comma, brace, at sign or control); written as Smith2020a\n`
+    )
+    expect(written).not.toContain("written twice")
   })
 
   it("a writer of a stream told the user's keys keeps them for the entries still to come", () => {

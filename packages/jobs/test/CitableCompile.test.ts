@@ -84,6 +84,23 @@ describe("the BibTeX we write, compiled", () => {
     T
   )
 
+  it(
+    "issue 44 point 6: the user's keys as BibTeX reads them (', (, :, \", #, %, ~, =, \\, any script) come back as written",
+    () => {
+      const theirs = ["O'Brien:2011(a)", "a\"b#c~d=e", "p%q\\r", "Müller2020", "k🙂"]
+      const bib = Citable.bibtex(theirs.map((key) => ({ paper: decode({ paperId: "p", title: "X" }), key })))
+      const read = runBibtex(
+        bib,
+        "ENTRY {} {} {}\nFUNCTION {misc} { \"|\" cite$ * write$ newline$ }\nREAD\nITERATE {call.type$}\n"
+      )
+      expect(read.status).toBeLessThan(2)
+      expect(read.written.split("\n").filter((line) => line.startsWith("|")).map((line) => line.slice(1))).toEqual(
+        theirs
+      )
+    },
+    T
+  )
+
   if (present) {
     it(
       "the recorded papers, with hostile entries among them: no BibTeX error, no LaTeX error, every entry cited",

@@ -424,6 +424,15 @@ describe("Resolve.references checks every title and asks titles in groups (issue
       expect(yield* requestsOf).toEqual([])
     }).pipe(Effect.provide(emulated())))
 
+  it("a .bib title longer than any field is not read as TeX: asked as written, and so refused as too long", () => {
+    const tex = String.raw`{\'e}t{\'e} `.repeat(10_000).trim()
+    const [entry] = Resolve.fromBibtex(`@article{k, title = {${tex}}}`)
+    expect(entry!.input).toBe(tex)
+    // A long abstract-sized title is still read as TeX.
+    const [short] = Resolve.fromBibtex(String.raw`@article{k, title = {{\'e}t{\'e}}}`)
+    expect(short!.input).toBe("été")
+  })
+
   it("the bytes of a title in a URL are its UTF-8 bytes, unreserved ones 1 and others 3 (property)", () => {
     // Any UTF-16 units: pairs, lone surrogates (sent as U+FFFD), ASCII.
     const units = fc.array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0, max: 0xffff })), {

@@ -299,6 +299,13 @@ describe("a field written twice (issue 44 point 3)", () => {
     expect(twice!.warnings).toEqual(["year is written twice with the same value: BibTeX uses the first and warns"])
   })
 
+  it("after a field name BibTeX reads (x/y, ti$tle, a;b), the fields and their repeats are read as BibTeX reads them", () => {
+    // Real bibtex, on this entry, prints "Real" and warns "I'm ignoring k's extra "title" field".
+    const [entry] = Verify.fromBibtex("@article{k, x/y = {1}, ti$tle = {2}, a;b = 3, title = {Real}, title = {Fake}}")
+    expect(entry!.fields).toEqual({ "x/y": "1", "ti$tle": "2", "a;b": "3", title: "Real" })
+    expect(entry!.problem).toMatch(/^title is written twice with different values/)
+  })
+
   it.effect("with different values the entry is never verified: it is flagged with the problem", () =>
     Effect.gen(function*() {
       const [fake, twice] = yield* verifyBib(FAKE)

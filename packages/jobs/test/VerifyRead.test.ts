@@ -320,6 +320,13 @@ describe("Verify.read: lines, BibTeX, detection", () => {
     ])
   })
 
+  it("a line longer than any reference is a title as written, not read for names and a year (a 10 MB title)", () => {
+    const long = `Vaswani, A. (2017). ${"Attention is all you need. ".repeat(200)}`.trim()
+    const r = read(`Deep learning\n${long}\n`)
+    expect(r.format).toBe("lines")
+    expect(r.inputs).toEqual([{ key: "1", text: "Deep learning" }, { key: "2", text: long }])
+  })
+
   it("titles with a year in them stay titles", () => {
     expect(read("Findings of the 2019 Conference on Machine Translation (WMT19)\nDeep learning\n").format).toBe("lines")
   })
@@ -549,6 +556,20 @@ describe("Verify.decode", () => {
     const bytes = new TextEncoder().encode(bib)
     expect(decoded(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]))).toBe(bib)
     expect(decoded(bytes)).toBe(bib)
+  })
+
+  it("UTF-32 with its byte-order mark is refused naming UTF-32, not read as UTF-16 with no entries", () => {
+    for (const mark of [[0xff, 0xfe, 0, 0], [0, 0, 0xfe, 0xff]]) {
+      const units = [...bib].flatMap((c) => {
+        const p = c.codePointAt(0)!
+        const be = [p >>> 24, (p >>> 16) & 0xff, (p >>> 8) & 0xff, p & 0xff]
+        return mark[0] === 0 ? be : be.reverse()
+      })
+      const r = Verify.decode(new Uint8Array([...mark, ...units]))
+      expect(Result.isFailure(r) && r.failure.message).toBe(
+        "the text is UTF-32 (as its byte-order mark says), which is not read; save it as UTF-8 (or UTF-16 with a byte-order mark)"
+      )
+    }
   })
 
   it("Latin-1 and binary data are refused, naming the encoding and where it failed", () => {

@@ -79,6 +79,24 @@ describe("Verify.bibtexWriter", () => {
       expect([...compiled.cited].sort()).toEqual(["broken", "he16", "nothing", "turing50", "vaswani"])
     }), 120_000)
 
+  it("a verified entry keeps the user's key as BibTeX reads it; one no .bib key can be is cleaned with a note (issue 44 point 6)", () => {
+    const verified = (key: string) =>
+      new Verify.Verification({
+        key,
+        input: "",
+        notes: [],
+        status: "verified",
+        differs: [],
+        entry: new Verify.Written({ key, fields: { title: "X" } })
+      })
+    const writer = Verify.bibtexWriter()
+    expect(writer.write(verified("O'Brien:2011(a)"))).toBe("@misc{O'Brien:2011(a),\n  title = {X}\n}\n")
+    expect(writer.write(verified("Smith 2020, {x}"))).toBe(
+      `% s2: the key "Smith 2020, {x}" holds what a .bib key cannot (a space, comma, brace, at sign or control); written as Smith2020x\n` +
+        "@misc{Smith2020x,\n  title = {X}\n}\n"
+    )
+  })
+
   it("correction: a mismatch whose title and authors both differ is kept as written", () => {
     const entry = new Verify.Written({ key: "k", fields: { title: "X" } })
     const base = { key: "k", input: "", notes: [], entry }

@@ -9,7 +9,7 @@ import { type Facts, initials as spaced, listed as and, type Person, type Style,
 
 const initials = (given: string, sep = " "): string => sep === " " ? spaced(given) : spaced(given).replace(/\s+/g, "")
 const bare = (given: string): string => initials(given).replace(/[.\s]/g, "")
-const pages = (f: Facts, dash = "–") => f.pages?.replace(/\s*-+\s*/g, dash)
+const pages = (f: Facts, dash = "–") => f.pages?.replace(/\s*-+\s*/g, () => dash)
 const inverted = (p: Person) => `${p.family}, ${initials(p.given, "")}`
 const inOrder = (p: Person) => `${initials(p.given)} ${p.family}`
 const etAl = (f: Facts, text = " et al.") => (f.etAl === true ? text : "")

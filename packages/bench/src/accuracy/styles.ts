@@ -56,7 +56,7 @@ const full: ReadonlyArray<Shown> = ["title", "authors", "coauthors", "year", "ve
 export const initials = (given: string): string =>
   given.split(/[\s.-]+/).filter((w) => w.length > 0).map((w) => `${w[0]!.toUpperCase()}.`).join(" ")
 const compactInitials = (given: string): string => initials(given).replace(/[.\s]/g, "")
-const pagesOf = (f: Facts, dash = "–") => f.pages?.replace(/\s*-+\s*/g, dash)
+const pagesOf = (f: Facts, dash = "–") => f.pages?.replace(/\s*-+\s*/g, () => dash)
 const doiUrl = (doi: string) => `https://doi.org/${doi}`
 /** The authors a reference manager exports: all of them, where a formatted list writes "et al.". */
 const exported = (f: Facts): ReadonlyArray<Person> => (f.etAl === true ? f.everyAuthor ?? f.authors : f.authors)

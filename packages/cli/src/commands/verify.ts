@@ -170,7 +170,7 @@ const writeCitable = <E, R>(
         const fix = Verify.correction(v)
         return Stream.fromIterable(fix._tag === "record" ? [fix.item] : [])
       })
-      yield* printItems(sink, format, items, keys)
+      yield* printItems(sink, format, items, keys, printer.err)
     }
     if (Option.isSome(out)) yield* Output.emit(out, chunks.join(""))
   })

@@ -43,7 +43,9 @@ const printed: Readonly<
 /**
  * Prints papers in a citable format as they come (`s2 resolve`, `s2 verify`): BibTeX entries or
  * RIS records one after another, CSL-JSON as one array; keys unique across the run. Written through
- * `out` (the printer's standard output: see Output.ts `citable`).
+ * `out` (the printer's standard output: see Output.ts `citable`); through `err`, a line for each
+ * CSL-JSON or RIS entry that does not write all of the user's fields (`Citable.notes`: BibTeX says
+ * it in `%` lines of its own).
  *
  * @since 1.1.0
  */
@@ -51,7 +53,8 @@ export const printItems = <E, R>(
   out: (text: string) => Effect.Effect<void>,
   format: CitableFormat,
   items: Stream.Stream<Citable.Item, E, R>,
-  keys: Iterable<string> = []
+  keys: Iterable<string> = [],
+  err: (text: string) => Effect.Effect<void> = () => Effect.void
 ) =>
   Effect.gen(function*() {
     const how = printed[format]
@@ -61,7 +64,14 @@ export const printItems = <E, R>(
     yield* out(how.open)
     yield* Stream.runForEach(
       items,
-      (item) => out((count++ === 0 ? "" : how.between) + how.show(writer.write(item)))
+      (item) => {
+        const said = format === "bibtex" || item.extra === undefined ? [] : Citable.notes(item, format)
+        const where = item.key === undefined ? item.paper.paperId : `@${item.key}`
+        return Effect.andThen(
+          Effect.forEach(said, (line) => err(`s2: ${where}: ${line}\n`), { discard: true }),
+          out((count++ === 0 ? "" : how.between) + how.show(writer.write(item)))
+        )
+      }
     )
     yield* out(how.close(count))
   })

@@ -188,7 +188,7 @@ const encoded = /[\\%&\p{Cf}]/u
 const shown = (text: string): string => {
   let view = text
   for (let round = 0; round < 4 && encoded.test(view); round++) {
-    const next = view.replace(escape, unescape).replace(invisible, "")
+    const next = view.replace(escape, (written, ...groups) => unescape(written, ...groups)).replace(invisible, "")
     if (next === view) break
     view = next
   }

@@ -26,7 +26,7 @@ const everyUnsafe = new RegExp(unsafe.source, "gu")
 
 /** See `replaceUnsafe` in S2Error.ts. Most text has none: one scan, and no copy. */
 export const replaceUnsafe = (text: string, by: (char: string) => string): string =>
-  unsafe.test(text) ? text.replace(everyUnsafe, by) : text
+  unsafe.test(text) ? text.replace(everyUnsafe, (char) => by(char)) : text
 
 const present = (part: string | undefined): part is string => part !== undefined && part !== ""
 

@@ -92,7 +92,9 @@ const closing = (text: string, open: number, limit: number): number => {
   return -1
 }
 
-const fieldName = /^\s*([A-Za-z_][\w:.+-]*)\s*=\s*/
+// A field name as BibTeX reads one (bibtex.web's identifiers): no digit first, then anything but
+// white space and `"#%'(),={}`. A narrower pattern stopped at `x/y = …` and lost every field after it.
+const fieldName = /^\s*([^\d\s"#%'(),={}][^\s"#%'(),={}]*)\s*=\s*/
 const bareWord = /^[^,}#\s]*/
 
 /** A macro's value, or which bound its expansion went past (its value then unused). */
@@ -342,8 +344,21 @@ const symbols: Readonly<Record<string, string>> = {
 }
 const symbolCommand = new RegExp(String.raw`\\(${Object.keys(symbols).join("|")})(?![A-Za-z])\s*`, "g")
 
-/** TeX to plain text, as far as a title match needs: accents, special and Greek letters and symbols as Unicode, math's `$`, braces and other commands dropped. */
-export const plain = (tex: string): string =>
+/**
+ * Longer than any field of a real entry (an abstract included): such a value is not read as TeX.
+ * Reading it copies it a dozen times (a 10 MB title peaked at 470 MB), and a title or name that
+ * long is refused as too long to send whatever it reads as.
+ */
+const longestTex = 65_536
+
+/**
+ * TeX to plain text, as far as a title match needs: accents, special and Greek letters and symbols
+ * as Unicode, math's `$`, braces and other commands dropped; a value over {@link longestTex}
+ * characters as given.
+ */
+export const plain = (tex: string): string => tex.length > longestTex ? tex : readTex(tex)
+
+const readTex = (tex: string): string =>
   tex.replace(letterCommand, (_, name: string) => letters[name]!)
     .replace(symbolCommand, (_, name: string) => symbols[name]!)
     .replace(accentCommand, (_, accent: string, braced?: string, bare?: string) => (braced ?? bare)! + accents[accent]!)

@@ -56,7 +56,12 @@ const decodeWith = (decoder: TextDecoder, bytes: Uint8Array, name: string): Resu
 
 /** See `Verify.decode`. */
 export const decode = (bytes: Uint8Array): Result.Result<string, Unreadable> => {
-  const [a, b, c] = bytes
+  const [a, b, c, d] = bytes
+  // UTF-32's marks first: FF FE 00 00 starts with UTF-16's little-endian mark, and read as UTF-16
+  // every other character would be U+0000 ("no entries" without a word about the encoding).
+  if ((a === 0xff && b === 0xfe && c === 0 && d === 0) || (a === 0 && b === 0 && c === 0xfe && d === 0xff)) {
+    return Result.fail(unreadable("Encoding", "the text is UTF-32 (as its byte-order mark says), which is not read"))
+  }
   if (a === 0xff && b === 0xfe) return decodeWith(utf16le, bytes, "UTF-16 (little-endian, as its byte-order mark says)")
   if (a === 0xfe && b === 0xff) return decodeWith(utf16be, bytes, "UTF-16 (big-endian, as its byte-order mark says)")
   if (a === 0xef && b === 0xbb && c === 0xbf) return decodeWith(utf8, bytes, "UTF-8 (as its byte-order mark says)")

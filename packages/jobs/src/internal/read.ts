@@ -62,6 +62,8 @@ const readLines = (text: string): ReadonlyArray<ReferenceInput.Line | ReferenceI
     const key = String(i + 1)
     const r = PaperId.recognise(line)
     if (r._tag === "Id") return [{ key, text: r.id }]
+    // Longer than any reference: a title as written (refused as too long to send), not read for names.
+    if (line.length > maxLength) return [{ key, text: line }]
     // A line of a mixed list that reads as a formatted reference is read as one.
     const fields = readInformal(line) ?? (referenceLike(line) ? parseReference(line, informal) : undefined)
     return [fields === undefined ? { key, text: line } : { ...entry(key, fields, i + 1), format: "lines" }]

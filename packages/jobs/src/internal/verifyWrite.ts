@@ -6,8 +6,8 @@
  */
 import type * as Citable from "../Citable.js"
 import type { Field, Verification, Written } from "../Verification.js"
-import { oneLine } from "./citable/facts.js"
-import { userKey } from "./citable/keys.js"
+import { commentText, oneLine } from "./citable/facts.js"
+import { cleanedNote, userKey } from "./citable/keys.js"
 import { balanced, tex } from "./citable/latex.js"
 
 /**
@@ -72,7 +72,6 @@ export const correction = (v: Verification): Correction => {
 }
 
 // BibTeX reads an entry wherever "@" starts one, comments included: a comment never holds one.
-const commentText = (text: string): string => oneLine(text).replace(/@/g, () => "(at)")
 
 /** A `%` comment line. */
 const comment = (text: string): string => `% ${commentText(text)}\n`
@@ -85,7 +84,9 @@ const writtenEntry = (entry: Written): string => {
     return [`  ${name} = {${balanced(line) ? line : tex(line)}}`]
   })
   const type = /^[A-Za-z]+$/.test(entry.type ?? "") ? entry.type! : "misc"
-  return `@${type}{${userKey(entry.key)},\n${body.join(",\n")}\n}\n`
+  const key = userKey(entry.key)
+  const note = key === entry.key.trim() || entry.key.trim() === "" ? "" : `${cleanedNote(entry.key, key)}\n`
+  return `${note}@${type}{${key},\n${body.join(",\n")}\n}\n`
 }
 
 /** What the comment before an entry says: the verdict, and why. */

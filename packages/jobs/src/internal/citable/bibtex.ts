@@ -6,7 +6,7 @@
 import type { Item } from "../../Citable.js"
 import { plain } from "../bibtex.js"
 import { type Facts, facts as factsOf, type Kind, oneLine, type Person, withUserFields } from "./facts.js"
-import { keyOf, type Keys } from "./keys.js"
+import { cleanedNote, keyOf, type Keys } from "./keys.js"
 import { balanced, tex, title } from "./latex.js"
 
 const entryType: Readonly<Record<Kind, string>> = {
@@ -106,6 +106,9 @@ const sameText = (a: string, b: string): boolean => {
 interface Merged {
   readonly fields: ReadonlyArray<readonly [string, string]>
   readonly notes: ReadonlyArray<string>
+  /** The names of the user's fields written (the record has no value for them), and of those replaced by a value that differs. */
+  readonly kept: ReadonlyArray<string>
+  readonly replaced: ReadonlyArray<string>
 }
 
 /**
@@ -126,6 +129,7 @@ const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<R
   // BibTeX field names are compared without case: a name given twice is written once.
   const taken = new Set<string>()
   const replaced: Array<string> = []
+  const kept: Array<string> = []
   const twice: Array<string> = []
   let unreadable = 0
   for (const [name, line] of given) {
@@ -135,8 +139,10 @@ const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<R
     else {
       const by = replacedBy(lower, user, ours)
       // A value ours repeats (the same title in other capitals) is replaced without a word.
-      if (by === undefined) fields.push([name, balanced(line) ? line : tex(line)])
-      else if (!sameText(line, by)) replaced.push(lower)
+      if (by === undefined) {
+        fields.push([name, balanced(line) ? line : tex(line)])
+        kept.push(lower)
+      } else if (!sameText(line, by)) replaced.push(lower)
     }
     taken.add(lower)
   }
@@ -147,7 +153,7 @@ const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<R
     twice.length > 0 ? `% s2: left out, given twice: ${twice.join(", ")}` : "",
     unreadable > 0 ? `% s2: left out, not a name BibTeX reads as a field: ${unreadable} field(s)` : ""
   ]
-  return { fields, notes: notes.filter((line) => line.length > 0) }
+  return { fields, notes: notes.filter((line) => line.length > 0), kept, replaced }
 }
 
 /** An entry before it is written: its type, key, and fields in order; what BibTeX skips before it. */
@@ -159,17 +165,26 @@ export interface Parts {
   readonly notes: ReadonlyArray<string>
 }
 
+/** What an entry does with the user's fields: those written (the record has none) and those replaced by a value that differs. */
+export const userFields = (item: Item): Pick<Merged, "kept" | "replaced"> => {
+  const own = ownFields(factsOf(item.paper, item.type)).filter(([, value]) => value.length > 0)
+  const { kept, replaced } = merged(own, item.extra ?? {})
+  return { kept, replaced }
+}
+
 /** The parts of one item's entry, its key taken from `keys` (the user's, else one made from the paper). */
 export const parts = (item: Item, keys: Keys): Parts => {
   const f = factsOf(item.paper, item.type)
   const { fields, notes } = merged(ownFields(f).filter(([, value]) => value.length > 0), item.extra ?? {})
   // The key made as the CSL and RIS writers make it, from the user's fields where the record has none.
-  const { key, renamed } = keyOf(keys, item, withUserFields(f, item.extra))
-  // Each note names fields and keys only (neither holds `@`): no note can start an entry.
+  const { cleaned, key, renamed } = keyOf(keys, item, withUserFields(f, item.extra))
+  // Each note names fields and keys only (neither holds `@`; a key as given goes through
+  // cleanedNote's commentText): no note can start an entry.
+  const cleanNote = cleaned === undefined ? [] : [cleanedNote(cleaned, key)]
   const keyNote = renamed === undefined
     ? []
     : [`% s2: the key ${renamed} is written twice; this entry is written as ${key}, BibTeX would drop it as a repeat`]
-  return { type: entryType[f.kind], key, fields, notes: [...keyNote, ...notes] }
+  return { type: entryType[f.kind], key, fields, notes: [...cleanNote, ...keyNote, ...notes] }
 }
 
 /** One entry, a field a line, after its notes. */

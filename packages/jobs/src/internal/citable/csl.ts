@@ -3,6 +3,7 @@
  * built from the same {@link facts} as the BibTeX and RIS writers.
  */
 import type { CslItem, CslName, Item } from "../../Citable.js"
+import { carried } from "./carried.js"
 import { facts as factsOf, type Kind, type Person, withUserFields } from "./facts.js"
 import { keyFor, type Keys } from "./keys.js"
 
@@ -46,6 +47,8 @@ export const item = (input: Item, keys: Keys): CslItem => {
       // As Zotero writes a preprint: the server as publisher, the arXiv id as its number.
       publisher: preprint ? f.server : f.publisher,
       number: preprint && f.arxiv.length > 0 ? `arXiv:${f.arxiv}` : undefined
-    })
+    }),
+    // The user's ISBN, abstract, note… (their `url` over the Semantic Scholar page).
+    ...Object.fromEntries(carried(input.extra, 1))
   }
 }

@@ -76,7 +76,11 @@ const decodeEntity = (whole: string, name: string): string => {
 export const oneLine = (text: string | null | undefined): string =>
   typeof text !== "string"
     ? ""
-    : replaceUnsafe(text.replace(entity, decodeEntity), safe).replace(/\s+/g, " ").trim().normalize("NFC")
+    : replaceUnsafe(text.replace(entity, (whole, name) => decodeEntity(whole, name)), safe).replace(/\s+/g, " ").trim()
+      .normalize("NFC")
+
+/** Text for a `%` line of a .bib: {@link oneLine}, and no `@` (BibTeX starts an entry at one anywhere outside an entry). */
+export const commentText = (text: string): string => oneLine(text).replace(/@/g, () => "(at)")
 
 const suffixes = /^(?:jr|sr|jnr|snr|ii|iii|iv|v|vi)\.?$/i
 // "T.Chuprina": initials written against the family name.
@@ -264,6 +268,14 @@ const bibtexPerson = (name: string): Person | undefined => {
     : { given, particle: words.slice(0, cut).join(" "), family, suffix: parts.length === 2 ? "" : parts[1]! }
 }
 
+const months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+/** A BibTeX month (`oct`, `October`, `10`) as its number, or none. */
+const monthOf = (text: string): ReadonlyArray<number> => {
+  const n = /^\d{1,2}$/.test(text) ? Number(text) : months.indexOf(text.slice(0, 3).toLowerCase()) + 1
+  return n >= 1 && n <= 12 ? [n] : []
+}
+
 /**
  * The facts with what the record lacks taken from the user's own BibTeX fields (as plain text): a
  * record without authors, year, title, container, volume, number, pages or DOI keeps the user's,
@@ -278,7 +290,8 @@ export const withUserFields = (f: Facts, extra: Readonly<Record<string, string>>
   )
   const get = (...names: ReadonlyArray<string>): string =>
     names.map((n) => user.get(n) ?? "").find((v) => v.length > 0) ?? ""
-  const yearText = /^\d{1,4}$/.exec(get("year"))?.[0]
+  // biblatex's `date` (1950-10-01) gives the year where there is no `year`.
+  const yearText = /^\d{1,4}$/.exec(get("year"))?.[0] ?? /^(\d{4})(?:-|$)/.exec(get("date"))?.[1]
   const year = f.year ?? (yearText === undefined || Number(yearText) === 0 ? undefined : Number(yearText))
   const authors = f.authors.length > 0
     ? f.authors
@@ -289,7 +302,12 @@ export const withUserFields = (f: Facts, extra: Readonly<Record<string, string>>
     title: f.title || get("title"),
     authors,
     year,
-    date: f.date.length > 0 || year === undefined ? f.date : [year],
+    // The user's month with their year, when the record has no finer date (and not another year).
+    date: f.date.length > 1 || year === undefined
+      ? f.date
+      : yearText !== undefined && Number(yearText) === year
+      ? [year, ...monthOf(get("month"))]
+      : [year],
     container: f.container || (f.kind === "preprint" ? "" : get("journal", "journaltitle", "booktitle")),
     volume: f.volume || get("volume"),
     issue: f.issue || get("number", "issue"),

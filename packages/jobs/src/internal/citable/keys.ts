@@ -6,7 +6,7 @@
 import type { Paper } from "@s2-effect/core"
 import type { Item } from "../../Citable.js"
 import { foldLetters, stopWords } from "../text.js"
-import type { Facts } from "./facts.js"
+import { commentText, type Facts } from "./facts.js"
 
 /** Lowercase ASCII letters and digits only: accents dropped, special letters spelled out. */
 export const ascii = (text: string): string =>
@@ -28,15 +28,24 @@ export const madeKey = (paper: Paper, facts: Facts): string => {
   return key === "anon" ? `s2${ascii(paper.paperId).slice(0, 12)}` : key
 }
 
-// What BibTeX or biber read as the end of a key or the start of something else: whitespace,
-// controls, and `"#%'(),={}~\@`.
-const notInKey = /[\s\u0000-\u001f\u007f-\u009f"#%'(),={}~\\@]|[\ud800-\udfff]/g
+// What cannot be written in a key of ours: what ends one as BibTeX reads it (whitespace, `,`, `}`),
+// a `{` (our reader and LaTeX's \cite count it), an `@` (a note line naming the key would start an
+// entry), controls, direction marks and lone surrogates. Everything else BibTeX reads as part of
+// a key (`'`, `(`, `:`, `"`, `#`, `%`, `~`, `=`, `\`, any letter): the user's document cites the
+// key so, and changing it would leave their `\cite` undefined.
+const notInKey = /[\s\p{Cc}\p{Bidi_Control}\p{Cs},{}@]/gu
 
 /**
- * A user's key with what cannot be part of a key removed (non-ASCII letters are kept: biber and
- * an 8-bit BibTeX read them); "" when nothing is left.
+ * A user's key with what cannot be part of a key of ours removed (see `notInKey`: a key BibTeX
+ * reads is kept as written); "" when nothing is left.
  */
 export const userKey = (key: string | undefined): string => (key ?? "").replace(notInKey, "")
+
+/** The `%` line before an entry whose key is not the one the user gave (`given`, which held what `notInKey` drops). */
+export const cleanedNote = (given: string, key: string): string =>
+  `% s2: the key ${
+    commentText(JSON.stringify(given))
+  } holds what a .bib key cannot (a space, comma, brace, at sign or control); written as ${key}`
 
 /** `a`, `b`, … `z`, `aa`, `ab`, …: the suffixes that make a key unique, as BibTeX styles do for years. */
 const suffix = (n: number): string =>
@@ -52,10 +61,20 @@ export interface Keys {
   readonly take: (wanted: string, own: boolean) => string
 }
 
-/** A run's keys, with the user's own keys (as {@link userKey} leaves them) reserved. */
+/** The user's key when it can be written as they gave it (around white space aside), else `undefined`. */
+const exact = (key: string | undefined): string | undefined => {
+  const trimmed = (key ?? "").trim()
+  return trimmed.length > 0 && userKey(trimmed) === trimmed ? trimmed : undefined
+}
+
+/**
+ * A run's keys, with the user's own keys reserved: those that can be written as given (one that
+ * must be cleaned is cited by no document as it is, so its cleaned form never pushes a key the user
+ * wrote exactly).
+ */
 export const keys = (reserved: Iterable<string> = []): Keys => {
   const used = new Set<string>()
-  const theirs = new Set(Array.from(reserved, (key) => userKey(key).toLowerCase()))
+  const theirs = new Set(Array.from(reserved, exact).flatMap((key) => key === undefined ? [] : [key.toLowerCase()]))
   const free = (candidate: string) => !used.has(candidate) && !theirs.has(candidate)
   return {
     take: (wanted, own) => {
@@ -69,10 +88,15 @@ export const keys = (reserved: Iterable<string> = []): Keys => {
   }
 }
 
-/** The key of one item and the key the user wrote for it, when it could not be kept (written twice). */
+/**
+ * The key of one item; `renamed`, the user's key when it was written before and this entry's had to
+ * change; `cleaned`, the key as the user gave it when it held what no key of ours can (`notInKey`):
+ * `key` is then what was written instead.
+ */
 export interface Keyed {
   readonly key: string
   readonly renamed?: string
+  readonly cleaned?: string
 }
 
 /**
@@ -80,10 +104,12 @@ export interface Keyed {
  * `keys`. `renamed` is the user's key when it was written before and this entry's had to change.
  */
 export const keyOf = (keys: Keys, item: Item, facts: Facts): Keyed => {
-  const wanted = userKey(item.key)
-  const own = wanted.length > 0
-  const key = keys.take(own ? wanted : madeKey(item.paper, facts), own)
-  return own && key !== wanted ? { key, renamed: wanted } : { key }
+  const own = exact(item.key)
+  const wanted = own ?? userKey(item.key)
+  const key = keys.take(wanted.length > 0 ? wanted : madeKey(item.paper, facts), own !== undefined)
+  // A key that had to be cleaned is not the user's as given: it yields to every key they wrote exactly.
+  if (own === undefined && (item.key ?? "").trim() !== "") return { key, cleaned: item.key! }
+  return own !== undefined && key !== own ? { key, renamed: own } : { key }
 }
 
 /** The key of one item (see {@link keyOf}). */

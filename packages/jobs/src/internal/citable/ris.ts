@@ -4,6 +4,7 @@
  * ({@link oneLine}), so nothing a server sends can start a tag or end a record.
  */
 import type { Item } from "../../Citable.js"
+import { carried } from "./carried.js"
 import { type Facts, facts as factsOf, type Kind, type Person, withUserFields } from "./facts.js"
 import { keyFor, type Keys } from "./keys.js"
 
@@ -47,10 +48,9 @@ const tags = (f: Facts, key: string): ReadonlyArray<readonly [string, string]> =
 export const record = (input: Item, keys: Keys): string => {
   const f = withUserFields(factsOf(input.paper, input.type), input.extra)
   const key = keyFor(keys, input, f)
-  const lines = [
-    ["TY", recordType[f.kind]] as const,
-    ...tags(f, key).filter(([, v]) => v.length > 0),
-    ["ER", ""] as const
-  ]
+  const user = carried(input.extra, 2)
+  // The user's link over the Semantic Scholar page, as the BibTeX writer keeps it.
+  const own = tags(f, key).filter(([tag, v]) => v.length > 0 && !(tag === "UR" && user.some(([t]) => t === "UR")))
+  const lines = [["TY", recordType[f.kind]] as const, ...own, ...user, ["ER", ""] as const]
   return lines.map(([tag, value]) => `${tag}  - ${value}\r\n`).join("")
 }
