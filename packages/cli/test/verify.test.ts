@@ -233,6 +233,30 @@ describe("s2 verify", () => {
     T
   )
 
+  it("issue 44 points 3 and 7: a key written twice is flagged; a field name BibTeX reads is written back", async () => {
+    const file = write(
+      "twice.bib",
+      REAL.replace("note = {The imitation game}", "note = {The imitation game}, x/y = {one}, a@b = {two}") +
+        String
+          .raw`@article{Turing50, author = {Turing, Alan M.}, title = {A Theory of Everything Machines}, year = {1951}}
+`
+    )
+    const table = await s2(["verify", file, "--emulator"])
+    expect(table.code).toBe(3)
+    const rows = table.stdout.trimEnd().split("\n").slice(2, -1).map((r) => r.split(/\s{2,}/))
+    expect(rows.map((r) => r.slice(0, 2))).toEqual([["turing50", "verified"], ["ammar18", "verified"], [
+      "Turing50",
+      "unchecked"
+    ]])
+    // The note, cut to the table's 80 columns.
+    expect(rows[2]![2]).toMatch(/^key written twice \(first on line 1, a/)
+    const bib = await s2(["verify", file, "--emulator", "--format", "bibtex"])
+    expect(bib.stdout).toContain(
+      `% s2: left out, not a field name we write (printable ASCII, no at sign or backslash): "a(at)b"\n@article{turing50,`
+    )
+    expect(bib.stdout).toContain("  note = {The imitation game},\n  x/y = {one}\n}")
+  }, T)
+
   it("--format csl-json and ris: the same entries, under the user's keys", async () => {
     const file = write("fix2.bib", REAL + WRONG_YEAR + INVENTED)
     const csl = await s2(["verify", file, "--emulator", "--format", "csl-json"])

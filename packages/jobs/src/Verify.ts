@@ -126,7 +126,8 @@ export const references: (
  * braces do not balance ends at the next line that starts an entry and has a `problem`. A field
  * written twice is read as BibTeX reads it, its first value kept; with different values the entry
  * has a `problem` (BibTeX prints the first, whatever the second says), with the same value a
- * warning in `warnings`.
+ * warning in `warnings`. So is a key an entry before it has (compared without case): BibTeX prints
+ * that entry and drops this one ("Repeated entry").
  *
  * @category constructors
  * @since 1.1.0

@@ -317,6 +317,37 @@ describe("a field written twice (issue 44 point 3)", () => {
     }).pipe(Effect.provide(emulated())))
 })
 
+describe("a key written twice (issue 44 point 3)", () => {
+  // BibTeX prints the first turing and warns "Repeated entry" at the second (keys compared without
+  // case): the second, an invented paper, is never printed, and must not be reported verified.
+  const BIB = String.raw`@article{turing, author = {Turing, Alan M.}, title = {Computing Machinery and Intelligence},
+  journal = {Mind}, year = {1950}, doi = {10.1093/mind/LIX.236.433}}
+@article{Turing, author = {Turing, Alan M.}, title = {Computing Machinery and Intelligence},
+  journal = {Mind}, year = {1950}, doi = {10.1093/mind/LIX.236.433}}
+@article{turing, author = {Turing, Alan M.}, title = {A Theory of Everything Machines}, year = {1951}}`
+
+  it("is read as BibTeX reads it: a later entry that differs has the problem, one written alike a warning", () => {
+    const [first, alike, other] = Verify.fromBibtex(BIB)
+    expect(first!.problem).toBeUndefined()
+    expect(first!.warnings).toBeUndefined()
+    expect(alike!.problem).toBeUndefined()
+    expect(alike!.warnings).toEqual([
+      "key written twice (first on line 1, as turing), alike: BibTeX prints the first and warns \"Repeated entry\""
+    ])
+    expect(other!.problem).toBe(
+      "key written twice (first on line 1): BibTeX prints that entry, warns \"Repeated entry\" and drops this one; give it a key of its own"
+    )
+  })
+
+  it.effect("the entry BibTeX drops is never verified; its notes say why", () =>
+    Effect.gen(function*() {
+      const results = yield* verifyBib(BIB)
+      expect(results.map((v) => v.status)).toEqual(["verified", "verified", "unchecked"])
+      expect(results[1]!.notes[0]).toMatch(/^key written twice \(first on line 1, as turing\), alike/)
+      expect(results[2]!.notes.join(" ")).toMatch(/Repeated entry/)
+    }).pipe(Effect.provide(emulated())))
+})
+
 describe("Verify.references never passes a title it did not compare", () => {
   const ENTRY_TITLE = "Attention over graphs of citations for ranking papers"
   const A = "a".repeat(40)

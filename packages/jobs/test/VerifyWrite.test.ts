@@ -3,12 +3,12 @@
  * still compiles and every `\cite` key is kept; `Verify.correction` says what each is written from.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { SemanticScholar } from "@s2-effect/core"
-import { compileBib } from "@s2-effect/test-support/latex"
+import { Paper, SemanticScholar } from "@s2-effect/core"
+import { compileBib, runBibtex } from "@s2-effect/test-support/latex"
 import { Emulator } from "@s2-effect/testing"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { Verify } from "../src/index.js"
+import { Citable, Verify } from "../src/index.js"
 
 const emulated = SemanticScholar.layer().pipe(Layer.provideMerge(Emulator.layer({ seed: 1, size: 1000 })))
 
@@ -96,6 +96,40 @@ describe("Verify.bibtexWriter", () => {
         "@misc{Smith2020x,\n  title = {X}\n}\n"
     )
   })
+
+  it(
+    "issue 44 point 7: a field name BibTeX reads (x/y, ti$tle, a;b) is written back, read so by bibtex; one we do not write is named in a % line",
+    () => {
+      // As the .bib reader gives them: names BibTeX reads, and three we do not write (an at sign, a
+      // backslash, a letter outside ASCII).
+      const fields = { title: "X", "x/y": "1", "ti$tle": "2", "a;b": "3", "a@b": "4", "x\\y": "5", "é": "6" }
+      const verified = new Verify.Verification({
+        key: "k1",
+        input: "",
+        notes: [],
+        status: "verified",
+        differs: [],
+        entry: new Verify.Written({ key: "k1", fields })
+      })
+      const paper = Schema.decodeUnknownSync(Paper)({ paperId: "p2", title: "Y", year: 2020 })
+      const text = Verify.bibtexWriter().write(verified) + Citable.bibtex([{ paper, key: "k2", extra: fields }])
+      const left =
+        `% s2: left out, not a field name we write (printable ASCII, no at sign or backslash): "a(at)b", "x\\\\y", "é"`
+      expect(text.split("\n").filter((line) => line === left)).toHaveLength(2)
+      const bst = [
+        "ENTRY { x/y ti$tle a;b } {} {}",
+        "FUNCTION {probe} { \"|\" cite$ * \"|\" * x/y * \"|\" * ti$tle * \"|\" * a;b * \"|\" * write$ newline$ }",
+        ...["article", "misc", "default.type"].map((type) => `FUNCTION {${type}} { probe }`),
+        "READ",
+        "ITERATE {call.type$}",
+        ""
+      ].join("\n")
+      const read = runBibtex(text, bst)
+      expect(read.output).not.toMatch(/error message|Repeated entry|I was expecting|Warning--I'm ignoring/i)
+      expect(read.written.split("\n").filter((line) => line.startsWith("|"))).toEqual(["|k1|1|2|3|", "|k2|1|2|3|"])
+    },
+    120_000
+  )
 
   it("correction: a mismatch whose title and authors both differ is kept as written", () => {
     const entry = new Verify.Written({ key: "k", fields: { title: "X" } })

@@ -24,29 +24,55 @@ const repeatedWhy = (fields: ReadonlyArray<string>, differ: boolean): string =>
       : " with the same value: BibTeX uses the first and warns"
   }`
 
+/** An entry's type and fields, to tell an entry written again alike from another under its key. */
+const written = (entry: bibtex.BibEntry): string =>
+  JSON.stringify([entry.type, Object.entries(entry.fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))])
+
+/**
+ * What an entry whose key an entry before it has (`first`, compared without case as BibTeX does)
+ * says: BibTeX prints the first and warns "Repeated entry"; a problem when this one differs.
+ */
+const repeatedKey = (entry: bibtex.BibEntry, first: bibtex.BibEntry): { problem?: string; warning?: string } => {
+  const twice = `key written twice (first on line ${first.line}${first.key === entry.key ? "" : `, as ${first.key}`})`
+  return written(entry) === written(first)
+    ? { warning: `${twice}, alike: BibTeX prints the first and warns "Repeated entry"` }
+    : {
+      problem: `${twice}: BibTeX prints that entry, warns "Repeated entry" and drops this one; give it a key of its own`
+    }
+}
+
 /**
  * See `Verify.fromBibtex`: each entry read once, a broken one with why; a field written twice with
  * different values is a `problem` (what BibTeX prints is the first, and what was checked must be
- * what it prints), with the same value a `warning`.
+ * what it prints), with the same value a `warning`; so is a key an entry before has: BibTeX prints
+ * that entry and drops this one.
  */
-export const fromBibtex = (text: string): ReadonlyArray<ReferenceInput.Entry> =>
-  bibtex.parse(text).map((entry): ReferenceInput.Entry => {
+export const fromBibtex = (text: string): ReadonlyArray<ReferenceInput.Entry> => {
+  const firsts = new Map<string, bibtex.BibEntry>()
+  return bibtex.parse(text).map((entry): ReferenceInput.Entry => {
     const differ = (entry.repeated ?? []).filter((r) => r.differs).map((r) => r.field)
     const same = (entry.repeated ?? []).filter((r) => !r.differs).map((r) => r.field)
+    const lower = entry.key.toLowerCase()
+    const first = firsts.get(lower)
+    if (first === undefined && lower.length > 0) firsts.set(lower, entry)
+    const key = first === undefined ? {} : repeatedKey(entry, first)
     const problem = entry.broken !== undefined
       ? brokenWhy(entry.line, entry.broken)
-      : differ.length > 0
-      ? repeatedWhy(differ, true)
-      : undefined
+      : key.problem ?? (differ.length > 0 ? repeatedWhy(differ, true) : undefined)
+    const warnings = [
+      ...(key.warning === undefined ? [] : [key.warning]),
+      ...(same.length === 0 ? [] : [repeatedWhy(same, false)])
+    ]
     return {
       key: entry.key,
       fields: entry.fields,
       line: entry.line,
       type: entry.type,
       ...(problem === undefined ? {} : { problem }),
-      ...(same.length === 0 ? {} : { warnings: [repeatedWhy(same, false)] })
+      ...(warnings.length === 0 ? {} : { warnings })
     }
   })
+}
 
 /** A line that starts a BibTeX entry, anywhere in the text (Mendeley's export starts with prose). */
 const bibtexEntry = /^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]/m

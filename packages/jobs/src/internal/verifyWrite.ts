@@ -6,6 +6,7 @@
  */
 import type * as Citable from "../Citable.js"
 import type { Field, Verification, Written } from "../Verification.js"
+import { leftOutNote, writableName } from "./citable/bibtex.js"
 import { commentText, oneLine } from "./citable/facts.js"
 import { cleanedNote, userKey } from "./citable/keys.js"
 import { balanced, tex } from "./citable/latex.js"
@@ -76,17 +77,24 @@ export const correction = (v: Verification): Correction => {
 /** A `%` comment line. */
 const comment = (text: string): string => `% ${commentText(text)}\n`
 
-/** An entry as the user wrote it: their type, key and fields, each value kept when its braces balance. */
+/**
+ * An entry as the user wrote it: their type, key and fields, each value kept when its braces balance;
+ * a field whose name we do not write is named in a `%` line before it.
+ */
 const writtenEntry = (entry: Written): string => {
-  const body = Object.entries(entry.fields).flatMap(([name, value]) => {
-    const line = oneLine(value)
-    if (!/^[A-Za-z][A-Za-z0-9_:.+-]{0,63}$/.test(name) || line.length === 0) return []
-    return [`  ${name} = {${balanced(line) ? line : tex(line)}}`]
+  const names = Object.keys(entry.fields)
+  const unwritable = names.filter((name) => !writableName(name))
+  const body = names.filter(writableName).flatMap((name) => {
+    const line = oneLine(entry.fields[name]!)
+    return line.length === 0 ? [] : [`  ${name} = {${balanced(line) ? line : tex(line)}}`]
   })
   const type = /^[A-Za-z]+$/.test(entry.type ?? "") ? entry.type! : "misc"
   const key = userKey(entry.key)
-  const note = key === entry.key.trim() || entry.key.trim() === "" ? "" : `${cleanedNote(entry.key, key)}\n`
-  return `${note}@${type}{${key},\n${body.join(",\n")}\n}\n`
+  const notes = [
+    ...(key === entry.key.trim() || entry.key.trim() === "" ? [] : [cleanedNote(entry.key, key)]),
+    ...(unwritable.length === 0 ? [] : [leftOutNote(unwritable)])
+  ]
+  return `${notes.map((line) => `${line}\n`).join("")}@${type}{${key},\n${body.join(",\n")}\n}\n`
 }
 
 /** What the comment before an entry says: the verdict, and why. */

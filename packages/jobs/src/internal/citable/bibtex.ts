@@ -5,7 +5,7 @@
  */
 import type { Item } from "../../Citable.js"
 import { plain } from "../bibtex.js"
-import { type Facts, facts as factsOf, type Kind, oneLine, type Person, withUserFields } from "./facts.js"
+import { commentText, type Facts, facts as factsOf, type Kind, oneLine, type Person, withUserFields } from "./facts.js"
 import { cleanedNote, keyOf, type Keys } from "./keys.js"
 import { balanced, tex, title } from "./latex.js"
 
@@ -58,8 +58,20 @@ const ownFields = (f: Facts): ReadonlyArray<readonly [string, string]> => [
   ["archiveprefix", f.arxiv.length > 0 ? "arXiv" : ""]
 ]
 
-// As the .bib reader reads a field's name: every name it gives is written back.
-const fieldName = /^[A-Za-z_][\w:.+-]*$/
+/**
+ * Whether a user's field name is written back as given: one BibTeX reads as a field's name (no digit
+ * first, nothing of white space and `"#%'(),={}`, as the .bib reader reads it: `x/y`, `ti$tle`,
+ * `a;b`) in printable ASCII, without `@` (a note naming it would start an entry) or `\` (our reader
+ * and other tools skip the character after it). Any other is named in {@link leftOutNote}.
+ */
+export const writableName = (name: string): boolean =>
+  /^[!$&*+\-./:;<>?A-Z[\]^_`a-z|~][!$&*+\-./0-9:;<>?A-Z[\]^_`a-z|~]*$/.test(name)
+
+/** The `%` line naming the user's fields left out for their names ({@link writableName}), each as JSON. */
+export const leftOutNote = (names: ReadonlyArray<string>): string =>
+  `% s2: left out, not a field name we write (printable ASCII, no at sign or backslash): ${
+    commentText(names.map((name) => JSON.stringify(name)).join(", "))
+  }`
 
 const containers = ["journal", "booktitle", "howpublished"]
 
@@ -116,7 +128,7 @@ interface Merged {
  * counts them, else as text) unless Semantic Scholar's record has it ({@link replacedBy}); a field
  * the record lacks (no authors, no year, a publisher) keeps the user's value. The user's `url` is
  * kept over our link to the Semantic Scholar page. Nothing of the user's is left out without a
- * note: the names of fields replaced, written twice, or not readable as a field name.
+ * note: the names of fields replaced, written twice, or with a name we do not write ({@link writableName}).
  */
 const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<Record<string, string>>): Merged => {
   const given = Object.entries(extra).flatMap(([name, value]) => {
@@ -131,10 +143,10 @@ const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<R
   const replaced: Array<string> = []
   const kept: Array<string> = []
   const twice: Array<string> = []
-  let unreadable = 0
+  const unwritable: Array<string> = []
   for (const [name, line] of given) {
     const lower = name.toLowerCase()
-    if (!fieldName.test(name)) unreadable++
+    if (!writableName(name)) unwritable.push(name)
     else if (taken.has(lower)) twice.push(name)
     else {
       const by = replacedBy(lower, user, ours)
@@ -151,7 +163,7 @@ const merged = (own: ReadonlyArray<readonly [string, string]>, extra: Readonly<R
       ? `% s2: Semantic Scholar's values written in place of yours, which differ: ${replaced.join(", ")}`
       : "",
     twice.length > 0 ? `% s2: left out, given twice: ${twice.join(", ")}` : "",
-    unreadable > 0 ? `% s2: left out, not a name BibTeX reads as a field: ${unreadable} field(s)` : ""
+    unwritable.length > 0 ? leftOutNote(unwritable) : ""
   ]
   return { fields, notes: notes.filter((line) => line.length > 0), kept, replaced }
 }
