@@ -15,6 +15,7 @@ import { recordingsDir } from "./accuracy/papers.js"
 import { startEmulator } from "./emulator.js"
 import { graphScaleSection } from "./graphScale.js"
 import { jobsSection } from "./jobs.js"
+import { mapSection } from "./mapLarge.js"
 import { mcpSection } from "./mcp.js"
 import { relatedSection } from "./related.js"
 import { measureCorpusCpu, measureStartup } from "./startup.js"
@@ -29,6 +30,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 5)
  * 1 request/s), printed the same way; about 15 minutes, most of it the rate limit.
  * `BENCH_ONLY=related`: only the issue 40 rows (related papers at 1 request/s, the HTML map's
  * drawing time in Chromium), printed the same way.
+ * `BENCH_ONLY=map`: only the 33,000-paper HTML map rows (issue 44, point 8: longest task, click latency).
  * `BENCH_ONLY=graphScale`: only the graph jobs at scale (issue 47, point 5: related papers of 20
  * much-cited seeds, a crawl with a level of many overlapping edges), printed the same way.
  * `BENCH_ONLY=mcp`: only the `s2 mcp` rows (how soon a line over its limit is answered), printed the
@@ -411,6 +413,7 @@ const alone: Record<string, () => ReadonlyArray<string> | Promise<ReadonlyArray<
   mcp: mcpRows,
   accuracy: accuracyRows,
   related: relatedRows,
+  map: () => mapSection({ fmt }, tmp, runs),
   jobs: jobsRows,
   memory: async () => memoryRows(await measureMemory()),
   promotion: () => promotionSection(measurePromotion()),

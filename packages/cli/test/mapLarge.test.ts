@@ -12,7 +12,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import * as Map from "../src/render/Map.js"
-import { clickMidLayout, layoutSlices, midLayoutClick, sliceWork } from "./support/mapProbe.js"
+import { clickMidLayout, layoutSlices, midLayoutClick, sliceWork, tasksSeen, watchTasks } from "./support/mapProbe.js"
 
 const count = 33_000
 const idOf = (i: number) => i.toString(16).padStart(40, "0")
@@ -51,6 +51,7 @@ describe("a large map in Chromium", () => {
     try {
       const { page } = browser
       await clickMidLayout(page, idOf(1), 2)
+      await watchTasks(page)
       await page.goto(pathToFileURL(file).href, { timeout: 120_000 })
       await page.waitForSelector("body[data-settled-millis]", { timeout: 150_000 })
       expect(browser.pageErrors).toEqual([])
@@ -69,6 +70,18 @@ describe("a large map in Chromium", () => {
         card: "Paper 1 of a large walk"
       })
       expect(click!.ranAt, JSON.stringify({ click, slices })).toBeLessThan(slices.slices)
+      // Reading 33,000 papers took one task of 1.6-4.6 s at load 15: now it is read in steps, and a
+      // click queued after the first is answered before the data is ready and the picture drawn.
+      const tasks = await tasksSeen(page)
+      expect(tasks.readClick, JSON.stringify(tasks)).toMatchObject({ queuedAt: 1, drawn: false })
+      expect(tasks.readClick!.ranAt, JSON.stringify(tasks)).toBeLessThan(tasks.prepareSteps)
+      expect(tasks.prepareSteps, JSON.stringify(tasks)).toBeGreaterThanOrEqual(20)
+      // The picture is drawn in animation frames, never in a slice's task (the first slice runs as
+      // the page sets up, which draws once), at most once per slice, and last of the last slice.
+      expect(tasks.drawnWithSlice.filter((s) => s > 1), JSON.stringify(tasks)).toEqual([])
+      expect(tasks.slicesSeen, JSON.stringify(tasks)).toBeGreaterThanOrEqual(10)
+      expect(tasks.pictureDraws, JSON.stringify(tasks)).toBeLessThanOrEqual(slices.slices)
+      expect(tasks.pictureSlices, JSON.stringify(tasks)).toBe(slices.slices)
       expect(await page.locator("[data-paper-id]").count()).toBe(800)
       expect(await page.locator("circle.node.seed").count()).toBe(3)
       expect(await page.locator("#drawn-note").textContent()).toContain("800 of 33,000 papers")

@@ -13,7 +13,7 @@ type Page = Awaited<ReturnType<typeof launchChromium>>["page"]
  * layout.js's `sliceWork`, written here again so that a change of the page's budget is a change
  * of this test too.
  */
-export const sliceWork = 6000
+export const sliceWork = 2400
 
 /** How the page's layout ran: slices, ticks in all, the most node-steps in one slice. */
 export interface Slices {
@@ -90,3 +90,60 @@ export const labelOverlaps = (page: Page): Promise<{ labels: Array<string>; over
     )
     return { labels: boxes.map((b) => b.text), overlaps }
   })
+
+/** What {@link watchTasks} saw. */
+export interface TaskWatch {
+  /** The click queued when the page had read its first step of data: the steps run then and when it ran. */
+  readonly readClick: { readonly queuedAt: number; readonly ranAt: number; readonly drawn: boolean } | undefined
+  /** Slice counts seen at the end of a task whose picture was already drawn for that slice (the same task drew it). */
+  readonly drawnWithSlice: ReadonlyArray<number>
+  /** Slice counts seen in all. */
+  readonly slicesSeen: number
+}
+
+/**
+ * Installs, before the page's code runs, two watches: when the page has prepared its first step
+ * of data (`data-prepare-steps`), a new task (a message, no timer) clicks the search box and notes
+ * how many steps had run then and whether the picture was drawn; and at the end of each task that
+ * counted a slice (a mutation observer runs at the end of the task), whether that task also drew
+ * the picture (`data-picture-slices` already equal to `data-layout-slices`).
+ */
+export const watchTasks = (page: Page) =>
+  page.addInitScript(() => {
+    const seen: { readClick?: TaskWatch["readClick"]; drawnWithSlice: Array<number>; slicesSeen: number } = {
+      drawnWithSlice: [],
+      slicesSeen: 0
+    }
+    Reflect.set(globalThis, "s2TaskWatch", seen)
+    const channel = new MessageChannel()
+    let queuedAt = -1
+    channel.port1.onmessage = () => {
+      const body = document.body.dataset
+      document.getElementById("search")?.dispatchEvent(new MouseEvent("click", { bubbles: true }))
+      seen.readClick = { queuedAt, ranAt: Number(body["prepareSteps"]), drawn: body["drawnMillis"] !== undefined }
+    }
+    new MutationObserver((records) => {
+      const body = document.body?.dataset
+      if (body === undefined) return
+      if (queuedAt < 0 && Number(body["prepareSteps"] ?? 0) >= 1) {
+        queuedAt = Number(body["prepareSteps"])
+        channel.port2.postMessage(null)
+      }
+      if (!records.some((r) => r.attributeName === "data-layout-slices")) return
+      seen.slicesSeen += 1
+      if (body["pictureSlices"] === body["layoutSlices"]) seen.drawnWithSlice.push(Number(body["layoutSlices"]))
+    }).observe(document, {
+      attributes: true,
+      subtree: true,
+      attributeFilter: ["data-prepare-steps", "data-layout-slices"]
+    })
+  })
+
+/** What {@link watchTasks} saw, and the page's final counts of its preparation and drawing. */
+export const tasksSeen = (page: Page) =>
+  page.evaluate(() => ({
+    ...(Reflect.get(globalThis, "s2TaskWatch") as TaskWatch),
+    prepareSteps: Number(document.body.dataset["prepareSteps"]),
+    pictureDraws: Number(document.body.dataset["pictureDraws"]),
+    pictureSlices: Number(document.body.dataset["pictureSlices"])
+  }))

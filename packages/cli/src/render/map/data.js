@@ -18,29 +18,38 @@
  */
 
 /**
- * The links of a list whose ends are both papers of the map, each pair once.
+ * The links of a list whose ends are both papers of the map, each pair once; in steps.
  *
  * @template L
  * @param {Array<L>} links
  * @param {(l: L) => [string, string]} ends
  * @param {Map<string, Paper>} papers
  * @param {boolean} ordered whether `a → b` and `b → a` differ
- * @returns {Array<L>}
+ * @returns {Generator<void, Array<L>, void>}
  */
-const onceEach = (links, ends, papers, ordered) => {
+function* onceEach(links, ends, papers, ordered) {
   const seen = new Set()
-  return links.filter((l) => {
+  /** @type {Array<L>} */
+  const out = []
+  for (let i = 0; i < links.length; i++) {
+    if (i % stepItems === stepItems - 1) yield
+    const l = /** @type {L} */ (links[i])
     const [a, b] = ends(l)
-    if (!papers.has(a) || !papers.has(b) || a === b) return false
+    if (!papers.has(a) || !papers.has(b) || a === b) continue
     const key = ordered || a < b ? a + "\u0000" + b : b + "\u0000" + a
-    if (seen.has(key)) return false
+    if (seen.has(key)) continue
     seen.add(key)
-    return true
-  })
+    out.push(l)
+  }
+  return out
 }
 
-/** @returns {MapData} */
-const readMapData = () => {
+/**
+ * The map's data, read a few thousand lines a step (see `runInSteps`).
+ *
+ * @returns {Generator<void, MapData, void>}
+ */
+function* readMapData() {
   const text = byId("s2-map-data", HTMLScriptElement).textContent ?? ""
   /** @type {Map<string, Paper>} */
   const papers = new Map()
@@ -52,7 +61,12 @@ const readMapData = () => {
   const works = { foundation: [], derivative: [] }
   /** @type {string | null} */
   let title = null
-  for (const line of text.split("\n")) {
+  // Line by line from the text, never split whole: a 33,000-paper map's data is 18 MB.
+  for (let at = 0, read = 0; at < text.length; read++) {
+    const next = text.indexOf("\n", at), end = next === -1 ? text.length : next
+    const line = text.slice(at, end)
+    at = end + 1
+    if (read % stepItems === stepItems - 1) yield
     if (line.trim() === "") continue
     /** @type {MapLine} */
     const d = JSON.parse(line)
@@ -63,13 +77,14 @@ const readMapData = () => {
       works[d.type].push({ count: d.count, p: d.paper })
     } else if (d.type === "title") title = d.text
   }
-  const citations = onceEach(links, (l) => [l.from, l.to], papers, true)
+  const citations = yield* onceEach(links, (l) => [l.from, l.to], papers, true)
   const nodes = [...papers.values()]
+  const once = yield* onceEach(similar, (s) => [s.a, s.b], papers, false)
   return {
     papers,
     nodes,
     citations,
-    similar: onceEach(similar, (s) => [s.a, s.b], papers, false).sort((x, y) => y.strength - x.strength),
+    similar: yield* sortedInSteps(once, (x, y) => y.strength - x.strength),
     foundations: works.foundation,
     derivatives: works.derivative,
     heading: title ?? `Citation map: ${grouped(nodes.length)} papers, ${grouped(citations.length)} citations`
@@ -89,15 +104,18 @@ const maxLines = 2500
  * depth), the best scored and the most cited, up to {@link maxDrawn}.
  *
  * @param {Array<Paper>} nodes
- * @returns {Array<Paper>}
+ * @returns {Generator<void, Array<Paper>, void>}
  */
-const drawnPapers = (nodes) =>
-  nodes.length <= maxDrawn ?
-    nodes :
-    [...nodes].sort((a, b) =>
+function* drawnPapers(nodes) {
+  if (nodes.length <= maxDrawn) return nodes
+  const sorted = yield* sortedInSteps(
+    nodes,
+    (a, b) =>
       Number(b.seed) - Number(a.seed) || (a.depth ?? 0) - (b.depth ?? 0) || (b.score ?? 0) - (a.score ?? 0) ||
       (b.citationCount ?? 0) - (a.citationCount ?? 0)
-    ).slice(0, maxDrawn)
+  )
+  return sorted.slice(0, maxDrawn)
+}
 
 /**
  * The lines between drawn papers, at most {@link maxLines}, the strongest first.
@@ -106,12 +124,14 @@ const drawnPapers = (nodes) =>
  * @param {Array<L>} links
  * @param {(l: L) => [string, string]} ends
  * @param {Set<string>} drawn
- * @returns {Array<L>}
+ * @returns {Generator<void, Array<L>, void>}
  */
-const drawnLinks = (links, ends, drawn) => {
+function* drawnLinks(links, ends, drawn) {
   /** @type {Array<L>} */
   const out = []
-  for (const l of links) {
+  for (let i = 0; i < links.length; i++) {
+    if (i % stepItems === stepItems - 1) yield
+    const l = /** @type {L} */ (links[i])
     if (out.length >= maxLines) break
     const [a, b] = ends(l)
     if (drawn.has(a) && drawn.has(b)) out.push(l)

@@ -24,11 +24,12 @@
 
 /**
  * The node-steps (a tick of d3-force moves every drawn paper once) of one slice, at least one
- * tick: 12 ticks of a 500-paper map, 7 of an 800-paper one. A tick of 500 papers takes about a
- * millisecond on an idle machine, so a slice takes about 10 ms there and the layout (about 170
- * ticks from alpha 1 to rest) some 15 slices, one per frame.
+ * tick: 4 ticks of a 500-paper map, 3 of an 800-paper one. A tick of 500 papers takes about a
+ * millisecond on an idle machine, so a slice takes a few ms there (6,000 node-steps took 136-558
+ * ms a slice at load 14-18 on 2 cores, with the drawing) and the layout (about 170 ticks from
+ * alpha 1 to rest) some 45-60 slices, one per frame.
  */
-const sliceWork = 6000
+const sliceWork = 2400
 
 /**
  * @param {Array<Paper>} papers the drawn papers

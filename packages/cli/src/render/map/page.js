@@ -1,13 +1,16 @@
 // @ts-check
 /**
- * The page (the last part of the maps' code): reads the data, draws the picture, the legend and
- * the lists, and runs the layout a slice per frame, placing the nodes, lines and labels after each.
- * A slice is a bounded amount of work (layout.js's `sliceWork`), whatever the map's size, so the
- * page answers its reader while it lays out. `data-drawn-millis` and `data-settled-millis` on the
- * body say when it first drew and when the layout came to rest and the lists were full (the tests
- * and the bench wait for them); after each slice `data-layout-slices`, `data-layout-ticks` and
- * `data-layout-most` say how many slices ran, their ticks in all and the most node-steps one took
- * (the tests check the layout's yielding from these, not from a clock).
+ * The page (the last part of the maps' code): reads the data a few thousand lines a task
+ * (`data-prepare-steps` counts them), draws the picture, the legend and the lists, and runs the
+ * layout a slice per task, placing the nodes, lines and labels in the next animation frame (at most
+ * once a frame, only what moved). A slice is a bounded amount of work (layout.js's `sliceWork`),
+ * whatever the map's size, so the page answers its reader while it reads and lays out.
+ * `data-drawn-millis` and `data-settled-millis` on the body say when it first drew and when the
+ * layout came to rest and the lists were full (the tests and the bench wait for them); after each
+ * slice `data-layout-slices`, `data-layout-ticks` and `data-layout-most` say how many slices ran,
+ * their ticks in all and the most node-steps one took, and after each drawing `data-picture-draws`
+ * and `data-picture-slices` how many drawings and of which slice (the tests check the page's
+ * yielding from these, not from a clock).
  */
 "use strict"
 
@@ -47,11 +50,19 @@ const wireControls = (look, drawn, similar, changed) => {
   apply()
 }
 
-/** @param {MapData} data @returns {Record<View, Array<Entry>>} */
-const entriesOf = (data) => {
-  const ordered = [...data.nodes].sort((a, b) =>
-    Number(b.seed) - Number(a.seed) || (b.score ?? 0) - (a.score ?? 0) || (a.depth ?? 0) - (b.depth ?? 0) ||
-    (b.citationCount ?? 0) - (a.citationCount ?? 0)
+/**
+ * The lists' entries: the map's papers (seeds, best scored, nearest, most cited first), prior and
+ * derivative works; sorted in steps.
+ *
+ * @param {MapData} data
+ * @returns {Generator<void, Record<View, Array<Entry>>, void>}
+ */
+function* entriesOf(data) {
+  const ordered = yield* sortedInSteps(
+    data.nodes,
+    (a, b) =>
+      Number(b.seed) - Number(a.seed) || (b.score ?? 0) - (a.score ?? 0) || (a.depth ?? 0) - (b.depth ?? 0) ||
+      (b.citationCount ?? 0) - (a.citationCount ?? 0)
   )
   return {
     list: ordered.map((p, rank) => ({ p, rank })),
@@ -60,15 +71,51 @@ const entriesOf = (data) => {
   }
 }
 
-const showMap = () => {
-  const data = readMapData()
+/**
+ * Everything the page draws, read and ordered a step at a time (`runInSteps`): the reader's input
+ * is answered between two steps, even on a 33,000-paper map.
+ */
+function* prepare() {
+  const data = yield* readMapData()
+  const shown = yield* drawnPapers(data.nodes)
+  const ids = new Set(shown.map((p) => p.paperId))
+  const similar = yield* drawnLinks(data.similar, (s) => [s.a, s.b], ids)
+  const citations = yield* drawnLinks(data.citations, (c) => [c.from, c.to], ids)
+  const lists = yield* entriesOf(data)
+  /** @type {Map<string, Paper>} */
+  const known = new Map()
+  /** @type {Map<string, string>} */
+  const ranked = new Map()
+  let done = 0
+  // The later list's paper wins in each: a paper of the map over the same one as a work.
+  for (const view of /** @type {Array<View>} */ (["prior", "derivative", "list"])) {
+    for (const e of lists[view]) {
+      if (++done % stepItems === 0) yield
+      known.set(e.p.paperId, e.p)
+    }
+  }
+  for (const view of /** @type {Array<View>} */ (["derivative", "prior", "list"])) {
+    for (const e of lists[view]) {
+      if (++done % stepItems === 0) yield
+      ranked.set(e.p.paperId, entryCounts(view, e))
+    }
+  }
+  return { data, shown, similar, citations, lists, known, ranked }
+}
+
+/**
+ * Draws what {@link prepare} made ready, a part a step (the picture, its labels, the lists), then
+ * lays it out: a slice of the layout per task (a message to the page itself), and the picture
+ * placed in the next animation frame, at most once per frame and only where a slice moved it, so
+ * that no task holds both.
+ *
+ * @param {ReturnType<typeof prepare> extends Generator<void, infer T, void> ? T : never} ready
+ * @returns {Generator<void, void, void>}
+ */
+function* showMap({ data, shown, similar, citations, lists, known, ranked }) {
   byId("heading", HTMLElement).textContent = data.heading
   document.title = data.heading
   const look = paperLook(data.nodes)
-  const shown = drawnPapers(data.nodes)
-  const ids = new Set(shown.map((p) => p.paperId))
-  const similar = drawnLinks(data.similar, (s) => [s.a, s.b], ids)
-  const citations = drawnLinks(data.citations, (c) => [c.from, c.to], ids)
   drawLegend(look, {
     similar: similar.length > 0,
     undated: data.nodes.some((p) => typeof p.year !== "number"),
@@ -80,61 +127,71 @@ const showMap = () => {
     similar.length > 0 ? similar : citations.map((c) => ({ a: c.from, b: c.to, strength: 0.5 })),
     look
   )
+  yield
   layout.run()
+  yield
   const svg = byId("map", SVGSVGElement)
-  const lists = entriesOf(data)
-  /** @type {Map<string, Paper>} */
-  const known = new Map([...lists.prior, ...lists.derivative, ...lists.list].map((e) => [e.p.paperId, e.p]))
-  /** @type {Map<string, string>} */
-  const ranked = new Map()
-  for (const view of /** @type {Array<View>} */ (["derivative", "prior", "list"])) {
-    for (const e of lists[view]) ranked.set(e.p.paperId, entryCounts(view, e))
-  }
   /** @type {(id: string | null) => void} */
   let select = () => {}
   const picture = drawPicture(svg, layout, { similar, citations }, look, (id) => select(id))
   /** @type {Drawn} */
   const drawn = { ...picture.drawn, items: new Map() }
   select = selector(ranked, known, drawn)
+  svg.addEventListener("click", () => select(null))
+  yield
   const labels = drawLabels(picture.labels, layout.nodes, look)
+  yield
   let scale = 1
   const fit = wireView(svg, layout, (s) => {
     scale = s
     labels.place(scale)
   })
+  const body = document.body.dataset
+  let draws = 0
   const place = () => {
     placePicture(layout, look, drawn)
     fit()
+    body["pictureDraws"] = String(++draws)
+    body["pictureSlices"] = String(layout.work.slices)
   }
   const counted = () => {
-    document.body.dataset["layoutSlices"] = String(layout.work.slices)
-    document.body.dataset["layoutTicks"] = String(layout.work.ticks)
-    document.body.dataset["layoutMost"] = String(layout.work.most)
+    body["layoutSlices"] = String(layout.work.slices)
+    body["layoutTicks"] = String(layout.work.ticks)
+    body["layoutMost"] = String(layout.work.most)
   }
-  const settle = () => {
+  const slices = new MessageChannel()
+  const frame = () => {
+    if (String(layout.work.slices) !== body["pictureSlices"]) place()
     if (layout.settled()) {
-      document.body.dataset["settledMillis"] = String(Math.round(performance.now()))
+      body["settledMillis"] = String(Math.round(performance.now()))
       return
     }
+    slices.port2.postMessage(null)
+  }
+  slices.port1.onmessage = () => {
     layout.run()
-    place()
     counted()
-    requestAnimationFrame(settle)
+    requestAnimationFrame(frame)
   }
   wireControls(look, { ...drawn, nodes: layout.byId }, similar.length > 0, () => {
     labels.reorder()
     layout.reheat()
     place()
-    if (document.body.dataset["settledMillis"] !== undefined) {
-      delete document.body.dataset["settledMillis"]
-      requestAnimationFrame(settle)
+    if (body["settledMillis"] !== undefined) {
+      delete body["settledMillis"]
+      requestAnimationFrame(frame)
     }
   })
-  svg.addEventListener("click", () => select(null))
   counted()
-  document.body.dataset["drawnMillis"] = String(Math.round(performance.now()))
+  body["drawnMillis"] = String(Math.round(performance.now()))
+  yield
   drawSide(lists, look.scored, drawn, select)
-  requestAnimationFrame(settle)
+  requestAnimationFrame(frame)
 }
 
-showMap()
+runInSteps(
+  (function*() {
+    yield* showMap(yield* prepare())
+  })(),
+  () => {}
+)

@@ -83,9 +83,31 @@ const drawPicture = (svg, layout, lines, look, select) => {
   return { drawn: { circles, similar, citations, similarGroup, citationGroup }, labels }
 }
 
+/** What each element of the picture was last given, so that one left where it was is not touched. */
+const placedAt = new WeakMap()
+
+/**
+ * Sets `names` of `element` to `values` (rounded to a tenth of a unit, far below a pixel), unless
+ * they are what it already has: a tick late in the layout moves few papers, and each attribute
+ * set costs the browser a style and paint pass on the element.
+ *
+ * @param {Element} element
+ * @param {Array<string>} names
+ * @param {Array<number>} values
+ */
+const placeElement = (element, names, values) => {
+  const text = values.map((v) => v.toFixed(1))
+  const was = placedAt.get(element)
+  if (was !== undefined && text.every((t, i) => t === was[i])) return
+  placedAt.set(element, text)
+  text.forEach((t, i) => element.setAttribute(/** @type {string} */ (names[i]), t))
+}
+
+const centre = ["cx", "cy"], ends = ["x1", "y1", "x2", "y2"]
+
 /**
  * Puts every node and shown line where the layout has them (a citation ends at its cited paper's
- * rim, under the arrow).
+ * rim, under the arrow); only those that moved.
  *
  * @param {Layout} layout
  * @param {Look} look
@@ -94,15 +116,11 @@ const drawPicture = (svg, layout, lines, look, select) => {
 const placePicture = (layout, look, drawn) => {
   for (const n of layout.nodes) {
     const circle = drawn.circles.get(n.id)
-    circle?.setAttribute("cx", String(n.x))
-    circle?.setAttribute("cy", String(n.y))
+    if (circle !== undefined) placeElement(circle, centre, [n.x ?? 0, n.y ?? 0])
   }
   if (!drawn.similarGroup.classList.contains("off")) {
     for (const [line, { source, target }] of drawn.similar) {
-      line.setAttribute("x1", String(source.x))
-      line.setAttribute("y1", String(source.y))
-      line.setAttribute("x2", String(target.x))
-      line.setAttribute("y2", String(target.y))
+      placeElement(line, ends, [source.x ?? 0, source.y ?? 0, target.x ?? 0, target.y ?? 0])
     }
   }
   if (drawn.citationGroup.classList.contains("off")) return
@@ -110,10 +128,7 @@ const placePicture = (layout, look, drawn) => {
     const [sx, sy, tx, ty] = [source.x ?? 0, source.y ?? 0, target.x ?? 0, target.y ?? 0]
     const r = look.radius(target.p) + 2, dx = tx - sx, dy = ty - sy
     const length = Math.max(1e-6, Math.hypot(dx, dy))
-    line.setAttribute("x1", String(sx))
-    line.setAttribute("y1", String(sy))
-    line.setAttribute("x2", String(tx - dx * r / length))
-    line.setAttribute("y2", String(ty - dy * r / length))
+    placeElement(line, ends, [sx, sy, tx - dx * r / length, ty - dy * r / length])
   }
 }
 
