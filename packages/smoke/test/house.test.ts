@@ -303,7 +303,9 @@ describe("the rules of the house", () => {
       const options = Object.entries(own.options).filter(([key]) => key !== "configFilePath")
         .filter(([key, value]) => JSON.stringify(check.options[key]) !== JSON.stringify(value))
         .map(([key]) => `${shownFile}: option ${key} differs from tsconfig.check.json's`)
-      const files = own.fileNames.filter((name) => !checked.has(name)).map((name) => `${path.relative(root, name)}: not checked`)
+      const files = own.fileNames.filter((name) => !checked.has(name)).map((name) =>
+        `${path.relative(root, name)}: not checked`
+      )
       return [...options, ...files]
     })
     expect(missed).toEqual([])
