@@ -16,6 +16,7 @@
  */
 import * as McpServer from "effect/ai/McpServer"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import type * as Stdio from "effect/Stdio"
 import * as lines from "./internal/framing/lines.js"
 import * as internal from "./internal/stdio.js"
@@ -50,7 +51,10 @@ export const framed: (label: string) => Layer.Layer<Stdio.Stdio, never, Stdio.St
 
 /**
  * `McpServer.layerStdio` (same options) over {@link framed} standard input and output: the way to
- * serve `AssistantTools.mcp` to an assistant that starts the server as a subprocess.
+ * serve `AssistantTools.mcp` to an assistant that starts the server as a subprocess. Standard output
+ * is the protocol's alone: Effect's default logger writes to standard error here
+ * (`Logger.LogToStderr`), so a refusal's or a retry's Warning never reaches the client as a line of
+ * the protocol; a logger of your own must write to standard error too.
  *
  * @example
  * ```ts
@@ -72,4 +76,7 @@ export const framed: (label: string) => Layer.Layer<Stdio.Stdio, never, Stdio.St
  * @since 1.0.0
  */
 export const layer: typeof McpServer.layerStdio = (options) =>
-  McpServer.layerStdio(options).pipe(Layer.provide(internal.framed(`${options.name} mcp`)))
+  McpServer.layerStdio(options).pipe(
+    Layer.provide(internal.framed(`${options.name} mcp`)),
+    Layer.provide(Layer.succeed(Logger.LogToStderr, true))
+  )

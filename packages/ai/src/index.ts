@@ -4,6 +4,8 @@
  * effect/ai MCP server. A package of its own, as Effect keeps each AI provider in its own, so that
  * a program that uses only the client never loads `effect/ai`.
  *
+ * @module @s2-effect/ai
+ * @document ../README.md
  * @since 1.0.0
  */
 /** @category modules */

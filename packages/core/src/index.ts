@@ -1,6 +1,8 @@
 /**
  * @s2-effect/core — the Effect client for the Semantic Scholar APIs.
  *
+ * @module @s2-effect/core
+ * @document ../README.md
  * @since 1.0.0
  */
 export { Author } from "./Author.js"

@@ -2,6 +2,8 @@
  * @s2-effect/jobs — jobs on the Semantic Scholar client: references resolved to papers, a
  * bibliography verified, citation graphs and related papers, and citable BibTeX, CSL-JSON and RIS.
  *
+ * @module @s2-effect/jobs
+ * @document ../README.md
  * @since 1.0.0
  */
 /** @category modules */

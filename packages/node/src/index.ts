@@ -1,6 +1,8 @@
 /**
  * @s2-effect/node — the Semantic Scholar client on Node.
  *
+ * @module @s2-effect/node
+ * @document ../README.md
  * @since 1.0.0
  */
 /** @category modules */

@@ -281,6 +281,36 @@ describe("the rules of the house", () => {
     expect(crossing).toEqual([])
   })
 
+  it("pnpm typecheck checks every package's files, with the package's own compiler options", () => {
+    // .ci/typecheck.mjs checks the packages whose options are alike as one program (tsconfig.check.json),
+    // and runs the others' own: a package added, or an option changed, must not fall out of both.
+    const root = path.resolve(packages, "..")
+    const runner = fs.readFileSync(path.join(root, ".ci/typecheck.mjs"), "utf8")
+    const parsed = (file: string) => {
+      const config = ts.readConfigFile(file, ts.sys.readFile)
+      return ts.parseJsonConfigFileContent(config.config, ts.sys, path.dirname(file), undefined, file)
+    }
+    const check = parsed(path.join(root, "tsconfig.check.json"))
+    const checked = new Set(check.fileNames)
+    const projects = ["packages", "docs/examples"].flatMap((dir) =>
+      fs.readdirSync(path.join(root, dir)).map((name) => path.join(root, dir, name, "tsconfig.json"))
+    ).filter((file) => fs.existsSync(file))
+    expect(projects.length).toBeGreaterThan(12)
+    const missed = projects.flatMap((file) => {
+      const shownFile = path.relative(root, file)
+      if (runner.includes(`"${shownFile}"`)) return []
+      const own = parsed(file)
+      const options = Object.entries(own.options).filter(([key]) => key !== "configFilePath")
+        .filter(([key, value]) => JSON.stringify(check.options[key]) !== JSON.stringify(value))
+        .map(([key]) => `${shownFile}: option ${key} differs from tsconfig.check.json's`)
+      const files = own.fileNames.filter((name) => !checked.has(name)).map((name) =>
+        `${path.relative(root, name)}: not checked`
+      )
+      return [...options, ...files]
+    })
+    expect(missed).toEqual([])
+  })
+
   it("the CLI's render/ sits below Printer and OutputFlags", () => {
     // render/ takes where it prints and what was asked as parameters: it never reaches the Printer
     // service or the output flags, not even through another module.

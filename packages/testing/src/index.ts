@@ -1,6 +1,8 @@
 /**
  * `@s2-effect/testing`: a deterministic emulator of the Semantic Scholar APIs.
  *
+ * @module @s2-effect/testing
+ * @document ../README.md
  * @since 1.0.0
  */
 /** @category modules */

@@ -1,0 +1,58 @@
+// `pnpm typecheck`: every TypeScript program of the workspace, each file checked as few times as its
+// compiler options allow. The packages import each other's sources (their workspace exports are
+// src/index.ts), so one `tsc` per package checked core's sources in every package that uses it:
+// eleven programs of the same options, 239 s of CPU at load 10. tsconfig.check.json is those
+// eleven as one program (40 s); the programs whose options differ stay their own: the browser
+// package without Node's types, its scripts, the map page's JavaScript, the web example (bundler
+// resolution) and the docs' code blocks (unused names allowed: an example may import for show).
+// `--jobs N` runs N at a time (default 2); `pnpm --filter <package> typecheck` still checks one package.
+import { spawn } from "node:child_process"
+import * as path from "node:path"
+
+const root = path.resolve(import.meta.dirname, "..")
+const at = process.argv.indexOf("--jobs")
+const jobs = at < 0 ? 2 : Number(process.argv[at + 1])
+if (!(jobs >= 1)) throw new Error("typecheck: --jobs takes a number of at least 1")
+const tsc = path.join(root, "node_modules/typescript/bin/tsc")
+
+/** Longest first, so that the last to start is a short one. */
+const programs = [
+  "tsconfig.check.json",
+  "docs/examples/snippets/tsconfig.json",
+  "packages/browser/tsconfig.json",
+  "docs/examples/web/tsconfig.json",
+  "packages/cli/tsconfig.page.json",
+  "packages/browser/scripts/tsconfig.json"
+]
+
+/** Runs a command to its end, its output prefixed with its name; resolves to whether it passed. */
+const run = (name, command, args) =>
+  new Promise((resolve) => {
+    const started = Date.now()
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
+    let out = ""
+    child.stdout.on("data", (chunk) => (out += chunk))
+    child.stderr.on("data", (chunk) => (out += chunk))
+    child.on("close", (code) => {
+      const lines = out.split("\n").filter((line) => line !== "").map((line) => `${name}: ${line}`)
+      const seconds = ((Date.now() - started) / 1000).toFixed(1)
+      console.log([...lines, `${name}: ${code === 0 ? "ok" : `failed (exit ${code})`} in ${seconds} s`].join("\n"))
+      resolve(code === 0)
+    })
+  })
+
+// The docs' code blocks are files only once extracted; `--extracted` when the caller has just done
+// it (.ci/verify, whose vitest runs the extracted tests meanwhile: extracting rewrites the folder).
+const extracted = process.argv.includes("--extracted") ||
+  await run("docs/examples/snippets extract", process.execPath, [
+    path.join(root, "node_modules/tsx/dist/cli.mjs"),
+    path.join(root, "docs/examples/snippets/extract.ts")
+  ])
+const queue = [...programs]
+const results = [extracted]
+await Promise.all(Array.from({ length: jobs }, async () => {
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    results.push(await run(next, process.execPath, [tsc, "--noEmit", "-p", next]))
+  }
+}))
+if (results.includes(false)) process.exit(1)
