@@ -1,7 +1,7 @@
 // `pnpm typecheck`: every TypeScript program of the workspace, each file checked as few times as its
 // compiler options allow. The packages import each other's sources (their workspace exports are
 // src/index.ts), so one `tsc` per package checked core's sources in every package that uses it:
-// eleven programs of the same options, 239 s of CPU at load 10. tsconfig.check.json is those
+// eleven programs of the same options, 239 s of CPU at load 10. .ci/tsconfig.check.json is those
 // eleven as one program (40 s); the programs whose options differ stay their own: the browser
 // package without Node's types, its scripts, the map page's JavaScript, the web example (bundler
 // resolution) and the docs' code blocks (unused names allowed: an example may import for show).
@@ -17,7 +17,7 @@ const tsc = path.join(root, "node_modules/typescript/bin/tsc")
 
 /** Longest first, so that the last to start is a short one. */
 const programs = [
-  "tsconfig.check.json",
+  ".ci/tsconfig.check.json",
   "docs/examples/snippets/tsconfig.json",
   "packages/browser/tsconfig.json",
   "docs/examples/web/tsconfig.json",

@@ -282,7 +282,7 @@ describe("the rules of the house", () => {
   })
 
   it("pnpm typecheck checks every package's files, with the package's own compiler options", () => {
-    // .ci/typecheck.mjs checks the packages whose options are alike as one program (tsconfig.check.json),
+    // .ci/typecheck.mjs checks the packages whose options are alike as one program (.ci/tsconfig.check.json),
     // and runs the others' own: a package added, or an option changed, must not fall out of both.
     const root = path.resolve(packages, "..")
     const runner = fs.readFileSync(path.join(root, ".ci/typecheck.mjs"), "utf8")
@@ -290,7 +290,7 @@ describe("the rules of the house", () => {
       const config = ts.readConfigFile(file, ts.sys.readFile)
       return ts.parseJsonConfigFileContent(config.config, ts.sys, path.dirname(file), undefined, file)
     }
-    const check = parsed(path.join(root, "tsconfig.check.json"))
+    const check = parsed(path.join(root, ".ci/tsconfig.check.json"))
     const checked = new Set(check.fileNames)
     const projects = ["packages", "docs/examples"].flatMap((dir) =>
       fs.readdirSync(path.join(root, dir)).map((name) => path.join(root, dir, name, "tsconfig.json"))
@@ -302,7 +302,7 @@ describe("the rules of the house", () => {
       const own = parsed(file)
       const options = Object.entries(own.options).filter(([key]) => key !== "configFilePath")
         .filter(([key, value]) => JSON.stringify(check.options[key]) !== JSON.stringify(value))
-        .map(([key]) => `${shownFile}: option ${key} differs from tsconfig.check.json's`)
+        .map(([key]) => `${shownFile}: option ${key} differs from .ci/tsconfig.check.json's`)
       const files = own.fileNames.filter((name) => !checked.has(name)).map((name) =>
         `${path.relative(root, name)}: not checked`
       )
