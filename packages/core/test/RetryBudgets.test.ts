@@ -243,6 +243,34 @@ describe("a deadline for the whole call, retries and waits included (TestClock)"
       ])
     }).pipe(Effect.provide(testLayer(always("hang"), { deadline: "10 seconds" }))))
 
+  it.effect("paced (a key), an attempt still running at the deadline is interrupted there too", () =>
+    Effect.gen(function*() {
+      const { attempts, error, lines } = yield* failing(getPaper, "10 seconds")
+      expect(error._tag === "Timeout" && error.reason).toBe("deadline")
+      expect(error.message).toContain("within the deadline of 10 s")
+      expect(attempts).toBe(1)
+      expect(lines.filter((l) => l.level === "WARN").map((l) => l.text)).toEqual([
+        "S2 GET /graph/v1/paper/CorpusId:1: the deadline of 10 s passed during an attempt; giving up"
+      ])
+    }).pipe(Effect.provide(testLayer(always("hang"), { apiKey: Redacted.make(key), deadline: "10 seconds" }))))
+
+  it.effect("a later attempt cut at the deadline ends the call there: it is not retried", () =>
+    Effect.gen(function*() {
+      const { attempts, error, lines, waits } = yield* failing(getPaper, "1 minute")
+      expect(error._tag === "Timeout" && error.reason).toBe("deadline")
+      expect(error.message).toContain("within the deadline of 4 s")
+      expect(attempts).toBe(2)
+      expect(waits).toEqual([1000])
+      const warnings = lines.filter((l) => l.level === "WARN").map((l) => l.text)
+      expect(warnings).toHaveLength(2)
+      expect(warnings[1]).toBe(
+        "S2 GET /graph/v1/paper/CorpusId:1: the deadline of 4 s passed during an attempt; giving up"
+      )
+    }).pipe(Effect.provide(testLayer(
+      (_, i) => i === 0 ? Effect.succeed(json({ message: "x" }, 503)) : Effect.never,
+      { deadline: "4 seconds" }
+    ))))
+
   it.effect("retries that fit within the deadline are made as before", () =>
     Effect.gen(function*() {
       const { outcome, waits } = yield* running(getPaper, "1 minute")

@@ -25,6 +25,7 @@ import {
   type Excess,
   fail,
   hasOwn,
+  instanceCheck,
   intCheck,
   keepWire,
   maxDepth,
@@ -194,6 +195,10 @@ const compileArray = (ast: SchemaAST.Arrays, c: Compilation): Decode | undefined
  */
 const compileDeclaration = (ast: SchemaAST.Declaration, c: Compilation): Decode | undefined => {
   if (ast.encoding !== undefined || ast.encodingChecks !== undefined) return undefined
+  const isInstance = instanceCheck(ast)
+  // A class's type side, met once per record of a page (its `data` has a decoding default): the
+  // class's own predicate, without the Effect and the Exit its `run` makes of the same answer.
+  if (isInstance !== undefined) return (u) => isInstance(u) ? u : fail
   const run = ast.run(ast.typeParameters)
   return (u) => settle(run(u, ast, c.options))
 }

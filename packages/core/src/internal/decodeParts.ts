@@ -143,3 +143,20 @@ export interface Property {
   readonly absent: "required" | "optional" | "filled"
   readonly type: SchemaAST.AST
 }
+
+/** Where Schema keeps a declaration's constructor descriptor (effect's `internal/schema/annotations`). */
+const constructorAnnotation = "~constructor"
+
+/**
+ * The predicate a `Schema.Class` declaration's `run` answers by (`instanceof` the class, or its
+ * brand), from the constructor descriptor Schema keeps in the declaration's annotations.
+ */
+export const instanceCheck = (ast: SchemaAST.Declaration): ((u: unknown) => boolean) | undefined => {
+  const describe: unknown = ast.annotations?.[constructorAnnotation]
+  if (typeof describe !== "function") return undefined
+  const descriptor: unknown = describe(ast.typeParameters)
+  const isConstructed = typeof descriptor === "object" && descriptor !== null
+    ? (descriptor as { readonly isConstructed?: unknown }).isConstructed
+    : undefined
+  return typeof isConstructed === "function" ? (u) => isConstructed(u) === true : undefined
+}

@@ -9,7 +9,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { flow, identity } from "effect/Function"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
@@ -29,7 +29,7 @@ import * as Metrics from "../Metrics.js"
 import type { Overrides } from "../Overrides.js"
 import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
-import { DecodeError, Timeout, TransportError } from "../S2Error.js"
+import { DecodeError, TransportError } from "../S2Error.js"
 import { retryWithin } from "./deadline.js"
 import { fastDecoder, maxDepth, nestsDeeper } from "./decode.js"
 import * as MetricsCount from "./metrics.js"
@@ -407,11 +407,8 @@ const manualRedirects = <A, E, R>(exchange: Effect.Effect<A, E, R>) =>
   )
 
 /** `fetch`'s answer to a redirect it did not follow: status 0, status and location hidden. */
-const refuseOpaqueRedirect = (target: Target) => (response: HttpClientResponse.HttpClientResponse) =>
-  response.status === 0 &&
-    Option.exists(HttpClientResponse.toWeb(response), (web) => web.type === "opaqueredirect")
-    ? Effect.fail(Status.opaqueRedirect(target))
-    : Effect.void
+const isOpaqueRedirect = (response: HttpClientResponse.HttpClientResponse): boolean =>
+  response.status === 0 && Option.exists(HttpClientResponse.toWeb(response), (web) => web.type === "opaqueredirect")
 
 /** Counts one attempt in the registry of the fiber making it. */
 const countAttempt = Effect.withFiber((fiber) => Effect.succeed(MetricsCount.countRequest(fiber.context)))
@@ -466,21 +463,6 @@ const httpRequest = (request: S2Request, path: string): HttpClientRequest.HttpCl
     : HttpClientRequest.bodyText(bare, JSON.stringify(request.body), "application/json")
 }
 
-/** The time-out of one attempt, reading the body included. */
-const timeoutOf = (timeout: Duration.Duration, target: Target) =>
-  Effect.timeoutOrElse({
-    duration: timeout,
-    orElse: () =>
-      Effect.fail(
-        new Timeout({
-          problem: `no response within ${Duration.format(timeout)}`,
-          request: `${target.method} ${target.url}`,
-          timeoutMillis: Duration.toMillis(timeout),
-          ...target
-        })
-      )
-  })
-
 /** The attempt's number (1 for the first) on the operation's span, from the retry schedule's count. */
 const annotateAttempt = Effect.flatMap(
   Effect.service(Schedule.CurrentMetadata),
@@ -495,10 +477,29 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
   const client = apiClient(platformClient, config, key)
   const hideKey = Response.redactKey(key)
   const pace = Option.getOrElse(config.rateLimiter, (): Pace => identity)
+  const paced = Option.isSome(config.rateLimiter)
 
   /**
-   * The JSON of one call: each attempt paced, numbered, sent, its status on the span and its body
-   * read (a body cut short is retried like any failed attempt), all within the time-out; failed
+   * One attempt: numbered, sent, its status on the span and its body read (a body cut short is
+   * retried like any failed attempt), then its JSON or the typed error of its status. The steps
+   * after the send are one continuation, not a combinator each: they run for every page.
+   */
+  const attempt = (request: HttpClientRequest.HttpClientRequest, target: Target): Effect.Effect<unknown, S2Error> =>
+    Effect.andThen(annotateAttempt, client.execute(request)).pipe(
+      Effect.matchEffect({
+        onFailure: (error) => Effect.fail(transportError(error, target)),
+        onSuccess: (response) =>
+          Effect.andThen(
+            annotateStatus(response.status),
+            isOpaqueRedirect(response)
+              ? Effect.fail(Status.opaqueRedirect(target))
+              : Effect.flatMap(readResponse(response, config.maxResponseBytes, target), toAnswer(target, hideKey))
+          )
+      })
+    )
+
+  /**
+   * The JSON of one call: each attempt paced and within the time-out (and the deadline); failed
    * attempts retried by the policy, each retry logged.
    */
   const fetchJson = (
@@ -508,21 +509,13 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
     policy: RetryPolicy | false
   ) =>
     retryWithin(
-      pace(
-        Effect.andThen(annotateAttempt, client.execute(request)).pipe(
-          Effect.mapError((error) => transportError(error, target)),
-          Effect.tap((response) => annotateStatus(response.status)),
-          Effect.tap(refuseOpaqueRedirect(target)),
-          Effect.flatMap((response) => readResponse(response, config.maxResponseBytes, target)),
-          Effect.flatMap(toAnswer(target, hideKey)),
-          timeoutOf(timeout, target)
-        ),
-        target
-      ),
+      (bound) => pace(bound(attempt(request, target)), target),
+      timeout,
       policy === false ? noRetry : policy,
       policy === false ? identity : (bounded) => withRetryLog(bounded, target),
       config.deadline,
-      target
+      target,
+      paced
     )
 
   const execute = Effect.fnUntraced(function*<A, I>(request: S2Request, schema: Schema.Codec<A, I>) {
