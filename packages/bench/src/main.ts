@@ -65,7 +65,10 @@ const bundle = (name: string): string => {
       // Written beside the bundle for mapping profile frames back to sources; not loaded at run time.
       sourcemap: "external",
       // CommonJS dependencies bundled into ESM need a require.
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }
+      banner: {
+        js:
+          "import { createRequire as bannerRequire } from 'node:module'; const require = bannerRequire(import.meta.url);"
+      }
     })
   }
   return out

@@ -26,7 +26,9 @@ buildSync({
   platform: "node",
   format: "esm",
   target: "node20",
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }
+  banner: {
+    js: "import { createRequire as bannerRequire } from 'node:module'; const require = bannerRequire(import.meta.url);"
+  }
 })
 
 interface Outcome {
@@ -61,14 +63,22 @@ const spawnWorkers = (
   )
   const outputs = children.map((child) => {
     let out = ""
-    const ready = new Promise<void>((resolve) =>
+    const ready = new Promise<void>((resolve, reject) => {
       child.stdout.on("data", (chunk: Buffer) => {
         out += chunk.toString()
         if (out.startsWith("ready\n")) resolve()
       })
-    )
+      // A worker that dies before it is ready (it could not load) fails the test now, not at its time-out.
+      child.on("close", (code) => reject(new Error(`a worker exited (${code}) before it was ready: ${out}`)))
+    })
     const done = new Promise<Outcome>((resolve) =>
-      child.on("close", (code) => resolve({ code, report: JSON.parse(out.slice("ready\n".length)) }))
+      child.on("close", (code) => {
+        const report = out.slice("ready\n".length).trim()
+        resolve({
+          code,
+          report: report === "" ? { records: 0, rateLimited: 0, error: "no report" } : JSON.parse(report)
+        })
+      })
     )
     return { ready, done }
   })
