@@ -13,36 +13,10 @@ import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
 import { chromium } from "playwright-core"
 import * as MapPage from "../../cli/src/render/Map.js"
+import { walk } from "../../cli/test/support/largeWalk.js"
 import type { JobsTools } from "./jobs.js"
 
 const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
-const count = 33_000
-const idOf = (i: number) => i.toString(16).padStart(40, "0")
-
-/** A walk's map: 3 seeds, each paper at the depth a breadth-first walk finds it, 3 citations each. */
-const walk = (): string => {
-  const lines: Array<string> = []
-  for (let i = 0; i < count; i++) {
-    lines.push(MapPage.line(MapPage.mapPaper(
-      {
-        paperId: idOf(i),
-        title: `Paper ${i} of a large walk`,
-        year: 1980 + (i % 45),
-        authors: [{ authorId: null, name: `Author ${i % 997}` }],
-        citationCount: (i * 7919) % 5000,
-        venue: null
-      } as never,
-      i < 3,
-      { depth: i < 3 ? 0 : i < 300 ? 1 : i < 6000 ? 2 : 3 }
-    )))
-  }
-  for (let i = 3; i < count; i++) {
-    for (const j of [Math.floor(i / 10), (i * 31) % count, (i * 17 + 11) % count]) {
-      lines.push(MapPage.line({ type: "link", from: idOf(i), to: idOf(j) }))
-    }
-  }
-  return lines.join("")
-}
 
 /** Writes the 33,000-paper map to `file` (also for profiling it by hand). */
 export const writeLargeMap = async (file: string): Promise<string> => {

@@ -12,35 +12,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import * as Map from "../src/render/Map.js"
+import { idOf, walk } from "./support/largeWalk.js"
 import { clickMidLayout, layoutSlices, midLayoutClick, sliceWork, tasksSeen, watchTasks } from "./support/mapProbe.js"
-
-const count = 33_000
-const idOf = (i: number) => i.toString(16).padStart(40, "0")
-
-/** A walk's map: 3 seeds, each paper at the depth a breadth-first walk finds it, 3 citations each. */
-const walk = (): string => {
-  const lines: Array<string> = []
-  for (let i = 0; i < count; i++) {
-    lines.push(Map.line(Map.mapPaper(
-      {
-        paperId: idOf(i),
-        title: `Paper ${i} of a large walk`,
-        year: 1980 + (i % 45),
-        authors: [{ authorId: null, name: `Author ${i % 997}` }],
-        citationCount: (i * 7919) % 5000,
-        venue: null
-      } as never,
-      i < 3,
-      { depth: i < 3 ? 0 : i < 300 ? 1 : i < 6000 ? 2 : 3 }
-    )))
-  }
-  for (let i = 3; i < count; i++) {
-    for (const j of [Math.floor(i / 10), (i * 31) % count, (i * 17 + 11) % count]) {
-      lines.push(Map.line({ type: "link", from: idOf(i), to: idOf(j) }))
-    }
-  }
-  return lines.join("")
-}
 
 describe("a large map in Chromium", () => {
   it("33,000 papers: answers while it lays out, draws the nearest 800 with a note, lists every paper", async () => {
