@@ -232,27 +232,22 @@ describe("a deadline for the whole call, retries and waits included (TestClock)"
       expect(attempts).toBe(11)
     }).pipe(Effect.provide(testLayer(slowDown(600), { deadline: false }))))
 
-  it.effect("an attempt still running at the deadline is interrupted there, not at its own time-out", () =>
-    Effect.gen(function*() {
-      const { attempts, error, lines } = yield* failing(getPaper, "10 seconds")
-      expect(error._tag === "Timeout" && error.reason).toBe("deadline")
-      expect(error.message).toContain("within the deadline of 10 s")
-      expect(attempts).toBe(1)
-      expect(lines.filter((l) => l.level === "WARN").map((l) => l.text)).toEqual([
-        "S2 GET /graph/v1/paper/CorpusId:1: the deadline of 10 s passed during an attempt; giving up"
-      ])
-    }).pipe(Effect.provide(testLayer(always("hang"), { deadline: "10 seconds" }))))
-
-  it.effect("paced (a key), an attempt still running at the deadline is interrupted there too", () =>
-    Effect.gen(function*() {
-      const { attempts, error, lines } = yield* failing(getPaper, "10 seconds")
-      expect(error._tag === "Timeout" && error.reason).toBe("deadline")
-      expect(error.message).toContain("within the deadline of 10 s")
-      expect(attempts).toBe(1)
-      expect(lines.filter((l) => l.level === "WARN").map((l) => l.text)).toEqual([
-        "S2 GET /graph/v1/paper/CorpusId:1: the deadline of 10 s passed during an attempt; giving up"
-      ])
-    }).pipe(Effect.provide(testLayer(always("hang"), { apiKey: Redacted.make(key), deadline: "10 seconds" }))))
+  const atTheDeadline = [
+    ["an attempt still running at the deadline is interrupted there, not at its own time-out", {}],
+    ["paced (a key), an attempt still running at the deadline is interrupted there too", { apiKey: Redacted.make(key) }]
+  ] as const
+  for (const [name, paced] of atTheDeadline) {
+    it.effect(name, () =>
+      Effect.gen(function*() {
+        const { attempts, error, lines } = yield* failing(getPaper, "10 seconds")
+        expect(error._tag === "Timeout" && error.reason).toBe("deadline")
+        expect(error.message).toContain("within the deadline of 10 s")
+        expect(attempts).toBe(1)
+        expect(lines.filter((l) => l.level === "WARN").map((l) => l.text)).toEqual([
+          "S2 GET /graph/v1/paper/CorpusId:1: the deadline of 10 s passed during an attempt; giving up"
+        ])
+      }).pipe(Effect.provide(testLayer(always("hang"), { ...paced, deadline: "10 seconds" }))))
+  }
 
   it.effect("a later attempt cut at the deadline ends the call there: it is not retried", () =>
     Effect.gen(function*() {
