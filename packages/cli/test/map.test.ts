@@ -12,7 +12,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import * as Map from "../src/render/Map.js"
-import { clickMidLayout, labelOverlaps, layoutSlices, midLayoutClick, sliceWork } from "./support/mapProbe.js"
+import { clickMidLayout, expectAnsweredMidLayout, labelOverlaps } from "./support/mapProbe.js"
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-map-"))
 
@@ -80,17 +80,7 @@ describe("the map in Chromium", () => {
         // Responsive, whatever the machine's speed: the layout ran as many slices, each a bounded
         // amount of work (ticks times papers), and a click queued after its second slice was
         // answered (its card shown) before the layout came to rest. The bench times the slices.
-        const slices = await layoutSlices(page)
-        expect(slices.slices, JSON.stringify(slices)).toBeGreaterThanOrEqual(10)
-        expect(slices.most, JSON.stringify(slices)).toBeLessThanOrEqual(sliceWork)
-        expect(slices.most, JSON.stringify(slices)).toBeGreaterThan(0)
-        const click = await midLayoutClick(page)
-        expect(click, JSON.stringify({ click, slices })).toMatchObject({
-          queuedAt: 2,
-          settled: false,
-          card: "A study of citation graphs, part 99"
-        })
-        expect(click!.ranAt, JSON.stringify({ click, slices })).toBeLessThan(slices.slices)
+        await expectAnsweredMidLayout(page, "A study of citation graphs, part 99")
         // The biggest papers are labelled, and no two labels overlap on screen.
         const labels = await labelOverlaps(page)
         expect(labels.labels.length).toBeGreaterThan(20)

@@ -13,7 +13,7 @@ import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import * as Map from "../src/render/Map.js"
 import { idOf, walk } from "./support/largeWalk.js"
-import { clickMidLayout, layoutSlices, midLayoutClick, sliceWork, tasksSeen, watchTasks } from "./support/mapProbe.js"
+import { clickMidLayout, expectAnsweredMidLayout, tasksSeen, watchTasks } from "./support/mapProbe.js"
 
 describe("a large map in Chromium", () => {
   it("33,000 papers: answers while it lays out, draws the nearest 800 with a note, lists every paper", async () => {
@@ -32,17 +32,7 @@ describe("a large map in Chromium", () => {
       // A page whose tasks took 4-10 s each answered nothing. Counted, not timed: the layout of the
       // 800 drawn papers ran in many slices of bounded work, and a click queued after the second
       // was answered before the layout came to rest. The bench times the slices.
-      const slices = await layoutSlices(page)
-      expect(slices.slices, JSON.stringify(slices)).toBeGreaterThanOrEqual(10)
-      expect(slices.most, JSON.stringify(slices)).toBeLessThanOrEqual(sliceWork)
-      expect(slices.most, JSON.stringify(slices)).toBeGreaterThan(0)
-      const click = await midLayoutClick(page)
-      expect(click, JSON.stringify({ click, slices })).toMatchObject({
-        queuedAt: 2,
-        settled: false,
-        card: "Paper 1 of a large walk"
-      })
-      expect(click!.ranAt, JSON.stringify({ click, slices })).toBeLessThan(slices.slices)
+      const slices = await expectAnsweredMidLayout(page, "Paper 1 of a large walk")
       // Reading 33,000 papers took one task of 1.6-4.6 s at load 15: now it is read in steps, and a
       // click queued after the first is answered before the data is ready and the picture drawn.
       const tasks = await tasksSeen(page)

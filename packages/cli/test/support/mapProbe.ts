@@ -5,6 +5,7 @@
  * the same on an idle machine and on a busy one (the bench times the map).
  */
 import type { launchChromium } from "@s2-effect/test-support/chromium"
+import { expect } from "vitest"
 
 type Page = Awaited<ReturnType<typeof launchChromium>>["page"]
 
@@ -147,3 +148,19 @@ export const tasksSeen = (page: Page) =>
     pictureDraws: Number(document.body.dataset["pictureDraws"]),
     pictureSlices: Number(document.body.dataset["pictureSlices"])
   }))
+
+/**
+ * Asserts that the page stayed responsive while it laid out, counted, not timed: the layout ran in
+ * at least ten slices of bounded work, and the click queued after its second slice (by
+ * {@link clickMidLayout}) showed `card` before the layout came to rest. Answers the slices seen.
+ */
+export const expectAnsweredMidLayout = async (page: Page, card: string): Promise<Slices> => {
+  const slices = await layoutSlices(page)
+  expect(slices.slices, JSON.stringify(slices)).toBeGreaterThanOrEqual(10)
+  expect(slices.most, JSON.stringify(slices)).toBeLessThanOrEqual(sliceWork)
+  expect(slices.most, JSON.stringify(slices)).toBeGreaterThan(0)
+  const click = await midLayoutClick(page)
+  expect(click, JSON.stringify({ click, slices })).toMatchObject({ queuedAt: 2, settled: false, card })
+  expect(click!.ranAt, JSON.stringify({ click, slices })).toBeLessThan(slices.slices)
+  return slices
+}
