@@ -8,7 +8,6 @@ import type * as Core from "@s2-effect/core"
 import { Effect, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { vi } from "vitest"
-import { Verify } from "../src/index.js"
 import type * as TitleMatchInternal from "../src/internal/titleMatch.js"
 import { corpusServer } from "./support/CorpusServer.js"
 
@@ -40,6 +39,11 @@ vi.mock("../src/internal/titleMatch.js", async (importOriginal) => {
     relation: counted(calls.related, titleMatch.relation)
   }
 })
+
+// Modules another file of this worker loaded before (the project runs without isolation) are read
+// again, so that they see the mocks above.
+vi.resetModules()
+const { Verify } = await import("../src/index.js")
 
 const A = "a".repeat(40)
 const B = "b".repeat(40)
