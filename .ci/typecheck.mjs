@@ -4,7 +4,9 @@
 // eleven programs of the same options, 239 s of CPU at load 10. .ci/tsconfig.check.json is those
 // eleven as one program (40 s); the programs whose options differ stay their own: the browser
 // package without Node's types, its scripts, the map page's JavaScript, the web example (bundler
-// resolution) and the docs' code blocks (unused names allowed: an example may import for show).
+// resolution). The docs' code blocks (unused names allowed: an example may import for show) are
+// checked in the packages' program (.ci/typecheck-with-docs.mjs): as their own program they checked
+// again every package source they import.
 // `--jobs N` runs N at a time (default 2); `pnpm --filter <package> typecheck` still checks one package.
 import { spawn } from "node:child_process"
 import * as path from "node:path"
@@ -17,8 +19,7 @@ const tsc = path.join(root, "node_modules/typescript/bin/tsc")
 
 /** Longest first, so that the last to start is a short one. */
 const programs = [
-  ".ci/tsconfig.check.json",
-  "docs/examples/snippets/tsconfig.json",
+  [".ci/tsconfig.check.json", "docs/examples/snippets/tsconfig.json"],
   "packages/browser/tsconfig.json",
   "docs/examples/web/tsconfig.json",
   "packages/cli/tsconfig.page.json",
@@ -52,7 +53,11 @@ const queue = [...programs]
 const results = [extracted]
 await Promise.all(Array.from({ length: jobs }, async () => {
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    results.push(await run(next, process.execPath, [tsc, "--noEmit", "-p", next]))
+    results.push(
+      await (typeof next === "string"
+        ? run(next, process.execPath, [tsc, "--noEmit", "-p", next])
+        : run(next.join(" + "), process.execPath, [path.join(root, ".ci/typecheck-with-docs.mjs"), ...next]))
+    )
   }
 }))
 if (results.includes(false)) process.exit(1)

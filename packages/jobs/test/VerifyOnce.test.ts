@@ -8,6 +8,7 @@ import type * as Core from "@s2-effect/core"
 import { Effect, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { vi } from "vitest"
+import type { Verify as VerifyModule } from "../src/index.js"
 import type * as TitleMatchInternal from "../src/internal/titleMatch.js"
 import { corpusServer } from "./support/CorpusServer.js"
 
@@ -67,7 +68,7 @@ const papers = [
 ]
 const server = corpusServer(papers, (p) => p)
 
-const entries: ReadonlyArray<Verify.Input> = [
+const entries: ReadonlyArray<VerifyModule.Input> = [
   {
     key: "byId",
     fields: { doi: "https://doi.org/10.1000/SPARSE", title: papers[0]!.title, author: "Ruiz, Ana", year: "2021" }
