@@ -53,9 +53,17 @@ const settle = async (emulator: EmulatorServer): Promise<void> => {
 /** Papers in the emulator's corpus: enough for every example, quick to build. */
 const SIZE = 2000
 
+/**
+ * The port of this process's emulators. The examples of a worker run in one process (vitest's
+ * `isolate: false`), and Effect's default `ConfigProvider` reads the environment once a process: so
+ * each example's emulator listens where the first one did, and the S2_API_URL read then stays true.
+ */
+let port = 0
+
 export const example = async (body: (context: ExampleContext) => Promise<void>): Promise<void> => {
   const scope = Effect.runSync(Scope.make())
-  const emulator = await Effect.runPromise(startEmulator({ port: 0, seed: 1, size: SIZE }).pipe(Scope.provide(scope)))
+  const emulator = await Effect.runPromise(startEmulator({ port, seed: 1, size: SIZE }).pipe(Scope.provide(scope)))
+  port = Number(new URL(emulator.url).port)
   const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-docs-"))
   const cwd = process.cwd()
   const output: Array<string> = []
