@@ -46,9 +46,14 @@ const xdg = path.join(work, "xdg")
 // earlier run had would be answered the earlier tarballs' integrity, and refuse the new ones.
 const pnpmCache = path.join(work, "pnpm-cache")
 const pnpmStore = path.join(work, "pnpm-store")
-/** The tarballs getting-started's lines write; removed at the end unless they were there before. */
-const documentedTarballs = ["core", "node", "testing", "jobs", "ai", "cli"].map((name) => `/tmp/s2-effect-${name}.tgz`)
-  .filter((file) => !fs.existsSync(file))
+/**
+ * Where getting-started's lines write and read their tarballs (`/tmp/s2-effect-core.tgz`): a folder
+ * of this run's, not the machine's /tmp, so that two runs at once (two clones' `pnpm test`) never
+ * pack over or remove each other's tarballs. The lines are logged as written.
+ */
+const linesTmp = path.join(work, "tmp")
+fs.mkdirSync(linesTmp)
+const privateTmp = (line) => line.replaceAll("/tmp/", () => `${linesTmp}/`)
 
 /**
  * Runs a command to its end without blocking this process: the local registry answers from here,
@@ -396,7 +401,7 @@ try {
     log(`${label} from ${from.join(", ")}:\n${lines.map((l) => `  $ ${l}`).join("\n")}`)
     // Lines that `cd` start in the clone, as written; the others in the project.
     const cwd = lines.some((line) => /^cd\s/.test(line)) ? clone : project
-    await run("bash", ["-e", "-o", "pipefail", "-c", lines.join("\n")], { cwd, env: { ...env, PWD: cwd } })
+    await run("bash", ["-e", "-o", "pipefail", "-c", lines.map(privateTmp).join("\n")], { cwd, env: { ...env, PWD: cwd } })
     const own = installed("@s2-effect/testing") ? path.join(project, "node_modules/.bin/s2-emulator") : undefined
     const emulator = own === undefined ? sharedEmulator : await startEmulator(own, project, env)
     try {
@@ -421,7 +426,6 @@ try {
 } finally {
   sharedEmulator?.stop()
   await registry?.close()
-  for (const file of documentedTarballs) fs.rmSync(file, { force: true })
   await Promise.all(removals)
   if (keep) log(`kept ${work}`)
   else fs.rmSync(work, { recursive: true, force: true })
