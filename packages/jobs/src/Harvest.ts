@@ -318,8 +318,8 @@ export const prepare: (
 /**
  * Runs a harvest from a prepared checkpoint to the end (or `max`), handing an {@link Event} to
  * `onEvent` after every page. Interrupting it between pages loses nothing: the checkpoint on disk
- * matches the file. Pages are fetched (one ahead) and serialised while the pages before them are
- * written and checkpointed, in order: a checkpoint never counts bytes that were not written.
+ * matches the file. The next page is fetched while the one before it is serialised, written and
+ * checkpointed, in order: a checkpoint never counts bytes that were not written.
  *
  * @category running
  * @since 1.2.0

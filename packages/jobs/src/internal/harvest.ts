@@ -174,8 +174,9 @@ export const run = (
     }, Effect.uninterruptible)
     yield* pages(start, options.selection).pipe(
       Stream.takeUntil((batch) => batch.done),
-      // The next page is serialised while this one is written and checkpointed.
-      Stream.buffer({ capacity: 1 }),
+      // No buffer between serialising and writing: the next page is already being fetched
+      // (`prefetch: 1`), and a second one-page buffer here cost `s2 harvest` about a tenth of its
+      // wall time for the same CPU (packages/bench/NOTES.md, issue 47, fifth pass).
       Stream.mapEffect(persist),
       Stream.runDrain,
       Waits.listen(onWait)
