@@ -15,9 +15,9 @@ class PackagingFirst extends BaseSequencer {
 }
 
 // One run over every package and every docs example that has tests (vitest 5's `projects`, the
-// successor of vitest.workspace.ts). `pnpm test` runs it with `--maxWorkers=2`: vitest's default
-// is one fewer than the cores, one on a 2-core machine, while many files wait on child processes,
-// a browser or a server, time the other worker uses. (A project does not inherit the root's
+// successor of vitest.workspace.ts). `pnpm test` runs it with `--maxWorkers=3` (.ci/verify): vitest's
+// default is one fewer than the cores (one, on 2 cores) while many files wait on child processes,
+// a browser or a server, time the other workers use. (A project does not inherit the root's
 // `maxWorkers`; the command line's reaches every project.)
 export default defineConfig({
   test: {
