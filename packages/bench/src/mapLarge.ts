@@ -6,17 +6,16 @@
  * and the longest a click waited for its answer (Event Timing: from the input to the paint after
  * its handlers). The tests count slices and order events; this times them.
  */
+import { launchChromium } from "@s2-effect/test-support/chromium"
 import * as Effect from "effect/Effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
-import { chromium } from "playwright-core"
+import type { BrowserContext } from "playwright-core"
 import * as MapPage from "../../cli/src/render/Map.js"
 import { walk } from "../../cli/test/support/largeWalk.js"
 import type { JobsTools } from "./jobs.js"
-
-const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
 
 /** Writes the 33,000-paper map to `file` (also for profiling it by hand). */
 export const writeLargeMap = async (file: string): Promise<string> => {
@@ -53,7 +52,7 @@ interface Run {
   readonly slices: number
 }
 
-const measureRun = async (context: Awaited<ReturnType<typeof chromium.launchPersistentContext>>, url: string) => {
+const measureRun = async (context: BrowserContext, url: string) => {
   const page = await context.newPage()
   const loading = page.goto(url, { timeout: 300_000 })
   let clicks = 0
@@ -90,13 +89,9 @@ const measureRun = async (context: Awaited<ReturnType<typeof chromium.launchPers
 export const mapSection = async (tools: Pick<JobsTools, "fmt">, tmp: string, runs = 3): Promise<Array<string>> => {
   const load = Os.loadavg()[0] ?? 0
   const file = await writeLargeMap(Path.join(tmp, "map-33000.html"))
-  const profile = Fs.mkdtempSync(Path.join(tmp, "chromium-"))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    viewport: { width: 1280, height: 800 }
-  })
+  // Debian's Chromium as the tests drive it (test-support's launcher: its flags, a profile removed on close).
+  const browser = await launchChromium()
+  const context = browser.context
   const results: Array<Run> = []
   try {
     await context.addInitScript({ content: probe })
@@ -107,7 +102,7 @@ export const mapSection = async (tools: Pick<JobsTools, "fmt">, tmp: string, run
       console.error(`map run ${i}: ${JSON.stringify(run)} load ${Os.loadavg()[0]?.toFixed(1)}`)
     }
   } finally {
-    await context.close()
+    await browser.close()
   }
   const row = (what: string, pick: (r: Run) => number) => {
     const sorted = results.map(pick).sort((x, y) => x - y)

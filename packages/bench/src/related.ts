@@ -7,19 +7,18 @@
  * layout at rest, the slices the layout ran in, and the longest a timer of the page waited while it
  * laid out (how long a reader's click waits: the tests count slices, the bench times them).
  */
+import { launchChromium } from "@s2-effect/test-support/chromium"
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
-import { chromium } from "playwright-core"
 import { bundleCli } from "../../cli/scripts/bundle.mjs"
 import { seeds } from "./cases/relatedInputs.js"
 import { startEmulator } from "./emulator.js"
 import type { JobsTools } from "./jobs.js"
 
 const SAMPLE = 30
-const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
 
 /** The section of RESULTS.md: heading, how it was run, the rows. */
 export const relatedSection = async (tools: JobsTools, tmp: string): Promise<Array<string>> => {
@@ -118,13 +117,9 @@ const measureMap = async (tmp: string) => {
   })
   const text = Fs.readFileSync(file, "utf8")
   const count = (type: string) => text.split("\n").filter((l) => l.startsWith(`{"type":"${type}"`)).length
-  const profile = Fs.mkdtempSync(Path.join(tmp, "chromium-"))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    viewport: { width: 1280, height: 800 }
-  })
+  // Debian's Chromium as the tests drive it (test-support's launcher: its flags, a profile removed on close).
+  const browser = await launchChromium()
+  const context = browser.context
   const drawn: Array<number> = [], settled: Array<number> = [], lag: Array<number> = []
   const slices: Array<number> = [], most: Array<number> = []
   try {
@@ -145,7 +140,7 @@ const measureMap = async (tmp: string) => {
       await page.close()
     }
   } finally {
-    await context.close()
+    await browser.close()
   }
   return {
     bytes: Buffer.byteLength(text),
