@@ -4,10 +4,7 @@ import { defineProject } from "vitest/config"
 // one can take tens of seconds, past vitest's 5 s default, so every test and hook of this package
 // gets a time-out sized for that. A time-out only bounds how long a broken test takes to fail.
 // The bundled `s2` is built once for the run (test/support/bundleOnce.ts) and copied per file.
-// The files of this package run in one module graph per worker (`isolate: false`): each file
-// importing effect and the packages again was half the package's CPU in `pnpm test` (core: 47 → 21 s
-// of CPU). A file that replaces modules (`vi.mock`) reads what it tests again after
-// `vi.resetModules()`.
+// `isolate: false`: files share a module graph per worker (docs/contributing.md says why and what a file resets).
 export default defineProject({
   // No test writes the user's cache of emulator corpora (test/emulatorCache.test.ts uses a folder of its own).
   test: {
