@@ -175,8 +175,8 @@ export const run = (
     yield* pages(start, options.selection).pipe(
       Stream.takeUntil((batch) => batch.done),
       // No buffer between serialising and writing: the next page is already being fetched
-      // (`prefetch: 1`), and a second one-page buffer here cost `s2 harvest` about a tenth of its
-      // wall time for the same CPU (packages/bench/NOTES.md, issue 47, fifth pass).
+      // (`prefetch: 1`); serialising and writing share one thread, so a second buffer here only
+      // added a fiber and a queue a page (packages/bench/NOTES.md, issue 47, fifth pass).
       Stream.mapEffect(persist),
       Stream.runDrain,
       Waits.listen(onWait)
