@@ -220,3 +220,23 @@ export class Paper extends record<Paper>("Paper")({
   /** Present on title-match results: how well the title matched. */
   matchScore: Schema.optional(Schema.Number)
 }) {}
+
+/**
+ * A paper as it came over the wire: what a bulk search with `wire: true` hands over. Checked
+ * against {@link Paper}'s schema as a `Paper` is, but a plain object: its fields, its nested
+ * records likewise, and any field this client does not know, with no `raw` or `keys()`.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { SemanticScholar, type PaperWire } from "@s2-effect/core"
+ *
+ * const lines = Stream.unwrap(Effect.map(SemanticScholar, (s2) =>
+ *   s2.searchPaper("graph", { bulk: true, wire: true, fields: ["title", "year"] }))).pipe(
+ *     Stream.map((paper: PaperWire) => JSON.stringify(paper))
+ *   )
+ * ```
+ * @category models
+ * @since 1.3.0
+ */
+export type PaperWire = typeof Paper.Encoded

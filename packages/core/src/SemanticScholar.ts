@@ -44,7 +44,7 @@ import type {
 } from "./Options.js"
 import type { Apply, Overridable, Overridden, Overrides } from "./Overrides.js"
 import type { OffsetPage, TokenPage } from "./Page.js"
-import type { Paper, PaperAuthor } from "./Paper.js"
+import type { Paper, PaperAuthor, PaperWire } from "./Paper.js"
 import type { RetryPolicy } from "./RetryPolicy.js"
 import type { InvalidOptions, S2Error } from "./S2Error.js"
 import type { Autocomplete, SnippetResults } from "./Snippet.js"
@@ -129,8 +129,12 @@ export interface Service {
     options?: FieldsOption<Fields.AuthorField> & PageOptions
   ) => Stream.Stream<OffsetPage<Author>, S2Error>
   /** GET `/paper/search` (relevance) or, with `bulk: true`, `/paper/search/bulk`. */
-  readonly searchPaper: (query: string, options?: SearchPaperOptions) => Stream.Stream<Paper, S2Error>
+  readonly searchPaper: {
+    (query: string, options: BulkSearchOptions & { readonly wire: true }): Stream.Stream<PaperWire, S2Error>
+    (query: string, options?: SearchPaperOptions): Stream.Stream<Paper, S2Error>
+  }
   readonly searchPaperPages: {
+    (query: string, options: BulkSearchOptions & { readonly wire: true }): Stream.Stream<TokenPage<PaperWire>, S2Error>
     (query: string, options: BulkSearchOptions): Stream.Stream<TokenPage<Paper>, S2Error>
     (query: string, options?: RelevanceSearchOptions): Stream.Stream<OffsetPage<Paper>, S2Error>
   }

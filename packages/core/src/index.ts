@@ -32,6 +32,7 @@ export {
   PaperAuthor,
   PaperRef,
   type PaperRefEncoded,
+  type PaperWire,
   PublicationVenue,
   S2FieldOfStudy,
   Tldr,

@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import type * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaGetter from "effect/SchemaGetter"
 import * as SchemaTransformation from "effect/SchemaTransformation"
+import { builder, type ClassNode, classOf, reservedOf } from "./decodeClass.js"
 import {
   type Compilation,
   type Decode,
@@ -34,6 +35,7 @@ import {
   passes,
   primitiveTypes,
   type Property,
+  type Records,
   tooDeep,
   wireOf,
   withheld,
@@ -45,7 +47,7 @@ import { specialise } from "./decodeSpecialise.js"
 import * as InPlace from "./inPlace.js"
 
 export { maxDepth, nestsDeeper, wireOf }
-export type { Excess }
+export type { Excess, Records }
 
 /** Records being decoded, outermost included: bounded by {@link maxDepth}. */
 let recordDepth = 0
@@ -198,6 +200,8 @@ const compileDeclaration = (ast: SchemaAST.Declaration, c: Compilation): Decode 
   const isInstance = instanceCheck(ast)
   // A class's type side, met once per record of a page (its `data` has a decoding default): the
   // class's own predicate, without the Effect and the Exit its `run` makes of the same answer.
+  // A wire record is the object the walk of its class's fields just accepted, not an instance.
+  if (isInstance !== undefined && c.records === "wire") return (u) => typeof u === "object" && u !== null ? u : fail
   if (isInstance !== undefined) return (u) => isInstance(u) ? u : fail
   const run = ast.run(ast.typeParameters)
   return (u) => settle(run(u, ast, c.options))
@@ -432,73 +436,10 @@ const compileEncoding = (encoding: SchemaAST.Encoding, local: Decode, c: Compila
   }
 }
 
-/** The class of a `Schema.Class` node: its prototype and the transformation that builds it. */
-interface ClassNode {
-  readonly from: SchemaAST.Objects
-  readonly construct: (fields: unknown) => unknown
-  /** The prototype of a class whose constructor adds nothing but the given fields. */
-  readonly prototype: object | undefined
-  /** The names an instance has from its prototypes (its members, `Object.prototype`'s). */
-  readonly members: ReadonlySet<string>
-}
-
-/**
- * Names no field of a record may take besides its members: `then` (a thenable is awaited, not
- * returned), `toJSON` (what `JSON.stringify` calls) and `__proto__`.
- */
-const alwaysReserved = ["then", "toJSON", "__proto__"]
-
-/** The string names on `prototype` and the prototypes it inherits from. */
-const memberNames = (prototype: object | null): ReadonlySet<string> => {
-  const names = new Set(alwaysReserved)
-  for (let p = prototype; p !== null; p = Object.getPrototypeOf(p) as object | null) {
-    for (const name of Object.getOwnPropertyNames(p)) names.add(name)
-  }
-  return names
-}
-
-/**
- * A `Schema.Class`: a declaration whose one link builds the instance from a struct. The prototype is
- * probed by constructing an empty instance (no checks run), which must come out with no own keys —
- * a class with field defaults would show them and keeps its constructor.
- */
-const classOf = (ast: SchemaAST.AST): ClassNode | undefined => {
-  if (ast._tag !== "Declaration" || ast.checks !== undefined || ast.encoding?.length !== 1) return undefined
-  const [link] = ast.encoding
-  if (link.to._tag !== "Objects" || !SchemaTransformation.isTransformation(link.transformation)) return undefined
-  const getter = link.transformation.decode
-  if (getter._tag !== "Transform") return undefined
-  const construct = (fields: unknown) => getter.transform(fields)
-  let probe: unknown
-  try {
-    probe = construct({})
-  } catch {
-    return undefined
-  }
-  if (typeof probe !== "object" || probe === null || Object.getPrototypeOf(probe) === Object.prototype) return undefined
-  const prototype = Reflect.ownKeys(probe).length === 0 ? Object.getPrototypeOf(probe) as object : undefined
-  return { from: link.to, construct, prototype, members: memberNames(Object.getPrototypeOf(probe) as object) }
-}
-
 const compileClass = (ast: SchemaAST.AST, klass: ClassNode, c: Compilation): Decode | undefined => {
-  const known = new Set(klass.from.propertySignatures.map((p) => p.name))
-  const reserved = new Set([...klass.members].filter((name) => !known.has(name)))
-  const fromStruct = compileStruct(klass.from, c, reserved)
+  const fromStruct = compileStruct(klass.from, c, reservedOf(klass, c.records))
   if (fromStruct === undefined) return undefined
-  const { construct, prototype } = klass
-  // The class constructor copies its input (a tenth of a harvest's CPU). Records without defaults
-  // are the prototype plus their fields: a top-level plain object fresh from JSON.parse becomes the
-  // record itself (`raw` is the record), anything else, nested records included, is copied onto
-  // the prototype, which costs less than setting it (inPlace.ts).
-  const build = (value: object, outermost: boolean): unknown => {
-    if (prototype === undefined) return construct(value)
-    const current = Object.getPrototypeOf(value)
-    if (current === prototype) return value
-    if (outermost && InPlace.inPlace && current === Object.prototype && Object.isExtensible(value)) {
-      return InPlace.adopt(value, prototype)
-    }
-    return InPlace.copyOnto(value, prototype)
-  }
+  const build = builder(klass, c.records)
   const decode: Decode = (u) => {
     // Records nest through suspended schemas (a paper's authors' papers…): bounded, not the stack.
     if (recordDepth >= maxDepth) return fail
@@ -518,10 +459,13 @@ const compileClass = (ast: SchemaAST.AST, klass: ClassNode, c: Compilation): Dec
   return decode
 }
 
-const compiled: { readonly [E in Excess]: WeakMap<SchemaAST.AST, Decode | null> } = {
-  preserve: new WeakMap(),
-  ignore: new WeakMap(),
-  error: new WeakMap()
+const compiled: { readonly [K in `${Excess} ${Records}`]: WeakMap<SchemaAST.AST, Decode | null> } = {
+  "preserve class": new WeakMap(),
+  "ignore class": new WeakMap(),
+  "error class": new WeakMap(),
+  "preserve wire": new WeakMap(),
+  "ignore wire": new WeakMap(),
+  "error wire": new WeakMap()
 }
 
 /**
@@ -529,16 +473,19 @@ const compiled: { readonly [E in Excess]: WeakMap<SchemaAST.AST, Decode | null> 
  * handle. The returned function gives `Option.none()` for input it does not accept. Unknown keys
  * are kept unless `excess` says otherwise. With `fresh` (the input was parsed for this call and
  * nothing else holds it) records are built in place; else they are copies, so that a value shared
- * with others (a cached answer) is never changed.
+ * with others (a cached answer) is never changed. With `records: "wire"` records are the checked
+ * input itself (typed as the schema's `Type`, whose record classes the caller reads as their
+ * `Encoded` side).
  */
 export const fastDecoder = <A, I>(
   schema: Schema.Codec<A, I>,
-  excess: Excess = "preserve"
+  excess: Excess = "preserve",
+  records: Records = "class"
 ): ((u: unknown, fresh?: boolean) => Option.Option<A>) | undefined => {
-  const cache = compiled[excess]
+  const cache = compiled[`${excess} ${records}`]
   let decode = cache.get(schema.ast)
   if (decode === undefined) {
-    const compilation: Compilation = { memo: new Map(), options: {}, excess }
+    const compilation: Compilation = { memo: new Map(), options: {}, excess, records }
     decode = compileAst(schema.ast, compilation) ?? null
     cache.set(schema.ast, decode)
   }

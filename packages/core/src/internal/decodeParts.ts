@@ -21,12 +21,20 @@ export const missing: unique symbol = Symbol.for("@s2-effect/core/decode/missing
  */
 export type Excess = "preserve" | "ignore" | "error"
 
-/** One compilation: the decoders built so far, and how unknown keys are treated. */
+/**
+ * What a record becomes: an instance of its class (`"class"`: `raw`, `keys()`, `instanceof`), or
+ * the parsed object itself, checked by the same walk (`"wire"`: what a harvest that only writes its
+ * records out needs; giving each object its class's prototype was a fifth of a harvest's CPU).
+ */
+export type Records = "class" | "wire"
+
+/** One compilation: the decoders built so far, how unknown keys are treated, what records become. */
 export interface Compilation {
   readonly memo: Map<SchemaAST.AST, Decode>
   /** What the filters of the schema are run with (Schema's own filters read the options). */
   readonly options: SchemaAST.ParseOptions
   readonly excess: Excess
+  readonly records: Records
 }
 
 export const hasOwn = Object.prototype.hasOwnProperty

@@ -176,16 +176,24 @@ export const offsetList = <A, P extends OffsetPage<A>, I>(
     )
   }))
 
-/** A token list: one call per page, from `token` when resuming. */
+/**
+ * A token list: one call per page, from `token` when resuming; with `wire`, its records are the
+ * answer's checked objects.
+ */
 export const tokenList = <A, I>(
   context: Context,
   endpoint: TokenEndpoint<TokenPage<A>, I>,
   request: Effect.Effect<ReadonlyArray<Filters.QueryParam>, S2Error>,
-  options: { readonly token?: string | undefined; readonly prefetch?: number | undefined }
+  options: {
+    readonly token?: string | undefined
+    readonly prefetch?: number | undefined
+    readonly wire?: boolean | undefined
+  }
 ): Stream.Stream<TokenPage<A>, S2Error> =>
   Stream.unwrap(Effect.gen(function*() {
     const query = yield* request
     const prefetch = yield* prefetchOf(options.prefetch)
+    const records = options.wire === true ? "wire" : "class"
     let page = 0
     return pagination.tokenPages(
       (token) =>
@@ -193,7 +201,8 @@ export const tokenList = <A, I>(
           endpoint,
           context.transport.execute(
             Req.get(endpoint.api, endpoint.path, token === undefined ? query : [...query, ["token", token]]),
-            endpoint.page
+            endpoint.page,
+            records
           ),
           { "s2.page": ++page }
         ),

@@ -31,7 +31,7 @@ import type { RetryPolicy } from "../RetryPolicy.js"
 import type { S2Error } from "../S2Error.js"
 import { DecodeError, TransportError } from "../S2Error.js"
 import { retryWithin } from "./deadline.js"
-import { fastDecoder, maxDepth, nestsDeeper } from "./decode.js"
+import { fastDecoder, maxDepth, nestsDeeper, type Records } from "./decode.js"
 import * as MetricsCount from "./metrics.js"
 import { prefixes, type S2Request } from "./request.js"
 import * as Response from "./response.js"
@@ -88,7 +88,12 @@ export const CurrentOverrides: Context.Reference<Overrides> = Context.Reference<
 
 export interface Transport {
   readonly config: TransportConfig
-  readonly execute: <A, I>(request: S2Request, schema: Schema.Codec<A, I>) => Effect.Effect<A, S2Error>
+  /** With `records: "wire"`, records are the answer's checked objects, not class instances. */
+  readonly execute: <A, I>(
+    request: S2Request,
+    schema: Schema.Codec<A, I>,
+    records?: Records
+  ) => Effect.Effect<A, S2Error>
   /**
    * {@link decode} with this transport's key hidden: for JSON that came through `execute` and is
    * decoded later by its caller (a batched lookup's entry).
@@ -165,15 +170,17 @@ const transportError = (error: HttpClientError.HttpClientError, target: Target) 
 /**
  * `hide` removes the key from the text of an error before it is cut to length (a server may echo
  * it). `fresh`: the JSON was parsed for this call alone, so its records may be built in place.
+ * `records`: what a record becomes (`"wire"`: the checked object itself).
  */
 export const decode = <A, I>(
   schema: Schema.Codec<A, I>,
   json: unknown,
   target: Target,
   hide: Hide = (text) => text,
-  fresh = false
+  fresh = false,
+  records: Records = "class"
 ): Effect.Effect<A, DecodeError> => {
-  const fast = fastDecoder(schema)?.(json, fresh)
+  const fast = fastDecoder(schema, "preserve", records)?.(json, fresh)
   return fast !== undefined && Option.isSome(fast)
     ? Effect.succeed(fast.value)
     : slowDecode(schema, json, target, hide)
@@ -518,7 +525,11 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
       paced
     )
 
-  const execute = Effect.fnUntraced(function*<A, I>(request: S2Request, schema: Schema.Codec<A, I>) {
+  const execute = Effect.fnUntraced(function*<A, I>(
+    request: S2Request,
+    schema: Schema.Codec<A, I>,
+    records: Records = "class"
+  ) {
     const overrides = yield* Effect.service(CurrentOverrides)
     const { path, target } = targetOf(config.apiUrl, request)
     const fetch = fetchJson(
@@ -529,8 +540,8 @@ export const make = (platformClient: HttpClient.HttpClient, config: TransportCon
     )
     // Without `around` the JSON is this exchange's own; with it (the response cache) it may be shared.
     return yield* config.around === undefined
-      ? Effect.flatMap(fetch, (json) => decode(schema, json, target, hideKey, true))
-      : config.around(request, fetch, (json) => decode(schema, json, target, hideKey))
+      ? Effect.flatMap(fetch, (json) => decode(schema, json, target, hideKey, true, records))
+      : config.around(request, fetch, (json) => decode(schema, json, target, hideKey, false, records))
   })
 
   return {
