@@ -170,12 +170,13 @@ const topFrames = (dir: string, n: number) => {
 
 /** The interleaved harvests: the library (with and without prefetch), the hand loop, `s2 harvest`. */
 const measureHarvests = async (emulatorUrl: string) => {
-  const harvestArgs = (out: string, prefetch = "0") => [
+  const harvestArgs = (out: string, prefetch = "0", wire = "0") => [
     emulatorUrl,
     "200000",
     Path.join(tmp, out),
     harvestFields,
-    prefetch
+    prefetch,
+    wire
   ]
   // Interleaved, so a drift of the machine or of the emulator's caches hits all sides alike.
   const s2 = await bundleCli(Path.join(tmp, "s2"))
@@ -192,7 +193,7 @@ const measureHarvests = async (emulatorUrl: string) => {
     "--api-url",
     emulatorUrl
   ]
-  const harvest: Array<[Result, Result, Result, number]> = []
+  const harvest: Array<[Result, Result, Result, number, Result]> = []
   runCase("harvestOurs", harvestArgs("warm-ours.jsonl"))
   runCase("harvestHand", harvestArgs("warm-hand.jsonl"))
   runS2(s2, s2Harvest("warm-s2.jsonl"))
@@ -201,12 +202,13 @@ const measureHarvests = async (emulatorUrl: string) => {
       runCase("harvestOurs", harvestArgs("ours.jsonl")),
       runCase("harvestHand", harvestArgs("hand.jsonl")),
       runCase("harvestOurs", harvestArgs("ours-prefetch.jsonl", "1")),
-      runS2(s2, s2Harvest("s2.jsonl"))
+      runS2(s2, s2Harvest("s2.jsonl")),
+      runCase("harvestOurs", harvestArgs("ours-wire.jsonl", "0", "1"))
     ])
   }
   const read = (f: string) => Fs.readFileSync(Path.join(tmp, f), "utf8")
   const same = read("ours.jsonl") === read("hand.jsonl") && read("ours-prefetch.jsonl") === read("hand.jsonl") &&
-    read("s2.jsonl") === read("hand.jsonl")
+    read("s2.jsonl") === read("hand.jsonl") && read("ours-wire.jsonl") === read("hand.jsonl")
   runS2(s2, ["--help"])
   const rate = (r: Result) => (r.records ?? 0) / ((r.ms ?? 1) / 1000)
   return {
@@ -221,6 +223,9 @@ const measureHarvests = async (emulatorUrl: string) => {
     prefetchRate: stat(harvest.map(([, , p]) => rate(p))),
     ratios: stat(harvest.map(([o, h]) => rate(o) / rate(h))),
     prefetchRatios: stat(harvest.map(([, h, p]) => rate(p) / rate(h))),
+    wireRate: stat(harvest.map(([, , , , w]) => rate(w))),
+    wireRatios: stat(harvest.map(([, h, , , w]) => rate(w) / rate(h))),
+    wireCpuRatios: stat(harvest.map(([, h, , , w]) => (h.cpuMs ?? 0) / (w.cpuMs ?? 1))),
     /** The hand loop's CPU time over the library's, for the same records (≥ 1 when the library costs less). */
     cpuRatios: stat(harvest.map(([o, h]) => (h.cpuMs ?? 0) / (o.cpuMs ?? 1))),
     oursCpuMs: stat(harvest.map(([o]) => o.cpuMs ?? 0)),
@@ -300,6 +305,9 @@ const harvestRows = (h: Harvests): Array<string> => [
   `| same harvest with \`prefetch: 1\` (the next page is fetched while this one is written) | ${
     cell(h.prefetchRate, 0)
   } | same hand loop | ${cell(h.prefetchRatios, 2)} |`,
+  `| same harvest with \`wire: true\` (each record checked, handed over as the parsed object: what \`Harvest.run\` reads) | ${
+    cell(h.wireRate, 0)
+  } | same hand loop | ${cell(h.wireRatios, 2)} |`,
   `| \`s2 harvest\`, the same 200,000 records, whole process: the bundled CLI from start to exit (s) | ${
     cell(h.s2Seconds, 2)
   } | hand loop, whole process: ${cell(h.handSeconds, 2)} | ${cell(h.s2Ratios, 2)} |`,
@@ -380,6 +388,10 @@ const printHarvests = (h: Harvests, loadAtStart: number) => {
     `${cell(h.oursCpuMs, 0)}; ${cell(h.handCpuMs, 0)}; ${cell(h.cpuRatios, 2)}`
   )
   line("same with prefetch: 1, ratio", `${cell(h.prefetchRate, 0)}; ${cell(h.prefetchRatios, 2)}`)
+  line(
+    "same with wire: true, ratio; hand ÷ library CPU",
+    `${cell(h.wireRate, 0)}; ${cell(h.wireRatios, 2)}; ${cell(h.wireCpuRatios, 2)}`
+  )
   line("s2 harvest, whole process (s)", cell(h.s2Seconds, 2))
   line("hand loop, whole process (s)", cell(h.handSeconds, 2))
   line("s2 harvest ÷ hand loop speed", cell(h.s2Ratios, 2))
