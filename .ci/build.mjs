@@ -1,12 +1,13 @@
 // `pnpm build`: what each published package's `build` script does (`tsc -p tsconfig.build.json`
 // after removing its dist/, then the CLI's bundle), in one process, each package after those it
-// depends on. The programs parse the same declaration files (effect's and Node's, about 260,000
-// lines, and the dist/dts of the packages built before), so here each file is parsed and bound once
-// and the later programs reuse it: 41 s of CPU where seven `tsc` processes under `pnpm -r` took
-// 69 s. The files written are the same, byte for byte.
+// depends on. The programs parse the same declaration files (effect's and Node's, and the dist/dts
+// of the packages built before), so here each file is parsed and bound once and the later programs
+// reuse it (./shared-parse.mjs): 40 s of CPU where seven `tsc` processes under `pnpm -r` took 69 s.
+// The files written are the same, byte for byte.
 import * as fs from "node:fs"
 import * as path from "node:path"
 import ts from "typescript"
+import { sharingHost } from "./shared-parse.mjs"
 
 const root = path.resolve(import.meta.dirname, "..")
 const manifest = (name) => JSON.parse(fs.readFileSync(path.join(root, "packages", name, "package.json"), "utf8"))
@@ -47,25 +48,6 @@ const format = {
   getCanonicalFileName: (file) => file,
   getCurrentDirectory: () => root,
   getNewLine: () => "\n"
-}
-
-/** Parsed files by name and parse options: only files on disk, which no build here writes twice. */
-const parsed = new Map()
-const sharingHost = (options) => {
-  const host = ts.createCompilerHost(options)
-  const getSourceFile = host.getSourceFile
-  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
-    const settings = typeof languageVersionOrOptions === "object"
-      ? languageVersionOrOptions
-      : { languageVersion: languageVersionOrOptions }
-    const key = [fileName, settings.languageVersion, settings.impliedNodeFormat, settings.jsDocParsingMode].join("\0")
-    const known = shouldCreateNewSourceFile ? undefined : parsed.get(key)
-    if (known !== undefined) return known
-    const file = getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile)
-    if (file !== undefined) parsed.set(key, file)
-    return file
-  }
-  return host
 }
 
 /** `tsc -p <config>`: the program's diagnostics and its emit; resolves to whether it passed. */
