@@ -10,7 +10,9 @@
 // `--jobs N` runs N at a time (default 2), each program a process of its own; `--jobs 1` (.ci/verify,
 // beside the tests) runs them one after the other in this process, where they share the parsed
 // declaration files (./shared-parse.mjs: effect's and Node's, parsed and bound once, not five
-// times). `pnpm --filter <package> typecheck` still checks one package.
+// times). `--api-reference` also checks the API reference as `pnpm run docs --emit none` does
+// (./api-reference.mjs: with --jobs 1, in this process on the shared files, its compile errors not
+// asked for again). `pnpm --filter <package> typecheck` still checks one package.
 import { spawn } from "node:child_process"
 import * as path from "node:path"
 import ts from "typescript"
@@ -22,6 +24,7 @@ const at = process.argv.indexOf("--jobs")
 const jobs = at < 0 ? 2 : Number(process.argv[at + 1])
 if (!(jobs >= 1)) throw new Error("typecheck: --jobs takes a number of at least 1")
 const tsc = path.join(root, "node_modules/typescript/bin/tsc")
+const typedoc = path.join(root, "node_modules/typedoc/bin/typedoc")
 
 /** Longest first, so that the last to start is a short one. */
 const programs = [
@@ -87,6 +90,7 @@ const runHere = (name, check) => {
 
 const queue = [...programs]
 const results = [extracted]
+const apiReference = process.argv.includes("--api-reference")
 if (jobs === 1) {
   for (const next of queue) {
     results.push(
@@ -95,12 +99,23 @@ if (jobs === 1) {
         : runHere(next.join(" + "), () => checkWithDocs(...next.map((file) => path.join(root, file)), sharingHost))
     )
   }
+  if (apiReference) {
+    const started = Date.now()
+    const { checkApiReference } = await import("./api-reference.mjs")
+    const passed = await checkApiReference(sharingHost)
+    const seconds = ((Date.now() - started) / 1000).toFixed(1)
+    console.log(`API reference (.ci/typedoc.json): ${passed ? "ok" : "failed"} in ${seconds} s`)
+    results.push(passed)
+  }
 } else {
+  if (apiReference) queue.push(["typedoc", "--options", ".ci/typedoc.json", "--emit", "none"])
   await Promise.all(Array.from({ length: jobs }, async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       results.push(
         await (typeof next === "string"
           ? run(next, process.execPath, [tsc, "--noEmit", "-p", next])
+          : next[0] === "typedoc"
+          ? run("API reference (.ci/typedoc.json)", process.execPath, [typedoc, ...next.slice(1)])
           : run(next.join(" + "), process.execPath, [path.join(root, ".ci/typecheck-with-docs.mjs"), ...next]))
       )
     }
