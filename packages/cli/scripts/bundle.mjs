@@ -22,6 +22,9 @@ const here = import.meta.dirname
 const options = (outdir, undici) => /** @type {const} */ ({
   entryPoints: [Path.join(here, "../src/main.ts")],
   outfile: Path.join(outdir, "s2.cjs"),
+  // The paths the bundle names its modules by are relative to the package, wherever it is built
+  // from (its build, the root's `pnpm build`, the CLI tests' setup): the same sources, the same bundle.
+  absWorkingDir: Path.join(here, ".."),
   bundle: true,
   format: "cjs",
   platform: "node",

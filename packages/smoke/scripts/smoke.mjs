@@ -365,6 +365,7 @@ const linesToRun = (label, tree) => {
   return run
 }
 
+/** The clone's emulator (a promise of it), once a project needed it. */
 let sharedEmulator
 let registry
 try {
@@ -384,11 +385,13 @@ try {
   fs.writeFileSync(path.join(xdg, "pnpm", "auth.ini"), `@s2-effect:registry=${registry.url}\n`)
   fs.symlinkSync(repoRoot, clone)
   // For the lines that install no emulator: the clone's own, from its sources (its built bin
-  // imports the workspace's @s2-effect/core, whose workspace exports are the TypeScript sources).
-  sharedEmulator = await startEmulator(
-    [process.execPath, path.join(repoRoot, "packages/testing/bin/s2-emulator.mjs")],
-    repoRoot
-  )
+  // imports the workspace's @s2-effect/core, whose workspace exports are the TypeScript sources),
+  // started when a project first needs it (today's lines all install @s2-effect/testing).
+  const shared = () =>
+    (sharedEmulator ??= startEmulator(
+      [process.execPath, path.join(repoRoot, "packages/testing/bin/s2-emulator.mjs")],
+      repoRoot
+    ))
   const trees = treesOf(variants)
   log(`${trees.length} projects; the @s2-effect registry at ${registry.url}`)
 
@@ -403,7 +406,7 @@ try {
     const cwd = lines.some((line) => /^cd\s/.test(line)) ? clone : project
     await run("bash", ["-e", "-o", "pipefail", "-c", lines.map(privateTmp).join("\n")], { cwd, env: { ...env, PWD: cwd } })
     const own = installed("@s2-effect/testing") ? path.join(project, "node_modules/.bin/s2-emulator") : undefined
-    const emulator = own === undefined ? sharedEmulator : await startEmulator(own, project, env)
+    const emulator = await (own === undefined ? shared() : startEmulator(own, project, env))
     try {
       if (own !== undefined) log(`${label} the installed s2-emulator listens on ${emulator.url}`)
       const withApi = { ...env, S2_API_URL: emulator.url }
@@ -424,7 +427,7 @@ try {
   log(`the local registry served ${[...served].join(", ")}`)
   log("smoke test passed")
 } finally {
-  sharedEmulator?.stop()
+  if (sharedEmulator !== undefined) (await sharedEmulator.catch(() => undefined))?.stop()
   await registry?.close()
   await Promise.all(removals)
   if (keep) log(`kept ${work}`)
