@@ -469,7 +469,7 @@ const main = async () => {
       ...callRows(calls),
       ...memoryRows(memory),
       "",
-      `Output check: the last harvest files of all four are ${harvests.same ? "byte-identical" : "DIFFERENT"}.`,
+      `Output check: the last harvest files of all five are ${harvests.same ? "byte-identical" : "DIFFERENT"}.`,
       "",
       ...promotionSection(promotion),
       "",
