@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { bundleCliSync } from "../../../packages/cli/scripts/bundle.mjs"
+import { devBundle } from "../../../packages/cli/scripts/dev-bundle.mjs"
 
 const docs = Path.resolve(import.meta.dirname, "../..")
 
@@ -115,8 +115,25 @@ export const normalise = (text: string): string =>
     .replace(/[\d,]+ papers?\/s/g, "N papers/s")
 
 let bin: string | undefined
-/** The bundled `s2`, built on first use. */
-const binary = (): string => (bin ??= bundleCliSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-transcripts-bin-"))))
+
+/**
+ * The bundled `s2` the transcripts run: the clone's own bundle of the current sources
+ * (packages/cli/scripts/dev-bundle.mjs: built at install, and again only when a source changed),
+ * copied into a folder of this run's, whose compile cache is then the run's own. Before
+ * {@link runLine}.
+ */
+export const prepareBinary = async (): Promise<void> => {
+  if (bin !== undefined) return
+  const built = Path.dirname(await devBundle())
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-transcripts-bin-"))
+  for (const file of ["s2.cjs", "s2.cjs.map", "s2.js"]) Fs.copyFileSync(Path.join(built, file), Path.join(dir, file))
+  bin = Path.join(dir, "s2.js")
+}
+
+const binary = (): string => {
+  if (bin === undefined) throw new Error("transcripts: prepareBinary() first")
+  return bin
+}
 
 /** Splits a command line on spaces, keeping quoted words whole (enough for the docs' lines). */
 const words = (line: string): Array<string> =>
@@ -211,7 +228,8 @@ export const differences = (block: Block, ran: ReadonlyArray<Step>): Array<strin
  * Rewrites every whole transcript of the docs that differs from its real run (excerpts are only
  * checked, and what differs is printed: cut them by hand).
  */
-const main = (): void => {
+const main = async (): Promise<void> => {
+  await prepareBinary()
   let checked = 0
   for (const file of pages()) {
     let text = Fs.readFileSync(file, "utf8")
@@ -235,4 +253,4 @@ const main = (): void => {
   console.log(`${checked} transcripts run; the ones listed above were rewritten`)
 }
 
-if (process.argv[1] !== undefined && Path.resolve(process.argv[1]) === Path.resolve(import.meta.filename)) main()
+if (process.argv[1] !== undefined && Path.resolve(process.argv[1]) === Path.resolve(import.meta.filename)) await main()
