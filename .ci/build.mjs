@@ -7,7 +7,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import ts from "typescript"
-import { sharingHost } from "./shared-parse.mjs"
+import { programOf } from "./shared-parse.mjs"
 
 const root = path.resolve(import.meta.dirname, "..")
 const manifest = (name) => JSON.parse(fs.readFileSync(path.join(root, "packages", name, "package.json"), "utf8"))
@@ -52,17 +52,8 @@ const format = {
 
 /** `tsc -p <config>`: the program's diagnostics and its emit; resolves to whether it passed. */
 const compile = (config) => {
-  const commandLine = ts.getParsedCommandLineOfConfigFile(config, undefined, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => report([diagnostic])
-  })
-  const program = ts.createProgram({
-    rootNames: commandLine.fileNames,
-    options: commandLine.options,
-    projectReferences: commandLine.projectReferences,
-    configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(commandLine),
-    host: sharingHost(commandLine.options)
-  })
+  const program = programOf(config, undefined, (diagnostic) => report([diagnostic]))
+  if (program === undefined) return false
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics]
   return report(diagnostics)
 }

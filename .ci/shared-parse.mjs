@@ -28,3 +28,25 @@ export const sharingHost = (options) => {
   }
   return host
 }
+
+/**
+ * The program of a tsconfig (`tsc -p <config>`, with `overrides` of its options) on the shared host;
+ * `undefined` when the config cannot be read (`onUnreadable` is given why).
+ * @param {string} config @param {ts.CompilerOptions | undefined} overrides
+ * @param {(diagnostic: ts.Diagnostic) => void} onUnreadable
+ * @returns {ts.Program | undefined}
+ */
+export const programOf = (config, overrides, onUnreadable) => {
+  const commandLine = ts.getParsedCommandLineOfConfigFile(config, overrides, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: onUnreadable
+  })
+  if (commandLine === undefined) return undefined
+  return ts.createProgram({
+    rootNames: commandLine.fileNames,
+    options: commandLine.options,
+    projectReferences: commandLine.projectReferences,
+    configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(commandLine),
+    host: sharingHost(commandLine.options)
+  })
+}

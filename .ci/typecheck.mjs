@@ -16,7 +16,7 @@
 import { spawn } from "node:child_process"
 import * as path from "node:path"
 import ts from "typescript"
-import { sharingHost } from "./shared-parse.mjs"
+import { programOf, sharingHost } from "./shared-parse.mjs"
 import { checkWithDocs } from "./typecheck-with-docs.mjs"
 
 const root = path.resolve(import.meta.dirname, "..")
@@ -61,18 +61,8 @@ const extracted = process.argv.includes("--extracted") ||
 
 /** `tsc --noEmit -p <config>` in this process, its files parsed through the shared host. */
 const checkConfig = (config) => {
-  const commandLine = ts.getParsedCommandLineOfConfigFile(path.join(root, config), { noEmit: true }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: () => {}
-  })
-  if (commandLine === undefined) return { passed: false, output: `${config}: cannot be read\n` }
-  const program = ts.createProgram({
-    rootNames: commandLine.fileNames,
-    options: commandLine.options,
-    projectReferences: commandLine.projectReferences,
-    configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(commandLine),
-    host: sharingHost(commandLine.options)
-  })
+  const program = programOf(path.join(root, config), { noEmit: true }, () => {})
+  if (program === undefined) return { passed: false, output: `${config}: cannot be read\n` }
   const diagnostics = ts.getPreEmitDiagnostics(program)
   return { passed: diagnostics.length === 0, output: ts.formatDiagnostics(diagnostics, format) }
 }
