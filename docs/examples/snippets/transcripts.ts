@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { devBundle } from "../../../packages/cli/scripts/dev-bundle.mjs"
+import { copyDevBundle } from "../../../packages/cli/scripts/dev-bundle.mjs"
 
 const docs = Path.resolve(import.meta.dirname, "../..")
 
@@ -123,11 +123,7 @@ let bin: string | undefined
  * {@link runLine}.
  */
 export const prepareBinary = async (): Promise<void> => {
-  if (bin !== undefined) return
-  const built = Path.dirname(await devBundle())
-  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-transcripts-bin-"))
-  for (const file of ["s2.cjs", "s2.cjs.map", "s2.js"]) Fs.copyFileSync(Path.join(built, file), Path.join(dir, file))
-  bin = Path.join(dir, "s2.js")
+  bin ??= await copyDevBundle(Fs.mkdtempSync(Path.join(Os.tmpdir(), "s2-transcripts-bin-")))
 }
 
 const binary = (): string => {

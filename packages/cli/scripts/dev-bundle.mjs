@@ -57,6 +57,16 @@ export const devBundle = async () => {
   return entry
 }
 
+/**
+ * That bundle copied into `dir` (its code, source map and code-cache entry), so that a compile
+ * cache beside it is the copy's own; resolves to the copy's entry, `s2.js`.
+ */
+export const copyDevBundle = async (dir) => {
+  const built = Path.dirname(await devBundle())
+  for (const file of ["s2.cjs", "s2.cjs.map", "s2.js"]) Fs.copyFileSync(Path.join(built, file), Path.join(dir, file))
+  return Path.join(dir, "s2.js")
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   try {
     await devBundle()

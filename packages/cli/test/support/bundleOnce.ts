@@ -11,7 +11,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import type { TestProject } from "vitest/node"
-import { devBundle } from "../../scripts/dev-bundle.mjs"
+import { copyDevBundle } from "../../scripts/dev-bundle.mjs"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -20,13 +20,9 @@ declare module "vitest" {
   }
 }
 
-/** The files of a bundle (scripts/bundle.mjs): the code, its source map and the code-cache entry. */
-const bundleFiles = ["s2.cjs", "s2.cjs.map", "s2.js"]
-
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "s2-cli-bundle-"))
-  const built = path.dirname(await devBundle())
-  for (const file of bundleFiles) fs.copyFileSync(path.join(built, file), path.join(dir, file))
+  await copyDevBundle(dir)
   project.provide("s2Bundle", dir)
   return () => fs.rmSync(dir, { recursive: true, force: true })
 }

@@ -459,14 +459,14 @@ const compileClass = (ast: SchemaAST.AST, klass: ClassNode, c: Compilation): Dec
   return decode
 }
 
-const compiled: { readonly [K in `${Excess} ${Records}`]: WeakMap<SchemaAST.AST, Decode | null> } = {
-  "preserve class": new WeakMap(),
-  "ignore class": new WeakMap(),
-  "error class": new WeakMap(),
-  "preserve wire": new WeakMap(),
-  "ignore wire": new WeakMap(),
-  "error wire": new WeakMap()
-}
+const caches = (): { readonly [E in Excess]: WeakMap<SchemaAST.AST, Decode | null> } => ({
+  preserve: new WeakMap(),
+  ignore: new WeakMap(),
+  error: new WeakMap()
+})
+
+/** The compiled decoders by what records become, then by what unknown keys become. */
+const compiled = { class: caches(), wire: caches() } as const
 
 /**
  * The compiled decoder of a schema, or `undefined` when its AST has a node the compiler does not
@@ -482,7 +482,7 @@ export const fastDecoder = <A, I>(
   excess: Excess = "preserve",
   records: Records = "class"
 ): ((u: unknown, fresh?: boolean) => Option.Option<A>) | undefined => {
-  const cache = compiled[`${excess} ${records}`]
+  const cache = compiled[records][excess]
   let decode = cache.get(schema.ast)
   if (decode === undefined) {
     const compilation: Compilation = { memo: new Map(), options: {}, excess, records }
