@@ -133,7 +133,11 @@ export interface PageOptions {
   readonly limit?: number | undefined
   /** Start at this offset, e.g. to resume from a checkpoint. Default 0. */
   readonly offset?: number | undefined
-  /** Pages fetched ahead of the consumer. Default 0: a page is fetched when it is needed. */
+  /**
+   * Pages fetched ahead of the consumer. Default 0: a page is fetched when it is needed. With 1 or
+   * more, the next page's request goes out as soon as a page's cursor is known, before the page
+   * reaches the consumer, so the server answers while the consumer works.
+   */
   readonly prefetch?: number | undefined
 }
 
@@ -170,6 +174,11 @@ export interface BulkSearchOptions extends Filters.SearchFilters, FieldsOption<F
   readonly sort?: Filters.Sort | undefined
   /** Continue a search from a page's `token`, e.g. to resume a harvest. */
   readonly token?: string | undefined
+  /**
+   * Pages fetched ahead of the consumer. Default 0: a page is fetched when it is needed. With 1 or
+   * more, the next page's request goes out as soon as a page's token is known, before the page
+   * reaches the consumer, so the server answers while the consumer works.
+   */
   readonly prefetch?: number | undefined
   /**
    * Records as they came over the wire: each checked against the `Paper` schema exactly as a

@@ -180,6 +180,28 @@ describe("bulk search", () => {
       ]])
     }).pipe(Effect.provide(testLayer(bulkServer(2500)))))
 
+  it.effect("prefetch: 1 has the next page's request out, and only that one, when a page reaches the consumer", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      // How many requests had gone out when each page reached the consumer.
+      const sentBy = (prefetch: number) =>
+        s2.searchPaperPages("x", { bulk: true, prefetch }).pipe(
+          Stream.mapEffect(() => Effect.map(requests, (seen) => seen.length)),
+          Stream.runCollect
+        )
+      expect(yield* sentBy(0)).toEqual([1, 2, 3])
+      expect((yield* sentBy(1)).map((n) => n - 3)).toEqual([2, 3, 3])
+    }).pipe(Effect.provide(testLayer(bulkServer(3000)))))
+
+  it.effect("an early end interrupts the page fetched ahead, and sends nothing more", () =>
+    Effect.gen(function*() {
+      const s2 = yield* SemanticScholar
+      const first = yield* s2.searchPaperPages("x", { bulk: true, prefetch: 1 }).pipe(Stream.take(1), Stream.runCollect)
+      expect(first.map((p) => p.token)).toEqual(["t0-1000"])
+      yield* TestClock.adjust("1 minute")
+      expect((yield* requests).map((r) => r.url.searchParams.get("token"))).toEqual([null, "t0-1000"])
+    }).pipe(Effect.provide(testLayer((request, i) => i === 0 ? bulkServer(3000)(request, i) : Effect.never))))
+
   it.effect("interrupting the consumer cancels the request in flight", () =>
     Effect.gen(function*() {
       const s2 = yield* SemanticScholar

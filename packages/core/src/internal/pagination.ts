@@ -6,6 +6,7 @@
  */
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { OffsetPage, TokenPage } from "../Page.js"
@@ -27,19 +28,48 @@ export interface OffsetPaging {
   readonly prefetch: number
 }
 
-/** `prefetch` pages fetched ahead of the consumer. */
-const ahead = <A, E>(stream: Stream.Stream<A, E>, prefetch: number): Stream.Stream<A, E> =>
-  prefetch > 0 ? Stream.buffer(stream, { capacity: prefetch }) : stream
-
 /**
  * `Stream.paginate` with one page an element: `step` gives the page and the next state, if any.
- * The stream ends after a page without a next state.
+ * The stream ends after a page without a next state. With `prefetch` of 1 or more, the next page's
+ * request goes out as soon as this page's cursor is known, before this page goes downstream: the
+ * server answers while the consumer works, instead of after it. More than 1 buffers the pages
+ * fetched so far, `prefetch` in all.
  */
 const pages = <S, P, E>(
   start: S,
+  step: (state: S) => Effect.Effect<readonly [P, Option.Option<S>], E>,
+  prefetch: number
+): Stream.Stream<P, E> => {
+  if (prefetch === 0) {
+    return Stream.paginate(start, (state) => Effect.map(step(state), ([page, next]) => [[page], next] as const))
+  }
+  const fetched = lookAhead(start, step)
+  return prefetch === 1 ? fetched : Stream.buffer(fetched, { capacity: prefetch - 1 })
+}
+
+/**
+ * Each page's fetch forked in the stream's scope the moment its state is known, so an early end of
+ * the stream interrupts the request in flight. Started at once, so the request is on its way when
+ * the fork returns; the yield lets Node write it to the socket before this page goes downstream.
+ */
+const lookAhead = <S, P, E>(
+  start: S,
   step: (state: S) => Effect.Effect<readonly [P, Option.Option<S>], E>
 ): Stream.Stream<P, E> =>
-  Stream.paginate(start, (state) => Effect.map(step(state), ([page, next]) => [[page], next] as const))
+  Stream.unwrap(Effect.map(Effect.scope, (scope) => {
+    const fetch = (state: S) =>
+      Effect.tap(Effect.forkIn(step(state), scope, { startImmediately: true }), () => Effect.yieldNow)
+    return Stream.paginate(
+      undefined as Fiber.Fiber<readonly [P, Option.Option<S>], E> | undefined,
+      (running) =>
+        Effect.flatMap(running === undefined ? fetch(start) : Effect.succeed(running), (fiber) =>
+          Effect.flatMap(Fiber.join(fiber), ([page, next]) =>
+            Option.isNone(next)
+              ? Effect.succeed([[page], Option.none()] as const)
+              : Effect.map(fetch(next.value), (ahead) =>
+                [[page], Option.some(ahead)] as const)))
+    )
+  }))
 
 const done = <P>(page: P) => Effect.succeed([page, Option.none()] as const)
 
@@ -99,8 +129,9 @@ export const offsetPages = <P extends Pick<OffsetPage<unknown>, "next" | "data" 
   fetch: (offset: number, limit: number) => Effect.Effect<P, S2Error>,
   paging: OffsetPaging
 ): Stream.Stream<P, S2Error> =>
-  ahead(
-    pages(paging.offset as number | ProtocolError, (state) =>
+  pages(
+    paging.offset as number | ProtocolError,
+    (state) =>
       follow(state, (offset: number) =>
         Effect.map(fetch(offset, Math.min(paging.limit, paging.ceiling - offset)), (page) =>
           [page, offset] as const)).pipe(
@@ -138,7 +169,7 @@ export const offsetPages = <P extends Pick<OffsetPage<unknown>, "next" | "data" 
             }
             return Effect.succeed([page, Option.some(next)] as const)
           })
-        )),
+        ),
     paging.prefetch
   )
 
@@ -159,32 +190,30 @@ export const tokenPages = <A>(
   Stream.suspend(() => {
     // Per run of the stream: a stream value run twice starts from nothing each time.
     const stalled = stallGuard(endpoint)
-    return ahead(
-      pages(
-        { token: start, recent: start === undefined ? [] : [start] } as Cursor | ProtocolError,
-        (state) =>
-          Effect.flatMap(
-            follow(state, ({ recent, token }: Cursor) => Effect.map(fetch(token), (page) => [page, recent] as const)),
-            ([page, recent]): Effect.Effect<
-              readonly [TokenPage<A>, Option.Option<Cursor | ProtocolError>],
-              ProtocolError
-            > => {
-              const stall = stalled(page)
-              if (stall !== undefined) return Effect.fail(stall)
-              const next = page.token
-              if (next === undefined || next === null) return done(page)
-              const cursor = `token=${excerpt(next)}`
-              if (page.data.length === 0) return emptyWithCursor(page, "bulk search", cursor)
-              if (recent.includes(next)) {
-                return brokenCursor(page, "bulk search", endpoint, cursor, "repeats one already followed")
-              }
-              return Effect.succeed([
-                page,
-                Option.some({ token: next, recent: [...recent, next].slice(-recentTokens) })
-              ])
+    return pages(
+      { token: start, recent: start === undefined ? [] : [start] } as Cursor | ProtocolError,
+      (state) =>
+        Effect.flatMap(
+          follow(state, ({ recent, token }: Cursor) => Effect.map(fetch(token), (page) => [page, recent] as const)),
+          ([page, recent]): Effect.Effect<
+            readonly [TokenPage<A>, Option.Option<Cursor | ProtocolError>],
+            ProtocolError
+          > => {
+            const stall = stalled(page)
+            if (stall !== undefined) return Effect.fail(stall)
+            const next = page.token
+            if (next === undefined || next === null) return done(page)
+            const cursor = `token=${excerpt(next)}`
+            if (page.data.length === 0) return emptyWithCursor(page, "bulk search", cursor)
+            if (recent.includes(next)) {
+              return brokenCursor(page, "bulk search", endpoint, cursor, "repeats one already followed")
             }
-          )
-      ),
+            return Effect.succeed([
+              page,
+              Option.some({ token: next, recent: [...recent, next].slice(-recentTokens) })
+            ])
+          }
+        ),
       prefetch
     )
   })
