@@ -45,7 +45,7 @@ const count = (max: number, fallback: number, description: string) =>
   }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(fallback)))
 
 const Offset = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
-  description: "Start at: the answer's next (default 0)",
+  description: "The answer's next (default 0)",
   default: 0
 }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(0)))
 
@@ -86,11 +86,11 @@ const tool = <const Name extends string, P extends Schema.Struct.Fields, S exten
 
 export const SearchPapers = tool("search_papers", {
   title: "Search papers",
-  description: "Search papers by relevance to a query, with optional filters (its first 1,000 results).",
+  description: "Search papers by relevance to a query, with optional filters (first 1,000 results).",
   parameters: {
     query: Query.annotate({ description: "Words to search for (plain text, no query syntax)" }),
-    yearFrom: Year("Only papers published in or after this year"),
-    yearTo: Year("Only papers published in or before this year"),
+    yearFrom: Year("Only papers from this year on"),
+    yearTo: Year("Only papers up to this year"),
     fieldsOfStudy: optional(
       Schema.Array(Schema.Literals(Filters.fieldsOfStudy)).check(Schema.isBetweenLength(1, 23)).annotate({
         description: "Only papers in one of these fields of study"
@@ -114,7 +114,7 @@ export const GetPaper = tool("get_paper", {
 
 export const GetPapers = tool("get_papers", {
   title: "Get papers",
-  description: "Look up several papers at once by their ids (one request); ids not found are listed apart.",
+  description: "Look up several papers by id in one request; ids not found are listed apart.",
   parameters: { ids: PaperIds(1, "The papers") },
   success: PapersAnswer,
   render: (answer) => text.papers(answer)
@@ -151,7 +151,7 @@ export const GetReferences = citationTool("get_references", {
 
 export const SearchAuthors = tool("search_authors", {
   title: "Search authors",
-  description: "Search Semantic Scholar for authors by name.",
+  description: "Search authors by name.",
   parameters: {
     query: Query.annotate({ description: "The author's name, or part of it" }),
     limit: count(limits.results, 10, "How many authors"),
@@ -161,12 +161,12 @@ export const SearchAuthors = tool("search_authors", {
   render: (answer) => text.searchAuthors(answer)
 })
 
-const AuthorIdParam = Id.annotate({ description: "The Semantic Scholar author id, a number such as \"1741101\"" })
+const AuthorIdParam = Id.annotate({ description: "An author id, a number such as \"1741101\"" })
 
 export const GetAuthor = tool("get_author", {
   title: "Get an author",
   description:
-    "Look up one author by Semantic Scholar author id: name, affiliations, paper and citation counts, h-index.",
+    "Look up one author by author id: name, affiliations, paper and citation counts, h-index.",
   parameters: { id: AuthorIdParam },
   success: AuthorSummary,
   render: (answer) => text.author(answer)
@@ -216,7 +216,7 @@ export const SearchSnippets = tool("search_snippets", {
 
 export const ResolveReferences = tool("resolve_references", {
   title: "Resolve a reference list",
-  description: "Find the paper of each line of a reference list (an id, a link, a reference's text or title); " +
+  description: "Find the paper of each line of a reference list (an id, link, reference text or title); " +
     "one answer per line, in order.",
   parameters: {
     lines: Schema.Array(Schema.String.check(Schema.isMaxLength(2000))).check(
