@@ -165,8 +165,7 @@ const AuthorIdParam = Id.annotate({ description: "An author id, a number such as
 
 export const GetAuthor = tool("get_author", {
   title: "Get an author",
-  description:
-    "Look up one author by author id: name, affiliations, paper and citation counts, h-index.",
+  description: "Look up one author by author id: name, affiliations, paper and citation counts, h-index.",
   parameters: { id: AuthorIdParam },
   success: AuthorSummary,
   render: (answer) => text.author(answer)
