@@ -169,17 +169,13 @@ export interface RelevanceSearchOptions extends Filters.SearchFilters, FieldsOpt
  * @category options
  * @since 1.0.0
  */
-export interface BulkSearchOptions extends Filters.SearchFilters, FieldsOption<Fields.PaperField> {
+export interface BulkSearchOptions
+  extends Filters.SearchFilters, FieldsOption<Fields.PaperField>, Pick<PageOptions, "prefetch">
+{
   readonly bulk: true
   readonly sort?: Filters.Sort | undefined
   /** Continue a search from a page's `token`, e.g. to resume a harvest. */
   readonly token?: string | undefined
-  /**
-   * Pages fetched ahead of the consumer. Default 0: a page is fetched when it is needed. With 1 or
-   * more, the next page's request goes out as soon as a page's token is known, before the page
-   * reaches the consumer, so the server answers while the consumer works.
-   */
-  readonly prefetch?: number | undefined
   /**
    * Records as they came over the wire: each checked against the `Paper` schema exactly as a
    * `Paper` is (a record that is not one fails the stream with the same `DecodeError`), but handed

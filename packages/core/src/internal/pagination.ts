@@ -56,19 +56,16 @@ const lookAhead = <S, P, E>(
   start: S,
   step: (state: S) => Effect.Effect<readonly [P, Option.Option<S>], E>
 ): Stream.Stream<P, E> =>
-  Stream.unwrap(Effect.map(Effect.scope, (scope) => {
+  Stream.unwrap(Effect.gen(function*() {
+    const scope = yield* Effect.scope
     const fetch = (state: S) =>
       Effect.tap(Effect.forkIn(step(state), scope, { startImmediately: true }), () => Effect.yieldNow)
-    return Stream.paginate(
-      undefined as Fiber.Fiber<readonly [P, Option.Option<S>], E> | undefined,
-      (running) =>
-        Effect.flatMap(running === undefined ? fetch(start) : Effect.succeed(running), (fiber) =>
-          Effect.flatMap(Fiber.join(fiber), ([page, next]) =>
-            Option.isNone(next)
-              ? Effect.succeed([[page], Option.none()] as const)
-              : Effect.map(fetch(next.value), (ahead) =>
-                [[page], Option.some(ahead)] as const)))
-    )
+    return Stream.paginate(yield* fetch(start), (fiber) =>
+      Effect.flatMap(Fiber.join(fiber), ([page, next]) =>
+        Option.isNone(next)
+          ? Effect.succeed([[page], Option.none()] as const)
+          : Effect.map(fetch(next.value), (ahead) =>
+            [[page], Option.some(ahead)] as const)))
   }))
 
 const done = <P>(page: P) => Effect.succeed([page, Option.none()] as const)
