@@ -6,8 +6,10 @@
  *
  * After each page the records are appended to the output in one write, then the checkpoint
  * (`<out>.checkpoint.json`: output size in bytes, continuation token, counts) is replaced
- * atomically (`Files.writeAtomic`). A resume first cuts the output back to the checkpoint's size,
- * dropping any part of a page written after the last checkpoint, and continues from the saved token.
+ * atomically (`Files.makeReplacer`: two files beside it, `<out>.checkpoint.json.1.tmp` and
+ * `.2.tmp`, written in turn and renamed over it, removed when the run ends). A resume first cuts the
+ * output back to the checkpoint's size, dropping any part of a page written after the last
+ * checkpoint, and continues from the saved token.
  *
  * What a killed process wrote is in the operating system's cache and survives it, so a kill or a
  * crash of the program loses nothing without an fsync. Only an operating-system crash or a power
@@ -318,8 +320,9 @@ export const prepare: (
 /**
  * Runs a harvest from a prepared checkpoint to the end (or `max`), handing an {@link Event} to
  * `onEvent` after every page. Interrupting it between pages loses nothing: the checkpoint on disk
- * matches the file. The next page is fetched while the one before it is serialised, written and
- * checkpointed, in order: a checkpoint never counts bytes that were not written.
+ * matches the file. The next page is fetched, and the one before it serialised, while a page is
+ * written and checkpointed; pages are written and checkpointed in order, one at a time: a
+ * checkpoint never counts bytes that were not written.
  *
  * @category running
  * @since 1.2.0

@@ -59,8 +59,13 @@ describe("Harvest", () => {
       )
       expect(Exit.isFailure(crashed)).toBe(true)
       expect(Option.getOrThrow(yield* Harvest.readCheckpoint(broken))).toMatchObject({ pages: 2, records: 2000 })
+      // The checkpoint's two files (`Files.makeReplacer`) go with the run, ended as it may be.
+      expect(fs.readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([])
       yield* Harvest.toFile(broken, spec, { resume: true })
       expect(fs.readFileSync(broken, "utf8")).toBe(fs.readFileSync(whole, "utf8"))
+      expect(fs.readdirSync(dir).sort()).toEqual(
+        ["broken.jsonl", "whole.jsonl"].flatMap((name) => [name, `${name}.checkpoint.json`])
+      )
     }).pipe(Effect.provide(client)))
 
   it.effect("progress events: each page saved, with elapsed time and rate from the Clock, then done", () =>

@@ -6,7 +6,7 @@
 import { NodeFileSystem } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Files } from "@s2-effect/core"
-import { Effect, FileSystem, Layer, PlatformError } from "effect"
+import { Arbitrary, Effect, FileSystem, Layer, Option, PlatformError, Schema } from "effect"
 import * as NodePath from "node:path"
 
 /** Node's file system with some operations replaced; `calls` records the paths and flags written. */
@@ -27,6 +27,7 @@ const spied = (replace: (fs: FileSystem.FileSystem) => Partial<FileSystem.FileSy
           return (replaced.open ?? fs.open)(path, options)
         },
         rename: replaced.rename ?? fs.rename,
+        link: replaced.link ?? fs.link,
         makeDirectory: replaced.makeDirectory ?? fs.makeDirectory
       })
     })
@@ -134,6 +135,101 @@ describe("Files.writeAtomic", () => {
       expect(error.reason._tag).toBe("NotFound")
       expect(yield* fs.readFileString(file)).toBe("old")
       expect(yield* temporaries(fs, dir)).toEqual([])
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  })
+})
+
+describe("Files.makeReplacer", () => {
+  const encoder = new TextEncoder()
+
+  it.effect.prop(
+    "each replacement is the whole new content, longer or shorter; the two files go when the scope closes",
+    [Arbitrary.array(Arbitrary.schema(Schema.String), { minLength: 1, maxLength: 6 })],
+    ([contents]) =>
+      Effect.gen(function*() {
+        const { dir, file, fs } = yield* setup
+        const inodes: Array<number> = []
+        yield* Effect.scoped(Effect.gen(function*() {
+          const replacer = yield* Files.makeReplacer(file)
+          for (const [i, content] of contents.entries()) {
+            yield* replacer.write(content, { sync: i === 0 })
+            // Bytes: a lone surrogate is written as U+FFFD, as any UTF-8 encoder writes it.
+            expect([...(yield* fs.readFile(file))]).toEqual([...encoder.encode(content)])
+            inodes.push(Number(Option.getOrThrow((yield* fs.stat(file)).ino)))
+          }
+        }))
+        // Two files taken in turn: no file is made or freed after the first two.
+        expect(new Set(inodes).size).toBe(Math.min(contents.length, 2))
+        expect([...(yield* fs.readFile(file))]).toEqual([...encoder.encode(contents.at(-1))])
+        expect(yield* temporaries(fs, dir)).toEqual([])
+      }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)),
+    { arbitrary: { runs: 30 } }
+  )
+
+  it.effect("what a crashed run left at the two names, a link included, is removed first, never written through", () =>
+    Effect.gen(function*() {
+      const { dir, file, fs, victim } = yield* setup
+      yield* fs.symlink(victim, `${file}.1.tmp`)
+      yield* fs.writeFileString(`${file}.2.tmp`, "left by a crash")
+      yield* Effect.scoped(Effect.gen(function*() {
+        const replacer = yield* Files.makeReplacer(file)
+        for (const content of ["one", "two", "three"]) yield* replacer.write(content)
+      }))
+      expect(yield* fs.readFileString(victim)).toBe("precious")
+      expect(yield* fs.readFileString(file)).toBe("three")
+      expect(yield* temporaries(fs, dir)).toEqual([])
+    }).pipe(Effect.scoped, Effect.provide(NodeFileSystem.layer)))
+
+  it.effect("without hard links (or the two files), every replacement is a writeAtomic", () => {
+    const { calls, layer } = spied(() => ({
+      link: (from, to) =>
+        Effect.fail(PlatformError.systemError({
+          _tag: "PermissionDenied",
+          module: "FileSystem",
+          method: "link",
+          pathOrDescriptor: `${from} -> ${to}`
+        }))
+    }))
+    return Effect.gen(function*() {
+      const { dir, file, fs } = yield* setup
+      yield* Effect.scoped(Effect.gen(function*() {
+        const replacer = yield* Files.makeReplacer(file)
+        for (const content of ["one", "two", "three"]) {
+          yield* replacer.write(content)
+          expect(yield* fs.readFileString(file)).toBe(content)
+        }
+      }))
+      // The first went through the two files; the link failed, so the next two were writeAtomic's.
+      expect(calls.map((call) => call.op)).toEqual(["open", "open", "writeFile", "writeFile"])
+      expect(yield* temporaries(fs, dir)).toEqual([])
+
+      // A directory where a file must go: no two files, a writeAtomic each time.
+      calls.length = 0
+      const other = NodePath.join(dir, "other.json")
+      yield* fs.makeDirectory(`${other}.2.tmp`)
+      yield* Effect.scoped(Effect.flatMap(Files.makeReplacer(other), (replacer) => replacer.write("whole")))
+      expect(yield* fs.readFileString(other)).toBe("whole")
+      expect(calls.map((call) => call.op).slice(-1)).toEqual(["writeFile"])
+    }).pipe(Effect.scoped, Effect.provide(layer))
+  })
+
+  it.effect("a failed rename leaves the old file as it was", () => {
+    let fail = false
+    const { layer } = spied((fs) => ({
+      rename: (from, to) =>
+        fail ? fs.rename(from, NodePath.join(NodePath.dirname(to), "no-such-dir", "x")) : fs.rename(from, to)
+    }))
+    return Effect.gen(function*() {
+      const { file, fs } = yield* setup
+      const replacer = yield* Files.makeReplacer(file)
+      yield* replacer.write("old")
+      fail = true
+      const error = yield* Effect.flip(replacer.write("new", { sync: true }))
+      expect(error.reason._tag).toBe("NotFound")
+      expect(yield* fs.readFileString(file)).toBe("old")
+      fail = false
+      yield* replacer.write("newer")
+      expect(yield* fs.readFileString(file)).toBe("newer")
     }).pipe(Effect.scoped, Effect.provide(layer))
   })
 })

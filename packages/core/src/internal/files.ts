@@ -4,8 +4,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
 import * as PlatformError from "effect/PlatformError"
-import type { WriteOptions } from "../Files.js"
+import * as Scope from "effect/Scope"
+import type { Replacer, WriteOptions } from "../Files.js"
 
 /** Names tried before giving up: a collision of 64 random bits means the names are being planted. */
 const names = 4
@@ -59,6 +61,73 @@ export const writeAtomic = (
     // A rename replaces whatever `path` is, a symbolic link included, and never writes through it.
     yield* fs.rename(temporary, path).pipe(Effect.tapError(() => Effect.ignore(fs.remove(temporary))))
   }).pipe(Effect.uninterruptible)
+
+/** One of a replacer's two files: its name, its open handle, and how many bytes it may hold. */
+interface Slot {
+  readonly name: string
+  readonly file: FileSystem.File
+  size: number
+}
+
+/**
+ * A slot's file, created exclusively (`O_EXCL`: nothing planted at the name is written through)
+ * after removing what a crashed run left there (unlinking never follows a link).
+ */
+const openSlot = (fs: FileSystem.FileSystem, name: string, mode: number | undefined) => {
+  const flags = { flag: "wx", ...(mode === undefined ? {} : { mode }) } as const
+  return fs.open(name, flags).pipe(
+    Effect.catchIf(alreadyExists, () => Effect.andThen(fs.remove(name), fs.open(name, flags))),
+    Effect.map((file): Slot => ({ name, file, size: 0 }))
+  )
+}
+
+const encoder = new TextEncoder()
+
+export const makeReplacer = (
+  path: string,
+  { mode }: { readonly mode?: number | undefined } = {}
+): Effect.Effect<Replacer, never, FileSystem.FileSystem | Scope.Scope> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const scope = yield* Scope.Scope
+    const names = [`${path}.1.tmp`, `${path}.2.tmp`] as const
+    yield* Scope.addFinalizer(scope, Effect.ignore(Effect.forEach(names, (name) => fs.remove(name), { discard: true })))
+    // Where the two files cannot be made, every replacement is a `writeAtomic`.
+    let slots = yield* Effect.all(names.map((name) => openSlot(fs, name, mode))).pipe(
+      Effect.option,
+      Effect.map(Option.getOrUndefined)
+    )
+    let next = 0
+    const into = (slot: Slot, bytes: Uint8Array, sync: boolean) =>
+      Effect.gen(function*() {
+        slot.size = Math.max(slot.size, bytes.length)
+        yield* slot.file.seek(0n, "start")
+        if (bytes.length > 0) yield* slot.file.writeAll(bytes)
+        if (bytes.length < slot.size) yield* slot.file.truncate(bytes.length)
+        slot.size = bytes.length
+        if (sync) yield* slot.file.sync
+        yield* fs.rename(slot.name, path)
+        next = 1 - next
+        // The file now in place keeps its slot's name, so that replacing it does not free it: it is
+        // the one written the time after. Without hard links, `writeAtomic` from now on.
+        yield* fs.link(path, slot.name).pipe(
+          Effect.catch(() => {
+            slots = undefined
+            return Effect.ignore(fs.remove(names[next]!))
+          })
+        )
+      })
+    const write = (data: Uint8Array | string, options: { readonly sync?: boolean | undefined } = {}) =>
+      Effect.suspend(() => {
+        const bytes = typeof data === "string" ? encoder.encode(data) : data
+        return slots === undefined
+          ? writeAtomic(path, bytes, { sync: options.sync, mode }).pipe(
+            Effect.provideService(FileSystem.FileSystem, fs)
+          )
+          : into(slots[next]!, bytes, options.sync === true)
+      }).pipe(Effect.uninterruptible)
+    return { write }
+  })
 
 /** The parent of a path by its text, or `undefined` for a root or a single relative segment. */
 const parentOf = (path: string): string | undefined => {

@@ -86,6 +86,7 @@ const openOutput = Effect.fnUntraced(function*(out: string, start: Checkpoint) {
   let syncedAt = Number.NEGATIVE_INFINITY
   // Not through a symbolic link put in place of the output since `prepare` checked it.
   const output = yield* open(out, "a").pipe(Effect.mapError(Checkpoints.failed("output", out, "open")))
+  const write = yield* Checkpoints.writer(out)
   // Asynchronous, so the next page is fetched and serialised meanwhile; uninterruptible: an
   // interruption waits for a write under way (milliseconds) rather than closing the file under it.
   const append = (bytes: Uint8Array) =>
@@ -106,7 +107,7 @@ const openOutput = Effect.fnUntraced(function*(out: string, start: Checkpoint) {
       syncedAt = now
     }
     const next: Checkpoint = { ...current, ...state, done, updatedAt: new Date(now).toISOString(), synced }
-    yield* Checkpoints.write(out, next, { sync })
+    yield* write(next, { sync })
     current = next
   })
   return {

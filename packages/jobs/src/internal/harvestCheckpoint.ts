@@ -1,7 +1,8 @@
 /**
- * The checkpoint of a harvest, `<out>.checkpoint.json`: its schema, and its one write path (atomic:
- * `Files.writeAtomic`) and read path (decoded, so a corrupt or foreign file is refused, saying what
- * is wrong, before anything is truncated).
+ * The checkpoint of a harvest, `<out>.checkpoint.json`: its schema, its write paths (atomic: once
+ * with `Files.writeAtomic`, after every page with a `Files.makeReplacer`) and its read path
+ * (decoded, so a corrupt or foreign file is refused, saying what is wrong, before anything is
+ * truncated).
  */
 import { Files } from "@s2-effect/core"
 import * as Clock from "effect/Clock"
@@ -85,6 +86,19 @@ export const read = (out: string): Effect.Effect<Option.Option<CheckpointType>, 
 
 export const exists = (out: string): Effect.Effect<boolean, HarvestError, FileSystem.FileSystem> =>
   FileSystem.FileSystem.use((fs) => fs.exists(path(out))).pipe(Effect.mapError(failed("checkpoint", path(out), "read")))
+
+/**
+ * What replaces the checkpoint after every page: a `Files.makeReplacer`, which writes two files in
+ * turn instead of creating and freeing one a page.
+ */
+export const writer = (out: string) =>
+  Effect.map(
+    Files.makeReplacer(path(out)),
+    (replacer) => (checkpoint: CheckpointType, options: { readonly sync: boolean }) =>
+      replacer.write(encode(checkpoint) + "\n", options).pipe(
+        Effect.mapError(failed("checkpoint", path(out), "write"))
+      )
+  )
 
 export const write = (
   out: string,
