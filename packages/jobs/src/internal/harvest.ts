@@ -175,9 +175,10 @@ export const run = (
     }, Effect.uninterruptible)
     yield* pages(start, options.selection).pipe(
       Stream.takeUntil((batch) => batch.done),
-      // No buffer between serialising and writing: the next page is already being fetched
-      // (`prefetch: 1`); serialising and writing share one thread, so a second buffer here only
-      // added a fiber and a queue a page (packages/bench/NOTES.md, issue 47, fifth pass).
+      // The next page is serialised while this one's append and checkpoint wait on the disk; the
+      // page after is already being fetched (`prefetch: 1`). packages/bench/NOTES.md, issue 47,
+      // eighth pass: with the fetch look-ahead this buffer pays; before it, it did not (fifth).
+      Stream.buffer({ capacity: 1 }),
       Stream.mapEffect(persist),
       Stream.runDrain,
       Waits.listen(onWait)
