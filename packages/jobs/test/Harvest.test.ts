@@ -68,6 +68,40 @@ describe("Harvest", () => {
       )
     }).pipe(Effect.provide(client)))
 
+  it.effect("a checkpoint counts only bytes written, and the output is never more than a page ahead of it", () =>
+    Effect.gen(function*() {
+      const out = path.join(tmp(), "ahead.jsonl")
+      const size = () => fs.statSync(out).size
+      // The output's size as each page's checkpoint begins, and the checkpoint on disk at its `Saved`.
+      const before: Array<number> = []
+      const saved: Array<readonly [checkpoint: number, size: number]> = []
+      yield* Harvest.toFile(out, spec, {
+        onEvent: (event) =>
+          event._tag === "Saved"
+            ? Effect.sync(() => {
+              const { bytes } = JSON.parse(fs.readFileSync(Harvest.checkpointPath(out), "utf8")) as { bytes: number }
+              saved.push([bytes, size()])
+            })
+            : Effect.void
+      }).pipe(Effect.provideService(Harvest.BeforeCheckpoint, () => Effect.sync(() => void before.push(size()))))
+      // Where each page ends in the finished file: 1,000 lines a page.
+      const ends: Array<number> = []
+      let at = 0
+      fs.readFileSync(out, "utf8").split("\n").slice(0, -1).forEach((line, i, lines) => {
+        at += Buffer.byteLength(line) + 1
+        if ((i + 1) % 1000 === 0 || i === lines.length - 1) ends.push(at)
+      })
+      expect(ends).toHaveLength(5)
+      expect(saved.map(([checkpoint]) => checkpoint)).toEqual(ends)
+      ends.forEach((end, i) => {
+        const next = ends[i + 1] ?? end
+        expect(before[i]).toBeGreaterThanOrEqual(end)
+        expect(before[i]).toBeLessThanOrEqual(next)
+        expect(saved[i]![1]).toBeGreaterThanOrEqual(end)
+        expect(saved[i]![1]).toBeLessThanOrEqual(next)
+      })
+    }).pipe(Effect.provide(client)))
+
   it.effect("progress events: each page saved, with elapsed time and rate from the Clock, then done", () =>
     Effect.gen(function*() {
       const out = path.join(tmp(), "events.jsonl")

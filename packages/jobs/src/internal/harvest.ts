@@ -7,7 +7,9 @@ import { Fields, SemanticScholar, Waits } from "@s2-effect/core"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import type * as FileSystem from "effect/FileSystem"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { Checkpoint, Event, Progress, Result, RunOptions, Synced } from "../Harvest.js"
 import type { HarvestError } from "../HarvestError.js"
@@ -75,29 +77,37 @@ const serialize = (
 
 /**
  * The disk side of a harvest: appends each page to the output, then replaces the checkpoint that
- * counts it, in order; flushes the output (and the checkpoint's temporary file) every second and
- * at the end.
+ * counts it; flushes the output (and the checkpoint's new content) every second and at the end.
+ * A page's checkpoint is written in a fiber of its own while the next page is appended: it counts
+ * only bytes already written, and the next one waits for it, so checkpoints stay in order and the
+ * output is at most one page ahead of the last one (which a resume cuts back to).
  */
-const openOutput = Effect.fnUntraced(function*(out: string, start: Checkpoint) {
+const openOutput = Effect.fnUntraced(function*(
+  out: string,
+  start: Checkpoint,
+  onSaved: (saved: Checkpoint, done: boolean) => Effect.Effect<void>
+) {
   const beforeCheckpoint = yield* BeforeCheckpoint
+  const scope = yield* Scope.Scope
   let current = start
+  // The end of the last page appended, whose checkpoint may still be under way.
+  let written = start.bytes
   // The first page is flushed whatever the time: a resumed checkpoint's bytes may not be on disk.
   let synced = start.synced
   let syncedAt = Number.NEGATIVE_INFINITY
+  let saving: Fiber.Fiber<void, HarvestError> | undefined
   // Not through a symbolic link put in place of the output since `prepare` checked it.
   const output = yield* open(out, "a").pipe(Effect.mapError(Checkpoints.failed("output", out, "open")))
   const write = yield* Checkpoints.writer(out)
-  // Asynchronous, so the next page is fetched and serialised meanwhile; uninterruptible: an
-  // interruption waits for a write under way (milliseconds) rather than closing the file under it.
   const append = (bytes: Uint8Array) =>
     output.writeAll(bytes).pipe(
-      // A full disk may take part of the page: cut the torn line back to the checkpoint, so the
+      // A full disk may take part of the page: cut the torn line back to the page before, so the
       // file stays whole records and a resume continues it.
-      Effect.tapError(() => Effect.ignore(output.truncate(current.bytes))),
+      Effect.tapError(() => Effect.ignore(output.truncate(written))),
       Effect.mapError(Checkpoints.failed("output", out, "append")),
-      Effect.uninterruptible
+      Effect.tap(() => Effect.sync(() => (written += bytes.length)))
     )
-  const flush = output.sync.pipe(Effect.mapError(Checkpoints.failed("output", out, "write")), Effect.uninterruptible)
+  const flush = output.sync.pipe(Effect.mapError(Checkpoints.failed("output", out, "write")))
   const checkpoint = Effect.fnUntraced(function*(state: Synced, done: boolean) {
     const now = yield* Clock.currentTimeMillis
     const sync = done || now - syncedAt >= syncEveryMillis
@@ -110,19 +120,37 @@ const openOutput = Effect.fnUntraced(function*(out: string, start: Checkpoint) {
     yield* write(next, { sync })
     current = next
   })
+  const save = Effect.fnUntraced(function*(batch: Batch) {
+    yield* beforeCheckpoint(batch.position.pages)
+    yield* checkpoint(batch.position, batch.done)
+    yield* onSaved(current, batch.done)
+  }, Effect.uninterruptible)
+  // The checkpoint under way, waited for; its failure is the harvest's.
+  const saved = Effect.suspend(() => {
+    const fiber = saving
+    saving = undefined
+    return fiber === undefined ? Effect.void : Fiber.join(fiber)
+  })
+  // Whatever ends the run, the checkpoint under way is finished before the output is closed
+  // (awaited, not joined: the scope's interruption of the fiber is not the run's).
+  yield* Scope.addFinalizer(scope, Effect.suspend(() => saving === undefined ? Effect.void : Fiber.await(saving)))
   return {
-    current: () => current,
+    // Uninterruptible: an interruption waits for a write under way (milliseconds) rather than
+    // closing the file under it, and lands between pages.
     persist: Effect.fnUntraced(function*(batch: Batch) {
       yield* append(batch.bytes)
-      yield* beforeCheckpoint(batch.position.pages)
-      yield* checkpoint(batch.position, batch.done)
-    }),
+      yield* saved
+      saving = yield* Effect.forkIn(save(batch), scope, { startImmediately: true })
+    }, Effect.uninterruptible),
     /** The stream ended without a last-page marker: the search is exhausted all the same. */
-    finish: Effect.suspend(() => {
-      if (current.done) return Effect.succeed(current)
-      const { bytes, pages, records, total, years } = current
-      return Effect.map(checkpoint({ bytes, token: null, records, pages, total, years }, true), () => current)
-    })
+    finish: Effect.andThen(
+      saved,
+      Effect.suspend(() => {
+        if (current.done) return Effect.succeed(current)
+        const { bytes, pages, records, total, years } = current
+        return Effect.map(checkpoint({ bytes, token: null, records, pages, total, years }, true), () => current)
+      })
+    )
   }
 })
 
@@ -160,26 +188,23 @@ export const run = (
       yield* emit({ _tag: "Done", result })
       return result
     }
-    const disk = yield* openOutput(out, start)
-    const progress = Effect.map(Clock.currentTimeMillis, (now) => progressOf(start, disk.current(), startedAt, now))
+    let current = start
+    const progress = Effect.map(Clock.currentTimeMillis, (now) => progressOf(start, current, startedAt, now))
+    // Each page's `Saved` comes once its checkpoint is written, from the fiber that wrote it: the
+    // output, its checkpoint and the last `Saved` event say the same, interrupted or not.
+    const disk = yield* openOutput(out, start, (saved, done) => {
+      current = saved
+      return Effect.flatMap(progress, (p) => emit({ _tag: "Saved", progress: p, done }))
+    })
     // Each wait the client is about to make (its waits channel, whatever the log level).
     const onWait = (wait: Waits.Wait) => Effect.flatMap(progress, (p) => emit({ _tag: "Waiting", wait, progress: p }))
-    // One function for every page: an `Effect.gen` built per page would be a new generator function
-    // per page, and V8 keeps each one's page alive until a full collection (docs/streams.md).
-    // Untraced: no span or stack capture per page. Uninterruptible (a page's write, checkpoint and
-    // event take milliseconds): an interruption lands between pages, so the output, its checkpoint
-    // and the last `Saved` event all say the same.
-    const persist = Effect.fnUntraced(function*(batch: Batch) {
-      yield* disk.persist(batch)
-      yield* emit({ _tag: "Saved", progress: yield* progress, done: batch.done })
-    }, Effect.uninterruptible)
     yield* pages(start, options.selection).pipe(
       Stream.takeUntil((batch) => batch.done),
       // The next page is serialised while this one's append and checkpoint wait on the disk; the
       // page after is already being fetched (`prefetch: 1`). packages/bench/NOTES.md, issue 47,
       // eighth pass: with the fetch look-ahead this buffer pays; before it, it did not (fifth).
       Stream.buffer({ capacity: 1 }),
-      Stream.mapEffect(persist),
+      Stream.mapEffect(disk.persist),
       Stream.runDrain,
       Waits.listen(onWait)
     )
