@@ -320,8 +320,8 @@ export const prepare: (
 /**
  * Runs a harvest from a prepared checkpoint to the end (or `max`), handing an {@link Event} to
  * `onEvent` after every page. Interrupting it between pages loses nothing: the checkpoint on disk
- * matches the file. While a page is written, the next one is fetched and the one before it
- * serialised; a page's checkpoint is written while the next page is appended, and waited for
+ * matches the file. While a page is written, the next one is serialised and the one after it
+ * fetched; a page's checkpoint is written while the next page is appended, and waited for
  * before the one after: checkpoints come in order, a checkpoint never counts bytes that were not
  * written, and the output is at most one page ahead of the last checkpoint (a resume cuts it back).
  * Each `Saved` event comes once its page's checkpoint is written.
