@@ -98,25 +98,25 @@ export const makeReplacer = (
       Effect.map(Option.getOrUndefined)
     )
     let next = 0
-    const into = (slot: Slot, bytes: Uint8Array, sync: boolean) =>
-      Effect.gen(function*() {
-        slot.size = Math.max(slot.size, bytes.length)
-        yield* slot.file.seek(0n, "start")
-        if (bytes.length > 0) yield* slot.file.writeAll(bytes)
-        if (bytes.length < slot.size) yield* slot.file.truncate(bytes.length)
-        slot.size = bytes.length
-        if (sync) yield* slot.file.sync
-        yield* fs.rename(slot.name, path)
-        next = 1 - next
-        // The file now in place keeps its slot's name, so that replacing it does not free it: it is
-        // the one written the time after. Without hard links, `writeAtomic` from now on.
-        yield* fs.link(path, slot.name).pipe(
-          Effect.catch(() => {
-            slots = undefined
-            return Effect.ignore(fs.remove(names[next]!))
-          })
-        )
-      })
+    // One function for every write, not an `Effect.gen` a write.
+    const into = Effect.fnUntraced(function*(slot: Slot, bytes: Uint8Array, sync: boolean) {
+      slot.size = Math.max(slot.size, bytes.length)
+      yield* slot.file.seek(0n, "start")
+      if (bytes.length > 0) yield* slot.file.writeAll(bytes)
+      if (bytes.length < slot.size) yield* slot.file.truncate(bytes.length)
+      slot.size = bytes.length
+      if (sync) yield* slot.file.sync
+      yield* fs.rename(slot.name, path)
+      next = 1 - next
+      // The file now in place keeps its slot's name, so that replacing it does not free it: it is
+      // the one written the time after. Without hard links, `writeAtomic` from now on.
+      yield* fs.link(path, slot.name).pipe(
+        Effect.catch(() => {
+          slots = undefined
+          return Effect.ignore(fs.remove(names[next]!))
+        })
+      )
+    })
     const write = (data: Uint8Array | string, options: { readonly sync?: boolean | undefined } = {}) =>
       Effect.suspend(() => {
         const bytes = typeof data === "string" ? encoder.encode(data) : data

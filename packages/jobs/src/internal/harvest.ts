@@ -107,7 +107,8 @@ const openOutput = Effect.fnUntraced(function*(
       Effect.mapError(Checkpoints.failed("output", out, "append")),
       Effect.tap(() => Effect.sync(() => (written += bytes.length)))
     )
-  const flush = output.sync.pipe(Effect.mapError(Checkpoints.failed("output", out, "write")))
+  // Uninterruptible, also where the end's checkpoint calls it: never close the file under an fsync.
+  const flush = output.sync.pipe(Effect.mapError(Checkpoints.failed("output", out, "write")), Effect.uninterruptible)
   const checkpoint = Effect.fnUntraced(function*(state: Synced, done: boolean) {
     const now = yield* Clock.currentTimeMillis
     const sync = done || now - syncedAt >= syncEveryMillis
@@ -135,8 +136,10 @@ const openOutput = Effect.fnUntraced(function*(
   // (awaited, not joined: the scope's interruption of the fiber is not the run's).
   yield* Scope.addFinalizer(scope, Effect.suspend(() => saving === undefined ? Effect.void : Fiber.await(saving)))
   return {
-    // Uninterruptible: an interruption waits for a write under way (milliseconds) rather than
-    // closing the file under it, and lands between pages.
+    current: () => current,
+    // One function for every page, not an `Effect.gen` a page (docs/streams.md: V8 keeps each one's
+    // page alive until a full collection). Uninterruptible: an interruption waits for a write under
+    // way (milliseconds) rather than closing the file under it, and lands between pages.
     persist: Effect.fnUntraced(function*(batch: Batch) {
       yield* append(batch.bytes)
       yield* saved
@@ -188,16 +191,18 @@ export const run = (
       yield* emit({ _tag: "Done", result })
       return result
     }
-    let current = start
-    const progress = Effect.map(Clock.currentTimeMillis, (now) => progressOf(start, current, startedAt, now))
+    const progress = (saved: Checkpoint) =>
+      Effect.map(Clock.currentTimeMillis, (now) => progressOf(start, saved, startedAt, now))
     // Each page's `Saved` comes once its checkpoint is written, from the fiber that wrote it: the
     // output, its checkpoint and the last `Saved` event say the same, interrupted or not.
-    const disk = yield* openOutput(out, start, (saved, done) => {
-      current = saved
-      return Effect.flatMap(progress, (p) => emit({ _tag: "Saved", progress: p, done }))
-    })
+    const disk = yield* openOutput(
+      out,
+      start,
+      (saved, done) => Effect.flatMap(progress(saved), (p) => emit({ _tag: "Saved", progress: p, done }))
+    )
     // Each wait the client is about to make (its waits channel, whatever the log level).
-    const onWait = (wait: Waits.Wait) => Effect.flatMap(progress, (p) => emit({ _tag: "Waiting", wait, progress: p }))
+    const onWait = (wait: Waits.Wait) =>
+      Effect.flatMap(progress(disk.current()), (p) => emit({ _tag: "Waiting", wait, progress: p }))
     yield* pages(start, options.selection).pipe(
       Stream.takeUntil((batch) => batch.done),
       // The next page is serialised while this one's append and checkpoint wait on the disk; the
