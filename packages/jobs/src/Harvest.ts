@@ -306,7 +306,9 @@ export const lock: (
 /**
  * Prepares the output and the starting checkpoint: a fresh start (refusing an existing output
  * unless `overwrite`), or a resume (cutting the output back to the checkpoint, refusing a
- * checkpoint of another {@link Spec}).
+ * checkpoint of another {@link Spec}). A fresh start over an existing output writes its checkpoint
+ * (0 bytes) and leaves the old lines to {@link run}, which cuts them while the first pages are
+ * fetched: freeing a large file takes tens of milliseconds.
  *
  * @category running
  * @since 1.2.0
@@ -320,7 +322,8 @@ export const prepare: (
 /**
  * Runs a harvest from a prepared checkpoint to the end (or `max`), handing an {@link Event} to
  * `onEvent` after every page. Interrupting it between pages loses nothing: the checkpoint on disk
- * matches the file. While a page is written, the next one is serialised and the one after it
+ * matches the file. Whatever follows the checkpoint's bytes in the output is cut first, beside the
+ * first requests, and before the run ends, however it ends. While a page is written, the next one is serialised and the one after it
  * fetched; a page's checkpoint is written while the next page is appended, and waited for
  * before the one after: checkpoints come in order, a checkpoint never counts bytes that were not
  * written, and the output is at most one page ahead of the last checkpoint (a resume cuts it back).

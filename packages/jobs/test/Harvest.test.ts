@@ -102,6 +102,34 @@ describe("Harvest", () => {
       })
     }).pipe(Effect.provide(client)))
 
+  it.effect("a fresh start over an old output: 0 bytes checkpointed first; the run cuts the rest, failed or not", () =>
+    Effect.gen(function*() {
+      const dir = tmp()
+      const whole = path.join(dir, "whole.jsonl")
+      const out = path.join(dir, "old.jsonl")
+      yield* Harvest.toFile(whole, spec)
+      const old = "an older harvest's line\n".repeat(200_000)
+      const again = Effect.gen(function*() {
+        fs.writeFileSync(out, old)
+        const start = yield* Harvest.prepare(out, spec, { overwrite: true })
+        // `prepare` leaves the old lines to the run; its checkpoint already counts none of them.
+        expect(fs.readFileSync(out, "utf8")).toBe(old)
+        expect(Option.getOrThrow(yield* Harvest.readCheckpoint(out))).toMatchObject({ bytes: 0, records: 0 })
+        return start
+      })
+      yield* Effect.flatMap(again, (start) => Harvest.run(out, start))
+      expect(fs.readFileSync(out, "utf8")).toBe(fs.readFileSync(whole, "utf8"))
+      // A run that ends before its first page (a query the client refuses) has still cut them.
+      const refused = { ...spec, filters: { year: "not a year" } }
+      fs.writeFileSync(out, old)
+      const failed = yield* Effect.exit(
+        Effect.flatMap(Harvest.prepare(out, refused, { overwrite: true }), (start) => Harvest.run(out, start))
+      )
+      expect(Exit.isFailure(failed)).toBe(true)
+      expect(fs.statSync(out).size).toBe(0)
+      expect(fs.readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([])
+    }).pipe(Effect.provide(client)))
+
   it.effect("progress events: each page saved, with elapsed time and rate from the Clock, then done", () =>
     Effect.gen(function*() {
       const out = path.join(tmp(), "events.jsonl")

@@ -75,6 +75,12 @@ const serialize = (
   }
 }
 
+/** Cuts `file` back to `bytes` when it is longer; never lengthens it. */
+const cutBack = (file: FileSystem.File, bytes: number) =>
+  Effect.flatMap(file.stat, (info) => Number(info.size) > bytes ? file.truncate(bytes) : Effect.void).pipe(
+    Effect.uninterruptible
+  )
+
 /**
  * The disk side of a harvest: appends each page to the output, then replaces the checkpoint that
  * counts it; flushes the output (and the checkpoint's new content) every second and at the end.
@@ -98,14 +104,30 @@ const openOutput = Effect.fnUntraced(function*(
   let saving: Fiber.Fiber<void, HarvestError> | undefined
   // Not through a symbolic link put in place of the output since `prepare` checked it.
   const output = yield* open(out, "a").pipe(Effect.mapError(Checkpoints.failed("output", out, "open")))
+  // What follows the checkpoint's bytes (the old output of a fresh start over it) is cut in a fiber
+  // of its own while the first pages are fetched, and waited for before the first append; ended
+  // early, the run's scope waits for it too (uninterruptible), before the output is closed.
+  let cutting: Fiber.Fiber<void, HarvestError> | undefined = yield* Effect.forkIn(
+    cutBack(output, start.bytes).pipe(Effect.mapError(Checkpoints.failed("output", out, "truncate"))),
+    scope,
+    { startImmediately: true }
+  )
+  const cut = Effect.suspend(() => {
+    const fiber = cutting
+    cutting = undefined
+    return fiber === undefined ? Effect.void : Fiber.join(fiber)
+  })
   const write = yield* Checkpoints.writer(out)
   const append = (bytes: Uint8Array) =>
-    output.writeAll(bytes).pipe(
-      // A full disk may take part of the page: cut the torn line back to the page before, so the
-      // file stays whole records and a resume continues it.
-      Effect.tapError(() => Effect.ignore(output.truncate(written))),
-      Effect.mapError(Checkpoints.failed("output", out, "append")),
-      Effect.tap(() => Effect.sync(() => (written += bytes.length)))
+    Effect.andThen(
+      cut,
+      output.writeAll(bytes).pipe(
+        // A full disk may take part of the page: cut the torn line back to the page before, so the
+        // file stays whole records and a resume continues it.
+        Effect.tapError(() => Effect.ignore(output.truncate(written))),
+        Effect.mapError(Checkpoints.failed("output", out, "append")),
+        Effect.tap(() => Effect.sync(() => (written += bytes.length)))
+      )
     )
   // Uninterruptible, also where the end's checkpoint calls it: never close the file under an fsync.
   const flush = output.sync.pipe(Effect.mapError(Checkpoints.failed("output", out, "write")), Effect.uninterruptible)
@@ -147,7 +169,7 @@ const openOutput = Effect.fnUntraced(function*(
     }, Effect.uninterruptible),
     /** The stream ended without a last-page marker: the search is exhausted all the same. */
     finish: Effect.andThen(
-      saved,
+      Effect.andThen(cut, saved),
       Effect.suspend(() => {
         if (current.done) return Effect.succeed(current)
         const { bytes, pages, records, total, years } = current
