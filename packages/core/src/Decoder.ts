@@ -33,7 +33,8 @@ export interface DecodeOptions {
 
 /**
  * The same results as Schema's `decodeUnknownResult(schema, options)`, faster on the values it
- * accepts. Build it once per schema and apply it to each value.
+ * accepts. Build it once per schema and apply it to each value; it is compiled at the first value,
+ * so a decoder declared at a module's top level costs nothing to a program that never uses it.
  *
  * @example
  * ```ts
