@@ -8,6 +8,7 @@ import type * as ReferenceInput from "../ReferenceInput.js"
 import { type Unreadable, unreadable } from "../Unreadable.js"
 import type * as Verify from "../Verify.js"
 import * as bibtex from "./bibtex.js"
+import { lazy } from "./lazy.js"
 import { cslItems, readCsl } from "./readCsl.js"
 import { entry } from "./readFields.js"
 import { cut, invertedName, maxLength, maxLines, parseReference, readFormatted } from "./readFormatted.js"
@@ -96,24 +97,25 @@ const readLines = (text: string): ReadonlyArray<ReferenceInput.Line | ReferenceI
   })
 
 /** Signs that a piece of text is a formatted reference rather than a title. */
-const signs: ReadonlyArray<RegExp> = [
+const signs = lazy((): ReadonlyArray<RegExp> => [
   /^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)])\s/,
   /[“”‘]|"[^"]{6,}"/,
   /\((?:1[6-9]|20)\d\d[a-z]?\)/,
   /\b(?:pp?\.\s*\d|vol\.\s*\d|no\.\s*\d|doi\b|et al\.|In:|in Proc)/i,
-  invertedName,
+  invertedName(),
   new RegExp(String.raw`^\p{Lu}[${nameLetter}]+ \p{Lu}{1,3}[,.]`, "u"),
   new RegExp(String.raw`^(?:\p{Lu}\.\s*)+\p{Lu}[${nameLetter}]+(?:,| et al\.)`, "u"),
   /\d+\s*[-–]\s*\d+\.?\s*$/,
   // Elsevier's order ends in its year: "…, Cryptologia, 2001."
   /,\s*(?:1[6-9]|20)\d\d[a-z]?\.?\s*$/,
   /\.\s.+\.\s.+\./
-]
+])
 
 const year = /\b(?:1[6-9]|20)\d\d[a-z]?\b/
 
 /** Whether a piece of a list reads as a formatted reference: a year, and two more signs. */
-const referenceLike = (text: string): boolean => year.test(text) && signs.filter((sign) => sign.test(text)).length >= 2
+const referenceLike = (text: string): boolean =>
+  year.test(text) && signs().filter((sign) => sign.test(text)).length >= 2
 
 /** Whether a list of lines is formatted references: numbered, or most of its pieces read as references. */
 const formatted = (text: string): boolean => {

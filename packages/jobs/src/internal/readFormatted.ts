@@ -8,6 +8,7 @@
  * A field it cannot tell is left out: a missing field is never a difference.
  */
 import type * as ReferenceInput from "../ReferenceInput.js"
+import { lazy } from "./lazy.js"
 import { entry, type Fields, newFields, put, putAuthors, putDate, putId, putPages, putVenue } from "./readFields.js"
 import { nameLetter, names } from "./readNames.js"
 import { particles } from "./verifyAuthors.js"
@@ -56,16 +57,15 @@ const familyName = String.raw`(?:(?:${
 })\s+){0,2}\p{Lu}[${nameLetter}]+(?:\s+\p{Lu}[${nameLetter}]+)?`
 
 /** A line that starts with an inverted name ("Vaswani, A.", "LeCun, Yann"), as APA, Harvard, Chicago and MLA start a reference. */
-export const invertedName = new RegExp(String.raw`^\s*${familyName},\s+\p{Lu}`, "u")
+export const invertedName = lazy(() => new RegExp(String.raw`^\s*${familyName},\s+\p{Lu}`, "u"))
 
 /**
  * The same, the given name ended as a name's is: an initial, or a word then a comma, a point, a
  * parenthesis, an initial or the line's end. "Theory, Culture & Society" is a venue wrapped onto
  * its own line, not "Theory, Culture".
  */
-const invertedPerson = new RegExp(
-  String.raw`^\s*${familyName},\s+(?:\p{Lu}\.|\p{Lu}[${nameLetter}]*(?=[,.(]|\s+\p{Lu}\.|\s*$))`,
-  "u"
+const invertedPerson = lazy(() =>
+  new RegExp(String.raw`^\s*${familyName},\s+(?:\p{Lu}\.|\p{Lu}[${nameLetter}]*(?=[,.(]|\s+\p{Lu}\.|\s*$))`, "u")
 )
 
 const yearInParentheses = /\((?:1[6-9]|20)\d\d[a-z]?\)|\(n\.\s?d\.\)/
@@ -75,7 +75,7 @@ const yearInParentheses = /\((?:1[6-9]|20)\d\d[a-z]?\)|\(n\.\s?d\.\)/
  * starts so too, or gives a year in parentheses (an organisation as author: "World Health
  * Organization. (2020)."). A title or venue wrapped onto a line of its own does neither.
  */
-const startsAuthorFirst = (line: string): boolean => invertedPerson.test(line) || yearInParentheses.test(line)
+const startsAuthorFirst = (line: string): boolean => invertedPerson().test(line) || yearInParentheses.test(line)
 
 /**
  * Whether a line holds nothing but names: every point an initial's, no year. While a reference's
@@ -104,7 +104,7 @@ export const cut = (text: string): ReadonlyArray<Cut> => {
   const numbered = numberOf(lines[first]!) !== undefined
   const blankSeparated = !numbered && lines.slice(first, lastLine).some(isBlank)
   const indentFirst = /^\s/.test(lines[first]!)
-  const authorFirst = invertedName.test(lines[first]!)
+  const authorFirst = invertedName().test(lines[first]!)
   const out: Array<Open> = []
   let blank = true
   lines.forEach((raw, i) => {
@@ -235,7 +235,9 @@ const smallWords: ReadonlySet<string> = new Set(
 const partNumber = /^(?:[IVXL]{1,7}|Part\s+(?:\d+|[IVXL]{1,7}))$/
 
 /** What follows a point in an author list that goes on: an initial, a name and its comma, "&", "and", "et al.". */
-const namesGoOn = new RegExp(String.raw`^(?:\p{Lu}\.|\p{Lu}[${nameLetter}]+(?:,|\s+(?:and|&)\s)|&|and\s|et al)`, "u")
+const namesGoOn = lazy(() =>
+  new RegExp(String.raw`^(?:\p{Lu}\.|\p{Lu}[${nameLetter}]+(?:,|\s+(?:and|&)\s)|&|and\s|et al)`, "u")
+)
 
 /**
  * Where the author list ends in a reference without a year after it: the first point after a word,
@@ -248,7 +250,7 @@ const authorsEnd = (text: string): number => {
     const before = (m.index >= 3 ? "" : " ") + text.slice(Math.max(0, m.index - 3), m.index)
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 60)
     const list = text.slice(0, m.index)
-    if (!/[\s.,-]\p{Lu}$/u.test(before) || !namesGoOn.test(after) || vancouverList(list)) return m.index
+    if (!/[\s.,-]\p{Lu}$/u.test(before) || !namesGoOn().test(after) || vancouverList(list)) return m.index
     // The name after "&" or "and" is the last, and an inverted list goes on after a comma: after
     // the point only initials, "&", "and" or "et al." go on ("… & Polosa, R. Progress and…",
     // "Searle, J. Minds, brains and…").
@@ -265,17 +267,19 @@ const lastJoined = /\s(?:&|and)\s+[^,&]+(?:,\s*[^,&]+)?$/
 
 /** A list of inverted names ending in an initial: "Searle, J", "Wong, L.W., Mak, S. H". */
 const invertedList = (list: string, end: string): boolean =>
-  invertedName.test(list) && /,\s+\p{Lu}(?:\.\s*-?\p{Lu})*$/u.test(end)
+  invertedName().test(list) && /,\s+\p{Lu}(?:\.\s*-?\p{Lu})*$/u.test(end)
 
 /** One name as Vancouver writes it: a family name (a word or a few) and bare initials. */
-const vancouverName = new RegExp(String.raw`^\p{Lu}[${nameLetter}]*(?:\s+[${nameLetter}]+){0,3}\s+\p{Lu}{1,3}$`, "u")
+const vancouverName = lazy(() =>
+  new RegExp(String.raw`^\p{Lu}[${nameLetter}]*(?:\s+[${nameLetter}]+){0,3}\s+\p{Lu}{1,3}$`, "u")
+)
 
 /**
  * Whether a list before a point is Vancouver's, every name a family and bare initials ("Lu Y, Li
  * W"): its point ends it, whatever follows ("Li W. Techniques and Paradigms…" is no name and "and").
  */
 const vancouverList = (list: string): boolean =>
-  !list.includes(".") && list.split(/,\s+/).every((name) => vancouverName.test(name.trim()))
+  !list.includes(".") && list.split(/,\s+/).every((name) => vancouverName().test(name.trim()))
 
 /** Whether every point in a piece is an initial's or "et al."'s: it is an author list, not a title. */
 const onlyInitialsPoints = (text: string): boolean => !otherPoint.test(text)
@@ -313,9 +317,8 @@ const nameWords = (text: string): boolean =>
 const initialsName = String.raw`(?:\p{Lu}\.(?:\s*|-))+\p{Lu}[${nameLetter}]+`
 
 /** A list of such names, "and" or "&" before the last, "et al." after it, then a comma and the rest. */
-const initialsFirst = new RegExp(
-  String.raw`^(${initialsName}(?:,?\s+(?:and\s+|&\s+)?${initialsName})*(?:,?\s+et al\.)?),\s+(.+)$`,
-  "su"
+const initialsFirst = lazy(() =>
+  new RegExp(String.raw`^(${initialsName}(?:,?\s+(?:and\s+|&\s+)?${initialsName})*(?:,?\s+et al\.)?),\s+(.+)$`, "su")
 )
 
 /**
@@ -400,7 +403,7 @@ const layouts: ReadonlyArray<(text: string) => Head | undefined> = [
   // Elsevier, and lists that drop IEEE's quotes: A. Vaswani, N. Shazeer et al., Title, Venue, 2017
   // (the venue may be left out). A quoted title was taken by the layout before.
   (text) => {
-    const m = initialsFirst.exec(text)
+    const m = initialsFirst().exec(text)
     const end = m === null ? null : /,\s*(1[6-9]\d\d|20\d\d)[a-z]?\.?$/u.exec(m[2]!)
     if (m === null || end === null || end.index === 0) return undefined
     const [title, venue] = titleAndVenue(m[2]!.slice(0, end.index))

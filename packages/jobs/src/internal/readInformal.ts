@@ -5,6 +5,7 @@
  * none of these layouts fits is a title (or an id), as before: a layout is taken only where its
  * names, venue and year stand where a title's words would not (at an end, set off by punctuation).
  */
+import { lazy } from "./lazy.js"
 import { type Fields, newFields, put, putAuthors, putDate } from "./readFields.js"
 import { sentence, tail, takeIds, venueWord } from "./readFormatted.js"
 import { particles } from "./verifyAuthors.js"
@@ -39,10 +40,10 @@ const oneWordVenues: ReadonlySet<string> = new Set(
 
 const etAl = /\s+et\.?\s*al\.?$/
 
-const isSurname = new RegExp(String.raw`^${cited}$`, "u")
+const isSurname = lazy(() => new RegExp(String.raw`^${cited}$`, "u"))
 
 /** Whether a piece names who is cited, not a venue. */
-const isCited = (text: string): boolean => isSurname.test(text) && !oneWordVenues.has(text.toLowerCase())
+const isCited = (text: string): boolean => isSurname().test(text) && !oneWordVenues.has(text.toLowerCase())
 
 /**
  * Whether a short piece names a venue: a venue's word ("Journal", "Proceedings", "IEEE"), an acronym
@@ -81,14 +82,13 @@ interface Read {
  * Names first, then the year, then the title: "Vaswani et al. 2017. Title", "Vaswani (2017) Title".
  * A bare year is ended by a point or a comma, never a colon: "Europe 2020: A Strategy…" is a title.
  */
-const namesYearTitle = new RegExp(
-  String.raw`^(${cited})\s*,?\s*(?:\((${year})[a-z]?\)[.:,]?|(${year})[a-z]?[.,])\s+(.+)$`,
-  "u"
+const namesYearTitle = lazy(() =>
+  new RegExp(String.raw`^(${cited})\s*,?\s*(?:\((${year})[a-z]?\)[.:,]?|(${year})[a-z]?[.,])\s+(.+)$`, "u")
 )
 /** Names first, then the title and the year at the end: "Turing, Title, Mind 1950". */
-const namesTitleYear = new RegExp(String.raw`^(${cited}),\s+(.+?)[.,]?\s+\(?(${year})[a-z]?\)?$`, "u")
+const namesTitleYear = lazy(() => new RegExp(String.raw`^(${cited}),\s+(.+?)[.,]?\s+\(?(${year})[a-z]?\)?$`, "u"))
 /** The names and the year that end a line, in parentheses or not: "Vaswani et al., 2017", "(Ammar et al., NAACL 2018)". */
-const namesYearEnd = new RegExp(String.raw`^(${cited})(?:,\s*([^,()]+?))?,?\s+(${year})[a-z]?$`, "u")
+const namesYearEnd = lazy(() => new RegExp(String.raw`^(${cited})(?:,\s*([^,()]+?))?,?\s+(${year})[a-z]?$`, "u"))
 /** A venue and the year that end a line: "NeurIPS 2017", "NIPS, 2017". */
 const venueYearEnd = new RegExp(String.raw`^(.+?),?\s+(${year})[a-z]?$`, "u")
 
@@ -115,7 +115,7 @@ const titleEnds = (
 /** The ways of a line, tried in order; the first that fits reads it. */
 const layouts: ReadonlyArray<(text: string) => Read | undefined> = [
   (text) => {
-    const m = namesYearTitle.exec(text)
+    const m = namesYearTitle().exec(text)
     if (m === null) return undefined
     const [title, rest] = sentence(m[4]!)
     const [head, venue] = rest.length === 0 ? lastVenue(title, isVenue) : [title, undefined]
@@ -126,7 +126,7 @@ const layouts: ReadonlyArray<(text: string) => Read | undefined> = [
   // title and its author, not an author "History".
   (text) => {
     for (const { after, title } of titleEnds(text)) {
-      const who = namesYearEnd.exec(after)
+      const who = namesYearEnd().exec(after)
       if (who !== null && isCited(who[1]!) && (who[2] === undefined || isVenue(who[2]))) {
         return { title, who: who[1]!, venue: who[2], year: who[3]! }
       }
@@ -134,7 +134,7 @@ const layouts: ReadonlyArray<(text: string) => Read | undefined> = [
     return undefined
   },
   (text) => {
-    const m = namesTitleYear.exec(text)
+    const m = namesTitleYear().exec(text)
     if (m === null) return undefined
     const [title, venue] = lastVenue(m[2]!, mayBeVenue)
     return { who: m[1]!, title, venue, year: m[3]! }

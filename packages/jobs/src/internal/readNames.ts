@@ -4,6 +4,7 @@
  * names in order ("A. Vaswani", "Ashish Vaswani"), Vancouver's family and bare initials
  * ("Vaswani A"), "et al." as `others`.
  */
+import { lazy } from "./lazy.js"
 import { particles } from "./verifyAuthors.js"
 
 /**
@@ -27,14 +28,16 @@ const spaced = (bare: string): string =>
  * A given name (or names) standing alone: initials, or up to four capitalised words, each may be
  * abbreviated with a point, honorifics included as records keep them ("Prof. Dr. Md. Azizul").
  */
-const givenWords = new RegExp(String.raw`^\p{Lu}[${nameLetter}]*\.?(?:\s+\p{Lu}[${nameLetter}]*\.?){0,3}$`, "u")
-const givenOnly = (token: string): boolean => initials.test(token) || givenWords.test(token)
+const givenWords = lazy(() =>
+  new RegExp(String.raw`^\p{Lu}[${nameLetter}]*\.?(?:\s+\p{Lu}[${nameLetter}]*\.?){0,3}$`, "u")
+)
+const givenOnly = (token: string): boolean => initials.test(token) || givenWords().test(token)
 
 /** A family name standing alone: one capitalised word, particles before it allowed. */
-const familyWord = new RegExp(String.raw`^\p{Lu}[${nameLetter}]+$`, "u")
+const familyWord = lazy(() => new RegExp(String.raw`^\p{Lu}[${nameLetter}]+$`, "u"))
 const familyOnly = (token: string): boolean => {
   const words = token.split(/\s+/)
-  return familyWord.test(words.at(-1)!) && words.slice(0, -1).every((w) => particles.has(w.toLowerCase()))
+  return familyWord().test(words.at(-1)!) && words.slice(0, -1).every((w) => particles.has(w.toLowerCase()))
 }
 
 /** One name written in order ("A. Vaswani", "Ashish Vaswani", "Vaswani A"): "Family, Given". */

@@ -7,6 +7,7 @@
 import { excerpt } from "@s2-effect/core"
 import { distance } from "fastest-levenshtein"
 import { plain } from "./bibtex.js"
+import { lazy } from "./lazy.js"
 import { foldLetters, greekNameByLetter, stopWords } from "./text.js"
 
 /** See `TitleMatch.bound` (docs/jobs.md has the measurements behind it). */
@@ -14,7 +15,7 @@ export const bound = 0.9
 
 // Greek letters by name, so `$\alpha$`, "α" and "alpha" are one word; lower case only (the text is
 // lowered first).
-const greekLetter = new RegExp(`[${[...greekNameByLetter.keys()].join("")}]`, "gu")
+const greekLetter = lazy(() => new RegExp(`[${[...greekNameByLetter.keys()].join("")}]`, "gu"))
 
 // Symbols that tell titles apart ("C++" and "C", "x < y" and "x > y") spelled as words, so that a
 // changed symbol is a changed content word; any other punctuation only separates words. After NFKD
@@ -28,7 +29,7 @@ const symbolNames: ReadonlyMap<string, string> = new Map([
   ["≤", "le"],
   ["≥", "ge"]
 ])
-const symbol = new RegExp(`([${[...symbolNames.keys()].join("")}])(\u0338?)`, "gu")
+const symbol = lazy(() => new RegExp(`([${[...symbolNames.keys()].join("")}])(\u0338?)`, "gu"))
 // "#" is "sharp" after a letter ("C#", "F#"); before a word it is a hashtag or a number sign
 // ("#MeToo", "#5"), the same word without it. "*" is "star" inside a word or after one ("A*
 // search", "Q* learning"); at the end of a title, or standing alone ("Title*", "Title ∗", "(*)"),
@@ -38,7 +39,7 @@ const star = /(?<=[\p{L}\p{N}\p{M}])[*∗](?=[^\p{L}\p{N}]*[\p{L}\p{N}])/gu
 
 /** Lower-case text with the symbols that mean something spelled as words (see `symbolNames`). */
 const spellSymbols = (lower: string): string =>
-  lower.replace(symbol, (_, c: string, struck: string) => ` ${struck === "" ? "" : "not "}${symbolNames.get(c)!} `)
+  lower.replace(symbol(), (_, c: string, struck: string) => ` ${struck === "" ? "" : "not "}${symbolNames.get(c)!} `)
     .replace(sharp, " sharp ")
     .replace(star, " star ")
 
@@ -56,7 +57,7 @@ const letters = (text: string): string =>
   foldLetters(
     spellSymbols(text.normalize("NFKD").toLowerCase()).replace(accented, "$1").replace(strayMark, "$1")
       .normalize("NFC")
-  ).replace(greekLetter, (c) => greekNameByLetter.get(c)!)
+  ).replace(greekLetter(), (c) => greekNameByLetter.get(c)!)
 
 /**
  * Longer than any real title (the longest on the server are a few thousand characters): past it a
@@ -111,11 +112,11 @@ const spellings: ReadonlyArray<readonly [RegExp, (...groups: Array<string>) => s
 ]
 
 // Any rule at all, in one pass: most words match none, and a page of titles has thousands of them.
-const anySpelling = new RegExp(spellings.map(([pattern]) => `(?:${pattern.source})`).join("|"), "u")
+const anySpelling = lazy(() => new RegExp(spellings.map(([pattern]) => `(?:${pattern.source})`).join("|"), "u"))
 
 /** One spelling of a word (see `spellings`). */
 export const spelling = (word: string): string => {
-  if (!anySpelling.test(word)) return word
+  if (!anySpelling().test(word)) return word
   for (const [pattern, to] of spellings) {
     const m = pattern.exec(word)
     if (m !== null) return to(...(m as unknown as Array<string>))
