@@ -261,14 +261,15 @@ export const lock = (out: string): Effect.Effect<void, CommandError, FileSystem.
     ))
 
 /**
- * Prepares the output and the starting checkpoint (the job's `prepare`, its refusals worded).
+ * Prepares the output and the starting checkpoint (the job's `prepare`, its refusals worded);
+ * `cutInRun` where the job's `run` writes the output.
  *
  * @since 1.0.0
  */
 export const prepare = (
   out: string,
   spec: Job.Spec,
-  options: { readonly resume: boolean; readonly overwrite: boolean }
+  options: { readonly resume: boolean; readonly overwrite: boolean; readonly cutInRun?: boolean }
 ): Effect.Effect<Job.Checkpoint, CommandError, FileSystem.FileSystem | Path.Path> =>
   worded(out, options)(Job.prepare(out, spec, options))
 

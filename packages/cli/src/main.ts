@@ -34,14 +34,18 @@ const program = Effect.gen(function*() {
 })
 
 /**
- * Ends the process once the program has: every file it wrote is closed by then, and what it
- * printed is out (checked: a pipe or a terminal that still holds some is left to drain first).
- * `runMain` exits only for a failure or a signal; left to end by itself, Node tears down the whole
- * heap, 50 ms after a harvest (packages/bench/NOTES.md, issue 47, ninth pass).
+ * Ends the process once the program has: every file it wrote is closed by then. `runMain` exits
+ * only for a failure or a signal; left to end by itself, Node tears down the whole heap, 50 ms
+ * after a harvest (packages/bench/NOTES.md, issue 47, ninth pass). After the events already
+ * queued, so that a write to standard output that failed (`> /dev/full`) reports it through the
+ * handler above; and only when what was printed is out: a pipe still draining ends by itself.
  */
 const exitWith = (code: number, onExit: (code: number) => void): void => {
-  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code)
   onExit(code)
+  setImmediate(() => {
+    const out = [process.stdout, process.stderr].every((stream) => stream.writableLength === 0 && !stream.errored)
+    if (out) process.exit(code)
+  })
 }
 
 NodeRuntime.runMain(program.pipe(Effect.provide(Layer.merge(Cli.platform, Printer.layer))), {

@@ -140,6 +140,24 @@ describe("a full disk", () => {
     60_000
   )
 
+  it.runIf(fs.existsSync("/dev/full"))(
+    "the help and the version, printed in one write as the program ends, still end in the same line and exit 10",
+    async () => {
+      for (const args of [["--version"], ["--help"], ["paper", "--help"]]) {
+        const full = fs.openSync("/dev/full", "w")
+        const child = spawn(process.execPath, [bin(), ...args], {
+          env: Bin.cleanEnv({ S2_COMPILE_CACHE: path.join(path.dirname(bin()), "compile-cache") }),
+          stdio: ["ignore", full, "pipe"]
+        })
+        fs.closeSync(full)
+        const ran = await Bin.finish(child)
+        expect([args, ran.code]).toEqual([args, 10])
+        expect(ran.stderr).toBe("s2: cannot write to standard output: no space left on device (ENOSPC)\n")
+      }
+    },
+    60_000
+  )
+
   it.runIf(canMountTmpfs())(
     "--record onto a full disk: the cassette's line says ENOSPC in the system's words",
     async () => {

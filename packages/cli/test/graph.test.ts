@@ -232,6 +232,12 @@ describe("s2 graph, formats", () => {
     expect(ran.stderr).toContain("add --resume to continue from it or --overwrite to start again")
     expect(ran.stderr).not.toContain("harvest")
     expect(fs.readFileSync(out, "utf8")).toBe("kept\n")
+    // --overwrite starts the file again: none of the old lines stay before the walk's.
+    const again = await s2([...walkAt(1), "--emulator", "--out", out, "--overwrite"])
+    expect(again.code).toBe(0)
+    const text = fs.readFileSync(out, "utf8")
+    expect(text).not.toContain("kept")
+    expect(jsonl(text)[0]).toMatchObject({ type: "node", depth: 0 })
   }, 60_000)
 
   it("xmlText escapes markup and drops what XML cannot hold", () => {

@@ -197,6 +197,15 @@ export interface RunOptions {
 export interface PrepareOptions {
   readonly resume?: boolean | undefined
   readonly overwrite?: boolean | undefined
+  /**
+   * On a fresh start over an existing output, leave its old lines for {@link run} to cut beside
+   * its first requests instead of emptying it here: freeing a large file takes tens of
+   * milliseconds. Only where `run` writes the output, as {@link toFile} and `s2 harvest` do; a
+   * caller that writes the file itself leaves it unset.
+   *
+   * @since 1.3.0
+   */
+  readonly cutInRun?: boolean | undefined
 }
 
 /**
@@ -306,9 +315,8 @@ export const lock: (
 /**
  * Prepares the output and the starting checkpoint: a fresh start (refusing an existing output
  * unless `overwrite`), or a resume (cutting the output back to the checkpoint, refusing a
- * checkpoint of another {@link Spec}). A fresh start over an existing output writes its checkpoint
- * (0 bytes) and leaves the old lines to {@link run}, which cuts them while the first pages are
- * fetched: freeing a large file takes tens of milliseconds.
+ * checkpoint of another {@link Spec}). A fresh start over an existing output empties it, or with
+ * `cutInRun` leaves its old lines after the checkpoint's 0 bytes, for {@link run} to cut.
  *
  * @category running
  * @since 1.2.0
@@ -366,6 +374,6 @@ export const toFile = (
     const resume = options.resume === "auto"
       ? (yield* readCheckpoint(out))._tag === "Some"
       : options.resume === true
-    const start = yield* prepare(out, spec, { resume, overwrite: options.overwrite })
+    const start = yield* prepare(out, spec, { resume, overwrite: options.overwrite, cutInRun: true })
     return yield* run(out, start, options)
   }))

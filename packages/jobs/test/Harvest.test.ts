@@ -102,16 +102,20 @@ describe("Harvest", () => {
       })
     }).pipe(Effect.provide(client)))
 
-  it.effect("a fresh start over an old output: 0 bytes checkpointed first; the run cuts the rest, failed or not", () =>
+  it.effect("over an old output, prepare empties it, or with cutInRun the run cuts it, failed or not", () =>
     Effect.gen(function*() {
       const dir = tmp()
       const whole = path.join(dir, "whole.jsonl")
       const out = path.join(dir, "old.jsonl")
       yield* Harvest.toFile(whole, spec)
       const old = "an older harvest's line\n".repeat(200_000)
+      // A caller that writes the file itself gets it empty.
+      fs.writeFileSync(out, old)
+      yield* Harvest.prepare(out, spec, { overwrite: true })
+      expect(fs.statSync(out).size).toBe(0)
       const again = Effect.gen(function*() {
         fs.writeFileSync(out, old)
-        const start = yield* Harvest.prepare(out, spec, { overwrite: true })
+        const start = yield* Harvest.prepare(out, spec, { overwrite: true, cutInRun: true })
         // `prepare` leaves the old lines to the run; its checkpoint already counts none of them.
         expect(fs.readFileSync(out, "utf8")).toBe(old)
         expect(Option.getOrThrow(yield* Harvest.readCheckpoint(out))).toMatchObject({ bytes: 0, records: 0 })
@@ -123,7 +127,10 @@ describe("Harvest", () => {
       const refused = { ...spec, filters: { year: "not a year" } }
       fs.writeFileSync(out, old)
       const failed = yield* Effect.exit(
-        Effect.flatMap(Harvest.prepare(out, refused, { overwrite: true }), (start) => Harvest.run(out, start))
+        Effect.flatMap(
+          Harvest.prepare(out, refused, { overwrite: true, cutInRun: true }),
+          (start) => Harvest.run(out, start)
+        )
       )
       expect(Exit.isFailure(failed)).toBe(true)
       expect(fs.statSync(out).size).toBe(0)

@@ -86,7 +86,7 @@ export const harvest = ClientCommand.make(
     }
     // Before anything touches the output: one harvest per file.
     yield* Harvest.lock(o.out)
-    const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite })
+    const start = yield* Harvest.prepare(o.out, spec, { resume: o.resume, overwrite: o.overwrite, cutInRun: true })
     const shown = yield* SharedFlags.progress("harvest")
     // The records the output holds, as the harvest reports them after each page and its
     // checkpoint are written (a page is persisted whole or not at all, Ctrl-C waits for it):

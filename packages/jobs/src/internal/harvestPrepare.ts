@@ -84,17 +84,20 @@ const checkLinks = Effect.fnUntraced(function*(out: string, replace: boolean) {
 })
 
 /**
- * The output of a fresh start: created exclusively (`wx`), or an existing file opened for writing
- * without following a link (a link planted since {@link checkLinks} makes the open fail) and left
- * as it is: `run` cuts it back to the checkpoint's 0 bytes while the first pages are fetched, since
- * freeing a large file's blocks takes tens of milliseconds (50 ms for 60 MB on ext4).
+ * The output of a fresh start: created exclusively (`wx`), or an existing file opened without
+ * following a link (a link planted since {@link checkLinks} makes the open fail) and truncated, or,
+ * with `cutInRun`, left as it is for `run` to cut while its first pages are fetched: freeing a
+ * large file's blocks takes tens of milliseconds (50 ms for 60 MB on ext4).
  */
-const createOutput = (out: string, replaceLink: boolean) =>
+const createOutput = (out: string, replaceLink: boolean, cutInRun: boolean) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     if (replaceLink) yield* fs.remove(out)
     yield* Effect.scoped(open(out, "wx")).pipe(
-      Effect.catchIf((error) => error.reason._tag === "AlreadyExists", () => Effect.scoped(open(out, "a")))
+      Effect.catchIf(
+        (error) => error.reason._tag === "AlreadyExists",
+        () => Effect.scoped(open(out, cutInRun ? "a" : "w"))
+      )
     )
   }).pipe(Effect.mapError(Checkpoints.failed("output", out, "create")))
 
@@ -118,8 +121,8 @@ export const prepare = (
       return yield* new HarvestError({ reason: "OutputExists", file: "output", path: out, checkpointed })
     }
     const start = Checkpoints.initial(spec, yield* Checkpoints.now)
-    yield* createOutput(out, replaceLink)
-    // The checkpoint says 0 bytes before anything is cut: a crash from here on resumes from nothing.
+    yield* createOutput(out, replaceLink, options.cutInRun === true)
+    // Left uncut, the old lines are after the checkpoint's 0 bytes: a resume cuts them as well.
     yield* Checkpoints.write(out, start, { sync: true })
     return start
   })
