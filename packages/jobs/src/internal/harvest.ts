@@ -82,6 +82,25 @@ const cutBack = (file: FileSystem.File, bytes: number) =>
   )
 
 /**
+ * A fiber the pages wait for once, started in the run's scope: joined by the first that needs it
+ * (its failure is the harvest's), and awaited when the run ends, before the output is closed
+ * (awaited, not joined: the scope's interruption of it is not the run's).
+ */
+const pending = () => {
+  let fiber: Fiber.Fiber<void, HarvestError> | undefined
+  return {
+    start: (effect: Effect.Effect<void, HarvestError>, scope: Scope.Scope) =>
+      Effect.map(Effect.forkIn(effect, scope, { startImmediately: true }), (started) => void (fiber = started)),
+    join: Effect.suspend(() => {
+      const joined = fiber
+      fiber = undefined
+      return joined === undefined ? Effect.void : Fiber.join(joined)
+    }),
+    await: Effect.suspend(() => fiber === undefined ? Effect.void : Fiber.await(fiber))
+  }
+}
+
+/**
  * The disk side of a harvest: appends each page to the output, then replaces the checkpoint that
  * counts it; flushes the output (and the checkpoint's new content) every second and at the end.
  * A page's checkpoint is written in a fiber of its own while the next page is appended: it counts
@@ -101,26 +120,22 @@ const openOutput = Effect.fnUntraced(function*(
   // The first page is flushed whatever the time: a resumed checkpoint's bytes may not be on disk.
   let synced = start.synced
   let syncedAt = Number.NEGATIVE_INFINITY
-  let saving: Fiber.Fiber<void, HarvestError> | undefined
+  // The checkpoint under way, which the next one waits for.
+  const saving = pending()
   // Not through a symbolic link put in place of the output since `prepare` checked it.
   const output = yield* open(out, "a").pipe(Effect.mapError(Checkpoints.failed("output", out, "open")))
-  // What follows the checkpoint's bytes (the old output of a fresh start over it) is cut in a fiber
-  // of its own while the first pages are fetched, and waited for before the first append; ended
-  // early, the run's scope waits for it too (uninterruptible), before the output is closed.
-  let cutting: Fiber.Fiber<void, HarvestError> | undefined = yield* Effect.forkIn(
+  // What follows the checkpoint's bytes (the old output of a fresh start over it) is cut while the
+  // first pages are fetched, and waited for before the first append; ended early, the run's scope
+  // waits for it (uninterruptible) before the output is closed.
+  const cut = pending()
+  yield* cut.start(
     cutBack(output, start.bytes).pipe(Effect.mapError(Checkpoints.failed("output", out, "truncate"))),
-    scope,
-    { startImmediately: true }
+    scope
   )
-  const cut = Effect.suspend(() => {
-    const fiber = cutting
-    cutting = undefined
-    return fiber === undefined ? Effect.void : Fiber.join(fiber)
-  })
   const write = yield* Checkpoints.writer(out)
   const append = (bytes: Uint8Array) =>
     Effect.andThen(
-      cut,
+      cut.join,
       output.writeAll(bytes).pipe(
         // A full disk may take part of the page: cut the torn line back to the page before, so the
         // file stays whole records and a resume continues it.
@@ -148,15 +163,8 @@ const openOutput = Effect.fnUntraced(function*(
     yield* checkpoint(batch.position, batch.done)
     yield* onSaved(current, batch.done)
   }, Effect.uninterruptible)
-  // The checkpoint under way, waited for; its failure is the harvest's.
-  const saved = Effect.suspend(() => {
-    const fiber = saving
-    saving = undefined
-    return fiber === undefined ? Effect.void : Fiber.join(fiber)
-  })
-  // Whatever ends the run, the checkpoint under way is finished before the output is closed
-  // (awaited, not joined: the scope's interruption of the fiber is not the run's).
-  yield* Scope.addFinalizer(scope, Effect.suspend(() => saving === undefined ? Effect.void : Fiber.await(saving)))
+  // Whatever ends the run, the checkpoint under way is finished before the output is closed.
+  yield* Scope.addFinalizer(scope, saving.await)
   return {
     current: () => current,
     // One function for every page, not an `Effect.gen` a page (docs/streams.md: V8 keeps each one's
@@ -164,12 +172,12 @@ const openOutput = Effect.fnUntraced(function*(
     // way (milliseconds) rather than closing the file under it, and lands between pages.
     persist: Effect.fnUntraced(function*(batch: Batch) {
       yield* append(batch.bytes)
-      yield* saved
-      saving = yield* Effect.forkIn(save(batch), scope, { startImmediately: true })
+      yield* saving.join
+      yield* saving.start(save(batch), scope)
     }, Effect.uninterruptible),
     /** The stream ended without a last-page marker: the search is exhausted all the same. */
     finish: Effect.andThen(
-      Effect.andThen(cut, saved),
+      Effect.andThen(cut.join, saving.join),
       Effect.suspend(() => {
         if (current.done) return Effect.succeed(current)
         const { bytes, pages, records, total, years } = current
