@@ -331,11 +331,11 @@ export const prepare: (
  * Runs a harvest from a prepared checkpoint to the end (or `max`), handing an {@link Event} to
  * `onEvent` after every page. Interrupting it between pages loses nothing: the checkpoint on disk
  * matches the file. Whatever follows the checkpoint's bytes in the output is cut first, beside the
- * first requests, and before the run ends, however it ends. While a page is written, the next one is serialised and the one after it
- * fetched; a page's checkpoint is written while the next page is appended, and waited for
- * before the one after: checkpoints come in order, a checkpoint never counts bytes that were not
- * written, and the output is at most one page ahead of the last checkpoint (a resume cuts it back).
- * Each `Saved` event comes once its page's checkpoint is written.
+ * first requests, and before the run ends, however it ends. While a page is written, the next one
+ * is serialised and the one after it fetched; a page's checkpoint is written while the next page is
+ * appended, and waited for before the one after: checkpoints come in order, a checkpoint never
+ * counts bytes that were not written, and the output is at most one page ahead of the last
+ * checkpoint (a resume cuts it back). Each `Saved` event comes once its page's checkpoint is written.
  *
  * @category running
  * @since 1.2.0
